@@ -1,0 +1,48 @@
+// CPU kernels over GGUF tensors: the contract between the model code (native/model) and the
+// kernel implementations (native/kernels). Weights stay in their on-disk (mmap'd) encoding and
+// are dequantized inside the dot products; there is never a full dequantized copy.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/thread_pool.h"
+
+namespace infer {
+
+// ggml type ids as stored in GGUF tensor infos.
+enum class tensor_type : uint32_t {
+  f32 = 0, f16 = 1, q4_0 = 2, q5_0 = 6, q8_0 = 8, q4_k = 12, q5_k = 13, q6_k = 14, bf16 = 30,
+};
+
+const char* tensor_type_name(tensor_type t);
+bool tensor_type_supported(uint32_t raw);
+// Elements per block and bytes per block (1 and sizeof(elem) for f32/f16/bf16).
+int64_t tensor_type_block_elems(tensor_type t);
+size_t tensor_type_block_bytes(tensor_type t);
+// Bytes of one row of `n` elements; n must be a multiple of the block size.
+size_t tensor_row_bytes(tensor_type t, int64_t n);
+
+// A 2-D view of a weight matrix in ggml order: ne0 = row length (the reduction dimension),
+// ne1 = number of rows. Rows are contiguous, row_bytes apart.
+struct tensor_view {
+  tensor_type type = tensor_type::f32;
+  const void* data = nullptr;
+  int64_t ne0 = 0;
+  int64_t ne1 = 0;
+  size_t row_bytes = 0;
+};
+
+// y[t * w.ne1 + r] = dot(row r of w, x[t * w.ne0 ...]) for t in [0, n_tokens).
+// n_tokens == 1 is the decode matvec; larger n_tokens is the prefill/batched matmul.
+// Activations may be quantized internally (as llama.cpp does: Q8_0/Q8_K for quantized weights).
+void matmul(const tensor_view& w, const float* x, int64_t n_tokens, float* y, thread_pool& pool);
+
+// Dequantizes row `row` of w into out[0 .. w.ne0) (embedding lookups, tests).
+void dequantize_row(const tensor_view& w, int64_t row, float* out);
+
+// Scalar fp16/bf16 conversions (IEEE half, round to nearest even).
+float fp16_to_fp32(uint16_t h);
+uint16_t fp32_to_fp16(float f);
+float bf16_to_fp32(uint16_t h);
+
+}  // namespace infer
