@@ -1,10 +1,187 @@
+// `svc bench …`: the serving benchmark (any OpenAI-compatible server), run comparison with an
+// SVG chart, and the project's own micro-benchmarks and standard suite.
+import { writeFileSync, readFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import type { Command } from '../cli.js';
+import { loadDataset, parseDatasetSpec } from '../bench/datasets.js';
+import { markdownTable, svgChart } from '../bench/report.js';
+import { machineInfo, runServeLoad, summarizeSamples, type LoadShape, type ServeResult } from '../bench/serve-load.js';
 
-// Placeholder until the bench command lands; it says so instead of pretending.
-export const command: Command = {
-  summary: '(bench: not built yet)',
-  async run() {
-    console.error('svc bench: not implemented yet');
+const SERVE_HELP = `usage: svc bench serve --base-url URL [options]
+
+Drives an OpenAI-compatible /v1/chat/completions endpoint with streaming requests.
+  --base-url URL        server address (with or without /v1)            env SVC_BENCH_BASE_URL
+  --api-key KEY         bearer key                                      env SVC_BENCH_API_KEY
+  --model NAME          model field of every request (default: first of /v1/models)
+  --dataset SPEC        synthetic[:IN:OUT] | shared-prefix[:N:M:PREFIX:SUFFIX:OUT] |
+                        jsonl:PATH | apply[:LINES]                     (default synthetic:128:64)
+  --concurrency N       closed loop with N clients (default 1)
+  --rate R              open loop, Poisson arrivals at R requests/s (instead of --concurrency)
+  --max-in-flight N     client-side cap in rate mode (default 1024)
+  --requests N          requests to send (default 32)
+  --duration S          stop issuing requests after S seconds
+  --warmup N            uncounted warm-up requests (default 2)
+  --timeout-ms MS       per-request timeout (default 120000)
+  --seed N              dataset and arrival seed (default 1)
+  --label TEXT          name of this run in reports (default: the base URL)
+  --out FILE            write the JSON result here
+  --markdown FILE       write the markdown summary here (also printed)`;
+
+const ServeArgs = z.object({
+  baseUrl: z.string().url(),
+  apiKey: z.string().optional(),
+  model: z.string().optional(),
+  dataset: z.string().default('synthetic:128:64'),
+  concurrency: z.coerce.number().int().min(1).max(4096).default(1),
+  rate: z.coerce.number().positive().optional(),
+  maxInFlight: z.coerce.number().int().min(1).default(1024),
+  requests: z.coerce.number().int().min(1).max(1_000_000).default(32),
+  duration: z.coerce.number().positive().optional(),
+  warmup: z.coerce.number().int().min(0).default(2),
+  timeoutMs: z.coerce.number().int().min(1).default(120_000),
+  seed: z.coerce.number().int().default(1),
+  label: z.string().optional(),
+  out: z.string().optional(),
+  markdown: z.string().optional(),
+});
+
+function parseFlags(argv: string[], names: string[]): Record<string, string | undefined> {
+  const options = Object.fromEntries(names.map((n) => [n, { type: 'string' as const }]));
+  const { values } = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  return values as Record<string, string | undefined>;
+}
+
+function camel(flag: string): string {
+  return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function writeOut(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+async function firstModel(baseUrl: string, apiKey?: string): Promise<string> {
+  const url = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '') + '/v1/models';
+  const res = await fetch(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
+  if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}; pass --model`);
+  const json = (await res.json()) as { data?: Array<{ id: string }> };
+  const id = json.data?.[0]?.id;
+  if (!id) throw new Error(`GET ${url} listed no models; pass --model`);
+  return id;
+}
+
+function progressBar(label: string): (done: number, total: number) => void {
+  if (!process.stderr.isTTY) return () => {};
+  return (done, total) => {
+    const width = 30;
+    const filled = Math.round((width * done) / total);
+    process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+  };
+}
+
+export async function benchServe(argv: string[]): Promise<ServeResult> {
+  const flags = ['base-url', 'api-key', 'model', 'dataset', 'concurrency', 'rate', 'max-in-flight', 'requests', 'duration', 'warmup', 'timeout-ms', 'seed', 'label', 'out', 'markdown'];
+  const raw = parseFlags(argv, flags);
+  const fromEnv = { baseUrl: process.env.SVC_BENCH_BASE_URL, apiKey: process.env.SVC_BENCH_API_KEY };
+  const merged: Record<string, unknown> = { ...fromEnv };
+  for (const f of flags) if (raw[f] !== undefined) merged[camel(f)] = raw[f];
+  const args = ServeArgs.parse(merged);
+  const spec = parseDatasetSpec(args.dataset);
+  const model = args.model ?? (await firstModel(args.baseUrl, args.apiKey));
+  const load: LoadShape = args.rate !== undefined ? { kind: 'rate', ratePerSecond: args.rate, maxInFlight: args.maxInFlight } : { kind: 'concurrency', concurrency: args.concurrency };
+  const requests = loadDataset(spec, model, args.requests, args.seed);
+  const warmup = loadDataset(spec, model, args.warmup, args.seed + 1);
+  const startedAt = new Date().toISOString();
+  const { samples, wallS } = await runServeLoad({
+    client: { baseUrl: args.baseUrl, apiKey: args.apiKey, timeoutMs: args.timeoutMs },
+    requests,
+    warmup,
+    load,
+    durationS: args.duration,
+    seed: args.seed,
+    onProgress: progressBar(args.label ?? 'bench'),
+  });
+  const result: ServeResult = {
+    tool: 'svc-bench',
+    kind: 'serve',
+    label: args.label ?? args.baseUrl,
+    baseUrl: args.baseUrl,
+    model,
+    dataset: args.dataset,
+    load,
+    startedAt,
+    machine: machineInfo(),
+    ...summarizeSamples(samples, wallS),
+  };
+  if (args.out) writeOut(args.out, JSON.stringify(result, null, 2) + '\n');
+  const md = markdownTable([result]);
+  if (args.markdown) writeOut(args.markdown, md + '\n');
+  console.log(md);
+  return result;
+}
+
+function benchReport(argv: string[]): number {
+  const { values, positionals } = parseArgs({ args: argv, options: { svg: { type: 'string' }, markdown: { type: 'string' } }, allowPositionals: true });
+  if (positionals.length === 0) {
+    console.error('usage: svc bench report a.json [b.json …] [--svg chart.svg] [--markdown table.md]');
     return 2;
+  }
+  const results = positionals.flatMap((p) => {
+    const json = JSON.parse(readFileSync(p, 'utf8')) as ServeResult | ServeResult[] | { runs?: ServeResult[] };
+    const list = Array.isArray(json) ? json : 'runs' in json && json.runs ? json.runs : [json as ServeResult];
+    return list.filter((r) => r.kind === 'serve');
+  });
+  if (results.length === 0) {
+    console.error('svc bench report: no serve results in the given files');
+    return 1;
+  }
+  const md = markdownTable(results);
+  console.log(md);
+  if (values.markdown) writeOut(values.markdown, md + '\n');
+  const svgPath = values.svg ?? 'bench/results/report.svg';
+  writeOut(svgPath, svgChart(results));
+  console.error(`chart: ${svgPath}`);
+  return 0;
+}
+
+const USAGE = `usage: svc bench <serve|report|engine|micro|suite> [options]
+  serve    load-test any OpenAI-compatible server (svc bench serve --help)
+  report   compare result files in a table and an SVG chart
+  engine   in-process prefill/decode tokens/s, optionally beside llama.cpp (--peer llamacpp)
+  micro    the project's micro-benchmarks (--filter NAME)
+  suite    the standard suite (npm run bench): writes bench/results/latest.json`;
+
+export const command: Command = {
+  summary: 'benchmarks: serve (any OpenAI-compatible server), report, engine, micro, suite',
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    try {
+      switch (sub) {
+        case 'serve':
+          if (rest.includes('--help')) {
+            console.log(SERVE_HELP);
+            return 0;
+          }
+          await benchServe(rest);
+          return 0;
+        case 'report':
+          return benchReport(rest);
+        case 'engine':
+        case 'micro':
+        case 'suite': {
+          const { runExtraBench } = await import('../bench/suite.js');
+          return await runExtraBench(sub, rest);
+        }
+        default:
+          console.log(USAGE);
+          return sub ? 2 : 0;
+      }
+    } catch (err) {
+      const msg = err instanceof z.ZodError ? err.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n') : (err as Error).message;
+      console.error(`svc bench ${sub}: ${msg}`);
+      return 2;
+    }
   },
 };
