@@ -100,6 +100,37 @@ export interface EngineStats {
   gpuAvailable: boolean;
 }
 
+/** Layout facts two engines must share before KV blocks can move between them. */
+export interface KvLayout {
+  /** Identifies the weights (e.g. sha of the GGUF header + tensor infos): blocks only move between equal models. */
+  modelFingerprint: string;
+  blockTokens: number;
+  nLayers: number;
+  /** Elements per token per layer for K (and for V). */
+  kvDim: number;
+  dtype: 'f32' | 'f16';
+}
+
+/** One full KV block of a token sequence: K and V of every layer for blockTokens tokens. */
+export interface KvBlock {
+  /** Position of the block in the sequence (block i covers tokens [i*blockTokens, (i+1)*blockTokens)). */
+  index: number;
+  /** Raw bytes, layout [layer][k then v][token][kvDim] in KvLayout.dtype. */
+  data: Uint8Array;
+}
+
+/** Prefill/decode disaggregation: move prefix-cache blocks between processes. */
+export interface KvTransfer {
+  layout(): KvLayout;
+  /** Tokens at the start of `tokens` whose KV this engine's prefix cache holds now (block-aligned). */
+  cachedPrefixTokens(tokens: Uint32Array): number;
+  /** Prefills `tokens` (reusing this engine's cache) and returns full blocks from `fromBlock` on. */
+  exportKv(tokens: Uint32Array, fromBlock: number, signal?: AbortSignal): Promise<KvBlock[]>;
+  /** Inserts blocks of `tokens` into this engine's prefix cache; blocks must continue a cached prefix.
+   *  Returns the number of tokens of `tokens` now cached. */
+  importKv(tokens: Uint32Array, blocks: KvBlock[]): Promise<number>;
+}
+
 /** One loaded model served by the engine. Shared by every API that uses it. */
 export interface LoadedModel {
   readonly info: ModelInfo;
@@ -112,4 +143,6 @@ export interface LoadedModel {
    *  when the prompt does not fit. Cancels (finishReason 'cancelled') when req.signal aborts. */
   generate(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult>;
   stats(): EngineStats;
+  /** Present when the engine supports moving KV blocks between processes. */
+  readonly kv?: KvTransfer;
 }
