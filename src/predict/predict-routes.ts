@@ -1,0 +1,70 @@
+// Routes of the prediction service. Errors use the `{detail}` envelope (errorFormat 'predict').
+// /health never needs a key; /v1/predict and /v1/kv/prefill need the optional --predict-api-key.
+import { decode } from '@msgpack/msgpack';
+import { ApiError, invalidRequest } from '../errors.js';
+import type { Route } from '../http/types.js';
+import { bytesToTokens, encodeFrame, type KvPrefillRequest } from './kv-frames.js';
+import type { Predictor } from './predictor.js';
+import { parsePredictRequest } from './request.js';
+
+/** Prompt ids of a context-sized request fit easily; anything larger is not a prefill request. */
+const MAX_PREFILL_BODY = 4 * 1024 * 1024;
+
+export function predictServiceRoutes(predictor: Predictor, opts: { requireKey: boolean }): Route[] {
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      path: '/health',
+      auth: false,
+      errorFormat: 'predict',
+      handler: (ctx) => ctx.json(200, predictor.health()),
+    },
+    {
+      method: 'POST',
+      path: '/v1/predict',
+      auth: opts.requireKey,
+      errorFormat: 'predict',
+      handler: async (ctx) => {
+        const req = parsePredictRequest(await ctx.readJson());
+        ctx.json(200, await predictor.predict(req, ctx.signal));
+      },
+    },
+  ];
+  if (predictor.role === 'prefiller') {
+    routes.push({
+      method: 'POST',
+      path: '/v1/kv/prefill',
+      auth: opts.requireKey,
+      errorFormat: 'predict',
+      maxBody: MAX_PREFILL_BODY,
+      handler: async (ctx) => {
+        const model = predictor.requireModel();
+        if (!model.kv) throw new ApiError('internal_error', 'this engine cannot export KV blocks');
+        let req: KvPrefillRequest;
+        try {
+          req = decode(await ctx.readBody()) as KvPrefillRequest;
+        } catch {
+          throw invalidRequest('body: not a msgpack prefill request');
+        }
+        if (typeof req !== 'object' || req === null || !(req.tokens instanceof Uint8Array) || !Number.isInteger(req.fromBlock) || req.fromBlock < 0) {
+          throw invalidRequest('body: needs tokens (bytes), fromBlock (integer >= 0) and fingerprint');
+        }
+        const layout = model.kv.layout();
+        if (req.fingerprint !== layout.modelFingerprint) throw invalidRequest('fingerprint: the decoder runs a different model than this prefiller');
+        const tokens = bytesToTokens(req.tokens);
+        if (tokens.length > model.info.contextLength) throw new ApiError('context_length_exceeded', `${tokens.length} tokens exceed the context of ${model.info.contextLength}`);
+        const started = performance.now();
+        const blocks = await model.kv.exportKv(tokens, req.fromBlock, ctx.signal);
+        const prefillMs = performance.now() - started;
+        const out = ctx.stream(200, 'application/x-msgpack');
+        await out.write(encodeFrame({ t: 'layout', layout }));
+        for (const block of blocks) {
+          if (out.closed) return;
+          await out.write(encodeFrame({ t: 'block', index: block.index, data: block.data }));
+        }
+        out.end(encodeFrame({ t: 'end', blocks: blocks.length, prefillMs }));
+      },
+    });
+  }
+  return routes;
+}

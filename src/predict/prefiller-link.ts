@@ -1,0 +1,119 @@
+// A decoder's link to its prefiller: asks it for the KV blocks the decoder lacks and inserts
+// them into the local prefix cache. Any failure (unreachable, slow, wrong model, cut stream)
+// marks the link degraded and the caller prefills locally; a heartbeat restores `healthy`
+// once the prefiller answers again.
+import type { KvBlock, KvTransfer } from '../engine/types.js';
+import { blockFromFrame, FrameReader, sameLayout, tokensToBytes, type KvPrefillRequest } from './kv-frames.js';
+import { encode } from '@msgpack/msgpack';
+
+export interface PrefillerLinkOptions {
+  url: string;
+  apiKey?: string;
+  /** Give up on a transfer (and prefill locally) after this long. */
+  timeoutMs: number;
+  heartbeatMs: number;
+  log?: (level: 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface TransferStats {
+  requestedFromBlock: number;
+  blocks: number;
+  bytes: number;
+  ms: number;
+  /** Prompt tokens cached locally after the import. */
+  cachedTokens: number;
+}
+
+export class PrefillerLink {
+  private state: 'healthy' | 'degraded' = 'healthy';
+  private timer: NodeJS.Timeout | null = null;
+  lastError: string | null = null;
+  transfers = 0;
+  transferredBytes = 0;
+
+  constructor(private readonly opts: PrefillerLinkOptions) {}
+
+  get status(): 'healthy' | 'degraded' {
+    return this.state;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.heartbeat(), this.opts.heartbeatMs);
+    this.timer.unref();
+    void this.heartbeat();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private headers(): Record<string, string> {
+    return this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {};
+  }
+
+  private mark(state: 'healthy' | 'degraded', reason?: string): void {
+    if (state !== this.state) this.opts.log?.(state === 'healthy' ? 'info' : 'warn', `prefiller ${state}`, { prefiller: this.opts.url, reason });
+    this.state = state;
+    if (reason) this.lastError = reason;
+  }
+
+  async heartbeat(): Promise<void> {
+    try {
+      const res = await fetch(`${this.opts.url}/health`, { headers: this.headers(), signal: AbortSignal.timeout(Math.min(this.opts.timeoutMs, 2000)) });
+      await res.body?.cancel();
+      this.mark(res.ok ? 'healthy' : 'degraded', res.ok ? undefined : `health answered ${res.status}`);
+    } catch (err) {
+      this.mark('degraded', `unreachable: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Fetches the blocks of `tokens` that `kv` does not hold and imports them. Returns null when the
+   * prefiller could not help (the caller then prefills locally); never throws.
+   */
+  async pull(kv: KvTransfer, tokens: Uint32Array, signal?: AbortSignal): Promise<TransferStats | null> {
+    const layout = kv.layout();
+    const have = kv.cachedPrefixTokens(tokens);
+    const fromBlock = Math.floor(have / layout.blockTokens);
+    const fullBlocks = Math.floor(tokens.length / layout.blockTokens);
+    if (fromBlock >= fullBlocks) return { requestedFromBlock: fromBlock, blocks: 0, bytes: 0, ms: 0, cachedTokens: have };
+    const started = performance.now();
+    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+    const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const blocks: KvBlock[] = [];
+    let bytes = 0;
+    try {
+      const req: KvPrefillRequest = { fingerprint: layout.modelFingerprint, tokens: tokensToBytes(tokens), fromBlock };
+      const res = await fetch(`${this.opts.url}/v1/kv/prefill`, { method: 'POST', headers: { 'content-type': 'application/x-msgpack', ...this.headers() }, body: encode(req), signal: abort });
+      if (!res.ok || !res.body) throw new Error(`prefill answered ${res.status}: ${(await res.text().catch(() => '')).slice(0, 200)}`);
+      const reader = new FrameReader();
+      let ended = false;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        for (const frame of reader.push(chunk)) {
+          if (frame.t === 'layout' && !sameLayout(frame.layout, layout)) throw new Error('prefiller serves a different model or KV layout');
+          if (frame.t === 'error') throw new Error(`prefiller: ${frame.message}`);
+          if (frame.t === 'block') {
+            if (frame.index !== fromBlock + blocks.length) throw new Error(`block ${frame.index} out of order`);
+            blocks.push(blockFromFrame(frame));
+            bytes += frame.data.byteLength;
+          }
+          if (frame.t === 'end') ended = true;
+        }
+      }
+      if (!ended) throw new Error('KV stream ended early');
+      this.mark('healthy');
+    } catch (err) {
+      const reason = timeout.aborted ? `no KV within ${this.opts.timeoutMs} ms` : (err as Error).message;
+      this.mark('degraded', reason);
+      if (signal?.aborted) return null;
+      // Blocks that did arrive whole are still good: keep them, prefill the rest locally.
+      if (blocks.length === 0) return null;
+    }
+    const cachedTokens = await kv.importKv(tokens, blocks);
+    this.transfers++;
+    this.transferredBytes += bytes;
+    return { requestedFromBlock: fromBlock, blocks: blocks.length, bytes, ms: performance.now() - started, cachedTokens };
+  }
+}

@@ -1,0 +1,72 @@
+// /v1/predict request parsing: SPEC.md's bounds, and every prompt line checked to be an event
+// object (integer `type`, object `data`). Integer values are never judged: rrweb's numbering
+// (FullSnapshot 2, Incremental 3, Meta 4) and SPEC.md's table differ, and both are accepted.
+import { z } from 'zod';
+import { invalidRequest } from '../errors.js';
+
+export const MAX_PREDICT_TOKENS = 512;
+
+const PredictRequestSchema = z.object({
+  prompt: z.string({ error: 'prompt must be a string of newline-delimited JSON events' }),
+  max_tokens: z.number().int('max_tokens must be an integer').min(1, 'max_tokens must be between 1 and 512').max(MAX_PREDICT_TOKENS, 'max_tokens must be between 1 and 512').default(50),
+  temperature: z.number().min(0, 'temperature must be between 0.0 and 2.0').max(2, 'temperature must be between 0.0 and 2.0').default(0.3),
+  stream: z.boolean().default(false),
+});
+
+export interface PredictRequest {
+  /** Each prompt line, as sent (trailing CR removed), in order; blank lines dropped. */
+  lines: string[];
+  maxTokens: number;
+  temperature: number;
+}
+
+export function isEventObject(value: unknown): value is { type: number; data: Record<string, unknown> } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as { type?: unknown; data?: unknown };
+  return Number.isInteger(v.type) && typeof v.data === 'object' && v.data !== null && !Array.isArray(v.data);
+}
+
+/** Parses and validates a /v1/predict body; throws ApiError 400 naming the field or line. */
+export function parsePredictRequest(body: unknown): PredictRequest {
+  const parsed = PredictRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || 'body';
+    throw invalidRequest(issue ? (issue.message.includes(field) ? issue.message : `${field}: ${issue.message}`) : 'invalid request', field);
+  }
+  const { prompt, max_tokens, temperature, stream } = parsed.data;
+  if (stream) throw invalidRequest('stream: streaming is not implemented for /v1/predict; send stream: false', 'stream');
+  const lines: string[] = [];
+  const raw = prompt.split('\n');
+  for (let i = 0; i < raw.length; i++) {
+    const line = (raw[i] as string).replace(/\r$/, '');
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw invalidRequest(`prompt line ${i + 1}: not valid JSON`, 'prompt');
+    }
+    if (!isEventObject(value)) throw invalidRequest(`prompt line ${i + 1}: not an event object (needs an integer "type" and an object "data")`, 'prompt');
+    lines.push(line);
+  }
+  if (lines.length === 0) throw invalidRequest('prompt: needs at least one event line', 'prompt');
+  return { lines, maxTokens: max_tokens, temperature };
+}
+
+/** Keeps the complete lines of generated text that are event objects; drops a cut-off last line. */
+export function completeEventLines(text: string): string[] {
+  const parts = text.split('\n');
+  parts.pop(); // the text after the last newline is unfinished (or empty)
+  const out: string[] = [];
+  for (const part of parts) {
+    const line = part.trim();
+    if (line === '') continue;
+    try {
+      if (isEventObject(JSON.parse(line))) out.push(line);
+    } catch {
+      // A line the grammar would never produce; never pass a broken line on.
+    }
+  }
+  return out;
+}
