@@ -1,0 +1,128 @@
+// OpenAI Files API on the LMDB file store: upload (multipart, streamed into fixed-size chunks),
+// list, retrieve, download (streamed out with backpressure), delete.
+import { ApiError, invalidRequest, notFound } from '../errors.js';
+import type { Route, RequestContext } from '../http/types.js';
+import type { BatchSystem } from '../batch/system.js';
+import type { FileWriter } from '../store/files.js';
+import { boundaryOf, MultipartError, MultipartParser } from '../store/multipart.js';
+
+/** Purposes a client may upload with (batch_output and the like are set by the server). */
+export const UPLOAD_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals'] as const;
+
+/** Room for multipart framing and the small fields around the file content. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+/** Bytes of one non-file form field (`purpose`, `expires_after[...]`). */
+const MAX_FIELD_BYTES = 4096;
+const MAX_FILENAME_CHARS = 255;
+const MAX_LIST_LIMIT = 10_000;
+
+function cleanFilename(name: string): string {
+  // Keep the base name only; control characters never reach a header or a listing.
+  const base = name.split(/[\\/]/).pop() ?? '';
+  return base.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_FILENAME_CHARS);
+}
+
+async function upload(sys: BatchSystem, ctx: RequestContext): Promise<void> {
+  const boundary = boundaryOf(ctx.header('content-type'));
+  if (!boundary) throw invalidRequest('Content-Type must be multipart/form-data with a boundary.');
+  const declared = Number(ctx.header('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > sys.maxFileBytes + MULTIPART_OVERHEAD_BYTES) {
+    throw new ApiError('request_too_large', `Upload of ${declared} bytes exceeds the ${sys.maxFileBytes}-byte file limit.`);
+  }
+  const parser = new MultipartParser(boundary);
+  let writer: FileWriter | null = null;
+  let part: { kind: 'file' } | { kind: 'field'; name: string; bytes: Buffer[]; size: number } | null = null;
+  const fields = new Map<string, string>();
+  try {
+    for await (const chunk of ctx.bodyChunks()) {
+      for (const ev of parser.write(chunk)) {
+        if (ev.type === 'part') {
+          if (ev.headers.name === 'file') {
+            if (writer) throw invalidRequest('Only one file may be uploaded per request.', 'file');
+            if (ev.headers.filename === null) throw invalidRequest('The file part needs a filename.', 'file');
+            const filename = cleanFilename(ev.headers.filename);
+            if (!filename) throw invalidRequest('The file part needs a filename.', 'file');
+            writer = await sys.files.beginUpload(filename);
+            part = { kind: 'file' };
+          } else {
+            part = { kind: 'field', name: ev.headers.name, bytes: [], size: 0 };
+          }
+        } else if (ev.type === 'data') {
+          if (part?.kind === 'file') await writer!.write(ev.data);
+          else if (part?.kind === 'field') {
+            part.size += ev.data.length;
+            if (part.size > MAX_FIELD_BYTES) throw invalidRequest(`Form field '${part.name}' is longer than ${MAX_FIELD_BYTES} bytes.`, part.name);
+            part.bytes.push(Buffer.from(ev.data));
+          }
+        } else if (ev.type === 'part-end') {
+          if (part?.kind === 'field') fields.set(part.name, Buffer.concat(part.bytes).toString('utf8'));
+          part = null;
+        }
+      }
+    }
+    parser.end();
+    const purpose = fields.get('purpose');
+    if (purpose === undefined) throw invalidRequest("Missing required form field 'purpose'.", 'purpose');
+    if (!(UPLOAD_PURPOSES as readonly string[]).includes(purpose)) {
+      throw invalidRequest(`Invalid purpose '${purpose}'; expected one of ${UPLOAD_PURPOSES.join(', ')}.`, 'purpose');
+    }
+    if (!writer) throw invalidRequest("Missing required form field 'file'.", 'file');
+    if (purpose === 'batch' && !writer.filename.toLowerCase().endsWith('.jsonl')) {
+      throw invalidRequest('Invalid file format for Batch API. Must be .jsonl', 'file');
+    }
+    const file = await writer.finish(purpose);
+    writer = null;
+    ctx.json(200, file);
+  } catch (err) {
+    if (writer) await writer.abort().catch(() => undefined);
+    if (err instanceof MultipartError) throw invalidRequest(err.message, 'file');
+    throw err;
+  }
+}
+
+function listFiles(sys: BatchSystem, ctx: RequestContext): void {
+  const q = ctx.query;
+  const limitRaw = q.get('limit');
+  const limit = limitRaw === null ? MAX_LIST_LIMIT : Number(limitRaw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw invalidRequest(`limit must be an integer from 1 to ${MAX_LIST_LIMIT}.`, 'limit');
+  const order = q.get('order') ?? 'desc';
+  if (order !== 'asc' && order !== 'desc') throw invalidRequest("order must be 'asc' or 'desc'.", 'order');
+  const page = sys.files.list({ purpose: q.get('purpose') ?? undefined, limit, order, after: q.get('after') ?? undefined });
+  ctx.json(200, { object: 'list', data: page.data, first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.has_more });
+}
+
+function fileOr404(sys: BatchSystem, id: string | undefined) {
+  const rec = id === undefined ? undefined : sys.files.record(id);
+  if (!rec) throw notFound(`No file with id '${id ?? ''}'.`);
+  return rec;
+}
+
+async function download(sys: BatchSystem, ctx: RequestContext): Promise<void> {
+  const rec = fileOr404(sys, ctx.params.file_id);
+  const out = ctx.stream(200, 'application/octet-stream', rec.bytes);
+  try {
+    for (const chunk of sys.files.chunks(rec)) {
+      if (out.closed || ctx.signal.aborted) return;
+      await out.write(chunk);
+    }
+  } finally {
+    out.end();
+  }
+}
+
+async function remove(sys: BatchSystem, ctx: RequestContext): Promise<void> {
+  const rec = fileOr404(sys, ctx.params.file_id);
+  if (sys.runner.fileInUse(rec.id)) throw invalidRequest(`File ${rec.id} is the input of a batch that has not finished.`, 'file_id');
+  await sys.files.remove(rec.id);
+  ctx.json(200, { id: rec.id, object: 'file', deleted: true });
+}
+
+export function fileRoutes(sys: BatchSystem): Route[] {
+  return [
+    { method: 'POST', path: '/v1/files', maxBody: sys.maxFileBytes + MULTIPART_OVERHEAD_BYTES, handler: (ctx) => upload(sys, ctx) },
+    { method: 'GET', path: '/v1/files', handler: (ctx) => listFiles(sys, ctx) },
+    { method: 'GET', path: '/v1/files/:file_id', handler: (ctx) => ctx.json(200, sys.files.get(fileOr404(sys, ctx.params.file_id).id)) },
+    { method: 'GET', path: '/v1/files/:file_id/content', handler: (ctx) => download(sys, ctx) },
+    { method: 'DELETE', path: '/v1/files/:file_id', handler: (ctx) => remove(sys, ctx) },
+  ];
+}

@@ -1,0 +1,103 @@
+// The Batch resource (SPEC.md "Batch") and the seams the runner is built from.
+
+export type BatchStatus =
+  | 'validating'
+  | 'in_progress'
+  | 'finalizing'
+  | 'completed'
+  | 'failed'
+  | 'expired'
+  | 'cancelling'
+  | 'cancelled';
+
+export const TERMINAL_STATUSES: ReadonlySet<BatchStatus> = new Set(['completed', 'failed', 'expired', 'cancelled']);
+
+export interface BatchError {
+  code: string;
+  message: string;
+  param: string | null;
+  line: number | null;
+}
+
+export interface BatchUsage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+export interface BatchObject {
+  id: string;
+  object: 'batch';
+  endpoint: '/v1/chat/completions';
+  input_file_id: string;
+  completion_window: '24h';
+  metadata: Record<string, string> | null;
+  created_at: number;
+  status: BatchStatus;
+  model: string | null;
+  output_file_id: string | null;
+  error_file_id: string | null;
+  in_progress_at: number | null;
+  finalizing_at: number | null;
+  completed_at: number | null;
+  failed_at: number | null;
+  expired_at: number | null;
+  expires_at: number;
+  cancelling_at: number | null;
+  cancelled_at: number | null;
+  request_counts: { total: number; completed: number; failed: number };
+  errors: { object: 'list'; data: BatchError[] } | null;
+  usage: BatchUsage | null;
+}
+
+/** What running one input line produced: the HTTP status and JSON body the endpoint answered. */
+export interface ExecutorResult {
+  statusCode: number;
+  body: unknown;
+}
+
+/**
+ * Runs one chat-completion request body exactly as POST /v1/chat/completions would (non-streaming).
+ * Injected so the runner does not depend on the chat layer; `priority: 'batch'` lets the engine
+ * put live traffic first. Throwing is allowed: the runner turns it into a 500 line.
+ */
+export type ChatExecutor = (
+  body: Record<string, unknown>,
+  opts: { signal: AbortSignal; requestId: string; priority: 'batch' },
+) => Promise<ExecutorResult>;
+
+/** Wall clock in milliseconds; injectable so tests can run the 24 h window without waiting. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Every limit of the batch subsystem, explicit. */
+export interface BatchLimits {
+  /** Requests per input file (OpenAI: 50,000). */
+  maxRequests: number;
+  /** Bytes of one input line. */
+  maxLineBytes: number;
+  /** Validation errors listed in `errors.data` (the batch fails on the first; the rest help the user). */
+  maxListedErrors: number;
+  /** Requests of all batches running at once. */
+  concurrency: number;
+  /** Batches executing at once; the rest wait in `validating`. */
+  maxActiveBatches: number;
+  /** How often the runner looks at the clock for expired windows. */
+  expiryCheckMs: number;
+}
+
+export const DEFAULT_BATCH_LIMITS: BatchLimits = {
+  maxRequests: 50_000,
+  maxLineBytes: 8 * 1024 * 1024,
+  maxListedErrors: 100,
+  concurrency: 8,
+  maxActiveBatches: 4,
+  expiryCheckMs: 1000,
+};
+
+export const COMPLETION_WINDOW_SECONDS = 24 * 60 * 60;

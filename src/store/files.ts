@@ -1,0 +1,242 @@
+// Files: metadata records plus content in fixed-size chunks. Uploads stream in (a bounded number
+// of chunk writes in flight, never the whole file in memory) and become visible only when their
+// metadata flips from `uploading` to `ready`; downloads read one chunk at a time.
+import { ApiError } from '../errors.js';
+import { sortableId } from './ids.js';
+import { decodeFileRecord, FILE_SCHEMA_VERSION, type FileRecord } from './records.js';
+import type { Store } from './store.js';
+
+export const FILE_ID_PREFIX = 'file_';
+
+/** OpenAI File object (`status` is deprecated upstream but still required by its schema). */
+export interface FileObject {
+  id: string;
+  object: 'file';
+  bytes: number;
+  created_at: number;
+  filename: string;
+  purpose: string;
+  status: 'processed';
+}
+
+export interface FileStoreOptions {
+  /** Bytes per stored chunk. */
+  chunkSize: number;
+  /** Largest file content accepted (uploads and generated files); past it: 413. */
+  maxFileBytes: number;
+  /** Chunk writes awaiting commit at once per upload (memory bound: this × chunkSize). */
+  maxChunksInFlight: number;
+  /** Seconds, for `created_at`. */
+  nowSeconds: () => number;
+}
+
+export const DEFAULT_CHUNK_SIZE = 256 * 1024;
+
+export function toFileObject(rec: FileRecord): FileObject {
+  return {
+    id: rec.id,
+    object: 'file',
+    bytes: rec.bytes,
+    created_at: rec.created_at,
+    filename: rec.filename,
+    purpose: rec.purpose,
+    status: 'processed',
+  };
+}
+
+export interface ListFilesQuery {
+  purpose?: string;
+  limit: number;
+  order: 'asc' | 'desc';
+  after?: string;
+}
+
+/** Accumulates content into fixed-size chunks and writes them as they fill. */
+export class FileWriter {
+  readonly id: string;
+  private buf: Buffer;
+  private fill = 0;
+  private index = 0;
+  private total = 0;
+  private readonly pending = new Set<Promise<unknown>>();
+  private failed: unknown = null;
+  private done = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: FileStoreOptions,
+    readonly filename: string,
+    private readonly createdAt: number,
+  ) {
+    this.id = sortableId(FILE_ID_PREFIX);
+    this.buf = Buffer.allocUnsafe(opts.chunkSize);
+  }
+
+  /** Marks the upload as begun, so a crash leaves a record the startup sweep can find. */
+  async begin(): Promise<void> {
+    await this.store.files.put(this.id, this.record('uploading', ''));
+  }
+
+  get bytes(): number {
+    return this.total;
+  }
+
+  async write(data: Uint8Array): Promise<void> {
+    if (this.failed) throw this.failed;
+    if (this.total + data.length > this.opts.maxFileBytes) {
+      throw new ApiError('request_too_large', `file exceeds the ${this.opts.maxFileBytes}-byte limit`);
+    }
+    this.total += data.length;
+    let offset = 0;
+    while (offset < data.length) {
+      const n = Math.min(data.length - offset, this.buf.length - this.fill);
+      this.buf.set(data.subarray(offset, offset + n), this.fill);
+      this.fill += n;
+      offset += n;
+      if (this.fill === this.buf.length) await this.flushChunk();
+    }
+  }
+
+  /** Writes the tail chunk and waits until every chunk is committed. */
+  async flush(): Promise<void> {
+    if (this.fill > 0) await this.flushChunk();
+    await Promise.all(this.pending);
+    if (this.failed) throw this.failed;
+  }
+
+  /** The metadata that makes the file visible; put it in the same transaction as whatever references it. */
+  readyRecord(purpose: string): FileRecord {
+    return this.record('ready', purpose);
+  }
+
+  /** Flushes and publishes the file on its own. */
+  async finish(purpose: string): Promise<FileObject> {
+    await this.flush();
+    const rec = this.readyRecord(purpose);
+    await this.store.files.put(this.id, rec);
+    this.done = true;
+    return toFileObject(rec);
+  }
+
+  /** Drops everything written so far. Safe to call after errors; idempotent. */
+  async abort(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await Promise.allSettled(this.pending);
+    await removeFileContent(this.store, this.id);
+  }
+
+  private record(state: 'uploading' | 'ready', purpose: string): FileRecord {
+    return {
+      schemaVersion: FILE_SCHEMA_VERSION,
+      id: this.id,
+      state,
+      bytes: this.total,
+      created_at: this.createdAt,
+      filename: this.filename,
+      purpose,
+      chunkSize: this.opts.chunkSize,
+      chunkCount: this.index,
+    };
+  }
+
+  private async flushChunk(): Promise<void> {
+    // The buffer handed to LMDB is never reused: it stays valid until its commit.
+    const chunk = this.fill === this.buf.length ? this.buf : this.buf.subarray(0, this.fill);
+    const p = this.store.chunks.put([this.id, this.index++], chunk);
+    this.buf = Buffer.allocUnsafe(this.opts.chunkSize);
+    this.fill = 0;
+    const tracked = p.then(
+      () => undefined,
+      (err: unknown) => {
+        this.failed ??= err;
+      },
+    );
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+    if (this.pending.size >= this.opts.maxChunksInFlight) await Promise.race(this.pending);
+  }
+}
+
+async function removeFileContent(store: Store, id: string): Promise<void> {
+  await store.root.transaction(() => {
+    for (const key of store.chunks.getKeys({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {
+      store.chunks.remove(key);
+    }
+    store.files.remove(id);
+  });
+}
+
+export class FileStore {
+  constructor(
+    readonly store: Store,
+    readonly opts: FileStoreOptions,
+  ) {}
+
+  async beginUpload(filename: string): Promise<FileWriter> {
+    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds());
+    await w.begin();
+    return w;
+  }
+
+  /** A writer whose file is published by the caller's transaction (batch output files). */
+  async beginGenerated(filename: string): Promise<FileWriter> {
+    return this.beginUpload(filename);
+  }
+
+  record(id: string): FileRecord | undefined {
+    const rec = decodeFileRecord(this.store.files.get(id));
+    return rec && rec.state === 'ready' ? rec : undefined;
+  }
+
+  get(id: string): FileObject | undefined {
+    const rec = this.record(id);
+    return rec ? toFileObject(rec) : undefined;
+  }
+
+  list(q: ListFilesQuery): { data: FileObject[]; has_more: boolean } {
+    const reverse = q.order === 'desc';
+    const range = reverse
+      ? { start: q.after ?? FILE_ID_PREFIX + '\uffff', end: FILE_ID_PREFIX, reverse: true }
+      : { start: q.after ?? FILE_ID_PREFIX, end: FILE_ID_PREFIX + '\uffff' };
+    const data: FileObject[] = [];
+    let hasMore = false;
+    for (const { key, value } of this.store.files.getRange(range)) {
+      if (key === q.after) continue;
+      const rec = decodeFileRecord(value);
+      if (!rec || rec.state !== 'ready') continue;
+      if (q.purpose !== undefined && rec.purpose !== q.purpose) continue;
+      if (data.length === q.limit) {
+        hasMore = true;
+        break;
+      }
+      data.push(toFileObject(rec));
+    }
+    return { data, has_more: hasMore };
+  }
+
+  /** Content chunks in order, read one at a time (each a private copy). */
+  *chunks(rec: FileRecord): Generator<Buffer> {
+    for (let i = 0; i < rec.chunkCount; i++) {
+      const chunk = this.store.chunks.getBinary([rec.id, i]);
+      if (!chunk) throw new Error(`file ${rec.id}: chunk ${i} of ${rec.chunkCount} missing`);
+      yield chunk;
+    }
+  }
+
+  async remove(id: string): Promise<boolean> {
+    if (!this.record(id)) return false;
+    await removeFileContent(this.store, id);
+    return true;
+  }
+
+  /** Removes uploads that never finished (the process died or the client went away mid-upload). */
+  async sweepIncomplete(): Promise<number> {
+    const stale: string[] = [];
+    for (const { key, value } of this.store.files.getRange({ start: FILE_ID_PREFIX, end: FILE_ID_PREFIX + '\uffff' })) {
+      if (decodeFileRecord(value)?.state === 'uploading') stale.push(key);
+    }
+    for (const id of stale) await removeFileContent(this.store, id);
+    return stale.length;
+  }
+}
