@@ -1,0 +1,80 @@
+// Chat Completions over the engine, shared by the HTTP route (JSON and SSE) and the executor
+// (batches): validate → plan → prompt → run each choice.
+import type { LoadedModel } from '../engine/types.js';
+import { newChatCompletionId, newOpenAIToolCallId } from './ids.js';
+import { chatCompletionRequestSchema, planFromOpenAI, type ChatCompletionRequest } from './openai-request.js';
+import { chatCompletionBody, type CompletionMeta } from './openai-response.js';
+import type { ChatPlan } from './plan.js';
+import { buildPrompt, resolveMaxTokens, type BuiltPrompt } from './prompt.js';
+import { runChoice, type ChoiceEvent, type ChoiceResult } from './runner.js';
+import { findChatModel, type ChatServices } from './services.js';
+import { parseBody } from './validate.js';
+
+export interface PreparedChat {
+  req: ChatCompletionRequest;
+  plan: ChatPlan;
+  model: LoadedModel;
+  prompt: BuiltPrompt;
+  maxTokens: number;
+  meta: CompletionMeta;
+}
+
+/** Everything that can fail with a 4xx before generation starts. */
+export async function prepareOpenAIChat(services: ChatServices, body: unknown): Promise<PreparedChat> {
+  const req = parseBody(chatCompletionRequestSchema, body);
+  const model = findChatModel(services, req.model);
+  const plan = planFromOpenAI(req);
+  const prompt = await buildPrompt(model, plan);
+  const maxTokens = resolveMaxTokens(plan, prompt.tokens.length, model.info.contextLength);
+  return {
+    req,
+    plan,
+    model,
+    prompt,
+    maxTokens,
+    meta: { id: newChatCompletionId(), created: Math.floor(Date.now() / 1000), model: req.model, logprobs: plan.logprobs },
+  };
+}
+
+export interface RunChatOptions {
+  signal?: AbortSignal;
+  priority?: 'interactive' | 'batch';
+  /** Streaming: called for each choice's events as they happen. */
+  onEvent?: (choice: number, ev: ChoiceEvent) => void;
+  /** Streaming: called when a choice has finished (before the others may have). */
+  onChoiceDone?: (choice: number, r: ChoiceResult) => void;
+}
+
+/** Runs all n choices concurrently (choice i gets seed+i so that seeded choices differ). */
+export async function runOpenAIChat(p: PreparedChat, opts: RunChatOptions = {}): Promise<ChoiceResult[]> {
+  const seed = p.plan.sampling.seed;
+  const runs: Promise<ChoiceResult>[] = [];
+  for (let i = 0; i < p.plan.n; i++) {
+    const onEvent = opts.onEvent;
+    runs.push(
+      runChoice(p.model, p.plan, p.prompt, {
+        maxTokens: p.maxTokens,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.priority ? { priority: opts.priority } : {}),
+        ...(seed !== undefined && p.plan.n > 1 ? { seed: seed + i } : {}),
+        newToolCallId: newOpenAIToolCallId,
+        ...(onEvent ? { onEvent: (ev: ChoiceEvent) => onEvent(i, ev) } : {}),
+      }).then((r) => {
+        opts.onChoiceDone?.(i, r);
+        return r;
+      }),
+    );
+  }
+  return Promise.all(runs);
+}
+
+/** Non-streaming Chat Completion over the engine; throws ApiError on failure. */
+export async function completeOpenAIChat(
+  services: ChatServices,
+  body: unknown,
+  opts: { signal?: AbortSignal; priority?: 'interactive' | 'batch' } = {},
+): Promise<Record<string, unknown>> {
+  const p = await prepareOpenAIChat(services, body);
+  const results = await runOpenAIChat(p, opts);
+  return chatCompletionBody(p.meta, results);
+}

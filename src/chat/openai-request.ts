@@ -1,0 +1,275 @@
+// OpenAI Chat Completions request: the zod schema (every documented field accepted, unknown fields
+// ignored, api.md §1.1) and its conversion to a ChatPlan.
+import { z } from 'zod';
+import { invalidRequest } from '../errors.js';
+import type { GrammarSpec } from '../engine/types.js';
+import {
+  argumentsForTemplate,
+  defaultSampling,
+  templateTools,
+  type ChatPlan,
+  type ReasoningEffort,
+  type ToolMode,
+  type ToolSpec,
+} from './plan.js';
+
+/** Limits of this server, stated where they are enforced. */
+export const OPENAI_LIMITS = { maxN: 16, maxStop: 4, maxTopLogprobs: 20 } as const;
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const textPart = z.object({ type: z.literal('text'), text: z.string() });
+const userPart = z.discriminatedUnion('type', [
+  textPart,
+  z.object({ type: z.literal('image_url'), image_url: z.object({ url: z.string(), detail: z.string().optional() }) }),
+  z.object({ type: z.literal('input_audio'), input_audio: z.object({ data: z.string(), format: z.string() }) }),
+  z.object({ type: z.literal('file'), file: z.looseObject({}) }),
+]);
+const assistantPart = z.discriminatedUnion('type', [
+  textPart,
+  z.object({ type: z.literal('refusal'), refusal: z.string() }),
+]);
+
+const toolCall = z.object({
+  id: z.string(),
+  type: z.literal('function').optional(),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+const message = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(textPart)]), name: z.string().optional() }),
+  z.object({ role: z.literal('developer'), content: z.union([z.string(), z.array(textPart)]), name: z.string().optional() }),
+  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(userPart)]), name: z.string().optional() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.union([z.string(), z.array(assistantPart)]).nullish(),
+    tool_calls: z.array(toolCall).nullish(),
+    function_call: z.object({ name: z.string(), arguments: z.string() }).nullish(),
+    reasoning_content: z.string().nullish(),
+    refusal: z.string().nullish(),
+    name: z.string().optional(),
+  }),
+  z.object({ role: z.literal('tool'), content: z.union([z.string(), z.array(textPart)]), tool_call_id: z.string() }),
+  z.object({ role: z.literal('function'), name: z.string(), content: z.string().nullable() }),
+]);
+
+const functionDef = z.object({
+  name: z.string().regex(TOOL_NAME, 'tool names are 1-64 characters of a-z, A-Z, 0-9, _ and -'),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  strict: z.boolean().nullish(),
+});
+
+const tool = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('function'), function: functionDef }),
+  z.object({ type: z.literal('custom'), custom: z.looseObject({ name: z.string() }) }),
+]);
+
+const namedFunction = z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) });
+const toolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  namedFunction,
+  z.object({
+    type: z.literal('allowed_tools'),
+    allowed_tools: z.object({ mode: z.enum(['auto', 'required']), tools: z.array(z.looseObject({ type: z.string() })) }),
+  }),
+  z.object({ type: z.literal('custom'), custom: z.object({ name: z.string() }) }),
+]);
+
+const responseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'name is 1-64 characters of a-z, A-Z, 0-9, _ and -'),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+
+export const chatCompletionRequestSchema = z.object({
+  model: z.string().min(1),
+  messages: z.array(message).min(1),
+  max_tokens: z.number().int().min(1).nullish(),
+  max_completion_tokens: z.number().int().min(1).nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  n: z.number().int().min(1).max(OPENAI_LIMITS.maxN).nullish(),
+  stop: z.union([z.string(), z.array(z.string()).max(OPENAI_LIMITS.maxStop)]).nullish(),
+  seed: z.number().int().nullish(),
+  presence_penalty: z.number().min(-2).max(2).nullish(),
+  frequency_penalty: z.number().min(-2).max(2).nullish(),
+  logit_bias: z.record(z.string().regex(/^\d+$/, 'logit_bias keys are token ids'), z.number().min(-100).max(100)).nullish(),
+  logprobs: z.boolean().nullish(),
+  top_logprobs: z.number().int().min(0).max(OPENAI_LIMITS.maxTopLogprobs).nullish(),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).nullish(),
+  tools: z.array(tool).nullish(),
+  tool_choice: toolChoice.nullish(),
+  parallel_tool_calls: z.boolean().nullish(),
+  response_format: responseFormat.nullish(),
+  reasoning_effort: z.string().nullish(),
+  functions: z.array(functionDef).nullish(),
+  function_call: z.union([z.enum(['none', 'auto']), z.object({ name: z.string() })]).nullish(),
+});
+
+export type ChatCompletionRequest = z.output<typeof chatCompletionRequestSchema>;
+
+function joinText(content: string | ReadonlyArray<{ type: string; text?: string; refusal?: string }> | null | undefined): string {
+  if (content == null) return '';
+  if (typeof content === 'string') return content;
+  return content.map((p) => p.text ?? p.refusal ?? '').join('\n');
+}
+
+function userText(content: ChatCompletionRequest['messages'][number]['content'], at: number): string {
+  if (content == null || typeof content === 'string') return content ?? '';
+  const parts: string[] = [];
+  content.forEach((p, j) => {
+    if (p.type === 'text') parts.push(p.text);
+    else if (p.type === 'image_url') {
+      throw invalidRequest('this model has no vision support: image content is not accepted', `messages[${at}].content[${j}]`);
+    } else if (p.type === 'input_audio') {
+      throw invalidRequest('this model has no audio support: input_audio content is not accepted', `messages[${at}].content[${j}]`);
+    } else if (p.type === 'file') {
+      throw invalidRequest('file content parts are not supported; send the text inline', `messages[${at}].content[${j}]`);
+    }
+  });
+  return parts.join('\n');
+}
+
+function toTemplateMessages(req: ChatCompletionRequest): Array<Record<string, unknown>> {
+  return req.messages.map((m, i) => {
+    switch (m.role) {
+      case 'system':
+      case 'developer':
+        // HF templates know 'system' only; 'developer' is its newer name.
+        return { role: 'system', content: joinText(m.content) };
+      case 'user':
+        return { role: 'user', content: userText(m.content, i) };
+      case 'assistant': {
+        const out: Record<string, unknown> = { role: 'assistant', content: joinText(m.content) };
+        const calls = m.tool_calls ?? (m.function_call ? [{ id: `call_${i}`, type: 'function' as const, function: m.function_call }] : null);
+        if (calls && calls.length > 0) {
+          out.tool_calls = calls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.function.name, arguments: argumentsForTemplate(c.function.arguments) },
+          }));
+        }
+        if (m.reasoning_content) out.reasoning_content = m.reasoning_content;
+        return out;
+      }
+      case 'tool':
+        return { role: 'tool', content: joinText(m.content), tool_call_id: m.tool_call_id };
+      case 'function':
+        return { role: 'tool', content: m.content ?? '', name: m.name };
+    }
+  });
+}
+
+function collectTools(req: ChatCompletionRequest): ToolSpec[] {
+  const out: ToolSpec[] = [];
+  const seen = new Set<string>();
+  const add = (f: z.output<typeof functionDef>, param: string): void => {
+    if (seen.has(f.name)) throw invalidRequest(`duplicate tool name '${f.name}'`, param);
+    seen.add(f.name);
+    out.push({ name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), parameters: f.parameters ?? null });
+  };
+  (req.tools ?? []).forEach((t, i) => {
+    if (t.type !== 'function') throw invalidRequest('custom tools are not supported; use type "function"', `tools[${i}]`);
+    add(t.function, `tools[${i}]`);
+  });
+  if (!req.tools) (req.functions ?? []).forEach((f, i) => add(f, `functions[${i}]`));
+  return out;
+}
+
+function resolveToolMode(req: ChatCompletionRequest, tools: ToolSpec[]): { mode: ToolMode; offered: ToolSpec[] } {
+  let choice: ChatCompletionRequest['tool_choice'] = req.tool_choice;
+  if (choice == null && req.function_call != null && !req.tools) {
+    choice = typeof req.function_call === 'string' ? req.function_call : { type: 'function', function: { name: req.function_call.name } };
+  }
+  const has = (name: string): boolean => tools.some((t) => t.name === name);
+  if (choice == null) return { mode: tools.length ? { kind: 'auto' } : { kind: 'none' }, offered: tools };
+  if (typeof choice === 'string') {
+    if (choice !== 'none' && tools.length === 0) throw invalidRequest(`tool_choice '${choice}' needs a non-empty tools list`, 'tool_choice');
+    if (choice === 'none') return { mode: { kind: 'none' }, offered: tools };
+    if (choice === 'auto') return { mode: { kind: 'auto' }, offered: tools };
+    return { mode: { kind: 'forced', names: tools.map((t) => t.name), named: false }, offered: tools };
+  }
+  if (choice.type === 'function') {
+    if (!has(choice.function.name)) throw invalidRequest(`tool_choice names '${choice.function.name}', which is not in tools`, 'tool_choice');
+    return { mode: { kind: 'forced', names: [choice.function.name], named: true }, offered: tools };
+  }
+  if (choice.type === 'allowed_tools') {
+    const names = choice.allowed_tools.tools.map((t) => (t.function as { name?: string } | undefined)?.name ?? String(t.name ?? ''));
+    for (const n of names) if (!has(n)) throw invalidRequest(`allowed_tools names '${n}', which is not in tools`, 'tool_choice');
+    const offered = tools.filter((t) => names.includes(t.name));
+    if (choice.allowed_tools.mode === 'auto') return { mode: { kind: 'auto' }, offered };
+    return { mode: { kind: 'forced', names, named: false }, offered };
+  }
+  throw invalidRequest('custom tool choices are not supported', 'tool_choice');
+}
+
+function grammarFor(req: ChatCompletionRequest): GrammarSpec | undefined {
+  const rf = req.response_format;
+  if (!rf || rf.type === 'text') return undefined;
+  if (rf.type === 'json_object') return { kind: 'json_object' };
+  return rf.json_schema.schema ? { kind: 'json_schema', schema: rf.json_schema.schema } : { kind: 'json_object' };
+}
+
+const EFFORTS: Record<string, ReasoningEffort> = { minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'high' };
+
+export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
+  const tools = collectTools(req);
+  const { mode, offered } = resolveToolMode(req, tools);
+  const grammar = grammarFor(req);
+  if (grammar && mode.kind === 'forced') {
+    throw invalidRequest('response_format cannot be combined with a forced tool_choice', 'response_format');
+  }
+  if (req.top_logprobs != null && req.top_logprobs > 0 && !req.logprobs) {
+    throw invalidRequest('top_logprobs requires logprobs: true', 'top_logprobs');
+  }
+  if (req.stream_options != null && !req.stream) {
+    throw invalidRequest('stream_options is only allowed when stream is true', 'stream_options');
+  }
+  const sampling = defaultSampling();
+  if (req.temperature != null) sampling.temperature = req.temperature;
+  if (req.top_p != null) sampling.topP = req.top_p;
+  if (req.presence_penalty != null) sampling.presencePenalty = req.presence_penalty;
+  if (req.frequency_penalty != null) sampling.frequencyPenalty = req.frequency_penalty;
+  if (req.seed != null) sampling.seed = req.seed;
+  if (req.logit_bias) {
+    for (const [k, v] of Object.entries(req.logit_bias)) sampling.logitBias[Number(k)] = v;
+  }
+  const effort = req.reasoning_effort ? EFFORTS[req.reasoning_effort] : undefined;
+  const extra: Record<string, unknown> = {};
+  if (effort) extra.reasoning_effort = effort;
+  if (req.reasoning_effort === 'none') extra.enable_thinking = false;
+  const stop = req.stop == null ? [] : typeof req.stop === 'string' ? [req.stop] : req.stop;
+  const maxTokensParam = req.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
+  return {
+    model: req.model,
+    template: {
+      messages: toTemplateMessages(req),
+      // Tools stay in the prompt under tool_choice 'none': the history may refer to them.
+      ...(offered.length ? { tools: templateTools(offered) } : {}),
+      addGenerationPrompt: true,
+      ...(Object.keys(extra).length ? { extra } : {}),
+    },
+    assistantPrefill: '',
+    tools: offered,
+    toolMode: mode,
+    maxTokens: req.max_completion_tokens ?? req.max_tokens ?? null,
+    maxTokensParam,
+    sampling,
+    stop: stop.filter((s) => s.length > 0),
+    ...(grammar ? { grammar } : {}),
+    n: req.n ?? 1,
+    logprobs: req.logprobs ?? false,
+    topLogprobs: req.logprobs ? (req.top_logprobs ?? 0) : 0,
+    ...(effort ? { reasoningEffort: effort } : {}),
+  };
+}

@@ -1,0 +1,85 @@
+// The format-neutral description of one chat request, built from either wire format
+// (from-openai.ts, from-anthropic.ts) and consumed by prompt building and the generation runner.
+import type { ChatTemplateInput, GrammarSpec, SamplingParams } from '../engine/types.js';
+
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments object; null when the tool declared none. */
+  parameters: Record<string, unknown> | null;
+}
+
+export type ToolMode =
+  /** No tool-call parsing: whatever the model writes is text. */
+  | { kind: 'none' }
+  /** The model may call any offered tool; calls are parsed from its output. */
+  | { kind: 'auto' }
+  /** The model must call one of `names`; the call is generated under its parameters schema.
+   *  `named` is true when the client named the one tool (OpenAI then reports finish_reason 'stop'). */
+  | { kind: 'forced'; names: string[]; named: boolean };
+
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+export interface ChatPlan {
+  /** Model id as the client sent it (echoed in responses). */
+  model: string;
+  template: ChatTemplateInput;
+  /** Assistant text the answer continues from (Anthropic's trailing assistant message). */
+  assistantPrefill: string;
+  tools: ToolSpec[];
+  toolMode: ToolMode;
+  /** null: as many as the context window leaves. */
+  maxTokens: number | null;
+  /** The request field that carried maxTokens, for error messages. */
+  maxTokensParam: string;
+  sampling: SamplingParams;
+  stop: string[];
+  grammar?: GrammarSpec;
+  n: number;
+  /** Per-token logprobs requested; topLogprobs alternatives per token (0..20). */
+  logprobs: boolean;
+  topLogprobs: number;
+  reasoningEffort?: ReasoningEffort;
+}
+
+/** Anthropic thinking budget → effort tier (SPEC.md: under 8k low, under 24k medium, else high). */
+export function effortForBudget(budgetTokens: number): ReasoningEffort {
+  if (budgetTokens < 8192) return 'low';
+  if (budgetTokens < 24576) return 'medium';
+  return 'high';
+}
+
+export function defaultSampling(): SamplingParams {
+  return {
+    temperature: 1,
+    topP: 1,
+    topK: 0,
+    minP: 0,
+    repetitionPenalty: 1,
+    presencePenalty: 0,
+    frequencyPenalty: 0,
+    logitBias: {},
+  };
+}
+
+/** Tools in the shape HF chat templates expect. */
+export function templateTools(tools: readonly ToolSpec[]): Array<Record<string, unknown>> {
+  return tools.map((t) => ({
+    type: 'function',
+    function: {
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      parameters: t.parameters ?? { type: 'object', properties: {} },
+    },
+  }));
+}
+
+/** Tool-call arguments as a template wants them: an object when the JSON parses. */
+export function argumentsForTemplate(args: string): unknown {
+  try {
+    const v: unknown = JSON.parse(args);
+    return v;
+  } catch {
+    return args;
+  }
+}

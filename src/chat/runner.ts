@@ -1,0 +1,274 @@
+// Runs one choice of a chat request on the engine: stop sequences, output parsing (text, reasoning,
+// tool calls), forced tool calls under the tool's schema, token accounting. Format-neutral: the
+// OpenAI and Anthropic layers turn its events and result into their own wire shapes.
+import type { GenerateResult, LoadedModel, TokenEvent } from '../engine/types.js';
+import { OutputParser, type OutputEvent } from './output-parser.js';
+import type { ChatPlan } from './plan.js';
+import type { BuiltPrompt } from './prompt.js';
+import { tokenizePrompt } from './prompt.js';
+import { StopMatcher } from './stop-matcher.js';
+
+export interface LogprobEntry {
+  token: string;
+  logprob: number;
+  bytes: number[];
+  top_logprobs: Array<{ token: string; logprob: number; bytes: number[] }>;
+}
+
+export type ChoiceEvent =
+  | { type: 'text'; text: string; logprobs?: LogprobEntry[] }
+  | { type: 'thinking'; text: string }
+  | { type: 'tool_start'; index: number; id: string; name: string }
+  | { type: 'tool_args'; index: number; fragment: string };
+
+export interface ToolCallResult {
+  id: string;
+  name: string;
+  /** JSON text of the arguments object. */
+  arguments: string;
+}
+
+export type ChoiceFinish = 'stop' | 'length' | 'tool_calls' | 'stop_sequence' | 'cancelled';
+
+export interface ChoiceResult {
+  text: string;
+  thinking: string;
+  toolCalls: ToolCallResult[];
+  finish: ChoiceFinish;
+  /** The stop sequence that ended the output (finish 'stop_sequence'). */
+  stopSequence: string | null;
+  /** True when the tool call was forced by a named tool choice. */
+  forcedNamed: boolean;
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  /** Logprob entries not yet attached to a text event (all of them for non-streaming use). */
+  logprobs: LogprobEntry[];
+}
+
+export interface RunOptions {
+  maxTokens: number;
+  signal?: AbortSignal;
+  priority?: 'interactive' | 'batch';
+  /** Seed override for choice i of n. */
+  seed?: number;
+  newToolCallId: () => string;
+  onEvent?: (ev: ChoiceEvent) => void;
+}
+
+const TOOL_OPEN = '<tool_call>\n';
+
+function logprobEntry(ev: TokenEvent): LogprobEntry {
+  const bytes = (s: string): number[] => Array.from(Buffer.from(s, 'utf8'));
+  return {
+    token: ev.text,
+    logprob: ev.logprob ?? 0,
+    bytes: bytes(ev.text),
+    top_logprobs: (ev.topLogprobs ?? []).map((t) => ({ token: t.text, logprob: t.logprob, bytes: bytes(t.text) })),
+  };
+}
+
+export async function runChoice(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, opts: RunOptions): Promise<ChoiceResult> {
+  if (plan.toolMode.kind === 'forced') return runForcedTool(model, plan, prompt, opts);
+  return runFree(model, plan, prompt, opts);
+}
+
+function sampling(plan: ChatPlan, opts: RunOptions): ChatPlan['sampling'] {
+  return opts.seed === undefined ? plan.sampling : { ...plan.sampling, seed: opts.seed };
+}
+
+function emptyResult(): ChoiceResult {
+  return {
+    text: '',
+    thinking: '',
+    toolCalls: [],
+    finish: 'stop',
+    stopSequence: null,
+    forcedNamed: false,
+    promptTokens: 0,
+    cachedTokens: 0,
+    completionTokens: 0,
+    reasoningTokens: 0,
+    logprobs: [],
+  };
+}
+
+/** Free generation: text, optional reasoning, tool calls parsed from the Hermes format. */
+async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, opts: RunOptions): Promise<ChoiceResult> {
+  const res = emptyResult();
+  const stopper = new StopMatcher(plan.stop);
+  const parser = new OutputParser({
+    tools: plan.toolMode.kind === 'auto' && !plan.grammar,
+    thinking: prompt.reasoningTemplate && !plan.grammar,
+    startInThinking: prompt.thinkingOpen,
+  });
+  const stopCtl = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, stopCtl.signal]) : stopCtl.signal;
+  let matched: string | null = null;
+  // Streaming: entries ride on the next text event; non-streaming: all of them end up in the result.
+  const allLogprobs: LogprobEntry[] = [];
+  let pendingLogprobs: LogprobEntry[] = [];
+
+  const feed = (events: OutputEvent[]): void => {
+    for (const ev of events) {
+      if (ev.type === 'text') {
+        res.text += ev.text;
+        const out: ChoiceEvent = { type: 'text', text: ev.text };
+        if (pendingLogprobs.length && opts.onEvent) {
+          out.logprobs = pendingLogprobs;
+          pendingLogprobs = [];
+        }
+        opts.onEvent?.(out);
+      } else if (ev.type === 'thinking') {
+        res.thinking += ev.text;
+        opts.onEvent?.({ type: 'thinking', text: ev.text });
+      } else {
+        const index = res.toolCalls.length;
+        const id = opts.newToolCallId();
+        res.toolCalls.push({ id, name: ev.name, arguments: ev.arguments });
+        opts.onEvent?.({ type: 'tool_start', index, id, name: ev.name });
+        opts.onEvent?.({ type: 'tool_args', index, fragment: ev.arguments });
+      }
+    }
+  };
+
+  const result: GenerateResult = await model.generate(
+    {
+      prompt: prompt.tokens,
+      maxTokens: opts.maxTokens,
+      sampling: sampling(plan, opts),
+      ...(plan.grammar ? { grammar: plan.grammar } : {}),
+      ...(plan.logprobs ? { topLogprobs: plan.topLogprobs } : {}),
+      ...(opts.priority ? { priority: opts.priority } : {}),
+      signal,
+    },
+    (ev) => {
+      if (matched !== null) return;
+      res.completionTokens++;
+      if (parser.inThinking) res.reasoningTokens++;
+      if (plan.logprobs) {
+        const e = logprobEntry(ev);
+        allLogprobs.push(e);
+        pendingLogprobs.push(e);
+      }
+      const r = stopper.push(ev.text);
+      feed(parser.push(r.emit));
+      if (r.matched !== null) {
+        matched = r.matched;
+        stopCtl.abort();
+      }
+    },
+  );
+  if (matched === null) feed(parser.push(stopper.flush()));
+  feed(parser.finish());
+  res.logprobs = opts.onEvent ? pendingLogprobs : allLogprobs;
+  res.promptTokens = result.promptTokens;
+  res.cachedTokens = Math.min(result.cachedTokens, result.promptTokens);
+  if (matched !== null) {
+    res.finish = 'stop_sequence';
+    res.stopSequence = matched;
+  } else if (result.finishReason === 'length') {
+    res.finish = 'length';
+  } else if (result.finishReason === 'cancelled') {
+    res.finish = 'cancelled';
+  } else {
+    res.finish = res.toolCalls.length > 0 ? 'tool_calls' : 'stop';
+  }
+  return res;
+}
+
+/** One generation with no streaming of its own: used for choosing the tool's name. */
+async function generateText(
+  model: LoadedModel,
+  tokens: Uint32Array,
+  plan: ChatPlan,
+  opts: RunOptions,
+  maxTokens: number,
+  grammar: NonNullable<ChatPlan['grammar']>,
+  onText?: (t: string) => void,
+): Promise<{ text: string; result: GenerateResult; tokens: number }> {
+  let text = '';
+  let n = 0;
+  const result = await model.generate(
+    {
+      prompt: tokens,
+      maxTokens,
+      sampling: sampling(plan, opts),
+      grammar,
+      ...(opts.priority ? { priority: opts.priority } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    },
+    (ev) => {
+      n++;
+      text += ev.text;
+      if (ev.text) onText?.(ev.text);
+    },
+  );
+  return { text, result, tokens: n };
+}
+
+/** Forced tool call: the model writes `<tool_call>\n{"name": …, "arguments": ` as a prefill we
+ *  supply, then generates the arguments under the tool's parameters schema, so they always parse
+ *  (unless max_tokens cuts them off, which finish 'length' reports). With several candidate tools
+ *  the name is chosen first by a generation constrained to the enum of names. */
+async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, opts: RunOptions): Promise<ChoiceResult> {
+  const res = emptyResult();
+  if (plan.toolMode.kind !== 'forced') throw new Error('runForcedTool: tool mode is not forced');
+  const { names, named } = plan.toolMode;
+  res.forcedNamed = named;
+  res.promptTokens = prompt.tokens.length;
+  let budget = opts.maxTokens;
+  let name = names[0];
+  if (names.length > 1) {
+    const pick = await generateText(
+      model,
+      await tokenizePrompt(model, prompt.text + TOOL_OPEN),
+      plan,
+      opts,
+      budget,
+      {
+        kind: 'json_schema',
+        schema: { type: 'object', properties: { name: { type: 'string', enum: names } }, required: ['name'], additionalProperties: false },
+      },
+    );
+    res.completionTokens += pick.tokens;
+    res.cachedTokens = Math.min(pick.result.cachedTokens, res.promptTokens);
+    budget -= pick.tokens;
+    let picked: unknown;
+    try {
+      picked = (JSON.parse(pick.text) as { name?: unknown }).name;
+    } catch {
+      picked = undefined;
+    }
+    if (pick.result.finishReason === 'cancelled') {
+      res.finish = 'cancelled';
+      return res;
+    }
+    if (typeof picked !== 'string' || !names.includes(picked) || budget <= 0) {
+      res.finish = 'length';
+      return res;
+    }
+    name = picked;
+  }
+  if (name === undefined) throw new Error('runForcedTool: no tool to call');
+  const tool = plan.tools.find((t) => t.name === name);
+  const id = opts.newToolCallId();
+  opts.onEvent?.({ type: 'tool_start', index: 0, id, name });
+  const prefix = `${TOOL_OPEN}{"name": ${JSON.stringify(name)}, "arguments": `;
+  const args = await generateText(
+    model,
+    await tokenizePrompt(model, prompt.text + prefix),
+    plan,
+    opts,
+    budget,
+    tool?.parameters ? { kind: 'json_schema', schema: tool.parameters } : { kind: 'json_object' },
+    (t) => opts.onEvent?.({ type: 'tool_args', index: 0, fragment: t }),
+  );
+  res.completionTokens += args.tokens;
+  if (names.length === 1) res.cachedTokens = Math.min(args.result.cachedTokens, res.promptTokens);
+  res.toolCalls.push({ id, name, arguments: args.text });
+  const fr = args.result.finishReason;
+  res.finish = fr === 'length' ? 'length' : fr === 'cancelled' ? 'cancelled' : 'tool_calls';
+  return res;
+}
