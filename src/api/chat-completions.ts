@@ -1,0 +1,52 @@
+// POST /v1/chat/completions: apply models go to the apply engine; chat models run on the serving
+// engine, answered as one chat.completion or as a chat.completion.chunk SSE stream.
+import { toApiError, openaiErrorBody } from '../errors.js';
+import type { RequestContext, Route } from '../http/types.js';
+import { handleApply, isApply } from '../chat/apply-link.js';
+import { prepareOpenAIChat, runOpenAIChat } from '../chat/openai-chat.js';
+import { chatCompletionBody, OpenAIChunker } from '../chat/openai-response.js';
+import type { ChatServices } from '../chat/services.js';
+import { SseQueue } from '../chat/sse-queue.js';
+
+function field(body: unknown, name: string): unknown {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+async function streamChat(services: ChatServices, ctx: RequestContext, body: unknown): Promise<void> {
+  const p = await prepareOpenAIChat(services, body);
+  if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);
+  const chunker = new OpenAIChunker(p.meta, p.req.stream_options?.include_usage === true);
+  const out = new SseQueue(ctx);
+  try {
+    const results = await runOpenAIChat(p, {
+      signal: ctx.signal,
+      onEvent: (i, ev) => out.send(chunker.event(i, ev)),
+      onChoiceDone: (i, r) => {
+        for (const c of chunker.finish(i, r)) out.send(c);
+      },
+    });
+    const usage = chunker.usage(results);
+    if (usage) out.send(usage);
+    out.send('[DONE]');
+  } catch (err) {
+    if (!out.started) throw err;
+    // Mid-stream failure: the SDK raises APIError for a chunk with an `error` key.
+    out.send(openaiErrorBody(toApiError(err)) as object);
+  } finally {
+    await out.end();
+  }
+}
+
+async function handle(services: ChatServices, ctx: RequestContext): Promise<void> {
+  const body = await ctx.readJson();
+  const model = field(body, 'model');
+  if (typeof model === 'string' && isApply(model)) return handleApply(ctx, body);
+  if (field(body, 'stream') === true) return streamChat(services, ctx, body);
+  const p = await prepareOpenAIChat(services, body);
+  if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);
+  ctx.json(200, chatCompletionBody(p.meta, await runOpenAIChat(p, { signal: ctx.signal })));
+}
+
+export function chatCompletionRoutes(services: ChatServices): Route[] {
+  return [{ method: 'POST', path: '/v1/chat/completions', handler: (ctx) => handle(services, ctx), errorFormat: 'openai' }];
+}

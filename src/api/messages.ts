@@ -1,0 +1,63 @@
+// POST /v1/messages (Anthropic Messages, open-source chat models only) and
+// POST /v1/messages/count_tokens. Errors use the Anthropic envelope (errorFormat 'anthropic').
+import { ERROR_CATALOGUE, toApiError } from '../errors.js';
+import type { RequestContext, Route } from '../http/types.js';
+import { countMessageTokens, prepareMessage, runMessage } from '../chat/anthropic-chat.js';
+import { BlockBuilder, messageBody, messageDelta, messageStart } from '../chat/anthropic-response.js';
+import type { ChatServices } from '../chat/services.js';
+import { SseQueue } from '../chat/sse-queue.js';
+
+/** Messages and count_tokens bodies may be up to 32 MB (api.md §3.5). */
+export const MESSAGES_MAX_BODY = 32 * 1024 * 1024;
+
+async function handleMessage(services: ChatServices, ctx: RequestContext): Promise<void> {
+  const p = await prepareMessage(services, await ctx.readJson());
+  if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);
+  if (!p.req.stream) {
+    const blocks = new BlockBuilder();
+    const r = await runMessage(p, { signal: ctx.signal, onEvent: (ev) => blocks.onEvent(ev) });
+    blocks.close();
+    ctx.json(200, messageBody(p.meta, blocks.blocks, r));
+    return;
+  }
+  const out = new SseQueue(ctx);
+  const begin = (): void => {
+    if (out.started) return;
+    out.send(messageStart(p.meta, p.prompt.tokens.length), 'message_start');
+    out.send({ type: 'ping' }, 'ping');
+  };
+  const blocks = new BlockBuilder((name, data) => {
+    begin();
+    out.send(data, name);
+  });
+  try {
+    const r = await runMessage(p, { signal: ctx.signal, onEvent: (ev) => blocks.onEvent(ev) });
+    begin();
+    blocks.close();
+    out.send(messageDelta(r), 'message_delta');
+    out.send({ type: 'message_stop' }, 'message_stop');
+  } catch (err) {
+    if (!out.started) throw err;
+    const e = toApiError(err);
+    out.send({ type: 'error', error: { type: ERROR_CATALOGUE[e.code].anthropicType, message: e.message } }, 'error');
+  } finally {
+    await out.end();
+  }
+}
+
+async function handleCount(services: ChatServices, ctx: RequestContext): Promise<void> {
+  ctx.json(200, { input_tokens: await countMessageTokens(services, await ctx.readJson()) });
+}
+
+export function messagesRoutes(services: ChatServices): Route[] {
+  return [
+    { method: 'POST', path: '/v1/messages', handler: (ctx) => handleMessage(services, ctx), errorFormat: 'anthropic', maxBody: MESSAGES_MAX_BODY },
+    {
+      method: 'POST',
+      path: '/v1/messages/count_tokens',
+      handler: (ctx) => handleCount(services, ctx),
+      errorFormat: 'anthropic',
+      maxBody: MESSAGES_MAX_BODY,
+    },
+  ];
+}

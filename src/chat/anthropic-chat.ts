@@ -1,0 +1,59 @@
+// Messages over the engine: validation, prompt, one run; count_tokens on the identical prompt.
+import { invalidRequest } from '../errors.js';
+import type { LoadedModel } from '../engine/types.js';
+import { isApply } from './apply-link.js';
+import { newAnthropicToolUseId, newMessageId } from './ids.js';
+import { countTokensRequestSchema, messagesRequestSchema, planFromAnthropic, type MessagesRequest } from './anthropic-request.js';
+import type { MessageMeta } from './anthropic-response.js';
+import type { ChatPlan } from './plan.js';
+import { buildPrompt, renderPrompt, resolveMaxTokens, tokenizePrompt, type BuiltPrompt } from './prompt.js';
+import { runChoice, type ChoiceEvent, type ChoiceResult } from './runner.js';
+import { findChatModel, type ChatServices } from './services.js';
+import { parseBody } from './validate.js';
+
+export interface PreparedMessage {
+  req: MessagesRequest;
+  plan: ChatPlan;
+  model: LoadedModel;
+  prompt: BuiltPrompt;
+  maxTokens: number;
+  meta: MessageMeta;
+}
+
+function rejectApplyModel(model: string): void {
+  if (isApply(model)) {
+    throw invalidRequest(`model '${model}' is served by /v1/chat/completions only; /v1/messages serves the open-source chat models`, 'model');
+  }
+}
+
+export async function prepareMessage(services: ChatServices, body: unknown): Promise<PreparedMessage> {
+  const req = parseBody(messagesRequestSchema, body);
+  rejectApplyModel(req.model);
+  const model = findChatModel(services, req.model);
+  const plan = planFromAnthropic(req, req);
+  const prompt = await buildPrompt(model, plan);
+  const maxTokens = resolveMaxTokens(plan, prompt.tokens.length, model.info.contextLength);
+  return { req, plan, model, prompt, maxTokens, meta: { id: newMessageId(), model: req.model } };
+}
+
+export function runMessage(
+  p: PreparedMessage,
+  opts: { signal?: AbortSignal; onEvent?: (ev: ChoiceEvent) => void } = {},
+): Promise<ChoiceResult> {
+  return runChoice(p.model, p.plan, p.prompt, {
+    maxTokens: p.maxTokens,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    priority: 'interactive',
+    newToolCallId: newAnthropicToolUseId,
+    ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+  });
+}
+
+/** Tokens of the prompt /v1/messages would build for the same body (tools and system included). */
+export async function countMessageTokens(services: ChatServices, body: unknown): Promise<number> {
+  const req = parseBody(countTokensRequestSchema, body);
+  rejectApplyModel(req.model);
+  const model = findChatModel(services, req.model);
+  const plan = planFromAnthropic(req);
+  return (await tokenizePrompt(model, await renderPrompt(model, plan))).length;
+}

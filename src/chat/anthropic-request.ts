@@ -1,0 +1,245 @@
+// Anthropic Messages request: zod schema (api.md §3.2; unknown fields accepted and ignored) and its
+// conversion to a ChatPlan. Also the count_tokens request, which is the same minus max_tokens.
+import { z } from 'zod';
+import { invalidRequest } from '../errors.js';
+import type { GrammarSpec } from '../engine/types.js';
+import { defaultSampling, effortForBudget, templateTools, type ChatPlan, type ToolMode, type ToolSpec } from './plan.js';
+
+/** Limits of this server, stated where they are enforced. */
+export const ANTHROPIC_LIMITS = { maxStopSequences: 16, minThinkingBudget: 1024 } as const;
+
+const cacheControl = z.looseObject({ type: z.string() }).nullish();
+const textBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl, citations: z.unknown().optional() });
+const imageBlock = z.object({ type: z.literal('image'), source: z.looseObject({ type: z.string() }), cache_control: cacheControl });
+const toolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string(),
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]).optional(),
+  is_error: z.boolean().optional(),
+  cache_control: cacheControl,
+});
+const block = z.discriminatedUnion('type', [
+  textBlock,
+  imageBlock,
+  z.object({ type: z.literal('document'), source: z.unknown() }).loose(),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()), cache_control: cacheControl }),
+  toolResultBlock,
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
+  z.object({ type: z.literal('search_result') }).loose(),
+  z.object({ type: z.literal('server_tool_use') }).loose(),
+  z.object({ type: z.literal('web_search_tool_result') }).loose(),
+]);
+
+const messageParam = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string(), z.array(block)]),
+});
+
+const toolParam = z.looseObject({
+  name: z.string().regex(/^[a-zA-Z0-9_-]{1,128}$/, 'tool names are 1-128 characters of a-z, A-Z, 0-9, _ and -'),
+  description: z.string().optional(),
+  input_schema: z.record(z.string(), z.unknown()).optional(),
+  type: z.string().nullish(),
+});
+
+const toolChoiceParam = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('auto'), disable_parallel_tool_use: z.boolean().optional() }),
+  z.object({ type: z.literal('any'), disable_parallel_tool_use: z.boolean().optional() }),
+  z.object({ type: z.literal('tool'), name: z.string(), disable_parallel_tool_use: z.boolean().optional() }),
+  z.object({ type: z.literal('none') }),
+]);
+
+const thinkingParam = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('enabled'), budget_tokens: z.number().int() }),
+  z.object({ type: z.literal('disabled') }),
+  z.object({ type: z.literal('adaptive') }).loose(),
+]);
+
+const outputConfig = z
+  .looseObject({
+    effort: z.enum(['low', 'medium', 'high', 'max']).nullish(),
+    format: z.object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).nullish(),
+  })
+  .nullish();
+
+const promptFields = {
+  model: z.string().min(1),
+  messages: z.array(messageParam).min(1),
+  system: z.union([z.string(), z.array(textBlock)]).optional(),
+  tools: z.array(toolParam).optional(),
+  tool_choice: toolChoiceParam.optional(),
+  thinking: thinkingParam.optional(),
+  output_config: outputConfig,
+};
+
+export const messagesRequestSchema = z.object({
+  ...promptFields,
+  max_tokens: z.number().int().min(1),
+  stop_sequences: z.array(z.string()).max(ANTHROPIC_LIMITS.maxStopSequences).optional(),
+  stream: z.boolean().optional(),
+  temperature: z.number().min(0).max(1).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  top_k: z.number().int().min(0).optional(),
+  metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
+});
+
+export const countTokensRequestSchema = z.object(promptFields);
+
+export type MessagesRequest = z.output<typeof messagesRequestSchema>;
+export type CountTokensRequest = z.output<typeof countTokensRequestSchema>;
+
+type Block = z.output<typeof block>;
+
+function noVision(param: string): never {
+  throw invalidRequest('this model has no vision support: image content blocks are not accepted', param);
+}
+
+function toolResultText(b: z.output<typeof toolResultBlock>, param: string): string {
+  if (b.content === undefined) return '';
+  if (typeof b.content === 'string') return b.content;
+  return b.content
+    .map((c, k) => {
+      if (c.type === 'text' && typeof c.text === 'string') return c.text;
+      if (c.type === 'image') noVision(`${param}.content[${k}]`);
+      throw invalidRequest(`tool_result content blocks of type '${c.type}' are not supported`, `${param}.content[${k}]`);
+    })
+    .join('\n');
+}
+
+/** Anthropic turns → HF template messages. A user turn's tool_result blocks become `tool` messages
+ *  (in order, before the turn's text); an assistant turn's tool_use blocks become tool_calls. */
+function toTemplateMessages(req: CountTokensRequest): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [];
+  const system = req.system === undefined ? '' : typeof req.system === 'string' ? req.system : req.system.map((b) => b.text).join('\n');
+  if (system) out.push({ role: 'system', content: system });
+  req.messages.forEach((m, i) => {
+    const blocks: Block[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+    const texts: string[] = [];
+    const calls: Array<Record<string, unknown>> = [];
+    let reasoning = '';
+    blocks.forEach((b, j) => {
+      const param = `messages[${i}].content[${j}]`;
+      switch (b.type) {
+        case 'text':
+          texts.push(b.text);
+          break;
+        case 'image':
+          noVision(param);
+          break;
+        case 'tool_result':
+          if (m.role !== 'user') throw invalidRequest('tool_result blocks belong in user messages', param);
+          out.push({ role: 'tool', content: (b.is_error ? 'Error: ' : '') + toolResultText(b, param), tool_call_id: b.tool_use_id });
+          break;
+        case 'tool_use':
+          if (m.role !== 'assistant') throw invalidRequest('tool_use blocks belong in assistant messages', param);
+          calls.push({ id: b.id, type: 'function', function: { name: b.name, arguments: b.input } });
+          break;
+        case 'thinking':
+          reasoning += b.thinking;
+          break;
+        case 'redacted_thinking':
+          break;
+        default:
+          throw invalidRequest(`content blocks of type '${b.type}' are not supported by this server`, param);
+      }
+    });
+    if (m.role === 'user') {
+      const hadToolResults = blocks.some((b) => b.type === 'tool_result');
+      if (texts.length > 0 || !hadToolResults) out.push({ role: 'user', content: texts.join('\n') });
+    } else {
+      const msg: Record<string, unknown> = { role: 'assistant', content: texts.join('\n') };
+      if (calls.length) msg.tool_calls = calls;
+      if (reasoning) msg.reasoning_content = reasoning;
+      out.push(msg);
+    }
+  });
+  return out;
+}
+
+function collectTools(req: CountTokensRequest): ToolSpec[] {
+  const seen = new Set<string>();
+  return (req.tools ?? []).map((t, i) => {
+    if (t.type != null && t.type !== 'custom') {
+      throw invalidRequest(`server tools ('${t.type}') are not supported; declare custom tools with an input_schema`, `tools[${i}]`);
+    }
+    if (!t.input_schema) throw invalidRequest('input_schema: required for custom tools', `tools[${i}].input_schema`);
+    if (seen.has(t.name)) throw invalidRequest(`duplicate tool name '${t.name}'`, `tools[${i}].name`);
+    seen.add(t.name);
+    return { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.input_schema };
+  });
+}
+
+function toolMode(req: CountTokensRequest, tools: ToolSpec[]): ToolMode {
+  const c = req.tool_choice;
+  if (!c) return tools.length ? { kind: 'auto' } : { kind: 'none' };
+  if (c.type === 'none') return { kind: 'none' };
+  if (tools.length === 0) throw invalidRequest(`tool_choice '${c.type}' needs a non-empty tools list`, 'tool_choice');
+  if (c.type === 'auto') return { kind: 'auto' };
+  if (c.type === 'any') return { kind: 'forced', names: tools.map((t) => t.name), named: false };
+  if (!tools.some((t) => t.name === c.name)) throw invalidRequest(`tool_choice names '${c.name}', which is not in tools`, 'tool_choice.name');
+  return { kind: 'forced', names: [c.name], named: false };
+}
+
+/** The prompt-defining part of a plan; shared by /v1/messages and count_tokens so they agree. */
+export function planFromAnthropic(req: CountTokensRequest, gen?: MessagesRequest): ChatPlan {
+  const tools = collectTools(req);
+  const mode = toolMode(req, tools);
+  const messages = toTemplateMessages(req);
+  // A trailing assistant turn is a prefill: the answer continues it.
+  let assistantPrefill = '';
+  const last = messages[messages.length - 1];
+  if (last && last.role === 'assistant' && !last.tool_calls) {
+    messages.pop();
+    assistantPrefill = String(last.content ?? '');
+    if (mode.kind === 'forced') throw invalidRequest('an assistant prefill cannot be combined with a forced tool_choice', 'messages');
+  }
+  const extra: Record<string, unknown> = {};
+  let reasoningEffort: ChatPlan['reasoningEffort'];
+  const th = req.thinking;
+  if (th?.type === 'enabled') {
+    if (th.budget_tokens < ANTHROPIC_LIMITS.minThinkingBudget) {
+      throw invalidRequest(`thinking.budget_tokens: must be at least ${ANTHROPIC_LIMITS.minThinkingBudget}`, 'thinking.budget_tokens');
+    }
+    if (gen && th.budget_tokens >= gen.max_tokens) {
+      throw invalidRequest('thinking.budget_tokens: must be less than max_tokens', 'thinking.budget_tokens');
+    }
+    reasoningEffort = effortForBudget(th.budget_tokens);
+    extra.enable_thinking = true;
+  } else if (th?.type === 'disabled') {
+    extra.enable_thinking = false;
+  } else if (th?.type === 'adaptive') {
+    extra.enable_thinking = true;
+  }
+  const effort = req.output_config?.effort;
+  if (!reasoningEffort && effort) reasoningEffort = effort === 'max' ? 'high' : effort;
+  if (reasoningEffort) extra.reasoning_effort = reasoningEffort;
+  const grammar: GrammarSpec | undefined = req.output_config?.format ? { kind: 'json_schema', schema: req.output_config.format.schema } : undefined;
+  if (grammar && mode.kind === 'forced') throw invalidRequest('output_config.format cannot be combined with a forced tool_choice', 'output_config.format');
+
+  const sampling = defaultSampling();
+  if (gen?.temperature !== undefined) sampling.temperature = gen.temperature;
+  if (gen?.top_p !== undefined) sampling.topP = gen.top_p;
+  if (gen?.top_k !== undefined) sampling.topK = gen.top_k;
+  return {
+    model: req.model,
+    template: {
+      messages,
+      ...(tools.length ? { tools: templateTools(tools) } : {}),
+      addGenerationPrompt: true,
+      ...(Object.keys(extra).length ? { extra } : {}),
+    },
+    assistantPrefill,
+    tools,
+    toolMode: mode,
+    maxTokens: gen ? gen.max_tokens : null,
+    maxTokensParam: 'max_tokens',
+    sampling,
+    stop: (gen?.stop_sequences ?? []).filter((s) => s.length > 0),
+    ...(grammar ? { grammar } : {}),
+    n: 1,
+    logprobs: false,
+    topLogprobs: 0,
+    ...(reasoningEffort ? { reasoningEffort } : {}),
+  };
+}
