@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.js';
+import { countTokensRequestSchema, messagesRequestSchema, planFromAnthropic } from '../../src/chat/anthropic-request.js';
+import { effortForBudget } from '../../src/chat/plan.js';
+import { parseBody } from '../../src/chat/validate.js';
+
+function plan(body: unknown) {
+  const req = parseBody(messagesRequestSchema, body);
+  return planFromAnthropic(req, req);
+}
+
+function apiError(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected an ApiError');
+}
+
+const base = { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
+
+describe('Messages request', () => {
+  it('builds template messages from blocks, system and tool round trips', () => {
+    const p = plan({
+      ...base,
+      system: [{ type: 'text', text: 'sys' }],
+      metadata: { user_id: 'u' },
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'weather?', cache_control: { type: 'ephemeral' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'hmm', signature: 's' },
+            { type: 'text', text: 'checking' },
+            { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: '15C' }] }] },
+      ],
+      tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+    });
+    expect(p.template.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'weather?' },
+      {
+        role: 'assistant',
+        content: 'checking',
+        tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } }],
+        reasoning_content: 'hmm',
+      },
+      { role: 'tool', content: '15C', tool_call_id: 'toolu_1' },
+    ]);
+    expect(p.toolMode).toEqual({ kind: 'auto' });
+    expect(p.assistantPrefill).toBe('');
+  });
+
+  it('treats a trailing assistant message as a prefill', () => {
+    const p = plan({ ...base, messages: [...base.messages, { role: 'assistant', content: 'The answer is' }] });
+    expect(p.assistantPrefill).toBe('The answer is');
+    expect(p.template.messages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('rejects images: the model has no vision', () => {
+    const e = apiError(() =>
+      plan({ ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } }] }] }),
+    );
+    expect([e.status, e.param]).toEqual([400, 'messages[0].content[0]']);
+    expect(e.message).toMatch(/vision/);
+  });
+
+  it('maps tool_choice', () => {
+    const tools = [
+      { name: 'a', input_schema: { type: 'object' } },
+      { name: 'b', input_schema: { type: 'object' } },
+    ];
+    expect(plan({ ...base, tools, tool_choice: { type: 'any' } }).toolMode).toEqual({ kind: 'forced', names: ['a', 'b'], named: false });
+    expect(plan({ ...base, tools, tool_choice: { type: 'tool', name: 'b' } }).toolMode).toEqual({ kind: 'forced', names: ['b'], named: false });
+    expect(plan({ ...base, tools, tool_choice: { type: 'none' } }).toolMode).toEqual({ kind: 'none' });
+    expect(apiError(() => plan({ ...base, tools, tool_choice: { type: 'tool', name: 'c' } })).param).toBe('tool_choice.name');
+  });
+
+  it('maps the thinking budget to an effort tier passed to the template', () => {
+    expect([effortForBudget(1024), effortForBudget(8191), effortForBudget(8192), effortForBudget(24575), effortForBudget(24576)]).toEqual([
+      'low',
+      'low',
+      'medium',
+      'medium',
+      'high',
+    ]);
+    const p = plan({ ...base, max_tokens: 20000, thinking: { type: 'enabled', budget_tokens: 10000 } });
+    expect(p.reasoningEffort).toBe('medium');
+    expect(p.template.extra).toEqual({ enable_thinking: true, reasoning_effort: 'medium' });
+    expect(apiError(() => plan({ ...base, thinking: { type: 'enabled', budget_tokens: 512 } })).param).toBe('thinking.budget_tokens');
+    expect(apiError(() => plan({ ...base, thinking: { type: 'enabled', budget_tokens: 2000 } })).param).toBe('thinking.budget_tokens');
+  });
+
+  it('maps sampling and stop sequences', () => {
+    const p = plan({ ...base, temperature: 0.2, top_p: 0.9, top_k: 5, stop_sequences: ['END'] });
+    expect(p.sampling).toMatchObject({ temperature: 0.2, topP: 0.9, topK: 5 });
+    expect(p.stop).toEqual(['END']);
+    expect(apiError(() => plan({ ...base, temperature: 1.5 })).param).toBe('temperature');
+    expect(apiError(() => plan({ model: 'm', messages: base.messages })).param).toBe('max_tokens');
+  });
+
+  it('count_tokens builds the same prompt plan as a request', () => {
+    const body = { ...base, system: 'sys', tools: [{ name: 'a', input_schema: { type: 'object' } }] };
+    const a = plan(body);
+    const b = planFromAnthropic(parseBody(countTokensRequestSchema, body));
+    expect(b.template).toEqual(a.template);
+    expect(b.assistantPrefill).toEqual(a.assistantPrefill);
+  });
+});

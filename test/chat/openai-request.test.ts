@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.js';
+import { chatCompletionRequestSchema, planFromOpenAI } from '../../src/chat/openai-request.js';
+import { parseBody } from '../../src/chat/validate.js';
+
+const plan = (body: unknown) => planFromOpenAI(parseBody(chatCompletionRequestSchema, body));
+
+function apiError(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected an ApiError');
+}
+
+const base = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
+
+describe('Chat Completions request', () => {
+  it('accepts unknown and unsupported-but-documented fields', () => {
+    const p = plan({ ...base, store: true, metadata: { a: 'b' }, service_tier: 'auto', user: 'u', prediction: { type: 'content', content: 'x' }, whatever: 1 });
+    expect(p.model).toBe('m');
+    expect(p.template.messages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('maps sampling fields and both max token fields', () => {
+    const p = plan({ ...base, temperature: 0, top_p: 0.5, seed: 7, presence_penalty: 1, frequency_penalty: -1, logit_bias: { '42': -100 }, max_tokens: 9 });
+    expect(p.sampling).toMatchObject({ temperature: 0, topP: 0.5, seed: 7, presencePenalty: 1, frequencyPenalty: -1, logitBias: { 42: -100 } });
+    expect(p.maxTokens).toBe(9);
+    expect(p.maxTokensParam).toBe('max_tokens');
+    const q = plan({ ...base, max_tokens: 9, max_completion_tokens: 5 });
+    expect([q.maxTokens, q.maxTokensParam]).toEqual([5, 'max_completion_tokens']);
+  });
+
+  it('normalises roles and content parts for the template', () => {
+    const p = plan({
+      model: 'm',
+      messages: [
+        { role: 'developer', content: [{ type: 'text', text: 'be brief' }] },
+        { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"x":1}' } }] },
+        { role: 'tool', tool_call_id: 'call_1', content: '42' },
+      ],
+    });
+    expect(p.template.messages).toEqual([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'a\nb' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: { x: 1 } } }] },
+      { role: 'tool', content: '42', tool_call_id: 'call_1' },
+    ]);
+  });
+
+  it('rejects images with a clear message naming the part', () => {
+    const e = apiError(() => plan({ model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:,' } }] }] }));
+    expect(e.status).toBe(400);
+    expect(e.param).toBe('messages[0].content[0]');
+    expect(e.message).toMatch(/vision/);
+  });
+
+  it('names the offending field on schema errors', () => {
+    expect(apiError(() => plan({ messages: base.messages })).param).toBe('model');
+    expect(apiError(() => plan({ ...base, temperature: 3 })).param).toBe('temperature');
+    expect(apiError(() => plan({ ...base, stop: ['a', 'b', 'c', 'd', 'e'] })).param).toBe('stop');
+    expect(apiError(() => plan({ ...base, messages: [] })).param).toBe('messages');
+    expect(apiError(() => plan({ ...base, messages: [{ role: 'tool', content: 'x' }] })).param).toBe('messages[0].tool_call_id');
+    expect(apiError(() => plan({ ...base, top_logprobs: 3 })).param).toBe('top_logprobs');
+    expect(apiError(() => plan({ ...base, stream_options: { include_usage: true } })).param).toBe('stream_options');
+  });
+
+  const tools = [
+    { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+    { type: 'function', function: { name: 'get_time' } },
+  ];
+
+  it('resolves tool_choice', () => {
+    expect(plan({ ...base }).toolMode).toEqual({ kind: 'none' });
+    expect(plan({ ...base, tools }).toolMode).toEqual({ kind: 'auto' });
+    expect(plan({ ...base, tools, tool_choice: 'none' }).toolMode).toEqual({ kind: 'none' });
+    expect(plan({ ...base, tools, tool_choice: 'required' }).toolMode).toEqual({ kind: 'forced', names: ['get_weather', 'get_time'], named: false });
+    expect(plan({ ...base, tools, tool_choice: { type: 'function', function: { name: 'get_time' } } }).toolMode).toEqual({
+      kind: 'forced',
+      names: ['get_time'],
+      named: true,
+    });
+    expect(apiError(() => plan({ ...base, tools, tool_choice: { type: 'function', function: { name: 'nope' } } })).param).toBe('tool_choice');
+    expect(apiError(() => plan({ ...base, tool_choice: 'required' })).param).toBe('tool_choice');
+    const p = plan({ ...base, tools });
+    expect(p.template.tools).toEqual([
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+      { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: {} } } },
+    ]);
+  });
+
+  it('maps response_format to a grammar', () => {
+    expect(plan({ ...base, response_format: { type: 'text' } }).grammar).toBeUndefined();
+    expect(plan({ ...base, response_format: { type: 'json_object' } }).grammar).toEqual({ kind: 'json_object' });
+    const schema = { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] };
+    expect(plan({ ...base, response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } } }).grammar).toEqual({
+      kind: 'json_schema',
+      schema,
+    });
+    expect(apiError(() => plan({ ...base, response_format: { type: 'json_schema', json_schema: { name: 'bad name!' } } })).param).toBe(
+      'response_format.json_schema.name',
+    );
+  });
+
+  it('normalises stop and logprobs', () => {
+    expect(plan({ ...base, stop: 'x' }).stop).toEqual(['x']);
+    expect(plan({ ...base, stop: ['a', ''] }).stop).toEqual(['a']);
+    expect(plan({ ...base, logprobs: true, top_logprobs: 3 })).toMatchObject({ logprobs: true, topLogprobs: 3 });
+  });
+
+  it('passes reasoning_effort to the template', () => {
+    const p = plan({ ...base, reasoning_effort: 'high' });
+    expect(p.template.extra).toEqual({ reasoning_effort: 'high' });
+    expect(p.reasoningEffort).toBe('high');
+  });
+});

@@ -1,0 +1,209 @@
+// Unit tests of the runner and the wire framing, driven by a scripted token source standing in for
+// the engine (the integration tests in server.test.ts use the real engine).
+import { describe, expect, it } from 'vitest';
+import type { GenerateRequest, GenerateResult, LoadedModel, TokenEvent } from '../../src/engine/types.js';
+import { runChoice, type ChoiceEvent } from '../../src/chat/runner.js';
+import { defaultSampling, type ChatPlan } from '../../src/chat/plan.js';
+import { OpenAIChunker, chatCompletionBody } from '../../src/chat/openai-response.js';
+import { BlockBuilder, messageBody, messageDelta } from '../../src/chat/anthropic-response.js';
+import type { BuiltPrompt } from '../../src/chat/prompt.js';
+
+/** Emits the next script (list of token texts) per generate() call; records the requests. */
+class ScriptedModel {
+  readonly requests: GenerateRequest[] = [];
+  constructor(private readonly scripts: string[][]) {}
+  readonly info = { id: 's', path: '', architecture: 'x', contextLength: 4096, vocabSize: 256, chatTemplate: null, bosToken: null, eosTokens: [] };
+  async tokenize(text: string): Promise<Uint32Array> {
+    return Uint32Array.from(Array.from(text, (c) => c.charCodeAt(0)));
+  }
+  async detokenize(t: ArrayLike<number>): Promise<string> {
+    return String.fromCharCode(...Array.from(t));
+  }
+  async renderChat(): Promise<string> {
+    return 'PROMPT';
+  }
+  async generate(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult> {
+    this.requests.push(req);
+    const script = this.scripts.shift() ?? [];
+    let n = 0;
+    let finishReason: GenerateResult['finishReason'] = 'stop';
+    for (const text of script) {
+      if (req.signal?.aborted) {
+        finishReason = 'cancelled';
+        break;
+      }
+      if (n >= req.maxTokens) {
+        finishReason = 'length';
+        break;
+      }
+      onToken({ token: n, text, logprob: -0.5 });
+      n++;
+    }
+    if (req.grammar && finishReason === 'stop') finishReason = 'grammar_end';
+    return { finishReason, promptTokens: req.prompt.length, cachedTokens: 2, completionTokens: n };
+  }
+  stats(): never {
+    throw new Error('unused');
+  }
+}
+
+function mkPlan(over: Partial<ChatPlan> = {}): ChatPlan {
+  return {
+    model: 'm',
+    template: { messages: [], addGenerationPrompt: true },
+    assistantPrefill: '',
+    tools: [],
+    toolMode: { kind: 'none' },
+    maxTokens: 50,
+    maxTokensParam: 'max_tokens',
+    sampling: defaultSampling(),
+    stop: [],
+    n: 1,
+    logprobs: false,
+    topLogprobs: 0,
+    ...over,
+  };
+}
+
+async function run(scripts: string[][], plan: ChatPlan, maxTokens = 50) {
+  const model = new ScriptedModel(scripts);
+  const prompt: BuiltPrompt = { text: 'PROMPT', tokens: await model.tokenize('PROMPT'), reasoningTemplate: false, thinkingOpen: false };
+  const events: ChoiceEvent[] = [];
+  let ids = 0;
+  const result = await runChoice(model as unknown as LoadedModel, plan, prompt, {
+    maxTokens,
+    newToolCallId: () => `id${ids++}`,
+    onEvent: (e) => events.push(e),
+  });
+  return { model, events, result };
+}
+
+describe('runChoice', () => {
+  it('ends at a stop sequence split across tokens, cancels generation and excludes the stop text', async () => {
+    const { model, events, result } = await run([['Hel', 'lo ST', 'OP more', 'never']], mkPlan({ stop: ['STOP'] }));
+    expect(events.map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe('Hello ');
+    expect(result).toMatchObject({ text: 'Hello ', finish: 'stop_sequence', stopSequence: 'STOP', completionTokens: 3, promptTokens: 6, cachedTokens: 2 });
+    expect(model.requests[0]!.signal!.aborted).toBe(true);
+  });
+
+  it('reports length when max tokens run out', async () => {
+    const { result } = await run([['a', 'b', 'c']], mkPlan(), 2);
+    expect(result).toMatchObject({ text: 'ab', finish: 'length', completionTokens: 2 });
+  });
+
+  it('parses tool calls in auto mode', async () => {
+    const tools = [{ name: 'f', parameters: null }];
+    const { events, result } = await run([['<tool_call>', '{"name": "f", "arguments": {"a": 1}}', '</tool_call>']], mkPlan({ tools, toolMode: { kind: 'auto' } }));
+    expect(result.finish).toBe('tool_calls');
+    expect(result.toolCalls).toEqual([{ id: 'id0', name: 'f', arguments: '{"a":1}' }]);
+    expect(events).toEqual([
+      { type: 'tool_start', index: 0, id: 'id0', name: 'f' },
+      { type: 'tool_args', index: 0, fragment: '{"a":1}' },
+    ]);
+  });
+
+  it('forces a named tool: prefilled call, arguments generated under its schema and streamed', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const tools = [{ name: 'get_weather', parameters: schema }];
+    const { model, events, result } = await run([['{"city"', ': "Paris"}']], mkPlan({ tools, toolMode: { kind: 'forced', names: ['get_weather'], named: true } }));
+    const req = model.requests[0]!;
+    expect(req.grammar).toEqual({ kind: 'json_schema', schema });
+    expect(String.fromCharCode(...req.prompt)).toBe('PROMPT<tool_call>\n{"name": "get_weather", "arguments": ');
+    expect(events).toEqual([
+      { type: 'tool_start', index: 0, id: 'id0', name: 'get_weather' },
+      { type: 'tool_args', index: 0, fragment: '{"city"' },
+      { type: 'tool_args', index: 0, fragment: ': "Paris"}' },
+    ]);
+    expect(result).toMatchObject({ finish: 'tool_calls', forcedNamed: true, completionTokens: 2, promptTokens: 6 });
+    expect(JSON.parse(result.toolCalls[0]!.arguments)).toEqual({ city: 'Paris' });
+  });
+
+  it('with several candidate tools, picks the name under an enum grammar first', async () => {
+    const tools = [
+      { name: 'a', parameters: null },
+      { name: 'b', parameters: { type: 'object' } },
+    ];
+    const { model, result } = await run([['{"name": "b"}'], ['{}']], mkPlan({ tools, toolMode: { kind: 'forced', names: ['a', 'b'], named: false } }));
+    expect(model.requests[0]!.grammar).toEqual({
+      kind: 'json_schema',
+      schema: { type: 'object', properties: { name: { type: 'string', enum: ['a', 'b'] } }, required: ['name'], additionalProperties: false },
+    });
+    expect(result.toolCalls).toEqual([{ id: 'id0', name: 'b', arguments: '{}' }]);
+    expect(result).toMatchObject({ finish: 'tool_calls', completionTokens: 2 });
+  });
+});
+
+describe('OpenAI framing', () => {
+  const meta = { id: 'chatcmpl-1', created: 1, model: 'm', logprobs: false };
+
+  it('puts the role in the first delta, then finish_reason, and usage only when asked', async () => {
+    const { events, result } = await run([['Hi', ' there']], mkPlan());
+    for (const includeUsage of [false, true]) {
+      const c = new OpenAIChunker(meta, includeUsage);
+      const chunks = [...events.map((e) => c.event(0, e)), ...c.finish(0, result)];
+      const u = c.usage([result]);
+      if (u) chunks.push(u);
+      const choices = chunks.map((x) => (x.choices as Array<Record<string, unknown>>)[0]);
+      expect(choices[0]).toEqual({ index: 0, delta: { role: 'assistant', content: 'Hi' }, logprobs: null, finish_reason: null });
+      expect(choices[1]).toEqual({ index: 0, delta: { content: ' there' }, logprobs: null, finish_reason: null });
+      expect(choices[2]).toEqual({ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' });
+      expect(chunks.every((x) => x.object === 'chat.completion.chunk' && x.id === 'chatcmpl-1')).toBe(true);
+      if (includeUsage) {
+        expect(chunks.length).toBe(4);
+        expect(chunks[3]!.choices).toEqual([]);
+        expect(chunks[3]!.usage).toMatchObject({ prompt_tokens: 6, completion_tokens: 2, total_tokens: 8, prompt_tokens_details: { cached_tokens: 2 } });
+        expect(chunks.slice(0, 3).every((x) => x.usage === null)).toBe(true);
+      } else {
+        expect(chunks.length).toBe(3);
+        expect(chunks.some((x) => 'usage' in x)).toBe(false);
+      }
+    }
+  });
+
+  it('streams a tool call as id/type/name first, then argument fragments', async () => {
+    const tools = [{ name: 'f', parameters: null }];
+    const { events, result } = await run([['{"x"', ':1}']], mkPlan({ tools, toolMode: { kind: 'forced', names: ['f'], named: false } }));
+    const c = new OpenAIChunker(meta, false);
+    const deltas = [...events.map((e) => c.event(0, e)), ...c.finish(0, result)].map((x) => (x.choices as Array<Record<string, unknown>>)[0]);
+    expect(deltas[0]!.delta).toEqual({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'id0', type: 'function', function: { name: 'f', arguments: '' } }] });
+    expect(deltas[1]!.delta).toEqual({ tool_calls: [{ index: 0, function: { arguments: '{"x"' } }] });
+    expect(deltas[3]!.finish_reason).toBe('tool_calls');
+    const body = chatCompletionBody(meta, [result]) as { choices: Array<{ message: Record<string, unknown>; finish_reason: string }> };
+    expect(body.choices[0]!.message.content).toBeNull();
+    expect(body.choices[0]!.message.tool_calls).toEqual([{ id: 'id0', type: 'function', function: { name: 'f', arguments: '{"x":1}' } }]);
+  });
+});
+
+describe('Anthropic framing', () => {
+  it('numbers blocks from 0 in order and closes each one', async () => {
+    const tools = [{ name: 'f', parameters: null }];
+    const { events, result } = await run([['Sure.', '<tool_call>{"name":"f","arguments":{"q":1}}</tool_call>']], mkPlan({ tools, toolMode: { kind: 'auto' } }));
+    const seen: Array<[string, Record<string, unknown>]> = [];
+    const b = new BlockBuilder((n, d) => seen.push([n, d]));
+    for (const e of events) b.onEvent(e);
+    b.close();
+    expect(seen).toEqual([
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Sure.' } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'id0', name: 'f', input: {} } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"q":1}' } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 1 }],
+    ]);
+    const body = messageBody({ id: 'msg_1', model: 'm' }, b.blocks, result);
+    expect(body).toMatchObject({
+      content: [
+        { type: 'text', text: 'Sure.' },
+        { type: 'tool_use', id: 'id0', name: 'f', input: { q: 1 } },
+      ],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
+      usage: { input_tokens: 4, cache_read_input_tokens: 2, output_tokens: 2, cache_creation_input_tokens: 0 },
+    });
+  });
+
+  it('echoes the matched stop sequence', async () => {
+    const { result } = await run([['a', 'XY', 'b']], mkPlan({ stop: ['XY'] }));
+    expect(messageDelta(result)).toMatchObject({ delta: { stop_reason: 'stop_sequence', stop_sequence: 'XY' }, usage: { output_tokens: 2 } });
+  });
+});
