@@ -163,8 +163,9 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   if (matched === null) feed(parser.push(stopper.flush()));
   feed(parser.finish());
   res.logprobs = opts.onEvent ? pendingLogprobs : allLogprobs;
-  res.promptTokens = result.promptTokens;
-  res.cachedTokens = Math.min(result.cachedTokens, result.promptTokens);
+  // The prompt as we built it (what count_tokens reports), whatever the engine counted.
+  res.promptTokens = prompt.tokens.length;
+  res.cachedTokens = Math.min(result.cachedTokens, res.promptTokens);
   if (matched !== null) {
     res.finish = 'stop_sequence';
     res.stopSequence = matched;

@@ -1,10 +1,11 @@
-// An SSE response opened on its first event, with writes kept in order. Opening late lets a
-// failure before any output still answer with a proper HTTP error status.
+// An SSE response opened on its first event. Opening late lets a failure before any output still
+// answer with a proper HTTP error status. Writes go straight to the SseWriter, which keeps them in
+// order and bounds what a slow client can make us hold.
 import type { RequestContext, SseWriter } from '../http/types.js';
 
 export class SseQueue {
   private sse: SseWriter | null = null;
-  private chain: Promise<void> = Promise.resolve();
+  private last: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: RequestContext) {}
 
@@ -19,13 +20,13 @@ export class SseQueue {
 
   send(data: string | object, eventName?: string): void {
     if (!this.sse) this.sse = this.ctx.sse();
-    const sse = this.sse;
-    this.chain = this.chain.then(() => (sse.closed ? undefined : sse.send(data, eventName))).catch(() => undefined);
+    if (this.sse.closed) return;
+    this.last = this.sse.send(data, eventName).catch(() => undefined);
   }
 
-  /** Waits for queued writes, then ends the response. */
+  /** Waits until the last event was handed to the socket, then ends the response. */
   async end(): Promise<void> {
-    await this.chain;
+    await this.last;
     this.sse?.end();
   }
 }
