@@ -1,6 +1,10 @@
 // Module entry: registers each binding group; nothing else lives here.
 #include <napi.h>
 
+namespace infer {
+void register_engine_binding(Napi::Env env, Napi::Object exports);
+}
+
 namespace {
 
 Napi::Value version(const Napi::CallbackInfo& info) {
@@ -11,6 +15,7 @@ Napi::Value version(const Napi::CallbackInfo& info) {
 
 Napi::Object init_addon(Napi::Env env, Napi::Object exports) {
   exports.Set("version", Napi::Function::New(env, version, "version"));
+  infer::register_engine_binding(env, exports);
   return exports;
 }
 

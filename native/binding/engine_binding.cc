@@ -1,0 +1,619 @@
+// The N-API face of the engine (the only napi.h user besides addon.cc). Coarse calls over opaque
+// handles (Napi::External); anything that touches weights runs in an AsyncWorker and returns a
+// promise; errors are Error objects with `code` (ERR_ENGINE_<STATUS>) and a message naming the
+// failing call. Token events reach JS once per engine step per session, as typed arrays.
+#include <napi.h>
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+
+#include "binding/model_registry.h"
+
+namespace infer {
+namespace {
+
+struct model_handle {
+  std::shared_ptr<loaded_model> e;
+};
+
+// One JS environment's delivery channel. The sink lives as long as sequences reference it; the
+// TSFN is released by close() (or the handle's finalizer) and never called after that.
+struct session_state : event_sink, std::enable_shared_from_this<session_state> {
+  std::shared_ptr<loaded_model> e;
+  Napi::ThreadSafeFunction tsfn;
+  std::mutex mu;
+  bool closed = false;
+  int64_t active = 0;  // JS thread only: submitted and not yet finished
+  void deliver(std::vector<token_event>&& evs) override;
+  void close() {
+    std::lock_guard<std::mutex> lk(mu);
+    if (closed) return;
+    closed = true;
+    tsfn.Release();
+  }
+};
+
+struct session_handle {
+  std::shared_ptr<session_state> s;
+};
+
+std::string code_for(engine_status s) {
+  std::string c = engine_status_name(s);
+  for (auto& ch : c) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return "ERR_ENGINE_" + c;
+}
+
+Napi::Error make_error(Napi::Env env, const std::string& call, engine_status st, const std::string& msg) {
+  Napi::Error err = Napi::Error::New(env, call + ": " + msg);
+  err.Set("code", Napi::String::New(env, code_for(st)));
+  return err;
+}
+
+[[noreturn]] void throw_error(Napi::Env env, const std::string& call, engine_status st, const std::string& msg) {
+  throw make_error(env, call, st, msg);
+}
+
+model_handle& model_arg(const Napi::CallbackInfo& info, size_t i, const char* call) {
+  if (info.Length() <= i || !info[i].IsExternal())
+    throw_error(info.Env(), call, engine_status::invalid_argument, "expected a model handle");
+  auto* h = info[i].As<Napi::External<model_handle>>().Data();
+  if (!h->e) throw_error(info.Env(), call, engine_status::disposed, "model handle was unloaded");
+  return *h;
+}
+
+session_handle& session_arg(const Napi::CallbackInfo& info, size_t i, const char* call) {
+  if (info.Length() <= i || !info[i].IsExternal())
+    throw_error(info.Env(), call, engine_status::invalid_argument, "expected a session handle");
+  auto* h = info[i].As<Napi::External<session_handle>>().Data();
+  if (!h->s || h->s->closed) throw_error(info.Env(), call, engine_status::disposed, "session was closed");
+  return *h;
+}
+
+std::vector<int32_t> tokens_arg(const Napi::CallbackInfo& info, size_t i, const char* call) {
+  if (info.Length() <= i || !info[i].IsTypedArray())
+    throw_error(info.Env(), call, engine_status::invalid_argument, "expected a Uint32Array or Int32Array of tokens");
+  auto ta = info[i].As<Napi::TypedArray>();
+  if (ta.TypedArrayType() != napi_uint32_array && ta.TypedArrayType() != napi_int32_array)
+    throw_error(info.Env(), call, engine_status::invalid_argument, "expected a Uint32Array or Int32Array of tokens");
+  const auto* p = reinterpret_cast<const int32_t*>(static_cast<const uint8_t*>(ta.ArrayBuffer().Data()) + ta.ByteOffset());
+  return std::vector<int32_t>(p, p + ta.ElementLength());
+}
+
+double num_opt(const Napi::Object& o, const char* key, double dflt) {
+  Napi::Value v = o.Get(key);
+  return v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : dflt;
+}
+
+bool bool_opt(const Napi::Object& o, const char* key, bool dflt) {
+  Napi::Value v = o.Get(key);
+  return v.IsBoolean() ? v.As<Napi::Boolean>().Value() : dflt;
+}
+
+// ---- promise workers ----
+
+class promise_worker : public Napi::AsyncWorker {
+ public:
+  promise_worker(Napi::Env env, const char* call) : Napi::AsyncWorker(env, call), call_(call), deferred_(env) {}
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+ protected:
+  virtual void run() = 0;
+  virtual Napi::Value result(Napi::Env env) = 0;
+  void Execute() override {
+    try {
+      run();
+    } catch (const engine_error& e) {
+      status_ = e.status;
+      msg_ = e.what();
+    } catch (const std::exception& e) {
+      status_ = engine_status::internal;
+      msg_ = e.what();
+    } catch (...) {
+      status_ = engine_status::internal;
+      msg_ = "unknown failure";
+    }
+  }
+  void OnOK() override {
+    Napi::Env env = Env();
+    if (status_ != engine_status::ok) {
+      deferred_.Reject(make_error(env, call_, status_, msg_).Value());
+      return;
+    }
+    try {
+      deferred_.Resolve(result(env));
+    } catch (const Napi::Error& e) {
+      deferred_.Reject(e.Value());
+    }
+  }
+
+  std::string call_;
+  Napi::Promise::Deferred deferred_;
+  engine_status status_ = engine_status::ok;
+  std::string msg_;
+};
+
+class load_worker : public promise_worker {
+ public:
+  load_worker(Napi::Env env, std::string path, engine_options opts)
+      : promise_worker(env, "loadModel"), path_(std::move(path)), opts_(opts) {}
+  void run() override { e_ = registry_acquire(path_, opts_); }
+  Napi::Value result(Napi::Env env) override {
+    return Napi::External<model_handle>::New(env, new model_handle{e_}, [](Napi::Env, model_handle* h) { delete h; });
+  }
+
+ private:
+  std::string path_;
+  engine_options opts_;
+  std::shared_ptr<loaded_model> e_;
+};
+
+Napi::Value load_model(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsString())
+    throw_error(env, "loadModel", engine_status::invalid_argument, "expected a path");
+  engine_options o;
+  if (info.Length() > 1 && info[1].IsObject()) {
+    Napi::Object js = info[1].As<Napi::Object>();
+    o.threads = static_cast<int>(num_opt(js, "threads", o.threads));
+    o.kv_cache_mb = static_cast<int64_t>(num_opt(js, "kvCacheMb", static_cast<double>(o.kv_cache_mb)));
+    o.kv_blocks = static_cast<int64_t>(num_opt(js, "kvBlocks", 0));
+    o.block_size = static_cast<int>(num_opt(js, "blockTokens", o.block_size));
+    o.prefix_cache = bool_opt(js, "prefixCache", true);
+    o.max_batch_tokens = static_cast<int>(num_opt(js, "maxBatchTokens", o.max_batch_tokens));
+    o.max_seqs = static_cast<int>(num_opt(js, "maxSequences", o.max_seqs));
+    o.n_ctx = static_cast<int64_t>(num_opt(js, "contextLength", 0));
+  }
+  if (o.threads < 1 || o.threads > 256 || o.block_size < 1 || o.block_size > 1024 || o.max_batch_tokens < 1 ||
+      o.max_seqs < 1 || o.kv_cache_mb < 1)
+    throw_error(env, "loadModel", engine_status::invalid_argument, "option out of range");
+  auto* w = new load_worker(env, info[0].As<Napi::String>().Utf8Value(), o);
+  Napi::Promise p = w->promise();
+  w->Queue();
+  return p;
+}
+
+Napi::Value unload_model(const Napi::CallbackInfo& info) {
+  if (info.Length() > 0 && info[0].IsExternal()) info[0].As<Napi::External<model_handle>>().Data()->e.reset();
+  return info.Env().Undefined();
+}
+
+// ---- metadata ----
+
+Napi::Value gguf_to_js(Napi::Env env, const gguf_value& v);
+
+Napi::Value int_to_js(Napi::Env env, bool is_unsigned, uint64_t u, int64_t i) {
+  constexpr int64_t kSafe = 9007199254740991LL;
+  if (is_unsigned) {
+    if (u <= static_cast<uint64_t>(kSafe)) return Napi::Number::New(env, static_cast<double>(u));
+    return Napi::BigInt::New(env, u);
+  }
+  if (i <= kSafe && i >= -kSafe) return Napi::Number::New(env, static_cast<double>(i));
+  return Napi::BigInt::New(env, i);
+}
+
+// Same shapes as src/gguf/gguf-reader.ts: INT32 arrays -> Int32Array, FLOAT32 -> Float32Array,
+// other arrays -> JS arrays; u64/i64 -> number when safe, else bigint.
+Napi::Value gguf_to_js(Napi::Env env, const gguf_value& v) {
+  switch (v.type) {
+    case gguf_type::u8: case gguf_type::u16: case gguf_type::u32: case gguf_type::u64:
+      return int_to_js(env, true, v.u, 0);
+    case gguf_type::i8: case gguf_type::i16: case gguf_type::i32: case gguf_type::i64:
+      return int_to_js(env, false, 0, v.i);
+    case gguf_type::f32: case gguf_type::f64: return Napi::Number::New(env, v.f);
+    case gguf_type::boolean: return Napi::Boolean::New(env, v.u != 0);
+    case gguf_type::string: return Napi::String::New(env, v.str.data(), v.str.size());
+    case gguf_type::array: break;
+  }
+  const size_t n = static_cast<size_t>(v.count);
+  if (v.elem_type == gguf_type::i32) {
+    auto a = Napi::Int32Array::New(env, n);
+    if (n) std::memcpy(a.Data(), v.raw, n * 4);
+    return a;
+  }
+  if (v.elem_type == gguf_type::f32) {
+    auto a = Napi::Float32Array::New(env, n);
+    if (n) std::memcpy(a.Data(), v.raw, n * 4);
+    return a;
+  }
+  Napi::Array a = Napi::Array::New(env, n);
+  if (v.elem_type == gguf_type::string) {
+    for (size_t i = 0; i < n; ++i) a.Set(i, Napi::String::New(env, v.strings[i].data(), v.strings[i].size()));
+  } else if (v.elem_type == gguf_type::array) {
+    for (size_t i = 0; i < n; ++i) a.Set(i, gguf_to_js(env, v.items[i]));
+  } else if (v.elem_type == gguf_type::boolean) {
+    for (size_t i = 0; i < n; ++i) a.Set(i, Napi::Boolean::New(env, v.raw[i] != 0));
+  } else {
+    const bool is_u = v.elem_type == gguf_type::u8 || v.elem_type == gguf_type::u16 || v.elem_type == gguf_type::u32 ||
+                      v.elem_type == gguf_type::u64;
+    const bool is_f = v.elem_type == gguf_type::f64;
+    for (size_t i = 0; i < n; ++i) {
+      if (is_f) a.Set(i, Napi::Number::New(env, v.double_at(i).value_or(0)));
+      else if (is_u && v.elem_type == gguf_type::u64) {
+        uint64_t u;
+        std::memcpy(&u, v.raw + i * 8, 8);
+        a.Set(i, int_to_js(env, true, u, 0));
+      } else {
+        a.Set(i, int_to_js(env, false, 0, v.int_at(i).value_or(0)));
+      }
+    }
+  }
+  return a;
+}
+
+Napi::Value model_metadata(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  model_handle& h = model_arg(info, 0, "modelMetadata");
+  Napi::Object out = Napi::Object::New(env);
+  for (const auto& [k, v] : h.e->m->file->metadata()) out.Set(std::string(k), gguf_to_js(env, v));
+  return out;
+}
+
+Napi::Value model_info(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  model_handle& h = model_arg(info, 0, "modelInfo");
+  const model& m = *h.e->m;
+  const engine& eng = *h.e->eng;
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("path", h.e->key);
+  o.Set("architecture", m.hp.arch);
+  o.Set("contextLength", static_cast<double>(eng.n_ctx()));
+  o.Set("trainContextLength", static_cast<double>(m.hp.n_ctx_train));
+  o.Set("vocabSize", static_cast<double>(m.hp.n_vocab));
+  o.Set("embeddingLength", static_cast<double>(m.hp.n_embd));
+  o.Set("layers", static_cast<double>(m.hp.n_layer));
+  o.Set("heads", static_cast<double>(m.hp.n_head));
+  o.Set("kvHeads", static_cast<double>(m.hp.n_head_kv));
+  o.Set("headDim", static_cast<double>(m.hp.head_dim));
+  o.Set("feedForwardLength", static_cast<double>(m.hp.n_ff));
+  o.Set("tiedOutput", m.w.tied_output);
+  o.Set("bosToken", m.vocab.bos >= 0 ? Napi::Value(Napi::Number::New(env, m.vocab.bos)) : env.Null());
+  Napi::Array eos = Napi::Array::New(env, m.vocab.eos.size());
+  for (size_t i = 0; i < m.vocab.eos.size(); ++i) eos.Set(i, m.vocab.eos[i]);
+  o.Set("eosTokens", eos);
+  o.Set("blockTokens", eng.options().block_size);
+  o.Set("kvDim", static_cast<double>(m.hp.kv_dim()));
+  o.Set("fingerprint", h.e->fingerprint);
+  o.Set("threads", eng.options().threads);
+  o.Set("maxBatchTokens", eng.options().max_batch_tokens);
+  o.Set("maxSequences", eng.options().max_seqs);
+  return o;
+}
+
+Napi::Value model_stats(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  model_handle& h = model_arg(info, 0, "stats");
+  engine_stats s = h.e->eng->stats();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("cacheEnabled", s.cache.enabled);
+  o.Set("lookups", static_cast<double>(s.cache.lookups));
+  o.Set("hitTokens", static_cast<double>(s.cache.hit_tokens));
+  o.Set("promptTokens", static_cast<double>(s.cache.prompt_tokens));
+  o.Set("cachedTokens", static_cast<double>(s.cache.cached_tokens));
+  o.Set("kvBlocksTotal", static_cast<double>(s.kv_blocks_total));
+  o.Set("kvBlocksUsed", static_cast<double>(s.kv_blocks_used));
+  o.Set("running", static_cast<double>(s.running));
+  o.Set("queued", static_cast<double>(s.queued));
+  o.Set("steps", static_cast<double>(s.steps));
+  o.Set("modelsLoaded", static_cast<double>(registry_size()));
+  return o;
+}
+
+// ---- sessions and generation ----
+
+void session_state::deliver(std::vector<token_event>&& evs) {
+  std::lock_guard<std::mutex> lk(mu);
+  if (closed) return;
+  auto* data = new std::vector<token_event>(std::move(evs));
+  auto self = shared_from_this();
+  napi_status st = tsfn.NonBlockingCall(data, [self](Napi::Env env, Napi::Function fn, std::vector<token_event>* d) {
+    std::unique_ptr<std::vector<token_event>> own(d);
+    if (!env) return;  // tsfn finalising
+    const size_t n = d->size();
+    size_t n_top = 0;
+    for (auto& ev : *d) n_top += ev.n_top;
+    auto seq = Napi::Float64Array::New(env, n);
+    auto token = Napi::Int32Array::New(env, n);
+    auto logprob = Napi::Float32Array::New(env, n);
+    auto finish = Napi::Uint8Array::New(env, n);
+    auto error = Napi::Int32Array::New(env, n);
+    auto prompt = Napi::Int32Array::New(env, n);
+    auto cached = Napi::Int32Array::New(env, n);
+    auto ntop = Napi::Uint8Array::New(env, n);
+    auto top_ids = Napi::Int32Array::New(env, n_top);
+    auto top_lp = Napi::Float32Array::New(env, n_top);
+    size_t t = 0;
+    int64_t finished = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const token_event& ev = (*d)[i];
+      seq[i] = static_cast<double>(ev.seq);
+      token[i] = ev.token;
+      logprob[i] = ev.logprob;
+      finish[i] = static_cast<uint8_t>(ev.finish);
+      error[i] = static_cast<int32_t>(ev.error);
+      prompt[i] = ev.prompt_tokens;
+      cached[i] = ev.cached_tokens;
+      ntop[i] = static_cast<uint8_t>(ev.n_top);
+      for (int32_t k = 0; k < ev.n_top; ++k, ++t) {
+        top_ids[t] = ev.top_ids[k];
+        top_lp[t] = ev.top_logprobs[k];
+      }
+      if (ev.finish != finish_reason::none) ++finished;
+    }
+    Napi::Object batch = Napi::Object::New(env);
+    batch.Set("seq", seq);
+    batch.Set("token", token);
+    batch.Set("logprob", logprob);
+    batch.Set("finish", finish);
+    batch.Set("error", error);
+    batch.Set("promptTokens", prompt);
+    batch.Set("cachedTokens", cached);
+    batch.Set("nTop", ntop);
+    batch.Set("topIds", top_ids);
+    batch.Set("topLogprobs", top_lp);
+    // Keep the event loop alive only while this session has live sequences.
+    self->active -= finished;
+    if (self->active <= 0) {
+      self->active = 0;
+      self->tsfn.Unref(env);
+    }
+    fn.Call({batch});
+  });
+  if (st != napi_ok) delete data;
+}
+
+Napi::Value open_session(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  model_handle& h = model_arg(info, 0, "openSession");
+  if (info.Length() < 2 || !info[1].IsFunction())
+    throw_error(env, "openSession", engine_status::invalid_argument, "expected an event callback");
+  auto s = std::make_shared<session_state>();
+  s->e = h.e;
+  s->tsfn = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "infer-events", 0, 1);
+  s->tsfn.Unref(env);
+  return Napi::External<session_handle>::New(env, new session_handle{s}, [](Napi::Env, session_handle* sh) {
+    sh->s->close();
+    delete sh;
+  });
+}
+
+Napi::Value close_session(const Napi::CallbackInfo& info) {
+  if (info.Length() > 0 && info[0].IsExternal()) {
+    auto* sh = info[0].As<Napi::External<session_handle>>().Data();
+    if (sh->s) sh->s->close();
+  }
+  return info.Env().Undefined();
+}
+
+sampling_params parse_sampling(const Napi::Object& o, seq_request& req, Napi::Env env) {
+  sampling_params p;
+  p.temperature = static_cast<float>(num_opt(o, "temperature", 0));
+  p.top_p = static_cast<float>(num_opt(o, "topP", 1));
+  p.top_k = static_cast<int32_t>(num_opt(o, "topK", 0));
+  p.min_p = static_cast<float>(num_opt(o, "minP", 0));
+  p.repetition_penalty = static_cast<float>(num_opt(o, "repetitionPenalty", 1));
+  p.presence_penalty = static_cast<float>(num_opt(o, "presencePenalty", 0));
+  p.frequency_penalty = static_cast<float>(num_opt(o, "frequencyPenalty", 0));
+  p.top_logprobs = static_cast<int32_t>(num_opt(o, "topLogprobs", -1));
+  Napi::Value seed = o.Get("seed");
+  if (seed.IsNumber()) {
+    p.has_seed = true;
+    p.seed = static_cast<uint64_t>(static_cast<int64_t>(seed.As<Napi::Number>().DoubleValue()));
+  }
+  Napi::Value bi = o.Get("biasIds"), bv = o.Get("biasValues");
+  if (bi.IsTypedArray() && bv.IsTypedArray()) {
+    auto ids = bi.As<Napi::Int32Array>();
+    auto vals = bv.As<Napi::Float32Array>();
+    if (ids.ElementLength() != vals.ElementLength())
+      throw_error(env, "submit", engine_status::invalid_argument, "biasIds and biasValues differ in length");
+    for (size_t i = 0; i < ids.ElementLength(); ++i) p.logit_bias.emplace_back(ids[i], vals[i]);
+  }
+  Napi::Value st = o.Get("stopTokens");
+  if (st.IsTypedArray()) {
+    auto a = st.As<Napi::Int32Array>();
+    for (size_t i = 0; i < a.ElementLength(); ++i) req.stop_tokens.push_back(a[i]);
+  }
+  req.max_tokens = static_cast<int32_t>(num_opt(o, "maxTokens", 256));
+  req.batch_priority = bool_opt(o, "batchPriority", false);
+  if (!(p.temperature >= 0) || !(p.top_p > 0 && p.top_p <= 1) || p.top_k < 0 || !(p.min_p >= 0 && p.min_p <= 1) ||
+      !(p.repetition_penalty > 0))
+    throw_error(env, "submit", engine_status::invalid_argument, "sampling parameter out of range");
+  return p;
+}
+
+Napi::Value submit(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  session_handle& sh = session_arg(info, 0, "submit");
+  seq_request req;
+  req.prompt = tokens_arg(info, 1, "submit");
+  if (info.Length() < 3 || !info[2].IsObject())
+    throw_error(env, "submit", engine_status::invalid_argument, "expected sampling options");
+  req.sampling = parse_sampling(info[2].As<Napi::Object>(), req, env);
+  uint64_t id;
+  try {
+    id = sh.s->e->eng->submit(sh.s, std::move(req));
+  } catch (const engine_error& e) {
+    throw_error(env, "submit", e.status, e.what());
+  }
+  if (sh.s->active++ == 0) sh.s->tsfn.Ref(env);
+  return Napi::Number::New(env, static_cast<double>(id));
+}
+
+Napi::Value cancel(const Napi::CallbackInfo& info) {
+  session_handle& sh = session_arg(info, 0, "cancel");
+  if (info.Length() > 1 && info[1].IsNumber())
+    sh.s->e->eng->cancel(static_cast<uint64_t>(info[1].As<Napi::Number>().DoubleValue()));
+  return info.Env().Undefined();
+}
+
+// ---- teacher forcing and KV transfer ----
+
+class evaluate_worker : public promise_worker {
+ public:
+  evaluate_worker(Napi::Env env, std::shared_ptr<loaded_model> e, std::vector<int32_t> toks, int32_t top_k,
+                  std::vector<int32_t> positions, bool all)
+      : promise_worker(env, "evaluate"), e_(std::move(e)), toks_(std::move(toks)), top_k_(top_k),
+        positions_(std::move(positions)), all_(all) {}
+  void run() override { r_ = e_->eng->evaluate(toks_, top_k_, positions_, all_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Object o = Napi::Object::New(env);
+    auto ids = Napi::Int32Array::New(env, r_.top_ids.size());
+    if (!r_.top_ids.empty()) std::memcpy(ids.Data(), r_.top_ids.data(), r_.top_ids.size() * 4);
+    auto lg = Napi::Float32Array::New(env, r_.top_logits.size());
+    if (!r_.top_logits.empty()) std::memcpy(lg.Data(), r_.top_logits.data(), r_.top_logits.size() * 4);
+    auto pos = Napi::Int32Array::New(env, r_.logit_positions.size());
+    if (!r_.logit_positions.empty()) std::memcpy(pos.Data(), r_.logit_positions.data(), r_.logit_positions.size() * 4);
+    auto full = Napi::Float32Array::New(env, r_.logits.size());
+    if (!r_.logits.empty()) std::memcpy(full.Data(), r_.logits.data(), r_.logits.size() * 4);
+    o.Set("nTokens", static_cast<double>(r_.n_tokens));
+    o.Set("topK", r_.top_k);
+    o.Set("topIds", ids);
+    o.Set("topLogits", lg);
+    o.Set("logitPositions", pos);
+    o.Set("logits", full);
+    return o;
+  }
+
+ private:
+  std::shared_ptr<loaded_model> e_;
+  std::vector<int32_t> toks_;
+  int32_t top_k_;
+  std::vector<int32_t> positions_;
+  bool all_;
+  eval_result r_;
+};
+
+Napi::Value evaluate(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  model_handle& h = model_arg(info, 0, "evaluate");
+  std::vector<int32_t> toks = tokens_arg(info, 1, "evaluate");
+  int32_t top_k = 0;
+  bool all = false;
+  std::vector<int32_t> positions;
+  if (info.Length() > 2 && info[2].IsObject()) {
+    Napi::Object o = info[2].As<Napi::Object>();
+    top_k = static_cast<int32_t>(num_opt(o, "topK", 0));
+    all = bool_opt(o, "allLogits", false);
+    Napi::Value p = o.Get("positions");
+    if (p.IsTypedArray()) {
+      auto a = p.As<Napi::Int32Array>();
+      positions.assign(a.Data(), a.Data() + a.ElementLength());
+    }
+  }
+  auto* w = new evaluate_worker(env, h.e, std::move(toks), top_k, std::move(positions), all);
+  Napi::Promise pr = w->promise();
+  w->Queue();
+  return pr;
+}
+
+Napi::Value cached_prefix_tokens(const Napi::CallbackInfo& info) {
+  model_handle& h = model_arg(info, 0, "cachedPrefixTokens");
+  std::vector<int32_t> toks = tokens_arg(info, 1, "cachedPrefixTokens");
+  return Napi::Number::New(info.Env(), static_cast<double>(h.e->eng->cached_prefix_tokens(toks)));
+}
+
+class export_worker : public promise_worker {
+ public:
+  export_worker(Napi::Env env, std::shared_ptr<loaded_model> e, std::vector<int32_t> toks, int64_t from)
+      : promise_worker(env, "exportKv"), e_(std::move(e)), toks_(std::move(toks)), from_(from) {}
+  void run() override { blocks_ = e_->eng->export_kv(toks_, from_); }
+  Napi::Value result(Napi::Env env) override {
+    Napi::Array a = Napi::Array::New(env, blocks_.size());
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      auto u = Napi::Uint8Array::New(env, blocks_[i].size() * 2);
+      std::memcpy(u.Data(), blocks_[i].data(), blocks_[i].size() * 2);
+      a.Set(i, u);
+    }
+    return a;
+  }
+
+ private:
+  std::shared_ptr<loaded_model> e_;
+  std::vector<int32_t> toks_;
+  int64_t from_;
+  std::vector<std::vector<uint16_t>> blocks_;
+};
+
+Napi::Value export_kv(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  model_handle& h = model_arg(info, 0, "exportKv");
+  std::vector<int32_t> toks = tokens_arg(info, 1, "exportKv");
+  const int64_t from = info.Length() > 2 && info[2].IsNumber() ? info[2].As<Napi::Number>().Int64Value() : 0;
+  if (from < 0) throw_error(env, "exportKv", engine_status::invalid_argument, "fromBlock must be >= 0");
+  auto* w = new export_worker(env, h.e, std::move(toks), from);
+  Napi::Promise p = w->promise();
+  w->Queue();
+  return p;
+}
+
+class import_worker : public promise_worker {
+ public:
+  import_worker(Napi::Env env, std::shared_ptr<loaded_model> e, std::vector<int32_t> toks, int64_t first,
+                std::vector<std::vector<uint16_t>> data)
+      : promise_worker(env, "importKv"), e_(std::move(e)), toks_(std::move(toks)), first_(first), data_(std::move(data)) {}
+  void run() override {
+    std::vector<const uint16_t*> ptrs;
+    for (auto& d : data_) ptrs.push_back(d.data());
+    n_ = e_->eng->import_kv(toks_, first_, ptrs);
+  }
+  Napi::Value result(Napi::Env env) override { return Napi::Number::New(env, static_cast<double>(n_)); }
+
+ private:
+  std::shared_ptr<loaded_model> e_;
+  std::vector<int32_t> toks_;
+  int64_t first_;
+  std::vector<std::vector<uint16_t>> data_;
+  int64_t n_ = 0;
+};
+
+Napi::Value import_kv(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  model_handle& h = model_arg(info, 0, "importKv");
+  std::vector<int32_t> toks = tokens_arg(info, 1, "importKv");
+  if (info.Length() < 4 || !info[2].IsNumber() || !info[3].IsArray())
+    throw_error(env, "importKv", engine_status::invalid_argument, "expected (model, tokens, firstBlock, blocks[])");
+  const int64_t first = info[2].As<Napi::Number>().Int64Value();
+  const auto& eng = *h.e->eng;
+  const size_t block_bytes = 2 * 2 * static_cast<size_t>(h.e->m->hp.n_layer) * h.e->m->hp.kv_dim() * eng.options().block_size;
+  Napi::Array arr = info[3].As<Napi::Array>();
+  std::vector<std::vector<uint16_t>> data;
+  for (uint32_t i = 0; i < arr.Length(); ++i) {
+    Napi::Value v = arr.Get(i);
+    if (!v.IsTypedArray()) throw_error(env, "importKv", engine_status::invalid_argument, "block is not a Uint8Array");
+    auto u = v.As<Napi::TypedArray>();
+    if (u.ByteLength() != block_bytes)
+      throw_error(env, "importKv", engine_status::invalid_argument,
+                  "block " + std::to_string(i) + " has " + std::to_string(u.ByteLength()) + " bytes, expected " +
+                      std::to_string(block_bytes));
+    std::vector<uint16_t> d(block_bytes / 2);
+    std::memcpy(d.data(), static_cast<const uint8_t*>(u.ArrayBuffer().Data()) + u.ByteOffset(), block_bytes);
+    data.push_back(std::move(d));
+  }
+  if (first < 0) throw_error(env, "importKv", engine_status::invalid_argument, "firstBlock must be >= 0");
+  auto* w = new import_worker(env, h.e, std::move(toks), first, std::move(data));
+  Napi::Promise p = w->promise();
+  w->Queue();
+  return p;
+}
+
+}  // namespace
+
+void register_engine_binding(Napi::Env env, Napi::Object exports) {
+  auto add = [&](const char* name, Napi::Function::Callback fn) { exports.Set(name, Napi::Function::New(env, fn, name)); };
+  exports.Set("engineAbiVersion", Napi::Number::New(env, 1));
+  add("loadModel", load_model);
+  add("unloadModel", unload_model);
+  add("modelMetadata", model_metadata);
+  add("modelInfo", model_info);
+  add("modelStats", model_stats);
+  add("openSession", open_session);
+  add("closeSession", close_session);
+  add("submit", submit);
+  add("cancel", cancel);
+  add("evaluate", evaluate);
+  add("cachedPrefixTokens", cached_prefix_tokens);
+  add("exportKv", export_kv);
+  add("importKv", import_kv);
+}
+
+}  // namespace infer

@@ -1,0 +1,548 @@
+#include "engine/engine.h"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+
+namespace infer {
+
+const char* engine_status_name(engine_status s) {
+  switch (s) {
+    case engine_status::ok: return "ok";
+    case engine_status::overloaded: return "overloaded";
+    case engine_status::context_length_exceeded: return "context_length_exceeded";
+    case engine_status::invalid_argument: return "invalid_argument";
+    case engine_status::internal: return "internal";
+    case engine_status::disposed: return "disposed";
+  }
+  return "unknown";
+}
+
+struct sequence {
+  uint64_t id = 0;
+  std::shared_ptr<event_sink> sink;
+  std::vector<int32_t> tokens;  // prompt, then generated tokens
+  int64_t n_prompt = 0;
+  int64_t n_computed = 0;  // tokens whose KV is in the cache
+  int64_t max_total = 0;   // cap on tokens.size()
+  int32_t max_new = 0;
+  int32_t n_generated = 0;
+  int32_t cached = 0;
+  std::vector<int32_t> blocks;
+  std::vector<prefix_node*> path;
+  int64_t reserve_left = 0;
+  sampler smp;
+  std::vector<int32_t> stop;
+  std::unique_ptr<token_constraint> constraint;
+  bool batch_priority = false;
+  bool prompt_inserted = false;
+  sequence(const sampling_params& p, int64_t n_vocab) : smp(p, n_vocab) {}
+  bool decoding() const { return n_generated > 0 && n_computed == static_cast<int64_t>(tokens.size()) - 1; }
+  bool prefilling() const { return n_computed < n_prompt; }
+};
+
+namespace {
+
+int64_t blocks_for_mb(const model_hparams& hp, int64_t mb, int bs) {
+  const int64_t per_block = static_cast<int64_t>(kv_pool::bytes_per_token(hp.n_layer, hp.kv_dim())) * bs;
+  return std::max<int64_t>(1, mb * 1024 * 1024 / per_block);
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+engine::engine(std::shared_ptr<model> m, const engine_options& opts)
+    : m_(std::move(m)),
+      opts_(opts),
+      n_ctx_(opts.n_ctx > 0 ? std::min(opts.n_ctx, m_->hp.n_ctx_train) : m_->hp.n_ctx_train),
+      pool_(std::max(1, opts.threads)),
+      kv_(m_->hp.n_layer, m_->hp.kv_dim(),
+          opts.kv_blocks > 0 ? opts.kv_blocks : blocks_for_mb(m_->hp, opts.kv_cache_mb, opts.block_size),
+          opts.block_size),
+      cache_(kv_, opts.prefix_cache),
+      fwd_(*m_, kv_, pool_, std::max(1, opts.max_batch_tokens), std::max(1, opts.max_seqs)) {
+  scratch_.cand.reserve(m_->hp.n_vocab);
+  publish_stats();
+  thread_ = std::thread([this] { loop(); });
+}
+
+engine::~engine() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
+  const int64_t V = m_->hp.n_vocab;
+  if (req.prompt.empty()) throw engine_error(engine_status::invalid_argument, "submit: empty prompt");
+  for (int32_t t : req.prompt)
+    if (t < 0 || t >= V) throw engine_error(engine_status::invalid_argument, "submit: token id out of range");
+  if (req.max_tokens < 1) throw engine_error(engine_status::invalid_argument, "submit: max_tokens must be >= 1");
+  const int64_t n = static_cast<int64_t>(req.prompt.size());
+  if (n >= n_ctx_)
+    throw engine_error(engine_status::context_length_exceeded,
+                       "prompt has " + std::to_string(n) + " tokens; the context holds " + std::to_string(n_ctx_) +
+                           " (including at least one generated token)");
+  auto s = std::make_unique<sequence>(req.sampling, V);
+  s->sink = std::move(sink);
+  s->n_prompt = n;
+  s->max_total = std::min<int64_t>(n_ctx_, n + req.max_tokens);
+  s->max_new = req.max_tokens;
+  s->tokens = std::move(req.prompt);
+  s->tokens.reserve(s->max_total);
+  s->stop = std::move(req.stop_tokens);
+  for (int32_t e : m_->vocab.eos) s->stop.push_back(e);
+  s->constraint = std::move(req.constraint);
+  s->batch_priority = req.batch_priority;
+  // The prompt alone must fit the pool; prompt + max_tokens is waited for, never refused.
+  if (ceil_div(n + 1, kv_.block_size()) > kv_.n_blocks())
+    throw engine_error(engine_status::overloaded, "prompt needs more KV memory than the whole cache holds");
+  uint64_t id;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (stop_) throw engine_error(engine_status::disposed, "submit: engine disposed");
+    id = next_id_++;
+    s->id = id;
+    incoming_.push_back(std::move(s));
+  }
+  cv_.notify_all();
+  return id;
+}
+
+void engine::cancel(uint64_t seq) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    cancels_.push_back(seq);
+  }
+  cv_.notify_all();
+}
+
+engine_stats engine::stats() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return stats_;
+}
+
+void engine::publish_stats() {
+  engine_stats s;
+  s.cache = cache_.stats();
+  s.kv_blocks_total = kv_.n_blocks();
+  s.kv_blocks_used = kv_.used_count() - cache_.reclaimable();
+  s.running = static_cast<int64_t>(running_.size());
+  s.steps = steps_;
+  std::lock_guard<std::mutex> lk(mu_);
+  s.queued = static_cast<int64_t>(waiting_interactive_.size() + waiting_batch_.size() + incoming_.size());
+  stats_ = s;
+}
+
+int64_t engine::available_blocks() const { return kv_.free_count() + cache_.reclaimable() - reserved_; }
+
+int32_t engine::alloc_block() {
+  if (kv_.free_count() == 0) cache_.evict_one();
+  const int32_t b = kv_.alloc();
+  if (b < 0) throw engine_error(engine_status::overloaded, "KV cache exhausted");
+  return b;
+}
+
+void engine::run_job(const std::function<void()>& fn) {
+  std::mutex m;
+  std::condition_variable c;
+  bool done = false;
+  std::exception_ptr ex;
+  std::function<void()> job = [&] {
+    try {
+      fn();
+    } catch (...) {
+      ex = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lk(m);
+    done = true;
+    c.notify_all();
+  };
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (stop_) throw engine_error(engine_status::disposed, "engine disposed");
+    jobs_.push_back(&job);
+  }
+  cv_.notify_all();
+  std::unique_lock<std::mutex> lk(m);
+  c.wait(lk, [&] { return done; });
+  if (ex) std::rethrow_exception(ex);
+}
+
+bool engine::admit(sequence& s) {
+  const int bs = kv_.block_size();
+  const int64_t total = ceil_div(s.max_total, bs);
+  // Leave at least one prompt token to compute: its logits start generation.
+  const int64_t matched = cache_.acquire_prefix(s.tokens.data(), s.n_prompt, (s.n_prompt - 1) / bs, s.path, s.blocks,
+                                                false);
+  const int64_t need = total - matched;
+  if (need > available_blocks()) {
+    cache_.release(s.path);
+    s.blocks.clear();
+    return false;
+  }
+  cache_.count_lookup(s.n_prompt, matched * bs);
+  s.cached = static_cast<int32_t>(matched * bs);
+  s.n_computed = matched * bs;
+  s.reserve_left = need;
+  reserved_ += need;
+  s.smp.prime(s.tokens.data(), s.n_prompt);
+  return true;
+}
+
+void engine::emit(sequence& s, const token_event& ev) {
+  for (auto& [sink, evs] : by_sink_)
+    if (sink == s.sink) {
+      evs.push_back(ev);
+      return;
+    }
+  by_sink_.emplace_back(s.sink, std::vector<token_event>{ev});
+}
+
+void engine::deliver_events() {
+  for (auto& [sink, evs] : by_sink_)
+    if (!evs.empty()) sink->deliver(std::move(evs));
+  by_sink_.clear();
+}
+
+void engine::finish(sequence& s, finish_reason why, engine_status err) {
+  const int bs = kv_.block_size();
+  if (err == engine_status::ok) cache_.insert(s.tokens.data(), s.n_computed / bs, s.path, s.blocks);
+  const size_t n_tree = s.path.size();
+  cache_.release(s.path);
+  for (size_t i = n_tree; i < s.blocks.size(); ++i) kv_.release(s.blocks[i]);
+  s.blocks.clear();
+  reserved_ -= s.reserve_left;
+  s.reserve_left = 0;
+  token_event ev;
+  ev.seq = s.id;
+  ev.finish = why;
+  ev.error = err;
+  ev.prompt_tokens = static_cast<int32_t>(s.n_prompt);
+  ev.cached_tokens = s.cached;
+  emit(s, ev);
+}
+
+void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
+  const int bs = kv_.block_size();
+  // Plan: one decode token per decoding sequence first, then prompt chunks round-robin.
+  struct part {
+    sequence* s;
+    int64_t from;
+    int64_t n;
+    bool logits;
+  };
+  std::vector<part> plan;
+  int budget = fwd_.max_tokens();
+  for (auto& sp : running_)
+    if (sp->decoding() && budget > 0) {
+      plan.push_back({sp.get(), sp->n_computed, 1, true});
+      --budget;
+    }
+  const size_t nr = running_.size();
+  for (size_t k = 0; k < nr && budget > 0; ++k) {
+    sequence* s = running_[(rr_ + k) % nr].get();
+    if (!s->prefilling()) continue;
+    const int64_t n = std::min<int64_t>(budget, s->n_prompt - s->n_computed);
+    plan.push_back({s, s->n_computed, n, s->n_computed + n == s->n_prompt});
+    budget -= static_cast<int>(n);
+  }
+  rr_++;
+  // Blocks first (block tables must not move once the batch points into them).
+  for (auto& p : plan) {
+    const int64_t last = p.from + p.n - 1;
+    while (static_cast<int64_t>(p.s->blocks.size()) <= last / bs) {
+      p.s->blocks.push_back(alloc_block());
+      if (p.s->reserve_left > 0) {
+        p.s->reserve_left--;
+        reserved_--;
+      }
+    }
+  }
+  batch_.clear();
+  out_rows_.clear();
+  out_seq_.clear();
+  for (auto& p : plan) {
+    for (int64_t i = 0; i < p.n; ++i)
+      batch_.push_back({p.s->tokens[p.from + i], static_cast<int32_t>(p.from + i), p.s->blocks.data()});
+    if (p.logits) {
+      out_rows_.push_back(static_cast<int32_t>(batch_.size() - 1));
+      out_seq_.push_back(p.s);
+    }
+  }
+  if (batch_.empty()) return;
+  steps_++;
+  fwd_.run(batch_.data(), static_cast<int>(batch_.size()), out_rows_.data(), static_cast<int>(out_rows_.size()));
+  for (auto& p : plan) {
+    p.s->n_computed += p.n;
+    if (!p.s->prefilling() && !p.s->prompt_inserted) {
+      // Share the prompt's full blocks with concurrent and later requests right away.
+      p.s->prompt_inserted = true;
+      cache_.insert(p.s->tokens.data(), p.s->n_prompt / bs, p.s->path, p.s->blocks);
+    }
+  }
+  for (size_t k = 0; k < out_seq_.size(); ++k) {
+    sequence& s = *out_seq_[k];
+    const uint8_t* mask = s.constraint ? s.constraint->allowed() : nullptr;
+    sample_result r = s.smp.sample(fwd_.logits_mut(static_cast<int>(k)), mask, scratch_);
+    s.tokens.push_back(r.token);
+    s.n_generated++;
+    if (s.constraint) s.constraint->accept(r.token);
+    token_event ev;
+    ev.seq = s.id;
+    ev.token = r.token;
+    ev.logprob = r.logprob;
+    ev.n_top = r.n_top;
+    std::memcpy(ev.top_ids, r.top_ids, sizeof(int32_t) * r.n_top);
+    std::memcpy(ev.top_logprobs, r.top_logprobs, sizeof(float) * r.n_top);
+    ev.prompt_tokens = static_cast<int32_t>(s.n_prompt);
+    ev.cached_tokens = s.cached;
+    emit(s, ev);
+    finish_reason why = finish_reason::none;
+    if (std::find(s.stop.begin(), s.stop.end(), r.token) != s.stop.end()) why = finish_reason::stop;
+    else if (s.constraint && s.constraint->finished()) why = finish_reason::grammar_end;
+    else if (s.n_generated >= s.max_new || static_cast<int64_t>(s.tokens.size()) >= s.max_total)
+      why = finish_reason::length;
+    if (why != finish_reason::none) {
+      finish(s, why, engine_status::ok);
+      for (auto it = running_.begin(); it != running_.end(); ++it)
+        if (it->get() == &s) {
+          ended.push_back(std::move(*it));
+          running_.erase(it);
+          break;
+        }
+    }
+  }
+}
+
+void engine::loop() {
+  std::vector<std::function<void()>*> jobs;
+  std::vector<uint64_t> cancels;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lk(mu_);
+      cv_.wait(lk, [&] {
+        return stop_ || !incoming_.empty() || !cancels_.empty() || !jobs_.empty() || !running_.empty() ||
+               !waiting_interactive_.empty() || !waiting_batch_.empty();
+      });
+      for (auto& s : incoming_) (s->batch_priority ? waiting_batch_ : waiting_interactive_).push_back(std::move(s));
+      incoming_.clear();
+      cancels.assign(cancels_.begin(), cancels_.end());
+      cancels_.clear();
+      jobs.assign(jobs_.begin(), jobs_.end());
+      jobs_.clear();
+      if (stop_ && jobs.empty()) break;
+    }
+    for (auto* job : jobs) (*job)();
+    // Sequences that ended this iteration live until their events are delivered.
+    std::vector<std::unique_ptr<sequence>> ended;
+    for (uint64_t id : cancels) {
+      auto drop = [&](auto& q) {
+        for (auto it = q.begin(); it != q.end(); ++it)
+          if ((*it)->id == id) {
+            finish(**it, finish_reason::cancelled, engine_status::ok);
+            ended.push_back(std::move(*it));
+            q.erase(it);
+            return true;
+          }
+        return false;
+      };
+      if (!drop(waiting_interactive_) && !drop(waiting_batch_)) drop(running_);
+    }
+    // Admission: FIFO, interactive first; the head waits (no overtaking) so big prompts are not starved.
+    for (auto* q : {&waiting_interactive_, &waiting_batch_}) {
+      while (!q->empty() && static_cast<int>(running_.size()) < opts_.max_seqs) {
+        sequence& s = *q->front();
+        if (admit(s)) {
+          running_.push_back(std::move(q->front()));
+          q->pop_front();
+        } else if (running_.empty()) {
+          finish(s, finish_reason::error, engine_status::overloaded);
+          ended.push_back(std::move(q->front()));
+          q->pop_front();
+        } else {
+          break;
+        }
+      }
+    }
+    if (!running_.empty()) {
+      try {
+        step(ended);
+      } catch (const std::exception&) {
+        // A failed step must not take the process down: fail the running sequences instead.
+        for (auto& s : running_) {
+          finish(*s, finish_reason::error, engine_status::internal);
+          ended.push_back(std::move(s));
+        }
+        running_.clear();
+      }
+    }
+    publish_stats();
+    deliver_events();
+  }
+  // Shutdown: fail whatever is left so no JS promise waits forever.
+  std::vector<std::unique_ptr<sequence>> ended;
+  for (auto* q : {&waiting_interactive_, &waiting_batch_})
+    for (auto& s : *q) ended.push_back(std::move(s));
+  for (auto& s : running_) ended.push_back(std::move(s));
+  for (auto& s : ended) finish(*s, finish_reason::error, engine_status::disposed);
+  deliver_events();
+}
+
+// ---- jobs run on the scheduler thread between steps ----
+
+void engine::compute_private(const std::vector<int32_t>& tokens, int64_t from, int64_t to, std::vector<int32_t>& blocks,
+                             const std::function<void(int64_t first_pos, int n)>& on_chunk) {
+  const int bs = kv_.block_size();
+  const int64_t need = ceil_div(to, bs) - static_cast<int64_t>(blocks.size());
+  if (need > available_blocks()) throw engine_error(engine_status::overloaded, "KV cache too small for the request");
+  while (static_cast<int64_t>(blocks.size()) < ceil_div(to, bs)) blocks.push_back(alloc_block());
+  const int chunk = on_chunk ? std::min(fwd_.max_tokens(), fwd_.max_logits()) : fwd_.max_tokens();
+  for (int64_t start = from; start < to; start += chunk) {
+    const int n = static_cast<int>(std::min<int64_t>(chunk, to - start));
+    batch_.clear();
+    out_rows_.clear();
+    for (int i = 0; i < n; ++i) {
+      batch_.push_back({tokens[start + i], static_cast<int32_t>(start + i), blocks.data()});
+      if (on_chunk) out_rows_.push_back(i);
+    }
+    fwd_.run(batch_.data(), n, out_rows_.data(), static_cast<int>(out_rows_.size()));
+    if (on_chunk) on_chunk(start, n);
+  }
+}
+
+eval_result engine::evaluate(const std::vector<int32_t>& tokens, int32_t top_k, const std::vector<int32_t>& positions,
+                             bool all_logits) {
+  const int64_t n = static_cast<int64_t>(tokens.size()), V = m_->hp.n_vocab;
+  if (n == 0) throw engine_error(engine_status::invalid_argument, "evaluate: no tokens");
+  if (n > n_ctx_) throw engine_error(engine_status::context_length_exceeded, "evaluate: more tokens than the context");
+  for (int32_t t : tokens)
+    if (t < 0 || t >= V) throw engine_error(engine_status::invalid_argument, "evaluate: token id out of range");
+  top_k = std::max(0, std::min<int32_t>(top_k, static_cast<int32_t>(V)));
+  eval_result r;
+  r.n_tokens = n;
+  r.top_k = top_k;
+  r.top_ids.resize(static_cast<size_t>(n) * top_k);
+  r.top_logits.resize(static_cast<size_t>(n) * top_k);
+  if (all_logits) {
+    for (int64_t i = 0; i < n; ++i) r.logit_positions.push_back(static_cast<int32_t>(i));
+  } else {
+    for (int32_t p : positions)
+      if (p >= 0 && p < n) r.logit_positions.push_back(p);
+  }
+  r.logits.resize(r.logit_positions.size() * V);
+  run_job([&] {
+    std::vector<int32_t> blocks;
+    std::vector<std::pair<float, int32_t>> top;
+    try {
+      compute_private(tokens, 0, n, blocks, [&](int64_t first, int cnt) {
+        for (int i = 0; i < cnt; ++i) {
+          const int64_t pos = first + i;
+          const float* l = fwd_.logits(i);
+          if (top_k > 0) {
+            top.clear();
+            for (int64_t v = 0; v < V; ++v) top.emplace_back(l[v], static_cast<int32_t>(v));
+            std::partial_sort(top.begin(), top.begin() + top_k, top.end(), [](auto& a, auto& b) {
+              return a.first > b.first || (a.first == b.first && a.second < b.second);
+            });
+            for (int32_t j = 0; j < top_k; ++j) {
+              r.top_ids[pos * top_k + j] = top[j].second;
+              r.top_logits[pos * top_k + j] = top[j].first;
+            }
+          }
+          auto it = std::find(r.logit_positions.begin(), r.logit_positions.end(), static_cast<int32_t>(pos));
+          if (it != r.logit_positions.end())
+            std::memcpy(r.logits.data() + (it - r.logit_positions.begin()) * V, l, sizeof(float) * V);
+        }
+      });
+    } catch (...) {
+      for (int32_t b : blocks) kv_.release(b);
+      throw;
+    }
+    for (int32_t b : blocks) kv_.release(b);
+  });
+  return r;
+}
+
+int64_t engine::cached_prefix_tokens(const std::vector<int32_t>& tokens) {
+  return cache_.peek(tokens.data(), static_cast<int64_t>(tokens.size()));
+}
+
+std::vector<std::vector<uint16_t>> engine::export_kv(const std::vector<int32_t>& tokens, int64_t from_block) {
+  const int bs = kv_.block_size();
+  const int64_t n_full = static_cast<int64_t>(tokens.size()) / bs;
+  for (int32_t t : tokens)
+    if (t < 0 || t >= m_->hp.n_vocab) throw engine_error(engine_status::invalid_argument, "exportKv: token id out of range");
+  if (static_cast<int64_t>(tokens.size()) > n_ctx_)
+    throw engine_error(engine_status::context_length_exceeded, "exportKv: more tokens than the context");
+  std::vector<std::vector<uint16_t>> out;
+  if (from_block >= n_full) return out;
+  run_job([&] {
+    std::vector<prefix_node*> path;
+    std::vector<int32_t> blocks;
+    const int64_t matched = cache_.acquire_prefix(tokens.data(), n_full * bs, n_full, path, blocks, false);
+    try {
+      if (matched < n_full) compute_private(tokens, matched * bs, n_full * bs, blocks, nullptr);
+    } catch (...) {
+      for (size_t i = path.size(); i < blocks.size(); ++i) kv_.release(blocks[i]);
+      cache_.release(path);
+      throw;
+    }
+    cache_.insert(tokens.data(), n_full, path, blocks);
+    const size_t be = kv_.block_elems();
+    for (int64_t b = from_block; b < n_full; ++b) {
+      std::vector<uint16_t> data(2 * kv_.n_layer() * be);
+      for (int64_t l = 0; l < kv_.n_layer(); ++l) {
+        std::memcpy(data.data() + (2 * l) * be, kv_.k(l, blocks[b], 0), be * sizeof(uint16_t));
+        std::memcpy(data.data() + (2 * l + 1) * be, kv_.v(l, blocks[b], 0), be * sizeof(uint16_t));
+      }
+      out.push_back(std::move(data));
+    }
+    const size_t n_tree = path.size();
+    cache_.release(path);
+    for (size_t i = n_tree; i < blocks.size(); ++i) kv_.release(blocks[i]);  // cache disabled
+  });
+  return out;
+}
+
+int64_t engine::import_kv(const std::vector<int32_t>& tokens, int64_t first_block,
+                          const std::vector<const uint16_t*>& data) {
+  const int bs = kv_.block_size();
+  const int64_t n_full = std::min<int64_t>(static_cast<int64_t>(tokens.size()) / bs,
+                                           first_block + static_cast<int64_t>(data.size()));
+  for (int32_t t : tokens)
+    if (t < 0 || t >= m_->hp.n_vocab) throw engine_error(engine_status::invalid_argument, "importKv: token id out of range");
+  int64_t out = 0;
+  run_job([&] {
+    if (!cache_.enabled()) return;
+    std::vector<prefix_node*> path;
+    std::vector<int32_t> blocks;
+    const int64_t matched = cache_.acquire_prefix(tokens.data(), n_full * bs, n_full, path, blocks, false);
+    if (matched < first_block) {  // the blocks do not continue a cached prefix
+      out = matched * bs;
+      cache_.release(path);
+      return;
+    }
+    const size_t be = kv_.block_elems();
+    for (int64_t b = matched; b < n_full; ++b) {
+      if (available_blocks() <= 0) break;
+      const int32_t blk = alloc_block();
+      const uint16_t* src = data[b - first_block];
+      for (int64_t l = 0; l < kv_.n_layer(); ++l) {
+        std::memcpy(kv_.k(l, blk, 0), src + (2 * l) * be, be * sizeof(uint16_t));
+        std::memcpy(kv_.v(l, blk, 0), src + (2 * l + 1) * be, be * sizeof(uint16_t));
+      }
+      blocks.push_back(blk);
+    }
+    cache_.insert(tokens.data(), static_cast<int64_t>(blocks.size()), path, blocks);
+    out = static_cast<int64_t>(path.size()) * bs;
+    cache_.release(path);
+  });
+  return out;
+}
+
+}  // namespace infer

@@ -1,0 +1,206 @@
+// The serving engine of one loaded model: a paged KV pool, the radix prefix cache, and ONE
+// scheduler thread that runs every live sequence together (continuous batching): each step packs
+// one decode token per running sequence plus chunks of pending prompts (round-robin) under a
+// per-step token budget, runs one forward pass, samples, and hands each event sink its events of
+// that step in one call.
+//
+// Thread-safety: submit/cancel/stats/run_job may be called from any thread. Everything else
+// (pool, cache, forward scratch, sequences) belongs to the scheduler thread.
+//
+// Admission: a sequence reserves the blocks it may ever need (prompt + max_tokens, capped at the
+// context) when it starts, so a running sequence never runs out of KV mid-generation. Sequences
+// that do not fit wait in the queue (interactive before batch) until others finish; one that
+// could not fit even in an idle engine fails with engine_status::overloaded.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/thread_pool.h"
+#include "kv/kv_pool.h"
+#include "kv/prefix_cache.h"
+#include "model/forward.h"
+#include "model/model.h"
+#include "sample/sampler.h"
+
+namespace infer {
+
+enum class engine_status : int32_t {
+  ok = 0,
+  overloaded = 1,               // KV memory cannot hold the sequence
+  context_length_exceeded = 2,  // prompt does not fit the context
+  invalid_argument = 3,
+  internal = 4,
+  disposed = 5,
+};
+const char* engine_status_name(engine_status s);
+
+enum class finish_reason : uint8_t { none = 0, stop = 1, length = 2, cancelled = 3, grammar_end = 4, error = 5 };
+
+// Per-sequence token constraint (grammar). allowed() is called before each sample; accept() after.
+class token_constraint {
+ public:
+  virtual ~token_constraint() = default;
+  // Per-token 0/1 mask of n_vocab entries, valid until the next call.
+  virtual const uint8_t* allowed() = 0;
+  virtual void accept(int32_t token) = 0;
+  // True when the constraint admits nothing more (generation ends with grammar_end).
+  virtual bool finished() const = 0;
+};
+
+struct token_event {
+  uint64_t seq = 0;
+  int32_t token = -1;  // -1: no token in this event (a pure finish/error event)
+  float logprob = 0.0f;
+  finish_reason finish = finish_reason::none;
+  engine_status error = engine_status::ok;
+  int32_t prompt_tokens = 0;
+  int32_t cached_tokens = 0;
+  int32_t n_top = 0;
+  int32_t top_ids[kMaxTopLogprobs];
+  float top_logprobs[kMaxTopLogprobs];
+};
+
+// Receives the events of one step for the sequences it submitted (called on the scheduler
+// thread; must not block for long).
+class event_sink {
+ public:
+  virtual ~event_sink() = default;
+  virtual void deliver(std::vector<token_event>&& events) = 0;
+};
+
+struct seq_request {
+  std::vector<int32_t> prompt;
+  int32_t max_tokens = 256;
+  sampling_params sampling;
+  std::vector<int32_t> stop_tokens;
+  bool batch_priority = false;
+  std::unique_ptr<token_constraint> constraint;
+};
+
+struct engine_options {
+  int threads = 1;
+  int64_t kv_blocks = 0;        // 0: derived from kv_cache_mb
+  int64_t kv_cache_mb = 256;
+  int block_size = 16;
+  bool prefix_cache = true;
+  int max_batch_tokens = 512;   // tokens per forward pass (chunked prefill budget)
+  int max_seqs = 64;            // running sequences at once
+  int64_t n_ctx = 0;            // 0: the model's context_length
+};
+
+struct engine_stats {
+  prefix_cache_stats cache;
+  int64_t kv_blocks_total = 0;
+  int64_t kv_blocks_used = 0;  // held by live sequences (cached-but-unreferenced blocks excluded)
+  int64_t running = 0;
+  int64_t queued = 0;
+  uint64_t steps = 0;
+};
+
+struct eval_result {
+  int64_t n_tokens = 0;
+  int32_t top_k = 0;
+  std::vector<int32_t> top_ids;  // [n_tokens][top_k]
+  std::vector<float> top_logits;
+  std::vector<int32_t> logit_positions;
+  std::vector<float> logits;  // [logit_positions.size()][n_vocab]
+};
+
+struct sequence;
+
+class engine {
+ public:
+  engine(std::shared_ptr<model> m, const engine_options& opts);
+  ~engine();
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+
+  const model& mdl() const { return *m_; }
+  const engine_options& options() const { return opts_; }
+  int64_t n_ctx() const { return n_ctx_; }
+
+  // Queues a sequence; returns its id. Throws engine_error for a prompt that can never run.
+  uint64_t submit(std::shared_ptr<event_sink> sink, seq_request&& req);
+  // Finishes the sequence at the next step boundary (KV freed then); unknown ids are ignored.
+  void cancel(uint64_t seq);
+  engine_stats stats() const;
+
+  // Teacher forcing: logits of every position of `tokens` (top_k per position; full logits at
+  // the listed positions, or at all positions when all_logits). Runs on the scheduler thread.
+  eval_result evaluate(const std::vector<int32_t>& tokens, int32_t top_k, const std::vector<int32_t>& positions,
+                       bool all_logits);
+  // Tokens at the start of `tokens` whose KV the prefix cache holds (block-aligned).
+  int64_t cached_prefix_tokens(const std::vector<int32_t>& tokens);
+  // Computes (reusing the cache) and returns full blocks [from_block, n/bs) of `tokens`, each
+  // block as [layer][k then v][slot][kv_dim] fp16.
+  std::vector<std::vector<uint16_t>> export_kv(const std::vector<int32_t>& tokens, int64_t from_block);
+  // Inserts blocks starting at block index `first_block`, which must continue a cached prefix;
+  // returns the tokens of `tokens` cached afterwards.
+  int64_t import_kv(const std::vector<int32_t>& tokens, int64_t first_block,
+                    const std::vector<const uint16_t*>& blocks);
+
+ private:
+  void loop();
+  void run_job(const std::function<void()>& fn);
+  bool admit(sequence& s);
+  int32_t alloc_block();
+  void finish(sequence& s, finish_reason why, engine_status err);
+  void emit(sequence& s, const token_event& ev);
+  void deliver_events();
+  void step(std::vector<std::unique_ptr<sequence>>& ended);
+  void publish_stats();
+  int64_t available_blocks() const;
+  void compute_private(const std::vector<int32_t>& tokens, int64_t from, int64_t to, std::vector<int32_t>& blocks,
+                       const std::function<void(int64_t first_pos, int n)>& on_chunk);
+
+  std::shared_ptr<model> m_;
+  engine_options opts_;
+  int64_t n_ctx_;
+  thread_pool pool_;
+  kv_pool kv_;
+  prefix_cache cache_;
+  forward_pass fwd_;
+  sampler_scratch scratch_;
+
+  // Shared with other threads (mu_).
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  uint64_t next_id_ = 1;
+  std::deque<std::unique_ptr<sequence>> incoming_;
+  std::vector<uint64_t> cancels_;
+  std::deque<std::function<void()>*> jobs_;
+  engine_stats stats_;
+
+  // Scheduler-thread state.
+  std::deque<std::unique_ptr<sequence>> waiting_interactive_, waiting_batch_;
+  std::vector<std::unique_ptr<sequence>> running_;
+  int64_t reserved_ = 0;  // blocks promised to running sequences and not yet allocated
+  size_t rr_ = 0;         // round-robin start for prefill chunks
+  uint64_t steps_ = 0;
+  std::vector<fwd_token> batch_;
+  std::vector<sequence*> batch_seq_;
+  std::vector<int32_t> out_rows_;
+  std::vector<sequence*> out_seq_;
+  // Events of the current step grouped by sink (one sink per JS environment: a short list).
+  std::vector<std::pair<std::shared_ptr<event_sink>, std::vector<token_event>>> by_sink_;
+
+  std::thread thread_;
+};
+
+class engine_error : public std::runtime_error {
+ public:
+  engine_error(engine_status s, const std::string& msg) : std::runtime_error(msg), status(s) {}
+  engine_status status;
+};
+
+}  // namespace infer
