@@ -1,0 +1,273 @@
+// RequestContext over one uWS request/response. uWS rules kept here, once, for every route:
+// - the HttpRequest is only valid during the synchronous handler call: headers, url and query
+//   are copied out before anything else;
+// - onAborted is attached by the server before the handler runs (before any await);
+// - every write goes through res.cork (writes after an await are not corked by uWS);
+// - after end() or abort the HttpResponse must not be touched again (`aborted`/`finished` guard it).
+import { STATUS_CODES } from 'node:http';
+import type { HttpResponse } from 'uWebSockets.js';
+import { ApiError, anthropicErrorBody, openaiErrorBody, predictErrorBody } from '../errors.js';
+import type { ByteStream, ErrorFormat, HttpMethod, RequestContext, SseWriter } from './types.js';
+import { BodyReader, ClientAbortedError } from './body-reader.js';
+import { UwsSseWriter } from './sse-writer.js';
+import { UwsByteStream } from './byte-stream.js';
+import type { StreamOwner } from './response-sink.js';
+
+const statusLines = new Map<number, string>();
+export function statusLine(status: number): string {
+  let line = statusLines.get(status);
+  if (!line) {
+    line = `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+    statusLines.set(status, line);
+  }
+  return line;
+}
+
+/** The envelope a route's errors use. */
+export function errorBody(format: ErrorFormat, err: ApiError, requestId: string): unknown {
+  switch (format) {
+    case 'anthropic':
+      return anthropicErrorBody(err, requestId);
+    case 'predict':
+      return predictErrorBody(err);
+    default:
+      return openaiErrorBody(err);
+  }
+}
+
+export interface ContextInit {
+  method: HttpMethod;
+  path: string;
+  rawQuery: string;
+  headers: Map<string, string>;
+  requestId: string;
+  params: Record<string, string>;
+  errorFormat: ErrorFormat;
+  maxBody: number;
+  maxQueuedBytes: number;
+  body: BodyReader | null;
+  /** Called once when the response completed or the client went away. */
+  onFinish: (ctx: UwsRequestContext) => void;
+  /** Called when a stream or the server must cut the connection. */
+  onDestroy?: (ctx: UwsRequestContext, reason: string) => void;
+}
+
+type StreamKind = 'none' | 'sse' | 'bytes';
+
+export class UwsRequestContext implements RequestContext, StreamOwner {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly requestId: string;
+  readonly errorFormat: ErrorFormat;
+  readonly maxQueuedBytes: number;
+  readonly startedAt = performance.now();
+
+  status = 0;
+  bytesOut = 0;
+  aborted = false;
+  finished = false;
+  responded = false;
+  streamKind: StreamKind = 'none';
+  sseWriter: UwsSseWriter | null = null;
+  /** Set by the server once a route matched (metrics label). */
+  routePattern = 'unmatched';
+
+  private readonly rawQuery: string;
+  private readonly headers: Map<string, string>;
+  private readonly body: BodyReader | null;
+  private readonly onFinishCb: (ctx: UwsRequestContext) => void;
+  private readonly onDestroyCb?: (ctx: UwsRequestContext, reason: string) => void;
+  private outHeaders: Array<[string, string]> | null = null;
+  private controller: AbortController | null = null;
+  private abortListeners: Array<() => void> | null = null;
+  private queryCache: URLSearchParams | null = null;
+
+  constructor(
+    readonly res: HttpResponse,
+    init: ContextInit,
+  ) {
+    this.method = init.method;
+    this.path = init.path;
+    this.rawQuery = init.rawQuery;
+    this.headers = init.headers;
+    this.requestId = init.requestId;
+    this.params = init.params;
+    this.errorFormat = init.errorFormat;
+    this.maxQueuedBytes = init.maxQueuedBytes;
+    this.body = init.body;
+    this.onFinishCb = init.onFinish;
+    this.onDestroyCb = init.onDestroy;
+    this.maxBody = init.maxBody;
+  }
+
+  readonly maxBody: number;
+
+  get query(): URLSearchParams {
+    return (this.queryCache ??= new URLSearchParams(this.rawQuery));
+  }
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.aborted && !this.controller.signal.aborted) this.controller.abort(new ClientAbortedError());
+    return this.controller.signal;
+  }
+
+  header(name: string): string | undefined {
+    return this.headers.get(name.toLowerCase());
+  }
+
+  // ---- body --------------------------------------------------------------------------------
+
+  async readBody(): Promise<Buffer> {
+    if (!this.body) return Buffer.alloc(0);
+    return this.body.readAll();
+  }
+
+  async readJson(): Promise<unknown> {
+    const buf = await this.readBody();
+    if (buf.byteLength === 0) throw new ApiError('invalid_request_error', 'request body is empty; expected a JSON document');
+    try {
+      return JSON.parse(buf.toString('utf8'));
+    } catch (err) {
+      throw new ApiError('invalid_request_error', `request body is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+
+  bodyChunks(): AsyncIterable<Uint8Array> {
+    if (!this.body) return (async function* () {})();
+    return this.body.chunksIterator();
+  }
+
+  // ---- responses ---------------------------------------------------------------------------
+
+  setHeader(name: string, value: string): void {
+    if (this.responded) throw new Error(`setHeader('${name}') after the response started`);
+    (this.outHeaders ??= []).push([name.toLowerCase(), value]);
+  }
+
+  json(status: number, body: unknown): void {
+    this.endWith(status, 'application/json', JSON.stringify(body));
+  }
+
+  text(status: number, body: string, contentType = 'text/plain; charset=utf-8'): void {
+    this.endWith(status, contentType, body);
+  }
+
+  sse(): SseWriter {
+    this.startResponse(200, 'sse', [
+      ['content-type', 'text/event-stream; charset=utf-8'],
+      ['cache-control', 'no-cache'],
+      ['x-accel-buffering', 'no'],
+    ]);
+    const w = new UwsSseWriter(this);
+    this.sseWriter = w;
+    if (!this.aborted) w.open();
+    return w;
+  }
+
+  stream(status: number, contentType: string, contentLength?: number): ByteStream {
+    if (contentLength !== undefined && !(Number.isSafeInteger(contentLength) && contentLength >= 0)) {
+      throw new Error(`stream(): bad contentLength ${contentLength}`);
+    }
+    this.startResponse(status, 'bytes', [['content-type', contentType]]);
+    return new UwsByteStream(this, contentLength);
+  }
+
+  /** Sends `err` in this route's envelope; mid-stream it becomes an SSE error event or a cut connection. */
+  fail(err: ApiError): void {
+    if (this.aborted || this.finished) return;
+    if (!this.responded) {
+      for (const [k, v] of Object.entries(err.headers)) this.setHeader(k, v);
+      this.json(err.status, errorBody(this.errorFormat, err, this.requestId));
+      return;
+    }
+    if (this.sseWriter && !this.sseWriter.closed) {
+      const body = errorBody(this.errorFormat, err, this.requestId);
+      // OpenAI streams carry errors as a plain data line; Anthropic streams as `event: error`.
+      void this.sseWriter.send(body as object, this.errorFormat === 'anthropic' ? 'error' : undefined);
+      this.sseWriter.end();
+      return;
+    }
+    this.destroy(`error after the response started: ${err.code}`);
+  }
+
+  // ---- lifecycle (server and sinks) ----------------------------------------------------------
+
+  onAbort(listener: () => void): void {
+    if (this.aborted) listener();
+    else (this.abortListeners ??= []).push(listener);
+  }
+
+  countBytes(n: number): void {
+    this.bytesOut += n;
+  }
+
+  /** uWS onAborted: the socket is gone and `res` is dead. */
+  handleAborted(): void {
+    if (this.aborted || this.finished) return;
+    this.aborted = true;
+    this.body?.abort();
+    this.controller?.abort(new ClientAbortedError());
+    for (const l of this.abortListeners?.splice(0) ?? []) {
+      try {
+        l();
+      } catch {
+        // a listener's failure must not stop the others
+      }
+    }
+    this.finish();
+  }
+
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.onFinishCb(this);
+  }
+
+  destroy(reason: string): void {
+    if (this.aborted || this.finished) return;
+    this.onDestroyCb?.(this, reason);
+    this.res.close(); // runs onAborted synchronously → handleAborted()
+    this.handleAborted();
+  }
+
+  /** Keep-alive is unsafe once the body went past its limit: the rest of it is still on the wire. */
+  private get closeAfterResponse(): boolean {
+    return this.body?.overLimit === true && !this.body.complete;
+  }
+
+  private writeHead(status: number, head: Array<[string, string]>): void {
+    const res = this.res;
+    res.writeStatus(statusLine(status));
+    for (const [k, v] of head) res.writeHeader(k, v);
+    if (this.outHeaders) for (const [k, v] of this.outHeaders) res.writeHeader(k, v);
+    res.writeHeader('x-request-id', this.requestId);
+    res.writeHeader('request-id', this.requestId);
+  }
+
+  private endWith(status: number, contentType: string, body: string): void {
+    if (this.responded) throw new Error('response already started');
+    this.responded = true;
+    this.status = status;
+    if (this.aborted) return;
+    const close = this.closeAfterResponse;
+    this.body?.release();
+    this.res.cork(() => {
+      this.writeHead(status, [['content-type', contentType]]);
+      this.res.end(body, close);
+    });
+    this.bytesOut += Buffer.byteLength(body);
+    this.finish();
+  }
+
+  private startResponse(status: number, kind: StreamKind, head: Array<[string, string]>): void {
+    if (this.responded) throw new Error('response already started');
+    this.responded = true;
+    this.status = status;
+    this.streamKind = kind;
+    if (this.aborted) return;
+    this.body?.release();
+    this.res.cork(() => this.writeHead(status, head));
+  }
+}

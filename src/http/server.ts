@@ -1,0 +1,280 @@
+// createHttpServer: one uWS app serving a Route[] (src/http/types.ts). Per request, in order:
+// copy what we need out of uWS's HttpRequest, match the route (404 / 405 + Allow), check the
+// API key (401), take a rate-limit token (429 + Retry-After), refuse an oversized Content-Length
+// (413), attach the body reader and onAborted, then run the handler. Every response carries
+// x-request-id and request-id; every finished request gives one access-log line and one metrics
+// sample. Handler failures become the route's error envelope and never reach uWS.
+import { randomUUID } from 'node:crypto';
+import uWS from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { ApiError, toApiError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import type { ErrorFormat, HttpMethod, Route } from './types.js';
+import { Router } from './router.js';
+import { ApiKeyAuth, presentedKeys } from './auth.js';
+import { RateLimiter, type RateLimit } from './rate-limiter.js';
+import { BodyReader, ClientAbortedError, tooLarge } from './body-reader.js';
+import { UwsRequestContext } from './request-context.js';
+
+export interface HttpServerOptions {
+  /** Label in logs and metrics ('main', 'predict'). */
+  name: string;
+  routes: readonly Route[];
+  logger: Logger;
+  metrics?: Metrics;
+  /** Keys accepted on routes with auth (Authorization: Bearer or x-api-key). None: those routes always 401. */
+  apiKeys?: readonly string[];
+  /** Auth for routes that do not say (Route.auth). Main API: true; prediction service: false. */
+  authByDefault?: boolean;
+  /** Body limit in bytes for routes without their own maxBody. */
+  maxBody: number;
+  /** Per-key token bucket on authenticated routes; absent or rps 0: off. */
+  rateLimit?: RateLimit;
+  /** Envelope for requests no route matched (404/405). Default 'openai'. */
+  errorFormat?: ErrorFormat;
+  /** Per-stream cap on bytes queued in JS behind backpressure (default 1 MiB). */
+  maxStreamQueueBytes?: number;
+  /** Monotonic ms clock for the rate limiter (tests). */
+  clock?: () => number;
+}
+
+export interface ShutdownResult {
+  /** Requests still running when the timeout hit, cut off. */
+  aborted: number;
+}
+
+export interface HttpServer {
+  readonly name: string;
+  /** Resolves with the bound port (pass 0 for an ephemeral one). */
+  listen(host: string, port: number): Promise<number>;
+  /** Bound port, or -1 before listen. */
+  readonly port: number;
+  /** Requests whose response has not finished (streams included). */
+  readonly inFlight: number;
+  readonly draining: boolean;
+  /** Stops accepting, lets in-flight requests finish for up to timeoutMs, cuts the rest, closes
+   *  every socket. Idempotent: later calls get the same promise. */
+  shutdown(timeoutMs: number): Promise<ShutdownResult>;
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+const METHODS = new Set<string>(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']);
+
+function newRequestId(incoming: string | undefined): string {
+  if (incoming && REQUEST_ID_RE.test(incoming)) return incoming;
+  return 'req_' + randomUUID().replace(/-/g, '');
+}
+
+export function createHttpServer(opts: HttpServerOptions): HttpServer {
+  const router = new Router(opts.routes);
+  const auth = new ApiKeyAuth(opts.apiKeys ?? []);
+  const limiter = new RateLimiter(opts.rateLimit ?? { rps: 0, burst: 1 }, opts.clock);
+  const authByDefault = opts.authByDefault ?? true;
+  const defaultFormat = opts.errorFormat ?? 'openai';
+  const maxQueuedBytes = opts.maxStreamQueueBytes ?? 1 << 20;
+  const { logger, metrics, name } = opts;
+  const accessLog = logger.isEnabled('info');
+
+  const active = new Set<UwsRequestContext>();
+  let idleWaiter: (() => void) | null = null;
+  let listenSocket: us_listen_socket | null = null;
+  let port = -1;
+  let draining = false;
+  let shutdownPromise: Promise<ShutdownResult> | null = null;
+
+  const onFinish = (ctx: UwsRequestContext): void => {
+    active.delete(ctx);
+    const ms = performance.now() - ctx.startedAt;
+    // 499: the client closed the connection before a response started (nginx's convention).
+    const status = ctx.aborted && !ctx.responded ? 499 : ctx.status;
+    metrics?.recordRequest(name, ctx.routePattern, ctx.method, status, ms / 1000);
+    if (accessLog) {
+      const fields: Record<string, unknown> = {
+        server: name,
+        request_id: ctx.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status,
+        ms: Math.round(ms * 100) / 100,
+        bytes: ctx.bytesOut,
+      };
+      if (ctx.aborted) fields.aborted = true;
+      logger.info('http', fields);
+    }
+    if (active.size === 0 && idleWaiter) idleWaiter();
+  };
+
+  const onDestroy = (ctx: UwsRequestContext, reason: string): void => {
+    logger.warn('connection cut', { server: name, request_id: ctx.requestId, path: ctx.path, reason });
+  };
+
+  const handleFailure = (ctx: UwsRequestContext, route: Route, err: unknown): void => {
+    if (ctx.aborted || err instanceof ClientAbortedError) return; // nobody to answer
+    if (!(err instanceof ApiError)) {
+      logger.error('handler failed', { server: name, request_id: ctx.requestId, route: route.path, error: err });
+    }
+    if (ctx.finished) return;
+    try {
+      ctx.fail(toApiError(err));
+    } catch (e) {
+      logger.error('error response failed', { server: name, request_id: ctx.requestId, error: e });
+      ctx.destroy('error response failed');
+    }
+  };
+
+  const runHandler = async (ctx: UwsRequestContext, route: Route): Promise<void> => {
+    try {
+      await route.handler(ctx);
+    } catch (err) {
+      handleFailure(ctx, route, err);
+      return;
+    }
+    if (!ctx.responded && !ctx.aborted) {
+      handleFailure(ctx, route, new Error(`handler for ${route.method} ${route.path} returned without responding`));
+    }
+  };
+
+  /** Decides the request's fate synchronously: either an early error or the route to run. */
+  const admit = (
+    method: string,
+    path: string,
+    headers: Map<string, string>,
+  ): { route: Route; params: Record<string, string> } | ApiError => {
+    if (draining) return new ApiError('overloaded', 'server is shutting down', { headers: { connection: 'close' } });
+    const m = router.match(method, path);
+    if (m.kind === 'not_found') return new ApiError('not_found', `no route for ${method} ${path}`);
+    if (m.kind === 'method_not_allowed') {
+      return new ApiError('method_not_allowed', `method ${method} is not allowed on ${path}`, { headers: { allow: m.allow.join(', ') } });
+    }
+    const route = m.route;
+    if (route.auth ?? authByDefault) {
+      const keys = presentedKeys(headers.get('authorization'), headers.get('x-api-key'));
+      const keyIndex = keys.length ? auth.check(keys) : -1;
+      if (keyIndex < 0) {
+        return new ApiError(
+          'unauthorized',
+          keys.length ? 'invalid API key' : 'missing API key: send `Authorization: Bearer <key>` or `x-api-key: <key>`',
+          { headers: { 'www-authenticate': 'Bearer' } },
+        );
+      }
+      const decision = limiter.take(String(keyIndex));
+      if (!decision.ok) {
+        return new ApiError('rate_limited', `rate limit exceeded; retry after ${decision.retryAfterSeconds} s`, {
+          headers: { 'retry-after': String(decision.retryAfterSeconds) },
+        });
+      }
+    }
+    const limit = route.maxBody ?? opts.maxBody;
+    const cl = headers.get('content-length');
+    if (cl !== undefined && Number(cl) > limit) return tooLarge(limit);
+    return m;
+  };
+
+  const onRequest = (res: HttpResponse, req: HttpRequest): void => {
+    // uWS's HttpRequest dies when this function returns: copy everything first.
+    const method = req.getCaseSensitiveMethod();
+    const path = req.getUrl();
+    const rawQuery = req.getQuery() ?? '';
+    const headers = new Map<string, string>();
+    req.forEach((k, v) => {
+      if (!headers.has(k)) headers.set(k, v);
+    });
+
+    const decision = admit(method, path, headers);
+    const route = decision instanceof ApiError ? null : decision.route;
+    const limit = route?.maxBody ?? opts.maxBody;
+    const hasBody = (headers.get('content-length') ?? '0') !== '0' || headers.has('transfer-encoding');
+    // The body reader must attach now: uWS drops body bytes that arrive with no onData handler.
+    const body = route && hasBody ? new BodyReader(res, limit) : null;
+    const ctx = new UwsRequestContext(res, {
+      method: (METHODS.has(method) ? method : method.toUpperCase()) as HttpMethod,
+      path,
+      rawQuery,
+      headers,
+      requestId: newRequestId(headers.get('x-request-id')),
+      params: decision instanceof ApiError ? {} : decision.params,
+      errorFormat: route?.errorFormat ?? defaultFormat,
+      maxBody: limit,
+      maxQueuedBytes,
+      body,
+      onFinish,
+      onDestroy,
+    });
+    res.onAborted(() => ctx.handleAborted());
+    active.add(ctx);
+
+    if (decision instanceof ApiError) {
+      ctx.fail(decision);
+      return;
+    }
+    ctx.routePattern = decision.route.path;
+    void runHandler(ctx, decision.route);
+  };
+
+  const app: TemplatedApp = uWS.App();
+  app.any('/*', onRequest);
+
+  const waitIdle = (timeoutMs: number): Promise<boolean> => {
+    if (active.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        idleWaiter = null;
+        resolve(false);
+      }, timeoutMs);
+      idleWaiter = () => {
+        clearTimeout(timer);
+        idleWaiter = null;
+        resolve(true);
+      };
+    });
+  };
+
+  return {
+    name,
+    get port() {
+      return port;
+    },
+    get inFlight() {
+      return active.size;
+    },
+    get draining() {
+      return draining;
+    },
+    listen(host: string, wanted: number): Promise<number> {
+      return new Promise((resolve, reject) => {
+        app.listen(host, wanted, (ls) => {
+          if (!ls) {
+            reject(new Error(`${name}: cannot listen on ${host}:${wanted} (address in use or not available)`));
+            return;
+          }
+          listenSocket = ls;
+          port = uWS.us_socket_local_port(ls);
+          resolve(port);
+        });
+      });
+    },
+    shutdown(timeoutMs: number): Promise<ShutdownResult> {
+      shutdownPromise ??= (async () => {
+        draining = true;
+        if (listenSocket) {
+          uWS.us_listen_socket_close(listenSocket);
+          listenSocket = null;
+        }
+        const idle = await waitIdle(timeoutMs);
+        let aborted = 0;
+        if (!idle) {
+          for (const ctx of [...active]) {
+            ctx.destroy(`still running after the ${timeoutMs} ms shutdown timeout`);
+            aborted++;
+          }
+        }
+        // Idle keep-alive connections would otherwise hold the process open. close() exists in
+        // this uWS build (closes every socket) but is missing from its type declarations.
+        (app as TemplatedApp & { close(): void }).close();
+        return { aborted };
+      })();
+      return shutdownPromise;
+    },
+  };
+}

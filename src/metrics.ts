@@ -1,0 +1,174 @@
+// In-process metrics in the Prometheus text exposition format (version 0.0.4).
+// Counters and histograms are keyed by label values; gauges are read when scraped.
+// The HTTP layer records every request (route pattern, method, status, latency); other modules
+// register their own series on the same registry through Services.metrics.
+
+export type Labels = Record<string, string>;
+
+export const DEFAULT_LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+function escapeLabel(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+}
+
+function labelText(names: readonly string[], values: readonly string[], extra?: [string, string]): string {
+  const parts = names.map((n, i) => `${n}="${escapeLabel(values[i] ?? '')}"`);
+  if (extra) parts.push(`${extra[0]}="${escapeLabel(extra[1])}"`);
+  return parts.length ? `{${parts.join(',')}}` : '';
+}
+
+function formatNumber(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return '+Inf';
+  if (v === -Infinity) return '-Inf';
+  return String(v);
+}
+
+interface Series {
+  render(): string[];
+}
+
+export class Counter implements Series {
+  private readonly values = new Map<string, { labels: string[]; value: number }>();
+  constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[]) {}
+
+  inc(labels: Labels = {}, by = 1): void {
+    const values = this.labelNames.map((n) => labels[n] ?? '');
+    const key = values.join('\u0001');
+    const cur = this.values.get(key);
+    if (cur) cur.value += by;
+    else this.values.set(key, { labels: values, value: by });
+  }
+
+  get(labels: Labels = {}): number {
+    return this.values.get(this.labelNames.map((n) => labels[n] ?? '').join('\u0001'))?.value ?? 0;
+  }
+
+  render(): string[] {
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
+    for (const { labels, value } of this.values.values()) out.push(`${this.name}${labelText(this.labelNames, labels)} ${formatNumber(value)}`);
+    return out;
+  }
+}
+
+export class Histogram implements Series {
+  private readonly values = new Map<string, { labels: string[]; counts: number[]; sum: number; count: number }>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+    readonly buckets: readonly number[] = DEFAULT_LATENCY_BUCKETS_S,
+  ) {}
+
+  observe(labels: Labels, value: number): void {
+    const values = this.labelNames.map((n) => labels[n] ?? '');
+    const key = values.join('\u0001');
+    let cur = this.values.get(key);
+    if (!cur) {
+      cur = { labels: values, counts: new Array<number>(this.buckets.length).fill(0), sum: 0, count: 0 };
+      this.values.set(key, cur);
+    }
+    // Counts are stored per bucket and made cumulative when rendered.
+    const i = this.buckets.findIndex((b) => value <= b);
+    if (i >= 0) cur.counts[i] = (cur.counts[i] ?? 0) + 1;
+    cur.sum += value;
+    cur.count += 1;
+  }
+
+  render(): string[] {
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
+    for (const { labels, counts, sum, count } of this.values.values()) {
+      let cumulative = 0;
+      this.buckets.forEach((b, i) => {
+        cumulative += counts[i] ?? 0;
+        out.push(`${this.name}_bucket${labelText(this.labelNames, labels, ['le', formatNumber(b)])} ${cumulative}`);
+      });
+      out.push(`${this.name}_bucket${labelText(this.labelNames, labels, ['le', '+Inf'])} ${count}`);
+      out.push(`${this.name}_sum${labelText(this.labelNames, labels)} ${formatNumber(sum)}`);
+      out.push(`${this.name}_count${labelText(this.labelNames, labels)} ${count}`);
+    }
+    return out;
+  }
+}
+
+export interface GaugeSample {
+  labels?: Labels;
+  value: number;
+}
+
+class Gauge implements Series {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly read: () => number | GaugeSample[],
+  ) {}
+
+  render(): string[] {
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+    let samples: GaugeSample[];
+    try {
+      const v = this.read();
+      samples = typeof v === 'number' ? [{ value: v }] : v;
+    } catch {
+      return []; // a failing reader drops its gauge from this scrape rather than failing the scrape
+    }
+    for (const s of samples) {
+      const names = Object.keys(s.labels ?? {});
+      out.push(`${this.name}${labelText(names, names.map((n) => s.labels?.[n] ?? ''))} ${formatNumber(s.value)}`);
+    }
+    return out;
+  }
+}
+
+export class Metrics {
+  private readonly series = new Map<string, Series>();
+  /** Requests by route pattern, method and status (unknown paths count as route "unmatched"). */
+  readonly httpRequests: Counter;
+  /** Request latency from the first byte of the request to the end of the response, seconds. */
+  readonly httpLatency: Histogram;
+
+  constructor() {
+    this.httpRequests = this.counter('svc_http_requests_total', 'HTTP requests by server, route pattern, method and status.', [
+      'server',
+      'route',
+      'method',
+      'status',
+    ]);
+    this.httpLatency = this.histogram('svc_http_request_duration_seconds', 'HTTP request latency by server and route pattern, seconds.', [
+      'server',
+      'route',
+    ]);
+  }
+
+  private add<T extends Series>(name: string, s: T): T {
+    if (this.series.has(name)) throw new Error(`metric ${name} registered twice`);
+    this.series.set(name, s);
+    return s;
+  }
+
+  counter(name: string, help: string, labelNames: readonly string[] = []): Counter {
+    return this.add(name, new Counter(name, help, labelNames));
+  }
+
+  histogram(name: string, help: string, labelNames: readonly string[] = [], buckets?: readonly number[]): Histogram {
+    return this.add(name, new Histogram(name, help, labelNames, buckets));
+  }
+
+  /** A value read at scrape time (queue depth, KV usage, ...). */
+  gauge(name: string, help: string, read: () => number | GaugeSample[]): void {
+    this.add(name, new Gauge(name, help, read));
+  }
+
+  recordRequest(server: string, route: string, method: string, status: number, seconds: number): void {
+    this.httpRequests.inc({ server, route, method, status: String(status) });
+    this.httpLatency.observe({ server, route }, seconds);
+  }
+
+  render(): string {
+    const lines: string[] = [];
+    for (const s of this.series.values()) lines.push(...s.render());
+    return lines.join('\n') + '\n';
+  }
+}
+
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
