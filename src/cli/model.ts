@@ -1,10 +1,130 @@
+// `svc model make|info`: writes generated GGUF models (see src/model-maker) and prints a file's header.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
 import type { Command } from '../cli.js';
+import { readGgufHeader } from '../gguf/gguf-reader.js';
+import { ggmlTypeName } from '../gguf/types.js';
+import { DTYPES, PRESETS, builtinModelPath, makeModel, resolveSpec, type ModelSpec, type PresetName } from '../model-maker/index.js';
 
-// Placeholder until the model command lands; it says so instead of pretending.
+const HELP = `usage:
+  svc model make [--preset builtin|tiny|small|medium] [--dtype ${DTYPES.join('|')}]
+                 [--arch llama|qwen2] [--out PATH] [--data-dir DIR]
+                 [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N]
+                 [--rope-theta X] [--eps X] [--tied|--untied] [--seed N] [--scale X]
+                 [--vocab qwen|spm] [--vocab-limit N] [--pre NAME]
+      Writes a deterministic model (random weights, real Qwen BPE vocabulary and chat template).
+      Default: the built-in preset into <data-dir>/models/builtin.gguf (data dir: $SVC_DATA_DIR or ./data).
+      With another preset and no --out: <data-dir>/models/<preset>-<dtype>.gguf.
+  svc model info PATH
+      Prints the metadata (long arrays summarised) and the tensor table of a GGUF file.`;
+
+function num(v: string | undefined, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`--${what} needs a number, got '${v}'`);
+  return n;
+}
+
+async function make(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      preset: { type: 'string', default: 'builtin' },
+      dtype: { type: 'string' },
+      arch: { type: 'string' },
+      out: { type: 'string' },
+      'data-dir': { type: 'string' },
+      dim: { type: 'string' },
+      layers: { type: 'string' },
+      heads: { type: 'string' },
+      'kv-heads': { type: 'string' },
+      ffn: { type: 'string' },
+      ctx: { type: 'string' },
+      'rope-theta': { type: 'string' },
+      eps: { type: 'string' },
+      tied: { type: 'boolean' },
+      untied: { type: 'boolean' },
+      seed: { type: 'string' },
+      scale: { type: 'string' },
+      vocab: { type: 'string' },
+      'vocab-limit': { type: 'string' },
+      pre: { type: 'string' },
+      name: { type: 'string' },
+    },
+  });
+  const preset = values.preset as PresetName;
+  if (!(preset in PRESETS)) throw new Error(`unknown preset '${preset}' (have: ${Object.keys(PRESETS).join(', ')})`);
+  if (values.tied && values.untied) throw new Error('--tied and --untied exclude each other');
+  const over: Partial<ModelSpec> = {
+    dtype: values.dtype as ModelSpec['dtype'] | undefined,
+    arch: values.arch as ModelSpec['arch'] | undefined,
+    dim: num(values.dim, 'dim'),
+    layers: num(values.layers, 'layers'),
+    heads: num(values.heads, 'heads'),
+    kvHeads: num(values['kv-heads'], 'kv-heads'),
+    ffn: num(values.ffn, 'ffn'),
+    ctx: num(values.ctx, 'ctx'),
+    ropeTheta: num(values['rope-theta'], 'rope-theta'),
+    eps: num(values.eps, 'eps'),
+    tied: values.tied ? true : values.untied ? false : undefined,
+    seed: num(values.seed, 'seed'),
+    scale: num(values.scale, 'scale'),
+    vocab: values.vocab as ModelSpec['vocab'] | undefined,
+    vocabLimit: num(values['vocab-limit'], 'vocab-limit'),
+    pre: values.pre,
+    name: values.name,
+  };
+  if (over.vocab !== undefined && over.vocab !== 'qwen' && over.vocab !== 'spm') throw new Error(`--vocab must be qwen or spm`);
+  const spec = resolveSpec(preset, over);
+  const dataDir = resolve(values['data-dir'] ?? process.env['SVC_DATA_DIR'] ?? 'data');
+  const customised = Object.values(over).some((v) => v !== undefined);
+  const out = values.out
+    ? resolve(values.out)
+    : preset === 'builtin' && !customised
+      ? builtinModelPath(dataDir)
+      : resolve(dataDir, 'models', `${preset}-${spec.dtype}.gguf`);
+  const r = await makeModel(spec, out);
+  const counts: Record<string, number> = {};
+  for (const t of Object.values(r.tensorTypes)) counts[ggmlTypeName(t)] = (counts[ggmlTypeName(t)] ?? 0) + 1;
+  console.log(
+    `wrote ${r.path}\n  ${spec.arch} ${spec.dim}/${spec.layers}/${spec.heads}/${spec.kvHeads}/${spec.ffn} ctx ${spec.ctx} ${spec.tied ? 'tied' : 'untied'} ${spec.dtype}` +
+      `\n  ${(r.params / 1e6).toFixed(1)}M params, ${(r.bytes / 2 ** 20).toFixed(1)} MiB, ${(r.ms / 1000).toFixed(1)} s` +
+      `\n  tensor types: ${Object.entries(counts).map(([k, v]) => `${k}×${v}`).join(' ')}`,
+  );
+  return 0;
+}
+
+function info(argv: string[]): number {
+  const path = argv[0];
+  if (!path) throw new Error('svc model info PATH');
+  const h = readGgufHeader(path);
+  console.log(`${path}: GGUF v${h.version}, ${h.tensors.length} tensors, alignment ${h.alignment}, data at ${h.dataOffset}, ${h.fileSize} bytes`);
+  for (const [k, v] of Object.entries(h.metadata)) {
+    let s: string;
+    if (typeof v === 'string') s = v.length > 120 ? `${JSON.stringify(v.slice(0, 117))}… (${v.length} chars)` : JSON.stringify(v);
+    else if (v && typeof v === 'object' && 'length' in v) {
+      const a = Array.from(v as ArrayLike<unknown>);
+      s = `[${a.slice(0, 6).map((x) => JSON.stringify(x)).join(', ')}${a.length > 6 ? ', …' : ''}] (${a.length} items)`;
+    } else s = String(v);
+    console.log(`  ${k} = ${s}`);
+  }
+  for (const t of h.tensors) console.log(`  ${t.name.padEnd(28)} ${ggmlTypeName(t.type).padEnd(5)} [${t.dims.join(', ')}] @${t.offset}`);
+  return 0;
+}
+
 export const command: Command = {
-  summary: '(model: not built yet)',
-  async run() {
-    console.error('svc model: not implemented yet');
-    return 2;
+  summary: 'make the built-in (or a benchmark-shaped) GGUF model; inspect a GGUF file',
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    try {
+      if (sub === 'make') return await make(rest);
+      if (sub === 'info') return info(rest);
+      console.log(HELP);
+      return sub === undefined || sub === '--help' || sub === '-h' ? 0 : 2;
+    } catch (e) {
+      console.error(`svc model: ${(e as Error).message}`);
+      return 2;
+    }
   },
 };

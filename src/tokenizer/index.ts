@@ -1,0 +1,330 @@
+// Tokenizer built from GGUF metadata (tokenizer.ggml.*), matching llama.cpp's llama-vocab.cpp:
+// byte-level BPE (`gpt2`) with the pre-tokenizer `tokenizer.ggml.pre` names, SentencePiece-style
+// (`llama`), special/added tokens split out first, BOS/EOS from the metadata.
+import { byteLevelDecode } from './byte-level.js';
+import { BpeModel } from './bpe.js';
+import { PRE_TOKENIZER_REGEXES, preTokenize, resolvePreTokenizer } from './pre-tokenizers.js';
+import { SpmModel } from './spm.js';
+
+/** tokenizer.ggml.token_type values. */
+export enum TokenType {
+  UNDEFINED = 0,
+  NORMAL = 1,
+  UNKNOWN = 2,
+  CONTROL = 3,
+  USER_DEFINED = 4,
+  UNUSED = 5,
+  BYTE = 6,
+}
+
+export interface EncodeOptions {
+  /** Add BOS/EOS as the metadata says (add_bos_token / add_eos_token). Default true. */
+  addSpecial?: boolean;
+  /** Match control tokens written as text (e.g. "<|im_start|>"). Default false.
+   *  User-defined tokens are always matched, as in llama.cpp. */
+  parseSpecial?: boolean;
+}
+
+export interface DecodeOptions {
+  /** Render control tokens' text (e.g. "<|im_end|>"). Default false. */
+  special?: boolean;
+}
+
+export interface StreamDecoder {
+  /** Text completed by this token ('' while a UTF-8 character is still incomplete). */
+  push(id: number): string;
+  /** Whatever is left (an incomplete character becomes U+FFFD). */
+  flush(): string;
+}
+
+export interface Tokenizer {
+  readonly model: 'gpt2' | 'llama';
+  readonly pre: string | null;
+  readonly vocabSize: number;
+  readonly bos: number | null;
+  readonly eos: number | null;
+  readonly eot: number | null;
+  readonly pad: number | null;
+  readonly unk: number | null;
+  /** Every id that ends generation (EOS, EOT, EOM and the end-of-text tokens llama.cpp detects). */
+  readonly eog: readonly number[];
+  readonly addBos: boolean;
+  readonly addEos: boolean;
+  readonly chatTemplate: string | null;
+  encode(text: string, opts?: EncodeOptions): Uint32Array;
+  decode(ids: ArrayLike<number>, opts?: DecodeOptions): string;
+  /** The bytes a token contributes to decoded text (control tokens: their text). */
+  tokenBytes(id: number): Uint8Array;
+  /** The token's piece as stored in the vocabulary. */
+  tokenText(id: number): string;
+  tokenType(id: number): TokenType;
+  tokenId(piece: string): number | undefined;
+  createStreamDecoder(opts?: DecodeOptions): StreamDecoder;
+}
+
+/** Limits on untrusted metadata. */
+const MAX_VOCAB = 1 << 22;
+
+/** Texts llama.cpp treats as end-of-generation when present (llama-vocab.cpp, EOT/EOG detection). */
+const EOT_TEXTS = ['<|eot_id|>', '<|im_end|>', '<|end|>', '<end_of_turn>', '<|endoftext|>', '<EOT>', '_<EOT>', '<｜end▁of▁sentence｜>'];
+const EOG_TEXTS = [...EOT_TEXTS, '<|eom_id|>', '<|end_of_text|>'];
+
+function arr<T>(v: unknown, what: string): ArrayLike<T> {
+  if (v === undefined || v === null) throw new Error(`tokenizer: metadata ${what} is missing`);
+  if (typeof v !== 'object' || typeof (v as ArrayLike<T>).length !== 'number') throw new Error(`tokenizer: metadata ${what} is not an array`);
+  return v as ArrayLike<T>;
+}
+
+function optId(md: Record<string, unknown>, key: string, n: number): number | null | undefined {
+  const v = md[key];
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (!Number.isInteger(x)) throw new Error(`tokenizer: ${key} is not an integer`);
+  if (x < 0 || x >= n) return null; // llama.cpp: out-of-range special ids are ignored
+  return x;
+}
+
+const utf8 = new TextEncoder();
+
+export function createTokenizer(md: Record<string, unknown>): Tokenizer {
+  const modelName = String(md['tokenizer.ggml.model'] ?? '');
+  if (modelName !== 'gpt2' && modelName !== 'llama') {
+    throw new Error(`tokenizer: unsupported tokenizer.ggml.model '${modelName}' (supported: gpt2, llama)`);
+  }
+  const tokens = arr<string>(md['tokenizer.ggml.tokens'], 'tokenizer.ggml.tokens');
+  const n = tokens.length;
+  if (n === 0 || n > MAX_VOCAB) throw new Error(`tokenizer: vocabulary size ${n} out of range`);
+  const rawTypes = md['tokenizer.ggml.token_type'] === undefined ? null : arr<number>(md['tokenizer.ggml.token_type'], 'tokenizer.ggml.token_type');
+  if (rawTypes && rawTypes.length !== n) throw new Error('tokenizer: token_type length differs from tokens');
+  const types = new Uint8Array(n);
+  const tokenToId = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i];
+    if (typeof t !== 'string') throw new Error(`tokenizer: token ${i} is not a string`);
+    types[i] = rawTypes ? Number(rawTypes[i]) : TokenType.NORMAL;
+    tokenToId.set(t, i); // later duplicates win, as llama.cpp's token_to_id assignment
+  }
+
+  const isSpm = modelName === 'llama';
+  const getId = (key: string, dflt: number | null): number | null => {
+    const v = optId(md, key, n);
+    return v === undefined ? dflt : v;
+  };
+  const bos = getId('tokenizer.ggml.bos_token_id', isSpm ? 1 : 11);
+  const eos = getId('tokenizer.ggml.eos_token_id', isSpm ? 2 : 11);
+  const unk = getId('tokenizer.ggml.unknown_token_id', isSpm ? 0 : null);
+  const pad = getId('tokenizer.ggml.padding_token_id', null);
+  let eot = getId('tokenizer.ggml.eot_token_id', null);
+  const eom = getId('tokenizer.ggml.eom_token_id', null);
+  if (eot === null) {
+    for (const t of EOT_TEXTS) {
+      const id = tokenToId.get(t);
+      if (id !== undefined && (types[id] === TokenType.CONTROL || types[id] === TokenType.USER_DEFINED)) {
+        eot = id;
+        break;
+      }
+    }
+  }
+  const eog = new Set<number>();
+  for (const id of [eos, eot, eom]) if (id !== null) eog.add(id);
+  for (const t of EOG_TEXTS) {
+    const id = tokenToId.get(t);
+    if (id !== undefined && types[id] === TokenType.CONTROL) eog.add(id);
+  }
+
+  let pre: string | null = null;
+  let preRegexes: RegExp[] = [];
+  let addBos = isSpm;
+  let ignoreMerges = false;
+  let bpe: BpeModel | null = null;
+  let spm: SpmModel | null = null;
+  if (!isSpm) {
+    pre = resolvePreTokenizer(md['tokenizer.ggml.pre'] === undefined ? 'default' : String(md['tokenizer.ggml.pre']));
+    preRegexes = PRE_TOKENIZER_REGEXES[pre]!;
+    if (pre === 'llama3') {
+      ignoreMerges = true;
+      addBos = true;
+    }
+    const merges = arr<string>(md['tokenizer.ggml.merges'], 'tokenizer.ggml.merges');
+    bpe = new BpeModel({ tokenToId, merges }, ignoreMerges);
+  } else {
+    const scores = md['tokenizer.ggml.scores'] === undefined ? new Float32Array(n) : arr<number>(md['tokenizer.ggml.scores'], 'tokenizer.ggml.scores');
+    const byteIds = new Int32Array(256).fill(-1);
+    for (let b = 0; b < 256; b++) {
+      const id = tokenToId.get(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`);
+      if (id !== undefined) byteIds[b] = id;
+    }
+    spm = new SpmModel({ tokenToId, scores, byteIds });
+  }
+  if (md['tokenizer.ggml.add_bos_token'] !== undefined) addBos = Boolean(md['tokenizer.ggml.add_bos_token']);
+  const addEos = md['tokenizer.ggml.add_eos_token'] !== undefined ? Boolean(md['tokenizer.ggml.add_eos_token']) : false;
+  const addSpacePrefix = isSpm ? (md['tokenizer.ggml.add_space_prefix'] !== undefined ? Boolean(md['tokenizer.ggml.add_space_prefix']) : true) : false;
+
+  // Tokens split out of raw text before the model runs: longest first (llama.cpp cache_special_tokens).
+  const specials: Array<{ id: number; text: string; control: boolean }> = [];
+  for (let i = 0; i < n; i++) {
+    const t = types[i];
+    if (t === TokenType.CONTROL || t === TokenType.USER_DEFINED || t === TokenType.UNKNOWN) {
+      const text = tokens[i]!;
+      if (text.length > 0) specials.push({ id: i, text, control: t !== TokenType.USER_DEFINED });
+    }
+  }
+  specials.sort((a, b) => utf8.encode(b.text).length - utf8.encode(a.text).length || a.id - b.id);
+
+  type Fragment = string | number;
+  const partition = (text: string, parseSpecial: boolean): Fragment[] => {
+    let frags: Fragment[] = [text];
+    for (const sp of specials) {
+      if (sp.control && !parseSpecial) continue;
+      let changed = false;
+      const next: Fragment[] = [];
+      for (const f of frags) {
+        if (typeof f !== 'string' || f.indexOf(sp.text) < 0) {
+          next.push(f);
+          continue;
+        }
+        changed = true;
+        let pos = 0;
+        for (let at = f.indexOf(sp.text); at >= 0; at = f.indexOf(sp.text, pos)) {
+          if (at > pos) next.push(f.slice(pos, at));
+          next.push(sp.id);
+          pos = at + sp.text.length;
+        }
+        if (pos < f.length) next.push(f.slice(pos));
+      }
+      if (changed) frags = next;
+    }
+    return frags;
+  };
+
+  const encode = (text: string, opts: EncodeOptions = {}): Uint32Array => {
+    const addSpecial = opts.addSpecial ?? true;
+    const out: number[] = [];
+    if (addSpecial && addBos && bos !== null) out.push(bos);
+    const frags = partition(text, opts.parseSpecial ?? false);
+    let prevSpecial = true;
+    for (const f of frags) {
+      if (typeof f === 'number') {
+        out.push(f);
+        prevSpecial = true;
+        continue;
+      }
+      if (spm) {
+        const t = (addSpacePrefix && prevSpecial ? ' ' : '') + f;
+        spm.encode(t.replaceAll(' ', '\u2581'), out);
+        prevSpecial = false;
+      } else {
+        for (const w of preTokenize(f, preRegexes)) bpe!.encodeWord(w, out);
+      }
+    }
+    if (addSpecial && addEos && eos !== null) out.push(eos);
+    return Uint32Array.from(out);
+  };
+
+  const bytesCache: Array<Uint8Array | undefined> = new Array(n);
+  const EMPTY = new Uint8Array(0);
+  const tokenBytes = (id: number): Uint8Array => {
+    if (!Number.isInteger(id) || id < 0 || id >= n) throw new RangeError(`tokenizer: token id ${id} out of range [0, ${n})`);
+    let b = bytesCache[id];
+    if (b) return b;
+    const text = tokens[id]!;
+    switch (types[id]) {
+      case TokenType.NORMAL:
+      case TokenType.UNDEFINED:
+        b = isSpm ? utf8.encode(text.replaceAll('\u2581', ' ')) : byteLevelDecode(text);
+        break;
+      case TokenType.BYTE: {
+        const m = /^<0x([0-9A-Fa-f]{2})>$/.exec(text);
+        b = m ? Uint8Array.of(parseInt(m[1]!, 16)) : utf8.encode(text);
+        break;
+      }
+      case TokenType.UNKNOWN:
+        b = utf8.encode('\u2585');
+        break;
+      case TokenType.UNUSED:
+        b = EMPTY;
+        break;
+      default: // CONTROL, USER_DEFINED: raw text
+        b = utf8.encode(text);
+    }
+    bytesCache[id] = b;
+    return b;
+  };
+  const renders = (id: number, special: boolean): boolean => {
+    const t = types[id];
+    return special || (t !== TokenType.CONTROL && t !== TokenType.UNKNOWN);
+  };
+
+  const decode = (ids: ArrayLike<number>, opts: DecodeOptions = {}): string => {
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (!renders(id, opts.special ?? false)) {
+        tokenBytes(id); // still validates the id
+        continue;
+      }
+      const b = tokenBytes(id);
+      parts.push(b);
+      total += b.length;
+    }
+    const all = new Uint8Array(total);
+    let o = 0;
+    for (const p of parts) {
+      all.set(p, o);
+      o += p.length;
+    }
+    let s = new TextDecoder('utf-8').decode(all);
+    // SentencePiece adds a space in front of the text; take it back off at the start.
+    if (addSpacePrefix && s.startsWith(' ') && ids.length > 0 && types[ids[0]!] !== TokenType.CONTROL) s = s.slice(1);
+    return s;
+  };
+
+  const createStreamDecoder = (opts: DecodeOptions = {}): StreamDecoder => {
+    const td = new TextDecoder('utf-8');
+    let first = true;
+    const strip = (s: string): string => {
+      if (!first || s.length === 0) return s;
+      first = false;
+      return addSpacePrefix && s.startsWith(' ') ? s.slice(1) : s;
+    };
+    return {
+      push(id: number): string {
+        if (!renders(id, opts.special ?? false)) {
+          tokenBytes(id);
+          return '';
+        }
+        return strip(td.decode(tokenBytes(id), { stream: true }));
+      },
+      flush(): string {
+        return strip(td.decode());
+      },
+    };
+  };
+
+  const chatTemplate = typeof md['tokenizer.chat_template'] === 'string' ? (md['tokenizer.chat_template'] as string) : null;
+  return {
+    model: modelName,
+    pre,
+    vocabSize: n,
+    bos,
+    eos,
+    eot,
+    pad,
+    unk,
+    eog: [...eog],
+    addBos,
+    addEos,
+    chatTemplate,
+    encode,
+    decode,
+    tokenBytes,
+    tokenText: (id) => {
+      if (!Number.isInteger(id) || id < 0 || id >= n) throw new RangeError(`tokenizer: token id ${id} out of range [0, ${n})`);
+      return tokens[id]!;
+    },
+    tokenType: (id) => types[id] as TokenType,
+    tokenId: (piece) => tokenToId.get(piece),
+    createStreamDecoder,
+  };
+}
