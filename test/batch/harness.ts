@@ -45,6 +45,10 @@ export class Gate {
       return inner(body, opts);
     };
   }
+  /** Holds requests that start from now on. */
+  hold(): void {
+    this.open = false;
+  }
   release(): void {
     this.open = true;
     for (const w of this.waiters.splice(0)) w();
