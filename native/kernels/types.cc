@@ -1,0 +1,249 @@
+// Type table, fp16/bf16 scalar conversions and row dequantization (reference formulas of
+// llama.cpp's ggml-quants.c dequantize_row_*).
+#include <cmath>
+#include <cstring>
+
+#include "kernels/kernels.h"
+#include "kernels/quants.h"
+
+namespace infer {
+
+namespace {
+inline float from_bits(uint32_t w) { float f; std::memcpy(&f, &w, 4); return f; }
+inline uint32_t to_bits(float f) { uint32_t w; std::memcpy(&w, &f, 4); return w; }
+}  // namespace
+
+// Exact IEEE half <-> float conversions (Maratyszcza's FP16 method, as ggml uses without F16C).
+float fp16_to_fp32(uint16_t h) {
+  const uint32_t w = static_cast<uint32_t>(h) << 16;
+  const uint32_t sign = w & 0x80000000u;
+  const uint32_t two_w = w + w;
+  const uint32_t exp_offset = 0xE0u << 23;
+  const float exp_scale = 0x1.0p-112f;
+  const float normalized = from_bits((two_w >> 4) + exp_offset) * exp_scale;
+  const uint32_t magic_mask = 126u << 23;
+  const float magic_bias = 0.5f;
+  const float denormalized = from_bits((two_w >> 17) | magic_mask) - magic_bias;
+  const uint32_t denormalized_cutoff = 1u << 27;
+  const uint32_t result = sign | (two_w < denormalized_cutoff ? to_bits(denormalized) : to_bits(normalized));
+  return from_bits(result);
+}
+
+uint16_t fp32_to_fp16(float f) {
+  const float scale_to_inf = 0x1.0p+112f;
+  const float scale_to_zero = 0x1.0p-110f;
+  float base = (std::fabs(f) * scale_to_inf) * scale_to_zero;
+  const uint32_t w = to_bits(f);
+  const uint32_t shl1_w = w + w;
+  const uint32_t sign = w & 0x80000000u;
+  uint32_t bias = shl1_w & 0xFF000000u;
+  if (bias < 0x71000000u) bias = 0x71000000u;
+  base = from_bits((bias >> 1) + 0x07800000u) + base;
+  const uint32_t bits = to_bits(base);
+  const uint32_t exp_bits = (bits >> 13) & 0x00007C00u;
+  const uint32_t mantissa_bits = bits & 0x00000FFFu;
+  const uint32_t nonsign = exp_bits + mantissa_bits;
+  return static_cast<uint16_t>((sign >> 16) | (shl1_w > 0xFF000000u ? 0x7E00u : nonsign));
+}
+
+float bf16_to_fp32(uint16_t h) { return from_bits(static_cast<uint32_t>(h) << 16); }
+
+namespace kq {
+uint16_t fp32_to_bf16(float f) {
+  uint32_t u = to_bits(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 64);  // quiet NaN
+  return static_cast<uint16_t>((u + (0x7fffu + ((u >> 16) & 1))) >> 16);
+}
+}  // namespace kq
+
+const char* tensor_type_name(tensor_type t) {
+  switch (t) {
+    case tensor_type::f32: return "f32";
+    case tensor_type::f16: return "f16";
+    case tensor_type::bf16: return "bf16";
+    case tensor_type::q4_0: return "q4_0";
+    case tensor_type::q5_0: return "q5_0";
+    case tensor_type::q8_0: return "q8_0";
+    case tensor_type::q4_k: return "q4_k";
+    case tensor_type::q5_k: return "q5_k";
+    case tensor_type::q6_k: return "q6_k";
+  }
+  return "?";
+}
+
+bool tensor_type_supported(uint32_t raw) {
+  switch (raw) {
+    case 0: case 1: case 2: case 6: case 8: case 12: case 13: case 14: case 30: return true;
+    default: return false;
+  }
+}
+
+int64_t tensor_type_block_elems(tensor_type t) {
+  switch (t) {
+    case tensor_type::f32: case tensor_type::f16: case tensor_type::bf16: return 1;
+    case tensor_type::q4_0: case tensor_type::q5_0: case tensor_type::q8_0: return kq::QK;
+    case tensor_type::q4_k: case tensor_type::q5_k: case tensor_type::q6_k: return kq::QK_K;
+  }
+  return 1;
+}
+
+size_t tensor_type_block_bytes(tensor_type t) {
+  switch (t) {
+    case tensor_type::f32: return 4;
+    case tensor_type::f16: case tensor_type::bf16: return 2;
+    case tensor_type::q4_0: return sizeof(kq::block_q4_0);
+    case tensor_type::q5_0: return sizeof(kq::block_q5_0);
+    case tensor_type::q8_0: return sizeof(kq::block_q8_0);
+    case tensor_type::q4_k: return sizeof(kq::block_q4_K);
+    case tensor_type::q5_k: return sizeof(kq::block_q5_K);
+    case tensor_type::q6_k: return sizeof(kq::block_q6_K);
+  }
+  return 0;
+}
+
+size_t tensor_row_bytes(tensor_type t, int64_t n) {
+  return static_cast<size_t>(n / tensor_type_block_elems(t)) * tensor_type_block_bytes(t);
+}
+
+namespace {
+
+using namespace kq;
+
+inline void get_scale_min_k4(int j, const uint8_t* q, uint8_t* d, uint8_t* m) {
+  if (j < 4) {
+    *d = q[j] & 63;
+    *m = q[j + 4] & 63;
+  } else {
+    *d = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+    *m = (q[j + 4] >> 4) | ((q[j - 0] >> 6) << 4);
+  }
+}
+
+void deq_q4_0(const block_q4_0* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d);
+    for (int j = 0; j < QK / 2; j++) {
+      y[i * QK + j] = ((x[i].qs[j] & 0x0F) - 8) * d;
+      y[i * QK + j + QK / 2] = ((x[i].qs[j] >> 4) - 8) * d;
+    }
+  }
+}
+
+void deq_q5_0(const block_q5_0* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d);
+    uint32_t qh;
+    std::memcpy(&qh, x[i].qh, 4);
+    for (int j = 0; j < QK / 2; j++) {
+      const uint8_t xh0 = ((qh >> (j + 0)) << 4) & 0x10;
+      const uint8_t xh1 = ((qh >> (j + 12))) & 0x10;
+      y[i * QK + j] = (((x[i].qs[j] & 0x0F) | xh0) - 16) * d;
+      y[i * QK + j + QK / 2] = (((x[i].qs[j] >> 4) | xh1) - 16) * d;
+    }
+  }
+}
+
+void deq_q8_0(const block_q8_0* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d);
+    for (int j = 0; j < QK; j++) y[i * QK + j] = x[i].qs[j] * d;
+  }
+}
+
+void deq_q4_K(const block_q4_K* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const uint8_t* q = x[i].qs;
+    const float d = fp16_to_fp32(x[i].d);
+    const float min = fp16_to_fp32(x[i].dmin);
+    int is = 0;
+    uint8_t sc, m;
+    for (int j = 0; j < QK_K; j += 64) {
+      get_scale_min_k4(is + 0, x[i].scales, &sc, &m);
+      const float d1 = d * sc, m1 = min * m;
+      get_scale_min_k4(is + 1, x[i].scales, &sc, &m);
+      const float d2 = d * sc, m2 = min * m;
+      for (int l = 0; l < 32; ++l) *y++ = d1 * (q[l] & 0xF) - m1;
+      for (int l = 0; l < 32; ++l) *y++ = d2 * (q[l] >> 4) - m2;
+      q += 32;
+      is += 2;
+    }
+  }
+}
+
+void deq_q5_K(const block_q5_K* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const uint8_t* ql = x[i].qs;
+    const uint8_t* qh = x[i].qh;
+    const float d = fp16_to_fp32(x[i].d);
+    const float min = fp16_to_fp32(x[i].dmin);
+    int is = 0;
+    uint8_t sc, m;
+    uint8_t u1 = 1, u2 = 2;
+    for (int j = 0; j < QK_K; j += 64) {
+      get_scale_min_k4(is + 0, x[i].scales, &sc, &m);
+      const float d1 = d * sc, m1 = min * m;
+      get_scale_min_k4(is + 1, x[i].scales, &sc, &m);
+      const float d2 = d * sc, m2 = min * m;
+      for (int l = 0; l < 32; ++l) *y++ = d1 * ((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1;
+      for (int l = 0; l < 32; ++l) *y++ = d2 * ((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+      ql += 32;
+      is += 2;
+      u1 <<= 2;
+      u2 <<= 2;
+    }
+  }
+}
+
+void deq_q6_K(const block_q6_K* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d);
+    const uint8_t* ql = x[i].ql;
+    const uint8_t* qh = x[i].qh;
+    const int8_t* sc = x[i].scales;
+    for (int n = 0; n < QK_K; n += 128) {
+      for (int l = 0; l < 32; ++l) {
+        int is = l / 16;
+        const int8_t q1 = static_cast<int8_t>(((ql[l + 0] & 0xF) | (((qh[l] >> 0) & 3) << 4)) - 32);
+        const int8_t q2 = static_cast<int8_t>(((ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4)) - 32);
+        const int8_t q3 = static_cast<int8_t>(((ql[l + 0] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32);
+        const int8_t q4 = static_cast<int8_t>(((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32);
+        y[l + 0] = d * sc[is + 0] * q1;
+        y[l + 32] = d * sc[is + 2] * q2;
+        y[l + 64] = d * sc[is + 4] * q3;
+        y[l + 96] = d * sc[is + 6] * q4;
+      }
+      y += 128;
+      ql += 64;
+      qh += 32;
+      sc += 8;
+    }
+  }
+}
+
+}  // namespace
+
+void dequantize_row(const tensor_view& w, int64_t row, float* out) {
+  const uint8_t* p = static_cast<const uint8_t*>(w.data) + static_cast<size_t>(row) * w.row_bytes;
+  const int64_t n = w.ne0;
+  switch (w.type) {
+    case tensor_type::f32: std::memcpy(out, p, static_cast<size_t>(n) * 4); break;
+    case tensor_type::f16: {
+      const uint16_t* h = reinterpret_cast<const uint16_t*>(p);
+      for (int64_t j = 0; j < n; j++) out[j] = fp16_to_fp32(h[j]);
+      break;
+    }
+    case tensor_type::bf16: {
+      const uint16_t* h = reinterpret_cast<const uint16_t*>(p);
+      for (int64_t j = 0; j < n; j++) out[j] = bf16_to_fp32(h[j]);
+      break;
+    }
+    case tensor_type::q4_0: deq_q4_0(reinterpret_cast<const block_q4_0*>(p), out, n / QK); break;
+    case tensor_type::q5_0: deq_q5_0(reinterpret_cast<const block_q5_0*>(p), out, n / QK); break;
+    case tensor_type::q8_0: deq_q8_0(reinterpret_cast<const block_q8_0*>(p), out, n / QK); break;
+    case tensor_type::q4_k: deq_q4_K(reinterpret_cast<const block_q4_K*>(p), out, n / QK_K); break;
+    case tensor_type::q5_k: deq_q5_K(reinterpret_cast<const block_q5_K*>(p), out, n / QK_K); break;
+    case tensor_type::q6_k: deq_q6_K(reinterpret_cast<const block_q6_K*>(p), out, n / QK_K); break;
+  }
+}
+
+}  // namespace infer

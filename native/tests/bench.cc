@@ -1,0 +1,171 @@
+// `infer_native_tests --bench`: kernel throughput at Qwen2.5-0.5B shapes.
+//   matvec (1 token): GB/s of weight bytes streamed, over a working set far larger than the L3
+//   cache (several copies of the matrix are cycled, as 24 layers would be), 1 and 2 threads.
+//   prefill matmul (512 tokens): GFLOP/s = 2 * rows * cols * tokens / time.
+// Options: --types q8_0,f16,...  --threads 1,2  --seconds S (per measurement)  --no-prefill
+//          --no-matvec --shapes 896x4864,4864x896,896x151936 (cols x rows: cols = ne0)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "tests/ref_quant.h"
+#include "tests/test_main.h"
+
+namespace infer_test {
+namespace {
+
+using infer::tensor_type;
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+bool parse_type(const std::string& s, tensor_type* t) {
+  const tensor_type all[] = {tensor_type::f32,  tensor_type::f16,  tensor_type::bf16,
+                             tensor_type::q8_0, tensor_type::q4_0, tensor_type::q5_0,
+                             tensor_type::q4_k, tensor_type::q5_k, tensor_type::q6_k};
+  for (tensor_type a : all)
+    if (s == infer::tensor_type_name(a)) {
+      *t = a;
+      return true;
+    }
+  return false;
+}
+
+// Valid blocks of type t, filled fast (the bench needs hundreds of MB).
+std::vector<uint8_t> fast_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed) {
+  std::mt19937 rng(static_cast<unsigned>(seed));
+  // One random row template, then every row is that template with a few bytes varied.
+  auto tmpl = random_blocks(t, 1, n, rng);
+  std::vector<uint8_t> out(tmpl.size() * static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; r++) std::memcpy(out.data() + tmpl.size() * r, tmpl.data(), tmpl.size());
+  return out;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int run_bench(int argc, char** argv) {
+  std::vector<std::string> types = {"q8_0", "q4_0", "q5_0", "f16", "bf16", "q4_k", "q5_k", "q6_k"};
+  std::vector<int> threads = {1, 2};
+  std::vector<std::pair<int64_t, int64_t>> shapes = {{896, 4864}, {4864, 896}, {896, 151936}};
+  double seconds = 0.6;
+  bool prefill = true, matvec = true;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--types") types = split(next());
+    else if (a == "--threads") {
+      threads.clear();
+      for (auto& s : split(next())) threads.push_back(std::atoi(s.c_str()));
+    } else if (a == "--seconds") seconds = std::atof(next().c_str());
+    else if (a == "--no-prefill") prefill = false;
+    else if (a == "--no-matvec") matvec = false;
+    else if (a == "--shapes") {
+      shapes.clear();
+      for (auto& s : split(next())) {
+        auto x = s.find('x');
+        shapes.push_back({std::atoll(s.substr(0, x).c_str()), std::atoll(s.substr(x + 1).c_str())});
+      }
+    }
+  }
+  const size_t kWorkingSet = 256u << 20;  // >> L3: every matvec streams from DRAM
+  std::printf("# infer kernels bench (medians; matvec GB/s = weight bytes / time, working set >= %zu MiB)\n",
+              kWorkingSet >> 20);
+  if (matvec) {
+    std::printf("%-6s %-12s %7s %10s %10s %10s\n", "type", "shape", "threads", "MiB", "us/call", "GB/s");
+    for (const auto& ts : types) {
+      tensor_type t;
+      if (!parse_type(ts, &t)) {
+        std::fprintf(stderr, "unknown type %s\n", ts.c_str());
+        return 2;
+      }
+      for (auto [n, rows] : shapes) {
+        if (n % infer::tensor_type_block_elems(t)) {
+          std::printf("%-6s %5lldx%-6lld   (row width not a multiple of %lld: skipped)\n", ts.c_str(),
+                      static_cast<long long>(n), static_cast<long long>(rows),
+                      static_cast<long long>(infer::tensor_type_block_elems(t)));
+          continue;
+        }
+        const size_t bytes = infer::tensor_row_bytes(t, n) * static_cast<size_t>(rows);
+        const int copies = static_cast<int>(std::max<size_t>(1, (kWorkingSet + bytes - 1) / bytes));
+        std::vector<std::vector<uint8_t>> mats;
+        for (int c = 0; c < copies; c++) mats.push_back(fast_blocks(t, rows, n, 100 + c));
+        std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(rows));
+        std::mt19937 rng(5);
+        std::normal_distribution<float> nd(0, 1);
+        for (auto& v : x) v = nd(rng);
+        for (int th : threads) {
+          infer::thread_pool pool(th);
+          std::vector<double> per_call;
+          auto start = std::chrono::steady_clock::now();
+          int c = 0;
+          while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds ||
+                 per_call.size() < 5) {
+            infer::tensor_view w{t, mats[c].data(), n, rows, infer::tensor_row_bytes(t, n)};
+            auto s = std::chrono::steady_clock::now();
+            infer::matmul(w, x.data(), 1, y.data(), pool);
+            per_call.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
+            c = (c + 1) % copies;
+          }
+          double med = median(per_call);
+          std::printf("%-6s %5lldx%-6lld %7d %10.1f %10.1f %10.2f\n", ts.c_str(), static_cast<long long>(n),
+                      static_cast<long long>(rows), th, bytes / 1048576.0, med * 1e6, bytes / med / 1e9);
+          std::fflush(stdout);
+        }
+      }
+    }
+  }
+  if (prefill) {
+    const int64_t n_tokens = 512;
+    std::printf("\n%-6s %-12s %7s %7s %10s %10s\n", "type", "shape", "tokens", "threads", "ms/call", "GFLOP/s");
+    for (const auto& ts : types) {
+      tensor_type t;
+      if (!parse_type(ts, &t)) return 2;
+      for (auto [n, rows] : shapes) {
+        if (rows > 10000 || n % infer::tensor_type_block_elems(t)) continue;  // layer shapes only
+        auto mat = fast_blocks(t, rows, n, 7);
+        std::vector<float> x(static_cast<size_t>(n * n_tokens)), y(static_cast<size_t>(rows * n_tokens));
+        std::mt19937 rng(6);
+        std::normal_distribution<float> nd(0, 1);
+        for (auto& v : x) v = nd(rng);
+        infer::tensor_view w{t, mat.data(), n, rows, infer::tensor_row_bytes(t, n)};
+        for (int th : threads) {
+          infer::thread_pool pool(th);
+          std::vector<double> per_call;
+          auto start = std::chrono::steady_clock::now();
+          while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds ||
+                 per_call.size() < 3) {
+            auto s = std::chrono::steady_clock::now();
+            infer::matmul(w, x.data(), n_tokens, y.data(), pool);
+            per_call.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
+          }
+          double med = median(per_call);
+          std::printf("%-6s %5lldx%-6lld %7lld %7d %10.2f %10.1f\n", ts.c_str(), static_cast<long long>(n),
+                      static_cast<long long>(rows), static_cast<long long>(n_tokens), th, med * 1e3,
+                      2.0 * rows * n * n_tokens / med / 1e9);
+          std::fflush(stdout);
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace infer_test
