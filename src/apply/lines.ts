@@ -1,0 +1,169 @@
+// Line model shared by both merge algorithms: each line's text without its terminator, its own
+// terminator (so CRLF, LF and a missing final newline survive the merge), a normalised form used for
+// matching, indentation in columns, and how much a match on it is worth as an anchor.
+
+/** Columns a tab counts for when comparing indentation. */
+export const TAB_WIDTH = 4;
+
+export interface Lines {
+  readonly text: string[];
+  /** Each line's own terminator: '\r\n', '\n', or '' for a last line without one. */
+  readonly eol: string[];
+  /** Trimmed, inner whitespace runs collapsed to one space. */
+  readonly norm: string[];
+  /** Leading whitespace in columns; 0 for blank lines. */
+  readonly indent: number[];
+  readonly blank: boolean[];
+  /** Lines too common to anchor on alone (braces, `end`, `return`, closing tags...). */
+  readonly weak: boolean[];
+  /** The terminator most lines use ('\n' when there are none). */
+  readonly dominantEol: string;
+  /** True when the text ends with a line terminator. */
+  readonly finalNewline: boolean;
+  /** Indentation style of the text: tabs when most indented lines start with a tab. */
+  readonly usesTabs: boolean;
+}
+
+const WEAK_WORDS = new Set([
+  'end', 'else', 'else:', 'fi', 'done', 'esac', 'then', 'do', 'begin', 'try', 'try:', 'try {', 'finally:',
+  'finally {', '} else {', '}else{', '} else', 'else {', 'return', 'return;', 'break', 'break;', 'continue',
+  'continue;', 'pass', 'return nil', 'return null;', 'return None', 'return err', 'return false;',
+  'return true;', 'return false', 'return true', 'return 0;', 'return self', 'return result;', 'return result',
+  'end if', 'end loop;', 'end;', 'default:', '} catch {', '});', ')', ');', '))', ']', '];', '},', '],',
+  '</div>', '</li>', '</ul>', '</p>', '</span>', '</section>', '</template>', '<div>', '<li>', '<ul>', '"""',
+  "'''", '---', '```', 'else if', 'in', 'BEGIN', 'END', 'END;', 'GO', 'go', '{', '}', 'where', 'let', 'of',
+]);
+
+const PUNCT_ONLY = /^[\s{}()[\];,.:<>/\\|&*+\-=!?'"`#@~^%$]*$/;
+
+export function normalize(line: string): string {
+  return line.trim().replace(/\s+/g, ' ');
+}
+
+export function indentColumns(line: string): number {
+  let cols = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32) cols += 1;
+    else if (c === 9) cols += TAB_WIDTH - (cols % TAB_WIDTH);
+    else break;
+  }
+  return cols;
+}
+
+export function isWeak(norm: string): boolean {
+  if (norm.length <= 3) return true;
+  if (PUNCT_ONLY.test(norm)) return true;
+  if (WEAK_WORDS.has(norm)) return true;
+  return /^<\/[\w.-]+>$/.test(norm);
+}
+
+export function splitLines(source: string): Lines {
+  const raw = source.split('\n');
+  const finalNewline = source.endsWith('\n');
+  if (finalNewline) raw.pop();
+  const text: string[] = [];
+  const eol: string[] = [];
+  let crlf = 0;
+  let lf = 0;
+  for (let i = 0; i < raw.length; i++) {
+    let line = raw[i]!;
+    const terminated = i < raw.length - 1 || finalNewline;
+    let term = '';
+    if (terminated) {
+      if (line.endsWith('\r')) {
+        line = line.slice(0, -1);
+        term = '\r\n';
+        crlf++;
+      } else {
+        term = '\n';
+        lf++;
+      }
+    } else if (line.endsWith('\r')) {
+      line = line.slice(0, -1);
+    }
+    text.push(line);
+    eol.push(term);
+  }
+  const n = text.length;
+  const norm = new Array<string>(n);
+  const indent = new Array<number>(n);
+  const blank = new Array<boolean>(n);
+  const weak = new Array<boolean>(n);
+  let tabbed = 0;
+  let spaced = 0;
+  for (let i = 0; i < n; i++) {
+    const t = text[i]!;
+    const nm = normalize(t);
+    norm[i] = nm;
+    blank[i] = nm.length === 0;
+    indent[i] = blank[i] ? 0 : indentColumns(t);
+    weak[i] = blank[i] || isWeak(nm);
+    if (!blank[i]) {
+      const c = t.charCodeAt(0);
+      if (c === 9) tabbed++;
+      else if (c === 32) spaced++;
+    }
+  }
+  return {
+    text, eol, norm, indent, blank, weak,
+    dominantEol: crlf > lf ? '\r\n' : '\n',
+    finalNewline,
+    usesTabs: tabbed > spaced,
+  };
+}
+
+/** Word-ish tokens used by the "same line, edited" test. */
+function tokens(norm: string): string[] {
+  return norm.match(/[A-Za-z_$][\w$]*|\d+|\S/g) ?? [];
+}
+
+/** Key of a `key: value` / `key = value` line, or null. */
+function assignmentKey(norm: string): string | null {
+  const m = /^([\w$."'@-]+(?:\s[\w$."'@-]+){0,2})\s*[:=](?!=)/.exec(norm);
+  return m ? m[1]! : null;
+}
+
+function bigrams(s: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let i = 0; i < s.length - 1; i++) {
+    const g = s.slice(i, i + 2);
+    m.set(g, (m.get(g) ?? 0) + 1);
+  }
+  return m;
+}
+
+export function dice(a: string, b: string): number {
+  if (a.length < 2 || b.length < 2) return 0;
+  const ga = bigrams(a);
+  let common = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const g = b.slice(i, i + 2);
+    const c = ga.get(g);
+    if (c) {
+      common++;
+      ga.set(g, c - 1);
+    }
+  }
+  return (2 * common) / (a.length - 1 + b.length - 1);
+}
+
+/** True when `b` reads as an edited version of `a` (same statement, changed value or arguments). */
+export function similarLines(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length < 4 || b.length < 4) return false;
+  const ka = assignmentKey(a);
+  const kb = assignmentKey(b);
+  if (ka !== null || kb !== null) {
+    if (ka !== kb) return false;
+    return dice(a, b) >= 0.4;
+  }
+  const d = dice(a, b);
+  if (d >= 0.8) return true;
+  const ta = tokens(a);
+  const tb = tokens(b);
+  const lead = Math.min(3, ta.length, tb.length);
+  if (lead < 2) return false;
+  for (let i = 0; i < lead; i++) if (ta[i] !== tb[i]) return false;
+  return d >= 0.6;
+}

@@ -1,0 +1,56 @@
+// "Existing code" marker lines: `// ... existing code ...` and the same idea in every comment
+// syntax. Only a whole line that is a comment counts, so JS spread (`...args`), Python `...` bodies
+// with code around them and prose comments are not markers.
+
+/** Comment wrappers: each captures the comment's body. Order matters (block forms first). */
+const COMMENT_FORMS: RegExp[] = [
+  /^\{\s*\/\*+(.*?)\*+\/\s*\}$/, // JSX {/* ... */}
+  /^\/\*+(.*?)\*+\/$/, // C block
+  /^<!--+(.*?)-+->$/, // HTML / XML / Markdown
+  /^\(\*+(.*?)\*+\)$/, // OCaml, Pascal
+  /^\{-+(.*?)-+\}$/, // Haskell block
+  /^--\[\[(.*?)\]\]$/, // Lua block
+  /^"""(.*?)"""$/, // Python docstring used as a marker
+  /^(?:\/\/+|#+|--+|;+|%+|!+|'|rem\s|::)(.*)$/i, // line comments
+];
+
+const DOTS = /^(?:\.{2,}|…)|(?:\.{2,}|…)$/;
+const KEYWORDS =
+  /\b(existing|rest|remaining|unchanged|same|keep|kept|previous|prior|other|omitted|original|more|code|here|file|before|after|lines?|methods?|functions?|imports?|fields?|etc|as is|body|implementation|content|elements?|items?|entries|styles?|rules?|tests?|cases?|steps?|routes?|columns?|definitions?|config)\b/i;
+/** Marker phrases that count even without dots (`// rest of file unchanged`). */
+const PHRASES =
+  /\b(existing code|rest of (the )?(file|code|class|function|module|component|method|script|document|config|body|implementation)|remaining (code|lines|file)|code unchanged|(everything|all) else (is )?unchanged|unchanged code|same as before|keep existing)\b/i;
+
+/** Words only (plus light punctuation): what a marker's text looks like once the dots are gone. */
+const PROSE = /^[\w\s'",:()/&+-]*$/;
+
+function isMarkerBody(body: string): boolean {
+  const b = body.trim();
+  if (b.length === 0 || b.length > 100) return false;
+  if (/^(?:\.{3,}|…)$/.test(b)) return true;
+  const startsWithDots = /^(?:\.{2,}|…)/.test(b);
+  const endsWithDots = /(?:\.{2,}|…)$/.test(b);
+  const words = b.replace(/(?:\.{2,}|…)/g, ' ').trim();
+  if (!PROSE.test(words)) return false;
+  const wordCount = words.length === 0 ? 0 : words.split(/\s+/).length;
+  if (wordCount > 12) return false;
+  if (startsWithDots && (endsWithDots || KEYWORDS.test(words) || wordCount <= 4)) return true;
+  if (DOTS.test(b) && KEYWORDS.test(words)) return true;
+  return PHRASES.test(words) && wordCount <= 8;
+}
+
+/**
+ * True when `line` is a marker. `originalLines` holds the trimmed original lines: a line that also
+ * appears in the original is ordinary content there (a prose comment, a YAML `...`, a Python `...` body).
+ */
+export function isMarkerLine(line: string, originalLines: ReadonlySet<string>): boolean {
+  const t = line.trim();
+  if (t.length < 2 || t.length > 140) return false;
+  if (originalLines.has(t)) return false;
+  if (t === '...' || t === '…' || t === '. . .') return true;
+  for (const form of COMMENT_FORMS) {
+    const m = form.exec(t);
+    if (m) return isMarkerBody(m[1] ?? '');
+  }
+  return false;
+}

@@ -1,0 +1,188 @@
+// What both merge algorithms work on: the original's lines with a lookup index, the update cut
+// into segments at its marker lines, and the structural test ("does this deletion cross a block
+// boundary?") that keeps new code which happens to equal a later line from deleting what lies between.
+import { splitLines, type Lines } from './lines.js';
+import { isMarkerLine } from './markers.js';
+
+export interface Segment {
+  /** The segment's own lines (update text between two markers). */
+  readonly lines: Lines;
+  /** A marker precedes it: original text before it is kept. */
+  readonly markerBefore: boolean;
+  /** A marker follows it: original text after it is kept. */
+  readonly markerAfter: boolean;
+}
+
+/** Anchor chain of one segment: [segment line, original line] pairs, both strictly increasing. */
+export type Chain = Array<[number, number]>;
+
+export interface MergeContext {
+  readonly orig: Lines;
+  readonly segments: Segment[];
+  /** Normalised non-blank original line → ascending positions. */
+  readonly index: Map<string, number[]>;
+  /** Minimum indentation of non-blank original lines in [a, b); Infinity when all blank or empty. */
+  minIndent(a: number, b: number): number;
+}
+
+/** Sparse table for range-minimum over indentation (blank lines count as +Infinity). */
+function buildRangeMin(orig: Lines): (a: number, b: number) => number {
+  const n = orig.text.length;
+  const base = new Float64Array(n);
+  for (let i = 0; i < n; i++) base[i] = orig.blank[i] ? Infinity : orig.indent[i]!;
+  const levels: Float64Array[] = [base];
+  for (let k = 1; 1 << k <= n; k++) {
+    const prev = levels[k - 1]!;
+    const half = 1 << (k - 1);
+    const cur = new Float64Array(n - (1 << k) + 1);
+    for (let i = 0; i < cur.length; i++) cur[i] = Math.min(prev[i]!, prev[i + half]!);
+    levels.push(cur);
+  }
+  return (a, b) => {
+    if (b <= a) return Infinity;
+    const k = 31 - Math.clz32(b - a);
+    const lv = levels[k]!;
+    return Math.min(lv[a]!, lv[b - (1 << k)]!);
+  };
+}
+
+export function buildIndex(orig: Lines): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  for (let j = 0; j < orig.norm.length; j++) {
+    if (orig.blank[j]) continue;
+    const key = orig.norm[j]!;
+    const list = index.get(key);
+    if (list) list.push(j);
+    else index.set(key, [j]);
+  }
+  return index;
+}
+
+/** Strips a Markdown fence the update was wrapped in, unless the original itself is fenced. */
+function unfence(update: string, code: string): string {
+  const t = update.trim();
+  if (!t.startsWith('```') || code.trimStart().startsWith('```')) return update;
+  const lines = t.split('\n');
+  if (lines.length < 2 || lines[lines.length - 1]!.trim() !== '```') return update;
+  return lines.slice(1, -1).join('\n');
+}
+
+export interface SplitUpdate {
+  segments: Segment[];
+  /** False when the update has no marker at all: it is the whole new file. */
+  hasMarkers: boolean;
+  updateLines: Lines;
+}
+
+export function splitUpdate(update: string, orig: Lines, code: string): SplitUpdate {
+  const upd = splitLines(unfence(update, code));
+  const trimmedOriginal = new Set<string>();
+  for (const t of orig.text) trimmedOriginal.add(t.trim());
+  const isMarker = upd.text.map((t) => isMarkerLine(t, trimmedOriginal));
+  const hasMarkers = isMarker.some(Boolean);
+  const groups: Array<{ start: number; end: number; before: boolean; after: boolean }> = [];
+  let start = 0;
+  let sawMarker = false;
+  for (let i = 0; i <= upd.text.length; i++) {
+    const atMarker = i < upd.text.length && isMarker[i]!;
+    if (i === upd.text.length || atMarker) {
+      groups.push({ start, end: i, before: sawMarker, after: atMarker });
+      if (atMarker) sawMarker = true;
+      start = i + 1;
+    }
+  }
+  // Blank-only pieces are layout around markers, not content: drop them, and let a dropped first
+  // or last piece count as a marker edge (an update that starts "\n// ... existing code ..." keeps the head).
+  const kept = groups.filter((g) => {
+    for (let i = g.start; i < g.end; i++) if (!upd.blank[i]) return true;
+    return false;
+  });
+  const segments: Segment[] = [];
+  for (let k = 0; k < kept.length; k++) {
+    const g = kept[k]!;
+    const before = k === 0 ? g.before || (hasMarkers && g !== groups[0]) : true;
+    const after = k === kept.length - 1 ? g.after || (hasMarkers && g !== groups[groups.length - 1]) : true;
+    const text = upd.text.slice(g.start, g.end).join('\n');
+    segments.push({ lines: splitLines(text), markerBefore: before, markerAfter: after });
+  }
+  return { segments, hasMarkers, updateLines: upd };
+}
+
+export function buildContext(orig: Lines, segments: Segment[]): MergeContext {
+  return { orig, segments, index: buildIndex(orig), minIndent: buildRangeMin(orig) };
+}
+
+/** Lines of `seg` that may anchor a chain: non-blank, not weak. */
+export function strongLines(seg: Segment): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < seg.lines.text.length; i++) if (!seg.lines.weak[i]) out.push(i);
+  return out;
+}
+
+/**
+ * Deleting the original lines strictly between matched lines p and q crosses a block boundary when
+ * some deleted line sits left of q: the match jumped out of one block into the body of another.
+ */
+export function crossesBlock(ctx: MergeContext, p: number, q: number): boolean {
+  if (q - p <= 1) return false;
+  return ctx.minIndent(p + 1, q) < ctx.orig.indent[q]!;
+}
+
+/**
+ * A match on original line j for segment line i that skips original lines is believable only with
+ * context: a neighbouring segment line matches j's neighbour, or i is the segment's last content line
+ * (two anchors side by side in the update = the lines between them are deleted).
+ */
+export function jumpSupported(ctx: MergeContext, seg: Segment, i: number, j: number): boolean {
+  const s = seg.lines;
+  const o = ctx.orig;
+  let last = s.text.length - 1;
+  while (last > 0 && s.blank[last]) last--;
+  if (i >= last) return true;
+  if (j + 1 < o.text.length && s.norm[i + 1] === o.norm[j + 1]) return true;
+  if (i > 0 && j > 0 && !s.blank[i - 1] && s.norm[i - 1] === o.norm[j - 1]) return true;
+  return false;
+}
+
+/** Largest index of `sorted` with value < x, or -1. */
+export function lastBelow(sorted: number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** Smallest index of `sorted` with value >= x, or sorted.length. */
+export function firstAtOrAbove(sorted: number[], x: number): number {
+  return lastBelow(sorted, x) + 1;
+}
+
+/** Lines on each side compared by `neighbourAgreement`. */
+const NEIGHBOUR_RADIUS = 3;
+
+/**
+ * How many lines around segment line i agree with the lines around original line j (blank and weak
+ * lines included, with the same indentation shift): the "surrounding lines" tie-breaker between
+ * occurrences of a repeated anchor.
+ */
+export function neighbourAgreement(ctx: MergeContext, seg: Segment, i: number, j: number): number {
+  const s = seg.lines;
+  const o = ctx.orig;
+  const delta = o.indent[j]! - s.indent[i]!;
+  let agree = 0;
+  for (const dir of [-1, 1]) {
+    for (let r = 1; r <= NEIGHBOUR_RADIUS; r++) {
+      const a = i + dir * r;
+      const b = j + dir * r;
+      if (a < 0 || b < 0 || a >= s.text.length || b >= o.text.length) break;
+      if (s.norm[a] !== o.norm[b]) break;
+      if (!s.blank[a] && o.indent[b]! - s.indent[a]! !== delta) break;
+      agree++;
+    }
+  }
+  return agree;
+}

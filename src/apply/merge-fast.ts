@@ -1,0 +1,130 @@
+// svc-v3-fast: greedy anchored segment alignment. Each segment is pinned at its rarest line (the
+// occurrence with the most context agreeing around it), then the chain grows outwards one line at a
+// time to the nearest occurrence, refusing block-crossing or context-free jumps. Linear-ish in the
+// file size; reports every guess it had to make so `auto` can hand the request to svc-v3-large.
+import {
+  crossesBlock, firstAtOrAbove, jumpSupported, lastBelow, neighbourAgreement, strongLines,
+  type Chain, type MergeContext, type Segment,
+} from './merge-context.js';
+
+export interface FastChains {
+  chains: Chain[];
+  ambiguities: string[];
+}
+
+/** Occurrences of a pivot examined for context agreement. */
+const MAX_PIVOT_CANDIDATES = 32;
+/** How far (in lines) an occurrence may sit from the pivot's implied position and still count as support. */
+const SUPPORT_SLACK = 3;
+
+/** Strong lines on each side of a pivot candidate consulted for support. */
+const SUPPORT_RADIUS = 24;
+
+/**
+ * The pivot is the (line, occurrence) with the most agreeing context: other strong lines of the
+ * segment found near their implied positions. Ties go to the rarer line, then the earlier position.
+ */
+function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo: number): { i: number; j: number; tied: boolean } | null {
+  let bestI = -1;
+  let bestJ = -1;
+  let bestSupport = -1;
+  let bestCount = Infinity;
+  let tied = false;
+  for (let x = 0; x < strong.length; x++) {
+    const i = strong[x]!;
+    const pos = ctx.index.get(seg.lines.norm[i]!);
+    if (!pos) continue;
+    const from = firstAtOrAbove(pos, lo);
+    const count = pos.length - from;
+    if (count === 0) continue;
+    for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES; c++) {
+      const q = pos[c]!;
+      let support = neighbourAgreement(ctx, seg, i, q) / 8;
+      const x0 = Math.max(0, x - SUPPORT_RADIUS);
+      const x1 = Math.min(strong.length, x + SUPPORT_RADIUS + 1);
+      for (let y = x0; y < x1; y++) {
+        if (y === x) continue;
+        const i2 = strong[y]!;
+        const p2 = ctx.index.get(seg.lines.norm[i2]!);
+        if (!p2) continue;
+        const want = q + (i2 - i);
+        const k = firstAtOrAbove(p2, want - SUPPORT_SLACK);
+        if (k < p2.length && p2[k]! <= want + SUPPORT_SLACK) support++;
+      }
+      const better = support > bestSupport || (support === bestSupport && count < bestCount);
+      if (better) {
+        // Same position reached through another line of the same block is not a tie.
+        tied = false;
+        bestI = i;
+        bestJ = q;
+        bestSupport = support;
+        bestCount = count;
+      } else if (support === bestSupport && count === bestCount && q - (i - bestI) !== bestJ) {
+        tied = true;
+      }
+    }
+  }
+  if (bestI < 0) return null;
+  return { i: bestI, j: bestJ, tied };
+}
+
+export function fastChains(ctx: MergeContext): FastChains {
+  const chains: Chain[] = [];
+  const ambiguities: string[] = [];
+  let lo = 0;
+  const segs = ctx.segments;
+  for (let k = 0; k < segs.length; k++) {
+    const seg = segs[k]!;
+    const strong = strongLines(seg);
+    const pivot = pickPivot(ctx, seg, strong, lo);
+    if (!pivot) {
+      chains.push([]);
+      continue;
+    }
+    if (pivot.tied) ambiguities.push(`segment ${k + 1}: anchor "${seg.lines.norm[pivot.i]}" occurs several times with equal context`);
+    const chain: Chain = [[pivot.i, pivot.j]];
+    // Backwards from the pivot: nearest earlier occurrence.
+    let nextJ = pivot.j;
+    for (let x = strong.indexOf(pivot.i) - 1; x >= 0; x--) {
+      const i = strong[x]!;
+      const pos = ctx.index.get(seg.lines.norm[i]!);
+      if (!pos) continue;
+      const c = lastBelow(pos, nextJ);
+      if (c < 0 || pos[c]! < lo) continue;
+      const j = pos[c]!;
+      const nextI = chain[0]![0];
+      if (nextJ - j - 1 > nextI - i - 1) {
+        if (crossesBlock(ctx, j, nextJ)) {
+          ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
+          continue;
+        }
+        if (!jumpSupported(ctx, seg, i, j)) continue;
+      }
+      chain.unshift([i, j]);
+      nextJ = j;
+    }
+    // Forwards: nearest later occurrence.
+    let prevJ = pivot.j;
+    for (let x = strong.indexOf(pivot.i) + 1; x < strong.length; x++) {
+      const i = strong[x]!;
+      const pos = ctx.index.get(seg.lines.norm[i]!);
+      if (!pos) continue;
+      const c = firstAtOrAbove(pos, prevJ + 1);
+      if (c >= pos.length) continue;
+      const j = pos[c]!;
+      const prevI = chain[chain.length - 1]![0];
+      if (j - prevJ - 1 > i - prevI - 1) {
+        if (crossesBlock(ctx, prevJ, j)) {
+          ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
+          continue;
+        }
+        if (!jumpSupported(ctx, seg, i, j)) continue;
+      }
+      chain.push([i, j]);
+      prevJ = j;
+    }
+    chains.push(chain);
+    lo = prevJ + 1;
+  }
+  return { chains, ambiguities };
+}

@@ -1,0 +1,438 @@
+// Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
+// file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
+// edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import type { Lines } from './lines.js';
+import { dice, similarLines, TAB_WIDTH } from './lines.js';
+import type { Chain, MergeContext, Segment } from './merge-context.js';
+
+/** Where a segment lands: it replaces original lines [start, end). */
+export interface Span {
+  start: number;
+  end: number;
+  /** All matched [segment line, original line] pairs (chain + fill + edges), ascending. */
+  pairs: Array<[number, number]>;
+  /** Segment-wide indentation shift (original columns − update columns), 0 unless the whole segment is offset. */
+  delta: number;
+}
+
+export interface Placed {
+  spans: Span[];
+  ambiguities: string[];
+}
+
+/** Above this many cells the gap between two anchors is matched from both ends instead of by LCS. */
+const MAX_FILL_CELLS = 4_000_000;
+
+function fillEqual(s: Lines, i: number, o: Lines, j: number, delta: number): boolean {
+  if (s.norm[i] !== o.norm[j]) return false;
+  if (s.blank[i]) return true;
+  if (!s.weak[i]) return true;
+  return o.indent[j]! - s.indent[i]! === delta;
+}
+
+/** Matches segment lines (a0, a1) against original lines (b0, b1), exclusive bounds, by LCS. */
+function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: number, delta: number, out: Array<[number, number]>): void {
+  const n = a1 - a0 - 1;
+  const m = b1 - b0 - 1;
+  if (n <= 0 || m <= 0) return;
+  if (n * m > MAX_FILL_CELLS) {
+    const head: Array<[number, number]> = [];
+    let i = a0 + 1;
+    let j = b0 + 1;
+    while (i < a1 && j < b1 && fillEqual(s, i, o, j, delta)) head.push([i++, j++]);
+    const tail: Array<[number, number]> = [];
+    let x = a1 - 1;
+    let y = b1 - 1;
+    while (x >= i && y >= j && fillEqual(s, x, o, y, delta)) tail.push([x--, y--]);
+    out.push(...head, ...tail.reverse());
+    return;
+  }
+  const w = m + 1;
+  const dp = new Uint32Array((n + 1) * w);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      dp[i * w + j] = fillEqual(s, a0 + 1 + i, o, b0 + 1 + j, delta)
+        ? dp[(i + 1) * w + j + 1]! + 1
+        : Math.max(dp[(i + 1) * w + j]!, dp[i * w + j + 1]!);
+    }
+  }
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (fillEqual(s, a0 + 1 + i, o, b0 + 1 + j, delta) && dp[i * w + j] === dp[(i + 1) * w + j + 1]! + 1) {
+      out.push([a0 + 1 + i, b0 + 1 + j]);
+      i++;
+      j++;
+    } else if (dp[(i + 1) * w + j]! >= dp[i * w + j + 1]!) i++;
+    else j++;
+  }
+}
+
+function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number): boolean {
+  if (fillEqual(s, i, o, j, delta)) return true;
+  if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
+  return similarLines(o.norm[j]!, s.norm[i]!);
+}
+
+/**
+ * Grows a segment's edge from the anchor pair (i, j) in direction dir over original lines that stay
+ * contiguous: each next original line must equal (or be an edited version of) the next segment line,
+ * or equal a later segment line when the segment inserts new lines first (`} catch {` before the `}`
+ * it wraps). Blank original lines only pair with the very next segment line. `limit` bounds j
+ * (exclusive going forward, inclusive lower bound going back).
+ */
+function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let i = i0 + dir;
+  let j = j0 + dir;
+  const inSeg = (x: number): boolean => x >= 0 && x < s.text.length;
+  const inOrig = (y: number): boolean => (dir > 0 ? y < limit : y >= limit) && y >= 0 && y < o.text.length;
+  while (inSeg(i) && inOrig(j)) {
+    if (edgeMatch(s, i, o, j, delta)) {
+      out.push([i, j]);
+      i += dir;
+      j += dir;
+      continue;
+    }
+    if (o.blank[j]) {
+      if (dir > 0) {
+        const closer = findCloser(s, o, i, j, limit, delta);
+        if (closer) {
+          out.push(closer);
+          i = closer[0] + 1;
+          j = closer[1] + 1;
+          continue;
+        }
+      }
+      break;
+    }
+    let found = -1;
+    for (let x = i + dir; inSeg(x); x += dir) {
+      if (fillEqual(s, x, o, j, delta)) {
+        found = x;
+        break;
+      }
+    }
+    if (found < 0) {
+      if (dir > 0) {
+        const closer = findCloser(s, o, i, j, limit, delta);
+        if (closer) {
+          out.push(closer);
+          i = closer[0] + 1;
+          j = closer[1] + 1;
+          continue;
+        }
+      }
+      break;
+    }
+    out.push([found, j]);
+    i = found + dir;
+    j += dir;
+  }
+  return dir > 0 ? out : out.reverse();
+}
+
+/** Original lines a rewritten block body may span before its closing line. */
+const MAX_CLOSER_DISTANCE = 400;
+
+/**
+ * A rewritten block tail: the segment continues with new lines and then a closing line (`}`, `end`,
+ * `</div>`) that closes the block the original is still inside. The original lines up to that closer,
+ * all indented deeper than it, are the old body the new lines replace.
+ */
+function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): [number, number] | null {
+  let x = i;
+  while (x < s.text.length && (s.blank[x] || !s.weak[x])) x++;
+  if (x >= s.text.length) return null;
+  const want = s.indent[x]! + delta;
+  const end = Math.min(limit, o.text.length, j + MAX_CLOSER_DISTANCE);
+  for (let y = j; y < end; y++) {
+    if (o.blank[y]) continue;
+    if (o.indent[y]! < want) return null;
+    if (o.indent[y] === want) return o.norm[y] === s.norm[x] ? [x, y] : null;
+  }
+  return null;
+}
+
+/** Mode of the chain's indentation deltas when every line of the segment is shifted by it, else 0. */
+function segmentDelta(seg: Segment, o: Lines, chain: Chain): number {
+  if (chain.length === 0) return 0;
+  const counts = new Map<number, number>();
+  for (const [i, j] of chain) {
+    const d = o.indent[j]! - seg.lines.indent[i]!;
+    counts.set(d, (counts.get(d) ?? 0) + 1);
+  }
+  if (counts.size !== 1) return 0;
+  const d = chain[0]![0] >= 0 ? o.indent[chain[0]![1]]! - seg.lines.indent[chain[0]![0]]! : 0;
+  if (d === 0) return 0;
+  let segMin = Infinity;
+  for (let i = 0; i < seg.lines.text.length; i++) if (!seg.lines.blank[i]) segMin = Math.min(segMin, seg.lines.indent[i]!);
+  let origMin = Infinity;
+  for (let j = chain[0]![1]; j <= chain[chain.length - 1]![1]; j++) if (!o.blank[j]) origMin = Math.min(origMin, o.indent[j]!);
+  return origMin - segMin === d ? d : 0;
+}
+
+/** How far from the file's edge an unanchored edge segment may reach, in multiples of its length. */
+const EDGE_REACH = 3;
+const MAX_EDGE_REACH = 64;
+
+/**
+ * An unanchored segment at the file's start or end: the span [a, hi) ('tail') or [lo, b) ('head')
+ * whose LCS with the segment, minus the original lines it would delete, is best.
+ */
+function bestEdgeSpan(s: Lines, o: Lines, lo: number, hi: number, side: 'head' | 'tail' | 'whole'): Span {
+  if (side === 'whole') {
+    const pairs: Array<[number, number]> = [];
+    fillGap(s, -1, s.text.length, o, lo - 1, hi, 0, pairs);
+    return { start: lo, end: hi, pairs, delta: 0 };
+  }
+  const n = s.text.length;
+  const reach = Math.min(hi - lo, EDGE_REACH * n + 2, MAX_EDGE_REACH);
+  let best: Span = side === 'tail' ? { start: hi, end: hi, pairs: [], delta: 0 } : { start: lo, end: lo, pairs: [], delta: 0 };
+  let bestScore = 0;
+  for (let len = 1; len <= reach; len++) {
+    const a = side === 'tail' ? hi - len : lo;
+    const b = side === 'tail' ? hi : lo + len;
+    const pairs: Array<[number, number]> = [];
+    fillGap(s, -1, n, o, a - 1, b, 0, pairs);
+    // Every original line in the span must be matched or it is deleted; the span's outer edge must match.
+    const edgeMatched = pairs.some(([, j]) => j === (side === 'tail' ? a : b - 1));
+    if (!edgeMatched) continue;
+    const score = pairs.length - 1.01 * (len - pairs.length);
+    if (score > bestScore) {
+      bestScore = score;
+      best = { start: a, end: b, pairs, delta: 0 };
+    }
+  }
+  return best;
+}
+
+const IMPORT_LIKE = /^(import\b|from\s+\S+\s+import\b|#include\b|using\b|use\b|require\b|const\s+\w+\s*=\s*require\(|@import\b|package\b)/;
+
+/**
+ * Places a segment with no anchor inside the free window [lo, hi): at the file's end when it is the
+ * last segment and no marker follows, at the start when it is the first and none precedes, after the
+ * imports when it is imports, else just before hi. Context lines it shares with the window's edges are absorbed.
+ */
+function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number, isFirst: boolean, isLast: boolean): Span {
+  const o = ctx.orig;
+  const s = seg.lines;
+  const n = s.text.length;
+  const pairs: Array<[number, number]> = [];
+  if (!seg.markerAfter && isLast) {
+    // The segment ends the file: choose its start so it replaces the original tail it matches best.
+    return bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole');
+  }
+  if (!seg.markerBefore && isFirst) return bestEdgeSpan(s, o, lo, hi, 'head');
+  let firstContent = 0;
+  while (firstContent < n && s.blank[firstContent]) firstContent++;
+  if (IMPORT_LIKE.test(s.norm[firstContent] ?? '')) {
+    let lastImport = -1;
+    for (let j = lo; j < hi; j++) if (IMPORT_LIKE.test(o.norm[j]!)) lastImport = j;
+    if (lastImport >= 0) return { start: lastImport + 1, end: lastImport + 1, pairs, delta: 0 };
+  }
+  // Just before hi, past trailing blank lines of the window so the insert sits after the last code.
+  let g = hi;
+  while (g > lo && o.blank[g - 1]) g--;
+  return { start: g, end: g, pairs, delta: 0 };
+}
+
+/** Segment lines and window lines examined when looking for an edited-line anchor. */
+const MAX_SIMILAR_SEGMENT_LINES = 24;
+const MAX_SIMILAR_WINDOW = 20_000;
+
+/**
+ * For a segment whose lines all changed: the most similar (segment line, original line) pair in the
+ * window, e.g. `timeoutMs: 30000,` for `timeoutMs: 10000,`.
+ */
+function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number): Chain {
+  const o = ctx.orig;
+  const s = seg.lines;
+  let best: [number, number] | null = null;
+  let bestScore = 0;
+  let seen = 0;
+  for (let i = 0; i < s.text.length && seen < MAX_SIMILAR_SEGMENT_LINES; i++) {
+    if (s.weak[i]) continue;
+    seen++;
+    for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
+      if (o.weak[j] || !similarLines(o.norm[j]!, s.norm[i]!)) continue;
+      const score = dice(o.norm[j]!, s.norm[i]!);
+      if (score > bestScore) {
+        bestScore = score;
+        best = [i, j];
+      }
+    }
+  }
+  return best ? [best] : [];
+}
+
+/** Completes chains into spans (fill, edges, unanchored placement). Chains must be in order and disjoint. */
+export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed {
+  const o = ctx.orig;
+  const N = o.text.length;
+  const segs = ctx.segments;
+  const spans: Array<Span | null> = new Array(segs.length).fill(null);
+  const ambiguities: string[] = [];
+  const chains = inputChains.slice();
+  for (let k = 0; k < segs.length; k++) {
+    if (chains[k]!.length > 0) continue;
+    let lo = 0;
+    for (let q = k - 1; q >= 0; q--) {
+      const ch = chains[q]!;
+      if (ch.length > 0) {
+        lo = ch[ch.length - 1]![1] + 1;
+        break;
+      }
+    }
+    let hi = N;
+    for (let q = k + 1; q < segs.length; q++) {
+      const ch = chains[q]!;
+      if (ch.length > 0) {
+        hi = ch[0]![1];
+        break;
+      }
+    }
+    const sim = similarAnchor(ctx, segs[k]!, lo, hi);
+    if (sim.length > 0) {
+      chains[k] = sim;
+      ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
+    }
+  }
+
+  let prevEnd = 0;
+  for (let k = 0; k < segs.length; k++) {
+    const chain = chains[k]!;
+    if (chain.length === 0) continue;
+    const seg = segs[k]!;
+    const s = seg.lines;
+    const delta = segmentDelta(seg, o, chain);
+    const pairs: Array<[number, number]> = [];
+    // Between anchors.
+    for (let c = 0; c < chain.length; c++) {
+      const cur = chain[c]!;
+      if (c > 0) {
+        const prev = chain[c - 1]!;
+        const local = o.indent[prev[1]]! - s.indent[prev[0]]!;
+        fillGap(s, prev[0], cur[0], o, prev[1], cur[1], local, pairs);
+      }
+      pairs.push(cur);
+    }
+    // Next anchored segment's first anchor bounds this one's growth.
+    let nextFirst = N;
+    for (let q = k + 1; q < segs.length; q++) {
+      const ch = chains[q]!;
+      if (ch.length > 0) {
+        nextFirst = ch[0]![1];
+        break;
+      }
+    }
+    // Grow the head backwards over context and edited lines.
+    const first = chain[0]!;
+    const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
+    const head = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
+    // Grow the tail forwards.
+    const last = chain[chain.length - 1]!;
+    const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
+    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta);
+    const all = [...head, ...pairs, ...tail];
+    const start = seg.markerBefore ? all[0]![1] : prevEnd;
+    const end = seg.markerAfter ? all[all.length - 1]![1] + 1 : N;
+    spans[k] = { start, end: Math.max(end, start), pairs: all, delta };
+    prevEnd = Math.max(end, start);
+  }
+
+  // Segments without anchors go into the window between their anchored neighbours.
+  for (let k = 0; k < segs.length; k++) {
+    if (spans[k]) continue;
+    let lo = 0;
+    for (let q = k - 1; q >= 0; q--) {
+      const sp = spans[q];
+      if (sp) {
+        lo = sp.end;
+        break;
+      }
+    }
+    let hi = N;
+    for (let q = k + 1; q < segs.length; q++) {
+      const sp = spans[q];
+      if (sp) {
+        hi = sp.start;
+        break;
+      }
+    }
+    const seg = segs[k]!;
+    const isFirst = k === 0;
+    const isLast = k === segs.length - 1;
+    const edgeBound = (isFirst && !seg.markerBefore) || (isLast && !seg.markerAfter);
+    if (!edgeBound) ambiguities.push(`segment ${k + 1} has no anchor line in the original; placed by position`);
+    spans[k] = placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
+  }
+  return { spans: spans as Span[], ambiguities };
+}
+
+function renderIndent(cols: number, tabs: boolean): string {
+  if (cols <= 0) return '';
+  return tabs ? '\t'.repeat(Math.floor(cols / TAB_WIDTH)) + ' '.repeat(cols % TAB_WIDTH) : ' '.repeat(cols);
+}
+
+interface OutLine {
+  text: string;
+  /** The line's own terminator when it comes from the original; null = the file's dominant one. */
+  eol: string | null;
+}
+
+/** The text a segment contributes: original text where a line is unchanged, update text (rebased) elsewhere. */
+function segmentOutput(o: Lines, seg: Segment, span: Span, out: OutLine[]): void {
+  const s = seg.lines;
+  const matched = new Map<number, number>();
+  for (const [i, j] of span.pairs) matched.set(i, j);
+  for (let i = 0; i < s.text.length; i++) {
+    const j = matched.get(i);
+    if (j !== undefined && s.norm[i] === o.norm[j] && o.indent[j]! - s.indent[i]! === span.delta) {
+      out.push({ text: o.text[j]!, eol: o.eol[j] || null });
+      continue;
+    }
+    const t = s.text[i]!;
+    if (s.blank[i]) {
+      out.push({ text: '', eol: null });
+      continue;
+    }
+    const lead = t.length - t.trimStart().length;
+    const ws = t.slice(0, lead);
+    const styleClash = (o.usesTabs && ws.includes(' ') && !ws.includes('\t')) || (!o.usesTabs && ws.includes('\t') && o.indent.some((x) => x > 0));
+    if (span.delta === 0 && !styleClash) out.push({ text: t, eol: null });
+    else out.push({ text: renderIndent(s.indent[i]! + span.delta, o.usesTabs) + t.slice(lead), eol: null });
+  }
+}
+
+/** Assembles the merged file; `removed` marks original lines dropped by the instruction. */
+export function assemble(ctx: MergeContext, spans: Span[], removed: ReadonlySet<number>): string {
+  const o = ctx.orig;
+  const out: OutLine[] = [];
+  let cursor = 0;
+  const keep = (a: number, b: number): void => {
+    for (let j = a; j < b; j++) if (!removed.has(j)) out.push({ text: o.text[j]!, eol: o.eol[j] || null });
+  };
+  for (let k = 0; k < spans.length; k++) {
+    const sp = spans[k]!;
+    const seg = ctx.segments[k]!;
+    const start = Math.max(sp.start, cursor);
+    if (seg.markerBefore || k > 0) keep(cursor, start);
+    segmentOutput(o, seg, sp, out);
+    cursor = Math.max(cursor, sp.end);
+  }
+  const lastSeg = ctx.segments[ctx.segments.length - 1];
+  if (!lastSeg || lastSeg.markerAfter) keep(cursor, o.text.length);
+  return render(out, o.dominantEol, o.finalNewline || o.text.length === 0);
+}
+
+export function render(out: Array<{ text: string; eol: string | null }>, dominant: string, finalNewline: boolean): string {
+  const parts: string[] = new Array(out.length);
+  for (let i = 0; i < out.length; i++) {
+    const l = out[i]!;
+    const last = i === out.length - 1;
+    const eol = last ? (finalNewline ? (l.eol ?? dominant) : '') : (l.eol ?? dominant);
+    parts[i] = l.text + eol;
+  }
+  return parts.join('');
+}

@@ -1,0 +1,172 @@
+// svc-v3-large: global sequence alignment of the update against the original. Every occurrence of
+// every strong segment line is a candidate; a sparse dynamic programme chooses, over all segments
+// at once, the monotone chains with the best score (line weights and surrounding-line agreement,
+// minus deletion, block-crossing and context-free jump penalties). So an early hunk cannot grab an
+// occurrence a later hunk needs, and repeated anchors are resolved by order and context. It also
+// measures how far the chosen placement is ahead of the best alternative (the confidence signal).
+import {
+  crossesBlock, jumpSupported, neighbourAgreement, strongLines,
+  type Chain, type MergeContext,
+} from './merge-context.js';
+
+export interface LargeChains {
+  chains: Chain[];
+  ambiguities: string[];
+  /** 0..1: the smallest margin, over segments, between the chosen placement and the next best one. */
+  confidence: number;
+  /** False when the candidate set was too large and the caller should use the fast chains. */
+  complete: boolean;
+}
+
+/** Occurrences above which a line is too common to be a candidate (it is matched by the fill). */
+const MAX_OCCURRENCES = 64;
+/** Candidates per segment the quadratic chain step accepts. */
+const MAX_CANDIDATES = 4000;
+/** Per deleted original line: a tie-breaker toward compact spans, small enough that deletions by omission still win. */
+const DELETE_PENALTY = 0.0005;
+/** Deleting across a block boundary or jumping without context costs more than any single match earns. */
+const CROSS_PENALTY = 2.5;
+const JUMP_PENALTY = 2.5;
+/** A segment with no anchor at all. */
+const UNANCHORED_PENALTY = 0;
+/** Margin (in score units) below which two placements are called ambiguous. */
+const AMBIGUITY_MARGIN = 0.3;
+
+interface Cand {
+  i: number;
+  j: number;
+  w: number;
+  best: number;
+  /** Predecessor candidate in this segment, or -1 when the chain starts here. */
+  back: number;
+  /** When the chain starts here: the previous segments' state (end position) it continues from. */
+  from: number;
+}
+
+function weight(norm: string, occurrences: number): number {
+  return 1 + Math.min(norm.length, 60) / 60 + (occurrences === 1 ? 0.25 : 0);
+}
+
+export function largeChains(ctx: MergeContext): LargeChains {
+  const o = ctx.orig;
+  const N = o.text.length;
+  const segs = ctx.segments;
+  // state[x]: best score of segments so far with the last span ending at or before x.
+  let state = new Float64Array(N + 1);
+  // Per segment, for backtracking: the candidates and, per end position, which candidate achieved it.
+  const perSeg: Array<{ cands: Cand[]; endArg: Int32Array; prevArg: Int32Array }> = [];
+  let prevArg = new Int32Array(N + 1).fill(-1);
+  let confidence = 1;
+  const ambiguities: string[] = [];
+
+  for (let k = 0; k < segs.length; k++) {
+    const seg = segs[k]!;
+    const cands: Cand[] = [];
+    for (const i of strongLines(seg)) {
+      const pos = ctx.index.get(seg.lines.norm[i]!);
+      if (!pos || pos.length > MAX_OCCURRENCES) continue;
+      const w = weight(seg.lines.norm[i]!, pos.length);
+      for (const j of pos) cands.push({ i, j, w: w + 0.05 * neighbourAgreement(ctx, seg, i, j), best: -Infinity, back: -1, from: -1 });
+    }
+    if (cands.length > MAX_CANDIDATES) return { chains: [], ambiguities: [], confidence: 0, complete: false };
+    // Candidates come out grouped by i ascending, j ascending within a line.
+    const headDeletion = k === 0 && !seg.markerBefore;
+    const tailDeletion = k === segs.length - 1 && !seg.markerAfter;
+    for (let c = 0; c < cands.length; c++) {
+      const cur = cands[c]!;
+      // Start a chain here, continuing the best earlier state that ends at or before j.
+      let best = state[cur.j]! + cur.w - (headDeletion ? DELETE_PENALTY * cur.j : 0);
+      let back = -1;
+      for (let p = 0; p < c; p++) {
+        const prev = cands[p]!;
+        if (prev.i >= cur.i || prev.j >= cur.j) continue;
+        let score = prev.best + cur.w;
+        const deleted = cur.j - prev.j - 1 - (cur.i - prev.i - 1);
+        if (deleted > 0) {
+          score -= DELETE_PENALTY * deleted;
+          if (crossesBlock(ctx, prev.j, cur.j)) score -= CROSS_PENALTY;
+          if (!jumpSupported(ctx, seg, cur.i, cur.j)) score -= JUMP_PENALTY;
+        }
+        if (score > best) {
+          best = score;
+          back = p;
+        }
+      }
+      cur.best = best;
+      cur.back = back;
+      cur.from = back < 0 ? cur.j : -1;
+    }
+    // New state: best end score per position; the segment may also stay unanchored.
+    const next = new Float64Array(N + 1);
+    const endArg = new Int32Array(N + 1).fill(-1);
+    const endScore = new Float64Array(N + 1).fill(-Infinity);
+    for (let c = 0; c < cands.length; c++) {
+      const cur = cands[c]!;
+      const e = cur.best - (tailDeletion ? DELETE_PENALTY * (N - 1 - cur.j) : 0);
+      if (e > endScore[cur.j + 1]!) {
+        endScore[cur.j + 1] = e;
+        endArg[cur.j + 1] = c;
+      }
+    }
+    let run = -Infinity;
+    let runArg = -1;
+    const nextPrevArg = new Int32Array(N + 1).fill(-1);
+    for (let x = 0; x <= N; x++) {
+      if (endScore[x]! > run) {
+        run = endScore[x]!;
+        runArg = x;
+      }
+      const passthrough = state[x]! - UNANCHORED_PENALTY;
+      if (runArg >= 0 && run >= passthrough) {
+        next[x] = run;
+        nextPrevArg[x] = runArg;
+      } else {
+        next[x] = passthrough;
+        nextPrevArg[x] = -2 - x; // unanchored: continue from state x of the previous segment
+      }
+    }
+    perSeg.push({ cands, endArg, prevArg: nextPrevArg });
+    prevArg = nextPrevArg;
+    state = next;
+  }
+
+  // Backtrack from the final state at N.
+  const chains: Chain[] = new Array(segs.length);
+  let x = N;
+  for (let k = segs.length - 1; k >= 0; k--) {
+    const { cands, endArg, prevArg: pa } = perSeg[k]!;
+    const arg = pa[x]!;
+    if (arg <= -2) {
+      chains[k] = [];
+      ambiguities.push(`segment ${k + 1} has no anchor line in the original`);
+      x = -2 - arg;
+      continue;
+    }
+    let c = endArg[arg]!;
+    const chain: Chain = [];
+    const chosenEnd = cands[c]!;
+    let startJ = chosenEnd.j;
+    while (c >= 0) {
+      const cand = cands[c]!;
+      chain.unshift([cand.i, cand.j]);
+      startJ = cand.j;
+      if (cand.back < 0) break;
+      c = cand.back;
+    }
+    chains[k] = chain;
+    // Confidence: best end score of a chain lying wholly outside the chosen span.
+    const chosenScore = chosenEnd.best;
+    let alt = -Infinity;
+    for (const cand of cands) {
+      if (cand.j >= startJ && cand.j <= chosenEnd.j) continue;
+      if (cand.best > alt) alt = cand.best;
+    }
+    if (alt > -Infinity) {
+      const margin = chosenScore - alt;
+      confidence = Math.min(confidence, Math.max(0, Math.min(1, margin / 2)));
+      if (margin < AMBIGUITY_MARGIN) ambiguities.push(`segment ${k + 1}: another placement scores within ${margin.toFixed(2)}`);
+    }
+    x = startJ;
+  }
+  return { chains, ambiguities, confidence, complete: true };
+}

@@ -1,0 +1,91 @@
+// The merge engine's entry point: original code + update snippet (+ instruction) → merged file.
+// Pure and deterministic. `fast` = greedy anchored alignment, `large` = global sequence alignment,
+// `auto` = fast unless fast had to guess, then large; the result says which ran.
+import { splitLines } from './lines.js';
+import { buildContext, splitUpdate, type Chain, type MergeContext } from './merge-context.js';
+import { fastChains } from './merge-fast.js';
+import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
+import { largeChains } from './merge-large.js';
+import type { ApplyInput } from './parse.js';
+import { instructedRemovals } from './removals.js';
+
+export type MergeMode = 'fast' | 'large' | 'auto';
+export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
+
+export interface MergeResult {
+  content: string;
+  /** The algorithm that produced `content`. */
+  model: ApplyModelId;
+  /** 0..1; 1 when every segment was anchored without a competing placement. */
+  confidence: number;
+  /** Human-readable notes on every guess made (empty = unambiguous). */
+  ambiguities: string[];
+  /** Why the update was taken as the whole new file, when it was. */
+  fullReplacement: boolean;
+}
+
+/** Deleting more than this share of the original through omission is flagged for review. */
+const DELETION_FLAG_RATIO = 0.3;
+
+function keptMask(ctx: MergeContext, spans: Span[]): Uint8Array {
+  const N = ctx.orig.text.length;
+  const kept = new Uint8Array(N);
+  let cursor = 0;
+  for (let k = 0; k < spans.length; k++) {
+    const sp = spans[k]!;
+    const start = Math.max(sp.start, cursor);
+    if (ctx.segments[k]!.markerBefore || k > 0) for (let j = cursor; j < start; j++) kept[j] = 1;
+    cursor = Math.max(cursor, sp.end);
+  }
+  const last = ctx.segments[ctx.segments.length - 1];
+  if (!last || last.markerAfter) for (let j = cursor; j < N; j++) kept[j] = 1;
+  return kept;
+}
+
+function deletionRatio(ctx: MergeContext, spans: Span[], kept: Uint8Array): number {
+  const N = ctx.orig.text.length;
+  if (N === 0) return 0;
+  const present = new Uint8Array(N);
+  for (let j = 0; j < N; j++) if (kept[j]) present[j] = 1;
+  for (const sp of spans) for (const [, j] of sp.pairs) present[j] = 1;
+  let gone = 0;
+  for (let j = 0; j < N; j++) if (!present[j] && !ctx.orig.blank[j]) gone++;
+  return gone / N;
+}
+
+function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: ApplyModelId, confidence: number, notes: string[]): MergeResult {
+  const placed = finishPlacement(ctx, chains);
+  const kept = keptMask(ctx, placed.spans);
+  const removed = instructedRemovals(ctx.orig, kept, input.instruction, input.update);
+  const ambiguities = [...notes, ...placed.ambiguities];
+  const ratio = deletionRatio(ctx, placed.spans, kept);
+  if (ratio > DELETION_FLAG_RATIO) ambiguities.push(`the update deletes ${(ratio * 100).toFixed(0)}% of the original by omission`);
+  const conf = ambiguities.length === 0 ? confidence : Math.min(confidence, 0.5);
+  return { content: assemble(ctx, placed.spans, removed), model, confidence: conf, ambiguities, fullReplacement: false };
+}
+
+export function mergeApply(input: ApplyInput, mode: MergeMode): MergeResult {
+  const orig = splitLines(input.code);
+  const split = splitUpdate(input.update, orig, input.code);
+  const fallbackModel: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
+  if (!split.hasMarkers || split.segments.length === 0) {
+    // No marker: the update is the new file. Keep the original's line endings and final newline.
+    const u = split.updateLines;
+    const lines = u.text.map((text) => ({ text, eol: null }));
+    const finalNewline = orig.text.length === 0 ? true : orig.finalNewline;
+    const content = lines.length === 0 ? '' : render(lines, orig.text.length === 0 ? u.dominantEol : orig.dominantEol, finalNewline);
+    return { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true };
+  }
+  const ctx = buildContext(orig, split.segments);
+  if (mode === 'fast' || mode === 'auto') {
+    const fast = fastChains(ctx);
+    const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
+    if (mode === 'fast' || result.ambiguities.length === 0) return result;
+  }
+  const large = largeChains(ctx);
+  if (!large.complete) {
+    const fast = fastChains(ctx);
+    return finish(ctx, fast.chains, input, 'svc-v3-large', 0.25, [...fast.ambiguities, 'too many candidate anchors for global alignment; used greedy chains']);
+  }
+  return finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
+}

@@ -1,0 +1,100 @@
+// Removals the instruction asks for: "Remove the `debugLog` function" when the update leaves that
+// function inside a region a marker keeps. Only definitions named in the instruction, absent from the
+// update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
+import type { Lines } from './lines.js';
+
+const VERBS = /\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
+const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper)s?\b/i;
+const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls']);
+
+/** Names the instruction asks to remove: backticked names, code-looking identifiers, or a word after a kind word. */
+export function removalTargets(instruction: string | null): string[] {
+  if (!instruction) return [];
+  const out = new Set<string>();
+  for (const m of instruction.matchAll(VERBS)) {
+    const phrase = m[1] ?? '';
+    for (const b of phrase.matchAll(/`([^`]+)`/g)) {
+      const name = /[A-Za-z_$][\w$-]*/.exec(b[1]!.replace(/\(\)$/, ''));
+      if (name) out.add(name[0]);
+    }
+    const words = phrase.replace(/`[^`]*`/g, ' ').match(/[A-Za-z_$][\w$-]*(?:\(\))?/g) ?? [];
+    for (let w = 0; w < words.length; w++) {
+      const word = words[w]!.replace(/\(\)$/, '');
+      const codey = /[_$]|[a-z][A-Z]|\(\)$/.test(words[w]!) || (w > 0 && KIND_WORDS.test(words[w - 1]!) && !STOP.has(word.toLowerCase()));
+      if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);
+    }
+  }
+  return [...out];
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE))\b/i;
+
+/** Whether original line j defines `name`. */
+function definesName(text: string, name: string): boolean {
+  const t = text.trim();
+  const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
+  if (!word.test(t)) return false;
+  if (DEF_WORDS.test(t)) return true;
+  // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
+  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+\\s)?[.#]?${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
+}
+
+/** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
+function blockEnd(o: Lines, h: number): number {
+  const N = o.text.length;
+  let depth = 0;
+  let opened = false;
+  for (let j = h; j < N; j++) {
+    const t = o.text[j]!;
+    for (const ch of t) {
+      if (ch === '{' || ch === '(' || ch === '[') {
+        depth++;
+        opened = true;
+      } else if (ch === '}' || ch === ')' || ch === ']') depth--;
+    }
+    if (opened && depth <= 0) return j + 1;
+    if (!opened && j === h && /[;,]\s*$/.test(t)) return h + 1;
+    if (!opened && j > h && !o.blank[j] && o.indent[j]! <= o.indent[h]!) {
+      // Indentation block ended; `end` closes Ruby/Lua blocks at the header's level.
+      return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
+    }
+  }
+  return lastNonBlank(o, h, N) + 1;
+}
+
+function lastNonBlank(o: Lines, from: number, to: number): number {
+  let j = to - 1;
+  while (j > from && o.blank[j]) j--;
+  return j;
+}
+
+/**
+ * Original lines to drop. `kept[j]` says whether original line j survives through a marker region;
+ * `updateText` is the update, which must not mention a target for it to be removed.
+ */
+export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string): Set<number> {
+  const removed = new Set<number>();
+  for (const name of removalTargets(instruction)) {
+    if (new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`).test(updateText)) continue;
+    for (let h = 0; h < o.text.length; h++) {
+      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name)) continue;
+      let start = h;
+      while (start > 0 && kept[start - 1] && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] &&
+        /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(o.norm[start - 1]!)) start--;
+      const end = blockEnd(o, h);
+      let whole = true;
+      for (let j = start; j < end; j++) if (!kept[j]) whole = false;
+      if (!whole) continue;
+      for (let j = start; j < end; j++) removed.add(j);
+      // One separating blank line goes with the block.
+      if (end < o.text.length && o.blank[end] && kept[end] && (start === 0 || o.blank[start - 1] || end + 1 >= o.text.length)) removed.add(end);
+      else if (start > 0 && o.blank[start - 1] && kept[start - 1] && (end >= o.text.length)) removed.add(start - 1);
+      break;
+    }
+  }
+  return removed;
+}
