@@ -295,6 +295,7 @@ Napi::Value model_stats(const Napi::CallbackInfo& info) {
   o.Set("running", static_cast<double>(s.running));
   o.Set("queued", static_cast<double>(s.queued));
   o.Set("steps", static_cast<double>(s.steps));
+  o.Set("preemptions", static_cast<double>(s.preemptions));
   o.Set("modelsLoaded", static_cast<double>(registry_size()));
   return o;
 }

@@ -36,9 +36,13 @@ struct sequence {
   std::unique_ptr<token_constraint> constraint;
   bool batch_priority = false;
   bool prompt_inserted = false;
+  // Tokens to prefill before decoding: the prompt, or after a preemption everything but the
+  // last sampled token (whose KV the next decode step computes).
+  int64_t prefill_target = 0;
+  uint64_t admit_order = 0;
   sequence(const sampling_params& p, int64_t n_vocab) : smp(p, n_vocab) {}
   bool decoding() const { return n_generated > 0 && n_computed == static_cast<int64_t>(tokens.size()) - 1; }
-  bool prefilling() const { return n_computed < n_prompt; }
+  bool prefilling() const { return n_computed < prefill_target; }
 };
 
 namespace {
@@ -90,6 +94,7 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
   auto s = std::make_unique<sequence>(req.sampling, V);
   s->sink = std::move(sink);
   s->n_prompt = n;
+  s->prefill_target = n;
   s->max_total = std::min<int64_t>(n_ctx_, n + req.max_tokens);
   s->max_new = req.max_tokens;
   s->tokens = std::move(req.prompt);
@@ -133,6 +138,7 @@ void engine::publish_stats() {
   s.kv_blocks_used = kv_.used_count() - cache_.reclaimable();
   s.running = static_cast<int64_t>(running_.size());
   s.steps = steps_;
+  s.preemptions = preemptions_;
   std::lock_guard<std::mutex> lk(mu_);
   s.queued = static_cast<int64_t>(waiting_interactive_.size() + waiting_batch_.size() + incoming_.size());
   stats_ = s;
@@ -175,23 +181,50 @@ void engine::run_job(const std::function<void()>& fn) {
 
 bool engine::admit(sequence& s) {
   const int bs = kv_.block_size();
-  const int64_t total = ceil_div(s.max_total, bs);
-  // Leave at least one prompt token to compute: its logits start generation.
-  const int64_t matched = cache_.acquire_prefix(s.tokens.data(), s.n_prompt, (s.n_prompt - 1) / bs, s.path, s.blocks,
-                                                false);
-  const int64_t need = total - matched;
+  const bool resumed = s.n_generated > 0;
+  // A fresh prompt leaves at least one token to compute (its logits start generation); a
+  // preempted sequence may find all of its prefill in the cache.
+  const int64_t max_prefix = resumed ? s.prefill_target / bs : (s.prefill_target - 1) / bs;
+  const int64_t matched = cache_.acquire_prefix(s.tokens.data(), s.prefill_target, max_prefix, s.path, s.blocks, false);
+  // Reserve the blocks the prefill needs plus the first decode position; later decode blocks
+  // are taken on demand (and preempt the newest sequence when the pool runs dry).
+  const int64_t need = ceil_div(s.prefill_target + 1, bs) - matched;
   if (need > available_blocks()) {
     cache_.release(s.path);
     s.blocks.clear();
     return false;
   }
-  cache_.count_lookup(s.n_prompt, matched * bs);
-  s.cached = static_cast<int32_t>(matched * bs);
+  if (!resumed) {
+    cache_.count_lookup(s.n_prompt, matched * bs);
+    s.cached = static_cast<int32_t>(matched * bs);
+    s.smp.prime(s.tokens.data(), s.n_prompt);
+  }
   s.n_computed = matched * bs;
   s.reserve_left = need;
   reserved_ += need;
-  s.smp.prime(s.tokens.data(), s.n_prompt);
+  s.admit_order = ++admit_counter_;
   return true;
+}
+
+void engine::release_kv(sequence& s, bool keep_in_cache) {
+  const int bs = kv_.block_size();
+  if (keep_in_cache) cache_.insert(s.tokens.data(), s.n_computed / bs, s.path, s.blocks);
+  const size_t n_tree = s.path.size();
+  cache_.release(s.path);
+  for (size_t i = n_tree; i < s.blocks.size(); ++i) kv_.release(s.blocks[i]);
+  s.blocks.clear();
+  reserved_ -= s.reserve_left;
+  s.reserve_left = 0;
+}
+
+void engine::preempt(sequence& s) {
+  // Recompute-style preemption: the computed full blocks go to the prefix cache (so resuming is
+  // mostly a cache hit unless they get evicted meanwhile) and the sequence re-queues at the front.
+  release_kv(s, true);
+  s.prefill_target = static_cast<int64_t>(s.tokens.size()) - 1;
+  s.n_computed = 0;
+  s.prompt_inserted = true;
+  preemptions_++;
 }
 
 void engine::emit(sequence& s, const token_event& ev) {
@@ -210,14 +243,7 @@ void engine::deliver_events() {
 }
 
 void engine::finish(sequence& s, finish_reason why, engine_status err) {
-  const int bs = kv_.block_size();
-  if (err == engine_status::ok) cache_.insert(s.tokens.data(), s.n_computed / bs, s.path, s.blocks);
-  const size_t n_tree = s.path.size();
-  cache_.release(s.path);
-  for (size_t i = n_tree; i < s.blocks.size(); ++i) kv_.release(s.blocks[i]);
-  s.blocks.clear();
-  reserved_ -= s.reserve_left;
-  s.reserve_left = 0;
+  release_kv(s, err == engine_status::ok);
   token_event ev;
   ev.seq = s.id;
   ev.finish = why;
@@ -229,7 +255,38 @@ void engine::finish(sequence& s, finish_reason why, engine_status err) {
 
 void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   const int bs = kv_.block_size();
-  // Plan: one decode token per decoding sequence first, then prompt chunks round-robin.
+  // 1. A decode position at a block boundary needs a new block. Beyond the reservations there may
+  //    be none: then the newest sequence is preempted (running_ is in admission order).
+  for (size_t i = 0; i < running_.size(); ++i) {
+    sequence* s = running_[i].get();
+    if (!s->decoding() || static_cast<int64_t>(s->blocks.size()) > s->n_computed / bs) continue;
+    for (;;) {
+      if (s->reserve_left > 0) {
+        s->blocks.push_back(alloc_block());
+        s->reserve_left--;
+        reserved_--;
+        break;
+      }
+      if (available_blocks() > 0) {
+        s->blocks.push_back(alloc_block());
+        break;
+      }
+      if (running_.size() == 1) {  // alone and still no room: the pool cannot hold more
+        finish(*s, finish_reason::length, engine_status::ok);
+        ended.push_back(std::move(running_[i]));
+        running_.erase(running_.begin() + i);
+        --i;
+        break;
+      }
+      std::unique_ptr<sequence> victim = std::move(running_.back());
+      running_.pop_back();
+      preempt(*victim);
+      const bool was_self = victim.get() == s;
+      (victim->batch_priority ? waiting_batch_ : waiting_interactive_).push_front(std::move(victim));
+      if (was_self) break;
+    }
+  }
+  // 2. Plan: one decode token per decoding sequence first, then prefill chunks round-robin.
   struct part {
     sequence* s;
     int64_t from;
@@ -247,12 +304,14 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   for (size_t k = 0; k < nr && budget > 0; ++k) {
     sequence* s = running_[(rr_ + k) % nr].get();
     if (!s->prefilling()) continue;
-    const int64_t n = std::min<int64_t>(budget, s->n_prompt - s->n_computed);
-    plan.push_back({s, s->n_computed, n, s->n_computed + n == s->n_prompt});
+    const int64_t n = std::min<int64_t>(budget, s->prefill_target - s->n_computed);
+    const bool done = s->n_computed + n == s->prefill_target;
+    plan.push_back({s, s->n_computed, n, done && s->n_generated == 0});
     budget -= static_cast<int>(n);
   }
   rr_++;
-  // Blocks first (block tables must not move once the batch points into them).
+  // Prefill blocks come out of the sequence's reservation. All blocks are taken before the batch
+  // points into the block tables (which must not move afterwards).
   for (auto& p : plan) {
     const int64_t last = p.from + p.n - 1;
     while (static_cast<int64_t>(p.s->blocks.size()) <= last / bs) {
@@ -361,7 +420,9 @@ void engine::loop() {
           running_.push_back(std::move(q->front()));
           q->pop_front();
         } else if (running_.empty()) {
-          finish(s, finish_reason::error, engine_status::overloaded);
+          // Nothing will free up. A preempted sequence keeps what it generated.
+          if (s.n_generated > 0) finish(s, finish_reason::length, engine_status::ok);
+          else finish(s, finish_reason::error, engine_status::overloaded);
           ended.push_back(std::move(q->front()));
           q->pop_front();
         } else {

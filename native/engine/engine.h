@@ -7,10 +7,13 @@
 // Thread-safety: submit/cancel/stats/run_job may be called from any thread. Everything else
 // (pool, cache, forward scratch, sequences) belongs to the scheduler thread.
 //
-// Admission: a sequence reserves the blocks it may ever need (prompt + max_tokens, capped at the
-// context) when it starts, so a running sequence never runs out of KV mid-generation. Sequences
-// that do not fit wait in the queue (interactive before batch) until others finish; one that
-// could not fit even in an idle engine fails with engine_status::overloaded.
+// Admission: a sequence reserves the blocks its prompt needs (plus the first decode position)
+// when it starts; decode blocks are taken on demand. When the pool runs dry mid-decode, the
+// newest sequence is preempted: its computed blocks go to the prefix cache and it re-queues at
+// the front, resuming later from the cache (recompute only what was evicted meanwhile).
+// Sequences that do not fit wait in the queue (interactive before batch) until others finish;
+// one that could not fit even in an idle engine fails with engine_status::overloaded; a lone
+// sequence that outgrows the whole pool ends with finish_reason::length.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -104,6 +107,7 @@ struct engine_stats {
   int64_t running = 0;
   int64_t queued = 0;
   uint64_t steps = 0;
+  uint64_t preemptions = 0;
 };
 
 struct eval_result {
@@ -154,6 +158,8 @@ class engine {
   bool admit(sequence& s);
   int32_t alloc_block();
   void finish(sequence& s, finish_reason why, engine_status err);
+  void release_kv(sequence& s, bool keep_in_cache);
+  void preempt(sequence& s);
   void emit(sequence& s, const token_event& ev);
   void deliver_events();
   void step(std::vector<std::unique_ptr<sequence>>& ended);
@@ -186,6 +192,8 @@ class engine {
   std::vector<std::unique_ptr<sequence>> running_;
   int64_t reserved_ = 0;  // blocks promised to running sequences and not yet allocated
   size_t rr_ = 0;         // round-robin start for prefill chunks
+  uint64_t admit_counter_ = 0;
+  uint64_t preemptions_ = 0;
   uint64_t steps_ = 0;
   std::vector<fwd_token> batch_;
   std::vector<sequence*> batch_seq_;

@@ -1,0 +1,311 @@
+// LoadedModel over the native engine: tokenizer and chat template in TS, generation in the
+// engine's scheduler thread, token text decoded here with a UTF-8-safe stream decoder.
+import { basename } from 'node:path';
+import { ApiError, invalidRequest } from '../errors.js';
+import { native, NativeFinish, type ModelHandle, type NativeEvalResult, type NativeModelInfo, type NativeStats, type NativeSubmitOptions } from '../native/binding.js';
+import { createTokenizer, type Tokenizer } from '../tokenizer/index.js';
+import { ChatTemplate } from './chat-template.js';
+import { contextExceeded, fromNativeError, fromNativeStatus } from './engine-errors.js';
+import { StepDispatcher } from './step-dispatcher.js';
+import type {
+  ChatTemplateInput,
+  EngineStats,
+  FinishReason,
+  GenerateRequest,
+  GenerateResult,
+  KvBlock,
+  KvLayout,
+  KvTransfer,
+  LoadedModel,
+  ModelInfo,
+  TokenEvent,
+  TokenLogprob,
+} from './types.js';
+
+export interface EvaluateOptions {
+  /** Top-k token ids and raw logits at every position (default 0). */
+  topK?: number;
+  /** Positions whose full logits are returned. */
+  positions?: number[];
+  /** Full logits at every position (vocabSize floats each). */
+  allLogits?: boolean;
+}
+
+export interface EvaluateResult {
+  nTokens: number;
+  topK: number;
+  /** [nTokens][topK] ids, best first. */
+  topIds: Int32Array;
+  /** [nTokens][topK] raw logits. */
+  topLogits: Float32Array;
+  /** Positions whose full logits are in `logits`, in that order. */
+  logitPositions: Int32Array;
+  /** [logitPositions.length][vocabSize]. */
+  logits: Float32Array;
+}
+
+/** LoadedModel plus what tests, tools and the prediction service need. */
+export interface EngineModel extends LoadedModel {
+  readonly kv: KvTransfer;
+  readonly tokenizer: Tokenizer;
+  /** Every GGUF metadata key (arrays as in src/gguf/gguf-reader.ts). */
+  readonly metadata: Record<string, unknown>;
+  readonly nativeInfo: NativeModelInfo;
+  /** Teacher forcing: logits of every position of `tokens` (no sampling, no cache use). */
+  evaluate(tokens: ArrayLike<number>, opts?: EvaluateOptions): Promise<EvaluateResult>;
+  /** Raw engine counters (steps, preemptions, models loaded in the process, ...). */
+  nativeStats(): NativeStats;
+  /** Releases this handle (the weights stay while another handle in the process uses them). */
+  unload(): void;
+}
+
+const FINISH: Record<number, FinishReason> = {
+  [NativeFinish.stop]: 'stop',
+  [NativeFinish.length]: 'length',
+  [NativeFinish.cancelled]: 'cancelled',
+  [NativeFinish.grammarEnd]: 'grammar_end',
+};
+
+function toU32(tokens: ArrayLike<number>): Uint32Array {
+  return tokens instanceof Uint32Array ? tokens : Uint32Array.from(tokens as ArrayLike<number>);
+}
+
+export class NativeModel implements EngineModel {
+  readonly info: ModelInfo;
+  readonly tokenizer: Tokenizer;
+  readonly metadata: Record<string, unknown>;
+  readonly nativeInfo: NativeModelInfo;
+  readonly kv: KvTransfer;
+  private readonly template: ChatTemplate;
+  private readonly dispatcher: StepDispatcher;
+  private readonly stopIds: Int32Array;
+  private readonly stopSet: Set<number>;
+  private unloaded = false;
+
+  constructor(
+    private readonly handle: ModelHandle,
+    path: string,
+    id: string | undefined,
+  ) {
+    const n = native();
+    this.metadata = n.modelMetadata(handle);
+    this.nativeInfo = n.modelInfo(handle);
+    this.tokenizer = createTokenizer(this.metadata);
+    const eos = [...new Set([...this.nativeInfo.eosTokens, ...this.tokenizer.eog])];
+    this.stopIds = Int32Array.from(eos);
+    this.stopSet = new Set(eos);
+    const chatTemplate = typeof this.metadata['tokenizer.chat_template'] === 'string' ? (this.metadata['tokenizer.chat_template'] as string) : null;
+    this.info = {
+      id: id ?? basename(path).replace(/\.gguf$/i, ''),
+      path,
+      architecture: this.nativeInfo.architecture,
+      contextLength: this.nativeInfo.contextLength,
+      vocabSize: this.nativeInfo.vocabSize,
+      chatTemplate,
+      bosToken: this.tokenizer.bos,
+      eosTokens: eos,
+    };
+    const piece = (t: number | null) => (t === null ? '' : this.tokenizer.tokenText(t));
+    this.template = new ChatTemplate(chatTemplate, { bosToken: piece(this.tokenizer.bos), eosToken: piece(this.tokenizer.eos) });
+    this.dispatcher = new StepDispatcher(handle);
+    this.kv = this.makeKvTransfer();
+  }
+
+  async tokenize(text: string, opts: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Promise<Uint32Array> {
+    return this.tokenizer.encode(text, { addSpecial: opts.addSpecial ?? true, parseSpecial: opts.parseSpecial ?? false });
+  }
+
+  async detokenize(tokens: ArrayLike<number>): Promise<string> {
+    return this.tokenizer.decode(tokens);
+  }
+
+  async renderChat(input: ChatTemplateInput): Promise<string> {
+    return this.template.render(input);
+  }
+
+  generate(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult> {
+    this.assertLoaded();
+    const promptTokens = req.prompt.length;
+    if (promptTokens === 0) return Promise.reject(invalidRequest('the prompt is empty', 'messages'));
+    if (promptTokens >= this.info.contextLength) {
+      return Promise.reject(
+        contextExceeded(`This model's maximum context length is ${this.info.contextLength} tokens; the prompt has ${promptTokens}.`),
+      );
+    }
+    if (req.signal?.aborted) return Promise.resolve({ finishReason: 'cancelled', promptTokens, cachedTokens: 0, completionTokens: 0 });
+    const opts = this.submitOptions(req);
+    const n = native();
+    return new Promise<GenerateResult>((resolve, reject) => {
+      let seq: number;
+      try {
+        seq = n.submit(this.dispatcher.session, req.prompt, opts);
+      } catch (e) {
+        reject(fromNativeError(e));
+        return;
+      }
+      const decoder = this.tokenizer.createStreamDecoder();
+      const wantLogprobs = req.topLogprobs !== undefined;
+      let completionTokens = 0;
+      let failure: unknown = null;
+      const onAbort = () => n.cancel(this.dispatcher.session, seq);
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+      this.dispatcher.register(seq, (ev, i, topStart) => {
+        const token = ev.token[i]!;
+        if (token >= 0 && failure === null) {
+          completionTokens++;
+          const text = this.stopSet.has(token) || (opts.stopTokens?.includes(token) ?? false) ? '' : decoder.push(token);
+          const out: TokenEvent = { token, text };
+          if (wantLogprobs) {
+            out.logprob = ev.logprob[i]!;
+            const k = ev.nTop[i]!;
+            const top: TokenLogprob[] = [];
+            for (let j = 0; j < k; j++) {
+              const id = ev.topIds[topStart + j]!;
+              top.push({ token: id, text: this.tokenizer.decode([id]), logprob: ev.topLogprobs[topStart + j]! });
+            }
+            out.topLogprobs = top;
+          }
+          try {
+            onToken(out);
+          } catch (e) {
+            // The consumer failed: stop generating and surface its error.
+            failure = e;
+            n.cancel(this.dispatcher.session, seq);
+          }
+        }
+        const finish = ev.finish[i]!;
+        if (finish === NativeFinish.none) return;
+        this.dispatcher.unregister(seq);
+        req.signal?.removeEventListener('abort', onAbort);
+        if (failure !== null) return reject(failure);
+        if (finish === NativeFinish.error) return reject(fromNativeStatus(ev.error[i]!));
+        resolve({
+          finishReason: FINISH[finish] ?? 'stop',
+          promptTokens,
+          cachedTokens: ev.cachedTokens[i]!,
+          completionTokens,
+        });
+      });
+    });
+  }
+
+  stats(): EngineStats {
+    const s = native().modelStats(this.handle);
+    return {
+      cache: {
+        enabled: s.cacheEnabled,
+        lookups: s.lookups,
+        hitTokens: s.hitTokens,
+        promptTokens: s.promptTokens,
+        hitRate: s.promptTokens > 0 ? s.hitTokens / s.promptTokens : 0,
+        cachedTokens: s.cachedTokens,
+      },
+      kvBlocksTotal: s.kvBlocksTotal,
+      kvBlocksUsed: s.kvBlocksUsed,
+      runningSequences: s.running,
+      queuedSequences: s.queued,
+      gpuAvailable: false,
+    };
+  }
+
+  nativeStats(): NativeStats {
+    return native().modelStats(this.handle);
+  }
+
+  async evaluate(tokens: ArrayLike<number>, opts: EvaluateOptions = {}): Promise<EvaluateResult> {
+    this.assertLoaded();
+    try {
+      return (await native().evaluate(this.handle, toU32(tokens), {
+        topK: opts.topK ?? 0,
+        allLogits: opts.allLogits ?? false,
+        ...(opts.positions ? { positions: Int32Array.from(opts.positions) } : {}),
+      })) as NativeEvalResult;
+    } catch (e) {
+      throw fromNativeError(e);
+    }
+  }
+
+  unload(): void {
+    if (this.unloaded) return;
+    this.unloaded = true;
+    this.dispatcher.close();
+    native().unloadModel(this.handle);
+  }
+
+  private assertLoaded(): void {
+    if (this.unloaded) throw new ApiError('model_not_ready', `model ${this.info.id} was unloaded`);
+  }
+
+  private submitOptions(req: GenerateRequest): NativeSubmitOptions {
+    const s = req.sampling;
+    const biasIds: number[] = [];
+    const biasValues: number[] = [];
+    for (const [k, v] of Object.entries(s.logitBias ?? {})) {
+      const id = Number(k);
+      if (!Number.isInteger(id) || id < 0 || id >= this.info.vocabSize) throw invalidRequest(`logit_bias token ${k} is not in the vocabulary`, 'logit_bias');
+      biasIds.push(id);
+      biasValues.push(Math.max(-100, Math.min(100, v)));
+    }
+    const opts: NativeSubmitOptions = {
+      maxTokens: Math.max(1, Math.floor(req.maxTokens)),
+      temperature: s.temperature,
+      topP: s.topP,
+      topK: s.topK,
+      minP: s.minP,
+      repetitionPenalty: s.repetitionPenalty,
+      presencePenalty: s.presencePenalty,
+      frequencyPenalty: s.frequencyPenalty,
+      biasIds: Int32Array.from(biasIds),
+      biasValues: Float32Array.from(biasValues),
+      topLogprobs: req.topLogprobs === undefined ? -1 : Math.max(0, Math.min(20, req.topLogprobs)),
+      stopTokens: Int32Array.from([...(req.stopTokens ?? []), ...this.stopIds]),
+      batchPriority: req.priority === 'batch',
+    };
+    if (s.seed !== undefined) opts.seed = s.seed;
+    if (req.grammar) {
+      opts.grammar =
+        req.grammar.kind === 'json_schema' ? { kind: 'json_schema', schema: JSON.stringify(req.grammar.schema) } : { kind: req.grammar.kind };
+    }
+    return opts;
+  }
+
+  private makeKvTransfer(): KvTransfer {
+    const n = native();
+    const info = this.nativeInfo;
+    const blockBytes = 2 * 2 * info.layers * info.kvDim * info.blockTokens;
+    return {
+      layout: (): KvLayout => ({
+        modelFingerprint: info.fingerprint,
+        blockTokens: info.blockTokens,
+        nLayers: info.layers,
+        kvDim: info.kvDim,
+        dtype: 'f16',
+      }),
+      cachedPrefixTokens: (tokens) => n.cachedPrefixTokens(this.handle, tokens),
+      exportKv: async (tokens, fromBlock, signal) => {
+        this.assertLoaded();
+        if (signal?.aborted) throw new ApiError('invalid_request_error', 'exportKv aborted');
+        try {
+          const blocks = await n.exportKv(this.handle, tokens, fromBlock);
+          return blocks.map((data, i): KvBlock => ({ index: fromBlock + i, data }));
+        } catch (e) {
+          throw fromNativeError(e);
+        }
+      },
+      importKv: async (tokens, blocks) => {
+        this.assertLoaded();
+        if (blocks.length === 0) return n.cachedPrefixTokens(this.handle, tokens);
+        const first = blocks[0]!.index;
+        blocks.forEach((b, i) => {
+          if (b.index !== first + i) throw invalidRequest('importKv: blocks must be consecutive');
+          if (b.data.byteLength !== blockBytes) throw invalidRequest(`importKv: block ${b.index} has ${b.data.byteLength} bytes, expected ${blockBytes}`);
+        });
+        try {
+          return await n.importKv(this.handle, tokens, first, blocks.map((b) => b.data));
+        } catch (e) {
+          throw fromNativeError(e);
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,40 @@
+// One native session per loaded model per JS environment: the engine calls back once per step
+// with the events of every sequence this environment submitted; this routes them by sequence id.
+import { native, type ModelHandle, type SessionHandle, type StepEvents } from '../native/binding.js';
+
+/** Handles the events of one sequence; i indexes into the step's arrays. */
+export type SequenceHandler = (ev: StepEvents, i: number, topStart: number) => void;
+
+export class StepDispatcher {
+  readonly session: SessionHandle;
+  private readonly handlers = new Map<number, SequenceHandler>();
+
+  constructor(model: ModelHandle) {
+    this.session = native().openSession(model, (ev) => this.dispatch(ev));
+  }
+
+  register(seq: number, handler: SequenceHandler): void {
+    this.handlers.set(seq, handler);
+  }
+
+  unregister(seq: number): void {
+    this.handlers.delete(seq);
+  }
+
+  get active(): number {
+    return this.handlers.size;
+  }
+
+  close(): void {
+    native().closeSession(this.session);
+  }
+
+  private dispatch(ev: StepEvents): void {
+    let top = 0;
+    for (let i = 0; i < ev.seq.length; i++) {
+      const h = this.handlers.get(ev.seq[i]!);
+      if (h) h(ev, i, top);
+      top += ev.nTop[i]!;
+    }
+  }
+}

@@ -1,0 +1,182 @@
+// The typed mirror of the native addon's engine surface, and the ONLY importer of the .node file.
+// Handles are opaque; every call that touches weights returns a promise. Native failures are
+// Errors with `code` = ERR_ENGINE_<STATUS> (see NativeErrorCode) and a message naming the call.
+import { createRequire } from 'node:module';
+import { ADDON_PATH } from '../paths.js';
+
+export type ModelHandle = { readonly __model: never };
+export type SessionHandle = { readonly __session: never };
+
+export type NativeErrorCode =
+  | 'ERR_ENGINE_OVERLOADED'
+  | 'ERR_ENGINE_CONTEXT_LENGTH_EXCEEDED'
+  | 'ERR_ENGINE_INVALID_ARGUMENT'
+  | 'ERR_ENGINE_INTERNAL'
+  | 'ERR_ENGINE_DISPOSED';
+
+/** engine_status values carried in StepEvents.error. */
+export enum NativeStatus {
+  ok = 0,
+  overloaded = 1,
+  contextLengthExceeded = 2,
+  invalidArgument = 3,
+  internal = 4,
+  disposed = 5,
+}
+
+/** finish_reason values carried in StepEvents.finish. */
+export enum NativeFinish {
+  none = 0,
+  stop = 1,
+  length = 2,
+  cancelled = 3,
+  grammarEnd = 4,
+  error = 5,
+}
+
+export interface NativeLoadOptions {
+  threads?: number;
+  kvCacheMb?: number;
+  /** Overrides kvCacheMb with an exact block count. */
+  kvBlocks?: number;
+  blockTokens?: number;
+  prefixCache?: boolean;
+  /** Tokens per forward pass (chunked-prefill budget per step). */
+  maxBatchTokens?: number;
+  /** Sequences running at once. */
+  maxSequences?: number;
+  /** Cap on the model's context length (0 = the model's). */
+  contextLength?: number;
+}
+
+export interface NativeModelInfo {
+  path: string;
+  architecture: string;
+  contextLength: number;
+  trainContextLength: number;
+  vocabSize: number;
+  embeddingLength: number;
+  layers: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  feedForwardLength: number;
+  tiedOutput: boolean;
+  bosToken: number | null;
+  eosTokens: number[];
+  blockTokens: number;
+  kvDim: number;
+  fingerprint: string;
+  threads: number;
+  maxBatchTokens: number;
+  maxSequences: number;
+}
+
+export interface NativeStats {
+  cacheEnabled: boolean;
+  lookups: number;
+  hitTokens: number;
+  promptTokens: number;
+  cachedTokens: number;
+  kvBlocksTotal: number;
+  kvBlocksUsed: number;
+  running: number;
+  queued: number;
+  steps: number;
+  preemptions: number;
+  modelsLoaded: number;
+}
+
+export interface NativeSubmitOptions {
+  maxTokens: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  minP?: number;
+  repetitionPenalty?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  biasIds?: Int32Array;
+  biasValues?: Float32Array;
+  seed?: number;
+  /** -1 (default): no logprobs; 0..20: the chosen token's logprob plus that many top ones. */
+  topLogprobs?: number;
+  stopTokens?: Int32Array;
+  batchPriority?: boolean;
+  /** Grammar: JSON schema text, or the fixed grammars. */
+  grammar?: { kind: 'json_schema'; schema: string } | { kind: 'json_object' } | { kind: 'event_lines' };
+}
+
+/** The events of one engine step for one session (struct of arrays, one entry per event).
+ *  token = -1 marks a pure finish event; topIds/topLogprobs hold nTop[i] entries per event, in order. */
+export interface StepEvents {
+  seq: Float64Array;
+  token: Int32Array;
+  logprob: Float32Array;
+  finish: Uint8Array;
+  error: Int32Array;
+  promptTokens: Int32Array;
+  cachedTokens: Int32Array;
+  nTop: Uint8Array;
+  topIds: Int32Array;
+  topLogprobs: Float32Array;
+}
+
+export interface NativeEvalOptions {
+  /** Top-k (ids and raw logits) per position. */
+  topK?: number;
+  /** Positions whose full logits are returned. */
+  positions?: Int32Array;
+  /** Full logits of every position. */
+  allLogits?: boolean;
+}
+
+export interface NativeEvalResult {
+  nTokens: number;
+  topK: number;
+  topIds: Int32Array;
+  topLogits: Float32Array;
+  logitPositions: Int32Array;
+  logits: Float32Array;
+}
+
+export interface NativeBinding {
+  readonly engineAbiVersion: number;
+  version(): string;
+  loadModel(path: string, opts: NativeLoadOptions): Promise<ModelHandle>;
+  unloadModel(model: ModelHandle): void;
+  modelMetadata(model: ModelHandle): Record<string, unknown>;
+  modelInfo(model: ModelHandle): NativeModelInfo;
+  modelStats(model: ModelHandle): NativeStats;
+  openSession(model: ModelHandle, onStep: (events: StepEvents) => void): SessionHandle;
+  closeSession(session: SessionHandle): void;
+  submit(session: SessionHandle, prompt: Uint32Array, opts: NativeSubmitOptions): number;
+  cancel(session: SessionHandle, seq: number): void;
+  evaluate(model: ModelHandle, tokens: Uint32Array, opts: NativeEvalOptions): Promise<NativeEvalResult>;
+  cachedPrefixTokens(model: ModelHandle, tokens: Uint32Array): number;
+  /** Full blocks [fromBlock, tokens.length / blockTokens) of tokens, computing what is not cached. */
+  exportKv(model: ModelHandle, tokens: Uint32Array, fromBlock: number): Promise<Uint8Array[]>;
+  /** Blocks firstBlock.. of tokens into the prefix cache; resolves to the tokens cached afterwards. */
+  importKv(model: ModelHandle, tokens: Uint32Array, firstBlock: number, blocks: Uint8Array[]): Promise<number>;
+}
+
+export const ENGINE_ABI_VERSION = 1;
+
+let cached: NativeBinding | undefined;
+
+/** The addon, loaded once per JS environment. SVC_ADDON_PATH overrides the path (benchmarks of other builds). */
+export function native(): NativeBinding {
+  if (cached) return cached;
+  const require = createRequire(import.meta.url);
+  const b = require(process.env.SVC_ADDON_PATH || ADDON_PATH) as NativeBinding;
+  if (b.engineAbiVersion !== ENGINE_ABI_VERSION) {
+    throw new Error(`addon engine ABI ${String(b.engineAbiVersion)} != expected ${ENGINE_ABI_VERSION}; rebuild with node scripts/build.mjs`);
+  }
+  cached = b;
+  return b;
+}
+
+export function isNativeError(e: unknown): e is Error & { code: NativeErrorCode } {
+  const code = e instanceof Error ? (e as Error & { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_ENGINE_');
+}
