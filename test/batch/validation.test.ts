@@ -39,7 +39,7 @@ describe('batch validation', () => {
     expect(done.in_progress_at).toBeNull();
     expect(done.output_file_id).toBeNull();
     expect(done.error_file_id).toBeNull();
-    const got = done.errors!.data.map((e) => [e.code, e.line, e.param]);
+    const got = done.errors!.data!.map((e) => [e.code, e.line, e.param]);
     expect(done.errors!.object).toBe('list');
     expect(got).toEqual(
       expect.arrayContaining([
@@ -53,7 +53,7 @@ describe('batch validation', () => {
       ]),
     );
     expect(got).toHaveLength(7);
-    for (const e of done.errors!.data) expect(e.message.length).toBeGreaterThan(0);
+    for (const e of done.errors!.data!) expect(e.message!.length).toBeGreaterThan(0);
   });
 
   it('fails a file with more requests than the limit with too_many_tasks', async () => {
@@ -61,25 +61,25 @@ describe('batch validation', () => {
     for (let i = 0; i < 21; i++) lines.push(line(`r${i}`, applyBody(i)));
     const done = await runFile(lines.join('\n'));
     expect(done.status).toBe('failed');
-    expect(done.errors!.data).toEqual([{ code: 'too_many_tasks', message: expect.stringContaining('20'), param: null, line: null }]);
+    expect(done.errors!.data!).toEqual([{ code: 'too_many_tasks', message: expect.stringContaining('20'), param: null, line: null }]);
   });
 
   it('fails an empty file with empty_file', async () => {
     const done = await runFile('\n\n');
     expect(done.status).toBe('failed');
-    expect(done.errors!.data).toEqual([{ code: 'empty_file', message: expect.any(String), param: null, line: null }]);
+    expect(done.errors!.data!).toEqual([{ code: 'empty_file', message: expect.any(String), param: null, line: null }]);
   });
 
   it('reports a line over the byte limit without reading it whole', async () => {
     const done = await runFile([line('a', applyBody(1)), 'x'.repeat(10_000)].join('\n'));
     expect(done.status).toBe('failed');
-    expect(done.errors!.data.map((e) => [e.code, e.line])).toEqual([['line_too_large', 2]]);
+    expect(done.errors!.data!.map((e) => [e.code, e.line])).toEqual([['line_too_large', 2]]);
   });
 
   it('accepts CRLF line endings and a missing final newline', async () => {
     const done = await runFile([line('a', applyBody(1)), line('b', applyBody(2))].join('\r\n'));
     expect(done.errors).toBeNull();
-    expect(done.request_counts.total).toBe(2);
+    expect(done.request_counts!.total).toBe(2);
   });
 
   it('keeps a well-formed file at in_progress → completed (control)', async () => {
