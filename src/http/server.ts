@@ -135,19 +135,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
   };
 
-  /** Decides the request's fate synchronously: either an early error or the route to run. */
-  const admit = (
-    method: string,
-    path: string,
-    headers: Map<string, string>,
-  ): { route: Route; params: Record<string, string> } | ApiError => {
-    if (draining) return new ApiError('overloaded', 'server is shutting down', { headers: { connection: 'close' } });
-    const m = router.match(method, path);
-    if (m.kind === 'not_found') return new ApiError('not_found', `no route for ${method} ${path}`);
-    if (m.kind === 'method_not_allowed') {
-      return new ApiError('method_not_allowed', `method ${method} is not allowed on ${path}`, { headers: { allow: m.allow.join(', ') } });
-    }
-    const route = m.route;
+  /** Decides the request's fate synchronously: an early error, or go ahead with the matched route. */
+  const admit = (route: Route, headers: Map<string, string>): ApiError | null => {
     if (route.auth ?? authByDefault) {
       const keys = presentedKeys(headers.get('authorization'), headers.get('x-api-key'));
       const keyIndex = keys.length ? auth.check(keys) : -1;
@@ -168,7 +157,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const limit = route.maxBody ?? opts.maxBody;
     const cl = headers.get('content-length');
     if (cl !== undefined && Number(cl) > limit) return tooLarge(limit);
-    return m;
+    return null;
   };
 
   const onRequest = (res: HttpResponse, req: HttpRequest): void => {
@@ -181,19 +170,26 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       if (!headers.has(k)) headers.set(k, v);
     });
 
-    const decision = admit(method, path, headers);
-    const route = decision instanceof ApiError ? null : decision.route;
+    const m = router.match(method, path);
+    const route = m.kind === 'found' ? m.route : null;
+    let error: ApiError | null = null;
+    if (draining) error = new ApiError('overloaded', 'server is shutting down', { headers: { connection: 'close' } });
+    else if (m.kind === 'not_found') error = new ApiError('not_found', `no route for ${method} ${path}`);
+    else if (m.kind === 'method_not_allowed') {
+      error = new ApiError('method_not_allowed', `method ${method} is not allowed on ${path}`, { headers: { allow: m.allow.join(', ') } });
+    } else error = admit(m.route, headers);
+
     const limit = route?.maxBody ?? opts.maxBody;
     const hasBody = (headers.get('content-length') ?? '0') !== '0' || headers.has('transfer-encoding');
     // The body reader must attach now: uWS drops body bytes that arrive with no onData handler.
-    const body = route && hasBody ? new BodyReader(res, limit) : null;
+    const body = route && !error && hasBody ? new BodyReader(res, limit) : null;
     const ctx = new UwsRequestContext(res, {
       method: (METHODS.has(method) ? method : method.toUpperCase()) as HttpMethod,
       path,
       rawQuery,
       headers,
       requestId: newRequestId(headers.get('x-request-id')),
-      params: decision instanceof ApiError ? {} : decision.params,
+      params: m.kind === 'found' ? m.params : {},
       errorFormat: route?.errorFormat ?? defaultFormat,
       maxBody: limit,
       maxQueuedBytes,
@@ -203,13 +199,13 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     });
     res.onAborted(() => ctx.handleAborted());
     active.add(ctx);
+    if (route) ctx.routePattern = route.path;
 
-    if (decision instanceof ApiError) {
-      ctx.fail(decision);
+    if (error || !route) {
+      ctx.fail(error ?? new ApiError('not_found', `no route for ${method} ${path}`));
       return;
     }
-    ctx.routePattern = decision.route.path;
-    void runHandler(ctx, decision.route);
+    void runHandler(ctx, route);
   };
 
   const app: TemplatedApp = uWS.App();

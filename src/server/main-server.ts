@@ -1,0 +1,22 @@
+// The main API server: mainRoutes on --host:--port, API key required by default, per-key
+// rate limit, OpenAI error envelope for unmatched paths.
+import { createHttpServer, type HttpServer } from '../http/server.js';
+import { mainRoutes } from './routes.js';
+import type { Services } from './services.js';
+
+export async function startMainServer(services: Services): Promise<HttpServer> {
+  const { config } = services;
+  const server = createHttpServer({
+    name: 'main',
+    routes: mainRoutes(services),
+    logger: services.logger,
+    metrics: services.metrics,
+    apiKeys: config.apiKeys,
+    authByDefault: true,
+    maxBody: config.maxBody,
+    rateLimit: { rps: config.rateLimitRps, burst: config.rateLimitBurst },
+    errorFormat: 'openai',
+  });
+  await server.listen(config.host, config.port);
+  return server;
+}

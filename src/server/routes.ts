@@ -1,0 +1,12 @@
+// The main API's routes: each module contributes `xxxRoutes(services): Route[]`.
+// To add a module, import its factory and append one line to the list below.
+import { healthRoutes } from '../api/health.js';
+import type { Route } from '../http/types.js';
+import type { Services } from './services.js';
+
+export function mainRoutes(services: Services): Route[] {
+  return [
+    ...healthRoutes(services),
+    // append route modules here, e.g. ...chatCompletionRoutes(services),
+  ];
+}

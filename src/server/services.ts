@@ -1,0 +1,79 @@
+// Services: what route modules get from the server. One object per process, built once at
+// startup and passed to every route factory (`xxxRoutes(services): Route[]`). Modules that need
+// more add a field here and build it in createServices; keep construction in that one place.
+import type { Config } from '../config.js';
+import type { LoadedModel } from '../engine/types.js';
+import { createLogger, type Logger } from '../log.js';
+import { Metrics } from '../metrics.js';
+
+export type CloseHook = () => Promise<void> | void;
+
+export interface Services {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** performance.now() when the process started serving (for uptime_seconds). */
+  readonly startedAt: number;
+  /** Loaded models by id (the shape src/chat/services.ts expects). */
+  readonly models: Map<string, LoadedModel>;
+  /** Registers work to do on shutdown, after the HTTP servers drained (closing LMDB, engines).
+   *  Hooks run last-registered first, each once, failures logged and skipped. */
+  onClose(hook: CloseHook): void;
+  /** Runs the close hooks (shutdown does this; tests may too). */
+  close(): Promise<void>;
+}
+
+export function uptimeSeconds(services: Pick<Services, 'startedAt'>): number {
+  return (performance.now() - services.startedAt) / 1000;
+}
+
+/**
+ * INTEGRATION POINT — model loading for `svc serve` / `svc predict`.
+ * Loads every `config.models` path (--model, SVC_MODEL) and returns the loaded models; the
+ * engine's load function goes here. Until the engine is wired in it loads nothing, and /health
+ * reports an empty model list. Errors thrown here abort startup with exit code 1.
+ */
+export async function loadModels(config: Config, logger: Logger): Promise<LoadedModel[]> {
+  if (config.models.length) logger.warn('model loading is not wired in yet; ignoring --model', { models: config.models });
+  return [];
+}
+
+export interface ServicesOptions {
+  logger?: Logger;
+  metrics?: Metrics;
+  /** Replaces loadModels (tests pass their own models, or none). */
+  loadModels?: (config: Config, logger: Logger) => Promise<LoadedModel[]>;
+}
+
+export async function createServices(config: Config, opts: ServicesOptions = {}): Promise<Services> {
+  const logger = opts.logger ?? createLogger({ level: config.logLevel });
+  const metrics = opts.metrics ?? new Metrics();
+  const hooks: CloseHook[] = [];
+  let closing: Promise<void> | null = null;
+
+  const services: Services = {
+    config,
+    logger,
+    metrics,
+    startedAt: performance.now(),
+    models: new Map(),
+    onClose: (hook) => void hooks.push(hook),
+    close: () =>
+      (closing ??= (async () => {
+        for (const hook of hooks.reverse()) {
+          try {
+            await hook();
+          } catch (err) {
+            logger.error('close hook failed', { error: err });
+          }
+        }
+      })()),
+  };
+
+  const models = await (opts.loadModels ?? loadModels)(config, logger);
+  for (const m of models) {
+    if (services.models.has(m.info.id)) throw new Error(`two models with the id '${m.info.id}'`);
+    services.models.set(m.info.id, m);
+  }
+  return services;
+}

@@ -1,0 +1,123 @@
+// Rate limiting (per key, Retry-After) and graceful shutdown (drain, refuse, cut at timeout).
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Route } from '../../src/http/types.js';
+import { auth, sleep, startTestServer, TEST_KEY, type TestServer } from './helpers.js';
+
+const OTHER_KEY = 'sk-test-other-key-000000';
+
+describe('rate limiting', () => {
+  let t: TestServer;
+  afterEach(() => t.close());
+
+  it('429 rate_limited with Retry-After once a key spends its burst; other keys unaffected; refills', async () => {
+    let now = 0;
+    const routes: Route[] = [{ method: 'GET', path: '/v1/x', handler: (ctx) => ctx.json(200, {}) }];
+    t = await startTestServer(routes, { apiKeys: [TEST_KEY, OTHER_KEY], rateLimit: { rps: 0.5, burst: 3 }, clock: () => now });
+    for (let i = 0; i < 3; i++) expect((await fetch(`${t.url}/v1/x`, { headers: auth })).status).toBe(200);
+    const r = await fetch(`${t.url}/v1/x`, { headers: auth });
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).toBe('2'); // one token at 0.5/s
+    const body = (await r.json()) as { error: { code: string; type: string } };
+    expect(body.error.code).toBe('rate_limited');
+    expect(body.error.type).toBe('rate_limit_error');
+    // the x-api-key form is the same key, same bucket
+    expect((await fetch(`${t.url}/v1/x`, { headers: { 'x-api-key': TEST_KEY } })).status).toBe(429);
+    // another key has its own bucket
+    expect((await fetch(`${t.url}/v1/x`, { headers: { authorization: `Bearer ${OTHER_KEY}` } })).status).toBe(200);
+    now += 2000; // one token back
+    expect((await fetch(`${t.url}/v1/x`, { headers: auth })).status).toBe(200);
+    expect((await fetch(`${t.url}/v1/x`, { headers: auth })).status).toBe(429);
+  });
+
+  it('unauthenticated requests are refused before they can spend tokens', async () => {
+    const routes: Route[] = [{ method: 'GET', path: '/v1/x', handler: (ctx) => ctx.json(200, {}) }];
+    t = await startTestServer(routes, { rateLimit: { rps: 1, burst: 1 }, clock: () => 0 });
+    expect((await fetch(`${t.url}/v1/x`)).status).toBe(401);
+    expect((await fetch(`${t.url}/v1/x`, { headers: auth })).status).toBe(200);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight stream finish, refuses new connections, then resolves', async () => {
+    let produced = 0;
+    const routes: Route[] = [
+      {
+        method: 'GET',
+        path: '/v1/stream',
+        handler: async (ctx) => {
+          const sse = ctx.sse();
+          for (let i = 0; i < 10 && !sse.closed; i++) {
+            await sse.send({ i });
+            produced++;
+            await sleep(40);
+          }
+          await sse.send('[DONE]');
+          sse.end();
+        },
+      },
+    ];
+    const t = await startTestServer(routes);
+    const r = await fetch(`${t.url}/v1/stream`, { headers: auth });
+    const reader = r.body!.getReader();
+    let text = Buffer.from((await reader.read()).value!).toString();
+
+    const shutdown = t.server.shutdown(5000);
+    await sleep(20);
+    expect(t.server.draining).toBe(true);
+    await expect(fetch(`${t.url}/v1/stream`, { headers: auth })).rejects.toThrow(); // listen socket closed
+
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString();
+    }
+    expect(text).toContain('data: {"i":9}');
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(await shutdown).toEqual({ aborted: 0 });
+    expect(produced).toBe(10);
+  });
+
+  it('cuts streams still running at the timeout and aborts their signal', async () => {
+    let signalAborted = false;
+    let stopped!: () => void;
+    const stoppedP = new Promise<void>((r) => (stopped = r));
+    const routes: Route[] = [
+      {
+        method: 'GET',
+        path: '/v1/forever',
+        handler: async (ctx) => {
+          const sse = ctx.sse();
+          while (!sse.closed) {
+            await sse.send({ t: Date.now() });
+            await sleep(20);
+          }
+          signalAborted = ctx.signal.aborted;
+          stopped();
+        },
+      },
+    ];
+    const t = await startTestServer(routes);
+    const r = await fetch(`${t.url}/v1/forever`, { headers: auth });
+    const reader = r.body!.getReader();
+    await reader.read();
+    const t0 = performance.now();
+    const result = await t.server.shutdown(300);
+    const took = performance.now() - t0;
+    expect(result).toEqual({ aborted: 1 });
+    expect(took).toBeGreaterThanOrEqual(290);
+    expect(took).toBeLessThan(2000);
+    await stoppedP;
+    expect(signalAborted).toBe(true);
+    // the client sees a cut stream, not a clean end
+    await expect((async () => { for (;;) if ((await reader.read()).done) return 'clean'; })()).rejects.toThrow();
+    expect(t.logs.some((l) => l.msg === 'connection cut')).toBe(true);
+  });
+
+  it('resolves at once when idle', async () => {
+    const t = await startTestServer([{ method: 'GET', path: '/x', auth: false, handler: (ctx) => ctx.json(200, {}) }]);
+    await (await fetch(`${t.url}/x`)).text(); // leaves an idle keep-alive connection
+    const t0 = performance.now();
+    expect(await t.server.shutdown(5000)).toEqual({ aborted: 0 });
+    expect(performance.now() - t0).toBeLessThan(200);
+  });
+});
