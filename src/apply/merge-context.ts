@@ -11,6 +11,8 @@ export interface Segment {
   readonly markerBefore: boolean;
   /** A marker follows it: original text after it is kept. */
   readonly markerAfter: boolean;
+  /** Indentation (columns) of the marker that follows, when there is one. */
+  readonly markerAfterIndent: number | null;
 }
 
 /** Anchor chain of one segment: [segment line, original line] pairs, both strictly increasing. */
@@ -103,7 +105,11 @@ export function splitUpdate(update: string, orig: Lines, code: string): SplitUpd
     const before = k === 0 ? g.before || (hasMarkers && g !== groups[0]) : true;
     const after = k === kept.length - 1 ? g.after || (hasMarkers && g !== groups[groups.length - 1]) : true;
     const text = upd.text.slice(g.start, g.end).join('\n');
-    segments.push({ lines: splitLines(text), markerBefore: before, markerAfter: after });
+    const markerLine = g.after ? g.end : -1;
+    segments.push({
+      lines: splitLines(text), markerBefore: before, markerAfter: after,
+      markerAfterIndent: markerLine >= 0 ? upd.indent[markerLine]! : null,
+    });
   }
   return { segments, hasMarkers, updateLines: upd };
 }
@@ -129,18 +135,21 @@ export function crossesBlock(ctx: MergeContext, p: number, q: number): boolean {
 }
 
 /**
- * A match on original line j for segment line i that skips original lines is believable only with
- * context: a neighbouring segment line matches j's neighbour, or i is the segment's last content line
- * (two anchors side by side in the update = the lines between them are deleted).
+ * A match that skips original lines between (iPrev, jPrev) and (iCur, jCur) is believable only with
+ * context on one side: the line after jCur matches the segment line after iCur (or iCur is the last
+ * content line), or the line before jPrev matches the segment line before iPrev (or iPrev is the first
+ * content line). Two anchors side by side at a segment edge = the lines between them are deleted.
  */
-export function jumpSupported(ctx: MergeContext, seg: Segment, i: number, j: number): boolean {
+export function jumpSupported(ctx: MergeContext, seg: Segment, iPrev: number, jPrev: number, iCur: number, jCur: number): boolean {
   const s = seg.lines;
   const o = ctx.orig;
   let last = s.text.length - 1;
   while (last > 0 && s.blank[last]) last--;
-  if (i >= last) return true;
-  if (j + 1 < o.text.length && s.norm[i + 1] === o.norm[j + 1]) return true;
-  if (i > 0 && j > 0 && !s.blank[i - 1] && s.norm[i - 1] === o.norm[j - 1]) return true;
+  let first = 0;
+  while (first < last && s.blank[first]) first++;
+  if (iCur >= last || iPrev <= first) return true;
+  if (jCur + 1 < o.text.length && s.norm[iCur + 1] === o.norm[jCur + 1]) return true;
+  if (jPrev > 0 && !s.blank[iPrev - 1] && s.norm[iPrev - 1] === o.norm[jPrev - 1]) return true;
   return false;
 }
 

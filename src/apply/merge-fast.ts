@@ -98,7 +98,7 @@ export function fastChains(ctx: MergeContext): FastChains {
           ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
           continue;
         }
-        if (!jumpSupported(ctx, seg, i, j)) continue;
+        if (!jumpSupported(ctx, seg, i, j, nextI, nextJ)) continue;
       }
       chain.unshift([i, j]);
       nextJ = j;
@@ -118,7 +118,7 @@ export function fastChains(ctx: MergeContext): FastChains {
           ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
           continue;
         }
-        if (!jumpSupported(ctx, seg, i, j)) continue;
+        if (!jumpSupported(ctx, seg, prevI, prevJ, i, j)) continue;
       }
       chain.push([i, j]);
       prevJ = j;

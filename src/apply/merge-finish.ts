@@ -154,19 +154,59 @@ function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, del
   return null;
 }
 
-/** Mode of the chain's indentation deltas when every line of the segment is shifted by it, else 0. */
+/**
+ * Indentation-structured blocks (Python, YAML) have no closing line to anchor on. When the segment
+ * rewrites a block body (new lines deeper than a matched header) and the marker after it sits at or
+ * left of that header, the block is finished in the update: the rest of the old body goes too.
+ */
+function closeIndentedBlock(seg: Segment, o: Lines, pairs: Array<[number, number]>, end: number, limit: number): number {
+  const s = seg.lines;
+  if (seg.markerAfterIndent === null || end >= limit || pairs.length === 0) return end;
+  let j = end;
+  while (j < limit && o.blank[j]) j++;
+  if (j >= limit) return end;
+  // The header: the last matched line left of the original's next line.
+  let h = -1;
+  for (let p = pairs.length - 1; p >= 0; p--) {
+    if (o.indent[pairs[p]![1]]! < o.indent[j]!) {
+      h = p;
+      break;
+    }
+  }
+  if (h < 0) return end;
+  const [hi, hj] = pairs[h]!;
+  if (!o.norm[hj]!.endsWith(':') || seg.markerAfterIndent > s.indent[hi]!) return end;
+  const matchedSeg = new Set(pairs.map(([i]) => i));
+  let rewritesBody = false;
+  for (let i = hi + 1; i < s.text.length; i++) if (!s.blank[i] && s.indent[i]! > s.indent[hi]! && !matchedSeg.has(i)) rewritesBody = true;
+  if (!rewritesBody) return end;
+  let last = end - 1;
+  for (let y = end; y < limit; y++) {
+    if (o.blank[y]) continue;
+    if (o.indent[y]! <= o.indent[hj]!) break;
+    last = y;
+  }
+  return last + 1;
+}
+
+/**
+ * Segment-wide indentation shift for snippets written at the wrong base indentation (a method shown
+ * at column 0): the shift of the segment's outermost matched lines, when the whole segment's minimum
+ * indentation moves by the same amount. 0 otherwise (then per-line indentation changes are kept).
+ */
 function segmentDelta(seg: Segment, o: Lines, chain: Chain): number {
   if (chain.length === 0) return 0;
-  const counts = new Map<number, number>();
-  for (const [i, j] of chain) {
-    const d = o.indent[j]! - seg.lines.indent[i]!;
-    counts.set(d, (counts.get(d) ?? 0) + 1);
-  }
-  if (counts.size !== 1) return 0;
-  const d = chain[0]![0] >= 0 ? o.indent[chain[0]![1]]! - seg.lines.indent[chain[0]![0]]! : 0;
-  if (d === 0) return 0;
+  const s = seg.lines;
   let segMin = Infinity;
-  for (let i = 0; i < seg.lines.text.length; i++) if (!seg.lines.blank[i]) segMin = Math.min(segMin, seg.lines.indent[i]!);
+  for (let i = 0; i < s.text.length; i++) if (!s.blank[i]) segMin = Math.min(segMin, s.indent[i]!);
+  let d: number | null = null;
+  for (const [i, j] of chain) {
+    if (s.indent[i] !== segMin) continue;
+    const di = o.indent[j]! - s.indent[i]!;
+    if (d === null) d = di;
+    else if (d !== di) return 0;
+  }
+  if (d === null || d === 0) return 0;
   let origMin = Infinity;
   for (let j = chain[0]![1]; j <= chain[chain.length - 1]![1]; j++) if (!o.blank[j]) origMin = Math.min(origMin, o.indent[j]!);
   return origMin - segMin === d ? d : 0;
@@ -336,7 +376,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta);
     const all = [...head, ...pairs, ...tail];
     const start = seg.markerBefore ? all[0]![1] : prevEnd;
-    const end = seg.markerAfter ? all[all.length - 1]![1] + 1 : N;
+    let end = seg.markerAfter ? all[all.length - 1]![1] + 1 : N;
+    if (seg.markerAfter) end = closeIndentedBlock(seg, o, all, end, nextFirst);
     spans[k] = { start, end: Math.max(end, start), pairs: all, delta };
     prevEnd = Math.max(end, start);
   }
@@ -388,7 +429,10 @@ function segmentOutput(o: Lines, seg: Segment, span: Span, out: OutLine[]): void
   for (const [i, j] of span.pairs) matched.set(i, j);
   for (let i = 0; i < s.text.length; i++) {
     const j = matched.get(i);
-    if (j !== undefined && s.norm[i] === o.norm[j] && o.indent[j]! - s.indent[i]! === span.delta) {
+    // Unchanged line: the original's bytes (tabs, trailing spaces). Internal whitespace the update
+    // changed (gofmt re-aligning fields) is an edit, so that line comes from the update.
+    if (j !== undefined && s.norm[i] === o.norm[j] && o.indent[j]! - s.indent[i]! === span.delta &&
+        s.text[i]!.trim() === o.text[j]!.trim()) {
       out.push({ text: o.text[j]!, eol: o.eol[j] || null });
       continue;
     }
@@ -399,6 +443,10 @@ function segmentOutput(o: Lines, seg: Segment, span: Span, out: OutLine[]): void
     }
     const lead = t.length - t.trimStart().length;
     const ws = t.slice(0, lead);
+    if (j !== undefined && s.norm[i] === o.norm[j] && o.indent[j]! - s.indent[i]! === span.delta) {
+      out.push({ text: o.text[j]!.slice(0, o.text[j]!.length - o.text[j]!.trimStart().length) + t.trim(), eol: o.eol[j] || null });
+      continue;
+    }
     const styleClash = (o.usesTabs && ws.includes(' ') && !ws.includes('\t')) || (!o.usesTabs && ws.includes('\t') && o.indent.some((x) => x > 0));
     if (span.delta === 0 && !styleClash) out.push({ text: t, eol: null });
     else out.push({ text: renderIndent(s.indent[i]! + span.delta, o.usesTabs) + t.slice(lead), eol: null });

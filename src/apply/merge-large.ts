@@ -85,7 +85,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
         if (deleted > 0) {
           score -= DELETE_PENALTY * deleted;
           if (crossesBlock(ctx, prev.j, cur.j)) score -= CROSS_PENALTY;
-          if (!jumpSupported(ctx, seg, cur.i, cur.j)) score -= JUMP_PENALTY;
+          if (!jumpSupported(ctx, seg, prev.i, prev.j, cur.i, cur.j)) score -= JUMP_PENALTY;
         }
         if (score > best) {
           best = score;

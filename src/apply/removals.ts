@@ -46,8 +46,24 @@ function definesName(text: string, name: string): boolean {
 /** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
 function blockEnd(o: Lines, h: number): number {
   const N = o.text.length;
+  // Brace mode when the header opens a block (`{` or an unclosed bracket) or the next line is a lone `{`.
   let depth = 0;
   let opened = false;
+  let headerDepth = 0;
+  for (const ch of o.text[h]!) {
+    if (ch === '{' || ch === '(' || ch === '[') headerDepth++;
+    else if (ch === '}' || ch === ')' || ch === ']') headerDepth--;
+  }
+  let next = h + 1;
+  while (next < N && o.blank[next]) next++;
+  const braceMode = headerDepth > 0 || (next < N && o.norm[next] === '{');
+  if (!braceMode) {
+    for (let j = h + 1; j < N; j++) {
+      if (o.blank[j] || o.indent[j]! > o.indent[h]!) continue;
+      return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
+    }
+    return lastNonBlank(o, h, N) + 1;
+  }
   for (let j = h; j < N; j++) {
     const t = o.text[j]!;
     for (const ch of t) {
@@ -90,9 +106,11 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
       for (let j = start; j < end; j++) if (!kept[j]) whole = false;
       if (!whole) continue;
       for (let j = start; j < end; j++) removed.add(j);
-      // One separating blank line goes with the block.
-      if (end < o.text.length && o.blank[end] && kept[end] && (start === 0 || o.blank[start - 1] || end + 1 >= o.text.length)) removed.add(end);
-      else if (start > 0 && o.blank[start - 1] && kept[start - 1] && (end >= o.text.length)) removed.add(start - 1);
+      // The blank lines separating it from what follows go with it (those before it stay as the separator).
+      if (start === 0 || o.blank[start - 1]) {
+        for (let j = end; j < o.text.length && o.blank[j] && kept[j]; j++) removed.add(j);
+      }
+      if (end >= o.text.length) for (let j = start - 1; j >= 0 && o.blank[j] && kept[j]; j--) removed.add(j);
       break;
     }
   }
