@@ -1,0 +1,112 @@
+// `svc serve` as a process (the built CLI under dist/, as `npm start` runs it): bad flags exit 2,
+// --help lists flags with env names, the first start generates and stores a key shown once,
+// later starts reuse it, SIGTERM drains and exits 0.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+
+const SVC = join(PACKAGE_ROOT, 'bin', 'svc.mjs');
+let dataDir: string;
+
+beforeAll(() => {
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'serve.js'))) {
+    throw new Error('dist/ is missing: run `node scripts/build.mjs` (npm test does it) before this test');
+  }
+  dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function svc(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [SVC, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Running {
+  proc: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  mainUrl: string;
+  predictUrl: string | undefined;
+  exit: Promise<number | null>;
+}
+
+async function startServe(extra: string[] = []): Promise<Running> {
+  const proc = spawn(process.execPath, [SVC, 'serve', '--port', '0', '--predict-port', '0', '--data-dir', dataDir, ...extra], {
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (err += d));
+  const exit = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  const deadline = Date.now() + 20_000;
+  while (!out.includes('"msg":"listening"')) {
+    if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`serve did not start:\n${out}\n${err}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const line = JSON.parse(out.split('\n').find((l) => l.includes('"msg":"listening"'))!) as { main_url: string; predict_url?: string };
+  return { proc, stdout: () => out, stderr: () => err, mainUrl: line.main_url, predictUrl: line.predict_url, exit };
+}
+
+describe('svc serve', () => {
+  it('exits 2 with a clear message on bad flags', () => {
+    const r = svc(['serve', '--bogus']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/unknown flag --bogus/);
+    const r2 = svc(['serve', '--port', 'eighty']);
+    expect(r2.status).toBe(2);
+    expect(r2.stderr).toMatch(/--port \(SVC_PORT\)/);
+    const r3 = svc(['serve'], { SVC_RATE_LIMIT_RPS: '-1' });
+    expect(r3.status).toBe(2);
+    expect(r3.stderr).toMatch(/SVC_RATE_LIMIT_RPS/);
+  });
+
+  it('--help lists every flag with its default and environment variable', () => {
+    const r = svc(['serve', '--help']);
+    expect(r.status).toBe(0);
+    for (const f of ['--host', '--port', '--predict-port', '--no-predict', '--data-dir', '--model', '--api-key', '--max-body', '--max-upload', '--rate-limit-rps', '--rate-limit-burst', '--log-level', '--threads', '--kv-cache-mb', '--no-prefix-cache', '--apply-model', '--predict-api-key', '--shutdown-timeout']) {
+      expect(r.stdout).toContain(f);
+    }
+    expect(r.stdout).toContain('SVC_API_KEYS');
+    expect(r.stdout).toContain('(default 8080)');
+    const p = svc(['predict', '--help']);
+    expect(p.status).toBe(0);
+    expect(p.stdout).toContain('--role');
+    expect(p.stdout).toContain('SVC_PREDICT_PORT');
+  });
+
+  it('generates a key on first start (0600, shown once), reuses it, serves both ports, exits 0 on SIGTERM', async () => {
+    const a = await startServe();
+    const keyFile = join(dataDir, 'api-key');
+    const key = readFileSync(keyFile, 'utf8').trim();
+    expect(key).toMatch(/^sk-svc-[A-Za-z0-9_-]{43}$/);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(a.stderr()).toContain(key);
+    expect(a.stdout()).not.toContain(key); // logs never carry it
+
+    const health = (await (await fetch(`${a.mainUrl}/health`)).json()) as { status: string; uptime_seconds: number; models: unknown[] };
+    expect(health.status).toBe('ok');
+    expect(health.models).toEqual([]);
+    expect((await fetch(`${a.mainUrl}/metrics`)).status).toBe(401);
+    const metrics = await fetch(`${a.mainUrl}/metrics`, { headers: { authorization: `Bearer ${key}` } });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('svc_http_requests_total{server="main",route="/health",method="GET",status="200"} 1');
+    const ph = (await (await fetch(`${a.predictUrl}/health`)).json()) as Record<string, unknown>;
+    expect(ph).toMatchObject({ server_role: 'standalone', gpu_available: false, cache_enabled: false });
+    expect(typeof ph.uptime_seconds).toBe('number');
+
+    a.proc.kill('SIGTERM');
+    expect(await a.exit).toBe(0);
+    expect(a.stdout()).toContain('"msg":"stopped"');
+
+    const b = await startServe(['--no-predict']);
+    expect(b.stderr()).not.toContain(key);
+    expect(b.predictUrl).toBeUndefined();
+    expect((await fetch(`${b.mainUrl}/metrics`, { headers: { 'x-api-key': key } })).status).toBe(200);
+    b.proc.kill('SIGINT');
+    expect(await b.exit).toBe(0);
+  });
+});

@@ -1,0 +1,80 @@
+// Flag and environment parsing of svc serve / svc predict.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseBytes, parsePredictConfig, parseServeConfig } from '../../src/config.js';
+
+describe('serve config', () => {
+  it('defaults', () => {
+    const c = parseServeConfig([], {});
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      predictPort: 8081,
+      predict: true,
+      main: true,
+      dataDir: './data',
+      models: [],
+      apiKeys: [],
+      maxBody: 8 * 1024 * 1024,
+      maxUpload: 512 * 1024 * 1024,
+      rateLimitRps: 50,
+      rateLimitBurst: 100,
+      logLevel: 'info',
+      prefixCache: true,
+      applyModel: null,
+      predictApiKey: null,
+      shutdownTimeoutS: 10,
+      role: 'standalone',
+    });
+  });
+
+  it('environment first, flags win; lists are comma-separated in env and repeatable as flags', () => {
+    const env = { SVC_PORT: '9000', SVC_MODEL: 'a.gguf, b.gguf', SVC_API_KEYS: 'sk-aaaaaaaa,sk-bbbbbbbb', SVC_NO_PREDICT: 'true', SVC_MAX_BODY: '1MiB' };
+    const fromEnv = parseServeConfig([], env);
+    expect(fromEnv).toMatchObject({ port: 9000, models: ['a.gguf', 'b.gguf'], apiKeys: ['sk-aaaaaaaa', 'sk-bbbbbbbb'], predict: false, maxBody: 1 << 20 });
+    const c = parseServeConfig(['--port', '9001', '--model', 'c.gguf', '--model=d.gguf', '--api-key', 'sk-cccccccc', '--no-predict=false', '--no-prefix-cache'], env);
+    expect(c).toMatchObject({ port: 9001, models: ['c.gguf', 'd.gguf'], apiKeys: ['sk-cccccccc'], predict: true, prefixCache: false });
+  });
+
+  it('SVC_API_KEY (singular) also works', () => {
+    expect(parseServeConfig([], { SVC_API_KEY: 'sk-single-key' }).apiKeys).toEqual(['sk-single-key']);
+  });
+
+  it('byte sizes', () => {
+    expect(parseBytes('8MiB')).toBe(8 * 1024 * 1024);
+    expect(parseBytes('512KiB')).toBe(512 * 1024);
+    expect(parseBytes('2M')).toBe(2 * 1024 * 1024);
+    expect(parseBytes('1MB')).toBe(1_000_000);
+    expect(parseBytes('1234')).toBe(1234);
+    expect(parseBytes('1.5GiB')).toBe(1.5 * 1024 ** 3);
+    expect(parseBytes('lots')).toBeNull();
+  });
+
+  it('bad input throws ConfigError naming the flag and its env variable', () => {
+    const bad: Array<[string[], RegExp]> = [
+      [['--bogus'], /unknown flag --bogus/],
+      [['--port'], /--port needs a value/],
+      [['--port', 'x'], /--port \(SVC_PORT\)/],
+      [['--port', '70000'], /--port/],
+      [['--max-body', '10 bananas'], /--max-body \(SVC_MAX_BODY\): expected a byte size/],
+      [['--log-level', 'loud'], /--log-level/],
+      [['--api-key', 'short'], /at least 8/],
+      [['stray'], /unexpected argument 'stray'/],
+      [['--rate-limit-burst', '0'], /--rate-limit-burst/],
+    ];
+    for (const [argv, re] of bad) {
+      expect(() => parseServeConfig(argv, {}), argv.join(' ')).toThrow(ConfigError);
+      expect(() => parseServeConfig(argv, {}), argv.join(' ')).toThrow(re);
+    }
+    expect(() => parseServeConfig([], { SVC_NO_PREDICT: 'maybe' })).toThrow(/SVC_NO_PREDICT: expected true or false/);
+  });
+});
+
+describe('predict config', () => {
+  it('--port is the prediction port; role and prefiller', () => {
+    const c = parsePredictConfig(['--role', 'decoder', '--prefiller', 'http://127.0.0.1:9001', '--port', '9002'], {});
+    expect(c).toMatchObject({ role: 'decoder', prefillerUrl: 'http://127.0.0.1:9001', predictPort: 9002, main: false, predict: true });
+    expect(() => parsePredictConfig(['--role', 'decoder'], {})).toThrow(/needs --prefiller/);
+    expect(() => parsePredictConfig(['--role', 'boss'], {})).toThrow(/--role/);
+    expect(() => parsePredictConfig(['--no-predict'], {})).toThrow(/unknown flag/);
+  });
+});
