@@ -212,6 +212,20 @@ function segmentDelta(seg: Segment, o: Lines, chain: Chain): number {
   return origMin - segMin === d ? d : 0;
 }
 
+/** Net count of opening minus closing brackets over lines [a, b) (string contents are not skipped). */
+function bracketBalance(l: Lines, a: number, b: number): number {
+  let d = 0;
+  for (let j = a; j < b; j++) {
+    const t = l.text[j]!;
+    for (let k = 0; k < t.length; k++) {
+      const c = t.charCodeAt(k);
+      if (c === 123 || c === 40 || c === 91) d++;
+      else if (c === 125 || c === 41 || c === 93) d--;
+    }
+  }
+  return d;
+}
+
 /** How far from the file's edge an unanchored edge segment may reach, in multiples of its length. */
 const EDGE_REACH = 3;
 const MAX_EDGE_REACH = 64;
@@ -227,6 +241,7 @@ function bestEdgeSpan(s: Lines, o: Lines, lo: number, hi: number, side: 'head' |
     return { start: lo, end: hi, pairs, delta: 0 };
   }
   const n = s.text.length;
+  const segBalance = bracketBalance(s, 0, n);
   const reach = Math.min(hi - lo, EDGE_REACH * n + 2, MAX_EDGE_REACH);
   let best: Span = side === 'tail' ? { start: hi, end: hi, pairs: [], delta: 0 } : { start: lo, end: lo, pairs: [], delta: 0 };
   let bestScore = 0;
@@ -238,6 +253,9 @@ function bestEdgeSpan(s: Lines, o: Lines, lo: number, hi: number, side: 'head' |
     // Every original line in the span must be matched or it is deleted; the span's outer edge must match.
     const edgeMatched = pairs.some(([, j]) => j === (side === 'tail' ? a : b - 1));
     if (!edgeMatched) continue;
+    // The replaced original text must open and close as many brackets as the segment does, so a
+    // new block's `}` does not stand in for the original's.
+    if (bracketBalance(o, a, b) !== segBalance) continue;
     const score = pairs.length - 1.01 * (len - pairs.length);
     if (score > bestScore) {
       bestScore = score;

@@ -1,0 +1,141 @@
+// Every error class through both SDKs (typed exceptions), request validation naming fields,
+// and the model listing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { MODEL_ID, startChatServer, type ChatHarness } from './harness.js';
+
+let h: ChatHarness;
+let limited: ChatHarness;
+
+beforeAll(async () => {
+  h = await startChatServer();
+  // Same model, a second server with a one-request bucket that refills very slowly.
+  limited = await startChatServer({ rateLimit: { rps: 0.01, burst: 1 } }, h.model);
+});
+
+afterAll(async () => {
+  await h?.close();
+  await limited?.close();
+  h?.model.unload();
+});
+
+const msgs = [{ role: 'user' as const, content: 'hi' }];
+
+async function caught(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('OpenAI SDK error classes', () => {
+  it('401 AuthenticationError', async () => {
+    const bad = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: 'wrong', maxRetries: 0 });
+    const e = await caught(bad.chat.completions.create({ model: MODEL_ID, messages: msgs }));
+    expect(e).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((e as InstanceType<typeof OpenAI.APIError>).code).toBe('unauthorized');
+  });
+
+  it('400 BadRequestError naming the field', async () => {
+    const e = (await caught(h.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, temperature: 5 }))) as InstanceType<typeof OpenAI.APIError>;
+    expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+    expect([e.type, e.param, e.code]).toEqual(['invalid_request_error', 'temperature', 'invalid_request_error']);
+    expect(e.requestID).toBeTruthy();
+  });
+
+  it('400 when max_tokens does not fit the context window', async () => {
+    const e = (await caught(h.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, max_tokens: 100_000 }))) as InstanceType<typeof OpenAI.APIError>;
+    expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(e.param).toBe('max_tokens');
+    expect(e.code).toBe('context_length_exceeded');
+    const long = 'word '.repeat(3000);
+    const e2 = (await caught(h.openai.chat.completions.create({ model: MODEL_ID, messages: [{ role: 'user', content: long }] }))) as InstanceType<typeof OpenAI.APIError>;
+    expect(e2).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(e2.param).toBe('messages');
+  });
+
+  it('400 for images: the model has no vision', async () => {
+    const e = (await caught(
+      h.openai.chat.completions.create({ model: MODEL_ID, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } }] }] }),
+    )) as InstanceType<typeof OpenAI.APIError>;
+    expect(e).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(e.message).toMatch(/vision/);
+  });
+
+  it('404 NotFoundError for an unknown model', async () => {
+    const e = (await caught(h.openai.chat.completions.create({ model: 'no-such-model', messages: msgs }))) as InstanceType<typeof OpenAI.APIError>;
+    expect(e).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(e.param).toBe('model');
+  });
+
+  it('429 RateLimitError with Retry-After', async () => {
+    await limited.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, max_tokens: 1 });
+    const e = (await caught(limited.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, max_tokens: 1 }))) as InstanceType<typeof OpenAI.APIError>;
+    expect(e).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(Number(e.headers?.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('Anthropic SDK error classes', () => {
+  it('401 AuthenticationError', async () => {
+    const bad = new Anthropic({ baseURL: h.url, apiKey: 'wrong', maxRetries: 0 });
+    const e = await caught(bad.messages.create({ model: MODEL_ID, max_tokens: 4, messages: msgs }));
+    expect(e).toBeInstanceOf(Anthropic.AuthenticationError);
+  });
+
+  it('400 BadRequestError with the Anthropic envelope', async () => {
+    const e = (await caught(h.anthropic.messages.create({ model: MODEL_ID, max_tokens: 0, messages: msgs }))) as InstanceType<typeof Anthropic.APIError>;
+    expect(e).toBeInstanceOf(Anthropic.BadRequestError);
+    const body = e.error as { type: string; error: { type: string; code: string; message: string } };
+    expect(body.type).toBe('error');
+    expect(body.error.type).toBe('invalid_request_error');
+    expect(body.error.code).toBe('invalid_request_error');
+    expect(body.error.message).toMatch(/max_tokens/);
+    expect(e.requestID).toBeTruthy();
+  });
+
+  it('400 for image blocks, apply models and thinking budgets out of range', async () => {
+    const img = await caught(
+      h.anthropic.messages.create({
+        model: MODEL_ID,
+        max_tokens: 4,
+        messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } }] }],
+      }),
+    );
+    expect(img).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(String((img as Error).message)).toMatch(/vision/);
+    const apply = await caught(h.anthropic.messages.create({ model: 'svc-v3-fast', max_tokens: 4, messages: msgs }));
+    expect(apply).toBeInstanceOf(Anthropic.BadRequestError);
+    const thinking = await caught(h.anthropic.messages.create({ model: MODEL_ID, max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 4000 }, messages: msgs }));
+    expect(thinking).toBeInstanceOf(Anthropic.BadRequestError);
+  });
+
+  it('404 NotFoundError for an unknown model (messages and count_tokens)', async () => {
+    expect(await caught(h.anthropic.messages.create({ model: 'nope', max_tokens: 4, messages: msgs }))).toBeInstanceOf(Anthropic.NotFoundError);
+    expect(await caught(h.anthropic.messages.countTokens({ model: 'nope', messages: msgs }))).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+
+  it('429 RateLimitError', async () => {
+    const a = new Anthropic({ baseURL: limited.url, apiKey: 'sk-chat-test-0123456789', maxRetries: 0 });
+    // The bucket of this key is empty after the OpenAI 429 test or after this first call.
+    await a.messages.create({ model: MODEL_ID, max_tokens: 1, messages: msgs }).catch(() => undefined);
+    expect(await caught(a.messages.create({ model: MODEL_ID, max_tokens: 1, messages: msgs }))).toBeInstanceOf(Anthropic.RateLimitError);
+  });
+});
+
+describe('models', () => {
+  it('lists the chat model and the three apply models; retrieves one; 404 for unknown', async () => {
+    const ids: string[] = [];
+    for await (const m of h.openai.models.list()) ids.push(m.id);
+    expect(ids).toEqual(expect.arrayContaining([MODEL_ID, 'svc-v3-fast', 'svc-v3-large', 'auto']));
+    const m = (await h.openai.models.retrieve(MODEL_ID)) as unknown as Record<string, unknown>;
+    expect(m).toMatchObject({ id: MODEL_ID, object: 'model', owned_by: 'svc', context_window: 2048, formats: ['chat.completions', 'messages'] });
+    expect(typeof m.created).toBe('number');
+    const apply = (await h.openai.models.retrieve('svc-v3-fast')) as unknown as Record<string, unknown>;
+    expect(apply.formats).toEqual(['chat.completions']);
+    expect(await caught(h.openai.models.retrieve('nope'))).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+});

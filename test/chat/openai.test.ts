@@ -1,0 +1,273 @@
+// Chat Completions through the official openai SDK against the real server and engine.
+// The model has random weights: assertions are on structure and invariants, never on content.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type OpenAI from 'openai';
+import { KEY, MODEL_ID, readSse, startChatServer, type ChatHarness } from './harness.js';
+
+let h: ChatHarness;
+let openai: OpenAI;
+
+beforeAll(async () => {
+  h = await startChatServer();
+  openai = h.openai;
+});
+
+afterAll(async () => {
+  await h?.close();
+  h?.model.unload();
+});
+
+const user = (content: string) => [{ role: 'user' as const, content }];
+
+describe('non-streaming', () => {
+  it('answers with a complete chat.completion and a request id', async () => {
+    const { data, response } = await openai.chat.completions.create({ model: MODEL_ID, messages: user('Say hi'), max_tokens: 8 }).withResponse();
+    expect(data.id).toMatch(/^chatcmpl-/);
+    expect(data.object).toBe('chat.completion');
+    expect(data.model).toBe(MODEL_ID);
+    expect(data.choices).toHaveLength(1);
+    const c = data.choices[0]!;
+    expect(c.index).toBe(0);
+    expect(c.message.role).toBe('assistant');
+    expect(typeof c.message.content).toBe('string');
+    expect(['stop', 'length']).toContain(c.finish_reason);
+    expect(c.logprobs).toBeNull();
+    const u = data.usage!;
+    expect(u.prompt_tokens).toBeGreaterThan(10);
+    expect(u.completion_tokens).toBeGreaterThan(0);
+    expect(u.completion_tokens).toBeLessThanOrEqual(8);
+    expect(u.total_tokens).toBe(u.prompt_tokens + u.completion_tokens);
+    expect(u.prompt_tokens_details?.cached_tokens).toBeGreaterThanOrEqual(0);
+    if (c.finish_reason === 'length') expect(u.completion_tokens).toBe(8);
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('returns n choices and per-token logprobs', async () => {
+    const r = await openai.chat.completions.create({ model: MODEL_ID, messages: user('x'), max_completion_tokens: 4, n: 2, logprobs: true, top_logprobs: 2, seed: 1 });
+    expect(r.choices.map((c) => c.index)).toEqual([0, 1]);
+    for (const c of r.choices) {
+      const lp = c.logprobs!.content!;
+      expect(lp.length).toBeGreaterThan(0);
+      for (const e of lp) {
+        expect(e.logprob).toBeLessThanOrEqual(0);
+        expect(e.top_logprobs.length).toBeLessThanOrEqual(2);
+        expect(Buffer.from(e.bytes!).toString('utf8')).toBe(e.token);
+      }
+    }
+    expect(r.usage!.completion_tokens).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('streaming', () => {
+  it('streams the same text as the non-streaming answer (greedy), framed as the SDK expects', async () => {
+    const params = { model: MODEL_ID, messages: user('Tell me a story'), max_tokens: 12, temperature: 0 };
+    const whole = await openai.chat.completions.create(params);
+    const stream = await openai.chat.completions.create({ ...params, stream: true });
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    for await (const c of stream) chunks.push(c);
+    expect(chunks[0]!.choices[0]!.delta.role).toBe('assistant');
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk' && c.choices.length === 1)).toBe(true);
+    const last = chunks[chunks.length - 1]!;
+    expect(last.choices[0]!.finish_reason).toBe(whole.choices[0]!.finish_reason);
+    expect(chunks.slice(0, -1).every((c) => c.choices[0]!.finish_reason === null)).toBe(true);
+    expect(chunks.some((c) => 'usage' in c)).toBe(false);
+    const text = chunks.map((c) => c.choices[0]!.delta.content ?? '').join('');
+    expect(text).toBe(whole.choices[0]!.message.content);
+  });
+
+  it('sends the usage chunk (choices: []) only with include_usage, then [DONE]', async () => {
+    const res = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL_ID, messages: user('hi'), max_tokens: 5, stream: true, stream_options: { include_usage: true } }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const events = await readSse(res);
+    expect(events[events.length - 1]).toEqual([null, '[DONE]']);
+    const chunks = events.slice(0, -1).map(([, d]) => JSON.parse(d) as Record<string, unknown>);
+    const usageChunk = chunks[chunks.length - 1]!;
+    expect(usageChunk.choices).toEqual([]);
+    const usage = usageChunk.usage as { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+    expect(usage.completion_tokens).toBeLessThanOrEqual(5);
+    expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
+  });
+
+  it('works with the strict .stream() helper and finalChatCompletion()', async () => {
+    const stream = openai.chat.completions.stream({ model: MODEL_ID, messages: user('go'), max_tokens: 6, stream_options: { include_usage: true } });
+    let deltas = '';
+    stream.on('content', (d) => (deltas += d));
+    const final = await stream.finalChatCompletion();
+    expect(final.choices[0]!.message.role).toBe('assistant');
+    expect(final.choices[0]!.message.content ?? '').toBe(deltas);
+    expect(final.usage!.completion_tokens).toBeLessThanOrEqual(6);
+  });
+
+  it('cancels generation when the client goes away', async () => {
+    const ac = new AbortController();
+    const stream = await openai.chat.completions.create(
+      { model: MODEL_ID, messages: user('a long answer please'), max_tokens: 1500, stream: true, logit_bias: eosBan() },
+      { signal: ac.signal },
+    );
+    let got = 0;
+    try {
+      for await (const _ of stream) {
+        if (++got === 3) ac.abort();
+      }
+    } catch {
+      // the SDK raises APIUserAbortError
+    }
+    expect(got).toBeGreaterThanOrEqual(3);
+    const deadline = Date.now() + 5000;
+    while (h.model.stats().runningSequences > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(h.model.stats().runningSequences).toBe(0);
+  });
+});
+
+/** Bans the end-of-generation tokens so that generation runs until max_tokens. */
+function eosBan(): Record<string, number> {
+  return Object.fromEntries(h.model.info.eosTokens.map((t) => [String(t), -100]));
+}
+
+const weatherTool = {
+  type: 'function' as const,
+  function: {
+    name: 'get_weather',
+    description: 'Current weather in a city',
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string', enum: ['Paris', 'London', 'Tokyo'] }, unit: { type: 'string', enum: ['c', 'f'] } },
+      required: ['city', 'unit'],
+      additionalProperties: false,
+    },
+  },
+};
+const timeTool = {
+  type: 'function' as const,
+  function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['utc', 'local'] } }, required: ['zone'] } },
+};
+
+function checkWeatherArgs(args: string): void {
+  const a = JSON.parse(args) as Record<string, unknown>;
+  expect(['Paris', 'London', 'Tokyo']).toContain(a.city);
+  expect(['c', 'f']).toContain(a.unit);
+  expect(Object.keys(a).sort()).toEqual(['city', 'unit']);
+}
+
+describe('tools', () => {
+  it('a forced call round trip: tool_calls whose arguments validate, then the tool result, then an answer', async () => {
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = user('What is the weather in Paris?');
+    const first = await openai.chat.completions.create({
+      model: MODEL_ID,
+      messages,
+      tools: [weatherTool, timeTool],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+      max_tokens: 64,
+    });
+    const c = first.choices[0]!;
+    expect(c.finish_reason).toBe('stop'); // OpenAI's value for a named tool_choice
+    expect(c.message.content).toBeNull();
+    const call = c.message.tool_calls![0]!;
+    expect(call.type).toBe('function');
+    expect(call.id).toMatch(/^call_/);
+    if (call.type !== 'function') throw new Error('not a function call');
+    expect(call.function.name).toBe('get_weather');
+    checkWeatherArgs(call.function.arguments);
+
+    messages.push(c.message as OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam);
+    messages.push({ role: 'tool', tool_call_id: call.id, content: '{"temp": 15}' });
+    const second = await openai.chat.completions.create({ model: MODEL_ID, messages, tools: [weatherTool, timeTool], tool_choice: 'none', max_tokens: 8 });
+    expect(typeof second.choices[0]!.message.content).toBe('string');
+    expect(second.choices[0]!.message.tool_calls).toBeUndefined();
+    // The tool turn is in the prompt: it is longer than the first one.
+    expect(second.usage!.prompt_tokens).toBeGreaterThan(first.usage!.prompt_tokens);
+  });
+
+  it("tool_choice 'required' streams a call through the .stream() helper", async () => {
+    const stream = openai.chat.completions.stream({
+      model: MODEL_ID,
+      messages: user('weather or time?'),
+      tools: [weatherTool, timeTool],
+      tool_choice: 'required',
+      max_tokens: 64,
+    });
+    const final = await stream.finalChatCompletion();
+    const c = final.choices[0]!;
+    expect(c.finish_reason).toBe('tool_calls');
+    const call = c.message.tool_calls![0]!;
+    if (call.type !== 'function') throw new Error('not a function call');
+    expect(['get_weather', 'get_time']).toContain(call.function.name);
+    const args = JSON.parse(call.function.arguments) as Record<string, unknown>;
+    if (call.function.name === 'get_weather') checkWeatherArgs(call.function.arguments);
+    else expect(['utc', 'local']).toContain(args.zone);
+  });
+});
+
+describe('response_format', () => {
+  it('json_schema output parses and validates', async () => {
+    const schema = {
+      type: 'object',
+      properties: { mood: { type: 'string', enum: ['happy', 'sad'] }, ok: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, maxItems: 3 } },
+      required: ['mood', 'ok', 'tags'],
+      additionalProperties: false,
+    };
+    for (let i = 0; i < 3; i++) {
+      const r = await openai.chat.completions.create({
+        model: MODEL_ID,
+        messages: user('Reply in JSON'),
+        response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } },
+        max_tokens: 200,
+        seed: i,
+      });
+      expect(r.choices[0]!.finish_reason).toBe('stop');
+      const v = JSON.parse(r.choices[0]!.message.content!) as Record<string, unknown>;
+      expect(Object.keys(v).sort()).toEqual(['mood', 'ok', 'tags']);
+      expect(['happy', 'sad']).toContain(v.mood);
+      expect(typeof v.ok).toBe('boolean');
+      expect(Array.isArray(v.tags)).toBe(true);
+      for (const t of v.tags as unknown[]) expect(['a', 'b']).toContain(t);
+    }
+  });
+
+  it('json_object output is a JSON object', async () => {
+    const r = await openai.chat.completions.create({ model: MODEL_ID, messages: user('JSON please'), response_format: { type: 'json_object' }, max_tokens: 300 });
+    if (r.choices[0]!.finish_reason === 'stop') {
+      const v: unknown = JSON.parse(r.choices[0]!.message.content!);
+      expect(typeof v).toBe('object');
+      expect(Array.isArray(v)).toBe(false);
+    } else {
+      expect(r.choices[0]!.finish_reason).toBe('length');
+    }
+  });
+});
+
+describe('stop sequences and caching', () => {
+  it('ends before a stop sequence taken from the greedy output, and excludes it', async () => {
+    const params = { model: MODEL_ID, messages: user('Count for me'), max_tokens: 24, temperature: 0, logit_bias: eosBan() };
+    const full = (await openai.chat.completions.create(params)).choices[0]!.message.content!;
+    expect(full.length).toBeGreaterThan(8);
+    // A stop string from the middle of the text (it may span tokens).
+    const at = Math.floor(full.length / 2);
+    const stop = full.slice(at, at + 3);
+    const expected = full.slice(0, full.indexOf(stop));
+    const r = await openai.chat.completions.create({ ...params, stop: [stop, 'NEVER-SEEN'] });
+    expect(r.choices[0]!.message.content).toBe(expected);
+    expect(r.choices[0]!.finish_reason).toBe('stop');
+    // Streaming gives the same cut.
+    const s = await openai.chat.completions.create({ ...params, stop, stream: true });
+    let text = '';
+    for await (const c of s) text += c.choices[0]?.delta.content ?? '';
+    expect(text).toBe(expected);
+  });
+
+  it('reports cached prompt tokens on a repeated prompt', async () => {
+    const long = 'Here is some shared context that is long enough to fill several KV blocks. '.repeat(8);
+    const params = { model: MODEL_ID, messages: [{ role: 'system' as const, content: long }, ...user('Q1')], max_tokens: 2 };
+    await openai.chat.completions.create(params);
+    const again = await openai.chat.completions.create(params);
+    const cached = again.usage!.prompt_tokens_details!.cached_tokens!;
+    expect(cached).toBeGreaterThan(64);
+    expect(cached).toBeLessThanOrEqual(again.usage!.prompt_tokens);
+  });
+});
