@@ -313,7 +313,7 @@ export class BatchRunner {
         (f) => f !== null,
       );
       const now = this.nowSeconds();
-      const r = await this.o.batches.updateWithFiles(job.id, publish, (cur) => {
+      const r = await this.o.batches.finish(job.id, publish, (cur) => {
         if (TERMINAL_STATUSES.has(cur.status)) return null;
         const next: BatchObject = {
           ...cur,

@@ -135,10 +135,14 @@ export class BatchStore {
     });
   }
 
-  /** Publishes files (their ready records) and the batch change atomically. */
-  async updateWithFiles(id: string, files: FileRecord[], change: (b: BatchObject) => BatchObject | null) {
+  /**
+   * Ends a batch: publishes its output files (their ready records), applies the change, and drops
+   * the per-request results (now copied into the files), all in one commit.
+   */
+  async finish(id: string, files: FileRecord[], change: (b: BatchObject) => BatchObject | null) {
     return this.update(id, change, () => {
       for (const f of files) this.store.files.put(f.id, f);
+      for (const key of this.store.results.getKeys({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) this.store.results.remove(key);
     });
   }
 

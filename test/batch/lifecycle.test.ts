@@ -70,6 +70,27 @@ describe('files', () => {
   });
 });
 
+describe('upload size limit', () => {
+  it('answers 413 past the file limit, by Content-Length or while streaming, and keeps nothing', async () => {
+    const small = await startBatchServer({ maxFileBytes: 64 * 1024, chunkSize: 4096 });
+    try {
+      // over the route's body limit: refused from Content-Length before the body is read
+      await expect(small.client.files.create({ file: await toFile(Buffer.alloc(300 * 1024, 0x61), 'big.txt'), purpose: 'user_data' })).rejects.toMatchObject({
+        status: 413,
+      });
+      // under the body limit (which allows for multipart framing) but over the file limit: refused mid-stream
+      await expect(small.client.files.create({ file: await toFile(Buffer.alloc(100 * 1024, 0x61), 'mid.txt'), purpose: 'user_data' })).rejects.toMatchObject({
+        status: 413,
+      });
+      const ok = await small.client.files.create({ file: await toFile(Buffer.alloc(64 * 1024, 0x61), 'fits.txt'), purpose: 'user_data' });
+      expect(ok.bytes).toBe(64 * 1024);
+      expect((await small.client.files.list()).data.map((f) => f.filename)).toEqual(['fits.txt']);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('batches', () => {
   it('runs a batch to completed with output and error files in the OpenAI line formats', async () => {
     const n = 40;
