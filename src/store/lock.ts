@@ -1,6 +1,6 @@
 // One server per data dir: two runners on one LMDB env would both resume the same batches and
 // run requests twice. A pid file taken with O_EXCL; a stale one (its process is gone, e.g. after
-// kill -9) is taken over.
+// kill -9) is taken over. The same process opening the dir twice is refused too.
 import { openSync, writeSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -36,7 +36,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (Number.isFinite(owner) && owner !== process.pid && processAlive(owner)) {
+      if (Number.isFinite(owner) && processAlive(owner)) {
         throw new Error(`data dir ${dataDir} is in use by process ${owner} (${path})`);
       }
       unlinkSync(path);
