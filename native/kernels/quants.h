@@ -52,5 +52,11 @@ void convert_act_row_ref(act_format f, const float* x, void* out, int64_t n);
 
 uint16_t fp32_to_bf16(float f);
 
+// AVX2/FMA/F16C kernels (quants_avx2.cc); have_avx2_kernels() is false when the build lacks them.
+bool have_avx2_kernels();
+void convert_act_row_avx2(act_format f, const float* x, void* out, int64_t n);
+void gemm_tile_avx2(tensor_type w, int64_t n, const uint8_t* w_rows, size_t w_stride, int nr,
+                    const uint8_t* act, size_t act_stride, int nt, float* y, size_t y_stride);
+
 }  // namespace kq
 }  // namespace infer

@@ -4,6 +4,8 @@
 //   prefill matmul (512 tokens): GFLOP/s = 2 * rows * cols * tokens / time.
 // Options: --types q8_0,f16,...  --threads 1,2  --seconds S (per measurement)  --no-prefill
 //          --no-matvec --shapes 896x4864,4864x896,896x151936 (cols x rows: cols = ne0)
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -58,6 +60,12 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
+double thread_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
+double best(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 
 }  // namespace
 
@@ -89,7 +97,7 @@ int run_bench(int argc, char** argv) {
   std::printf("# infer kernels bench (medians; matvec GB/s = weight bytes / time, working set >= %zu MiB)\n",
               kWorkingSet >> 20);
   if (matvec) {
-    std::printf("%-6s %-12s %7s %10s %10s %10s\n", "type", "shape", "threads", "MiB", "us/call", "GB/s");
+    std::printf("%-6s %-12s %7s %8s %10s %9s %9s\n", "type", "shape", "threads", "MiB", "us/call", "GB/s", "best GB/s");
     for (const auto& ts : types) {
       tensor_type t;
       if (!parse_type(ts, &t)) {
@@ -125,8 +133,9 @@ int run_bench(int argc, char** argv) {
             c = (c + 1) % copies;
           }
           double med = median(per_call);
-          std::printf("%-6s %5lldx%-6lld %7d %10.1f %10.1f %10.2f\n", ts.c_str(), static_cast<long long>(n),
-                      static_cast<long long>(rows), th, bytes / 1048576.0, med * 1e6, bytes / med / 1e9);
+          std::printf("%-6s %5lldx%-6lld %7d %8.1f %10.1f %9.2f %9.2f\n", ts.c_str(), static_cast<long long>(n),
+                      static_cast<long long>(rows), th, bytes / 1048576.0, med * 1e6, bytes / med / 1e9,
+                      bytes / best(per_call) / 1e9);
           std::fflush(stdout);
         }
       }
@@ -134,7 +143,8 @@ int run_bench(int argc, char** argv) {
   }
   if (prefill) {
     const int64_t n_tokens = 512;
-    std::printf("\n%-6s %-12s %7s %7s %10s %10s\n", "type", "shape", "tokens", "threads", "ms/call", "GFLOP/s");
+    std::printf("\n%-6s %-12s %7s %7s %10s %9s %9s %12s\n", "type", "shape", "tokens", "threads", "ms/call",
+                "GFLOP/s", "best", "per-core(1t)");
     for (const auto& ts : types) {
       tensor_type t;
       if (!parse_type(ts, &t)) return 2;
@@ -148,18 +158,23 @@ int run_bench(int argc, char** argv) {
         infer::tensor_view w{t, mat.data(), n, rows, infer::tensor_row_bytes(t, n)};
         for (int th : threads) {
           infer::thread_pool pool(th);
-          std::vector<double> per_call;
+          std::vector<double> per_call, cpu_per_call;
           auto start = std::chrono::steady_clock::now();
           while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds ||
                  per_call.size() < 3) {
             auto s = std::chrono::steady_clock::now();
+            double c0 = thread_cpu_seconds();
             infer::matmul(w, x.data(), n_tokens, y.data(), pool);
+            cpu_per_call.push_back(thread_cpu_seconds() - c0);
             per_call.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
           }
           double med = median(per_call);
-          std::printf("%-6s %5lldx%-6lld %7lld %7d %10.2f %10.1f\n", ts.c_str(), static_cast<long long>(n),
-                      static_cast<long long>(rows), static_cast<long long>(n_tokens), th, med * 1e3,
-                      2.0 * rows * n * n_tokens / med / 1e9);
+          const double flop = 2.0 * rows * n * n_tokens;
+          std::printf("%-6s %5lldx%-6lld %7lld %7d %10.2f %9.1f %9.1f ", ts.c_str(), static_cast<long long>(n),
+                      static_cast<long long>(rows), static_cast<long long>(n_tokens), th, med * 1e3, flop / med / 1e9,
+                      flop / best(per_call) / 1e9);
+          if (th == 1) std::printf("%*s%12.1f\n", 0, "", flop / median(cpu_per_call) / 1e9);
+          else std::printf("\n");
           std::fflush(stdout);
         }
       }

@@ -291,7 +291,7 @@ TEST(thread_pool_runs_every_task_once) {
     std::vector<std::atomic<int>> hits(5000);
     std::mt19937 rng(static_cast<unsigned>(threads));
     int bad = 0;
-    for (int iter = 0; iter < 3000; iter++) {
+    for (int iter = 0; iter < 1000; iter++) {
       const int n_tasks = static_cast<int>(rng() % 600);
       for (int i = 0; i < n_tasks; i++) hits[i].store(0, std::memory_order_relaxed);
       std::atomic<int> bad_thread{0};
@@ -304,7 +304,7 @@ TEST(thread_pool_runs_every_task_once) {
         if (hits[i].load() != 1) bad++;
       if (bad_thread.load()) bad++;
       // Now and then let the workers fall asleep so the condition-variable path runs too.
-      if (iter % 200 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      if (iter % 100 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     CHECK(bad == 0, "threads=" + std::to_string(threads) + ": " + std::to_string(bad) + " wrong task counts");
     pool.parallel_for(0, [&](int, int) { bad++; });
@@ -332,4 +332,30 @@ TEST(thread_pool_create_destroy) {
     if (i % 2) pool.parallel_for(10, [&](int, int) { c++; });
     CHECK(c.load() == (i % 2 ? 10 : 0), "count");
   }
+}
+
+#include "kernels/quants.h"
+
+TEST(activation_conversion_matches_reference_bits) {
+  // The vectorized activation quantizers must produce byte-identical blocks to the portable
+  // reference (so the two builds differ only in float summation order).
+  std::mt19937 rng(5);
+  namespace kq = infer::kq;
+  for (kq::act_format f : {kq::act_format::q8_0, kq::act_format::q8_K, kq::act_format::f32_round_f16,
+                           kq::act_format::f32_round_bf16}) {
+    for (int iter = 0; iter < 20; iter++) {
+      const int64_t n = 1024;
+      auto x = randn(n, rng, iter % 2 ? 0.01f : 3.0f);
+      if (iter == 3) std::fill(x.begin(), x.begin() + 300, 0.0f);  // all-zero blocks
+      if (iter == 4)
+        for (int64_t j = 0; j < n; j++) x[j] = static_cast<float>(static_cast<int>(j % 64) - 32) * 0.5f;  // ties
+      if (iter == 5) { x[7] = 9.0f; x[8] = -9.0f; }  // equal magnitudes, opposite signs
+      const size_t bytes = kq::act_row_bytes(f, n);
+      std::vector<uint8_t> a(bytes), b(bytes);
+      kq::convert_act_row(f, x.data(), a.data(), n);
+      kq::convert_act_row_ref(f, x.data(), b.data(), n);
+      CHECK(a == b, "format " + std::to_string(static_cast<int>(f)) + " iter " + std::to_string(iter));
+    }
+  }
+  CHECK(true, std::string("avx2 kernels in this build: ") + (kq::have_avx2_kernels() ? "yes" : "no"));
 }

@@ -1,0 +1,469 @@
+// AVX2 + FMA + F16C kernels. Quantized weights: activations are Q8_0 / Q8_K (quants_ref.cc
+// defines the formats; convert_act_row_avx2 produces bit-identical blocks) and the dot products
+// are integer (maddubs/madd) per block, scaled in float once per block, as llama.cpp does.
+//
+// Tiling: a quantized weight block is decoded once into registers and used for up to 4 tokens
+// (prefill reuses each row across the token block from L1); float weights use tiles of up to
+// 4 rows x 3 tokens. Every output is accumulated by the same sequence of operations whatever the
+// tile shape (integer block sums are exact; the float steps per block are identical), so results
+// do not depend on the thread count, the row chunking or the number of tokens in the batch.
+#include "kernels/quants.h"
+
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
+#include <immintrin.h>
+
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+namespace infer {
+namespace kq {
+
+namespace {
+
+inline float h2f(uint16_t h) { return _cvtsh_ss(h); }
+
+inline float hsum(__m256 v) {
+  __m128 lo = _mm256_castps256_ps128(v);
+  __m128 hi = _mm256_extractf128_ps(v, 1);
+  lo = _mm_add_ps(lo, hi);
+  __m128 sh = _mm_movehdup_ps(lo);
+  __m128 s = _mm_add_ps(lo, sh);
+  sh = _mm_movehl_ps(sh, s);
+  s = _mm_add_ss(s, sh);
+  return _mm_cvtss_f32(s);
+}
+
+inline int hsum_i32(__m256i v) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(1, 0, 3, 2)));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtsi128_si32(s);
+}
+
+// ---- activation conversion ----
+
+// 4 x 8 int32 -> 32 int8 in element order.
+inline __m256i pack_i32x32_to_i8(__m256i i0, __m256i i1, __m256i i2, __m256i i3) {
+  i0 = _mm256_packs_epi32(i0, i1);
+  i2 = _mm256_packs_epi32(i2, i3);
+  i0 = _mm256_packs_epi16(i0, i2);
+  return _mm256_permutevar8x32_epi32(i0, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+void act_q8_0(const float* x, block_q8_0* y, int64_t nb) {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  for (int64_t i = 0; i < nb; i++) {
+    const float* xb = x + i * QK;
+    __m256 v0 = _mm256_loadu_ps(xb), v1 = _mm256_loadu_ps(xb + 8);
+    __m256 v2 = _mm256_loadu_ps(xb + 16), v3 = _mm256_loadu_ps(xb + 24);
+    __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v0), _mm256_andnot_ps(sign, v1)),
+                             _mm256_max_ps(_mm256_andnot_ps(sign, v2), _mm256_andnot_ps(sign, v3)));
+    __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
+    m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+    m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+    const float amax = _mm_cvtss_f32(m4);
+    const float d = amax / 127.0f;
+    const float id = d ? 1.0f / d : 0.0f;
+    y[i].d = _cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT);
+    const __m256 mul = _mm256_set1_ps(id);
+    constexpr int rnd = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    __m256i i0 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v0, mul), rnd));
+    __m256i i1 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v1, mul), rnd));
+    __m256i i2 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v2, mul), rnd));
+    __m256i i3 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v3, mul), rnd));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs), pack_i32x32_to_i8(i0, i1, i2, i3));
+  }
+}
+
+void act_q8_K(const float* x, block_q8_K* y, int64_t nb) {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  for (int64_t i = 0; i < nb; i++) {
+    const float* xb = x + i * QK_K;
+    __m256 m = _mm256_setzero_ps();
+    for (int j = 0; j < QK_K; j += 8) m = _mm256_max_ps(m, _mm256_andnot_ps(sign, _mm256_loadu_ps(xb + j)));
+    __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
+    m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+    m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+    const float amax = _mm_cvtss_f32(m4);
+    if (!amax) {
+      y[i].d = 0;
+      std::memset(y[i].qs, 0, QK_K);
+      std::memset(y[i].bsums, 0, sizeof y[i].bsums);
+      continue;
+    }
+    float max = 0;  // first element of largest magnitude, with its sign (as the reference picks it)
+    for (int j = 0; j < QK_K; j++)
+      if (std::fabs(xb[j]) == amax) {
+        max = xb[j];
+        break;
+      }
+    const float iscale = -127.f / max;
+    const __m256 mul = _mm256_set1_ps(iscale);
+    const __m256i lim = _mm256_set1_epi32(127);
+    constexpr int rnd = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    for (int j = 0; j < QK_K; j += 32) {
+      __m256i q[4];
+      for (int k = 0; k < 4; k++)
+        q[k] = _mm256_min_epi32(lim, _mm256_cvtps_epi32(_mm256_round_ps(
+                                         _mm256_mul_ps(_mm256_loadu_ps(xb + j + 8 * k), mul), rnd)));
+      y[i].bsums[j / 16] = static_cast<int16_t>(hsum_i32(_mm256_add_epi32(q[0], q[1])));
+      y[i].bsums[j / 16 + 1] = static_cast<int16_t>(hsum_i32(_mm256_add_epi32(q[2], q[3])));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs + j), pack_i32x32_to_i8(q[0], q[1], q[2], q[3]));
+    }
+    y[i].d = 1 / iscale;
+  }
+}
+
+void act_round_f16(const float* x, float* out, int64_t n) {
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8)
+    _mm256_storeu_ps(out + j, _mm256_cvtph_ps(_mm256_cvtps_ph(_mm256_loadu_ps(x + j), _MM_FROUND_TO_NEAREST_INT)));
+  for (; j < n; j++) out[j] = fp16_to_fp32(fp32_to_fp16(x[j]));
+}
+
+// ---- quantized weights x Q8_0: decode a weight block into 32 signed int8 ----
+
+struct dec_q4_0 {
+  using block = block_q4_0;
+  static inline __m256i quants(const block& b) {
+    const __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
+    __m256i v = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
+    return _mm256_sub_epi8(v, _mm256_set1_epi8(8));
+  }
+};
+
+struct dec_q5_0 {
+  using block = block_q5_0;
+  static inline __m256i quants(const block& b) {
+    const __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
+    __m256i v = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
+    // 0xFF in every byte whose qh bit is set
+    uint32_t qh;
+    std::memcpy(&qh, b.qh, 4);
+    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+    __m256i bits = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(qh)), shuf);
+    bits = _mm256_or_si256(bits, _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe));
+    bits = _mm256_cmpeq_epi8(bits, _mm256_set1_epi64x(-1));
+    // value - 16: bit set -> nibble, bit clear -> nibble | 0xF0 (= nibble - 16 as int8)
+    return _mm256_or_si256(v, _mm256_andnot_si256(bits, _mm256_set1_epi8(static_cast<char>(0xF0))));
+  }
+};
+
+struct dec_q8_0 {
+  using block = block_q8_0;
+  static inline __m256i quants(const block& b) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qs)); }
+};
+
+// One weight row x TT tokens of Q8_0 activations.
+template <typename D, int TT>
+inline void tile_q8(int64_t nb, const typename D::block* w, const block_q8_0* const* a, float* out) {
+  __m256 acc[TT];
+  for (int t = 0; t < TT; t++) acc[t] = _mm256_setzero_ps();
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (int64_t i = 0; i < nb; i++) {
+    const __m256i q = D::quants(w[i]);
+    const __m256i aq = _mm256_sign_epi8(q, q);
+    const float dw = h2f(w[i].d);
+    for (int t = 0; t < TT; t++) {
+      const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].qs));
+      const __m256i p = _mm256_madd_epi16(_mm256_maddubs_epi16(aq, _mm256_sign_epi8(y, q)), ones);
+      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(dw * h2f(a[t][i].d)), _mm256_cvtepi32_ps(p), acc[t]);
+    }
+  }
+  for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
+}
+
+// ---- K-quants x Q8_K ----
+
+inline void scales_mins_k4(const uint8_t* s, int16_t* sc, int16_t* m) {
+  for (int j = 0; j < 8; j++) {
+    if (j < 4) {
+      sc[j] = s[j] & 63;
+      m[j] = s[j + 4] & 63;
+    } else {
+      sc[j] = static_cast<int16_t>((s[j + 4] & 0xF) | ((s[j - 4] >> 6) << 4));
+      m[j] = static_cast<int16_t>((s[j + 4] >> 4) | ((s[j] >> 6) << 4));
+    }
+  }
+}
+
+// Q4_K / Q5_K: sumi lanes = sum over sub-blocks of madd(maddubs(q, y), scale); min lanes =
+// madd(bsums, mins duplicated per pair of 16-groups).
+template <bool FIVE, int TT>
+inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const* a, float* out) {
+  __m256 acc[TT];
+  for (int t = 0; t < TT; t++) acc[t] = _mm256_setzero_ps();
+  const __m256i m4 = _mm256_set1_epi8(0x0F);
+  const size_t bsize = FIVE ? sizeof(block_q5_K) : sizeof(block_q4_K);
+  for (int64_t i = 0; i < nb; i++) {
+    const uint8_t* b = wrow + i * bsize;
+    uint16_t dh, dminh;
+    std::memcpy(&dh, b, 2);
+    std::memcpy(&dminh, b + 2, 2);
+    const float d = h2f(dh), dmin = h2f(dminh);
+    int16_t sc[8], mn[8];
+    scales_mins_k4(b + 4, sc, mn);
+    const __m128i mins8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(mn));
+    // mins per 16-group: m0 m0 m1 m1 ... m7 m7
+    const __m256i mins16 = _mm256_set_m128i(_mm_unpackhi_epi16(mins8, mins8), _mm_unpacklo_epi16(mins8, mins8));
+    const uint8_t* qs = FIVE ? b + 48 : b + 16;
+    const __m256i qh = FIVE ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16)) : _mm256_setzero_si256();
+    __m256i sumi[TT];
+    for (int t = 0; t < TT; t++) sumi[t] = _mm256_setzero_si256();
+    for (int c = 0; c < 4; c++) {
+      const __m256i raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs + 32 * c));
+      __m256i lo = _mm256_and_si256(raw, m4);
+      __m256i hi = _mm256_and_si256(_mm256_srli_epi16(raw, 4), m4);
+      if (FIVE) {
+        const __m256i one = _mm256_set1_epi8(1);
+        lo = _mm256_add_epi8(lo, _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2 * c), one), 4));
+        hi = _mm256_add_epi8(hi, _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2 * c + 1), one), 4));
+      }
+      const __m256i s_lo = _mm256_set1_epi16(sc[2 * c]);
+      const __m256i s_hi = _mm256_set1_epi16(sc[2 * c + 1]);
+      for (int t = 0; t < TT; t++) {
+        const int8_t* y = a[t][i].qs + 64 * c;
+        const __m256i y0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y));
+        const __m256i y1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + 32));
+        const __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, y0), s_lo);
+        const __m256i p1 = _mm256_madd_epi16(_mm256_maddubs_epi16(hi, y1), s_hi);
+        sumi[t] = _mm256_add_epi32(sumi[t], _mm256_add_epi32(p0, p1));
+      }
+    }
+    for (int t = 0; t < TT; t++) {
+      const __m256i bs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].bsums));
+      const __m256i pm = _mm256_madd_epi16(bs, mins16);
+      const float dy = a[t][i].d;
+      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(d * dy), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(-dmin * dy), _mm256_cvtepi32_ps(pm), acc[t]);
+    }
+  }
+  for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
+}
+
+// Q6_K: q in 0..63 (maddubs with y), minus 32 * sum(y) per 16-group via bsums.
+template <int TT>
+inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* a, float* out) {
+  __m256 acc[TT];
+  for (int t = 0; t < TT; t++) acc[t] = _mm256_setzero_ps();
+  const __m256i m4 = _mm256_set1_epi8(0x0F);
+  const __m256i m2 = _mm256_set1_epi8(3);
+  for (int64_t i = 0; i < nb; i++) {
+    const block_q6_K& b = w[i];
+    const float d = h2f(b.d);
+    // scales as int16: lanes 0..7 = group 2k, lanes 8..15 = group 2k+1, for each 32-value vector
+    const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
+    const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);  // 16 scales as int16
+    __m256i sumi[TT];
+    for (int t = 0; t < TT; t++) sumi[t] = _mm256_setzero_si256();
+    for (int h = 0; h < 2; h++) {
+      const __m256i ql0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.ql + 64 * h));
+      const __m256i ql1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.ql + 64 * h + 32));
+      const __m256i qh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qh + 32 * h));
+      __m256i q[4];
+      q[0] = _mm256_or_si256(_mm256_and_si256(ql0, m4), _mm256_slli_epi16(_mm256_and_si256(qh, m2), 4));
+      q[1] = _mm256_or_si256(_mm256_and_si256(ql1, m4),
+                             _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2), m2), 4));
+      q[2] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(ql0, 4), m4),
+                             _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 4), m2), 4));
+      q[3] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(ql1, 4), m4),
+                             _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 6), m2), 4));
+      __m256i s[4];
+      for (int k = 0; k < 4; k++) {
+        const int g = 8 * h + 2 * k;
+        s[k] = _mm256_set_m128i(_mm_set1_epi16(static_cast<int16_t>(b.scales[g + 1])),
+                                _mm_set1_epi16(static_cast<int16_t>(b.scales[g])));
+      }
+      for (int t = 0; t < TT; t++) {
+        const int8_t* y = a[t][i].qs + 128 * h;
+        for (int k = 0; k < 4; k++) {
+          const __m256i yk = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + 32 * k));
+          sumi[t] = _mm256_add_epi32(sumi[t], _mm256_madd_epi16(_mm256_maddubs_epi16(q[k], yk), s[k]));
+        }
+      }
+    }
+    for (int t = 0; t < TT; t++) {
+      // 32 * sum_g scale_g * bsum_g, in 8 lanes (exact integers)
+      const __m256i bs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].bsums));
+      const __m256i corr = _mm256_slli_epi32(_mm256_madd_epi16(bs, sc16), 5);
+      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(d * a[t][i].d), _mm256_cvtepi32_ps(_mm256_sub_epi32(sumi[t], corr)),
+                               acc[t]);
+    }
+  }
+  for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
+}
+
+// ---- float weights: RT rows x TT tokens, one accumulator per output ----
+
+struct ld_f32 {
+  using elem = float;
+  static inline __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+  static inline float one(const float* p) { return *p; }
+};
+struct ld_f16 {
+  using elem = uint16_t;
+  static inline __m256 load8(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static inline float one(const uint16_t* p) { return h2f(*p); }
+};
+struct ld_bf16 {
+  using elem = uint16_t;
+  static inline __m256 load8(const uint16_t* p) {
+    const __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+  }
+  static inline float one(const uint16_t* p) { return bf16_to_fp32(*p); }
+};
+
+template <typename L, int RT, int TT>
+inline void tile_float(int64_t n, const uint8_t* w, size_t w_stride, const float* const* x, float* const* out) {
+  const typename L::elem* wr[RT];
+  for (int r = 0; r < RT; r++) wr[r] = reinterpret_cast<const typename L::elem*>(w + r * w_stride);
+  __m256 acc[RT][TT];
+  for (int r = 0; r < RT; r++)
+    for (int t = 0; t < TT; t++) acc[r][t] = _mm256_setzero_ps();
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    __m256 xv[TT];
+    for (int t = 0; t < TT; t++) xv[t] = _mm256_loadu_ps(x[t] + j);
+    for (int r = 0; r < RT; r++) {
+      const __m256 wv = L::load8(wr[r] + j);
+      for (int t = 0; t < TT; t++) acc[r][t] = _mm256_fmadd_ps(wv, xv[t], acc[r][t]);
+    }
+  }
+  for (int r = 0; r < RT; r++)
+    for (int t = 0; t < TT; t++) {
+      float s = hsum(acc[r][t]);
+      for (int64_t k = j; k < n; k++) s += L::one(wr[r] + k) * x[t][k];
+      out[t][r] = s;
+    }
+}
+
+template <typename L>
+void gemm_float(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
+                size_t ys) {
+  for (int t0 = 0; t0 < nt; t0 += 3) {
+    const int tt = nt - t0 < 3 ? nt - t0 : 3;
+    const float* x[3];
+    for (int t = 0; t < tt; t++) x[t] = reinterpret_cast<const float*>(act + (t0 + t) * as);
+    for (int r0 = 0; r0 < nr; r0 += 4) {
+      const int rt = nr - r0 < 4 ? nr - r0 : 4;
+      float* o[3];
+      for (int t = 0; t < tt; t++) o[t] = y + (t0 + t) * ys + r0;
+      const uint8_t* wr = w + r0 * ws;
+#define INFER_TILE(R, T) \
+  case (R) * 4 + (T): tile_float<L, R, T>(n, wr, ws, x, o); break;
+      switch (rt * 4 + tt) {
+        INFER_TILE(1, 1) INFER_TILE(1, 2) INFER_TILE(1, 3)
+        INFER_TILE(2, 1) INFER_TILE(2, 2) INFER_TILE(2, 3)
+        INFER_TILE(3, 1) INFER_TILE(3, 2) INFER_TILE(3, 3)
+        INFER_TILE(4, 1) INFER_TILE(4, 2) INFER_TILE(4, 3)
+        default: break;
+      }
+#undef INFER_TILE
+    }
+  }
+}
+
+// Quantized weights: each row against tokens in groups of up to 4.
+template <typename F1, typename F2, typename F3, typename F4>
+inline void by_token_groups(int nt, F1 f1, F2 f2, F3 f3, F4 f4) {
+  int t0 = 0;
+  for (; t0 + 4 <= nt; t0 += 4) f4(t0);
+  switch (nt - t0) {
+    case 3: f3(t0); break;
+    case 2: f2(t0); break;
+    case 1: f1(t0); break;
+    default: break;
+  }
+}
+
+template <typename D>
+void gemm_q8(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
+             size_t ys) {
+  const int64_t nb = n / QK;
+  for (int r = 0; r < nr; r++) {
+    const auto* wr = reinterpret_cast<const typename D::block*>(w + r * ws);
+    auto run = [&](auto tt_const, int t0) {
+      constexpr int TT = decltype(tt_const)::value;
+      const block_q8_0* a[TT];
+      float o[TT];
+      for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_0*>(act + (t0 + t) * as);
+      tile_q8<D, TT>(nb, wr, a, o);
+      for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
+    };
+    by_token_groups(
+        nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
+        [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
+        [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
+        [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
+  }
+}
+
+template <int KIND>  // 4: q4_K, 5: q5_K, 6: q6_K
+void gemm_k(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
+            size_t ys) {
+  const int64_t nb = n / QK_K;
+  for (int r = 0; r < nr; r++) {
+    const uint8_t* wr = w + r * ws;
+    auto run = [&](auto tt_const, int t0) {
+      constexpr int TT = decltype(tt_const)::value;
+      const block_q8_K* a[TT];
+      float o[TT];
+      for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_K*>(act + (t0 + t) * as);
+      if (KIND == 6) tile_q6_K<TT>(nb, reinterpret_cast<const block_q6_K*>(wr), a, o);
+      else tile_q45_K<KIND == 5, TT>(nb, wr, a, o);
+      for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
+    };
+    by_token_groups(
+        nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
+        [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
+        [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
+        [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
+  }
+}
+
+}  // namespace
+
+bool have_avx2_kernels() { return true; }
+
+void convert_act_row_avx2(act_format f, const float* x, void* out, int64_t n) {
+  switch (f) {
+    case act_format::q8_0: act_q8_0(x, static_cast<block_q8_0*>(out), n / QK); break;
+    case act_format::q8_K: act_q8_K(x, static_cast<block_q8_K*>(out), n / QK_K); break;
+    case act_format::f32_round_f16: act_round_f16(x, static_cast<float*>(out), n); break;
+    default: convert_act_row_ref(f, x, out, n); break;
+  }
+}
+
+void gemm_tile_avx2(tensor_type w, int64_t n, const uint8_t* wr, size_t ws, int nr, const uint8_t* act, size_t as,
+                    int nt, float* y, size_t ys) {
+  switch (w) {
+    case tensor_type::f32: gemm_float<ld_f32>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::f16: gemm_float<ld_f16>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::bf16: gemm_float<ld_bf16>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q4_0: gemm_q8<dec_q4_0>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q5_0: gemm_q8<dec_q5_0>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q8_0: gemm_q8<dec_q8_0>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q4_k: gemm_k<4>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q5_k: gemm_k<5>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q6_k: gemm_k<6>(n, wr, ws, nr, act, as, nt, y, ys); break;
+  }
+}
+
+}  // namespace kq
+}  // namespace infer
+
+#else  // no AVX2: the portable kernels are used (quants.cc)
+
+namespace infer {
+namespace kq {
+bool have_avx2_kernels() { return false; }
+void convert_act_row_avx2(act_format f, const float* x, void* out, int64_t n) { convert_act_row_ref(f, x, out, n); }
+void gemm_tile_avx2(tensor_type, int64_t, const uint8_t*, size_t, int, const uint8_t*, size_t, int, float*, size_t) {}
+}  // namespace kq
+}  // namespace infer
+
+#endif
