@@ -1,12 +1,18 @@
 // The main API's routes: each module contributes `xxxRoutes(services): Route[]`.
 // To add a module, import its factory and append one line to the list below.
 import { healthRoutes } from '../api/health.js';
+import { chatCompletionRoutes } from '../api/chat-completions.js';
+import { messagesRoutes } from '../api/messages.js';
+import { modelRoutes } from '../api/models.js';
 import type { Route } from '../http/types.js';
 import type { Services } from './services.js';
 
 export function mainRoutes(services: Services): Route[] {
   return [
     ...healthRoutes(services),
+    ...chatCompletionRoutes(services),
+    ...messagesRoutes(services),
+    ...modelRoutes(services),
     // append route modules here, e.g. ...chatCompletionRoutes(services),
   ];
 }
