@@ -119,7 +119,7 @@ function tokens(norm: string): string[] {
 }
 
 /** Key of a `key: value` / `key = value` line, or null. */
-function assignmentKey(norm: string): string | null {
+export function assignmentKey(norm: string): string | null {
   const m = /^([\w$."'@-]+(?:\s[\w$."'@-]+){0,2})\s*[:=](?!=)/.exec(norm);
   return m ? m[1]! : null;
 }

@@ -2,7 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import type { Lines } from './lines.js';
-import { dice, similarLines, TAB_WIDTH } from './lines.js';
+import { assignmentKey, dice, similarLines, TAB_WIDTH } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -71,7 +71,7 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number): boolean {
   if (fillEqual(s, i, o, j, delta)) return true;
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
-  return similarLines(o.norm[j]!, s.norm[i]!);
+  return editedVersion(o.norm[j]!, s.norm[i]!);
 }
 
 /**
@@ -81,7 +81,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number): boo
  * it wraps). Blank original lines only pair with the very next segment line. `limit` bounds j
  * (exclusive going forward, inclusive lower bound going back).
  */
-function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number): Array<[number, number]> {
+function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let i = i0 + dir;
   let j = j0 + dir;
@@ -96,7 +96,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     }
     if (o.blank[j]) {
       if (dir > 0) {
-        const closer = findCloser(s, o, i, j, limit, delta);
+        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
         if (closer) {
           out.push(closer);
           i = closer[0] + 1;
@@ -115,7 +115,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     }
     if (found < 0) {
       if (dir > 0) {
-        const closer = findCloser(s, o, i, j, limit, delta);
+        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
         if (closer) {
           out.push(closer);
           i = closer[0] + 1;
@@ -140,6 +140,39 @@ const MAX_CLOSER_DISTANCE = 400;
  * `</div>`) that closes the block the original is still inside. The original lines up to that closer,
  * all indented deeper than it, are the old body the new lines replace.
  */
+function lineBalance(t: string): number {
+  let d = 0;
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 123 || c === 40 || c === 91) d++;
+    else if (c === 125 || c === 41 || c === 93) d--;
+  }
+  return d;
+}
+
+/**
+ * A rewritten bracketed block: the segment ends with a line that closes brackets, and from its first
+ * matched line to its end it opens and closes a net B. The original, read from the same first line,
+ * reaches net B at its own closing line y: original lines up to y are the old block the segment replaces.
+ */
+function balanceCloser(s: Lines, o: Lines, first: [number, number], i: number, j: number, limit: number): [number, number] | null {
+  let lastContent = s.text.length - 1;
+  while (lastContent >= 0 && s.blank[lastContent]) lastContent--;
+  if (lastContent < i || lineBalance(s.text[lastContent]!) >= 0) return null;
+  let target = 0;
+  for (let x = first[0]; x <= lastContent; x++) target += lineBalance(s.text[x]!);
+  let run = 0;
+  for (let y = first[1]; y < j; y++) run += lineBalance(o.text[y]!);
+  const end = Math.min(limit, o.text.length, j + MAX_CLOSER_DISTANCE);
+  for (let y = j; y < end; y++) {
+    const b = lineBalance(o.text[y]!);
+    run += b;
+    if (run < target) return null;
+    if (run === target && b < 0) return [lastContent, y];
+  }
+  return null;
+}
+
 function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): [number, number] | null {
   let x = i;
   while (x < s.text.length && (s.blank[x] || !s.weak[x])) x++;
@@ -298,6 +331,19 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
 /** Segment lines and window lines examined when looking for an edited-line anchor. */
 const MAX_SIMILAR_SEGMENT_LINES = 24;
 const MAX_SIMILAR_WINDOW = 20_000;
+/** Bigram similarity at which a line with the same first token counts as the edited original. */
+const ANCHOR_DICE = 0.6;
+
+function firstToken(norm: string): string {
+  return /^[A-Za-z_$][\w$]*|^\S/.exec(norm)?.[0] ?? '';
+}
+
+/** `b` is an edit of `a`: similar by the strict test, or same leading word and close enough text. */
+function editedVersion(a: string, b: string): boolean {
+  if (similarLines(a, b)) return true;
+  if (assignmentKey(a) !== null || assignmentKey(b) !== null) return false;
+  return firstToken(a) === firstToken(b) && dice(a, b) >= ANCHOR_DICE;
+}
 
 /**
  * For a segment whose lines all changed: the most similar (segment line, original line) pair in the
@@ -313,7 +359,7 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number):
     if (s.weak[i]) continue;
     seen++;
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
-      if (o.weak[j] || !similarLines(o.norm[j]!, s.norm[i]!)) continue;
+      if (o.weak[j] || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
       const score = dice(o.norm[j]!, s.norm[i]!);
       if (score > bestScore) {
         bestScore = score;
@@ -391,7 +437,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // Grow the tail forwards.
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
-    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta);
+    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first);
     const all = [...head, ...pairs, ...tail];
     const start = seg.markerBefore ? all[0]![1] : prevEnd;
     let end = seg.markerAfter ? all[all.length - 1]![1] + 1 : N;
