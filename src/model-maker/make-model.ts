@@ -11,7 +11,7 @@ import { Rng } from './prng.js';
 import { qwenVocab } from './qwen-vocab.js';
 import { syntheticSpmVocab } from './spm-vocab.js';
 
-export const MODEL_MAKER_VERSION = 1;
+export const MODEL_MAKER_VERSION = 2;
 
 export const DTYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q5_0', 'q4_k_m', 'q5_k_m', 'q6_k'] as const;
 export type ModelDtype = (typeof DTYPES)[number];
@@ -220,6 +220,20 @@ export async function makeModel(spec: ModelSpec, outPath: string): Promise<MakeR
     w.u32('tokenizer.ggml.bos_token_id', v.bos);
     w.u32('tokenizer.ggml.eos_token_id', v.eos);
     w.u32('tokenizer.ggml.padding_token_id', v.pad);
+    // Explicit ids, so llama.cpp does not guess them from token texts (its guess depends on hash order).
+    const special: Array<[string, string]> = [
+      ['tokenizer.ggml.eot_token_id', '<|im_end|>'],
+      ['tokenizer.ggml.fim_pre_token_id', '<|fim_prefix|>'],
+      ['tokenizer.ggml.fim_suf_token_id', '<|fim_suffix|>'],
+      ['tokenizer.ggml.fim_mid_token_id', '<|fim_middle|>'],
+      ['tokenizer.ggml.fim_pad_token_id', '<|fim_pad|>'],
+      ['tokenizer.ggml.fim_rep_token_id', '<|repo_name|>'],
+      ['tokenizer.ggml.fim_sep_token_id', '<|file_sep|>'],
+    ];
+    for (const [key, text] of special) {
+      const id = v.added.get(text);
+      if (id !== undefined) w.u32(key, id);
+    }
     w.bool('tokenizer.ggml.add_bos_token', false);
     w.string('tokenizer.chat_template', QWEN25_CHAT_TEMPLATE);
   } else {

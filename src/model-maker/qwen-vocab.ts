@@ -13,6 +13,8 @@ export interface VocabData {
   bos: number;
   eos: number;
   pad: number;
+  /** Id of each added token by its text (after any --vocab-limit renumbering). */
+  added: Map<string, number>;
 }
 
 interface TokenizerJson {
@@ -75,5 +77,6 @@ export function qwenVocab(limit?: number): VocabData {
     return remap.get(t.id)!;
   };
   const endoftext = idOf('<|endoftext|>');
-  return { tokens, types, merges, bos: endoftext, eos: idOf('<|im_end|>'), pad: endoftext };
+  const added = new Map(tj.added_tokens.map((t) => [t.content, remap.get(t.id)!]));
+  return { tokens, types, merges, bos: endoftext, eos: idOf('<|im_end|>'), pad: endoftext, added };
 }

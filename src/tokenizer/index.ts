@@ -65,9 +65,26 @@ export interface Tokenizer {
 /** Limits on untrusted metadata. */
 const MAX_VOCAB = 1 << 22;
 
-/** Texts llama.cpp treats as end-of-generation when present (llama-vocab.cpp, EOT/EOG detection). */
-const EOT_TEXTS = ['<|eot_id|>', '<|im_end|>', '<|end|>', '<end_of_turn>', '<|endoftext|>', '<EOT>', '_<EOT>', '<｜end▁of▁sentence｜>'];
-const EOG_TEXTS = [...EOT_TEXTS, '<|eom_id|>', '<|end_of_text|>'];
+// Text-based special-token detection of llama.cpp's llama-vocab.cpp (the version node-llama-cpp
+// 3.22.1 ships): tokens with these texts become CONTROL even when the file says NORMAL. Where
+// llama.cpp takes "the first match" of a list (iterating a hash map), we take list order; files
+// that set the ids explicitly (ours do) behave identically in both.
+const EOT_TEXTS = ['<|eot_id|>', '<|im_end|>', '<|end|>', '<end_of_turn>', '<|endoftext|>', '<|end_of_text|>', '<EOT>', '_<EOT>', '[EOT]', '<｜end▁of▁sentence｜>', '<end_of_utterance>'];
+const FIM_LISTS: Array<[string, string[]]> = [
+  ['tokenizer.ggml.fim_pre_token_id', ['<|fim_prefix|>', '<fim-prefix>', '<fim_prefix>', '<｜fim▁begin｜>', '<PRE>', '▁<PRE>', '<|code_prefix|>', '<|prefix|>']],
+  ['tokenizer.ggml.fim_suf_token_id', ['<|fim_suffix|>', '<fim-suffix>', '<fim_suffix>', '<｜fim▁hole｜>', '<SUF>', '▁<SUF>', '<|code_suffix|>', '<|suffix|>']],
+  ['tokenizer.ggml.fim_mid_token_id', ['<|fim_middle|>', '<fim-middle>', '<fim_middle>', '<｜fim▁end｜>', '<MID>', '▁<MID>', '<|code_middle|>', '<|middle|>']],
+  ['tokenizer.ggml.fim_pad_token_id', ['<|fim_pad|>', '<fim-pad>', '<fim_pad>', '<PAD>', '[PAD]']],
+  ['tokenizer.ggml.fim_rep_token_id', ['<|fim_repo|>', '<|repo_name|>', '<fim-repo>', '<REPO>', '<reponame>']],
+  ['tokenizer.ggml.fim_sep_token_id', ['<|file_sep|>']],
+];
+const EOG_TEXTS = [
+  '<|eot_id|>', '<|im_end|>', '<|end|>', '<|return|>', '<|call|>', '<|flush|>', '<|calls|>', '<end_of_turn>', '<|endoftext|>', '</s>',
+  '<|eom_id|>', '<EOT>', '_<EOT>', '[EOT]', '[EOS]', '<|end_of_text|>', '<end_of_utterance>', '<eos>', '<turn|>', '<|tool_response>',
+  '<｜end▁of▁sentence｜>', '[e~[',
+];
+/** gpt-oss: always rendered. */
+const FORCED_USER_DEFINED = ['<|channel|>', '<|message|>', '<|start|>', '<|constrain|>'];
 
 function arr<T>(v: unknown, what: string): ArrayLike<T> {
   if (v === undefined || v === null) throw new Error(`tokenizer: metadata ${what} is missing`);
@@ -114,22 +131,60 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
   const eos = getId('tokenizer.ggml.eos_token_id', isSpm ? 2 : 11);
   const unk = getId('tokenizer.ggml.unknown_token_id', isSpm ? 0 : null);
   const pad = getId('tokenizer.ggml.padding_token_id', null);
-  let eot = getId('tokenizer.ggml.eot_token_id', null);
-  const eom = getId('tokenizer.ggml.eom_token_id', null);
-  if (eot === null) {
-    for (const t of EOT_TEXTS) {
+  const forceControl = (id: number) => {
+    if (types[id] !== TokenType.CONTROL && types[id] !== TokenType.UNKNOWN) types[id] = TokenType.CONTROL;
+  };
+  const firstOf = (texts: string[]): number | null => {
+    for (const t of texts) {
       const id = tokenToId.get(t);
-      if (id !== undefined && (types[id] === TokenType.CONTROL || types[id] === TokenType.USER_DEFINED)) {
-        eot = id;
-        break;
-      }
+      if (id !== undefined) return id;
     }
+    return null;
+  };
+  let eot = getId('tokenizer.ggml.eot_token_id', null);
+  if (eot === null) {
+    eot = firstOf(EOT_TEXTS);
+    if (eot !== null) forceControl(eot);
   }
+  let eom = getId('tokenizer.ggml.eom_token_id', null);
+  if (eom === null) {
+    eom = firstOf(['<|eom_id|>']);
+    if (eom !== null) forceControl(eom);
+  }
+  const fim: Array<number | null> = FIM_LISTS.map(([key, texts]) => {
+    let id = getId(key, null);
+    if (id === null) {
+      id = firstOf(texts);
+      if (id !== null) forceControl(id);
+    }
+    return id;
+  });
   const eog = new Set<number>();
-  for (const id of [eos, eot, eom]) if (id !== null) eog.add(id);
+  for (const id of fim.slice(3)) if (id !== null) eog.add(id); // pad, repo, file_sep
   for (const t of EOG_TEXTS) {
     const id = tokenToId.get(t);
-    if (id !== undefined && types[id] === TokenType.CONTROL) eog.add(id);
+    if (id !== undefined) {
+      eog.add(id);
+      forceControl(id);
+    }
+  }
+  for (const t of FORCED_USER_DEFINED) {
+    const id = tokenToId.get(t);
+    if (id !== undefined) types[id] = TokenType.USER_DEFINED;
+  }
+  for (const id of [eos, eot, eom]) if (id !== null) eog.add(id);
+  {
+    const has = (t: string) => [...eog].some((id) => tokens[id] === t);
+    const endId = tokenToId.get('<|end|>');
+    if (endId !== undefined && eog.has(endId) && ((has('<|return|>') && (has('<|call|>') || has('<|calls|>'))) || ((has('<|call|>') || has('<|calls|>')) && has('<|flush|>')))) {
+      eog.delete(endId);
+      types[endId] = TokenType.USER_DEFINED;
+    }
+    const sId = tokenToId.get('</s>');
+    if (sId !== undefined && eog.has(sId) && has('<|tool_response>')) {
+      eog.delete(sId);
+      types[sId] = TokenType.NORMAL;
+    }
   }
 
   let pre: string | null = null;
@@ -158,6 +213,8 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
   }
   if (md['tokenizer.ggml.add_bos_token'] !== undefined) addBos = Boolean(md['tokenizer.ggml.add_bos_token']);
   const addEos = md['tokenizer.ggml.add_eos_token'] !== undefined ? Boolean(md['tokenizer.ggml.add_eos_token']) : false;
+  // llama.cpp's clean_up_tokenization_spaces: on for byte-level BPE except the qwen2 pre-tokenizer.
+  const cleanSpaces = !isSpm && pre !== 'qwen2' && pre !== 'qwen35';
   const addSpacePrefix = isSpm ? (md['tokenizer.ggml.add_space_prefix'] !== undefined ? Boolean(md['tokenizer.ggml.add_space_prefix']) : true) : false;
 
   // Tokens split out of raw text before the model runs: longest first (llama.cpp cache_special_tokens).
@@ -201,7 +258,7 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
     const addSpecial = opts.addSpecial ?? true;
     const out: number[] = [];
     if (addSpecial && addBos && bos !== null) out.push(bos);
-    const frags = partition(text, opts.parseSpecial ?? false);
+    const frags = text.length === 0 ? [] : partition(text, opts.parseSpecial ?? false);
     let prevSpecial = true;
     for (const f of frags) {
       if (typeof f === 'number') {
@@ -238,13 +295,10 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
         b = m ? Uint8Array.of(parseInt(m[1]!, 16)) : utf8.encode(text);
         break;
       }
-      case TokenType.UNKNOWN:
-        b = utf8.encode('\u2585');
-        break;
       case TokenType.UNUSED:
         b = EMPTY;
         break;
-      default: // CONTROL, USER_DEFINED: raw text
+      default: // CONTROL, USER_DEFINED, UNKNOWN: raw text
         b = utf8.encode(text);
     }
     bytesCache[id] = b;
@@ -260,11 +314,10 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
     let total = 0;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i]!;
-      if (!renders(id, opts.special ?? false)) {
-        tokenBytes(id); // still validates the id
-        continue;
-      }
-      const b = tokenBytes(id);
+      let b = tokenBytes(id); // validates the id even when the token does not render
+      if (!renders(id, opts.special ?? false)) b = EMPTY;
+      // SentencePiece added a space in front of the text: the first token gives it back.
+      if (i === 0 && addSpacePrefix && b.length > 0 && b[0] === 0x20) b = b.subarray(1);
       parts.push(b);
       total += b.length;
     }
@@ -274,30 +327,23 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
       all.set(p, o);
       o += p.length;
     }
-    let s = new TextDecoder('utf-8').decode(all);
-    // SentencePiece adds a space in front of the text; take it back off at the start.
-    if (addSpacePrefix && s.startsWith(' ') && ids.length > 0 && types[ids[0]!] !== TokenType.CONTROL) s = s.slice(1);
-    return s;
+    const s = new TextDecoder('utf-8', { ignoreBOM: true }).decode(all);
+    return cleanSpaces ? cleanUpSpaces(s) : s;
   };
 
   const createStreamDecoder = (opts: DecodeOptions = {}): StreamDecoder => {
-    const td = new TextDecoder('utf-8');
+    const td = new TextDecoder('utf-8', { ignoreBOM: true });
     let first = true;
-    const strip = (s: string): string => {
-      if (!first || s.length === 0) return s;
-      first = false;
-      return addSpacePrefix && s.startsWith(' ') ? s.slice(1) : s;
-    };
     return {
       push(id: number): string {
-        if (!renders(id, opts.special ?? false)) {
-          tokenBytes(id);
-          return '';
-        }
-        return strip(td.decode(tokenBytes(id), { stream: true }));
+        let b = tokenBytes(id);
+        if (!renders(id, opts.special ?? false)) b = EMPTY;
+        if (first && addSpacePrefix && b.length > 0 && b[0] === 0x20) b = b.subarray(1);
+        first = false;
+        return td.decode(b, { stream: true });
       },
       flush(): string {
-        return strip(td.decode());
+        return td.decode();
       },
     };
   };
@@ -327,4 +373,24 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
     tokenId: (piece) => tokenToId.get(piece),
     createStreamDecoder,
   };
+}
+
+/** llama.cpp's detokenize clean-up (clean_up_tokenization_spaces), byte for byte on ASCII. */
+function cleanUpSpaces(s: string): string {
+  // " ?", " !", " .", " ,"  -> drop the space
+  let t = s.replace(/ (?=[?!.,])/g, '');
+  // " ' " -> "'" (ported literally: a match blanks the next character in place)
+  const c = Array.from(t);
+  let out = '';
+  for (let i = 0; i < c.length; i++) {
+    const x = c[i]!;
+    if (i > 0 && x === "'" && i + 1 < c.length && c[i - 1] === ' ' && c[i + 1] === ' ') {
+      out = out.slice(0, -1);
+      c[++i] = '\0';
+    }
+    out += x;
+  }
+  t = out;
+  // " 's", " 'm", " 're", " 've" -> drop the space
+  return t.replace(/ (?='(?:[sm]|re|ve))/g, '');
 }

@@ -1,4 +1,5 @@
-// Pre-tokenizer regexes of llama.cpp (src/llama-vocab.cpp, llm_tokenizer_bpe), as JS regexes.
+// Pre-tokenizer regexes of llama.cpp (src/llama-vocab.cpp, llm_tokenizer_bpe; the version node-llama-cpp
+// 3.22.1 ships), as JS regexes.
 // llama.cpp matches `\s` against Unicode White_Space (its own table, which includes U+0085 and
 // excludes U+FEFF), so `\s`/`\S` are spelled out with that set instead of JS's own.
 
@@ -15,10 +16,11 @@ const CONTRACTIONS = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])"
 const GPT2 = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)";
 
 export const PRE_TOKENIZER_REGEXES: Record<string, RegExp[]> = {
-  default: [re('[\\p{P}$+<=>^`|]+'), re(GPT2), re('\\p{N}+'), re('[0-9][0-9][0-9]')],
+  default: [re('[\\p{P}$+<=>^~|]+'), re(GPT2), re('\\p{N}+'), re('[0-9][0-9][0-9]')],
   gpt2: [re(GPT2)],
   llama3: [re(`${CONTRACTIONS}|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+`)],
   qwen2: [re(`${CONTRACTIONS}|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+`)],
+  qwen35: [re(`${CONTRACTIONS}|[^\\r\\n\\p{L}\\p{N}]?[\\p{L}\\p{M}]+|\\p{N}| ?[^\\s\\p{L}\\p{M}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+`)],
 };
 
 /** tokenizer.ggml.pre names llama.cpp maps onto each regex set (the ones this project supports). */
@@ -32,6 +34,7 @@ const ALIASES: Record<string, string> = {
   'llama-bpe': 'llama3',
   qwen2: 'qwen2',
   'deepseek-r1-qwen': 'qwen2',
+  qwen35: 'qwen35',
 };
 
 export function resolvePreTokenizer(name: string | undefined): string {
