@@ -1,0 +1,165 @@
+// Internals shared by the grammar sources: schema nodes, literal tries, automaton frames, the
+// vocabulary trie and the mask cache. Not part of the public API (see grammar.h).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "grammar/grammar.h"
+
+namespace infer {
+
+// ---- limits (every one explicit) ----
+constexpr int kMaxNesting = 40;          // containers open at once; deeper values are scalars only
+constexpr int kMaxStack = kMaxNesting * 2 + 8;
+constexpr int kMaxStacks = 16;           // simultaneous alternatives (anyOf) kept per matcher
+constexpr int kMaxProperties = 64;       // declared properties per object schema
+constexpr int kMaxIntDigits = 16;
+constexpr int kMaxFracDigits = 16;
+constexpr int kMaxExpDigits = 3;
+constexpr size_t kMaxSchemaBytes = 1 << 20;
+constexpr size_t kMaxSchemaNodes = 20000;
+constexpr size_t kMaxLiteralBytes = 1 << 20;  // all enum/const serializations together
+constexpr size_t kMaskCacheBytes = 96u << 20; // per vocab, cleared when exceeded
+
+// ---- byte trie for enum literals and property names ----
+struct byte_trie {
+  static constexpr uint32_t none = 0xFFFFFFFFu;
+  struct node {
+    uint32_t edge_begin = 0, edge_end = 0;
+    int32_t terminal = -1;  // property index / literal index ending here
+    uint64_t reach = 0;     // property bits of terminals at or below (key tries)
+  };
+  std::vector<node> nodes;                          // node 0 is the root
+  std::vector<std::pair<uint8_t, uint32_t>> edges;  // sorted by byte within a node
+  uint32_t child(uint32_t n, uint8_t c) const {
+    const node& nd = nodes[n];
+    for (uint32_t e = nd.edge_begin; e < nd.edge_end; ++e)
+      if (edges[e].first == c) return edges[e].second;
+    return none;
+  }
+  bool has_children(uint32_t n) const { return nodes[n].edge_end > nodes[n].edge_begin; }
+  static byte_trie build(const std::vector<std::string>& keys);  // terminal = index in keys
+};
+
+// ---- schema nodes ----
+enum type_bits : uint8_t {
+  t_null = 1, t_bool = 2, t_int = 4, t_num = 8, t_str = 16, t_arr = 32, t_obj = 64,
+  t_any = 127,
+};
+
+struct schema_node {
+  uint8_t types = t_any;
+  int32_t literals = -1;               // trie index: value must be one of these serializations
+  std::vector<uint32_t> alternatives;  // anyOf / oneOf (flattened); other fields unused then
+  uint32_t min_length = 0, max_length = UINT32_MAX;  // strings, in characters
+  uint32_t items = 0;                                // array item schema (0 = any)
+  uint32_t min_items = 0, max_items = UINT32_MAX;
+  std::vector<uint32_t> prop_schema;  // object: schema per declared property
+  int32_t key_trie = -1;              // object: trie over declared names (JSON-escaped)
+  uint64_t required = 0;              // object: bits of required declared properties
+  int32_t additional = 0;             // object: schema for other keys, -1 = none allowed
+  bool length_limited() const { return min_length != 0 || max_length != UINT32_MAX; }
+};
+
+struct compiled_grammar {
+  enum mode_t : uint8_t { single_value, event_lines } mode = single_value;
+  uint32_t uid = 0;        // unique per compiled grammar: mask cache key
+  uint32_t root = 0;       // schema node of the document (or of each line)
+  bool ws_newlines = true; // whether '\n' / '\r' count as whitespace inside values
+  uint8_t max_ws = 16;     // longest whitespace run allowed at one place
+  std::vector<schema_node> nodes;  // node 0 is "any JSON value"
+  std::vector<byte_trie> tries;
+  static uint32_t next_uid();
+};
+
+// ---- automaton frames: 24 bytes, no padding, compared and hashed as raw bytes ----
+enum frame_kind : uint8_t {
+  fk_value, fk_object, fk_array, fk_string, fk_number, fk_keyword, fk_literal, fk_doc, fk_lines,
+};
+struct frame {
+  uint8_t kind = 0;
+  uint8_t sub = 0;
+  uint8_t ws = 0;     // whitespace bytes used in the current run
+  uint8_t depth = 0;  // containers open below this frame
+  uint32_t node = 0;  // schema node
+  uint32_t a = 0;     // kind-specific (see pda.cc)
+  uint32_t b = 0;
+  uint64_t seen = 0;  // object: declared properties present
+};
+static_assert(sizeof(frame) == 24, "frame must stay packed: it is hashed as bytes");
+
+struct pda_stack {
+  int n = 0;
+  frame f[kMaxStack];
+  void copy_from(const pda_stack& o) {
+    n = o.n;
+    std::memcpy(f, o.f, sizeof(frame) * size_t(n));
+  }
+};
+
+enum class feed_status : uint8_t { ok, dead, underflow, overflow, split };
+
+// Feeds byte c to the frames f[0..n) (f[n-1] on top). underflow: the bottom frame finished and
+// the byte (or the completion) belongs below f[0]; split: the top frame is a union value whose
+// alternatives must be tried one by one (nothing consumed yet).
+feed_status pda_feed(const compiled_grammar& g, frame* f, int& n, int cap, uint8_t c);
+// Whether the input may end here (finishes pending numbers / literals).
+bool pda_can_end(const compiled_grammar& g, const frame* f, int n);
+// Whether the stack is a finished single document (nothing more but the end).
+bool pda_is_done(const frame* f, int n);
+// The initial stack of a grammar.
+void pda_init(const compiled_grammar& g, pda_stack& s);
+// Normalizes a top frame for the context-independent cache: fields that cannot change its
+// behaviour are zeroed; returns true when the frame's behaviour does not depend on the grammar.
+bool pda_normalize_top(frame& f);
+
+// ---- vocabulary trie: preorder array; a subtree is [i, next) ----
+struct vocab_trie_node {
+  uint32_t next;       // index after this node's subtree
+  uint32_t tok_begin;  // tokens of this node: [tok_begin, nodes[i+1].tok_begin); subtree:
+                       // [tok_begin, nodes[next].tok_begin) into sorted_ids
+  uint16_t depth;      // 1 = first byte
+  uint8_t byte;
+};
+
+// A set of tokens: ids allowed (accept_form) or ids not allowed among the usable tokens.
+struct token_list {
+  bool accept_form = true;
+  std::vector<int32_t> ids;
+  size_t bytes() const { return ids.size() * sizeof(int32_t) + 32; }
+};
+
+// Context-independent result for one top frame.
+struct top_entry {
+  token_list sure;               // accepted (accept_form) or rejected whatever lies below
+  std::vector<int32_t> uncertain;  // depend on the frames below: checked per state
+  size_t bytes() const { return sure.bytes() + uncertain.size() * sizeof(int32_t) + 64; }
+};
+
+struct mask_cache {
+  std::mutex mu;
+  std::unordered_map<std::string, std::shared_ptr<const top_entry>> tops;
+  std::unordered_map<std::string, std::shared_ptr<const token_list>> states;
+  size_t bytes = 0;
+  void make_room(size_t more);  // clears everything when the budget would be exceeded
+};
+
+struct grammar_vocab_impl {
+  std::vector<std::string> bytes;
+  std::vector<uint8_t> usable;
+  std::vector<int32_t> end_ids;
+  std::vector<int32_t> never;  // usable == 0 and not an end token
+  std::vector<vocab_trie_node> trie;  // + one sentinel at the end
+  std::vector<int32_t> sorted_ids;
+  int max_token_len = 0;
+  size_t n_usable = 0;
+  mutable mask_cache cache;
+};
+
+}  // namespace infer

@@ -1,0 +1,362 @@
+// Token masks. A mask is computed per distinct automaton state and cached per vocabulary:
+//  1. the top frame alone decides most tokens: a walk over the vocabulary trie, pruning dead
+//     subtrees, sorts every token into "sure" (accepted or rejected whatever lies below the top
+//     frame) or "uncertain" (it finishes the top frame, so the frames below decide). This part
+//     is cached by the top frame's bytes and shared across states, sequences and, for strings
+//     and numbers, across grammars.
+//  2. uncertain tokens (few: those that close a string, a number, an object...) are run on the
+//     full stack. The final list is cached by the whole state.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "grammar/grammar_internal.h"
+
+namespace infer {
+
+struct matcher_state {
+  std::shared_ptr<const compiled_grammar> g;
+  std::shared_ptr<const grammar_vocab> vocab;
+  std::vector<pda_stack> stacks;
+  bool terminated = false;
+  std::shared_ptr<const token_list> current;  // mask of the current state, once computed
+  // scratch
+  std::vector<pda_stack> tmp_a, tmp_b;
+  std::vector<float> saved;
+};
+
+namespace {
+
+constexpr int kLocalCap = 6;
+struct local_stack {
+  int n;
+  frame f[kLocalCap];
+};
+
+void expand_feed(const compiled_grammar& g, pda_stack& s, uint8_t c, std::vector<pda_stack>& out, int hops) {
+  feed_status st = pda_feed(g, s.f, s.n, kMaxStack, c);
+  if (st == feed_status::ok) {
+    out.emplace_back();
+    out.back().copy_from(s);
+    return;
+  }
+  if (st != feed_status::split || hops > 8) return;
+  const std::vector<uint32_t> alts = g.nodes[s.f[s.n - 1].node].alternatives;
+  for (uint32_t alt : alts) {
+    pda_stack copy;
+    copy.copy_from(s);
+    copy.f[copy.n - 1].node = alt;
+    expand_feed(g, copy, c, out, hops + 1);
+  }
+}
+
+bool same_stack(const pda_stack& x, const pda_stack& y) {
+  return x.n == y.n && std::memcmp(x.f, y.f, sizeof(frame) * size_t(x.n)) == 0;
+}
+
+// Feeds bytes to every stack; out gets the surviving, deduplicated stacks (at most kMaxStacks).
+void feed_bytes(const compiled_grammar& g, const std::vector<pda_stack>& in, const std::string& bytes,
+                std::vector<pda_stack>& out, std::vector<pda_stack>& tmp) {
+  out.clear();
+  for (const auto& s : in) {
+    out.emplace_back();
+    out.back().copy_from(s);
+  }
+  for (unsigned char c : bytes) {
+    tmp.clear();
+    for (auto& s : out) expand_feed(g, s, c, tmp, 0);
+    out.clear();
+    for (auto& s : tmp) {
+      bool dup = false;
+      for (auto& o : out) dup = dup || same_stack(o, s);
+      if (!dup && out.size() < size_t(kMaxStacks)) {
+        out.emplace_back();
+        out.back().copy_from(s);
+      }
+    }
+    if (out.empty()) return;
+  }
+}
+
+// Whether bytes can be fed to the single stack s (fast path without splits, general otherwise).
+bool stack_accepts(const compiled_grammar& g, const pda_stack& s, const std::string& bytes,
+                   pda_stack& scratch, std::vector<pda_stack>& ta, std::vector<pda_stack>& tb) {
+  scratch.copy_from(s);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    feed_status st = pda_feed(g, scratch.f, scratch.n, kMaxStack, uint8_t(bytes[i]));
+    if (st == feed_status::ok) continue;
+    if (st != feed_status::split) return false;
+    // A union: continue with the general feeder from this byte on.
+    std::vector<pda_stack> from(1);
+    from[0].copy_from(scratch);
+    std::vector<pda_stack> tmp;
+    expand_feed(g, from[0], uint8_t(bytes[i]), tmp, 0);
+    if (tmp.empty()) return false;
+    feed_bytes(g, tmp, bytes.substr(i + 1), ta, tb);
+    return !ta.empty();
+  }
+  return true;
+}
+
+std::string frame_key(char tag, uint32_t uid, const frame* f, int n) {
+  std::string k;
+  k.reserve(5 + sizeof(frame) * size_t(n));
+  k += tag;
+  k.append(reinterpret_cast<const char*>(&uid), sizeof uid);
+  k.append(reinterpret_cast<const char*>(f), sizeof(frame) * size_t(n));
+  return k;
+}
+
+// Trie walk from one (normalized) top frame.
+std::shared_ptr<const top_entry> compute_top(const compiled_grammar& g, const grammar_vocab_impl& v,
+                                             const frame& base) {
+  std::vector<local_stack> states(size_t(v.max_token_len) + 1);
+  states[0].n = 1;
+  states[0].f[0] = base;
+  std::vector<int32_t> accepted, uncertain;
+  const auto& T = v.trie;
+  const size_t end = T.size() - 1;  // sentinel
+  size_t i = 0;
+  while (i < end) {
+    const vocab_trie_node& nd = T[i];
+    local_stack& ls = states[nd.depth];
+    const local_stack& up = states[nd.depth - 1];
+    ls.n = up.n;
+    std::memcpy(ls.f, up.f, sizeof(frame) * size_t(up.n));
+    feed_status st = pda_feed(g, ls.f, ls.n, kLocalCap, nd.byte);
+    if (st == feed_status::ok) {
+      for (uint32_t t = nd.tok_begin; t < T[i + 1].tok_begin; ++t) accepted.push_back(v.sorted_ids[t]);
+      ++i;
+    } else if (st == feed_status::dead) {
+      i = nd.next;
+    } else {  // finished the top frame, too deep to follow, or a union: decide per state
+      for (uint32_t t = nd.tok_begin; t < T[nd.next].tok_begin; ++t) uncertain.push_back(v.sorted_ids[t]);
+      i = nd.next;
+    }
+  }
+  auto e = std::make_shared<top_entry>();
+  e->uncertain = std::move(uncertain);
+  if (accepted.size() * 2 > v.n_usable) {
+    std::vector<uint8_t> mark(v.bytes.size(), 0);
+    for (int32_t t : accepted) mark[size_t(t)] = 1;
+    for (int32_t t : e->uncertain) mark[size_t(t)] = 1;
+    e->sure.accept_form = false;
+    for (int32_t t : v.sorted_ids)
+      if (!mark[size_t(t)]) e->sure.ids.push_back(t);
+  } else {
+    e->sure.accept_form = true;
+    e->sure.ids = std::move(accepted);
+  }
+  return e;
+}
+
+std::shared_ptr<const top_entry> top_for(const compiled_grammar& g, const grammar_vocab_impl& v, frame top) {
+  bool indep = pda_normalize_top(top);
+  std::string key = frame_key('T', indep ? 0 : g.uid, &top, 1);
+  {
+    std::lock_guard<std::mutex> lock(v.cache.mu);
+    auto it = v.cache.tops.find(key);
+    if (it != v.cache.tops.end()) return it->second;
+  }
+  auto e = compute_top(g, v, top);
+  std::lock_guard<std::mutex> lock(v.cache.mu);
+  v.cache.make_room(e->bytes() + key.size());
+  v.cache.bytes += e->bytes() + key.size();
+  v.cache.tops.emplace(key, e);
+  return e;
+}
+
+token_list stack_mask(matcher_state& m, const pda_stack& s) {
+  const compiled_grammar& g = *m.g;
+  const grammar_vocab_impl& v = m.vocab->impl();
+  auto top = top_for(g, v, s.f[s.n - 1]);
+  token_list out;
+  out.accept_form = top->sure.accept_form;
+  out.ids = top->sure.ids;
+  pda_stack scratch;
+  for (int32_t t : top->uncertain) {
+    bool ok = stack_accepts(g, s, v.bytes[size_t(t)], scratch, m.tmp_a, m.tmp_b);
+    if (ok == out.accept_form) out.ids.push_back(t);
+  }
+  return out;
+}
+
+std::shared_ptr<const token_list> state_mask(matcher_state& m) {
+  if (m.current) return m.current;
+  const grammar_vocab_impl& v = m.vocab->impl();
+  if (m.terminated || m.stacks.empty()) {
+    m.current = std::make_shared<token_list>();
+    return m.current;
+  }
+  std::string key;
+  key += 'S';
+  key.append(reinterpret_cast<const char*>(&m.g->uid), sizeof(uint32_t));
+  for (const auto& s : m.stacks) {
+    key += char(s.n);
+    key.append(reinterpret_cast<const char*>(s.f), sizeof(frame) * size_t(s.n));
+  }
+  {
+    std::lock_guard<std::mutex> lock(v.cache.mu);
+    auto it = v.cache.states.find(key);
+    if (it != v.cache.states.end()) return m.current = it->second;
+  }
+  auto out = std::make_shared<token_list>();
+  if (m.stacks.size() == 1) {
+    *out = stack_mask(m, m.stacks[0]);
+  } else {
+    std::vector<uint8_t> allowed(v.bytes.size(), 0);
+    for (const auto& s : m.stacks) {
+      token_list one = stack_mask(m, s);
+      if (one.accept_form) {
+        for (int32_t t : one.ids) allowed[size_t(t)] = 1;
+      } else {
+        std::vector<uint8_t> rej(v.bytes.size(), 0);
+        for (int32_t t : one.ids) rej[size_t(t)] = 1;
+        for (int32_t t : v.sorted_ids)
+          if (!rej[size_t(t)]) allowed[size_t(t)] = 1;
+      }
+    }
+    size_t count = 0;
+    for (int32_t t : v.sorted_ids) count += allowed[size_t(t)];
+    out->accept_form = count * 2 <= v.n_usable;
+    for (int32_t t : v.sorted_ids)
+      if (bool(allowed[size_t(t)]) == out->accept_form) out->ids.push_back(t);
+  }
+  std::lock_guard<std::mutex> lock(v.cache.mu);
+  v.cache.make_room(out->bytes() + key.size());
+  v.cache.bytes += out->bytes() + key.size();
+  v.cache.states.emplace(key, out);
+  return m.current = out;
+}
+
+bool is_end_token(const grammar_vocab_impl& v, int32_t t) {
+  return std::find(v.end_ids.begin(), v.end_ids.end(), t) != v.end_ids.end();
+}
+
+}  // namespace
+
+grammar_matcher::grammar_matcher(std::shared_ptr<const compiled_grammar> grammar,
+                                 std::shared_ptr<const grammar_vocab> vocab)
+    : st_(std::make_unique<matcher_state>()) {
+  st_->g = std::move(grammar);
+  st_->vocab = std::move(vocab);
+  reset();
+}
+
+grammar_matcher::~grammar_matcher() = default;
+
+void grammar_matcher::reset() {
+  st_->stacks.assign(1, pda_stack());
+  pda_init(*st_->g, st_->stacks[0]);
+  st_->terminated = false;
+  st_->current.reset();
+}
+
+bool grammar_matcher::can_terminate() const {
+  if (st_->terminated) return false;
+  for (const auto& s : st_->stacks)
+    if (pda_can_end(*st_->g, s.f, s.n)) return true;
+  return false;
+}
+
+bool grammar_matcher::is_complete() const {
+  if (st_->terminated) return true;
+  for (const auto& s : st_->stacks)
+    if (!pda_is_done(s.f, s.n)) return false;
+  return !st_->stacks.empty();
+}
+
+bool grammar_matcher::is_allowed(int32_t token) const {
+  const grammar_vocab_impl& v = st_->vocab->impl();
+  if (st_->terminated || token < 0 || size_t(token) >= v.bytes.size()) return false;
+  if (is_end_token(v, token)) return can_terminate();
+  if (!v.usable[size_t(token)]) return false;
+  pda_stack scratch;
+  for (const auto& s : st_->stacks)
+    if (stack_accepts(*st_->g, s, v.bytes[size_t(token)], scratch, st_->tmp_a, st_->tmp_b)) return true;
+  return false;
+}
+
+bool grammar_matcher::accept(int32_t token) {
+  const grammar_vocab_impl& v = st_->vocab->impl();
+  if (st_->terminated || token < 0 || size_t(token) >= v.bytes.size()) return false;
+  if (is_end_token(v, token)) {
+    if (!can_terminate()) return false;
+    st_->terminated = true;
+    st_->current.reset();
+    return true;
+  }
+  if (!v.usable[size_t(token)]) return false;
+  std::vector<pda_stack> next;
+  feed_bytes(*st_->g, st_->stacks, v.bytes[size_t(token)], next, st_->tmp_a);
+  if (next.empty()) return false;
+  st_->stacks.swap(next);
+  st_->current.reset();
+  return true;
+}
+
+void grammar_matcher::fill_mask(float* logits, size_t n_logits) {
+  const grammar_vocab_impl& v = st_->vocab->impl();
+  auto list = state_mask(*st_);
+  bool end_ok = can_terminate();
+  const float ninf = -std::numeric_limits<float>::infinity();
+  if (list->accept_form) {
+    auto& saved = st_->saved;
+    saved.clear();
+    for (int32_t t : list->ids) saved.push_back(size_t(t) < n_logits ? logits[t] : 0.f);
+    size_t n_ids = list->ids.size();
+    if (end_ok)
+      for (int32_t t : v.end_ids) saved.push_back(size_t(t) < n_logits ? logits[t] : 0.f);
+    std::fill(logits, logits + n_logits, ninf);
+    for (size_t k = 0; k < n_ids; ++k) {
+      size_t t = size_t(list->ids[k]);
+      if (t < n_logits) logits[t] = saved[k];
+    }
+    if (end_ok)
+      for (size_t k = 0; k < v.end_ids.size(); ++k) {
+        size_t t = size_t(v.end_ids[k]);
+        if (t < n_logits) logits[t] = saved[n_ids + k];
+      }
+    return;
+  }
+  for (int32_t t : list->ids)
+    if (size_t(t) < n_logits) logits[t] = ninf;
+  for (int32_t t : v.never)
+    if (size_t(t) < n_logits) logits[t] = ninf;
+  if (!end_ok)
+    for (int32_t t : v.end_ids)
+      if (size_t(t) < n_logits) logits[t] = ninf;
+  for (size_t t = v.bytes.size(); t < n_logits; ++t) logits[t] = ninf;
+}
+
+void grammar_matcher::fill_bitmask(uint32_t* bits, size_t n_words) {
+  const grammar_vocab_impl& v = st_->vocab->impl();
+  auto list = state_mask(*st_);
+  bool end_ok = can_terminate();
+  size_t n_bits = n_words * 32;
+  auto set = [&](int32_t t, bool on) {
+    if (size_t(t) >= n_bits) return;
+    if (on) bits[size_t(t) >> 5] |= 1u << (t & 31);
+    else bits[size_t(t) >> 5] &= ~(1u << (t & 31));
+  };
+  if (list->accept_form) {
+    std::fill(bits, bits + n_words, 0u);
+    for (int32_t t : list->ids) set(t, true);
+  } else {
+    std::fill(bits, bits + n_words, 0u);
+    for (int32_t t : v.sorted_ids) set(t, true);
+    for (int32_t t : list->ids) set(t, false);
+  }
+  if (end_ok)
+    for (int32_t t : v.end_ids) set(t, true);
+}
+
+size_t grammar_matcher::count_allowed() {
+  const grammar_vocab_impl& v = st_->vocab->impl();
+  auto list = state_mask(*st_);
+  size_t n = list->accept_form ? list->ids.size() : v.n_usable - list->ids.size();
+  if (can_terminate()) n += v.end_ids.size();
+  return n;
+}
+
+}  // namespace infer

