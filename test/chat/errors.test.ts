@@ -51,7 +51,7 @@ describe('OpenAI SDK error classes', () => {
     expect(e).toBeInstanceOf(OpenAI.BadRequestError);
     expect(e.param).toBe('max_tokens');
     expect(e.code).toBe('context_length_exceeded');
-    const long = 'word '.repeat(3000);
+    const long = 'word '.repeat(33_000);
     const e2 = (await caught(h.openai.chat.completions.create({ model: MODEL_ID, messages: [{ role: 'user', content: long }] }))) as InstanceType<typeof OpenAI.APIError>;
     expect(e2).toBeInstanceOf(OpenAI.BadRequestError);
     expect(e2.param).toBe('messages');
@@ -132,7 +132,7 @@ describe('models', () => {
     for await (const m of h.openai.models.list()) ids.push(m.id);
     expect(ids).toEqual(expect.arrayContaining([MODEL_ID, 'svc-v3-fast', 'svc-v3-large', 'auto']));
     const m = (await h.openai.models.retrieve(MODEL_ID)) as unknown as Record<string, unknown>;
-    expect(m).toMatchObject({ id: MODEL_ID, object: 'model', owned_by: 'svc', context_window: 2048, formats: ['chat.completions', 'messages'] });
+    expect(m).toMatchObject({ id: MODEL_ID, object: 'model', owned_by: 'svc', context_window: 32768, formats: ['chat.completions', 'messages'] });
     expect(typeof m.created).toBe('number');
     const apply = (await h.openai.models.retrieve('svc-v3-fast')) as unknown as Record<string, unknown>;
     expect(apply.formats).toEqual(['chat.completions']);

@@ -19,11 +19,12 @@ import type { ChatServices } from '../../src/chat/services.js';
 export const KEY = 'sk-chat-test-0123456789';
 export const MODEL_ID = 'svc-chat-test';
 
-/** A small generated model: the builtin shapes, a 4k-token slice of the Qwen vocabulary. */
+/** A small generated model: the builtin shapes, a 4k-token slice of the Qwen vocabulary, a 32k
+ *  context window (room for thinking budgets up to the high tier). */
 export async function chatModelPath(): Promise<string> {
   const dir = join(tmpdir(), 'svc-chat-tests');
   mkdirSync(dir, { recursive: true });
-  const spec = resolveSpec('builtin', { vocabLimit: 4096, ctx: 2048 });
+  const spec = resolveSpec('builtin', { vocabLimit: 4096, ctx: 32768 });
   const key = createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12);
   const path = join(dir, `chat-${key}-${process.pid}.gguf`);
   if (!existsSync(path)) await makeModel(spec, path);

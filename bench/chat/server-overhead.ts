@@ -1,0 +1,175 @@
+// What the HTTP chat path adds on top of the engine: time to first token, inter-token latency and
+// tokens/s for C concurrent streams of the built-in model, streamed through /v1/chat/completions
+// (real uWS server, client on its own thread) versus LoadedModel.generate() called in-process with
+// the same prompt tokens. Both paths ban EOS so every stream yields exactly --tokens tokens, and
+// alternate round by round so that load and cache state are shared fairly; medians are quoted.
+//
+//   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 3] [--threads 2]
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { loadModel, type EngineModel } from '../../src/engine/index.js';
+import { ensureBuiltinModel } from '../../src/model-maker/index.js';
+import { createHttpServer } from '../../src/http/server.js';
+import { createLogger } from '../../src/log.js';
+import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
+import { buildPrompt } from '../../src/chat/prompt.js';
+import { planFromOpenAI, chatCompletionRequestSchema } from '../../src/chat/openai-request.js';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+import type { RequestSample } from '../../src/bench/client.js';
+import type { ClientJob } from './http-client-worker.js';
+
+interface StreamTiming {
+  ttftMs: number;
+  itlMs: number[];
+  tokens: number;
+}
+
+interface RunStats {
+  ttftP50: number;
+  itlP50: number;
+  tokensPerSec: number;
+}
+
+const KEY = 'sk-bench-chat';
+
+function median(xs: readonly number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function stats(streams: StreamTiming[], wallMs: number): RunStats {
+  const tokens = streams.reduce((a, s) => a + s.tokens, 0);
+  return {
+    ttftP50: median(streams.map((s) => s.ttftMs)),
+    itlP50: median(streams.flatMap((s) => s.itlMs)),
+    tokensPerSec: (tokens / wallMs) * 1000,
+  };
+}
+
+async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tokens: number, logitBias: Record<number, number>): Promise<RunStats> {
+  const t0 = performance.now();
+  const streams = await Promise.all(
+    Array.from({ length: c }, async () => {
+      const start = performance.now();
+      const times: number[] = [];
+      await model.generate(
+        {
+          prompt,
+          maxTokens: tokens,
+          sampling: { temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias },
+          priority: 'interactive',
+        },
+        () => times.push(performance.now()),
+      );
+      return { ttftMs: times[0]! - start, itlMs: times.slice(1).map((t, i) => t - times[i]!), tokens: times.length };
+    }),
+  );
+  return stats(streams, performance.now() - t0);
+}
+
+function overHttp(worker: Worker, job: ClientJob): Promise<RunStats> {
+  return new Promise((resolve, reject) => {
+    worker.once('message', (m: { samples: RequestSample[]; wallMs: number }) => {
+      const bad = m.samples.find((s) => !s.ok);
+      if (bad) return reject(new Error(`HTTP stream failed: ${bad.error}`));
+      const streams = m.samples.map((s) => ({
+        ttftMs: s.ttftMs ?? NaN,
+        itlMs: s.chunkTimesMs.slice(1).map((t, i) => t - s.chunkTimesMs[i]!),
+        tokens: s.outputTokens,
+      }));
+      resolve(stats(streams, m.wallMs));
+    });
+    worker.once('error', reject);
+    worker.postMessage(job);
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      concurrency: { type: 'string', default: '1,64' },
+      tokens: { type: 'string', default: '32' },
+      rounds: { type: 'string', default: '3' },
+      threads: { type: 'string', default: '2' },
+      json: { type: 'string' },
+    },
+  });
+  const levels = values.concurrency.split(',').map(Number);
+  const tokens = Number(values.tokens);
+  const rounds = Number(values.rounds);
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-chat-'));
+  const path = await ensureBuiltinModel(dataDir);
+  const model = await loadModel(path, { id: 'builtin', threads: Number(values.threads), maxSequences: Math.max(64, ...levels) });
+  const services = { models: new Map([['builtin', model]]) };
+  const server = createHttpServer({
+    name: 'bench',
+    routes: chatCompletionRoutes(services),
+    logger: createLogger({ level: 'error', sink: () => {} }),
+    apiKeys: [KEY],
+    maxBody: 1 << 20,
+  });
+  const port = await server.listen('127.0.0.1', 0);
+  const worker = new Worker(new URL('./http-client-worker.js', import.meta.url));
+
+  const logitBias = Object.fromEntries(model.info.eosTokens.map((t) => [t, -100]));
+  const body = {
+    model: 'builtin',
+    messages: [{ role: 'user', content: 'Write a short paragraph about the sea.' }],
+    max_tokens: tokens,
+    temperature: 0,
+    logit_bias: Object.fromEntries(Object.entries(logitBias).map(([k, v]) => [k, v])),
+    stream: true,
+  };
+  // The same prompt tokens the HTTP path builds, so both paths prefill the same thing.
+  const prompt = (await buildPrompt(model, planFromOpenAI(chatCompletionRequestSchema.parse(body)))).tokens;
+
+  const results: Array<Record<string, number>> = [];
+  for (const c of levels) {
+    const job: ClientJob = { baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, body, concurrency: c };
+    await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
+    await overHttp(worker, job);
+    const direct: RunStats[] = [];
+    const http: RunStats[] = [];
+    for (let r = 0; r < rounds; r++) {
+      direct.push(await inProcess(model, prompt, c, tokens, logitBias));
+      http.push(await overHttp(worker, job));
+    }
+    const row = {
+      concurrency: c,
+      direct_ttft_p50_ms: median(direct.map((s) => s.ttftP50)),
+      http_ttft_p50_ms: median(http.map((s) => s.ttftP50)),
+      direct_itl_p50_ms: median(direct.map((s) => s.itlP50)),
+      http_itl_p50_ms: median(http.map((s) => s.itlP50)),
+      direct_tok_s: median(direct.map((s) => s.tokensPerSec)),
+      http_tok_s: median(http.map((s) => s.tokensPerSec)),
+    };
+    results.push(row);
+  }
+  await worker.terminate();
+  await server.shutdown(1000);
+  model.unload();
+
+  const f = (x: number) => x.toFixed(2);
+  console.log(`chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, ${rounds} rounds, medians`);
+  console.log('| streams | TTFT direct ms | TTFT http ms | added ms | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    console.log(
+      `| ${r.concurrency} | ${f(r.direct_ttft_p50_ms!)} | ${f(r.http_ttft_p50_ms!)} | ${f(r.http_ttft_p50_ms! - r.direct_ttft_p50_ms!)} | ${f(r.direct_itl_p50_ms!)} | ${f(r.http_itl_p50_ms!)} | ${f(r.direct_tok_s!)} | ${f(r.http_tok_s!)} | ${f(((r.http_tok_s! - r.direct_tok_s!) / r.direct_tok_s!) * 100)}% |`,
+    );
+  }
+  const out = values.json ?? join(PACKAGE_ROOT, 'bench', 'results', 'chat-server-overhead.json');
+  mkdirSync(join(out, '..'), { recursive: true });
+  writeFileSync(out, JSON.stringify({ promptTokens: prompt.length, tokens, rounds, results }, null, 2));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
