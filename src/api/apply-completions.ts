@@ -1,0 +1,193 @@
+// The code-edit apply models (svc-v3-fast, svc-v3-large, auto) in the Chat Completions format.
+// POST /v1/chat/completions dispatches here (src/chat/apply-link.ts); the batch executor calls
+// completeApply. Validation runs on the event loop (cheap field checks); parsing the message,
+// the merge and token counting run in the piscina pool (src/apply/pool.ts).
+import { ApiError, invalidRequest } from '../errors.js';
+import type { RequestContext } from '../http/types.js';
+import { newChatCompletionId } from '../chat/ids.js';
+import type { MergeMode } from '../apply/merge.js';
+import { runInPool } from '../apply/pool.js';
+import type { ApplyTaskResult } from '../apply/run.js';
+
+export const APPLY_MODELS = ['svc-v3-fast', 'svc-v3-large', 'auto'] as const;
+export type ApplyModel = (typeof APPLY_MODELS)[number];
+
+/** Largest message content accepted (characters): 8 MiB of code plus update. */
+export const MAX_APPLY_CONTENT_CHARS = 8 * 1024 * 1024;
+/** Characters per streamed content delta (cut at a line end when one is near). */
+const STREAM_PIECE_CHARS = 2048;
+
+export function isApplyModel(model: string): boolean {
+  return (APPLY_MODELS as readonly string[]).includes(model);
+}
+
+const MODE: Record<ApplyModel, MergeMode> = { 'svc-v3-fast': 'fast', 'svc-v3-large': 'large', auto: 'auto' };
+
+export interface ApplyRequest {
+  model: ApplyModel;
+  content: string;
+  stream: boolean;
+  includeUsage: boolean;
+  maxTokens: number | null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Message content as text: a string, or an array of `{type: 'text', text}` parts. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    let out = '';
+    for (let i = 0; i < content.length; i++) {
+      const part = content[i] as unknown;
+      if (!isObject(part) || part.type !== 'text' || typeof part.text !== 'string') {
+        throw invalidRequest(`messages[0].content[${i}] must be a text part ({"type": "text", "text": "..."})`, `messages[0].content[${i}]`);
+      }
+      out += part.text;
+    }
+    return out;
+  }
+  throw invalidRequest('messages[0].content must be a string with <code> and <update> tags', 'messages[0].content');
+}
+
+/** Checks the request fields; the tags inside the content are checked in the worker. */
+export function validateApplyRequest(body: unknown): ApplyRequest {
+  if (!isObject(body)) throw invalidRequest('request body must be a JSON object');
+  const model = body.model ?? 'svc-v3-fast';
+  if (typeof model !== 'string' || !isApplyModel(model)) {
+    throw invalidRequest(`model must be one of ${APPLY_MODELS.join(', ')} for code-edit apply`, 'model');
+  }
+  const messages = body.messages;
+  if (messages === undefined || messages === null) throw invalidRequest('messages is required: one user message with <code> and <update>', 'messages');
+  if (!Array.isArray(messages)) throw invalidRequest('messages must be an array', 'messages');
+  if (messages.length === 0) throw invalidRequest('messages is empty: the apply models take exactly one user message', 'messages');
+  if (messages.length > 1) throw invalidRequest(`messages has ${messages.length} entries: the apply models take exactly one user message`, 'messages');
+  const msg = messages[0] as unknown;
+  if (!isObject(msg)) throw invalidRequest('messages[0] must be an object with role and content', 'messages[0]');
+  if (msg.role !== 'user') throw invalidRequest(`messages[0].role must be 'user' for the apply models (got ${JSON.stringify(msg.role)})`, 'messages[0].role');
+  const content = contentText(msg.content);
+  if (content.length > MAX_APPLY_CONTENT_CHARS) {
+    throw invalidRequest(`messages[0].content is ${content.length} characters; the limit is ${MAX_APPLY_CONTENT_CHARS}`, 'messages[0].content');
+  }
+  const stream = body.stream ?? false;
+  if (typeof stream !== 'boolean') throw invalidRequest('stream must be a boolean', 'stream');
+  let includeUsage = false;
+  const so = body.stream_options;
+  if (so !== undefined && so !== null) {
+    if (!isObject(so)) throw invalidRequest('stream_options must be an object', 'stream_options');
+    if (so.include_usage !== undefined && typeof so.include_usage !== 'boolean') {
+      throw invalidRequest('stream_options.include_usage must be a boolean', 'stream_options.include_usage');
+    }
+    includeUsage = so.include_usage === true;
+  }
+  const maxRaw = body.max_completion_tokens ?? body.max_tokens ?? null;
+  const maxName = body.max_completion_tokens !== undefined && body.max_completion_tokens !== null ? 'max_completion_tokens' : 'max_tokens';
+  if (maxRaw !== null && (typeof maxRaw !== 'number' || !Number.isInteger(maxRaw) || maxRaw < 1)) {
+    throw invalidRequest(`${maxName} must be a positive integer`, maxName);
+  }
+  const temperature = body.temperature ?? 0;
+  if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
+    throw invalidRequest('temperature must be a number from 0 to 2', 'temperature');
+  }
+  const n = body.n ?? 1;
+  if (n !== 1) throw invalidRequest('n must be 1 for the apply models', 'n');
+  return { model: model as ApplyModel, content, stream, includeUsage, maxTokens: maxRaw as number | null };
+}
+
+async function merge(req: ApplyRequest, signal?: AbortSignal): Promise<Extract<ApplyTaskResult, { ok: true }>> {
+  let result: ApplyTaskResult;
+  try {
+    result = await runInPool({ content: req.content, mode: MODE[req.model], maxTokens: req.maxTokens }, signal);
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    if (err instanceof Error && /queue is full/i.test(err.message)) {
+      throw new ApiError('overloaded', 'the apply workers are busy; retry with backoff');
+    }
+    throw err;
+  }
+  if (!result.ok) throw invalidRequest(result.message, 'messages[0].content');
+  return result;
+}
+
+function usage(r: Extract<ApplyTaskResult, { ok: true }>): Record<string, number> {
+  return { prompt_tokens: r.promptTokens, completion_tokens: r.completionTokens, total_tokens: r.promptTokens + r.completionTokens };
+}
+
+function completionBody(id: string, created: number, r: Extract<ApplyTaskResult, { ok: true }>): Record<string, unknown> {
+  return {
+    id,
+    object: 'chat.completion',
+    created,
+    model: r.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: r.content, refusal: null, annotations: [] },
+        logprobs: null,
+        finish_reason: r.finishReason,
+      },
+    ],
+    usage: usage(r),
+  };
+}
+
+/** Non-streaming apply: the chat.completion body. Throws ApiError (400) on bad input. */
+export async function completeApply(body: unknown, opts: { signal?: AbortSignal } = {}): Promise<{ statusCode: number; body: unknown }> {
+  const req = validateApplyRequest(body);
+  const r = await merge(req, opts.signal);
+  return { statusCode: 200, body: completionBody(newChatCompletionId(), Math.floor(Date.now() / 1000), r) };
+}
+
+/** Pieces of the merged text for content deltas; their concatenation is the text. */
+export function streamPieces(text: string, size = STREAM_PIECE_CHARS): string[] {
+  const out: string[] = [];
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(text.length, at + size);
+    if (end < text.length) {
+      const nl = text.lastIndexOf('\n', end - 1);
+      if (nl >= at + size / 2) end = nl + 1;
+      // Never split a surrogate pair.
+      const c = text.charCodeAt(end - 1);
+      if (c >= 0xd800 && c <= 0xdbff) end++;
+    }
+    out.push(text.slice(at, end));
+    at = end;
+  }
+  return out;
+}
+
+/** POST /v1/chat/completions for an apply model: JSON, or an SSE stream of chat.completion.chunk. */
+export async function handleApplyCompletion(ctx: RequestContext, body: unknown): Promise<void> {
+  const req = validateApplyRequest(body);
+  const r = await merge(req, ctx.signal);
+  ctx.setHeader('x-apply-model', r.model);
+  ctx.setHeader('x-apply-confidence', r.confidence.toFixed(2));
+  const id = newChatCompletionId();
+  const created = Math.floor(Date.now() / 1000);
+  if (!req.stream) {
+    ctx.json(200, completionBody(id, created, r));
+    return;
+  }
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => {
+    const c: Record<string, unknown> = { id, object: 'chat.completion.chunk', created, model: r.model, choices, ...extra };
+    if (req.includeUsage && !('usage' in c)) c.usage = null;
+    return c;
+  };
+  const delta = (d: Record<string, unknown>, finish: string | null) => ({ index: 0, delta: d, logprobs: null, finish_reason: finish });
+  const sse = ctx.sse();
+  try {
+    await sse.send(chunk([delta({ role: 'assistant', content: '' }, null)]));
+    for (const piece of streamPieces(r.content)) {
+      if (sse.closed) return;
+      await sse.send(chunk([delta({ content: piece }, null)]));
+    }
+    await sse.send(chunk([delta({}, r.finishReason)]));
+    if (req.includeUsage) await sse.send(chunk([], { usage: usage(r) }));
+    await sse.send('[DONE]');
+  } finally {
+    sse.end();
+  }
+}

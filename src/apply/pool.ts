@@ -1,0 +1,48 @@
+// The apply worker pool (piscina). The worker is compiled JS under dist/ (distFile): the server
+// and the tests run the same file, so `node scripts/build.mjs` must have run first.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { distFile } from '../paths.js';
+import type { ApplyTask, ApplyTaskResult } from './run.js';
+
+export const APPLY_WORKER_FILE = distFile('src/apply/worker.js');
+
+/** Threads: one per core beyond the event loop's, at least 1, at most 4. Override with SVC_APPLY_THREADS. */
+function threadCount(): number {
+  const env = Number(process.env.SVC_APPLY_THREADS);
+  if (Number.isInteger(env) && env >= 1 && env <= 64) return env;
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+/** Requests queued beyond the running ones before new ones are refused with 503. */
+const MAX_QUEUE = 1024;
+
+let pool: Piscina<ApplyTask, ApplyTaskResult> | null = null;
+
+export function applyPool(): Piscina<ApplyTask, ApplyTaskResult> {
+  if (pool) return pool;
+  if (!existsSync(APPLY_WORKER_FILE)) {
+    throw new Error(`apply worker not built: ${APPLY_WORKER_FILE} is missing (run node scripts/build.mjs)`);
+  }
+  const threads = threadCount();
+  pool = new Piscina<ApplyTask, ApplyTaskResult>({
+    filename: APPLY_WORKER_FILE,
+    minThreads: 1,
+    maxThreads: threads,
+    maxQueue: MAX_QUEUE,
+    idleTimeout: 60_000,
+  });
+  return pool;
+}
+
+export function runInPool(task: ApplyTask, signal?: AbortSignal): Promise<ApplyTaskResult> {
+  return applyPool().run(task, signal ? { signal } : {});
+}
+
+/** Stops the pool's threads (server shutdown, end of tests). */
+export async function closeApplyPool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  if (p) await p.destroy();
+}

@@ -1,0 +1,170 @@
+// The apply models over HTTP: the real uWS server with the chat route (which dispatches apply
+// models to src/api/apply-completions.ts), the real piscina worker from dist/, the openai SDK.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import { createHttpServer, type HttpServer } from '../../src/http/server.js';
+import { createLogger } from '../../src/log.js';
+import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
+import { completeApply, isApplyModel } from '../../src/api/apply-completions.js';
+import { closeApplyPool } from '../../src/apply/pool.js';
+import { servedTokenizer } from '../../src/apply/tokens.js';
+import { caseMessage, loadCorpus } from './corpus-loader.js';
+import { ensureBuilt } from './build.js';
+
+const KEY = 'sk-apply-test-0123456789';
+const cases = loadCorpus();
+const byName = (n: string) => {
+  const c = cases.find((x) => x.name === n);
+  if (!c) throw new Error(`no corpus case ${n}`);
+  return c;
+};
+
+let server: HttpServer;
+let url: string;
+let client: OpenAI;
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = createHttpServer({
+    name: 'apply-test',
+    routes: chatCompletionRoutes({ models: new Map() }),
+    logger: createLogger({ level: 'error', sink: () => {} }),
+    apiKeys: [KEY],
+    maxBody: 16 * 1024 * 1024,
+  });
+  const port = await server.listen('127.0.0.1', 0);
+  url = `http://127.0.0.1:${port}`;
+  client = new OpenAI({ baseURL: `${url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 60_000 });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.shutdown(2000);
+  await closeApplyPool();
+});
+
+function countTokens(text: string): number {
+  return servedTokenizer().encode(text, { addSpecial: false }).length;
+}
+
+describe('apply over HTTP (openai SDK)', () => {
+  it('isApplyModel names exactly the three apply models', () => {
+    expect(['svc-v3-fast', 'svc-v3-large', 'auto'].every(isApplyModel)).toBe(true);
+    expect(isApplyModel('gpt-4o')).toBe(false);
+  });
+
+  it('svc-v3-fast returns the merged file as a chat.completion', async () => {
+    const c = byName('ts-two-hunks');
+    const r = await client.chat.completions.create({ model: 'svc-v3-fast', messages: [{ role: 'user', content: caseMessage(c) }] });
+    expect(r.object).toBe('chat.completion');
+    expect(r.id).toMatch(/^chatcmpl-/);
+    expect(r.model).toBe('svc-v3-fast');
+    expect(r.choices[0]!.message.content).toBe(c.expected);
+    expect(r.choices[0]!.finish_reason).toBe('stop');
+    expect(r.usage!.completion_tokens).toBe(countTokens(c.expected));
+    expect(r.usage!.prompt_tokens).toBeGreaterThan(countTokens(c.code));
+    expect(r.usage!.total_tokens).toBe(r.usage!.prompt_tokens + r.usage!.completion_tokens);
+  }, 60_000);
+
+  it('svc-v3-large and auto produce the same file and say which model ran', async () => {
+    const c = byName('ts-repeated-anchor');
+    for (const model of ['svc-v3-large', 'auto'] as const) {
+      const r = await client.chat.completions.create({ model, messages: [{ role: 'user', content: caseMessage(c) }] });
+      expect(r.choices[0]!.message.content).toBe(c.expected);
+      expect(['svc-v3-fast', 'svc-v3-large']).toContain(r.model);
+      if (model === 'svc-v3-large') expect(r.model).toBe('svc-v3-large');
+    }
+  }, 60_000);
+
+  it('keeps CRLF endings byte for byte', async () => {
+    const c = byName('c-crlf-loop');
+    const r = await client.chat.completions.create({ model: 'auto', messages: [{ role: 'user', content: caseMessage(c) }] });
+    expect(r.choices[0]!.message.content).toBe(c.expected);
+    expect(r.choices[0]!.message.content).toContain('\r\n');
+  }, 60_000);
+
+  it('streams content deltas that join to the merged file, then finish_reason, usage and [DONE]', async () => {
+    const c = byName('py-method-edit');
+    const stream = await client.chat.completions.create({
+      model: 'svc-v3-fast',
+      messages: [{ role: 'user', content: caseMessage(c) }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    for await (const ch of stream) chunks.push(ch);
+    expect(chunks[0]!.choices[0]!.delta.role).toBe('assistant');
+    expect(chunks[0]!.choices[0]!.delta.content).toBe('');
+    for (const ch of chunks) text += ch.choices[0]?.delta.content ?? '';
+    expect(text).toBe(c.expected);
+    const finish = chunks.filter((ch) => ch.choices[0]?.finish_reason);
+    expect(finish.length).toBe(1);
+    expect(finish[0]!.choices[0]!.finish_reason).toBe('stop');
+    const last = chunks[chunks.length - 1]!;
+    expect(last.choices).toEqual([]);
+    expect(last.usage!.completion_tokens).toBe(countTokens(c.expected));
+    for (const ch of chunks) expect(ch.object).toBe('chat.completion.chunk');
+  }, 60_000);
+
+  it('ends the raw SSE stream with data: [DONE] and sends no usage chunk unless asked', async () => {
+    const c = byName('ts-single-hunk');
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-v3-fast', stream: true, messages: [{ role: 'user', content: caseMessage(c) }] }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const body = await res.text();
+    const events = body.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => e.slice(6));
+    expect(events[events.length - 1]).toBe('[DONE]');
+    const objs = events.slice(0, -1).map((e) => JSON.parse(e) as { usage?: unknown; choices: unknown[] });
+    expect(objs.every((o) => o.usage === undefined && o.choices.length === 1)).toBe(true);
+  }, 60_000);
+
+  it('honours max_tokens: the text is cut to that many tokens and finish_reason is length', async () => {
+    const c = byName('ts-two-hunks');
+    const r = await client.chat.completions.create({ model: 'svc-v3-fast', max_tokens: 7, messages: [{ role: 'user', content: caseMessage(c) }] });
+    expect(r.choices[0]!.finish_reason).toBe('length');
+    expect(r.usage!.completion_tokens).toBe(7);
+    const text = r.choices[0]!.message.content!;
+    expect(c.expected.startsWith(text)).toBe(true);
+    expect(countTokens(text)).toBe(7);
+  }, 60_000);
+
+  it('rejects bad input with 400 invalid_request_error naming the problem', async () => {
+    const bad: Array<[unknown, RegExp]> = [
+      [{ model: 'svc-v3-fast', messages: [{ role: 'user', content: '<code>x</code>' }] }, /<update>/],
+      [{ model: 'svc-v3-fast', messages: [{ role: 'user', content: '<update>x</update>' }] }, /<code>/],
+      [{ model: 'svc-v3-fast', messages: [] }, /empty/],
+      [{ model: 'auto', messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }, /exactly one/],
+      [{ model: 'svc-v3-large', messages: [{ role: 'system', content: '<code>a</code>\n<update>b</update>' }] }, /role/],
+      [{ model: 'svc-v3-fast', messages: [{ role: 'user', content: 42 }] }, /content/],
+      [{ model: 'svc-v3-fast', messages: 'hi' }, /array/],
+      [{ model: 'svc-v3-fast', max_tokens: 0, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /max_tokens/],
+      [{ model: 'svc-v3-fast', stream: 'yes', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /stream/],
+    ];
+    for (const [body, re] of bad) {
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(400);
+      const j = (await res.json()) as { error: { code: string; message: string } };
+      expect(j.error.code).toBe('invalid_request_error');
+      expect(j.error.message).toMatch(re);
+    }
+    // The SDK maps it to BadRequestError.
+    await expect(client.chat.completions.create({ model: 'svc-v3-fast', messages: [] })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+  }, 60_000);
+
+  it('completeApply (the batch path) returns status and body without HTTP', async () => {
+    const c = byName('go-repeated-err');
+    const r = await completeApply({ model: 'svc-v3-fast', messages: [{ role: 'user', content: caseMessage(c) }] });
+    expect(r.statusCode).toBe(200);
+    const body = r.body as { object: string; model: string; choices: Array<{ message: { content: string } }> };
+    expect(body.object).toBe('chat.completion');
+    expect(body.choices[0]!.message.content).toBe(c.expected);
+    await expect(completeApply({ model: 'svc-v3-fast', messages: [] })).rejects.toMatchObject({ code: 'invalid_request_error', status: 400 });
+  }, 60_000);
+});
