@@ -159,9 +159,18 @@ export class Metrics {
     this.add(name, new Gauge(name, help, read));
   }
 
+  private readonly requestSeries = new Map<string, { labels: Labels; latency: Labels }>();
+
+  /** Called once per HTTP request: label objects are made once per (server, route, method, status). */
   recordRequest(server: string, route: string, method: string, status: number, seconds: number): void {
-    this.httpRequests.inc({ server, route, method, status: String(status) });
-    this.httpLatency.observe({ server, route }, seconds);
+    const key = `${server} ${route} ${method} ${status}`;
+    let s = this.requestSeries.get(key);
+    if (!s) {
+      s = { labels: { server, route, method, status: String(status) }, latency: { server, route } };
+      this.requestSeries.set(key, s);
+    }
+    this.httpRequests.inc(s.labels);
+    this.httpLatency.observe(s.latency, seconds);
   }
 
   render(): string {

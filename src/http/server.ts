@@ -4,7 +4,7 @@
 // (413), attach the body reader and onAborted, then run the handler. Every response carries
 // x-request-id and request-id; every finished request gives one access-log line and one metrics
 // sample. Handler failures become the route's error envelope and never reach uWS.
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { ApiError, toApiError } from '../errors.js';
@@ -61,9 +61,14 @@ export interface HttpServer {
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']);
 
+// Request ids: a random per-process prefix plus a counter, `req_` + 32 hex digits. Unique
+// without a random draw per request; ids identify requests, they are not secrets.
+const ID_PREFIX = 'req_' + randomBytes(10).toString('hex');
+let idCounter = 0;
 function newRequestId(incoming: string | undefined): string {
   if (incoming && REQUEST_ID_RE.test(incoming)) return incoming;
-  return 'req_' + randomUUID().replace(/-/g, '');
+  idCounter = (idCounter + 1) % 0x1000000000000;
+  return ID_PREFIX + idCounter.toString(16).padStart(12, '0');
 }
 
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
@@ -123,16 +128,27 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     }
   };
 
-  const runHandler = async (ctx: UwsRequestContext, route: Route): Promise<void> => {
+  const afterHandler = (ctx: UwsRequestContext, route: Route): void => {
+    if (!ctx.responded && !ctx.aborted) {
+      handleFailure(ctx, route, new Error(`handler for ${route.method} ${route.path} returned without responding`));
+    }
+  };
+
+  // Synchronous handlers (health, metrics) finish without a promise or microtask.
+  const runHandler = (ctx: UwsRequestContext, route: Route): void => {
+    let result: Promise<void> | void;
     try {
-      await route.handler(ctx);
+      result = route.handler(ctx);
     } catch (err) {
       handleFailure(ctx, route, err);
       return;
     }
-    if (!ctx.responded && !ctx.aborted) {
-      handleFailure(ctx, route, new Error(`handler for ${route.method} ${route.path} returned without responding`));
-    }
+    if (result && typeof result.then === 'function') {
+      result.then(
+        () => afterHandler(ctx, route),
+        (err: unknown) => handleFailure(ctx, route, err),
+      );
+    } else afterHandler(ctx, route);
   };
 
   /** Decides the request's fate synchronously: an early error, or go ahead with the matched route. */
@@ -205,7 +221,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       ctx.fail(error ?? new ApiError('not_found', `no route for ${method} ${path}`));
       return;
     }
-    void runHandler(ctx, route);
+    runHandler(ctx, route);
   };
 
   const app: TemplatedApp = uWS.App();
