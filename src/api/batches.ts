@@ -3,6 +3,7 @@ import { invalidRequest, notFound } from '../errors.js';
 import type { Route, RequestContext } from '../http/types.js';
 import type { BatchSystem } from '../batch/system.js';
 import { BATCH_ENDPOINT } from '../batch/validate.js';
+import { fileRoutes } from './files.js';
 
 const MAX_METADATA_PAIRS = 16;
 const MAX_METADATA_KEY_CHARS = 64;
@@ -66,4 +67,9 @@ export function batchRoutes(sys: BatchSystem): Route[] {
     { method: 'GET', path: '/v1/batches/:batch_id', handler: (ctx) => retrieve(sys, ctx) },
     { method: 'POST', path: '/v1/batches/:batch_id/cancel', handler: (ctx) => cancel(sys, ctx) },
   ];
+}
+
+/** The Files and Batches routes for the main API, when Services carries the batch subsystem. */
+export function filesAndBatchesRoutes(services: { readonly batch: BatchSystem | null }): Route[] {
+  return services.batch ? [...fileRoutes(services.batch), ...batchRoutes(services.batch)] : [];
 }

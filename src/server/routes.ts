@@ -4,6 +4,7 @@ import { healthRoutes } from '../api/health.js';
 import { chatCompletionRoutes } from '../api/chat-completions.js';
 import { messagesRoutes } from '../api/messages.js';
 import { modelRoutes } from '../api/models.js';
+import { filesAndBatchesRoutes } from '../api/batches.js';
 import type { Route } from '../http/types.js';
 import type { Services } from './services.js';
 
@@ -13,6 +14,7 @@ export function mainRoutes(services: Services): Route[] {
     ...chatCompletionRoutes(services),
     ...messagesRoutes(services),
     ...modelRoutes(services),
+    ...filesAndBatchesRoutes(services),
     // append route modules here, e.g. ...chatCompletionRoutes(services),
   ];
 }

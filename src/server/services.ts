@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import type { LoadedModel } from '../engine/types.js';
 import { createLogger, type Logger } from '../log.js';
 import { Metrics } from '../metrics.js';
+import { BatchSystem } from '../batch/system.js';
+import { executeChatCompletion } from '../api/chat-executor.js';
 
 export type CloseHook = () => Promise<void> | void;
 
@@ -16,6 +18,8 @@ export interface Services {
   readonly startedAt: number;
   /** Loaded models by id (the shape src/chat/services.ts expects). */
   readonly models: Map<string, LoadedModel>;
+  /** Files + Batches on LMDB under --data-dir (main API only; null for svc predict). */
+  readonly batch: BatchSystem | null;
   /** Registers work to do on shutdown, after the HTTP servers drained (closing LMDB, engines).
    *  Hooks run last-registered first, each once, failures logged and skipped. */
   onClose(hook: CloseHook): void;
@@ -50,6 +54,7 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
   const metrics = opts.metrics ?? new Metrics();
   const hooks: CloseHook[] = [];
   let closing: Promise<void> | null = null;
+  let batch: BatchSystem | null = null;
 
   const services: Services = {
     config,
@@ -57,6 +62,9 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
     metrics,
     startedAt: performance.now(),
     models: new Map(),
+    get batch() {
+      return batch;
+    },
     onClose: (hook) => void hooks.push(hook),
     close: () =>
       (closing ??= (async () => {
@@ -74,6 +82,19 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
   for (const m of models) {
     if (services.models.has(m.info.id)) throw new Error(`two models with the id '${m.info.id}'`);
     services.models.set(m.info.id, m);
+  }
+  if (config.main) {
+    // Registered after the models: close hooks run last-first, so the runner stops (aborting its
+    // in-flight requests) before the engines go, then LMDB closes.
+    const system = new BatchSystem({
+      dataDir: config.dataDir,
+      maxFileBytes: config.maxUpload,
+      executor: (body, o) => executeChatCompletion(services, body, o),
+      log: (message) => logger.warn('batch', { message }),
+    });
+    batch = system;
+    services.onClose(() => system.close());
+    await system.start();
   }
   return services;
 }

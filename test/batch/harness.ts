@@ -12,6 +12,7 @@ import { batchRoutes } from '../../src/api/batches.js';
 import { BatchSystem } from '../../src/batch/system.js';
 import type { BatchLimits, ChatExecutor, Clock } from '../../src/batch/types.js';
 import type { ModelRegistry } from '../../src/chat/services.js';
+import { closeApplyPool } from '../../src/apply/pool.js';
 
 export const TEST_KEY = 'sk-batch-test-key';
 
@@ -107,6 +108,7 @@ export async function startBatchServer(opts: {
     async close() {
       await server.shutdown(1000);
       await sys.close();
+      await closeApplyPool();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
