@@ -18,6 +18,11 @@ struct block_q8_0 { uint16_t d; int8_t qs[QK]; };
 struct block_q4_K { uint16_t d; uint16_t dmin; uint8_t scales[12]; uint8_t qs[QK_K / 2]; };
 struct block_q5_K { uint16_t d; uint16_t dmin; uint8_t scales[12]; uint8_t qh[QK_K / 8]; uint8_t qs[QK_K / 2]; };
 struct block_q6_K { uint8_t ql[QK_K / 2]; uint8_t qh[QK_K / 4]; int8_t scales[QK_K / 16]; uint16_t d; };
+// Activation block for Q4_0/Q5_0/Q8_0 weights (never stored in files): llama.cpp's Q8_0 values,
+// with d kept as the float value of its fp16 rounding (no conversion per block in the kernels)
+// and s4[k] = qs[4k] + ... + qs[4k+3], which lets Q4_0/Q5_0 multiply their unsigned quants
+// directly and subtract the offset (8 or 16) times s4 afterwards, exactly.
+struct block_q8_0x { float d; int8_t qs[QK]; int32_t s4[QK / 4]; };
 // Activation block for K-quants (never stored in files): d, 256 int8, sums of each 16 values.
 struct block_q8_K { float d; int8_t qs[QK_K]; int16_t bsums[QK_K / 16]; };
 
@@ -28,10 +33,11 @@ static_assert(sizeof(block_q4_K) == 144, "q4_K layout");
 static_assert(sizeof(block_q5_K) == 176, "q5_K layout");
 static_assert(sizeof(block_q6_K) == 210, "q6_K layout");
 static_assert(sizeof(block_q8_K) == 292, "q8_K layout");
+static_assert(sizeof(block_q8_0x) == 68, "q8_0 activation layout");
 
 // What a weight type's dot product wants the activations converted to (as llama.cpp's CPU
 // backend does): f32 weights take f32; f16 weights take f32 values rounded to f16; bf16 weights
-// take f32 values rounded to bf16; Q4_0/Q5_0/Q8_0 take Q8_0; K-quants take Q8_K.
+// take f32 values rounded to bf16; Q4_0/Q5_0/Q8_0 take Q8_0 (as block_q8_0x); K-quants take Q8_K.
 enum class act_format { f32, f32_round_f16, f32_round_bf16, q8_0, q8_K };
 act_format act_format_for(tensor_type w);
 size_t act_row_bytes(act_format f, int64_t n);

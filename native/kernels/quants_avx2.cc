@@ -51,7 +51,7 @@ inline __m256i pack_i32x32_to_i8(__m256i i0, __m256i i1, __m256i i2, __m256i i3)
   return _mm256_permutevar8x32_epi32(i0, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
 }
 
-void act_q8_0(const float* x, block_q8_0* y, int64_t nb) {
+void act_q8_0(const float* x, block_q8_0x* y, int64_t nb) {
   const __m256 sign = _mm256_set1_ps(-0.0f);
   for (int64_t i = 0; i < nb; i++) {
     const float* xb = x + i * QK;
@@ -65,14 +65,17 @@ void act_q8_0(const float* x, block_q8_0* y, int64_t nb) {
     const float amax = _mm_cvtss_f32(m4);
     const float d = amax / 127.0f;
     const float id = d ? 1.0f / d : 0.0f;
-    y[i].d = _cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT);
+    y[i].d = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));
     const __m256 mul = _mm256_set1_ps(id);
     constexpr int rnd = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
     __m256i i0 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v0, mul), rnd));
     __m256i i1 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v1, mul), rnd));
     __m256i i2 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v2, mul), rnd));
     __m256i i3 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v3, mul), rnd));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs), pack_i32x32_to_i8(i0, i1, i2, i3));
+    const __m256i q = pack_i32x32_to_i8(i0, i1, i2, i3);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs), q);
+    const __m256i s4 = _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), q), _mm256_set1_epi16(1));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].s4), s4);
   }
 }
 
@@ -122,71 +125,104 @@ void act_round_f16(const float* x, float* out, int64_t n) {
   for (; j < n; j++) out[j] = fp16_to_fp32(fp32_to_fp16(x[j]));
 }
 
-// ---- quantized weights x Q8_0: decode a weight block into 32 signed int8 ----
+// ---- quantized weights x Q8_0 activations ----
+// q4_0 / q5_0: the block's unsigned quants u (value = u - offset) go straight into maddubs
+// with the activations; offset * s4 is subtracted per 4-value lane afterwards, which gives
+// exactly the integers of sum((u - offset) * y). q8_0: signed x signed via the sign trick.
 
 struct dec_q4_0 {
   using block = block_q4_0;
+  static constexpr bool kUnsigned = true;
+  static constexpr int kOffsetShift = 3;  // offset 8
   static inline __m256i quants(const block& b) {
     const __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
-    __m256i v = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
-    return _mm256_sub_epi8(v, _mm256_set1_epi8(8));
+    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
   }
 };
 
 struct dec_q5_0 {
   using block = block_q5_0;
+  static constexpr bool kUnsigned = true;
+  static constexpr int kOffsetShift = 4;  // offset 16
   static inline __m256i quants(const block& b) {
     const __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
-    __m256i v = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
-    // 0xFF in every byte whose qh bit is set
+    const __m256i v = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
+    // 0xFF in every byte whose qh bit is set, then 0x10 there
     uint32_t qh;
     std::memcpy(&qh, b.qh, 4);
     const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
     __m256i bits = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(qh)), shuf);
     bits = _mm256_or_si256(bits, _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe));
     bits = _mm256_cmpeq_epi8(bits, _mm256_set1_epi64x(-1));
-    // value - 16: bit set -> nibble, bit clear -> nibble | 0xF0 (= nibble - 16 as int8)
-    return _mm256_or_si256(v, _mm256_andnot_si256(bits, _mm256_set1_epi8(static_cast<char>(0xF0))));
+    return _mm256_or_si256(v, _mm256_and_si256(bits, _mm256_set1_epi8(0x10)));
   }
 };
 
 struct dec_q8_0 {
   using block = block_q8_0;
+  static constexpr bool kUnsigned = false;
+  static constexpr int kOffsetShift = 0;
   static inline __m256i quants(const block& b) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qs)); }
 };
 
-// One weight row x TT tokens of Q8_0 activations.
-template <typename D, int TT>
-inline void tile_q8(int64_t nb, const typename D::block* w, const block_q8_0* const* a, float* out) {
-  __m256 acc[TT];
-  for (int t = 0; t < TT; t++) acc[t] = _mm256_setzero_ps();
+// Integer dot of one weight block with one activation block: 8 int32 lanes.
+template <typename D>
+inline __m256i block_dot(__m256i q, __m256i aq, const block_q8_0x& a) {
   const __m256i ones = _mm256_set1_epi16(1);
-  for (int64_t i = 0; i < nb; i++) {
-    const __m256i q = D::quants(w[i]);
-    const __m256i aq = _mm256_sign_epi8(q, q);
-    const float dw = h2f(w[i].d);
-    for (int t = 0; t < TT; t++) {
-      const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].qs));
-      const __m256i p = _mm256_madd_epi16(_mm256_maddubs_epi16(aq, _mm256_sign_epi8(y, q)), ones);
-      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(dw * h2f(a[t][i].d)), _mm256_cvtepi32_ps(p), acc[t]);
-    }
+  const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.qs));
+  if (D::kUnsigned) {
+    const __m256i p = _mm256_madd_epi16(_mm256_maddubs_epi16(q, y), ones);
+    const __m256i s4 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.s4));
+    return _mm256_sub_epi32(p, _mm256_slli_epi32(s4, D::kOffsetShift));
   }
-  for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(aq, _mm256_sign_epi8(y, q)), ones);
+}
+
+// One weight row x TT tokens. Two accumulators per output (even / odd blocks) so the FMA
+// latency chain does not bound the single-token (decode) case.
+template <typename D, int TT>
+inline void tile_q8_step(const typename D::block& w, const block_q8_0x* const* a, int64_t i, __m256* acc) {
+  const __m256i q = D::quants(w);
+  const __m256i aq = D::kUnsigned ? q : _mm256_sign_epi8(q, q);
+  const float dw = h2f(w.d);
+  for (int t = 0; t < TT; t++) {
+    const __m256i p = block_dot<D>(q, aq, a[t][i]);
+    acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(dw * a[t][i].d), _mm256_cvtepi32_ps(p), acc[t]);
+  }
+}
+
+template <typename D, int TT>
+inline void tile_q8(int64_t nb, const typename D::block* w, const block_q8_0x* const* a, float* out) {
+  __m256 acc0[TT], acc1[TT];
+  for (int t = 0; t < TT; t++) acc0[t] = acc1[t] = _mm256_setzero_ps();
+  int64_t i = 0;
+  for (; i + 2 <= nb; i += 2) {
+    tile_q8_step<D, TT>(w[i], a, i, acc0);
+    tile_q8_step<D, TT>(w[i + 1], a, i + 1, acc1);
+  }
+  if (i < nb) tile_q8_step<D, TT>(w[i], a, i, acc0);
+  for (int t = 0; t < TT; t++) out[t] = hsum(_mm256_add_ps(acc0[t], acc1[t]));
 }
 
 // ---- K-quants x Q8_K ----
 
-inline void scales_mins_k4(const uint8_t* s, int16_t* sc, int16_t* m) {
-  for (int j = 0; j < 8; j++) {
-    if (j < 4) {
-      sc[j] = s[j] & 63;
-      m[j] = s[j + 4] & 63;
-    } else {
-      sc[j] = static_cast<int16_t>((s[j + 4] & 0xF) | ((s[j - 4] >> 6) << 4));
-      m[j] = static_cast<int16_t>((s[j + 4] >> 4) | ((s[j] >> 6) << 4));
-    }
-  }
+// Unpacks the 12 bytes of 6-bit scales and mins (get_scale_min_k4 for j = 0..7) into
+// 16 int16: lanes 0..7 the scales, lanes 8..15 the mins (llama.cpp's utmp/kmask method).
+inline __m256i scales_mins_k4(const uint8_t* s) {
+  constexpr uint32_t kmask1 = 0x3f3f3f3f, kmask2 = 0x0f0f0f0f, kmask3 = 0x03030303;
+  uint32_t u[4];
+  std::memcpy(u, s, 12);
+  u[3] = ((u[2] >> 4) & kmask2) | (((u[1] >> 6) & kmask3) << 4);
+  const uint32_t uaux = u[1] & kmask1;
+  u[1] = (u[2] & kmask2) | (((u[0] >> 6) & kmask3) << 4);
+  u[2] = uaux;
+  u[0] &= kmask1;
+  return _mm256_cvtepu8_epi16(_mm_set_epi32(static_cast<int>(u[3]), static_cast<int>(u[2]),
+                                            static_cast<int>(u[1]), static_cast<int>(u[0])));
 }
+
+// Shuffle masks that broadcast int16 lane j of a 128-bit half to all 8 lanes.
+inline __m256i scale_shuffle(int j) { return _mm256_set1_epi16(static_cast<int16_t>(((2 * j + 1) << 8) | (2 * j))); }
 
 // Q4_K / Q5_K: sumi lanes = sum over sub-blocks of madd(maddubs(q, y), scale); min lanes =
 // madd(bsums, mins duplicated per pair of 16-groups).
@@ -202,9 +238,9 @@ inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
     std::memcpy(&dh, b, 2);
     std::memcpy(&dminh, b + 2, 2);
     const float d = h2f(dh), dmin = h2f(dminh);
-    int16_t sc[8], mn[8];
-    scales_mins_k4(b + 4, sc, mn);
-    const __m128i mins8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(mn));
+    const __m256i sm = scales_mins_k4(b + 4);
+    const __m256i scales = _mm256_permute2x128_si256(sm, sm, 0x00);  // scales in both halves
+    const __m128i mins8 = _mm256_extracti128_si256(sm, 1);
     // mins per 16-group: m0 m0 m1 m1 ... m7 m7
     const __m256i mins16 = _mm256_set_m128i(_mm_unpackhi_epi16(mins8, mins8), _mm_unpacklo_epi16(mins8, mins8));
     const uint8_t* qs = FIVE ? b + 48 : b + 16;
@@ -220,8 +256,8 @@ inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
         lo = _mm256_add_epi8(lo, _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2 * c), one), 4));
         hi = _mm256_add_epi8(hi, _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2 * c + 1), one), 4));
       }
-      const __m256i s_lo = _mm256_set1_epi16(sc[2 * c]);
-      const __m256i s_hi = _mm256_set1_epi16(sc[2 * c + 1]);
+      const __m256i s_lo = _mm256_shuffle_epi8(scales, scale_shuffle(2 * c));
+      const __m256i s_hi = _mm256_shuffle_epi8(scales, scale_shuffle(2 * c + 1));
       for (int t = 0; t < TT; t++) {
         const int8_t* y = a[t][i].qs + 64 * c;
         const __m256i y0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y));
@@ -255,6 +291,7 @@ inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* 
     // scales as int16: lanes 0..7 = group 2k, lanes 8..15 = group 2k+1, for each 32-value vector
     const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
     const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);  // 16 scales as int16
+    const __m256i sc_half[2] = {_mm256_permute2x128_si256(sc16, sc16, 0x00), _mm256_permute2x128_si256(sc16, sc16, 0x11)};
     __m256i sumi[TT];
     for (int t = 0; t < TT; t++) sumi[t] = _mm256_setzero_si256();
     for (int h = 0; h < 2; h++) {
@@ -269,12 +306,11 @@ inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* 
                              _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 4), m2), 4));
       q[3] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(ql1, 4), m4),
                              _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 6), m2), 4));
+      // vector k of this half uses group 8h+2k in its low 16 values and 8h+2k+1 in its high 16
       __m256i s[4];
-      for (int k = 0; k < 4; k++) {
-        const int g = 8 * h + 2 * k;
-        s[k] = _mm256_set_m128i(_mm_set1_epi16(static_cast<int16_t>(b.scales[g + 1])),
-                                _mm_set1_epi16(static_cast<int16_t>(b.scales[g])));
-      }
+      for (int k = 0; k < 4; k++)
+        s[k] = _mm256_shuffle_epi8(sc_half[h], _mm256_set_m128i(_mm_set1_epi16(static_cast<int16_t>(((4 * k + 3) << 8) | (4 * k + 2))),
+                                                                _mm_set1_epi16(static_cast<int16_t>(((4 * k + 1) << 8) | (4 * k)))));
       for (int t = 0; t < TT; t++) {
         const int8_t* y = a[t][i].qs + 128 * h;
         for (int k = 0; k < 4; k++) {
@@ -324,8 +360,15 @@ inline void tile_float(int64_t n, const uint8_t* w, size_t w_stride, const float
   __m256 acc[RT][TT];
   for (int r = 0; r < RT; r++)
     for (int t = 0; t < TT; t++) acc[r][t] = _mm256_setzero_ps();
+  // Rows of a tile are read in lockstep: RT short streams that the hardware prefetcher barely
+  // trains on (a 896-wide f16 row is 28 cache lines). Prefetch the next tile's rows (contiguous
+  // after this tile) at the rate this tile consumes its own, so decode streams at full speed.
+  const char* next = reinterpret_cast<const char*>(w + RT * w_stride);
+  constexpr int kStepBytes = RT * 8 * static_cast<int>(sizeof(typename L::elem));
   int64_t j = 0;
   for (; j + 8 <= n; j += 8) {
+    const char* pf = next + (j / 8) * kStepBytes;
+    for (int k = 0; k < kStepBytes; k += 64) _mm_prefetch(pf + k, _MM_HINT_T0);
     __m256 xv[TT];
     for (int t = 0; t < TT; t++) xv[t] = _mm256_loadu_ps(x[t] + j);
     for (int r = 0; r < RT; r++) {
@@ -388,9 +431,9 @@ void gemm_q8(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act,
     const auto* wr = reinterpret_cast<const typename D::block*>(w + r * ws);
     auto run = [&](auto tt_const, int t0) {
       constexpr int TT = decltype(tt_const)::value;
-      const block_q8_0* a[TT];
+      const block_q8_0x* a[TT];
       float o[TT];
-      for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_0*>(act + (t0 + t) * as);
+      for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_0x*>(act + (t0 + t) * as);
       tile_q8<D, TT>(nb, wr, a, o);
       for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
     };
@@ -431,7 +474,7 @@ bool have_avx2_kernels() { return true; }
 
 void convert_act_row_avx2(act_format f, const float* x, void* out, int64_t n) {
   switch (f) {
-    case act_format::q8_0: act_q8_0(x, static_cast<block_q8_0*>(out), n / QK); break;
+    case act_format::q8_0: act_q8_0(x, static_cast<block_q8_0x*>(out), n / QK); break;
     case act_format::q8_K: act_q8_K(x, static_cast<block_q8_K*>(out), n / QK_K); break;
     case act_format::f32_round_f16: act_round_f16(x, static_cast<float*>(out), n); break;
     default: convert_act_row_ref(f, x, out, n); break;

@@ -23,7 +23,7 @@ act_format act_format_for(tensor_type w) {
 
 size_t act_row_bytes(act_format f, int64_t n) {
   switch (f) {
-    case act_format::q8_0: return static_cast<size_t>(n / QK) * sizeof(block_q8_0);
+    case act_format::q8_0: return static_cast<size_t>(n / QK) * sizeof(block_q8_0x);
     case act_format::q8_K: return static_cast<size_t>(n / QK_K) * sizeof(block_q8_K);
     default: return static_cast<size_t>(n) * sizeof(float);
   }
@@ -43,16 +43,18 @@ void convert_act_row_ref(act_format f, const float* x, void* out, int64_t n) {
       break;
     }
     case act_format::q8_0: {
-      block_q8_0* y = static_cast<block_q8_0*>(out);
+      block_q8_0x* y = static_cast<block_q8_0x*>(out);
       for (int64_t i = 0; i < n / QK; i++) {
         float amax = 0.0f;
         for (int j = 0; j < QK; j++) amax = std::max(amax, std::fabs(x[i * QK + j]));
         const float d = amax / 127.0f;
         const float id = d ? 1.0f / d : 0.0f;
-        y[i].d = fp32_to_fp16(d);
+        y[i].d = fp16_to_fp32(fp32_to_fp16(d));
         // Round half to even (llama.cpp's AVX2 path does; its scalar ref uses roundf): the AVX2
         // kernel here gives bit-identical blocks.
         for (int j = 0; j < QK; j++) y[i].qs[j] = static_cast<int8_t>(std::nearbyintf(x[i * QK + j] * id));
+        for (int k = 0; k < QK / 4; k++)
+          y[i].s4[k] = y[i].qs[4 * k] + y[i].qs[4 * k + 1] + y[i].qs[4 * k + 2] + y[i].qs[4 * k + 3];
       }
       break;
     }
@@ -121,7 +123,7 @@ float dot_bf16(int64_t n, const uint16_t* w, const float* x) {
   return static_cast<float>(s);
 }
 
-float dot_q4_0(int64_t nb, const block_q4_0* x, const block_q8_0* y) {
+float dot_q4_0(int64_t nb, const block_q4_0* x, const block_q8_0x* y) {
   float sumf = 0;
   for (int64_t i = 0; i < nb; i++) {
     int sumi = 0;
@@ -130,12 +132,12 @@ float dot_q4_0(int64_t nb, const block_q4_0* x, const block_q8_0* y) {
       const int v1 = (x[i].qs[j] >> 4) - 8;
       sumi += v0 * y[i].qs[j] + v1 * y[i].qs[j + QK / 2];
     }
-    sumf += sumi * fp16_to_fp32(x[i].d) * fp16_to_fp32(y[i].d);
+    sumf += sumi * fp16_to_fp32(x[i].d) * y[i].d;
   }
   return sumf;
 }
 
-float dot_q5_0(int64_t nb, const block_q5_0* x, const block_q8_0* y) {
+float dot_q5_0(int64_t nb, const block_q5_0* x, const block_q8_0x* y) {
   float sumf = 0;
   for (int64_t i = 0; i < nb; i++) {
     uint32_t qh;
@@ -148,17 +150,17 @@ float dot_q5_0(int64_t nb, const block_q5_0* x, const block_q8_0* y) {
       const int x1 = ((x[i].qs[j] >> 4) | xh1) - 16;
       sumi += x0 * y[i].qs[j] + x1 * y[i].qs[j + QK / 2];
     }
-    sumf += sumi * fp16_to_fp32(x[i].d) * fp16_to_fp32(y[i].d);
+    sumf += sumi * fp16_to_fp32(x[i].d) * y[i].d;
   }
   return sumf;
 }
 
-float dot_q8_0(int64_t nb, const block_q8_0* x, const block_q8_0* y) {
+float dot_q8_0(int64_t nb, const block_q8_0* x, const block_q8_0x* y) {
   float sumf = 0;
   for (int64_t i = 0; i < nb; i++) {
     int sumi = 0;
     for (int j = 0; j < QK; j++) sumi += x[i].qs[j] * y[i].qs[j];
-    sumf += sumi * fp16_to_fp32(x[i].d) * fp16_to_fp32(y[i].d);
+    sumf += sumi * fp16_to_fp32(x[i].d) * y[i].d;
   }
   return sumf;
 }
@@ -261,11 +263,11 @@ float vec_dot_ref(tensor_type w, int64_t n, const void* wr, const void* ar) {
     case tensor_type::f16: return dot_f16(n, static_cast<const uint16_t*>(wr), static_cast<const float*>(ar));
     case tensor_type::bf16: return dot_bf16(n, static_cast<const uint16_t*>(wr), static_cast<const float*>(ar));
     case tensor_type::q4_0:
-      return dot_q4_0(n / QK, static_cast<const block_q4_0*>(wr), static_cast<const block_q8_0*>(ar));
+      return dot_q4_0(n / QK, static_cast<const block_q4_0*>(wr), static_cast<const block_q8_0x*>(ar));
     case tensor_type::q5_0:
-      return dot_q5_0(n / QK, static_cast<const block_q5_0*>(wr), static_cast<const block_q8_0*>(ar));
+      return dot_q5_0(n / QK, static_cast<const block_q5_0*>(wr), static_cast<const block_q8_0x*>(ar));
     case tensor_type::q8_0:
-      return dot_q8_0(n / QK, static_cast<const block_q8_0*>(wr), static_cast<const block_q8_0*>(ar));
+      return dot_q8_0(n / QK, static_cast<const block_q8_0*>(wr), static_cast<const block_q8_0x*>(ar));
     case tensor_type::q4_k:
       return dot_q4_K(n / QK_K, static_cast<const block_q4_K*>(wr), static_cast<const block_q8_K*>(ar));
     case tensor_type::q5_k:

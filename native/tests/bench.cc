@@ -4,6 +4,7 @@
 //   prefill matmul (512 tokens): GFLOP/s = 2 * rows * cols * tokens / time.
 // Options: --types q8_0,f16,...  --threads 1,2  --seconds S (per measurement)  --no-prefill
 //          --no-matvec --shapes 896x4864,4864x896,896x151936 (cols x rows: cols = ne0)
+//          --working-set-mib N (default 256: far above L3; small values measure the in-cache kernel speed)
 #include <time.h>
 
 #include <algorithm>
@@ -74,6 +75,7 @@ int run_bench(int argc, char** argv) {
   std::vector<int> threads = {1, 2};
   std::vector<std::pair<int64_t, int64_t>> shapes = {{896, 4864}, {4864, 896}, {896, 151936}};
   double seconds = 0.6;
+  size_t kWorkingSet = 256u << 20;
   bool prefill = true, matvec = true;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
@@ -84,6 +86,7 @@ int run_bench(int argc, char** argv) {
       for (auto& s : split(next())) threads.push_back(std::atoi(s.c_str()));
     } else if (a == "--seconds") seconds = std::atof(next().c_str());
     else if (a == "--no-prefill") prefill = false;
+    else if (a == "--working-set-mib") kWorkingSet = static_cast<size_t>(std::atoll(next().c_str())) << 20;
     else if (a == "--no-matvec") matvec = false;
     else if (a == "--shapes") {
       shapes.clear();
@@ -93,7 +96,6 @@ int run_bench(int argc, char** argv) {
       }
     }
   }
-  const size_t kWorkingSet = 256u << 20;  // >> L3: every matvec streams from DRAM
   std::printf("# infer kernels bench (medians; matvec GB/s = weight bytes / time, working set >= %zu MiB)\n",
               kWorkingSet >> 20);
   if (matvec) {
