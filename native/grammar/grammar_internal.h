@@ -25,7 +25,8 @@ constexpr int kMaxExpDigits = 3;
 constexpr size_t kMaxSchemaBytes = 1 << 20;
 constexpr size_t kMaxSchemaNodes = 20000;
 constexpr size_t kMaxLiteralBytes = 1 << 20;  // all enum/const serializations together
-constexpr size_t kMaskCacheBytes = 96u << 20; // per vocab, cleared when exceeded
+constexpr size_t kTopCacheBytes = 64u << 20;    // per vocab, cleared when exceeded
+constexpr size_t kStateCacheBytes = 64u << 20;  // per vocab, cleared when exceeded
 
 // ---- byte trie for enum literals and property names ----
 struct byte_trie {
@@ -142,12 +143,24 @@ struct top_entry {
   size_t bytes() const { return sure.bytes() + uncertain.size() * sizeof(int32_t) + 64; }
 };
 
+// The mask of one full state: the top entry's sure list plus this state's verdicts on the
+// uncertain tokens (ids: in accept_form the extra allowed ones, else the extra rejected ones).
+// Several stacks (anyOf) have no base: ids is the whole list.
+struct state_mask {
+  bool accept_form = true;
+  std::shared_ptr<const top_entry> base;
+  std::vector<int32_t> ids;
+  size_t bytes() const { return ids.size() * sizeof(int32_t) + 64; }
+};
+
 struct mask_cache {
   std::mutex mu;
   std::unordered_map<std::string, std::shared_ptr<const top_entry>> tops;
-  std::unordered_map<std::string, std::shared_ptr<const token_list>> states;
-  size_t bytes = 0;
-  void make_room(size_t more);  // clears everything when the budget would be exceeded
+  std::unordered_map<std::string, std::shared_ptr<const state_mask>> states;
+  size_t top_bytes = 0, state_bytes = 0;
+  // Each map is cleared on its own when its budget would be exceeded (entries in use live on).
+  void add_top(const std::string& key, std::shared_ptr<const top_entry> e);
+  void add_state(const std::string& key, std::shared_ptr<const state_mask> e);
 };
 
 struct grammar_vocab_impl {
@@ -155,6 +168,7 @@ struct grammar_vocab_impl {
   std::vector<uint8_t> usable;
   std::vector<int32_t> end_ids;
   std::vector<int32_t> never;  // usable == 0 and not an end token
+  std::vector<uint32_t> usable_bits;  // usable as a bitmask
   std::vector<vocab_trie_node> trie;  // + one sentinel at the end
   std::vector<int32_t> sorted_ids;
   int max_token_len = 0;

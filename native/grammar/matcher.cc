@@ -19,7 +19,7 @@ struct matcher_state {
   std::shared_ptr<const grammar_vocab> vocab;
   std::vector<pda_stack> stacks;
   bool terminated = false;
-  std::shared_ptr<const token_list> current;  // mask of the current state, once computed
+  std::shared_ptr<const state_mask> current;  // mask of the current state, once computed
   // scratch
   std::vector<pda_stack> tmp_a, tmp_b;
   std::vector<float> saved;
@@ -160,32 +160,39 @@ std::shared_ptr<const top_entry> top_for(const compiled_grammar& g, const gramma
   }
   auto e = compute_top(g, v, top);
   std::lock_guard<std::mutex> lock(v.cache.mu);
-  v.cache.make_room(e->bytes() + key.size());
-  v.cache.bytes += e->bytes() + key.size();
-  v.cache.tops.emplace(key, e);
+  v.cache.add_top(key, e);
   return e;
 }
 
-token_list stack_mask(matcher_state& m, const pda_stack& s) {
+state_mask stack_mask(matcher_state& m, const pda_stack& s) {
   const compiled_grammar& g = *m.g;
   const grammar_vocab_impl& v = m.vocab->impl();
-  auto top = top_for(g, v, s.f[s.n - 1]);
-  token_list out;
-  out.accept_form = top->sure.accept_form;
-  out.ids = top->sure.ids;
+  state_mask out;
+  out.base = top_for(g, v, s.f[s.n - 1]);
+  out.accept_form = out.base->sure.accept_form;
   pda_stack scratch;
-  for (int32_t t : top->uncertain) {
+  for (int32_t t : out.base->uncertain) {
     bool ok = stack_accepts(g, s, v.bytes[size_t(t)], scratch, m.tmp_a, m.tmp_b);
     if (ok == out.accept_form) out.ids.push_back(t);
   }
   return out;
 }
 
-std::shared_ptr<const token_list> state_mask(matcher_state& m) {
+// Calls fn(id) for every id listed by the mask (allowed ones in accept form, else rejected ones).
+template <class F>
+void for_each_listed(const state_mask& sm, F&& fn) {
+  if (sm.base)
+    for (int32_t t : sm.base->sure.ids) fn(t);
+  for (int32_t t : sm.ids) fn(t);
+}
+
+size_t listed_count(const state_mask& sm) { return (sm.base ? sm.base->sure.ids.size() : 0) + sm.ids.size(); }
+
+std::shared_ptr<const state_mask> get_state_mask(matcher_state& m) {
   if (m.current) return m.current;
   const grammar_vocab_impl& v = m.vocab->impl();
   if (m.terminated || m.stacks.empty()) {
-    m.current = std::make_shared<token_list>();
+    m.current = std::make_shared<state_mask>();
     return m.current;
   }
   std::string key;
@@ -200,18 +207,18 @@ std::shared_ptr<const token_list> state_mask(matcher_state& m) {
     auto it = v.cache.states.find(key);
     if (it != v.cache.states.end()) return m.current = it->second;
   }
-  auto out = std::make_shared<token_list>();
+  auto out = std::make_shared<state_mask>();
   if (m.stacks.size() == 1) {
     *out = stack_mask(m, m.stacks[0]);
   } else {
     std::vector<uint8_t> allowed(v.bytes.size(), 0);
     for (const auto& s : m.stacks) {
-      token_list one = stack_mask(m, s);
+      state_mask one = stack_mask(m, s);
       if (one.accept_form) {
-        for (int32_t t : one.ids) allowed[size_t(t)] = 1;
+        for_each_listed(one, [&](int32_t t) { allowed[size_t(t)] = 1; });
       } else {
         std::vector<uint8_t> rej(v.bytes.size(), 0);
-        for (int32_t t : one.ids) rej[size_t(t)] = 1;
+        for_each_listed(one, [&](int32_t t) { rej[size_t(t)] = 1; });
         for (int32_t t : v.sorted_ids)
           if (!rej[size_t(t)]) allowed[size_t(t)] = 1;
       }
@@ -223,9 +230,7 @@ std::shared_ptr<const token_list> state_mask(matcher_state& m) {
       if (bool(allowed[size_t(t)]) == out->accept_form) out->ids.push_back(t);
   }
   std::lock_guard<std::mutex> lock(v.cache.mu);
-  v.cache.make_room(out->bytes() + key.size());
-  v.cache.bytes += out->bytes() + key.size();
-  v.cache.states.emplace(key, out);
+  v.cache.add_state(key, out);
   return m.current = out;
 }
 
@@ -297,30 +302,31 @@ bool grammar_matcher::accept(int32_t token) {
 
 void grammar_matcher::fill_mask(float* logits, size_t n_logits) {
   const grammar_vocab_impl& v = st_->vocab->impl();
-  auto list = state_mask(*st_);
+  auto list = get_state_mask(*st_);
   bool end_ok = can_terminate();
   const float ninf = -std::numeric_limits<float>::infinity();
   if (list->accept_form) {
     auto& saved = st_->saved;
     saved.clear();
-    for (int32_t t : list->ids) saved.push_back(size_t(t) < n_logits ? logits[t] : 0.f);
-    size_t n_ids = list->ids.size();
+    for_each_listed(*list, [&](int32_t t) { saved.push_back(size_t(t) < n_logits ? logits[t] : 0.f); });
     if (end_ok)
       for (int32_t t : v.end_ids) saved.push_back(size_t(t) < n_logits ? logits[t] : 0.f);
     std::fill(logits, logits + n_logits, ninf);
-    for (size_t k = 0; k < n_ids; ++k) {
-      size_t t = size_t(list->ids[k]);
-      if (t < n_logits) logits[t] = saved[k];
-    }
+    size_t k = 0;
+    for_each_listed(*list, [&](int32_t t) {
+      if (size_t(t) < n_logits) logits[t] = saved[k];
+      ++k;
+    });
     if (end_ok)
-      for (size_t k = 0; k < v.end_ids.size(); ++k) {
-        size_t t = size_t(v.end_ids[k]);
-        if (t < n_logits) logits[t] = saved[n_ids + k];
+      for (int32_t t : v.end_ids) {
+        if (size_t(t) < n_logits) logits[t] = saved[k];
+        ++k;
       }
     return;
   }
-  for (int32_t t : list->ids)
+  for_each_listed(*list, [&](int32_t t) {
     if (size_t(t) < n_logits) logits[t] = ninf;
+  });
   for (int32_t t : v.never)
     if (size_t(t) < n_logits) logits[t] = ninf;
   if (!end_ok)
@@ -331,7 +337,7 @@ void grammar_matcher::fill_mask(float* logits, size_t n_logits) {
 
 void grammar_matcher::fill_bitmask(uint32_t* bits, size_t n_words) {
   const grammar_vocab_impl& v = st_->vocab->impl();
-  auto list = state_mask(*st_);
+  auto list = get_state_mask(*st_);
   bool end_ok = can_terminate();
   size_t n_bits = n_words * 32;
   auto set = [&](int32_t t, bool on) {
@@ -341,20 +347,43 @@ void grammar_matcher::fill_bitmask(uint32_t* bits, size_t n_words) {
   };
   if (list->accept_form) {
     std::fill(bits, bits + n_words, 0u);
-    for (int32_t t : list->ids) set(t, true);
+    for_each_listed(*list, [&](int32_t t) { set(t, true); });
   } else {
-    std::fill(bits, bits + n_words, 0u);
-    for (int32_t t : v.sorted_ids) set(t, true);
-    for (int32_t t : list->ids) set(t, false);
+    size_t n = std::min(n_words, v.usable_bits.size());
+    std::copy(v.usable_bits.begin(), v.usable_bits.begin() + ptrdiff_t(n), bits);
+    std::fill(bits + n, bits + n_words, 0u);
+    for_each_listed(*list, [&](int32_t t) { set(t, false); });
   }
   if (end_ok)
     for (int32_t t : v.end_ids) set(t, true);
 }
 
+void grammar_matcher::fill_allowed(uint8_t* allowed, size_t n) {
+  const grammar_vocab_impl& v = st_->vocab->impl();
+  auto list = get_state_mask(*st_);
+  bool end_ok = can_terminate();
+  if (list->accept_form) {
+    std::fill(allowed, allowed + n, uint8_t(0));
+    for_each_listed(*list, [&](int32_t t) {
+      if (size_t(t) < n) allowed[t] = 1;
+    });
+  } else {
+    size_t k = std::min(n, v.usable.size());
+    std::copy(v.usable.begin(), v.usable.begin() + ptrdiff_t(k), allowed);
+    std::fill(allowed + k, allowed + n, uint8_t(0));
+    for_each_listed(*list, [&](int32_t t) {
+      if (size_t(t) < n) allowed[t] = 0;
+    });
+  }
+  if (end_ok)
+    for (int32_t t : v.end_ids)
+      if (size_t(t) < n) allowed[t] = 1;
+}
+
 size_t grammar_matcher::count_allowed() {
   const grammar_vocab_impl& v = st_->vocab->impl();
-  auto list = state_mask(*st_);
-  size_t n = list->accept_form ? list->ids.size() : v.n_usable - list->ids.size();
+  auto list = get_state_mask(*st_);
+  size_t n = list->accept_form ? listed_count(*list) : v.n_usable - listed_count(*list);
   if (can_terminate()) n += v.end_ids.size();
   return n;
 }

@@ -87,11 +87,22 @@ std::vector<std::string> vocab_bytes_from_gguf_tokens(const std::vector<std::str
   return out;
 }
 
-void mask_cache::make_room(size_t more) {
-  if (bytes + more <= kMaskCacheBytes) return;
-  tops.clear();
-  states.clear();
-  bytes = 0;
+void mask_cache::add_top(const std::string& key, std::shared_ptr<const top_entry> e) {
+  size_t more = e->bytes() + key.size() + 64;
+  if (top_bytes + more > kTopCacheBytes) {
+    tops.clear();
+    top_bytes = 0;
+  }
+  if (tops.emplace(key, std::move(e)).second) top_bytes += more;
+}
+
+void mask_cache::add_state(const std::string& key, std::shared_ptr<const state_mask> e) {
+  size_t more = e->bytes() + key.size() + 64;
+  if (state_bytes + more > kStateCacheBytes) {
+    states.clear();
+    state_bytes = 0;
+  }
+  if (states.emplace(key, std::move(e)).second) state_bytes += more;
 }
 
 grammar_vocab::grammar_vocab() : impl_(std::make_unique<grammar_vocab_impl>()) {}
@@ -115,6 +126,7 @@ std::shared_ptr<const grammar_vocab> grammar_vocab::create(std::vector<std::stri
     m.end_ids.push_back(e);
   }
   for (size_t i = 0; i < n; ++i) {
+    m.usable[i] = m.usable[i] != 0;
     if (is_end[i] || m.bytes[i].empty() || m.bytes[i].size() > 0xFFFF) m.usable[i] = 0;
     if (!m.usable[i] && !is_end[i]) m.never.push_back(int32_t(i));
     if (m.usable[i]) {
@@ -123,6 +135,9 @@ std::shared_ptr<const grammar_vocab> grammar_vocab::create(std::vector<std::stri
     }
   }
   m.n_usable = m.sorted_ids.size();
+  m.usable_bits.assign((n + 31) / 32, 0u);
+  for (size_t i = 0; i < n; ++i)
+    if (m.usable[i]) m.usable_bits[i >> 5] |= 1u << (i & 31);
   const auto& B = m.bytes;
   std::sort(m.sorted_ids.begin(), m.sorted_ids.end(), [&](int32_t x, int32_t y) {
     int c = B[size_t(x)].compare(B[size_t(y)]);

@@ -126,10 +126,12 @@ walk_result walk(const std::shared_ptr<const compiled_grammar>& g, const loaded_
         }
       }
       m.fill_bitmask(bits.data(), bits.size());
+      std::vector<uint8_t> bytes_mask(logits.size());
+      m.fill_allowed(bytes_mask.data(), bytes_mask.size());
       for (size_t t = 0; t < logits.size(); ++t) {
         bool bit = (bits[t >> 5] >> (t & 31)) & 1u;
-        if (bit == std::isinf(logits[t])) {
-          fail(name + ": bitmask and mask disagree on token " + std::to_string(t));
+        if (bit == std::isinf(logits[t]) || bool(bytes_mask[t]) == std::isinf(logits[t])) {
+          fail(name + ": bitmask / allowed bytes and mask disagree on token " + std::to_string(t));
           break;
         }
       }
