@@ -3,8 +3,10 @@
 // (real uWS server, client on its own thread) versus LoadedModel.generate() called in-process with
 // the same prompt tokens. Both paths ban EOS so every stream yields exactly --tokens tokens, and
 // alternate round by round so that load and cache state are shared fairly; medians are quoted.
+// The server side is also timed on its own: handler entry → engine generate() call ("prep":
+// body, zod, chat template, tokenizer) and engine token → SSE write is synchronous in between.
 //
-//   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 3] [--threads 2]
+//   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10] [--threads 2]
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +30,8 @@ interface StreamTiming {
 }
 
 interface RunStats {
-  ttftP50: number;
-  itlP50: number;
+  ttft: number[];
+  itl: number[];
   tokensPerSec: number;
 }
 
@@ -44,11 +46,7 @@ function median(xs: readonly number[]): number {
 
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
   const tokens = streams.reduce((a, s) => a + s.tokens, 0);
-  return {
-    ttftP50: median(streams.map((s) => s.ttftMs)),
-    itlP50: median(streams.flatMap((s) => s.itlMs)),
-    tokensPerSec: (tokens / wallMs) * 1000,
-  };
+  return { ttft: streams.map((s) => s.ttftMs), itl: streams.flatMap((s) => s.itlMs), tokensPerSec: (tokens / wallMs) * 1000 };
 }
 
 async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tokens: number, logitBias: Record<number, number>): Promise<RunStats> {
@@ -94,7 +92,8 @@ async function main(): Promise<void> {
     options: {
       concurrency: { type: 'string', default: '1,64' },
       tokens: { type: 'string', default: '32' },
-      rounds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '5' },
+      reps: { type: 'string', default: '10' },
       threads: { type: 'string', default: '2' },
       json: { type: 'string' },
     },
@@ -102,14 +101,37 @@ async function main(): Promise<void> {
   const levels = values.concurrency.split(',').map(Number);
   const tokens = Number(values.tokens);
   const rounds = Number(values.rounds);
+  const reps = Number(values.reps);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-chat-'));
   const path = await ensureBuiltinModel(dataDir);
   const model = await loadModel(path, { id: 'builtin', threads: Number(values.threads), maxSequences: Math.max(64, ...levels) });
-  const services = { models: new Map([['builtin', model]]) };
+  // Server-side marks: handler entry and the engine call it leads to (requests are FIFO per tick).
+  const entries: number[] = [];
+  const prepMs: number[] = [];
+  // Event-loop time the HTTP path spends per token: runner, parser, chunk JSON, SSE write.
+  const tokenUs: number[] = [];
+  const timed = Object.create(model) as EngineModel;
+  timed.generate = (req, onToken) => {
+    const entry = entries.shift();
+    if (entry !== undefined) prepMs.push(performance.now() - entry);
+    return model.generate(req, (ev) => {
+      const t = performance.now();
+      onToken(ev);
+      if (tokenUs.length < 200_000) tokenUs.push((performance.now() - t) * 1000);
+    });
+  };
+  const services = { models: new Map([['builtin', timed]]) };
+  const routes = chatCompletionRoutes(services).map((r) => ({
+    ...r,
+    handler: (ctx: Parameters<typeof r.handler>[0]) => {
+      entries.push(performance.now());
+      return r.handler(ctx);
+    },
+  }));
   const server = createHttpServer({
     name: 'bench',
-    routes: chatCompletionRoutes(services),
+    routes,
     logger: createLogger({ level: 'error', sink: () => {} }),
     apiKeys: [KEY],
     maxBody: 1 << 20,
@@ -134,34 +156,39 @@ async function main(): Promise<void> {
     const job: ClientJob = { baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, body, concurrency: c };
     await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
     await overHttp(worker, job);
+    prepMs.length = 0;
+    tokenUs.length = 0;
     const direct: RunStats[] = [];
     const http: RunStats[] = [];
+    const n = c === 1 ? reps : 1; // single streams are short: repeat them for stable medians
     for (let r = 0; r < rounds; r++) {
-      direct.push(await inProcess(model, prompt, c, tokens, logitBias));
-      http.push(await overHttp(worker, job));
+      for (let i = 0; i < n; i++) direct.push(await inProcess(model, prompt, c, tokens, logitBias));
+      for (let i = 0; i < n; i++) http.push(await overHttp(worker, job));
     }
-    const row = {
+    results.push({
       concurrency: c,
-      direct_ttft_p50_ms: median(direct.map((s) => s.ttftP50)),
-      http_ttft_p50_ms: median(http.map((s) => s.ttftP50)),
-      direct_itl_p50_ms: median(direct.map((s) => s.itlP50)),
-      http_itl_p50_ms: median(http.map((s) => s.itlP50)),
+      streams: direct.reduce((a, s) => a + s.ttft.length, 0),
+      direct_ttft_p50_ms: median(direct.flatMap((s) => s.ttft)),
+      http_ttft_p50_ms: median(http.flatMap((s) => s.ttft)),
+      server_prep_p50_ms: median(prepMs),
+      server_token_p50_us: median(tokenUs),
+      direct_itl_p50_ms: median(direct.flatMap((s) => s.itl)),
+      http_itl_p50_ms: median(http.flatMap((s) => s.itl)),
       direct_tok_s: median(direct.map((s) => s.tokensPerSec)),
       http_tok_s: median(http.map((s) => s.tokensPerSec)),
-    };
-    results.push(row);
+    });
   }
   await worker.terminate();
   await server.shutdown(1000);
   model.unload();
 
   const f = (x: number) => x.toFixed(2);
-  console.log(`chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, ${rounds} rounds, medians`);
-  console.log('| streams | TTFT direct ms | TTFT http ms | added ms | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(`chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams`);
+  console.log('| concurrent | streams/path | TTFT direct ms | TTFT http ms | added ms | server prep ms | server µs/token | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(
-      `| ${r.concurrency} | ${f(r.direct_ttft_p50_ms!)} | ${f(r.http_ttft_p50_ms!)} | ${f(r.http_ttft_p50_ms! - r.direct_ttft_p50_ms!)} | ${f(r.direct_itl_p50_ms!)} | ${f(r.http_itl_p50_ms!)} | ${f(r.direct_tok_s!)} | ${f(r.http_tok_s!)} | ${f(((r.http_tok_s! - r.direct_tok_s!) / r.direct_tok_s!) * 100)}% |`,
+      `| ${r.concurrency} | ${r.streams} | ${f(r.direct_ttft_p50_ms!)} | ${f(r.http_ttft_p50_ms!)} | ${f(r.http_ttft_p50_ms! - r.direct_ttft_p50_ms!)} | ${f(r.server_prep_p50_ms!)} | ${f(r.server_token_p50_us!)} | ${f(r.direct_itl_p50_ms!)} | ${f(r.http_itl_p50_ms!)} | ${f(r.direct_tok_s!)} | ${f(r.http_tok_s!)} | ${f(((r.http_tok_s! - r.direct_tok_s!) / r.direct_tok_s!) * 100)}% |`,
     );
   }
   const out = values.json ?? join(PACKAGE_ROOT, 'bench', 'results', 'chat-server-overhead.json');
