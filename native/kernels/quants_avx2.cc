@@ -165,17 +165,29 @@ struct dec_q8_0 {
   static inline __m256i quants(const block& b) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qs)); }
 };
 
+// lane k = sum over bytes 4k..4k+3 of u * s (u unsigned, s signed): one VNNI instruction where
+// the CPU has it, else maddubs + madd (no saturation occurs for the value ranges used here, so
+// both give the same integers).
+inline __m256i dot4_u8_i8(__m256i u, __m256i s) {
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
+  return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
+#elif defined(__AVXVNNI__)
+  return _mm256_dpbusd_avx_epi32(_mm256_setzero_si256(), u, s);
+#else
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+#endif
+}
+
 // Integer dot of one weight block with one activation block: 8 int32 lanes.
 template <typename D>
 inline __m256i block_dot(__m256i q, __m256i aq, const block_q8_0x& a) {
-  const __m256i ones = _mm256_set1_epi16(1);
   const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.qs));
   if (D::kUnsigned) {
-    const __m256i p = _mm256_madd_epi16(_mm256_maddubs_epi16(q, y), ones);
+    const __m256i p = dot4_u8_i8(q, y);
     const __m256i s4 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a.s4));
     return _mm256_sub_epi32(p, _mm256_slli_epi32(s4, D::kOffsetShift));
   }
-  return _mm256_madd_epi16(_mm256_maddubs_epi16(aq, _mm256_sign_epi8(y, q)), ones);
+  return dot4_u8_i8(aq, _mm256_sign_epi8(y, q));
 }
 
 // One weight row x TT tokens. Two accumulators per output (even / odd blocks) so the FMA
