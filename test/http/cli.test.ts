@@ -42,7 +42,7 @@ async function startServe(extra: string[] = []): Promise<Running> {
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (err += d));
   const exit = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000; // startup loads (and on first start may generate) a model
   while (!out.includes('"msg":"listening"')) {
     if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`serve did not start:\n${out}\n${err}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -78,7 +78,7 @@ describe('svc serve', () => {
     expect(p.stdout).toContain('SVC_PREDICT_PORT');
   });
 
-  it('generates a key on first start (0600, shown once), reuses it, serves both ports, exits 0 on SIGTERM', async () => {
+  it('generates a key on first start (0600, shown once), reuses it, serves both ports, exits 0 on SIGTERM', { timeout: 240_000 }, async () => {
     const a = await startServe();
     const keyFile = join(dataDir, 'api-key');
     const key = readFileSync(keyFile, 'utf8').trim();
@@ -89,13 +89,19 @@ describe('svc serve', () => {
 
     const health = (await (await fetch(`${a.mainUrl}/health`)).json()) as { status: string; uptime_seconds: number; models: unknown[] };
     expect(health.status).toBe('ok');
-    expect(health.models).toEqual([]);
+    expect(health.uptime_seconds).toBeGreaterThan(0);
+    expect(Array.isArray(health.models)).toBe(true);
     expect((await fetch(`${a.mainUrl}/metrics`)).status).toBe(401);
     const metrics = await fetch(`${a.mainUrl}/metrics`, { headers: { authorization: `Bearer ${key}` } });
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toContain('svc_http_requests_total{server="main",route="/health",method="GET",status="200"} 1');
+    // SPEC's Health response fields, whatever model is loaded.
     const ph = (await (await fetch(`${a.predictUrl}/health`)).json()) as Record<string, unknown>;
-    expect(ph).toMatchObject({ server_role: 'standalone', gpu_available: false, cache_enabled: false });
+    expect(ph.server_role).toBe('standalone');
+    expect(['healthy', 'degraded']).toContain(ph.status);
+    expect(typeof ph.model).toBe('string');
+    expect(typeof ph.gpu_available).toBe('boolean');
+    expect(typeof ph.cache_enabled).toBe('boolean');
     expect(typeof ph.uptime_seconds).toBe('number');
 
     a.proc.kill('SIGTERM');
