@@ -435,49 +435,50 @@ inline void by_token_groups(int nt, F1 f1, F2 f2, F3 f3, F4 f4) {
   }
 }
 
+// Token groups outer, rows inner: the group's activations (up to 4 rows of blocks) stay in L1
+// while the row chunk's weights are re-read from L2, one weight block per 4 token dot products.
 template <typename D>
 void gemm_q8(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
              size_t ys) {
   const int64_t nb = n / QK;
-  for (int r = 0; r < nr; r++) {
-    const auto* wr = reinterpret_cast<const typename D::block*>(w + r * ws);
-    auto run = [&](auto tt_const, int t0) {
-      constexpr int TT = decltype(tt_const)::value;
-      const block_q8_0x* a[TT];
+  auto run = [&](auto tt_const, int t0) {
+    constexpr int TT = decltype(tt_const)::value;
+    const block_q8_0x* a[TT];
+    for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_0x*>(act + (t0 + t) * as);
+    for (int r = 0; r < nr; r++) {
       float o[TT];
-      for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_0x*>(act + (t0 + t) * as);
-      tile_q8<D, TT>(nb, wr, a, o);
+      tile_q8<D, TT>(nb, reinterpret_cast<const typename D::block*>(w + r * ws), a, o);
       for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
-    };
-    by_token_groups(
-        nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
-        [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
-        [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
-        [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
-  }
+    }
+  };
+  by_token_groups(
+      nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
 }
 
 template <int KIND>  // 4: q4_K, 5: q5_K, 6: q6_K
 void gemm_k(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
             size_t ys) {
   const int64_t nb = n / QK_K;
-  for (int r = 0; r < nr; r++) {
-    const uint8_t* wr = w + r * ws;
-    auto run = [&](auto tt_const, int t0) {
-      constexpr int TT = decltype(tt_const)::value;
-      const block_q8_K* a[TT];
+  auto run = [&](auto tt_const, int t0) {
+    constexpr int TT = decltype(tt_const)::value;
+    const block_q8_K* a[TT];
+    for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_K*>(act + (t0 + t) * as);
+    for (int r = 0; r < nr; r++) {
+      const uint8_t* wr = w + r * ws;
       float o[TT];
-      for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_K*>(act + (t0 + t) * as);
       if (KIND == 6) tile_q6_K<TT>(nb, reinterpret_cast<const block_q6_K*>(wr), a, o);
       else tile_q45_K<KIND == 5, TT>(nb, wr, a, o);
       for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
-    };
-    by_token_groups(
-        nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
-        [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
-        [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
-        [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
-  }
+    }
+  };
+  by_token_groups(
+      nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
 }
 
 }  // namespace
