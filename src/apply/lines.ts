@@ -59,7 +59,7 @@ export function isWeak(norm: string): boolean {
 }
 
 export function splitLines(source: string): Lines {
-  const raw = source.split('\n');
+  const raw = source === '' ? [] : source.split('\n');
   const finalNewline = source.endsWith('\n');
   if (finalNewline) raw.pop();
   const text: string[] = [];
@@ -114,7 +114,7 @@ export function splitLines(source: string): Lines {
 }
 
 /** Word-ish tokens used by the "same line, edited" test. */
-function tokens(norm: string): string[] {
+export function tokens(norm: string): string[] {
   return norm.match(/[A-Za-z_$][\w$]*|\d+|\S/g) ?? [];
 }
 

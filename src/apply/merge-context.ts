@@ -137,17 +137,15 @@ export function crossesBlock(ctx: MergeContext, p: number, q: number): boolean {
 /**
  * A match that skips original lines between (iPrev, jPrev) and (iCur, jCur) is believable only with
  * context on one side: the line after jCur matches the segment line after iCur (or iCur is the last
- * content line), or the line before jPrev matches the segment line before iPrev (or iPrev is the first
- * content line). Two anchors side by side at a segment edge = the lines between them are deleted.
+ * content line), or the line before jPrev matches the segment line before iPrev. Two anchors side by
+ * side at the end of a segment = the lines between them are deleted.
  */
 export function jumpSupported(ctx: MergeContext, seg: Segment, iPrev: number, jPrev: number, iCur: number, jCur: number): boolean {
   const s = seg.lines;
   const o = ctx.orig;
   let last = s.text.length - 1;
   while (last > 0 && s.blank[last]) last--;
-  let first = 0;
-  while (first < last && s.blank[first]) first++;
-  if (iCur >= last || iPrev <= first) return true;
+  if (iCur >= last) return true;
   if (jCur + 1 < o.text.length && s.norm[iCur + 1] === o.norm[jCur + 1]) return true;
   if (jPrev > 0 && !s.blank[iPrev - 1] && s.norm[iPrev - 1] === o.norm[jPrev - 1]) return true;
   return false;

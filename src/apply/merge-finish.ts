@@ -2,7 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import type { Lines } from './lines.js';
-import { assignmentKey, dice, similarLines, TAB_WIDTH } from './lines.js';
+import { assignmentKey, dice, similarLines, tokens, TAB_WIDTH } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -68,10 +68,26 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
   }
 }
 
+/** Leading tokens two adjacent lines must share to count as one statement edited (`if (!v) …`). */
+const SHARED_LEAD_TOKENS = 5;
+
+function sharedLead(a: string, b: string): number {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  let k = 0;
+  while (k < ta.length && k < tb.length && ta[k] === tb[k]) k++;
+  return k;
+}
+
+/**
+ * Next to an anchor, an update line that is not in the original replaces the original line in the
+ * same place when it reads as an edit of it (otherwise the old line would have been shown as context).
+ */
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number): boolean {
   if (fillEqual(s, i, o, j, delta)) return true;
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
-  return editedVersion(o.norm[j]!, s.norm[i]!);
+  if (editedVersion(o.norm[j]!, s.norm[i]!)) return true;
+  return o.indent[j]! - s.indent[i]! === delta && sharedLead(o.norm[j]!, s.norm[i]!) >= SHARED_LEAD_TOKENS;
 }
 
 /**
@@ -370,6 +386,35 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number):
   return best ? [best] : [];
 }
 
+/** Cells above which the weak-line alignment of an unanchored segment is skipped. */
+const MAX_WEAK_CELLS = 2_000_000;
+
+/**
+ * A segment made only of new lines and common ones (`return true;`, `}`): align it to its window by
+ * LCS (indentation-exact) and keep the densest cluster of non-blank matches as its anchors.
+ */
+function weakAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number): Chain {
+  const s = seg.lines;
+  const o = ctx.orig;
+  if ((hi - lo) * s.text.length > MAX_WEAK_CELLS || hi <= lo) return [];
+  const pairs: Array<[number, number]> = [];
+  fillGap(s, -1, s.text.length, o, lo - 1, hi, 0, pairs);
+  const solid = pairs.filter(([i]) => !s.blank[i]);
+  if (solid.length === 0) return [];
+  let best: Chain = [];
+  let cur: Chain = [];
+  for (const p of solid) {
+    const prev = cur[cur.length - 1];
+    if (prev && p[1] - prev[1] > p[0] - prev[0] + 3) {
+      if (cur.length > best.length) best = cur;
+      cur = [];
+    }
+    cur.push(p);
+  }
+  if (cur.length > best.length) best = cur;
+  return best;
+}
+
 /** Completes chains into spans (fill, edges, unanchored placement). Chains must be in order and disjoint. */
 export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed {
   const o = ctx.orig;
@@ -378,36 +423,32 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
   const spans: Array<Span | null> = new Array(segs.length).fill(null);
   const ambiguities: string[] = [];
   const chains = inputChains.slice();
-  for (let k = 0; k < segs.length; k++) {
-    if (chains[k]!.length > 0) continue;
-    let lo = 0;
-    for (let q = k - 1; q >= 0; q--) {
-      const ch = chains[q]!;
-      if (ch.length > 0) {
-        lo = ch[ch.length - 1]![1] + 1;
-        break;
-      }
-    }
-    let hi = N;
-    for (let q = k + 1; q < segs.length; q++) {
-      const ch = chains[q]!;
-      if (ch.length > 0) {
-        hi = ch[0]![1];
-        break;
-      }
-    }
-    const sim = similarAnchor(ctx, segs[k]!, lo, hi);
-    if (sim.length > 0) {
-      chains[k] = sim;
-      ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
-    }
-  }
 
   let prevEnd = 0;
   for (let k = 0; k < segs.length; k++) {
-    const chain = chains[k]!;
-    if (chain.length === 0) continue;
     const seg = segs[k]!;
+    let chain = chains[k]!;
+    if (chain.length === 0) {
+      // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
+      // between where the previous segment ended and where the next anchored one starts.
+      let hi = N;
+      for (let q = k + 1; q < segs.length; q++) {
+        const ch = chains[q]!;
+        if (ch.length > 0) {
+          hi = ch[0]![1];
+          break;
+        }
+      }
+      chain = similarAnchor(ctx, seg, prevEnd, hi);
+      if (chain.length > 0) ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
+      const edge = (k === 0 && !seg.markerBefore) || (k === segs.length - 1 && !seg.markerAfter);
+      if (chain.length === 0 && !edge) {
+        chain = weakAnchor(ctx, seg, prevEnd, hi);
+        if (chain.length > 0) ambiguities.push(`segment ${k + 1} anchored on common lines only`);
+      }
+      if (chain.length === 0) continue;
+      chains[k] = chain;
+    }
     const s = seg.lines;
     const delta = segmentDelta(seg, o, chain);
     const pairs: Array<[number, number]> = [];

@@ -7,6 +7,7 @@ import { caseMessage, loadCorpus } from './corpus-loader.js';
 
 const cases = loadCorpus();
 const tally = new Map<MergeMode, { pass: number; total: number }>();
+const autoRan = new Map<string, number>();
 
 function run(c: (typeof cases)[number], mode: MergeMode) {
   const parsed = parseApplyContent(caseMessage(c));
@@ -29,6 +30,7 @@ describe('apply corpus', () => {
         const r = run(c, mode);
         if (r.content === c.expected) t.pass++;
         expect(r.content).toBe(c.expected);
+        if (mode === 'auto') autoRan.set(r.model, (autoRan.get(r.model) ?? 0) + 1);
         if (mode === 'auto' && c.autoModel) expect(r.model).toBe(c.autoModel);
       });
     }
@@ -43,6 +45,7 @@ describe('apply corpus', () => {
   afterAll(() => {
     const langs = new Set(cases.map((c) => c.lang));
     const lines = [...tally].map(([m, t]) => `  ${m.padEnd(5)} ${t.pass}/${t.total} exact (${((100 * t.pass) / Math.max(1, t.total)).toFixed(1)}%)`);
-    console.log(`apply corpus: ${cases.length} cases, ${langs.size} languages (${[...langs].sort().join(', ')})\n${lines.join('\n')}`);
+    const routed = [...autoRan].map(([m, n]) => `${m} ${n}`).join(', ');
+    console.log(`apply corpus: ${cases.length} cases, ${langs.size} languages (${[...langs].sort().join(', ')})\n${lines.join('\n')}\n  auto ran: ${routed}`);
   });
 });
