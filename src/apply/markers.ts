@@ -45,9 +45,10 @@ function isMarkerBody(body: string): boolean {
  */
 export function isMarkerLine(line: string, originalLines: ReadonlySet<string>): boolean {
   const t = line.trim();
-  if (t.length < 2 || t.length > 140) return false;
+  if (t.length === 0 || t.length > 140) return false;
   if (originalLines.has(t)) return false;
   if (t === '...' || t === '…' || t === '. . .') return true;
+  if (t.length < 2) return false;
   for (const form of COMMENT_FORMS) {
     const m = form.exec(t);
     if (m) return isMarkerBody(m[1] ?? '');
