@@ -4,7 +4,7 @@
 import { openaiErrorBody, toApiError } from '../errors.js';
 import { completeOpenAIChat } from '../chat/openai-chat.js';
 import type { ChatServices } from '../chat/services.js';
-import { applyCompletion, isApply } from '../chat/apply-link.js';
+import { completeApply, isApply } from '../chat/apply-link.js';
 
 export interface ExecuteOptions {
   signal?: AbortSignal;
@@ -31,7 +31,7 @@ export async function executeChatCompletion(services: ChatServices, body: unknow
     const b = body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>), stream: false } : body;
     if (b && typeof b === 'object' && 'stream_options' in b) delete (b as Record<string, unknown>).stream_options;
     const model = modelOf(b);
-    if (model !== undefined && isApply(model)) return { statusCode: 200, body: await applyCompletion(b) };
+    if (model !== undefined && isApply(model)) return await completeApply(b, opts.signal ? { signal: opts.signal } : {});
     const out = await completeOpenAIChat(services, b, {
       ...(opts.signal ? { signal: opts.signal } : {}),
       priority: opts.priority ?? 'interactive',
