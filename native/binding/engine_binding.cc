@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "binding/model_registry.h"
+#include "grammar/engine_constraint.h"
 
 namespace infer {
 namespace {
@@ -429,7 +430,17 @@ Napi::Value submit(const Napi::CallbackInfo& info) {
   req.prompt = tokens_arg(info, 1, "submit");
   if (info.Length() < 3 || !info[2].IsObject())
     throw_error(env, "submit", engine_status::invalid_argument, "expected sampling options");
-  req.sampling = parse_sampling(info[2].As<Napi::Object>(), req, env);
+  Napi::Object opts = info[2].As<Napi::Object>();
+  req.sampling = parse_sampling(opts, req, env);
+  Napi::Value g = opts.Get("grammar");
+  if (g.IsObject()) {
+    Napi::Object go = g.As<Napi::Object>();
+    const std::string kind = go.Get("kind").IsString() ? go.Get("kind").As<Napi::String>().Utf8Value() : "";
+    const std::string schema = go.Get("schema").IsString() ? go.Get("schema").As<Napi::String>().Utf8Value() : "";
+    std::string err;
+    req.constraint = make_grammar_constraint(kind, schema, grammar_vocab_for(*sh.s->e), sh.s->e->m->hp.n_vocab, &err);
+    if (!req.constraint) throw_error(env, "submit", engine_status::invalid_argument, "grammar: " + err);
+  }
   uint64_t id;
   try {
     id = sh.s->e->eng->submit(sh.s, std::move(req));

@@ -1,5 +1,7 @@
 #include "binding/model_registry.h"
 
+#include "grammar/engine_constraint.h"
+
 #include <climits>
 #include <cstdlib>
 #include <mutex>
@@ -57,6 +59,16 @@ std::shared_ptr<loaded_model> registry_acquire(const std::string& path, const en
   r[key] = e;
   for (auto it = r.begin(); it != r.end();) it = it->second.expired() ? r.erase(it) : std::next(it);
   return e;
+}
+
+std::shared_ptr<const grammar_vocab> grammar_vocab_for(loaded_model& e) {
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lk(mu);
+  if (!e.gvocab_built) {
+    e.gvocab = grammar_vocab_from_gguf(*e.m->file, e.m->vocab.eos);
+    e.gvocab_built = true;
+  }
+  return e.gvocab;
 }
 
 size_t registry_size() {

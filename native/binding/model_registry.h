@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "grammar/grammar.h"
 
 namespace infer {
 
@@ -15,7 +16,13 @@ struct loaded_model {
   std::shared_ptr<model> m;
   std::unique_ptr<engine> eng;
   std::string fingerprint;
+  // Token bytes for constrained decoding, built on first use (grammar_vocab_for).
+  std::shared_ptr<const grammar_vocab> gvocab;
+  bool gvocab_built = false;
 };
+
+// The model's grammar vocabulary (built once, thread-safe); nullptr when the file has no tokens.
+std::shared_ptr<const grammar_vocab> grammar_vocab_for(loaded_model& e);
 
 // Loads (or shares) the model at path. Options apply only to the first load of a path.
 std::shared_ptr<loaded_model> registry_acquire(const std::string& path, const engine_options& opts);

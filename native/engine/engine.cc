@@ -348,6 +348,16 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
     sequence& s = *out_seq_[k];
     const uint8_t* mask = s.constraint ? s.constraint->allowed() : nullptr;
     sample_result r = s.smp.sample(fwd_.logits_mut(static_cast<int>(k)), mask, scratch_);
+    if (r.token < 0) {  // the constraint admits nothing: end here
+      finish(s, finish_reason::grammar_end, engine_status::ok);
+      for (auto it = running_.begin(); it != running_.end(); ++it)
+        if (it->get() == &s) {
+          ended.push_back(std::move(*it));
+          running_.erase(it);
+          break;
+        }
+      continue;
+    }
     s.tokens.push_back(r.token);
     s.n_generated++;
     if (s.constraint) s.constraint->accept(r.token);

@@ -67,6 +67,8 @@ sample_result sampler::sample(float* logits, const uint8_t* allowed, sampler_scr
   int32_t best = 0;
   for (int64_t i = 0; i < V; ++i)
     if (logits[i] > mx) { mx = logits[i]; best = static_cast<int32_t>(i); }
+  sample_result r_none;
+  if (!std::isfinite(mx)) return r_none;  // everything masked out: token -1, the caller ends the sequence
   float log_z = 0.0f;
   if (need_norm) {
     double sum = 0.0;
@@ -74,7 +76,7 @@ sample_result sampler::sample(float* logits, const uint8_t* allowed, sampler_scr
     log_z = mx + static_cast<float>(std::log(sum));
   }
 
-  if (p_.temperature <= 0.0f || !std::isfinite(mx)) {
+  if (p_.temperature <= 0.0f) {
     r.token = best;
   } else {
     auto& cand = scratch.cand;

@@ -45,7 +45,8 @@ class sampler {
   // Seeds the penalty window with the context (the prompt's tail).
   void prime(const int32_t* tokens, int64_t n);
   void accept(int32_t token);
-  // Modifies logits in place. allowed: per-token 0/1 mask (nullptr = all allowed).
+  // Modifies logits in place. allowed: per-token 0/1 mask (nullptr = all allowed). Returns
+  // token -1 when nothing is allowed.
   sample_result sample(float* logits, const uint8_t* allowed, sampler_scratch& scratch);
   const sampling_params& params() const { return p_; }
 

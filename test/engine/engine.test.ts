@@ -223,3 +223,41 @@ describe('KV transfer', () => {
     }
   });
 });
+
+describe('constrained decoding', () => {
+  it('json_schema output parses and validates', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', maxLength: 6 },
+        ok: { type: 'boolean' },
+        color: { enum: ['red', 'green', 'blue'] },
+        tags: { type: 'array', items: { type: 'boolean' }, maxItems: 3 },
+      },
+      required: ['name', 'ok', 'color', 'tags'],
+      additionalProperties: false,
+    };
+    for (const seed of [1, 2, 3]) {
+      const r = await run(cold, {
+        prompt: prompt(10, 60 + seed),
+        maxTokens: 300,
+        sampling: { ...GREEDY, temperature: 0.8, seed },
+        grammar: { kind: 'json_schema', schema },
+      });
+      expect(['grammar_end', 'stop']).toContain(r.result.finishReason);
+      const v = JSON.parse(r.text) as Record<string, unknown>;
+      expect(Object.keys(v).sort()).toEqual(['color', 'name', 'ok', 'tags']);
+      expect(typeof v.name).toBe('string');
+      expect((v.name as string).length).toBeLessThanOrEqual(6);
+      expect(typeof v.ok).toBe('boolean');
+      expect(['red', 'green', 'blue']).toContain(v.color);
+      expect(Array.isArray(v.tags)).toBe(true);
+    }
+  });
+
+  it('rejects an unsupported schema as an invalid request', async () => {
+    await expect(
+      run(cold, { prompt: prompt(5, 1), grammar: { kind: 'json_schema', schema: { type: 'object', allOf: [{}, {}] } } }),
+    ).rejects.toMatchObject({ code: 'invalid_request_error' });
+  });
+});

@@ -14,7 +14,7 @@ export async function testModelPath(name: string, overrides: Partial<ModelSpec> 
   const key = createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12);
   const master = join(DIR, `master-${key}.gguf`);
   if (!existsSync(master)) await makeModel(spec, master);
-  const path = join(DIR, `${name}-${key}-${process.pid}.gguf`);
+  const path = join(DIR, `${name}-${key}.gguf`);
   if (!existsSync(path)) copyFileSync(master, path);
   return path;
 }

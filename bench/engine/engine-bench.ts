@@ -1,0 +1,177 @@
+// Engine benchmark: prefill and decode tokens/s, aggregate decode at several concurrencies, and
+// time to first token for a 2048-token prompt cold vs with 1900 tokens cached; optionally
+// llama.cpp (node-llama-cpp) side by side on the same GGUF and thread count.
+//
+//   node dist/bench/engine/engine-bench.js --model /path/small-q8_0.gguf [--threads 2] [--reps 3]
+//        [--concurrency 1,4,16,64] [--peer] [--json out.json]
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { loadModel, type EngineModel } from '../../src/engine/index.js';
+import type { SamplingParams } from '../../src/engine/types.js';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+
+const GREEDY: SamplingParams = {
+  temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {},
+};
+
+function randomTokens(n: number, seed: number, vocab: number): Uint32Array {
+  const out = new Uint32Array(n);
+  let x = seed * 2654435761 + 1;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    out[i] = 200 + (x % Math.min(vocab - 300, 100000));
+  }
+  return out;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
+};
+
+interface Timing {
+  ttftMs: number;
+  decodeTokS: number;
+  tokens: number;
+  cachedTokens: number;
+}
+
+async function timedGenerate(m: EngineModel, prompt: Uint32Array, maxTokens: number): Promise<Timing> {
+  const t0 = performance.now();
+  let tFirst = 0;
+  let n = 0;
+  const r = await m.generate({ prompt, maxTokens, sampling: GREEDY, stopTokens: [] }, () => {
+    if (n++ === 0) tFirst = performance.now();
+  });
+  const tEnd = performance.now();
+  return {
+    ttftMs: tFirst - t0,
+    decodeTokS: n > 1 ? ((n - 1) * 1000) / (tEnd - tFirst) : NaN,
+    tokens: n,
+    cachedTokens: r.cachedTokens,
+  };
+}
+
+async function aggregate(m: EngineModel, conc: number, maxTokens: number, seed: number): Promise<number> {
+  const prompts = Array.from({ length: conc }, (_, i) => randomTokens(32, seed * 1000 + i, m.info.vocabSize));
+  const t0 = performance.now();
+  const res = await Promise.all(prompts.map((p) => m.generate({ prompt: p, maxTokens, sampling: GREEDY, stopTokens: [] }, () => {})));
+  const total = res.reduce((a, r) => a + r.completionTokens, 0);
+  return (total * 1000) / (performance.now() - t0);
+}
+
+interface PeerNumbers {
+  prefillTokS: number;
+  decodeTokS: number;
+}
+
+/* node-llama-cpp is installed in its own folder (tools/llamacpp); typed structurally here. */
+async function peerBench(path: string, threads: number, reps: number, vocab: number): Promise<PeerNumbers> {
+  const mod = (await import(pathToFileURL(join(PACKAGE_ROOT, 'tools/llamacpp/node_modules/node-llama-cpp/dist/index.js')).href)) as {
+    getLlama(o: object): Promise<any>;
+  };
+  const llama = await mod.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  const model = await llama.loadModel({ modelPath: path });
+  const ctx = await model.createContext({ contextSize: 4096, threads, batchSize: 512 });
+  const seq = ctx.getSequence();
+  const prefill: number[] = [];
+  const decode: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    await seq.clearHistory();
+    const p = Array.from(randomTokens(512, 900 + r, vocab));
+    let t0 = performance.now();
+    const it = seq.evaluate(p, { temperature: 0 });
+    await it.next();
+    prefill.push((512 * 1000) / (performance.now() - t0));
+    await it.return?.();
+    await seq.clearHistory();
+    const q = Array.from(randomTokens(21, 950 + r, vocab));
+    const it2 = seq.evaluate(q, { temperature: 0 });
+    await it2.next();
+    t0 = performance.now();
+    for (let i = 0; i < 127; i++) await it2.next();
+    decode.push((127 * 1000) / (performance.now() - t0));
+    await it2.return?.();
+  }
+  await ctx.dispose();
+  await model.dispose();
+  await llama.dispose();
+  return { prefillTokS: median(prefill), decodeTokS: median(decode) };
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      model: { type: 'string' },
+      threads: { type: 'string', default: '2' },
+      reps: { type: 'string', default: '3' },
+      concurrency: { type: 'string', default: '1,4,16,64' },
+      'agg-tokens': { type: 'string', default: '32' },
+      peer: { type: 'boolean', default: false },
+      json: { type: 'string' },
+    },
+  });
+  if (!values.model) throw new Error('--model PATH is required (e.g. svc model make --preset small)');
+  const threads = Number(values.threads);
+  const reps = Number(values.reps);
+  const m = await loadModel(values.model, { threads, kvCacheMb: 1024, maxBatchTokens: 512, maxSequences: 64 });
+  const V = m.info.vocabSize;
+  const out: Record<string, unknown> = { model: values.model, threads, reps };
+
+  await timedGenerate(m, randomTokens(32, 1, V), 4); // warm-up (page in the weights)
+  const prefill: number[] = [];
+  const decode: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const p = await timedGenerate(m, randomTokens(512, 100 + r, V), 1);
+    prefill.push((512 * 1000) / p.ttftMs);
+    const d = await timedGenerate(m, randomTokens(21, 200 + r, V), 128);
+    decode.push(d.decodeTokS);
+  }
+  out.prefillTokS = median(prefill);
+  out.decodeTokS = median(decode);
+  console.log(`engine: prefill 512 ${median(prefill).toFixed(1)} tok/s (runs ${prefill.map((x) => x.toFixed(1)).join(', ')})`);
+  console.log(`engine: decode 128 ${median(decode).toFixed(1)} tok/s (runs ${decode.map((x) => x.toFixed(1)).join(', ')})`);
+
+  const agg: Record<string, number> = {};
+  for (const c of values.concurrency!.split(',').map(Number)) {
+    agg[c] = await aggregate(m, c, Number(values['agg-tokens']), c);
+    console.log(`engine: aggregate decode, ${c} concurrent x ${values['agg-tokens']} tokens: ${agg[c]!.toFixed(1)} tok/s`);
+  }
+  out.aggregateTokS = agg;
+
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const base = randomTokens(2048, 500 + r, V);
+    const c = await timedGenerate(m, base, 1);
+    const again = Uint32Array.from([...base.subarray(0, 1900), ...randomTokens(148, 600 + r, V)]);
+    const w = await timedGenerate(m, again, 1);
+    cold.push(c.ttftMs);
+    warm.push(w.ttftMs);
+    out.cachedTokensWarm = w.cachedTokens;
+  }
+  out.ttftColdMs = median(cold);
+  out.ttftCachedMs = median(warm);
+  console.log(
+    `engine: TTFT 2048-token prompt cold ${median(cold).toFixed(0)} ms, with 1900 shared (${String(out.cachedTokensWarm)} cached) ${median(warm).toFixed(0)} ms (ratio ${(median(warm) / median(cold)).toFixed(3)})`,
+  );
+  m.unload();
+
+  if (values.peer) {
+    const p = await peerBench(values.model, threads, reps, V);
+    out.llamacpp = p;
+    console.log(`llama.cpp: prefill 512 ${p.prefillTokS.toFixed(1)} tok/s, decode 128 ${p.decodeTokS.toFixed(1)} tok/s`);
+    console.log(`ratio: prefill ${((out.prefillTokS as number) / p.prefillTokS).toFixed(2)}x, decode ${((out.decodeTokS as number) / p.decodeTokS).toFixed(2)}x`);
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify(out, null, 2));
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
