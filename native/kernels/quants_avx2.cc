@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 namespace infer {
 namespace kq {
@@ -384,7 +385,10 @@ inline void tile_float(int64_t n, const uint8_t* w, size_t w_stride, const float
     __m256 xv[TT];
     for (int t = 0; t < TT; t++) xv[t] = _mm256_loadu_ps(x[t] + j);
     for (int r = 0; r < RT; r++) {
-      const __m256 wv = L::load8(wr[r] + j);
+      __m256 wv = L::load8(wr[r] + j);
+      // Keep wv in a register: otherwise the compiler folds the load into each FMA and issues
+      // RT*TT loads per step instead of RT+TT, which makes the tile load-bound.
+      __asm__("" : "+x"(wv));
       for (int t = 0; t < TT; t++) acc[r][t] = _mm256_fmadd_ps(wv, xv[t], acc[r][t]);
     }
   }
@@ -397,8 +401,8 @@ inline void tile_float(int64_t n, const uint8_t* w, size_t w_stride, const float
 }
 
 template <typename L>
-void gemm_float(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
-                size_t ys) {
+void gemm_float_direct(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt,
+                       float* y, size_t ys) {
   for (int t0 = 0; t0 < nt; t0 += 3) {
     const int tt = nt - t0 < 3 ? nt - t0 : 3;
     const float* x[3];
@@ -419,6 +423,31 @@ void gemm_float(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* a
       }
 #undef INFER_TILE
     }
+  }
+}
+
+// f16/bf16 with several token groups: convert each 4-row tile to f32 once (exact) and run the
+// f32 tiles over it, instead of converting every weight vector once per token group.
+template <typename L>
+void gemm_float(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
+                size_t ys) {
+  if (std::is_same<L, ld_f32>::value || nt < 6) {
+    gemm_float_direct<L>(n, w, ws, nr, act, as, nt, y, ys);
+    return;
+  }
+  thread_local std::vector<float> scratch;
+  if (scratch.size() < static_cast<size_t>(4 * n)) scratch.resize(static_cast<size_t>(4 * n));
+  for (int r0 = 0; r0 < nr; r0 += 4) {
+    const int rt = nr - r0 < 4 ? nr - r0 : 4;
+    for (int r = 0; r < rt; r++) {
+      const auto* src = reinterpret_cast<const typename L::elem*>(w + (r0 + r) * ws);
+      float* dst = scratch.data() + r * n;
+      int64_t j = 0;
+      for (; j + 8 <= n; j += 8) _mm256_storeu_ps(dst + j, L::load8(src + j));
+      for (; j < n; j++) dst[j] = L::one(src + j);
+    }
+    gemm_float_direct<ld_f32>(n, reinterpret_cast<const uint8_t*>(scratch.data()), static_cast<size_t>(n) * 4, rt,
+                              act, as, nt, y + r0, ys);
   }
 }
 
