@@ -69,7 +69,9 @@ export class Predictor {
       {
         prompt,
         maxTokens: req.maxTokens,
-        sampling: { temperature: req.temperature, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {} },
+        // End-of-text is banned: the answer is the events that fit in max_tokens, and a model
+        // may otherwise stop at the first line boundary with no prediction at all.
+        sampling: { temperature: req.temperature, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: Object.fromEntries(model.info.eosTokens.map((t) => [t, -100])) },
         grammar: { kind: 'event_lines' },
         priority: 'interactive',
         signal,

@@ -1,32 +1,35 @@
-// Routes of the prediction service (port --predict-port / svc predict --port). For now only
-// GET /health, answered from what Services knows; the prediction engineer owns this file and
-// replaces it with the full set (src/predict/predict-routes.ts).
+// The prediction service's routes for this process: a Predictor in the configured role over the
+// first loaded model; in the decoder role, a link to the prefiller that a heartbeat keeps current.
 import type { Route } from '../http/types.js';
-import { uptimeSeconds, type Services } from '../server/services.js';
+import type { Services } from '../server/services.js';
+import { predictServiceRoutes } from './predict-routes.js';
+import { Predictor } from './predictor.js';
+import { PrefillerLink } from './prefiller-link.js';
+
+/** How long a decoder waits for its prefiller's KV before prefilling locally. */
+const PREFILL_TIMEOUT_MS = 10_000;
+const HEARTBEAT_MS = 2_000;
+
+export function createPredictor(services: Services): Predictor {
+  const { config, logger } = services;
+  let link: PrefillerLink | null = null;
+  if (config.role === 'decoder' && config.prefillerUrl) {
+    link = new PrefillerLink({
+      url: config.prefillerUrl.replace(/\/+$/, ''),
+      apiKey: config.predictApiKey ?? undefined,
+      timeoutMs: PREFILL_TIMEOUT_MS,
+      heartbeatMs: HEARTBEAT_MS,
+      log: (level, msg, fields) => logger[level](msg, fields),
+    });
+    link.start();
+    services.onClose(() => link?.stop());
+  }
+  const predictor = new Predictor(config.role, link);
+  const model = services.models.values().next().value;
+  if (model) predictor.setModel(model);
+  return predictor;
+}
 
 export function predictRoutes(services: Services): Route[] {
-  return [
-    {
-      method: 'GET',
-      path: '/health',
-      auth: false,
-      errorFormat: 'predict',
-      handler: (ctx) => {
-        const model = services.models.values().next().value;
-        const stats = model?.stats();
-        const cacheEnabled = services.config.prefixCache && (stats?.cache.enabled ?? false);
-        ctx.json(200, {
-          status: model ? 'healthy' : 'degraded',
-          server_role: services.config.role,
-          model: model?.info.id ?? '',
-          gpu_available: stats?.gpuAvailable ?? false,
-          cache_enabled: cacheEnabled,
-          ...(cacheEnabled && stats
-            ? { cache_stats: { enabled: true, hit_rate: stats.cache.hitRate, num_cached_tokens: stats.cache.cachedTokens } }
-            : {}),
-          uptime_seconds: uptimeSeconds(services),
-        });
-      },
-    },
-  ];
+  return predictServiceRoutes(createPredictor(services), { requireKey: services.config.predictApiKey !== null });
 }

@@ -2,7 +2,9 @@
 // startup and passed to every route factory (`xxxRoutes(services): Route[]`). Modules that need
 // more add a field here and build it in createServices; keep construction in that one place.
 import type { Config } from '../config.js';
+import { loadModel } from '../engine/index.js';
 import type { LoadedModel } from '../engine/types.js';
+import { ensureBuiltinModel } from '../model-maker/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { Metrics } from '../metrics.js';
 import { BatchSystem } from '../batch/system.js';
@@ -32,14 +34,20 @@ export function uptimeSeconds(services: Pick<Services, 'startedAt'>): number {
 }
 
 /**
- * INTEGRATION POINT — model loading for `svc serve` / `svc predict`.
- * Loads every `config.models` path (--model, SVC_MODEL) and returns the loaded models; the
- * engine's load function goes here. Until the engine is wired in it loads nothing, and /health
- * reports an empty model list. Errors thrown here abort startup with exit code 1.
+ * Model loading for `svc serve` / `svc predict`: every `config.models` path (--model, SVC_MODEL),
+ * or the built-in model (generated into <data-dir>/models on first start) when none is given.
+ * Errors thrown here abort startup with exit code 1.
  */
 export async function loadModels(config: Config, logger: Logger): Promise<LoadedModel[]> {
-  if (config.models.length) logger.warn('model loading is not wired in yet; ignoring --model', { models: config.models });
-  return [];
+  const paths = config.models.length ? config.models : [await ensureBuiltinModel(config.dataDir)];
+  const loaded: LoadedModel[] = [];
+  for (const path of paths) {
+    const started = performance.now();
+    const model = await loadModel(path, { threads: config.threads, kvCacheMb: config.kvCacheMb, prefixCache: config.prefixCache });
+    logger.info('model loaded', { id: model.info.id, path, context: model.info.contextLength, ms: Math.round(performance.now() - started) });
+    loaded.push(model);
+  }
+  return loaded;
 }
 
 export interface ServicesOptions {
