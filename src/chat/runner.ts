@@ -7,6 +7,7 @@ import type { ChatPlan } from './plan.js';
 import type { BuiltPrompt } from './prompt.js';
 import { tokenizePrompt } from './prompt.js';
 import { StopMatcher } from './stop-matcher.js';
+import { closeObjectSchemas } from './schema-defaults.js';
 
 export interface LogprobEntry {
   token: string;
@@ -257,18 +258,26 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
   const id = opts.newToolCallId();
   opts.onEvent?.({ type: 'tool_start', index: 0, id, name });
   const prefix = `${TOOL_OPEN}{"name": ${JSON.stringify(name)}, "arguments": `;
+  let started = false;
   const args = await generateText(
     model,
     await tokenizePrompt(model, prompt.text + prefix),
     plan,
     opts,
     budget,
-    tool?.parameters ? { kind: 'json_schema', schema: tool.parameters } : { kind: 'json_object' },
-    (t) => opts.onEvent?.({ type: 'tool_args', index: 0, fragment: t }),
+    tool?.parameters ? { kind: 'json_schema', schema: closeObjectSchemas(tool.parameters) } : { kind: 'json_object' },
+    (t) => {
+      // Leading whitespace the grammar allows is dropped: partial-JSON parsers in the SDKs
+      // reject a whitespace-only buffer, and JSON does not need it.
+      const fragment = started ? t : t.replace(/^\s+/, '');
+      if (!fragment) return;
+      started = true;
+      opts.onEvent?.({ type: 'tool_args', index: 0, fragment });
+    },
   );
   res.completionTokens += args.tokens;
   if (names.length === 1) res.cachedTokens = Math.min(args.result.cachedTokens, res.promptTokens);
-  res.toolCalls.push({ id, name, arguments: args.text });
+  res.toolCalls.push({ id, name, arguments: args.text.replace(/^\s+/, '') });
   const fr = args.result.finishReason;
   res.finish = fr === 'length' ? 'length' : fr === 'cancelled' ? 'cancelled' : 'tool_calls';
   return res;

@@ -98,7 +98,7 @@ describe('Chat Completions request', () => {
     const schema = { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] };
     expect(plan({ ...base, response_format: { type: 'json_schema', json_schema: { name: 'x', schema, strict: true } } }).grammar).toEqual({
       kind: 'json_schema',
-      schema,
+      schema: { ...schema, additionalProperties: false },
     });
     expect(apiError(() => plan({ ...base, response_format: { type: 'json_schema', json_schema: { name: 'bad name!' } } })).param).toBe(
       'response_format.json_schema.name',

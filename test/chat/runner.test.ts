@@ -107,7 +107,7 @@ describe('runChoice', () => {
     const tools = [{ name: 'get_weather', parameters: schema }];
     const { model, events, result } = await run([['{"city"', ': "Paris"}']], mkPlan({ tools, toolMode: { kind: 'forced', names: ['get_weather'], named: true } }));
     const req = model.requests[0]!;
-    expect(req.grammar).toEqual({ kind: 'json_schema', schema });
+    expect(req.grammar).toEqual({ kind: 'json_schema', schema: { ...schema, additionalProperties: false } });
     expect(String.fromCharCode(...req.prompt)).toBe('PROMPT<tool_call>\n{"name": "get_weather", "arguments": ');
     expect(events).toEqual([
       { type: 'tool_start', index: 0, id: 'id0', name: 'get_weather' },
@@ -116,6 +116,14 @@ describe('runChoice', () => {
     ]);
     expect(result).toMatchObject({ finish: 'tool_calls', forcedNamed: true, completionTokens: 2, promptTokens: 6 });
     expect(JSON.parse(result.toolCalls[0]!.arguments)).toEqual({ city: 'Paris' });
+  });
+
+  it('drops the leading whitespace a grammar allows before the arguments object', async () => {
+    const tools = [{ name: 'f', parameters: null }];
+    const { events, result } = await run([['\n', ' \t', '\n{"a"', ':1}']], mkPlan({ tools, toolMode: { kind: 'forced', names: ['f'], named: false } }));
+    expect(events.filter((e) => e.type === 'tool_args').map((e) => (e as { fragment: string }).fragment)).toEqual(['{"a"', ':1}']);
+    expect(result.toolCalls[0]!.arguments).toBe('{"a":1}');
+    expect(result.completionTokens).toBe(4);
   });
 
   it('with several candidate tools, picks the name under an enum grammar first', async () => {
