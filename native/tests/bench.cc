@@ -4,6 +4,7 @@
 //   prefill matmul (512 tokens): GFLOP/s = 2 * rows * cols * tokens / time.
 // Options: --types q8_0,f16,...  --threads 1,2  --seconds S (per measurement)  --no-prefill
 //          --no-matvec --shapes 896x4864,4864x896,896x151936 (cols x rows: cols = ne0)
+//          --model FILE.gguf (decode matvecs and 512-token prefill over a real file's weights)
 //          --working-set-mib N (default 256: far above L3; small values measure the in-cache kernel speed)
 #include <time.h>
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "gguf/gguf_file.h"
 #include "kernels/kernels.h"
 #include "tests/ref_quant.h"
 #include "tests/test_main.h"
@@ -66,7 +68,86 @@ double thread_cpu_seconds() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
+double process_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+}
 double best(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+
+// --model FILE: one decode step's worth of matvecs over the file's real weights (every 2-D
+// "blk.*" weight, plus the LM head: output.weight, or token_embd.weight when tied), and a
+// 512-token prefill over the layer weights. Kernel time only (no attention, norms, sampling).
+int bench_model(const std::string& path, const std::vector<int>& threads, double seconds) {
+  std::string err;
+  auto f = infer::gguf_file::open(path, &err);
+  if (!f) {
+    std::fprintf(stderr, "error: %s\n", err.c_str());
+    return 1;
+  }
+  std::vector<infer::tensor_view> layer, all;
+  const infer::gguf_tensor_info* head = f->tensor("output.weight");
+  if (!head) head = f->tensor("token_embd.weight");
+  size_t layer_bytes = 0, head_bytes = head ? head->n_bytes : 0;
+  double layer_params = 0;
+  for (const auto& t : f->tensors()) {
+    if (t.n_dims != 2 || t.name.rfind("blk.", 0) != 0) continue;
+    layer.push_back(f->view(t));
+    layer_bytes += t.n_bytes;
+    layer_params += static_cast<double>(t.ne[0]) * static_cast<double>(t.ne[1]);
+  }
+  all = layer;
+  if (head) all.push_back(f->view(*head));
+  int64_t max_in = 1, max_out = 1;
+  for (const auto& v : all) {
+    max_in = std::max(max_in, v.ne0);
+    max_out = std::max(max_out, v.ne1);
+  }
+  const int64_t n_tokens = 512;
+  std::vector<float> x(static_cast<size_t>(max_in * n_tokens)), y(static_cast<size_t>(max_out * n_tokens));
+  std::mt19937 rng(9);
+  std::normal_distribution<float> nd(0, 1);
+  for (auto& v : x) v = nd(rng);
+  const double bytes = static_cast<double>(layer_bytes + head_bytes);
+  std::printf("# %s: %zu layer matrices (%.1f MiB) + LM head %s (%.1f MiB)\n", path.c_str(), layer.size(),
+              layer_bytes / 1048576.0, head ? head->name.c_str() : "-", head_bytes / 1048576.0);
+  for (int th : threads) {
+    infer::thread_pool pool(th);
+    // warm the page cache / mapping once
+    for (const auto& v : all) infer::matmul(v, x.data(), 1, y.data(), pool);
+    std::vector<double> per;
+    double c0 = process_cpu_seconds();
+    auto start = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds || per.size() < 5) {
+      auto s = std::chrono::steady_clock::now();
+      for (const auto& v : all) infer::matmul(v, x.data(), 1, y.data(), pool);
+      per.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
+    }
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double cpu = process_cpu_seconds() - c0;
+    std::printf("decode matvecs  threads=%d: %.2f ms/token (best %.2f) = %.1f tok/s, %.1f GB/s (best %.1f); "
+                "process got %.2f CPUs\n", th, median(per) * 1e3, best(per) * 1e3, 1.0 / median(per),
+                bytes / median(per) / 1e9, bytes / best(per) / 1e9, cpu / wall);
+    std::fflush(stdout);
+    std::vector<double> pre;
+    c0 = process_cpu_seconds();
+    start = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds || pre.size() < 2) {
+      auto s = std::chrono::steady_clock::now();
+      for (const auto& v : layer) infer::matmul(v, x.data(), n_tokens, y.data(), pool);
+      pre.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
+    }
+    const double flop = 2.0 * layer_params * n_tokens;
+    wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    cpu = process_cpu_seconds() - c0;
+    std::printf("prefill matmuls threads=%d: %.1f ms per %lld tokens (best %.1f) = %.1f tok/s, %.1f GFLOP/s "
+                "(%.1f per CPU-second; process got %.2f CPUs)\n", th, median(pre) * 1e3,
+                static_cast<long long>(n_tokens), best(pre) * 1e3, n_tokens / median(pre), flop / median(pre) / 1e9,
+                flop * pre.size() / cpu / 1e9, cpu / wall);
+    std::fflush(stdout);
+  }
+  return 0;
+}
 
 }  // namespace
 
@@ -77,6 +158,7 @@ int run_bench(int argc, char** argv) {
   double seconds = 0.6;
   size_t kWorkingSet = 256u << 20;
   bool prefill = true, matvec = true;
+  std::string model;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -86,6 +168,7 @@ int run_bench(int argc, char** argv) {
       for (auto& s : split(next())) threads.push_back(std::atoi(s.c_str()));
     } else if (a == "--seconds") seconds = std::atof(next().c_str());
     else if (a == "--no-prefill") prefill = false;
+    else if (a == "--model") model = next();
     else if (a == "--working-set-mib") kWorkingSet = static_cast<size_t>(std::atoll(next().c_str())) << 20;
     else if (a == "--no-matvec") matvec = false;
     else if (a == "--shapes") {
@@ -96,6 +179,7 @@ int run_bench(int argc, char** argv) {
       }
     }
   }
+  if (!model.empty()) return bench_model(model, threads, seconds);
   std::printf("# infer kernels bench (medians; matvec GB/s = weight bytes / time, working set >= %zu MiB)\n",
               kWorkingSet >> 20);
   if (matvec) {

@@ -4,6 +4,7 @@
 // each of which must produce an error message and never crash.
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -337,3 +338,51 @@ TEST(gguf_random_corruption_never_crashes) {
   }
   CHECK(outside == 0, "accepted a tensor outside the file");
 }
+
+namespace infer_test {
+
+// `infer_native_tests --gguf-info FILE`: opens a real file with the reader, prints its metadata
+// (arrays summarized) and tensors, and dequantizes one row of each tensor as a smoke check.
+int gguf_info(const char* path) {
+  auto t0 = std::chrono::steady_clock::now();
+  std::string err;
+  auto f = gguf_file::open(path, &err);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (!f) {
+    std::fprintf(stderr, "error: %s\n", err.c_str());
+    return 1;
+  }
+  std::printf("GGUF v%u, alignment %u, data at %llu, %zu metadata keys, %zu tensors (opened in %.1f ms)\n",
+              f->version(), f->alignment(), static_cast<unsigned long long>(f->data_offset()), f->metadata().size(),
+              f->tensors().size(), ms);
+  for (const auto& [key, v] : f->metadata()) {
+    std::printf("  %-50.*s %-6s ", static_cast<int>(key.size()), key.data(), gguf_type_name(v.type));
+    if (v.type == gguf_type::string) std::printf("%.60s%s\n", std::string(v.str).c_str(), v.str.size() > 60 ? "..." : "");
+    else if (v.is_array()) std::printf("[%llu x %s]\n", static_cast<unsigned long long>(v.count), gguf_type_name(v.elem_type));
+    else if (v.is_float()) std::printf("%g\n", v.f);
+    else if (v.type == gguf_type::boolean) std::printf("%s\n", v.u ? "true" : "false");
+    else std::printf("%lld\n", static_cast<long long>(v.as_int().value_or(-1)));
+  }
+  std::vector<float> row;
+  double checksum = 0;
+  for (const auto& t : f->tensors()) {
+    auto view = f->view(t);
+    row.resize(static_cast<size_t>(view.ne0));
+    infer::dequantize_row(view, view.ne1 - 1, row.data());
+    for (float x : row) checksum += x;
+  }
+  for (size_t i = 0; i < f->tensors().size(); i++) {
+    const auto& t = f->tensors()[i];
+    if (i < 12 || i + 3 >= f->tensors().size())
+      std::printf("  %-28s %-5s [%lld, %lld, %lld, %lld] %llu bytes at +%llu\n", t.name.c_str(),
+                  infer::tensor_type_name(t.type), static_cast<long long>(t.ne[0]), static_cast<long long>(t.ne[1]),
+                  static_cast<long long>(t.ne[2]), static_cast<long long>(t.ne[3]),
+                  static_cast<unsigned long long>(t.n_bytes), static_cast<unsigned long long>(t.offset));
+    else if (i == 12)
+      std::printf("  ...\n");
+  }
+  std::printf("last-row checksum %.6g\n", checksum);
+  return 0;
+}
+
+}  // namespace infer_test

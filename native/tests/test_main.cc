@@ -6,6 +6,10 @@
 #include "tests/test_main.h"
 
 namespace infer_test {
+int gguf_info(const char* path);  // gguf_test.cc
+}
+
+namespace infer_test {
 
 std::vector<test_case>& registry() {
   static std::vector<test_case> r;
@@ -27,6 +31,7 @@ int main(int argc, char** argv) {
   const char* filter = nullptr;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--bench")) return run_bench(argc, argv);
+    if (!std::strcmp(argv[i], "--gguf-info") && i + 1 < argc) return gguf_info(argv[i + 1]);
     if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
   }
   int ran = 0;
