@@ -440,8 +440,8 @@ bool gguf_file::parse(std::string* err) {
       *err = label + ": info truncated (n_dims)" + at(c.pos());
       return false;
     }
-    if (ti.n_dims == 0 || ti.n_dims > kMaxDims) {
-      *err = label + ": n_dims " + std::to_string(ti.n_dims) + " is not in [1, 4]";
+    if (ti.n_dims > kMaxDims) {  // 0 dims: a scalar (one element), as gguf-py writes shape ()
+      *err = label + ": n_dims " + std::to_string(ti.n_dims) + " is more than 4";
       return false;
     }
     for (uint32_t d = 0; d < ti.n_dims; d++) {

@@ -2,9 +2,9 @@
 // of metadata strings (they are string_views into the mapping, valid while the gguf_file lives).
 //
 // open() validates everything before returning: magic, version, counts against the file size,
-// every string length, every (nested) array, tensor names (unique, < 64 bytes), n_dims <= 4,
-// non-negative dims without overflow, supported tensor types (kernels.h), row widths that are a
-// multiple of the type's block size, general.alignment (power of two; default 32), data offset,
+// every string length, every (nested) array, tensor names (unique, < 64 bytes), n_dims <= 4 (0 is
+// a scalar), non-negative dims without overflow, supported tensor types (kernels.h), row widths
+// that are a multiple of the type's block size, general.alignment (power of two; default 32), data offset,
 // each tensor's offset aligned and its bytes inside the file, tensors not overlapping. Any
 // failure returns nullptr with a one-line error naming the file position, key or tensor and type.
 // It never reads outside the mapping (a file truncated *while* mapped can still SIGBUS; that is
