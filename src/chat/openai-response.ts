@@ -126,7 +126,7 @@ export class OpenAIChunker {
       case 'text':
         return this.chunk([this.choice(index, this.withRole(index, { content: ev.text }), ev.logprobs ?? null, null)]);
       case 'thinking':
-        return this.chunk([this.choice(index, this.withRole(index, { content: '', reasoning_content: ev.text }), null, null)]);
+        return this.chunk([this.choice(index, this.withRole(index, { reasoning_content: ev.text }), null, null)]);
       case 'tool_start':
         return this.chunk([
           this.choice(

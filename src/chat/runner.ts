@@ -101,7 +101,8 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   const stopper = new StopMatcher(plan.stop);
   const parser = new OutputParser({
     tools: plan.toolMode.kind === 'auto' && !plan.grammar,
-    thinking: prompt.reasoningTemplate && !plan.grammar,
+    // Reasoning is split out when the template is a reasoning one or the client asked for it.
+    thinking: (prompt.reasoningTemplate || plan.reasoningEffort !== undefined) && !plan.grammar,
     startInThinking: prompt.thinkingOpen,
   });
   const stopCtl = new AbortController();

@@ -104,6 +104,15 @@ describe('streaming', () => {
     expect(final.usage!.completion_tokens).toBeLessThanOrEqual(6);
   });
 
+  it('streams n choices, each with its own role and finish_reason', async () => {
+    const final = await openai.chat.completions.stream({ model: MODEL_ID, messages: user('two'), max_tokens: 4, n: 2, seed: 3 }).finalChatCompletion();
+    expect(final.choices.map((c) => c.index).sort()).toEqual([0, 1]);
+    for (const c of final.choices) {
+      expect(c.message.role).toBe('assistant');
+      expect(['stop', 'length']).toContain(c.finish_reason);
+    }
+  });
+
   it('cancels generation when the client goes away', async () => {
     const ac = new AbortController();
     const stream = await openai.chat.completions.create(

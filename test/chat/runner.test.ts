@@ -210,6 +210,20 @@ describe('Anthropic framing', () => {
     });
   });
 
+  it('turns <think> output into a thinking block before the text when reasoning was asked for', async () => {
+    const { events, result } = await run([['<think>', 'let me see', '</think>', '\n\nAnswer']], mkPlan({ reasoningEffort: 'low' }));
+    const b = new BlockBuilder();
+    for (const e of events) b.onEvent(e);
+    b.close();
+    expect(b.blocks).toEqual([
+      { type: 'thinking', thinking: 'let me see', signature: '' },
+      { type: 'text', text: 'Answer' },
+    ]);
+    expect(result.reasoningTokens).toBe(2);
+    const plain = await run([['<think>', 'x', '</think>']], mkPlan());
+    expect(plain.result.text).toBe('<think>x</think>');
+  });
+
   it('echoes the matched stop sequence', async () => {
     const { result } = await run([['a', 'XY', 'b']], mkPlan({ stop: ['XY'] }));
     expect(messageDelta(result)).toMatchObject({ delta: { stop_reason: 'stop_sequence', stop_sequence: 'XY' }, usage: { output_tokens: 2 } });
