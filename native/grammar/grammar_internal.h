@@ -2,6 +2,7 @@
 // vocabulary trie and the mask cache. Not part of the public API (see grammar.h).
 #pragma once
 #include <atomic>
+#include <bitset>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -104,14 +105,17 @@ struct pda_stack {
   }
 };
 
-enum class feed_status : uint8_t { ok, dead, underflow, overflow, split };
+enum class feed_status : uint8_t { ok, dead, underflow, underflow_refeed, overflow, split };
 
-// Feeds byte c to the frames f[0..n) (f[n-1] on top). underflow: the bottom frame finished and
-// the byte (or the completion) belongs below f[0]; split: the top frame is a union value whose
-// alternatives must be tried one by one (nothing consumed yet).
+// Feeds byte c to the frames f[0..n) (f[n-1] on top). underflow: the bottom frame finished with
+// this byte; underflow_refeed: it had finished before, the byte belongs below f[0]; split: the
+// top frame is a union value whose alternatives must be tried one by one (nothing consumed yet).
 feed_status pda_feed(const compiled_grammar& g, frame* f, int& n, int cap, uint8_t c);
 // Whether the input may end here (finishes pending numbers / literals).
 bool pda_can_end(const compiled_grammar& g, const frame* f, int n);
+// Pops a top frame that may finish here (a number, a literal) and tells its parent; false if the
+// top frame cannot finish now or is the bottom one.
+bool pda_pop_finished(const compiled_grammar& g, pda_stack& s);
 // Whether the stack is a finished single document (nothing more but the end).
 bool pda_is_done(const frame* f, int n);
 // The initial stack of a grammar.
@@ -140,6 +144,9 @@ struct token_list {
 struct top_entry {
   token_list sure;               // accepted (accept_form) or rejected whatever lies below
   std::vector<int32_t> uncertain;  // depend on the frames below: checked per state
+  // First bytes the top frame does not take but finishes on (a number followed by ','): tokens
+  // starting with them get the verdict of the state below once the top frame is popped.
+  std::bitset<256> delegate;
   size_t bytes() const { return sure.bytes() + uncertain.size() * sizeof(int32_t) + 64; }
 };
 
@@ -171,6 +178,7 @@ struct grammar_vocab_impl {
   std::vector<uint32_t> usable_bits;  // usable as a bitmask
   std::vector<vocab_trie_node> trie;  // + one sentinel at the end
   std::vector<int32_t> sorted_ids;
+  uint32_t first_byte_begin[257] = {};  // sorted_ids index of the first token starting with byte b
   int max_token_len = 0;
   size_t n_usable = 0;
   mutable mask_cache cache;

@@ -114,6 +114,7 @@ std::shared_ptr<const top_entry> compute_top(const compiled_grammar& g, const gr
   states[0].n = 1;
   states[0].f[0] = base;
   std::vector<int32_t> accepted, uncertain;
+  std::bitset<256> delegate;
   const auto& T = v.trie;
   const size_t end = T.size() - 1;  // sentinel
   size_t i = 0;
@@ -129,6 +130,9 @@ std::shared_ptr<const top_entry> compute_top(const compiled_grammar& g, const gr
       ++i;
     } else if (st == feed_status::dead) {
       i = nd.next;
+    } else if (st == feed_status::underflow_refeed && nd.depth == 1) {
+      delegate.set(nd.byte);  // the frame below decides these tokens
+      i = nd.next;
     } else {  // finished the top frame, too deep to follow, or a union: decide per state
       for (uint32_t t = nd.tok_begin; t < T[nd.next].tok_begin; ++t) uncertain.push_back(v.sorted_ids[t]);
       i = nd.next;
@@ -136,10 +140,14 @@ std::shared_ptr<const top_entry> compute_top(const compiled_grammar& g, const gr
   }
   auto e = std::make_shared<top_entry>();
   e->uncertain = std::move(uncertain);
+  e->delegate = delegate;
   if (accepted.size() * 2 > v.n_usable) {
     std::vector<uint8_t> mark(v.bytes.size(), 0);
     for (int32_t t : accepted) mark[size_t(t)] = 1;
     for (int32_t t : e->uncertain) mark[size_t(t)] = 1;
+    for (int b = 0; b < 256; ++b)
+      if (delegate[size_t(b)])
+        for (uint32_t k = v.first_byte_begin[b]; k < v.first_byte_begin[b + 1]; ++k) mark[size_t(v.sorted_ids[k])] = 1;
     e->sure.accept_form = false;
     for (int32_t t : v.sorted_ids)
       if (!mark[size_t(t)]) e->sure.ids.push_back(t);
@@ -164,20 +172,6 @@ std::shared_ptr<const top_entry> top_for(const compiled_grammar& g, const gramma
   return e;
 }
 
-state_mask stack_mask(matcher_state& m, const pda_stack& s) {
-  const compiled_grammar& g = *m.g;
-  const grammar_vocab_impl& v = m.vocab->impl();
-  state_mask out;
-  out.base = top_for(g, v, s.f[s.n - 1]);
-  out.accept_form = out.base->sure.accept_form;
-  pda_stack scratch;
-  for (int32_t t : out.base->uncertain) {
-    bool ok = stack_accepts(g, s, v.bytes[size_t(t)], scratch, m.tmp_a, m.tmp_b);
-    if (ok == out.accept_form) out.ids.push_back(t);
-  }
-  return out;
-}
-
 // Calls fn(id) for every id listed by the mask (allowed ones in accept form, else rejected ones).
 template <class F>
 void for_each_listed(const state_mask& sm, F&& fn) {
@@ -188,31 +182,100 @@ void for_each_listed(const state_mask& sm, F&& fn) {
 
 size_t listed_count(const state_mask& sm) { return (sm.base ? sm.base->sure.ids.size() : 0) + sm.ids.size(); }
 
+// The shorter list form of a 0/1 array over the vocabulary.
+void list_from_marks(const grammar_vocab_impl& v, const std::vector<uint8_t>& allowed, state_mask& out) {
+  size_t count = 0;
+  for (int32_t t : v.sorted_ids) count += allowed[size_t(t)];
+  out.base.reset();
+  out.ids.clear();
+  out.accept_form = count * 2 <= v.n_usable;
+  for (int32_t t : v.sorted_ids)
+    if (bool(allowed[size_t(t)]) == out.accept_form) out.ids.push_back(t);
+}
+
+std::shared_ptr<const state_mask> mask_for_stacks(matcher_state& m, const std::vector<pda_stack>& stacks);
+
+state_mask stack_mask(matcher_state& m, const pda_stack& s) {
+  const compiled_grammar& g = *m.g;
+  const grammar_vocab_impl& v = m.vocab->impl();
+  state_mask out;
+  auto top = top_for(g, v, s.f[s.n - 1]);
+  out.base = top;
+  out.accept_form = top->sure.accept_form;
+  pda_stack scratch;
+  for (int32_t t : top->uncertain) {
+    bool ok = stack_accepts(g, s, v.bytes[size_t(t)], scratch, m.tmp_a, m.tmp_b);
+    if (ok == out.accept_form) out.ids.push_back(t);
+  }
+  if (top->delegate.none()) return out;
+  // Tokens that start with a byte the top frame finishes on: the state below decides them.
+  std::vector<pda_stack> below(1);
+  below[0].copy_from(s);
+  if (!pda_pop_finished(g, below[0])) return out;  // not reached: delegation implies a finished top
+  auto parent = mask_for_stacks(m, below);
+  const auto& D = top->delegate;
+  auto first = [&](int32_t t) { return size_t((unsigned char)v.bytes[size_t(t)][0]); };
+  if (out.accept_form && parent->accept_form) {
+    for_each_listed(*parent, [&](int32_t t) {
+      if (D[first(t)]) out.ids.push_back(t);
+    });
+    return out;
+  }
+  std::vector<uint8_t> allowed(v.bytes.size(), 0);
+  auto set_groups = [&](bool delegated) {
+    for (int b = 0; b < 256; ++b)
+      if (D[size_t(b)] == delegated)
+        for (uint32_t k = v.first_byte_begin[b]; k < v.first_byte_begin[b + 1]; ++k) allowed[size_t(v.sorted_ids[k])] = 1;
+  };
+  if (out.accept_form) {
+    for_each_listed(out, [&](int32_t t) { allowed[size_t(t)] = 1; });
+  } else {
+    set_groups(false);
+    for_each_listed(out, [&](int32_t t) { allowed[size_t(t)] = 0; });
+  }
+  if (parent->accept_form) {
+    for_each_listed(*parent, [&](int32_t t) {
+      if (D[first(t)]) allowed[size_t(t)] = 1;
+    });
+  } else {
+    set_groups(true);
+    for_each_listed(*parent, [&](int32_t t) {
+      if (D[first(t)]) allowed[size_t(t)] = 0;
+    });
+  }
+  list_from_marks(v, allowed, out);
+  return out;
+}
+
 std::shared_ptr<const state_mask> get_state_mask(matcher_state& m) {
   if (m.current) return m.current;
-  const grammar_vocab_impl& v = m.vocab->impl();
   if (m.terminated || m.stacks.empty()) {
     m.current = std::make_shared<state_mask>();
     return m.current;
   }
+  return m.current = mask_for_stacks(m, m.stacks);
+}
+
+std::shared_ptr<const state_mask> mask_for_stacks(matcher_state& m, const std::vector<pda_stack>& stacks) {
+  const grammar_vocab_impl& v = m.vocab->impl();
   std::string key;
   key += 'S';
   key.append(reinterpret_cast<const char*>(&m.g->uid), sizeof(uint32_t));
-  for (const auto& s : m.stacks) {
+  for (const auto& s : stacks) {
     key += char(s.n);
     key.append(reinterpret_cast<const char*>(s.f), sizeof(frame) * size_t(s.n));
   }
   {
     std::lock_guard<std::mutex> lock(v.cache.mu);
     auto it = v.cache.states.find(key);
-    if (it != v.cache.states.end()) return m.current = it->second;
+    if (it != v.cache.states.end()) return it->second;
   }
   auto out = std::make_shared<state_mask>();
-  if (m.stacks.size() == 1) {
-    *out = stack_mask(m, m.stacks[0]);
+  if (stacks.size() == 1) {
+    *out = stack_mask(m, stacks[0]);
   } else {
     std::vector<uint8_t> allowed(v.bytes.size(), 0);
-    for (const auto& s : m.stacks) {
+    for (const auto& s : stacks) {
       state_mask one = stack_mask(m, s);
       if (one.accept_form) {
         for_each_listed(one, [&](int32_t t) { allowed[size_t(t)] = 1; });
@@ -223,15 +286,11 @@ std::shared_ptr<const state_mask> get_state_mask(matcher_state& m) {
           if (!rej[size_t(t)]) allowed[size_t(t)] = 1;
       }
     }
-    size_t count = 0;
-    for (int32_t t : v.sorted_ids) count += allowed[size_t(t)];
-    out->accept_form = count * 2 <= v.n_usable;
-    for (int32_t t : v.sorted_ids)
-      if (bool(allowed[size_t(t)]) == out->accept_form) out->ids.push_back(t);
+    list_from_marks(v, allowed, *out);
   }
   std::lock_guard<std::mutex> lock(v.cache.mu);
   v.cache.add_state(key, out);
-  return m.current = out;
+  return out;
 }
 
 bool is_end_token(const grammar_vocab_impl& v, int32_t t) {

@@ -20,7 +20,9 @@
 namespace infer {
 namespace {
 
-enum : uint8_t { o_start, o_key, o_colon, o_in_value, o_after_value, o_after_comma };
+enum : uint8_t { o_start, o_key, o_colon, o_in_value, o_after_value, o_after_comma, o_in_key };
+// string frame `sub` bits
+constexpr uint8_t kStrBudgetNormalized = 1, kStrKey = 2;
 enum : uint8_t { a_start, a_in_item, a_after_item };
 enum : uint8_t { n_start, n_minus, n_zero, n_int, n_dot, n_frac, n_e, n_esign, n_exp };
 enum : uint8_t { d_in, d_done };
@@ -54,7 +56,9 @@ inline int hex_value(uint8_t c) {
   return -1;
 }
 
-sres string_step(uint32_t& st, uint8_t c) {
+// Keys allow only the escapes of the canonical (minimal) encoding, so that a key that leaves the
+// declared names' trie can never decode to a declared name.
+sres string_step(uint32_t& st, uint8_t c, bool key) {
   uint32_t mode = st & 0xFF, rem = (st >> 8) & 0xFF, flags = st >> 16;
   switch (mode) {
     case ss_normal:
@@ -71,8 +75,8 @@ sres string_step(uint32_t& st, uint8_t c) {
       if (c == 0xF4) { st = ss_utf8 | 3u << 8 | 4u << 16; return sres::new_char; }
       return sres::dead;
     case ss_esc:
-      if (c == 'u') { st = ss_hex | 4u << 8; return sres::more; }
-      if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' || c == 'r' ||
+      if (c == 'u' && !key) { st = ss_hex | 4u << 8; return sres::more; }
+      if (c == '"' || c == '\\' || (c == '/' && !key) || c == 'b' || c == 'f' || c == 'n' || c == 'r' ||
           c == 't') {
         st = ss_normal;
         return sres::more;
@@ -128,9 +132,24 @@ frame make_value(uint32_t node, uint8_t depth) {
   return v;
 }
 
+frame make_key_string(uint32_t string_state) {
+  frame k;
+  k.kind = fk_string;
+  k.sub = kStrKey;
+  k.a = kNoLimit;
+  k.b = string_state;
+  return k;
+}
+
 void child_done(const compiled_grammar& g, frame& p) {
   switch (p.kind) {
     case fk_object:
+      if (p.sub == o_in_key) {  // an undeclared key ended
+        p.sub = o_colon;
+        p.b = kExtra;
+        p.ws = 0;
+        break;
+      }
       if (p.b != kExtra) p.seen |= uint64_t(1) << p.b;
       p.sub = o_after_value;
       p.ws = 0;
@@ -253,21 +272,25 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
     case o_after_comma:
       if (is_ws(g, c)) return take_ws(g, f);
       if (c == '"' && more_keys_possible(n, f.seen)) {
-        f.sub = o_key;
         f.ws = 0;
-        f.a = n.key_trie >= 0 ? 0 : byte_trie::none;
+        if (n.key_trie < 0) {  // no declared names: any key, read by a string frame
+          f.sub = o_in_key;
+          child = make_key_string(ss_normal);
+          return step::push;
+        }
+        f.sub = o_key;
+        f.a = 0;
         f.b = ss_normal;
         return step::consumed;
       }
       if (c == '}' && f.sub == o_start && required_met(n, f.seen)) return step::done;
       return step::dead;
-    case o_key: {
+    case o_key: {  // on the declared names' trie (f.a)
       uint32_t st = f.b;
-      sres r = string_step(st, c);
+      sres r = string_step(st, c, true);
       if (r == sres::dead) return step::dead;
       if (r == sres::close) {
-        int32_t prop = -1;
-        if (f.a != byte_trie::none) prop = g.tries[size_t(n.key_trie)].nodes[f.a].terminal;
+        int32_t prop = g.tries[size_t(n.key_trie)].nodes[f.a].terminal;
         if (prop >= 0) {
           if (f.seen & (uint64_t(1) << prop)) return step::dead;  // no duplicate keys
           f.b = uint32_t(prop);
@@ -281,13 +304,19 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
         f.ws = 0;
         return step::consumed;
       }
-      if (f.a != byte_trie::none) {
-        const byte_trie& t = g.tries[size_t(n.key_trie)];
-        f.a = t.child(f.a, c);
-        if (f.a != byte_trie::none && n.additional < 0 && (t.nodes[f.a].reach & ~f.seen) == 0)
-          f.a = byte_trie::none;
+      const byte_trie& t = g.tries[size_t(n.key_trie)];
+      uint32_t next = t.child(f.a, c);
+      if (next != byte_trie::none && n.additional < 0 && (t.nodes[next].reach & ~f.seen) == 0)
+        next = byte_trie::none;
+      if (next == byte_trie::none) {
+        if (n.additional < 0) return step::dead;
+        // Off the declared names: an undeclared key, read on by a string frame.
+        f.sub = o_in_key;
+        f.a = 0;
+        child = make_key_string(st);
+        return step::push;
       }
-      if (f.a == byte_trie::none && n.additional < 0) return step::dead;
+      f.a = next;
       f.b = st;
       return step::consumed;
     }
@@ -341,12 +370,12 @@ step array_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
 
 step string_frame_step(frame& f, uint8_t c) {
   uint32_t st = f.b;
-  sres r = string_step(st, c);
+  sres r = string_step(st, c, f.sub & kStrKey);
   if (r == sres::dead) return step::dead;
   uint32_t rmax = f.a & 0xFFFF, rmin = f.a >> 16;
   if (r == sres::close) return rmin == 0 ? step::done : step::dead;
   if (r == sres::new_char) {
-    if (rmax == 0) return f.sub ? step::unsure : step::dead;
+    if (rmax == 0) return (f.sub & kStrBudgetNormalized) ? step::unsure : step::dead;
     if (rmax != kNoLimit) --rmax;
     if (rmin > 0) --rmin;
     f.a = rmax | rmin << 16;
@@ -408,7 +437,7 @@ feed_status pda_feed(const compiled_grammar& g, frame* f, int& n, int cap, uint8
         child_done(g, f[n - 1]);
         return feed_status::ok;
       case step::pop_refeed:
-        if (--n == 0) return feed_status::underflow;
+        if (--n == 0) return feed_status::underflow_refeed;
         child_done(g, f[n - 1]);
         continue;
       case step::dead: return feed_status::dead;
@@ -446,6 +475,18 @@ bool pda_can_end(const compiled_grammar& g, const frame* f, int n) {
   return false;
 }
 
+bool pda_pop_finished(const compiled_grammar& g, pda_stack& s) {
+  if (s.n < 2) return false;
+  const frame& t = s.f[s.n - 1];
+  bool finishes = false;
+  if (t.kind == fk_number) finishes = t.sub == n_zero || t.sub == n_int || t.sub == n_frac || t.sub == n_exp;
+  else if (t.kind == fk_literal) finishes = g.tries[size_t(g.nodes[t.node].literals)].nodes[t.a].terminal >= 0;
+  if (!finishes) return false;
+  --s.n;
+  child_done(g, s.f[s.n - 1]);
+  return true;
+}
+
 bool pda_is_done(const frame* f, int n) { return n == 1 && f[0].kind == fk_doc && f[0].sub == d_done; }
 
 void pda_init(const compiled_grammar& g, pda_stack& s) {
@@ -475,7 +516,7 @@ bool pda_normalize_top(frame& f) {
       uint32_t rmax = f.a & 0xFFFF;
       if (rmax != kNoLimit && rmax > kBudgetCap) {
         rmax = kBudgetCap;
-        f.sub = 1;
+        f.sub |= kStrBudgetNormalized;
       }
       f.a = rmax;
       return true;

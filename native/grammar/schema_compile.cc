@@ -271,6 +271,11 @@ struct schema_compiler {
           fail(path + "/properties", "more than " + std::to_string(kMaxProperties) + " properties are not supported");
           return;
         }
+        for (unsigned char ch : m.first)
+          if (ch < 0x20) {
+            fail(path + "/properties", "property names with control characters are not supported");
+            return;
+          }
         uint32_t ps = compile(m.second, path + "/properties/" + m.first);
         if (!err.empty()) return;
         names.push_back(m.first);

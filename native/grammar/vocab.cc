@@ -164,6 +164,12 @@ std::shared_ptr<const grammar_vocab> grammar_vocab::create(std::vector<std::stri
   }
   for (int d = cur; d > 0; --d) m.trie[open[size_t(d)]].next = uint32_t(m.trie.size());
   m.trie.push_back({uint32_t(m.trie.size() + 1), uint32_t(m.sorted_ids.size()), 0, 0});  // sentinel
+  size_t k = 0;
+  for (int b = 0; b < 256; ++b) {
+    while (k < m.sorted_ids.size() && int((unsigned char)B[size_t(m.sorted_ids[k])][0]) < b) ++k;
+    m.first_byte_begin[b] = uint32_t(k);
+  }
+  m.first_byte_begin[256] = uint32_t(m.sorted_ids.size());
   return v;
 }
 
