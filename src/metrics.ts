@@ -33,11 +33,19 @@ export class Counter implements Series {
   constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[]) {}
 
   inc(labels: Labels = {}, by = 1): void {
+    this.series(labels).value += by;
+  }
+
+  /** The cell for one label set; hot paths keep it and add to `.value` directly. */
+  series(labels: Labels): { value: number } {
     const values = this.labelNames.map((n) => labels[n] ?? '');
     const key = values.join('\u0001');
-    const cur = this.values.get(key);
-    if (cur) cur.value += by;
-    else this.values.set(key, { labels: values, value: by });
+    let cur = this.values.get(key);
+    if (!cur) {
+      cur = { labels: values, value: 0 };
+      this.values.set(key, cur);
+    }
+    return cur;
   }
 
   get(labels: Labels = {}): number {
@@ -51,8 +59,15 @@ export class Counter implements Series {
   }
 }
 
+interface HistogramCell {
+  labels: string[];
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
 export class Histogram implements Series {
-  private readonly values = new Map<string, { labels: string[]; counts: number[]; sum: number; count: number }>();
+  private readonly values = new Map<string, HistogramCell>();
   constructor(
     readonly name: string,
     readonly help: string,
@@ -61,6 +76,11 @@ export class Histogram implements Series {
   ) {}
 
   observe(labels: Labels, value: number): void {
+    this.observeIn(this.series(labels), value);
+  }
+
+  /** The cell for one label set (hot paths keep it and call observeIn). */
+  series(labels: Labels): HistogramCell {
     const values = this.labelNames.map((n) => labels[n] ?? '');
     const key = values.join('\u0001');
     let cur = this.values.get(key);
@@ -68,11 +88,17 @@ export class Histogram implements Series {
       cur = { labels: values, counts: new Array<number>(this.buckets.length).fill(0), sum: 0, count: 0 };
       this.values.set(key, cur);
     }
+    return cur;
+  }
+
+  observeIn(cell: HistogramCell, value: number): void {
     // Counts are stored per bucket and made cumulative when rendered.
-    const i = this.buckets.findIndex((b) => value <= b);
-    if (i >= 0) cur.counts[i] = (cur.counts[i] ?? 0) + 1;
-    cur.sum += value;
-    cur.count += 1;
+    const b = this.buckets;
+    let i = 0;
+    while (i < b.length && value > b[i]!) i++;
+    if (i < b.length) cell.counts[i] = (cell.counts[i] ?? 0) + 1;
+    cell.sum += value;
+    cell.count += 1;
   }
 
   render(): string[] {
@@ -159,18 +185,18 @@ export class Metrics {
     this.add(name, new Gauge(name, help, read));
   }
 
-  private readonly requestSeries = new Map<string, { labels: Labels; latency: Labels }>();
+  private readonly requestCells = new Map<string, { count: { value: number }; latency: HistogramCell }>();
 
-  /** Called once per HTTP request: label objects are made once per (server, route, method, status). */
+  /** Called once per HTTP request: the series cells are looked up once per (server, route, method, status). */
   recordRequest(server: string, route: string, method: string, status: number, seconds: number): void {
     const key = `${server} ${route} ${method} ${status}`;
-    let s = this.requestSeries.get(key);
-    if (!s) {
-      s = { labels: { server, route, method, status: String(status) }, latency: { server, route } };
-      this.requestSeries.set(key, s);
+    let c = this.requestCells.get(key);
+    if (!c) {
+      c = { count: this.httpRequests.series({ server, route, method, status: String(status) }), latency: this.httpLatency.series({ server, route }) };
+      this.requestCells.set(key, c);
     }
-    this.httpRequests.inc(s.labels);
-    this.httpLatency.observe(s.latency, seconds);
+    c.count.value += 1;
+    this.httpLatency.observeIn(c.latency, seconds);
   }
 
   render(): string {

@@ -10,13 +10,15 @@ import { healthRoutes } from '../../src/api/health.js';
 import { parseServeConfig } from '../../src/config.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
-import { createServices, uptimeSeconds } from '../../src/server/services.js';
+import { Metrics } from '../../src/metrics.js';
+import { uptimeSeconds } from '../../src/server/services.js';
 
 async function main(kind: string): Promise<void> {
   const config = parseServeConfig(['--api-key', 'sk-bench-key-0000', '--rate-limit-rps', '0'], {});
   // Access lines go to stdout, which the bench points at /dev/null: the full cost of writing them.
   const logger = createLogger({ level: kind === 'uws' ? 'info' : 'warn' });
-  const services = await createServices(config, { logger, loadModels: async () => [] });
+  // Only what /health reads: no models, no store (the bench must not touch a data dir).
+  const services = { startedAt: performance.now(), models: new Map<string, never>(), metrics: new Metrics() };
   let port: number;
   if (kind === 'node') {
     const server = createServer((req, res) => {

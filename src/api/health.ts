@@ -10,7 +10,7 @@ export interface MainHealth {
   models: string[];
 }
 
-export function healthRoutes(services: Services): Route[] {
+export function healthRoutes(services: Pick<Services, 'startedAt' | 'models' | 'metrics'>): Route[] {
   return [
     {
       method: 'GET',

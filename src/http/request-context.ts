@@ -239,7 +239,7 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
 
   private writeHead(status: number, head: Array<[string, string]>): void {
     const res = this.res;
-    res.writeStatus(statusLine(status));
+    if (status !== 200) res.writeStatus(statusLine(status)); // uWS writes "200 OK" by itself
     for (const [k, v] of head) res.writeHeader(k, v);
     if (this.outHeaders) for (const [k, v] of this.outHeaders) res.writeHeader(k, v);
     res.writeHeader('x-request-id', this.requestId);
