@@ -62,13 +62,14 @@ async function aggregate(m: EngineModel, conc: number, maxTokens: number, seed: 
   return (total * 1000) / (performance.now() - t0);
 }
 
-interface PeerNumbers {
-  prefillTokS: number;
-  decodeTokS: number;
+/* llama.cpp through node-llama-cpp, installed in its own folder (tools/llamacpp); typed structurally. */
+interface Peer {
+  prefill(tokens: Uint32Array): Promise<number>;
+  decode(prompt: Uint32Array, n: number): Promise<number>;
+  dispose(): Promise<void>;
 }
 
-/* node-llama-cpp is installed in its own folder (tools/llamacpp); typed structurally here. */
-async function peerBench(path: string, threads: number, reps: number, vocab: number): Promise<PeerNumbers> {
+async function openPeer(path: string, threads: number): Promise<Peer> {
   const mod = (await import(pathToFileURL(join(PACKAGE_ROOT, 'tools/llamacpp/node_modules/node-llama-cpp/dist/index.js')).href)) as {
     getLlama(o: object): Promise<any>;
   };
@@ -76,29 +77,32 @@ async function peerBench(path: string, threads: number, reps: number, vocab: num
   const model = await llama.loadModel({ modelPath: path });
   const ctx = await model.createContext({ contextSize: 4096, threads, batchSize: 512 });
   const seq = ctx.getSequence();
-  const prefill: number[] = [];
-  const decode: number[] = [];
-  for (let r = 0; r < reps; r++) {
-    await seq.clearHistory();
-    const p = Array.from(randomTokens(512, 900 + r, vocab));
-    let t0 = performance.now();
-    const it = seq.evaluate(p, { temperature: 0 });
-    await it.next();
-    prefill.push((512 * 1000) / (performance.now() - t0));
-    await it.return?.();
-    await seq.clearHistory();
-    const q = Array.from(randomTokens(21, 950 + r, vocab));
-    const it2 = seq.evaluate(q, { temperature: 0 });
-    await it2.next();
-    t0 = performance.now();
-    for (let i = 0; i < 127; i++) await it2.next();
-    decode.push((127 * 1000) / (performance.now() - t0));
-    await it2.return?.();
-  }
-  await ctx.dispose();
-  await model.dispose();
-  await llama.dispose();
-  return { prefillTokS: median(prefill), decodeTokS: median(decode) };
+  return {
+    async prefill(tokens) {
+      await seq.clearHistory();
+      const t0 = performance.now();
+      const it = seq.evaluate(Array.from(tokens), { temperature: 0 });
+      await it.next();
+      const dt = performance.now() - t0;
+      await it.return?.();
+      return (tokens.length * 1000) / dt;
+    },
+    async decode(prompt, n) {
+      await seq.clearHistory();
+      const it = seq.evaluate(Array.from(prompt), { temperature: 0 });
+      await it.next();
+      const t0 = performance.now();
+      for (let i = 1; i < n; i++) await it.next();
+      const dt = performance.now() - t0;
+      await it.return?.();
+      return ((n - 1) * 1000) / dt;
+    },
+    async dispose() {
+      await ctx.dispose();
+      await model.dispose();
+      await llama.dispose();
+    },
+  };
 }
 
 async function main() {
@@ -121,18 +125,33 @@ async function main() {
   const out: Record<string, unknown> = { model: values.model, threads, reps };
 
   await timedGenerate(m, randomTokens(32, 1, V), 4); // warm-up (page in the weights)
+  // Engine and llama.cpp alternate rep by rep, so both see the same machine load.
+  const peer = values.peer ? await openPeer(values.model, threads) : null;
+  if (peer) await peer.decode(randomTokens(32, 1, V), 4);
   const prefill: number[] = [];
   const decode: number[] = [];
+  const peerPrefill: number[] = [];
+  const peerDecode: number[] = [];
   for (let r = 0; r < reps; r++) {
-    const p = await timedGenerate(m, randomTokens(512, 100 + r, V), 1);
-    prefill.push((512 * 1000) / p.ttftMs);
-    const d = await timedGenerate(m, randomTokens(21, 200 + r, V), 128);
-    decode.push(d.decodeTokS);
+    const p512 = randomTokens(512, 100 + r, V);
+    prefill.push((512 * 1000) / (await timedGenerate(m, p512, 1)).ttftMs);
+    if (peer) peerPrefill.push(await peer.prefill(p512));
+    const p21 = randomTokens(21, 200 + r, V);
+    decode.push((await timedGenerate(m, p21, 128)).decodeTokS);
+    if (peer) peerDecode.push(await peer.decode(p21, 128));
   }
+  await peer?.dispose();
+  const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
   out.prefillTokS = median(prefill);
   out.decodeTokS = median(decode);
-  console.log(`engine: prefill 512 ${median(prefill).toFixed(1)} tok/s (runs ${prefill.map((x) => x.toFixed(1)).join(', ')})`);
-  console.log(`engine: decode 128 ${median(decode).toFixed(1)} tok/s (runs ${decode.map((x) => x.toFixed(1)).join(', ')})`);
+  console.log(`engine:    prefill 512 ${median(prefill).toFixed(1)} tok/s (runs ${fmt(prefill)})`);
+  console.log(`engine:    decode 128  ${median(decode).toFixed(1)} tok/s (runs ${fmt(decode)})`);
+  if (peer) {
+    out.llamacpp = { prefillTokS: median(peerPrefill), decodeTokS: median(peerDecode) };
+    console.log(`llama.cpp: prefill 512 ${median(peerPrefill).toFixed(1)} tok/s (runs ${fmt(peerPrefill)})`);
+    console.log(`llama.cpp: decode 128  ${median(peerDecode).toFixed(1)} tok/s (runs ${fmt(peerDecode)})`);
+    console.log(`ratio engine/llama.cpp: prefill ${(median(prefill) / median(peerPrefill)).toFixed(2)}x, decode ${(median(decode) / median(peerDecode)).toFixed(2)}x`);
+  }
 
   const agg: Record<string, number> = {};
   for (const c of values.concurrency!.split(',').map(Number)) {
@@ -159,12 +178,6 @@ async function main() {
   );
   m.unload();
 
-  if (values.peer) {
-    const p = await peerBench(values.model, threads, reps, V);
-    out.llamacpp = p;
-    console.log(`llama.cpp: prefill 512 ${p.prefillTokS.toFixed(1)} tok/s, decode 128 ${p.decodeTokS.toFixed(1)} tok/s`);
-    console.log(`ratio: prefill ${((out.prefillTokS as number) / p.prefillTokS).toFixed(2)}x, decode ${((out.decodeTokS as number) / p.decodeTokS).toFixed(2)}x`);
-  }
   if (values.json) writeFileSync(values.json, JSON.stringify(out, null, 2));
 }
 

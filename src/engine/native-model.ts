@@ -3,10 +3,12 @@
 import { basename } from 'node:path';
 import { ApiError, invalidRequest } from '../errors.js';
 import { native, NativeFinish, type ModelHandle, type NativeEvalResult, type NativeModelInfo, type NativeStats, type NativeSubmitOptions } from '../native/binding.js';
-import { createTokenizer, type Tokenizer } from '../tokenizer/index.js';
-import { ChatTemplate } from './chat-template.js';
+import type { Tokenizer } from '../tokenizer/index.js';
+import type { ChatTemplate } from './chat-template.js';
 import { contextExceeded, fromNativeError, fromNativeStatus } from './engine-errors.js';
 import { StepDispatcher } from './step-dispatcher.js';
+import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
+import { modelText } from './text-worker.js';
 import type {
   ChatTemplateInput,
   EngineStats,
@@ -66,6 +68,20 @@ const FINISH: Record<number, FinishReason> = {
   [NativeFinish.grammarEnd]: 'grammar_end',
 };
 
+/** Size of the text in a template input, without serialising it. */
+function approxChars(input: ChatTemplateInput): number {
+  let n = 0;
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > 6 || n >= OFFLOAD_MIN_CHARS) return;
+    if (typeof v === 'string') n += v.length;
+    else if (Array.isArray(v)) for (const x of v) visit(x, depth + 1);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) visit(x, depth + 1);
+  };
+  visit(input.messages, 0);
+  visit(input.tools, 0);
+  return n;
+}
+
 function toU32(tokens: ArrayLike<number>): Uint32Array {
   return tokens instanceof Uint32Array ? tokens : Uint32Array.from(tokens as ArrayLike<number>);
 }
@@ -90,7 +106,8 @@ export class NativeModel implements EngineModel {
     const n = native();
     this.metadata = n.modelMetadata(handle);
     this.nativeInfo = n.modelInfo(handle);
-    this.tokenizer = createTokenizer(this.metadata);
+    const text = modelText(path, this.metadata);
+    this.tokenizer = text.tokenizer;
     const eos = [...new Set([...this.nativeInfo.eosTokens, ...this.tokenizer.eog])];
     this.stopIds = Int32Array.from(eos);
     this.stopSet = new Set(eos);
@@ -105,14 +122,19 @@ export class NativeModel implements EngineModel {
       bosToken: this.tokenizer.bos,
       eosTokens: eos,
     };
-    const piece = (t: number | null) => (t === null ? '' : this.tokenizer.tokenText(t));
-    this.template = new ChatTemplate(chatTemplate, { bosToken: piece(this.tokenizer.bos), eosToken: piece(this.tokenizer.eos) });
+    this.template = text.template;
     this.dispatcher = new StepDispatcher(handle);
     this.kv = this.makeKvTransfer();
   }
 
   async tokenize(text: string, opts: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Promise<Uint32Array> {
-    return this.tokenizer.encode(text, { addSpecial: opts.addSpecial ?? true, parseSpecial: opts.parseSpecial ?? false });
+    const addSpecial = opts.addSpecial ?? true;
+    const parseSpecial = opts.parseSpecial ?? false;
+    if (text.length >= OFFLOAD_MIN_CHARS) {
+      const r = await runTextTask({ op: 'tokenize', path: this.info.path, text, addSpecial, parseSpecial });
+      if (r?.tokens) return r.tokens;
+    }
+    return this.tokenizer.encode(text, { addSpecial, parseSpecial });
   }
 
   async detokenize(tokens: ArrayLike<number>): Promise<string> {
@@ -120,6 +142,10 @@ export class NativeModel implements EngineModel {
   }
 
   async renderChat(input: ChatTemplateInput): Promise<string> {
+    if (approxChars(input) >= OFFLOAD_MIN_CHARS) {
+      const r = await runTextTask({ op: 'render', path: this.info.path, input });
+      if (r?.text !== undefined) return r.text;
+    }
     return this.template.render(input);
   }
 

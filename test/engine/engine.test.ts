@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import type { GenerateRequest, SamplingParams, TokenEvent } from '../../src/engine/types.js';
+import { closeTextPool, OFFLOAD_MIN_CHARS, TEXT_WORKER_FILE } from '../../src/engine/text-pool.js';
+import { existsSync } from 'node:fs';
 import { testModelPath } from './helpers/models.js';
 
 const GREEDY: SamplingParams = {
@@ -33,9 +35,10 @@ beforeAll(async () => {
   cold = await loadModel(await testModelPath('cold'), { threads: 2, kvCacheMb: 64, prefixCache: false });
 });
 
-afterAll(() => {
+afterAll(async () => {
   cached?.unload();
   cold?.unload();
+  await closeTextPool();
 });
 
 describe('generation', () => {
@@ -202,6 +205,17 @@ describe('models', () => {
     expect(text).toContain('hi there');
     const ids = await cached.tokenize(text, { parseSpecial: true });
     expect(await cached.detokenize(ids)).toBe(text.replace(/<\|[^|]+\|>/g, ''));
+  });
+});
+
+describe('text work off the event loop', () => {
+  it('long inputs are tokenized and rendered in the worker pool with the same result', async () => {
+    expect(existsSync(TEXT_WORKER_FILE)).toBe(true); // built by scripts/build.mjs before tests
+    const long = 'The quick brown fox, 123 jumps over the lazy dog! é 漢字 🙂\n'.repeat(Math.ceil(OFFLOAD_MIN_CHARS / 40));
+    const ids = await cached.tokenize(long, { addSpecial: true, parseSpecial: false });
+    expect(Array.from(ids)).toEqual(Array.from(cached.tokenizer.encode(long, { addSpecial: true, parseSpecial: false })));
+    const input = { messages: [{ role: 'user', content: long }], addGenerationPrompt: true };
+    expect(await cached.renderChat(input)).toContain(long);
   });
 });
 

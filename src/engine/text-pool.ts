@@ -1,0 +1,46 @@
+// The engine's piscina pool for long template renders and tokenizations (see text-worker.ts).
+// Short inputs stay on the calling thread: a worker round trip costs more than the work.
+// Without the compiled worker (running from src/ before a build) everything runs inline.
+import { existsSync } from 'node:fs';
+import { Piscina } from 'piscina';
+import { ApiError, invalidRequest } from '../errors.js';
+import { distFile } from '../paths.js';
+import type { TextResult, TextTask } from './text-worker.js';
+
+export const TEXT_WORKER_FILE = distFile('src/engine/text-worker.js');
+/** Inputs at least this long (UTF-16 units) go to the pool. */
+export const OFFLOAD_MIN_CHARS = 8192;
+
+let pool: Piscina<TextTask, TextResult> | null = null;
+let disabled = false;
+
+function textPool(): Piscina<TextTask, TextResult> | null {
+  if (pool || disabled) return pool;
+  if (process.env.SVC_ENGINE_TEXT_INLINE === '1' || !existsSync(TEXT_WORKER_FILE)) {
+    disabled = true;
+    return null;
+  }
+  pool = new Piscina<TextTask, TextResult>({
+    filename: TEXT_WORKER_FILE,
+    minThreads: 0,
+    maxThreads: 2,
+    maxQueue: 4096,
+    idleTimeout: 30_000,
+  });
+  return pool;
+}
+
+/** Runs task in the pool; null when there is no pool (the caller runs it inline). */
+export async function runTextTask(task: TextTask): Promise<Extract<TextResult, { ok: true }> | null> {
+  const p = textPool();
+  if (!p) return null;
+  const r = await p.run(task);
+  if (!r.ok) throw r.invalid ? invalidRequest(r.message, 'messages') : new ApiError('internal_error', r.message);
+  return r;
+}
+
+export async function closeTextPool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  if (p) await p.destroy();
+}
