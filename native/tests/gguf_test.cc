@@ -386,3 +386,29 @@ int gguf_info(const char* path) {
 }
 
 }  // namespace infer_test
+
+namespace infer_test {
+
+// `infer_native_tests --gguf-dequant FILE`: every element of every tensor, dequantized with
+// dequantize_row, one "name index value" line each (for cross-checks against other readers).
+int gguf_dequant(const char* path) {
+  std::string err;
+  auto f = gguf_file::open(path, &err);
+  if (!f) {
+    std::fprintf(stderr, "error: %s\n", err.c_str());
+    return 1;
+  }
+  std::vector<float> row;
+  for (const auto& t : f->tensors()) {
+    auto view = f->view(t);
+    row.resize(static_cast<size_t>(view.ne0));
+    for (int64_t r = 0; r < view.ne1; r++) {
+      infer::dequantize_row(view, r, row.data());
+      for (int64_t j = 0; j < view.ne0; j++)
+        std::printf("%s %lld %.9g\n", t.name.c_str(), static_cast<long long>(r * view.ne0 + j), row[j]);
+    }
+  }
+  return 0;
+}
+
+}  // namespace infer_test

@@ -359,3 +359,24 @@ TEST(activation_conversion_matches_reference_bits) {
   }
   CHECK(true, std::string("avx2 kernels in this build: ") + (kq::have_avx2_kernels() ? "yes" : "no"));
 }
+
+TEST(portable_kernels_against_references) {
+  // The portable kernels (the only ones on CPUs without AVX2) are checked in every build.
+  std::mt19937 rng(6);
+  namespace kq = infer::kq;
+  for (tensor_type t : kAllTypes) {
+    const int64_t n = is_k(t) ? 512 : (is_float(t) ? 45 : 96);
+    const int64_t rows = 9, n_tokens = 3;
+    weights w = make_weights(t, rows, n, rng, t == tensor_type::q6_k || t == tensor_type::q4_0);
+    auto x = randn(static_cast<size_t>(n * n_tokens), rng, 1.0f);
+    const kq::act_format f = kq::act_format_for(t);
+    std::vector<uint8_t> act(kq::act_row_bytes(f, n));
+    std::vector<float> y(static_cast<size_t>(rows * n_tokens));
+    for (int64_t tok = 0; tok < n_tokens; tok++) {
+      kq::convert_act_row_ref(f, x.data() + tok * n, act.data(), n);
+      for (int64_t r = 0; r < rows; r++)
+        y[tok * rows + r] = kq::vec_dot_ref(t, n, w.bytes.data() + w.view.row_bytes * r, act.data());
+    }
+    check_matmul(w, x, n_tokens, y, "portable " + tname(t));
+  }
+}

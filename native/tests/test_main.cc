@@ -6,7 +6,8 @@
 #include "tests/test_main.h"
 
 namespace infer_test {
-int gguf_info(const char* path);  // gguf_test.cc
+int gguf_info(const char* path);     // gguf_test.cc
+int gguf_dequant(const char* path);  // gguf_test.cc
 }
 
 namespace infer_test {
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--bench")) return run_bench(argc, argv);
     if (!std::strcmp(argv[i], "--gguf-info") && i + 1 < argc) return gguf_info(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--gguf-dequant") && i + 1 < argc) return gguf_dequant(argv[i + 1]);
     if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
   }
   int ran = 0;
