@@ -89,6 +89,16 @@ const routes: Route[] = [
     },
   },
   {
+    method: 'GET',
+    path: '/v1/short/:n',
+    handler: async (ctx) => {
+      // Promises 10 bytes, delivers n: short delivery must cut the connection, not end cleanly.
+      const s = ctx.stream(200, 'text/plain', Number(ctx.params.n) === 0 ? 0 : 10);
+      if (Number(ctx.params.n) > 0) await s.write('x'.repeat(Number(ctx.params.n)));
+      s.end();
+    },
+  },
+  {
     method: 'POST',
     path: '/v1/upload',
     maxBody: 16 * MiB,
@@ -224,6 +234,18 @@ describe('streamed bodies', () => {
       for (let i = 0; i < 32; i++) expect(all[i * 256 * 1024 + 7]).toBe((i % 251) + 1);
     });
   }
+
+  it('an empty fixed-length body ends cleanly; a short one cuts the connection', async () => {
+    const empty = await fetch(`${t.url}/v1/short/0`, { headers: auth });
+    expect(empty.headers.get('content-length')).toBe('0');
+    expect(await empty.text()).toBe('');
+    const full = await fetch(`${t.url}/v1/short/10`, { headers: auth });
+    expect(await full.text()).toBe('x'.repeat(10));
+    // Headers may or may not arrive before the cut; either way the client sees a failure.
+    await expect(fetch(`${t.url}/v1/short/4`, { headers: auth }).then((r) => r.text())).rejects.toThrow();
+    await sleep(20);
+    expect(t.logs.some((l) => l.msg === 'connection cut' && l.path === '/v1/short/4')).toBe(true);
+  });
 
   it('streams a 12 MiB upload to a slow consumer', async () => {
     const body = Buffer.alloc(12 * MiB);
