@@ -1,0 +1,163 @@
+// The prediction service as real processes: standalone, and a prefiller + decoder pair. Greedy
+// output is identical across roles; the decoder degrades (and keeps answering) when its
+// prefiller dies and recovers when it returns; a growing session hits the prefix cache; every
+// returned line is a complete event; bounds and oversized prompts get clear 400s.
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getTestModel } from '../helpers/models.js';
+import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/rrweb');
+const recordings = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.ndjson'))
+  .map((f) => readFileSync(join(FIXTURES, f), 'utf8').trim().split('\n'));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface Prediction {
+  text: string;
+  latency_ms: number;
+  tokens_generated: number;
+}
+
+async function predict(url: string, body: Record<string, unknown>): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${url}/v1/predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+async function health(url: string): Promise<Record<string, any>> {
+  return (await (await fetch(`${url}/health`)).json()) as Record<string, any>;
+}
+
+function expectEventLines(text: string): number {
+  if (text === '') return 0;
+  expect(text.endsWith('\n')).toBe(true);
+  const lines = text.slice(0, -1).split('\n');
+  for (const line of lines) {
+    const e = JSON.parse(line) as { type: unknown; data: unknown };
+    expect(Number.isInteger(e.type)).toBe(true);
+    expect(typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data)).toBe(true);
+  }
+  return lines.length;
+}
+
+describe('prediction service roles as separate processes', () => {
+  let model: string;
+  let standalone: SvcProcess;
+  let prefiller: SvcProcess;
+  let decoder: SvcProcess;
+  let prefillerPort: number;
+  const procs: SvcProcess[] = [];
+
+  const start = async (role: string, port: number, extra: string[] = []) => {
+    const p = await startSvc(['predict', '--role', role, '--port', String(port), '--model', model, '--threads', '1', '--data-dir', mkdtempSync(join(tmpdir(), `svc-${role}-`)), ...extra]);
+    procs.push(p);
+    return p;
+  };
+
+  beforeAll(async () => {
+    model = await getTestModel({ ctx: 32768 });
+    prefillerPort = await freePort();
+    [standalone, prefiller] = await Promise.all([start('standalone', 0), start('prefiller', prefillerPort)]);
+    decoder = await start('decoder', 0, ['--prefiller', `http://127.0.0.1:${prefillerPort}`]);
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(procs.map((p) => p.stop('SIGKILL')));
+  });
+
+  it('reports its role, model and cache in /health', async () => {
+    const h = await health(decoder.url);
+    expect(h).toMatchObject({ status: 'healthy', server_role: 'decoder', gpu_available: false, cache_enabled: true });
+    expect(typeof h.model).toBe('string');
+    expect(h.cache_stats).toMatchObject({ enabled: true });
+    expect(typeof h.uptime_seconds).toBe('number');
+    expect((await health(prefiller.url)).server_role).toBe('prefiller');
+    expect((await health(standalone.url)).server_role).toBe('standalone');
+  });
+
+  it('gives identical greedy output from standalone and prefiller+decoder, with KV from the prefiller', async () => {
+    for (const lines of recordings) {
+      const body = { prompt: lines.slice(0, 12).join('\n'), max_tokens: 32, temperature: 0 };
+      const a = await predict(standalone.url, body);
+      const b = await predict(decoder.url, body);
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(200);
+      expect(b.json.text).toBe(a.json.text);
+      expect(b.json.tokens_generated).toBe(a.json.tokens_generated);
+      expectEventLines(a.json.text as string);
+    }
+    // The prefiller computed the prompts (its cache holds them); the decoder imported them.
+    expect((await health(prefiller.url)).cache_stats.num_cached_tokens).toBeGreaterThan(0);
+    expect((await health(decoder.url)).status).toBe('healthy');
+  }, 240_000);
+
+  it('makes the n-th call of a growing session pay only for new events', async () => {
+    const lines = recordings[1] as string[];
+    const before = (await health(standalone.url)).cache_stats;
+    const rates: number[] = [];
+    for (let n = 4; n <= lines.length; n += 4) {
+      const r = await predict(standalone.url, { prompt: lines.slice(0, n).join('\n'), max_tokens: 8, temperature: 0 });
+      expect(r.status).toBe(200);
+      rates.push((await health(standalone.url)).cache_stats.hit_rate as number);
+    }
+    // The cumulative hit rate climbs as each call reuses the previous call's prompt.
+    expect(rates[rates.length - 1]).toBeGreaterThan(before.hit_rate as number);
+    expect(rates[rates.length - 1]).toBeGreaterThan(0.5);
+  }, 120_000);
+
+  it('returns only complete, valid event lines for many prompts and temperatures', async () => {
+    let produced = 0;
+    for (const lines of recordings) {
+      for (const temperature of [0, 0.3, 1, 2]) {
+        const r = await predict(standalone.url, { prompt: lines.slice(0, 6).join('\n'), max_tokens: 160, temperature });
+        expect(r.status).toBe(200);
+        expect(r.json.tokens_generated).toBeGreaterThan(0);
+        expect(r.json.tokens_generated).toBeLessThanOrEqual(160);
+        expect(Number.isInteger(r.json.latency_ms)).toBe(true);
+        produced += expectEventLines(r.json.text as string);
+      }
+    }
+    expect(produced).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('answers bad parameters and oversized prompts with a clear 400 {detail}', async () => {
+    const prompt = (recordings[0] as string[]).slice(0, 3).join('\n');
+    for (const body of [{ prompt, max_tokens: 0 }, { prompt, max_tokens: 513 }, { prompt, temperature: 2.5 }, { prompt, temperature: -1 }, { prompt, stream: true }, { prompt: '{"type":3}' }, {}]) {
+      const r = await predict(standalone.url, body);
+      expect(r.status).toBe(400);
+      expect(typeof r.json.detail).toBe('string');
+    }
+    const huge = Array.from({ length: 40 }, () => (recordings[2] as string[])[1]).join('\n');
+    const r = await predict(standalone.url, { prompt: huge, max_tokens: 10 });
+    expect(r.status).toBe(400);
+    expect(r.json.detail).toMatch(/context/);
+  });
+
+  it('keeps answering when the prefiller dies, says degraded, and recovers when it returns', async () => {
+    const body = { prompt: (recordings[2] as string[]).slice(0, 8).join('\n'), max_tokens: 24, temperature: 0 };
+    const expected = await predict(standalone.url, body);
+    await prefiller.stop('SIGKILL');
+    const r = await predict(decoder.url, body);
+    expect(r.status).toBe(200);
+    expect(r.json.text).toBe(expected.json.text);
+    expect((await health(decoder.url)).status).toBe('degraded');
+    prefiller = await start('prefiller', prefillerPort);
+    let status = 'degraded';
+    for (let i = 0; i < 40 && status !== 'healthy'; i++) {
+      await new Promise((res) => setTimeout(res, 250));
+      status = (await health(decoder.url)).status as string;
+    }
+    expect(status).toBe('healthy');
+  }, 120_000);
+});
