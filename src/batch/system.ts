@@ -49,7 +49,7 @@ export class BatchSystem {
     this.files = new FileStore(this.store, {
       chunkSize: o.chunkSize ?? DEFAULT_CHUNK_SIZE,
       maxFileBytes: this.maxFileBytes,
-      maxChunksInFlight: 4,
+      chunksPerCommit: 8,
       nowSeconds: () => Math.floor(this.clock.now() / 1000),
     });
     this.batches = new BatchStore(this.store);

@@ -24,8 +24,11 @@ export interface FileStoreOptions {
   chunkSize: number;
   /** Largest file content accepted (uploads and generated files); past it: 413. */
   maxFileBytes: number;
-  /** Chunk writes awaiting commit at once per upload (memory bound: this × chunkSize). */
-  maxChunksInFlight: number;
+  /**
+   * Full chunks gathered before they are written together in one commit (one fsync per group,
+   * not per chunk). Memory per upload is bounded by about two groups: one committing, one filling.
+   */
+  chunksPerCommit: number;
   /** Seconds, for `created_at`. */
   nowSeconds: () => number;
 }
@@ -58,7 +61,10 @@ export class FileWriter {
   private fill = 0;
   private index = 0;
   private total = 0;
-  private readonly pending = new Set<Promise<unknown>>();
+  /** Full chunks not yet handed to LMDB. */
+  private group: Buffer[] = [];
+  /** The commit of the previous group, if still running. */
+  private committing: Promise<void> | null = null;
   private failed: unknown = null;
   private done = false;
 
@@ -100,7 +106,8 @@ export class FileWriter {
   /** Writes the tail chunk and waits until every chunk is committed. */
   async flush(): Promise<void> {
     if (this.fill > 0) await this.flushChunk();
-    await Promise.all(this.pending);
+    await this.commitGroup();
+    await this.committing;
     if (this.failed) throw this.failed;
   }
 
@@ -122,7 +129,7 @@ export class FileWriter {
   async abort(): Promise<void> {
     if (this.done) return;
     this.done = true;
-    await Promise.allSettled(this.pending);
+    await this.committing?.catch(() => undefined);
     await removeFileContent(this.store, this.id);
   }
 
@@ -142,19 +149,27 @@ export class FileWriter {
 
   private async flushChunk(): Promise<void> {
     // The buffer handed to LMDB is never reused: it stays valid until its commit.
-    const chunk = this.fill === this.buf.length ? this.buf : this.buf.subarray(0, this.fill);
-    const p = this.store.chunks.put([this.id, this.index++], chunk);
+    this.group.push(this.fill === this.buf.length ? this.buf : this.buf.subarray(0, this.fill));
     this.buf = Buffer.allocUnsafe(this.opts.chunkSize);
     this.fill = 0;
-    const tracked = p.then(
+    if (this.group.length >= this.opts.chunksPerCommit) await this.commitGroup();
+  }
+
+  /** Waits for the previous group's commit, then issues this group's puts in one event turn (one transaction). */
+  private async commitGroup(): Promise<void> {
+    await this.committing;
+    if (this.failed) throw this.failed;
+    if (this.group.length === 0) return;
+    const group = this.group;
+    this.group = [];
+    let last: Promise<boolean> | null = null;
+    for (const chunk of group) last = this.store.chunks.put([this.id, this.index++], chunk);
+    this.committing = last!.then(
       () => undefined,
       (err: unknown) => {
         this.failed ??= err;
       },
     );
-    this.pending.add(tracked);
-    void tracked.finally(() => this.pending.delete(tracked));
-    if (this.pending.size >= this.opts.maxChunksInFlight) await Promise.race(this.pending);
   }
 }
 
