@@ -167,3 +167,17 @@ export function similarLines(a: string, b: string): boolean {
   for (let i = 0; i < lead; i++) if (ta[i] !== tb[i]) return false;
   return d >= 0.6;
 }
+
+/** Bigram similarity at which a line with the same first token counts as the edited original. */
+export const ANCHOR_DICE = 0.6;
+
+export function firstToken(norm: string): string {
+  return /^[A-Za-z_$][\w$]*|^\S/.exec(norm)?.[0] ?? '';
+}
+
+/** `b` is an edit of `a`: similar by the strict test, or same leading word and close enough text. */
+export function editedVersion(a: string, b: string): boolean {
+  if (similarLines(a, b)) return true;
+  if (assignmentKey(a) !== null || assignmentKey(b) !== null) return false;
+  return firstToken(a) === firstToken(b) && dice(a, b) >= ANCHOR_DICE;
+}

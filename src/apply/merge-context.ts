@@ -1,7 +1,7 @@
 // What both merge algorithms work on: the original's lines with a lookup index, the update cut
 // into segments at its marker lines, and the structural test ("does this deletion cross a block
 // boundary?") that keeps new code which happens to equal a later line from deleting what lies between.
-import { splitLines, type Lines } from './lines.js';
+import { editedVersion, splitLines, type Lines } from './lines.js';
 import { isMarkerLine } from './markers.js';
 
 export interface Segment {
@@ -151,6 +151,23 @@ export function jumpSupported(ctx: MergeContext, seg: Segment, iPrev: number, jP
   return false;
 }
 
+/**
+ * A block-crossing deletion is still believable when the landing line is followed by at least two
+ * more segment lines that match the original right after it, one of them a strong line: the segment
+ * really continues there (a deleted `} else {` or loop header), it did not jump on a lone new line.
+ */
+export function strongSupport(ctx: MergeContext, seg: Segment, iCur: number, jCur: number): boolean {
+  const s = seg.lines;
+  const o = ctx.orig;
+  let k = 1;
+  let strong = false;
+  while (iCur + k < s.text.length && jCur + k < o.text.length && s.norm[iCur + k] === o.norm[jCur + k]) {
+    if (!s.weak[iCur + k]) strong = true;
+    k++;
+  }
+  return k - 1 >= 2 && strong;
+}
+
 /** Largest index of `sorted` with value < x, or -1. */
 export function lastBelow(sorted: number[], x: number): number {
   let lo = 0;
@@ -192,4 +209,23 @@ export function neighbourAgreement(ctx: MergeContext, seg: Segment, i: number, j
     }
   }
   return agree;
+}
+
+/** Lines on each side compared by `editedNeighbours`. */
+const EDITED_RADIUS = 6;
+
+/**
+ * How many segment lines near i that match nothing exactly read as edits of the original lines at
+ * the same offset from j: the tie-breaker when a repeated block is shown with one line changed.
+ */
+export function editedNeighbours(ctx: MergeContext, seg: Segment, i: number, j: number): number {
+  const s = seg.lines;
+  const o = ctx.orig;
+  let n = 0;
+  for (let k = Math.max(0, i - EDITED_RADIUS); k <= Math.min(s.text.length - 1, i + EDITED_RADIUS); k++) {
+    const y = j + (k - i);
+    if (k === i || y < 0 || y >= o.text.length || s.weak[k] || o.weak[y]) continue;
+    if (s.norm[k] !== o.norm[y] && !ctx.index.has(s.norm[k]!) && editedVersion(o.norm[y]!, s.norm[k]!)) n++;
+  }
+  return n;
 }

@@ -3,7 +3,7 @@
 // time to the nearest occurrence, refusing block-crossing or context-free jumps. Linear-ish in the
 // file size; reports every guess it had to make so `auto` can hand the request to svc-v3-large.
 import {
-  crossesBlock, firstAtOrAbove, jumpSupported, lastBelow, neighbourAgreement, strongLines,
+  crossesBlock, editedNeighbours, firstAtOrAbove, jumpSupported, lastBelow, neighbourAgreement, strongLines, strongSupport,
   type Chain, type MergeContext, type Segment,
 } from './merge-context.js';
 
@@ -39,7 +39,7 @@ function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo: number
     if (count === 0) continue;
     for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES; c++) {
       const q = pos[c]!;
-      let support = neighbourAgreement(ctx, seg, i, q) / 8;
+      let support = neighbourAgreement(ctx, seg, i, q) / 8 + editedNeighbours(ctx, seg, i, q) / 16;
       const x0 = Math.max(0, x - SUPPORT_RADIUS);
       const x1 = Math.min(strong.length, x + SUPPORT_RADIUS + 1);
       for (let y = x0; y < x1; y++) {
@@ -59,7 +59,8 @@ function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo: number
         bestJ = q;
         bestSupport = support;
         bestCount = count;
-      } else if (support === bestSupport && count === bestCount && q - (i - bestI) !== bestJ) {
+      } else if (support === bestSupport && count === bestCount && i === bestI) {
+        // Another occurrence of the pivot line itself with as much context: a real tie.
         tied = true;
       }
     }
@@ -94,7 +95,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const j = pos[c]!;
       const nextI = chain[0]![0];
       if (nextJ - j - 1 > nextI - i - 1) {
-        if (crossesBlock(ctx, j, nextJ)) {
+        if (crossesBlock(ctx, j, nextJ) && !strongSupport(ctx, seg, nextI, nextJ)) {
           ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
           continue;
         }
@@ -114,7 +115,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const j = pos[c]!;
       const prevI = chain[chain.length - 1]![0];
       if (j - prevJ - 1 > i - prevI - 1) {
-        if (crossesBlock(ctx, prevJ, j)) {
+        if (crossesBlock(ctx, prevJ, j) && !strongSupport(ctx, seg, i, j)) {
           ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
           continue;
         }

@@ -2,7 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import type { Lines } from './lines.js';
-import { assignmentKey, dice, similarLines, tokens, TAB_WIDTH } from './lines.js';
+import { dice, editedVersion, tokens, TAB_WIDTH } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -111,6 +111,21 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
       continue;
     }
     if (o.blank[j]) {
+      // A blank original line pairs with a later blank segment line only when the line beyond both
+      // also matches: `}`, blank, <new lines>, anchor is context around an insertion.
+      let found = -1;
+      for (let x = i + dir; inSeg(x); x += dir) {
+        if (s.blank[x]) {
+          found = x;
+          break;
+        }
+      }
+      if (found >= 0 && inSeg(found + dir) && inOrig(j + dir) && !s.blank[found + dir] && fillEqual(s, found + dir, o, j + dir, delta)) {
+        out.push([found, j]);
+        i = found + dir;
+        j += dir;
+        continue;
+      }
       if (dir > 0) {
         const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
         if (closer) {
@@ -225,6 +240,12 @@ function closeIndentedBlock(seg: Segment, o: Lines, pairs: Array<[number, number
   if (h < 0) return end;
   const [hi, hj] = pairs[h]!;
   if (!o.norm[hj]!.endsWith(':') || seg.markerAfterIndent > s.indent[hi]!) return end;
+  // Bracket languages close the block with a line of their own (`};` after `private:`): not ours.
+  for (let y = end; y < o.text.length; y++) {
+    if (o.blank[y] || o.indent[y]! > o.indent[hj]!) continue;
+    if (o.weak[y] && /^[)}\]]/.test(o.norm[y]!)) return end;
+    break;
+  }
   const matchedSeg = new Set(pairs.map(([i]) => i));
   let rewritesBody = false;
   for (let i = hi + 1; i < s.text.length; i++) if (!s.blank[i] && s.indent[i]! > s.indent[hi]! && !matchedSeg.has(i)) rewritesBody = true;
@@ -347,20 +368,6 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
 /** Segment lines and window lines examined when looking for an edited-line anchor. */
 const MAX_SIMILAR_SEGMENT_LINES = 24;
 const MAX_SIMILAR_WINDOW = 20_000;
-/** Bigram similarity at which a line with the same first token counts as the edited original. */
-const ANCHOR_DICE = 0.6;
-
-function firstToken(norm: string): string {
-  return /^[A-Za-z_$][\w$]*|^\S/.exec(norm)?.[0] ?? '';
-}
-
-/** `b` is an edit of `a`: similar by the strict test, or same leading word and close enough text. */
-function editedVersion(a: string, b: string): boolean {
-  if (similarLines(a, b)) return true;
-  if (assignmentKey(a) !== null || assignmentKey(b) !== null) return false;
-  return firstToken(a) === firstToken(b) && dice(a, b) >= ANCHOR_DICE;
-}
-
 /**
  * For a segment whose lines all changed: the most similar (segment line, original line) pair in the
  * window, e.g. `timeoutMs: 30000,` for `timeoutMs: 10000,`.

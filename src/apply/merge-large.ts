@@ -5,7 +5,7 @@
 // occurrence a later hunk needs, and repeated anchors are resolved by order and context. It also
 // measures how far the chosen placement is ahead of the best alternative (the confidence signal).
 import {
-  crossesBlock, jumpSupported, neighbourAgreement, strongLines,
+  crossesBlock, editedNeighbours, jumpSupported, neighbourAgreement, strongLines, strongSupport,
   type Chain, type MergeContext,
 } from './merge-context.js';
 
@@ -66,7 +66,10 @@ export function largeChains(ctx: MergeContext): LargeChains {
       const pos = ctx.index.get(seg.lines.norm[i]!);
       if (!pos || pos.length > MAX_OCCURRENCES) continue;
       const w = weight(seg.lines.norm[i]!, pos.length);
-      for (const j of pos) cands.push({ i, j, w: w + 0.05 * neighbourAgreement(ctx, seg, i, j), best: -Infinity, back: -1, from: -1 });
+      for (const j of pos) {
+        const context = 0.05 * neighbourAgreement(ctx, seg, i, j) + (pos.length > 1 ? 0.03 * editedNeighbours(ctx, seg, i, j) : 0);
+        cands.push({ i, j, w: w + context, best: -Infinity, back: -1, from: -1 });
+      }
     }
     if (cands.length > MAX_CANDIDATES) return { chains: [], ambiguities: [], confidence: 0, complete: false };
     // Candidates come out grouped by i ascending, j ascending within a line.
@@ -84,7 +87,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
         const deleted = cur.j - prev.j - 1 - (cur.i - prev.i - 1);
         if (deleted > 0) {
           score -= DELETE_PENALTY * deleted;
-          if (crossesBlock(ctx, prev.j, cur.j)) score -= CROSS_PENALTY;
+          if (crossesBlock(ctx, prev.j, cur.j) && !strongSupport(ctx, seg, cur.i, cur.j)) score -= CROSS_PENALTY;
           if (!jumpSupported(ctx, seg, prev.i, prev.j, cur.i, cur.j)) score -= JUMP_PENALTY;
         }
         if (score > best) {
