@@ -88,7 +88,8 @@ describe('auth', () => {
   });
 
   it('401 with a wrong key, in either header form', async () => {
-    for (const headers of [{ authorization: 'Bearer sk-wrong' }, { 'x-api-key': 'sk-wrong' }, { authorization: TEST_KEY }]) {
+    const forms: Array<Record<string, string>> = [{ authorization: 'Bearer sk-wrong' }, { 'x-api-key': 'sk-wrong' }, { authorization: TEST_KEY }];
+    for (const headers of forms) {
       const r = await fetch(`${t.url}/v1/things/1`, { headers });
       expect(r.status).toBe(401);
       expect(((await r.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
