@@ -7,9 +7,11 @@
 // usage: grammar_tests <tokenizer.json> <schemas.json> [walks=12] [max_steps=300] [check_every=6]
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <unordered_map>
 
 #include "grammar/tests/grammar_qwen_vocab.h"
 
@@ -166,6 +168,40 @@ walk_result walk(const std::shared_ptr<const compiled_grammar>& g, const loaded_
   return r;
 }
 
+// Feeds text to a fresh matcher one byte token at a time (byte_token[b]) or by the longest
+// allowed token; returns whether every step was accepted and the grammar may end there.
+bool feed_document(const std::shared_ptr<const compiled_grammar>& g, const loaded_vocab& lv, const std::string& text,
+                   bool greedy, const std::vector<int32_t>& byte_token,
+                   const std::unordered_map<std::string, int32_t>& by_bytes, size_t max_len) {
+  grammar_matcher m(g, lv.vocab);
+  size_t pos = 0;
+  while (pos < text.size()) {
+    int32_t tok = -1;
+    if (greedy) {
+      for (size_t len = std::min(max_len, text.size() - pos); len > 0 && tok < 0; --len) {
+        auto it = by_bytes.find(text.substr(pos, len));
+        if (it != by_bytes.end() && m.is_allowed(it->second)) tok = it->second;
+      }
+      if (tok < 0) return false;
+    } else {
+      tok = byte_token[(unsigned char)text[pos]];
+      bool allowed = m.is_allowed(tok);
+      bool accepted = m.accept(tok);
+      if (allowed != accepted) fail("is_allowed and accept disagree while feeding " + hex(text));
+      if (!accepted) return false;
+      pos += 1;
+      continue;
+    }
+    if (!m.accept(tok)) {
+      fail("accept refused an allowed token while feeding " + hex(text));
+      return false;
+    }
+    pos += lv.vocab->token_bytes(tok).size();
+  }
+  if (m.can_terminate() && !m.accept(lv.end_ids[0])) fail("end token refused although can_terminate");
+  return m.is_complete();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -203,6 +239,38 @@ int main(int argc, char** argv) {
     big += "}}";
     std::string e;
     if (compile_json_schema(big, &e) || e.empty()) fail("70 properties compiled");
+  }
+  // Documents with known verdicts, fed byte by byte and by greedy longest tokens.
+  {
+    std::vector<int32_t> byte_token(256, -1);
+    std::unordered_map<std::string, int32_t> by_bytes;
+    size_t max_len = 0;
+    for (int32_t t = 0; t < lv.vocab->size(); ++t) {
+      const std::string& b = lv.vocab->token_bytes(t);
+      if (b.empty() || std::find(lv.end_ids.begin(), lv.end_ids.end(), t) != lv.end_ids.end()) continue;
+      if (b.size() == 1 && byte_token[(unsigned char)b[0]] < 0) byte_token[(unsigned char)b[0]] = t;
+      by_bytes.emplace(b, t);
+      max_len = std::max(max_len, b.size());
+    }
+    std::map<std::string, std::shared_ptr<const compiled_grammar>> grammars;
+    for (const auto& c : cases.find("valid")->items) {
+      std::string name = c.find("name")->text, e;
+      if (const json_value* b = c.find("builtin"))
+        grammars[name] = b->text == "json_object" ? compile_any_json_object() : compile_event_lines();
+      else
+        grammars[name] = compile_json_schema(json_serialize(*c.find("schema")), &e);
+    }
+    const json_value* docs = cases.find("documents");
+    for (size_t i = 0; docs && i < docs->items.size(); ++i) {
+      const json_value& d = docs->items[i];
+      auto g = grammars[d.find("case")->text];
+      if (!g) { fail("document " + std::to_string(i) + ": unknown case"); continue; }
+      const std::string& text = d.find("text")->text;
+      bool by_byte = feed_document(g, lv, text, false, byte_token, by_bytes, max_len);
+      bool by_token = feed_document(g, lv, text, true, byte_token, by_bytes, max_len);
+      std::printf("{\"kind\":\"document\",\"index\":%zu,\"bytes\":%s,\"greedy\":%s}\n", i, by_byte ? "true" : "false",
+                  by_token ? "true" : "false");
+    }
   }
   token_hints hints = make_hints(*lv.vocab);
   double mask_us = 0;
