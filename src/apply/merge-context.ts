@@ -129,9 +129,25 @@ export function strongLines(seg: Segment): number[] {
  * Deleting the original lines strictly between matched lines p and q crosses a block boundary when
  * some deleted line sits left of q: the match jumped out of one block into the body of another.
  */
-export function crossesBlock(ctx: MergeContext, p: number, q: number): boolean {
+export function crossesBlock(ctx: MergeContext, p: number, q: number, seg?: Segment, iPrev?: number, iCur?: number): boolean {
   if (q - p <= 1) return false;
-  return ctx.minIndent(p + 1, q) < ctx.orig.indent[q]!;
+  const o = ctx.orig;
+  const limit = o.indent[q]!;
+  if (ctx.minIndent(p + 1, q) >= limit) return false;
+  if (!seg || iPrev === undefined || iCur === undefined || iCur - iPrev <= 1) return true;
+  // Lines the segment shows between the two anchors (as they are, or edited) are not deleted:
+  // only the rest counts (`{` of an object literal, a changed `export type X =` head).
+  const between: string[] = [];
+  for (let i = iPrev + 1; i < iCur; i++) if (!seg.lines.blank[i]) between.push(seg.lines.norm[i]!);
+  if (between.length > 64) return true;
+  const shown = new Set(between);
+  for (let j = p + 1; j < q; j++) {
+    if (o.blank[j] || o.indent[j]! >= limit) continue;
+    if (shown.has(o.norm[j]!)) continue;
+    if (!o.weak[j] && between.some((t) => editedVersion(o.norm[j]!, t))) continue;
+    return true;
+  }
+  return false;
 }
 
 /**

@@ -95,7 +95,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const j = pos[c]!;
       const nextI = chain[0]![0];
       if (nextJ - j - 1 > nextI - i - 1) {
-        if (crossesBlock(ctx, j, nextJ) && !strongSupport(ctx, seg, nextI, nextJ)) {
+        if (crossesBlock(ctx, j, nextJ, seg, i, nextI) && !strongSupport(ctx, seg, nextI, nextJ)) {
           ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
           continue;
         }
@@ -115,7 +115,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const j = pos[c]!;
       const prevI = chain[chain.length - 1]![0];
       if (j - prevJ - 1 > i - prevI - 1) {
-        if (crossesBlock(ctx, prevJ, j) && !strongSupport(ctx, seg, i, j)) {
+        if (crossesBlock(ctx, prevJ, j, seg, prevI, i) && !strongSupport(ctx, seg, i, j)) {
           ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
           continue;
         }

@@ -144,6 +144,15 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         break;
       }
     }
+    if (found < 0 && dir < 0) {
+      // Head side: the update may show context that sat a few lines further up, the lines between
+      // being deleted; believable when two lines in a row match there (one not blank).
+      const d = headSkip(s, o, i, j, limit, delta);
+      if (d > 0) {
+        j -= d;
+        continue;
+      }
+    }
     if (found < 0) {
       if (dir > 0) {
         const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
@@ -161,6 +170,19 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     j += dir;
   }
   return dir > 0 ? out : out.reverse();
+}
+
+/** Original lines a head may skip (delete) to reach the context the update shows above an anchor. */
+const MAX_HEAD_SKIP = 3;
+
+function headSkip(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): number {
+  if (i < 1) return 0;
+  for (let d = 1; d <= MAX_HEAD_SKIP; d++) {
+    const y = j - d;
+    if (y - 1 < limit) return 0;
+    if (fillEqual(s, i, o, y, delta) && fillEqual(s, i - 1, o, y - 1, delta) && (!s.blank[i] || !s.blank[i - 1])) return d;
+  }
+  return 0;
 }
 
 /** Original lines a rewritten block body may span before its closing line. */

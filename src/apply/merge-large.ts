@@ -87,7 +87,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
         const deleted = cur.j - prev.j - 1 - (cur.i - prev.i - 1);
         if (deleted > 0) {
           score -= DELETE_PENALTY * deleted;
-          if (crossesBlock(ctx, prev.j, cur.j) && !strongSupport(ctx, seg, cur.i, cur.j)) score -= CROSS_PENALTY;
+          if (crossesBlock(ctx, prev.j, cur.j, seg, prev.i, cur.i) && !strongSupport(ctx, seg, cur.i, cur.j)) score -= CROSS_PENALTY;
           if (!jumpSupported(ctx, seg, prev.i, prev.j, cur.i, cur.j)) score -= JUMP_PENALTY;
         }
         if (score > best) {
