@@ -197,10 +197,11 @@ template <typename D, int TT>
 inline void tile_q8_step(const typename D::block& w, const block_q8_0x* const* a, int64_t i, __m256* acc) {
   const __m256i q = D::quants(w);
   const __m256i aq = D::kUnsigned ? q : _mm256_sign_epi8(q, q);
-  const float dw = h2f(w.d);
+  const __m256 dw = _mm256_set1_ps(h2f(w.d));
   for (int t = 0; t < TT; t++) {
     const __m256i p = block_dot<D>(q, aq, a[t][i]);
-    acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(dw * a[t][i].d), _mm256_cvtepi32_ps(p), acc[t]);
+    const __m256 scale = _mm256_mul_ps(dw, _mm256_broadcast_ss(&a[t][i].d));  // dw * dy, as a float product
+    acc[t] = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(p), acc[t]);
   }
 }
 
@@ -250,7 +251,7 @@ inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
     uint16_t dh, dminh;
     std::memcpy(&dh, b, 2);
     std::memcpy(&dminh, b + 2, 2);
-    const float d = h2f(dh), dmin = h2f(dminh);
+    const __m256 dv = _mm256_set1_ps(h2f(dh)), ndminv = _mm256_set1_ps(-h2f(dminh));
     const __m256i sm = scales_mins_k4(b + 4);
     const __m256i scales = _mm256_permute2x128_si256(sm, sm, 0x00);  // scales in both halves
     const __m128i mins8 = _mm256_extracti128_si256(sm, 1);
@@ -283,9 +284,9 @@ inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
     for (int t = 0; t < TT; t++) {
       const __m256i bs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].bsums));
       const __m256i pm = _mm256_madd_epi16(bs, mins16);
-      const float dy = a[t][i].d;
-      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(d * dy), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
-      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(-dmin * dy), _mm256_cvtepi32_ps(pm), acc[t]);
+      const __m256 dy = _mm256_broadcast_ss(&a[t][i].d);
+      acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(dv, dy), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+      acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(ndminv, dy), _mm256_cvtepi32_ps(pm), acc[t]);
     }
   }
   for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
@@ -300,7 +301,7 @@ inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* 
   const __m256i m2 = _mm256_set1_epi8(3);
   for (int64_t i = 0; i < nb; i++) {
     const block_q6_K& b = w[i];
-    const float d = h2f(b.d);
+    const __m256 dv = _mm256_set1_ps(h2f(b.d));
     // scales as int16: lanes 0..7 = group 2k, lanes 8..15 = group 2k+1, for each 32-value vector
     const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
     const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);  // 16 scales as int16
@@ -336,8 +337,8 @@ inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* 
       // 32 * sum_g scale_g * bsum_g, in 8 lanes (exact integers)
       const __m256i bs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].bsums));
       const __m256i corr = _mm256_slli_epi32(_mm256_madd_epi16(bs, sc16), 5);
-      acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(d * a[t][i].d), _mm256_cvtepi32_ps(_mm256_sub_epi32(sumi[t], corr)),
-                               acc[t]);
+      acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(dv, _mm256_broadcast_ss(&a[t][i].d)),
+                               _mm256_cvtepi32_ps(_mm256_sub_epi32(sumi[t], corr)), acc[t]);
     }
   }
   for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
