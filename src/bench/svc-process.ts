@@ -1,7 +1,7 @@
 // Runs the real `svc` CLI (built into dist/) as a child process and waits until it listens.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { PACKAGE_ROOT } from '../paths.js';
 
 export interface SvcProcess {
   proc: ChildProcess;

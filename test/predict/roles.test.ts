@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTestModel } from '../helpers/models.js';
-import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/rrweb');
 const recordings = readdirSync(FIXTURES)
