@@ -21,7 +21,9 @@ struct model_handle {
 // One JS environment's delivery channel. The sink lives as long as sequences reference it; the
 // TSFN is released by close() (or the handle's finalizer) and never called after that.
 struct session_state : event_sink, std::enable_shared_from_this<session_state> {
-  std::shared_ptr<loaded_model> e;
+  // Weak: sequences (owned by the engine) hold their sink, so a strong reference here could make
+  // the scheduler thread drop the last reference to its own engine.
+  std::weak_ptr<loaded_model> e;
   Napi::ThreadSafeFunction tsfn;
   std::mutex mu;
   bool closed = false;
@@ -438,12 +440,16 @@ Napi::Value submit(const Napi::CallbackInfo& info) {
     const std::string kind = go.Get("kind").IsString() ? go.Get("kind").As<Napi::String>().Utf8Value() : "";
     const std::string schema = go.Get("schema").IsString() ? go.Get("schema").As<Napi::String>().Utf8Value() : "";
     std::string err;
-    req.constraint = make_grammar_constraint(kind, schema, grammar_vocab_for(*sh.s->e), sh.s->e->m->hp.n_vocab, &err);
+    std::shared_ptr<loaded_model> e = sh.s->e.lock();
+    if (!e) throw_error(env, "submit", engine_status::disposed, "model was unloaded");
+    req.constraint = make_grammar_constraint(kind, schema, grammar_vocab_for(*e), e->m->hp.n_vocab, &err);
     if (!req.constraint) throw_error(env, "submit", engine_status::invalid_argument, "grammar: " + err);
   }
   uint64_t id;
+  std::shared_ptr<loaded_model> e = sh.s->e.lock();
+  if (!e) throw_error(env, "submit", engine_status::disposed, "model was unloaded");
   try {
-    id = sh.s->e->eng->submit(sh.s, std::move(req));
+    id = e->eng->submit(sh.s, std::move(req));
   } catch (const engine_error& e) {
     throw_error(env, "submit", e.status, e.what());
   }
@@ -453,8 +459,9 @@ Napi::Value submit(const Napi::CallbackInfo& info) {
 
 Napi::Value cancel(const Napi::CallbackInfo& info) {
   session_handle& sh = session_arg(info, 0, "cancel");
-  if (info.Length() > 1 && info[1].IsNumber())
-    sh.s->e->eng->cancel(static_cast<uint64_t>(info[1].As<Napi::Number>().DoubleValue()));
+  std::shared_ptr<loaded_model> e = sh.s->e.lock();
+  if (e && info.Length() > 1 && info[1].IsNumber())
+    e->eng->cancel(static_cast<uint64_t>(info[1].As<Napi::Number>().DoubleValue()));
   return info.Env().Undefined();
 }
 

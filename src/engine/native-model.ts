@@ -175,42 +175,48 @@ export class NativeModel implements EngineModel {
       let failure: unknown = null;
       const onAbort = () => n.cancel(this.dispatcher.session, seq);
       req.signal?.addEventListener('abort', onAbort, { once: true });
-      this.dispatcher.register(seq, (ev, i, topStart) => {
-        const token = ev.token[i]!;
-        if (token >= 0 && failure === null) {
-          completionTokens++;
-          const text = this.stopSet.has(token) || (opts.stopTokens?.includes(token) ?? false) ? '' : decoder.push(token);
-          const out: TokenEvent = { token, text };
-          if (wantLogprobs) {
-            out.logprob = ev.logprob[i]!;
-            const k = ev.nTop[i]!;
-            const top: TokenLogprob[] = [];
-            for (let j = 0; j < k; j++) {
-              const id = ev.topIds[topStart + j]!;
-              top.push({ token: id, text: this.tokenizer.decode([id]), logprob: ev.topLogprobs[topStart + j]! });
+      this.dispatcher.register(seq, {
+        onClose: () => {
+          req.signal?.removeEventListener('abort', onAbort);
+          reject(new ApiError('model_not_ready', `model ${this.info.id} was unloaded during generation`));
+        },
+        onEvent: (ev, i, topStart) => {
+          const token = ev.token[i]!;
+          if (token >= 0 && failure === null) {
+            completionTokens++;
+            const text = this.stopSet.has(token) || (opts.stopTokens?.includes(token) ?? false) ? '' : decoder.push(token);
+            const out: TokenEvent = { token, text };
+            if (wantLogprobs) {
+              out.logprob = ev.logprob[i]!;
+              const k = ev.nTop[i]!;
+              const top: TokenLogprob[] = [];
+              for (let j = 0; j < k; j++) {
+                const id = ev.topIds[topStart + j]!;
+                top.push({ token: id, text: this.tokenizer.decode([id]), logprob: ev.topLogprobs[topStart + j]! });
+              }
+              out.topLogprobs = top;
             }
-            out.topLogprobs = top;
+            try {
+              onToken(out);
+            } catch (e) {
+              // The consumer failed: stop generating and surface its error.
+              failure = e;
+              n.cancel(this.dispatcher.session, seq);
+            }
           }
-          try {
-            onToken(out);
-          } catch (e) {
-            // The consumer failed: stop generating and surface its error.
-            failure = e;
-            n.cancel(this.dispatcher.session, seq);
-          }
-        }
-        const finish = ev.finish[i]!;
-        if (finish === NativeFinish.none) return;
-        this.dispatcher.unregister(seq);
-        req.signal?.removeEventListener('abort', onAbort);
-        if (failure !== null) return reject(failure);
-        if (finish === NativeFinish.error) return reject(fromNativeStatus(ev.error[i]!));
-        resolve({
-          finishReason: FINISH[finish] ?? 'stop',
-          promptTokens,
-          cachedTokens: ev.cachedTokens[i]!,
-          completionTokens,
-        });
+          const finish = ev.finish[i]!;
+          if (finish === NativeFinish.none) return;
+          this.dispatcher.unregister(seq);
+          req.signal?.removeEventListener('abort', onAbort);
+          if (failure !== null) return reject(failure);
+          if (finish === NativeFinish.error) return reject(fromNativeStatus(ev.error[i]!));
+          resolve({
+            finishReason: FINISH[finish] ?? 'stop',
+            promptTokens,
+            cachedTokens: ev.cachedTokens[i]!,
+            completionTokens,
+          });
+        },
       });
     });
   }
@@ -254,6 +260,8 @@ export class NativeModel implements EngineModel {
   unload(): void {
     if (this.unloaded) return;
     this.unloaded = true;
+    // Running sequences of this handle are cancelled natively and their promises rejected now.
+    this.dispatcher.cancelAll();
     this.dispatcher.close();
     native().unloadModel(this.handle);
   }

@@ -3,7 +3,11 @@
 import { native, type ModelHandle, type SessionHandle, type StepEvents } from '../native/binding.js';
 
 /** Handles the events of one sequence; i indexes into the step's arrays. */
-export type SequenceHandler = (ev: StepEvents, i: number, topStart: number) => void;
+export interface SequenceHandler {
+  onEvent(ev: StepEvents, i: number, topStart: number): void;
+  /** The session closed (model unloaded) before the sequence finished. */
+  onClose(): void;
+}
 
 export class StepDispatcher {
   readonly session: SessionHandle;
@@ -25,15 +29,22 @@ export class StepDispatcher {
     return this.handlers.size;
   }
 
+  cancelAll(): void {
+    for (const seq of this.handlers.keys()) native().cancel(this.session, seq);
+  }
+
   close(): void {
     native().closeSession(this.session);
+    const pending = [...this.handlers.values()];
+    this.handlers.clear();
+    for (const h of pending) h.onClose();
   }
 
   private dispatch(ev: StepEvents): void {
     let top = 0;
     for (let i = 0; i < ev.seq.length; i++) {
       const h = this.handlers.get(ev.seq[i]!);
-      if (h) h(ev, i, top);
+      if (h) h.onEvent(ev, i, top);
       top += ev.nTop[i]!;
     }
   }

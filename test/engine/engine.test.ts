@@ -197,6 +197,16 @@ describe('models', () => {
     }
   });
 
+  it('unloading during generation rejects the pending request and frees the engine', async () => {
+    const m = await loadModel(await testModelPath('unload'), { threads: 1 });
+    let tokens = 0;
+    const p = m.generate({ prompt: prompt(20, 3), maxTokens: 1000, sampling: GREEDY }, () => {
+      if (++tokens === 2) m.unload();
+    });
+    await expect(p).rejects.toMatchObject({ code: 'model_not_ready' });
+    await expect(run(m, { prompt: prompt(5, 1) })).rejects.toMatchObject({ code: 'model_not_ready' });
+  });
+
   it('exposes metadata, tokenizer and chat template', async () => {
     expect(cached.metadata['general.architecture']).toBe('qwen2');
     expect(Array.isArray(cached.metadata['tokenizer.ggml.tokens'])).toBe(true);
