@@ -126,6 +126,13 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         j += dir;
         continue;
       }
+      if (dir < 0) {
+        const d = headSkip(s, o, i, j, limit, delta);
+        if (d > 0) {
+          j -= d;
+          continue;
+        }
+      }
       if (dir > 0) {
         const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
         if (closer) {
