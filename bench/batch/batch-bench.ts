@@ -78,13 +78,29 @@ async function json(port: number, method: string, path: string, body?: unknown):
   return parsed;
 }
 
+/** Resident set of the server: total, and anonymous (heap and buffers, without LMDB's mapped file pages). */
+function rss(pid: number): { total: number; anon: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { total: kb('VmRSS'), anon: kb('RssAnon') };
+}
+
 function rssBytes(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
+  return rss(pid).total;
+}
+
+class RssPeak {
+  total = 0;
+  anon = 0;
+  sample(pid: number): void {
+    const r = rss(pid);
+    this.total = Math.max(this.total, r.total);
+    this.anon = Math.max(this.anon, r.anon);
+  }
 }
 
 /** Streams a generated file as multipart (never held whole on the client either). */
-function upload(port: number, sizeBytes: number, filename: string, purpose: string, pid: number): Promise<{ seconds: number; peakRss: number; id: string }> {
+function upload(port: number, sizeBytes: number, filename: string, purpose: string, pid: number): Promise<{ seconds: number; peak: RssPeak; id: string }> {
   const boundary = '----svcbench' + Date.now().toString(16);
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\n${purpose}\r\n` +
@@ -94,8 +110,9 @@ function upload(port: number, sizeBytes: number, filename: string, purpose: stri
   const block = Buffer.alloc(MB);
   for (let i = 0; i < block.length; i++) block[i] = 0x20 + ((i * 7919) % 90);
   return new Promise((resolve, reject) => {
-    let peak = rssBytes(pid);
-    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(pid))), 5);
+    const peak = new RssPeak();
+    peak.sample(pid);
+    const sampler = setInterval(() => peak.sample(pid), 5);
     const t0 = performance.now();
     const req = http.request(
       {
@@ -111,11 +128,11 @@ function upload(port: number, sizeBytes: number, filename: string, purpose: stri
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           clearInterval(sampler);
-          peak = Math.max(peak, rssBytes(pid));
+          peak.sample(pid);
           const seconds = (performance.now() - t0) / 1000;
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
           if (res.statusCode !== 200) reject(new Error(`upload → ${res.statusCode}: ${JSON.stringify(body)}`));
-          else resolve({ seconds, peakRss: peak, id: body.id });
+          else resolve({ seconds, peak, id: body.id });
         });
       },
     );
@@ -214,7 +231,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(PACKAGE_ROOT, 'bin/svc.mjs'), 'serve', '--no-predict', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, '--api-key', KEY, '--log-level', 'warn', '--max-upload', `${Math.max(args.uploadMb, 1) + 16}MiB`, ...args.serveArgs],
+    [join(PACKAGE_ROOT, 'bin/svc.mjs'), 'serve', '--no-predict', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, '--api-key', KEY, '--log-level', 'warn', '--rate-limit-rps', '0', '--max-upload', `${Math.max(args.uploadMb, 1) + 16}MiB`, ...args.serveArgs],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const stop = (): void => {
@@ -236,7 +253,7 @@ async function main(): Promise<void> {
     const result: Record<string, unknown> = { date: new Date().toISOString(), model: args.model, requests: args.requests, concurrency: DEFAULT_BATCH_LIMITS.concurrency };
 
     // Files: RSS must not scale with the upload.
-    const idleRss = rssBytes(pid);
+    const idle = rss(pid);
     const small = await upload(port, args.smallUploadMb * MB, 'small.bin', 'user_data', pid);
     const big = await upload(port, args.uploadMb * MB, 'big.bin', 'user_data', pid);
     const down = await download(port, big.id);
@@ -245,19 +262,37 @@ async function main(): Promise<void> {
       upload_mb: args.uploadMb,
       upload_MBps: +(args.uploadMb / big.seconds).toFixed(1),
       download_MBps: +(args.uploadMb / down.seconds).toFixed(1),
-      rss_idle_mb: +(idleRss / MB).toFixed(1),
-      rss_peak_small_upload_mb: +(small.peakRss / MB).toFixed(1),
-      rss_peak_big_upload_mb: +(big.peakRss / MB).toFixed(1),
+      rss_idle_mb: +(idle.total / MB).toFixed(1),
+      rss_peak_small_upload_mb: +(small.peak.total / MB).toFixed(1),
+      rss_peak_big_upload_mb: +(big.peak.total / MB).toFixed(1),
+      rss_anon_idle_mb: +(idle.anon / MB).toFixed(1),
+      rss_anon_peak_small_upload_mb: +(small.peak.anon / MB).toFixed(1),
+      rss_anon_peak_big_upload_mb: +(big.peak.anon / MB).toFixed(1),
       small_upload_mb: args.smallUploadMb,
     };
     console.error('files', JSON.stringify(result.files));
 
     // Same requests, over HTTP and as a batch, same concurrency.
+    if (args.requests === 0) {
+      console.log(JSON.stringify(result, null, 2));
+      return;
+    }
     const bodies = Array.from({ length: args.requests }, (_, i) => requestBody(i, args.model, args.maxTokens));
+    // Warm-up (worker threads, tokenizer, engine) outside both measurements.
+    await overHttp(port, bodies.slice(0, Math.min(200, bodies.length)), DEFAULT_BATCH_LIMITS.concurrency);
+    const httpPeak = new RssPeak();
+    const sampler = setInterval(() => httpPeak.sample(pid), 50);
     const h = await overHttp(port, bodies, DEFAULT_BATCH_LIMITS.concurrency);
+    clearInterval(sampler);
     const b = await asBatch(port, pid, bodies);
     const usage = b.batch.usage ?? { total_tokens: 0 };
-    result.http = { seconds: +h.seconds.toFixed(2), ok: h.ok, req_per_s: +(args.requests / h.seconds).toFixed(1), tokens_per_s: +(h.tokens / h.seconds).toFixed(1) };
+    result.http = {
+      seconds: +h.seconds.toFixed(2),
+      ok: h.ok,
+      req_per_s: +(args.requests / h.seconds).toFixed(1),
+      tokens_per_s: +(h.tokens / h.seconds).toFixed(1),
+      rss_peak_mb: +(httpPeak.total / MB).toFixed(1),
+    };
     result.batch = {
       seconds: +b.seconds.toFixed(2),
       status: b.batch.status,

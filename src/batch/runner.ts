@@ -258,6 +258,13 @@ export class BatchRunner {
   private launch(job: Job, line: number, customId: string, body: Record<string, unknown>): void {
     const abort = new AbortController();
     const requestId = randomId('req_');
+    let slotHeld = true;
+    const releaseSlot = (): void => {
+      if (slotHeld) {
+        slotHeld = false;
+        this.slots.release();
+      }
+    };
     const run = async (): Promise<void> => {
       let res: ExecutorResult;
       try {
@@ -269,6 +276,9 @@ export class BatchRunner {
       }
       // Aborted only by shutdown: leave the line without a result so the next start runs it.
       if (abort.signal.aborted) return;
+      // The model is done with it: the next request may start while this result commits (the
+      // commit, not the slot, is what counting waits for; drain waits for both).
+      releaseSlot();
       await this.o.batches.recordResult(job.id, {
         schemaVersion: RESULT_SCHEMA_VERSION,
         id: randomId('batch_req_'),
@@ -283,7 +293,7 @@ export class BatchRunner {
       .catch((err: unknown) => this.log(`batch ${job.id} line ${line}: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => {
         job.inFlight.delete(line);
-        this.slots.release();
+        releaseSlot();
       });
     job.inFlight.set(line, { abort, done });
   }
