@@ -37,6 +37,16 @@ struct tensor_view {
 // Activations may be quantized internally (as llama.cpp does: Q8_0/Q8_K for quantized weights).
 void matmul(const tensor_view& w, const float* x, int64_t n_tokens, float* y, thread_pool& pool);
 
+// Several weights applied to the same input x (e.g. q/k/v, or gate/up): y_j = matmul(w_j, x).
+// All w_j must have the same ne0. The activations are converted once per format and all row
+// chunks run in one parallel_for (one pool synchronization instead of one per weight). Results
+// are bit-identical to separate matmul calls. (Additive to the original contract.)
+struct matmul_job {
+  const tensor_view* w;
+  float* y;  // n_tokens x w->ne1
+};
+void matmul_multi(const matmul_job* jobs, int n_jobs, const float* x, int64_t n_tokens, thread_pool& pool);
+
 // Dequantizes row `row` of w into out[0 .. w.ne0) (embedding lookups, tests).
 void dequantize_row(const tensor_view& w, int64_t row, float* out);
 

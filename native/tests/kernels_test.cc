@@ -380,3 +380,56 @@ TEST(portable_kernels_against_references) {
     check_matmul(w, x, n_tokens, y, "portable " + tname(t));
   }
 }
+
+TEST(matmul_multi_matches_separate_matmuls) {
+  // q/k/v-like weights of mixed types sharing one input (as a Q4_K_M file has them).
+  std::mt19937 rng(8);
+  const int64_t n = 512;
+  weights a = make_weights(tensor_type::q4_k, 40, n, rng, false);
+  weights b = make_weights(tensor_type::q6_k, 24, n, rng, false);
+  weights c = make_weights(tensor_type::q8_0, 24, n, rng, false);
+  weights d = make_weights(tensor_type::f16, 7, n, rng, false);
+  for (int threads : {1, 2, 3}) {
+    infer::thread_pool pool(threads);
+    for (int64_t n_tokens : {1, 3, 17}) {
+      auto x = randn(static_cast<size_t>(n * n_tokens), rng, 1.0f);
+      const weights* ws[] = {&a, &b, &c, &d};
+      std::vector<std::vector<float>> sep(4), multi(4);
+      std::vector<infer::matmul_job> jobs;
+      for (int j = 0; j < 4; j++) {
+        sep[j].assign(static_cast<size_t>(ws[j]->view.ne1 * n_tokens), 0.f);
+        multi[j].assign(sep[j].size(), NAN);
+        infer::matmul(ws[j]->view, x.data(), n_tokens, sep[j].data(), pool);
+        jobs.push_back({&ws[j]->view, multi[j].data()});
+      }
+      infer::matmul_multi(jobs.data(), static_cast<int>(jobs.size()), x.data(), n_tokens, pool);
+      for (int j = 0; j < 4; j++)
+        CHECK(std::memcmp(sep[j].data(), multi[j].data(), sep[j].size() * 4) == 0,
+              "job " + std::to_string(j) + " threads " + std::to_string(threads) + " tokens " + std::to_string(n_tokens));
+    }
+  }
+}
+
+TEST(matmul_multi_many_jobs_and_mismatched_widths) {
+  // More jobs than one pass takes, and a job whose width differs from the first (contract
+  // violation, still computed correctly on its own).
+  std::mt19937 rng(9);
+  infer::thread_pool pool(2);
+  const int64_t n = 64, n_tokens = 5;
+  std::vector<weights> ws;
+  for (int j = 0; j < 19; j++) ws.push_back(make_weights(j % 2 ? tensor_type::q8_0 : tensor_type::f32, 3 + j, n, rng, false));
+  ws.push_back(make_weights(tensor_type::q8_0, 5, 2 * n, rng, false));
+  auto x = randn(static_cast<size_t>(2 * n * n_tokens), rng, 1.0f);
+  std::vector<std::vector<float>> y(ws.size());
+  std::vector<infer::matmul_job> jobs;
+  for (size_t j = 0; j < ws.size(); j++) {
+    y[j].assign(static_cast<size_t>(ws[j].view.ne1 * n_tokens), NAN);
+    jobs.push_back({&ws[j].view, y[j].data()});
+  }
+  infer::matmul_multi(jobs.data(), static_cast<int>(jobs.size()), x.data(), n_tokens, pool);
+  for (size_t j = 0; j < ws.size(); j++) {
+    std::vector<float> ref(y[j].size());
+    infer::matmul(ws[j].view, x.data(), n_tokens, ref.data(), pool);
+    CHECK(std::memcmp(ref.data(), y[j].data(), ref.size() * 4) == 0, "job " + std::to_string(j));
+  }
+}
