@@ -178,6 +178,10 @@ export function firstToken(norm: string): string {
 /** `b` is an edit of `a`: similar by the strict test, or same leading word and close enough text. */
 export function editedVersion(a: string, b: string): boolean {
   if (similarLines(a, b)) return true;
+  // Extended or trimmed at the end (`return x;` → `return x; // why`), at least 6 characters kept.
+  const short = a.length <= b.length ? a : b;
+  const long = a.length <= b.length ? b : a;
+  if (short.length >= 6 && long.startsWith(short.replace(/[;,]$/, ''))) return true;
   if (assignmentKey(a) !== null || assignmentKey(b) !== null) return false;
   return firstToken(a) === firstToken(b) && dice(a, b) >= ANCHOR_DICE;
 }

@@ -132,7 +132,8 @@ export function strongLines(seg: Segment): number[] {
 export function crossesBlock(ctx: MergeContext, p: number, q: number, seg?: Segment, iPrev?: number, iCur?: number): boolean {
   if (q - p <= 1) return false;
   const o = ctx.orig;
-  const limit = o.indent[q]!;
+  // ` * text` lines of a block comment sit one column right of the code they belong to.
+  const limit = o.indent[q]! - (/^\*/.test(o.norm[q]!) ? 1 : 0);
   if (ctx.minIndent(p + 1, q) >= limit) return false;
   if (!seg || iPrev === undefined || iCur === undefined || iCur - iPrev <= 1) return true;
   // Lines the segment shows between the two anchors (as they are, or edited) are not deleted:

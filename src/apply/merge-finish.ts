@@ -127,9 +127,9 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         continue;
       }
       if (dir < 0) {
-        const d = headSkip(s, o, i, j, limit, delta);
-        if (d > 0) {
-          j -= d;
+        const hop = headSkip(s, o, i, j, limit, delta);
+        if (hop) {
+          [i, j] = hop;
           continue;
         }
       }
@@ -154,9 +154,9 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     if (found < 0 && dir < 0) {
       // Head side: the update may show context that sat a few lines further up, the lines between
       // being deleted; believable when two lines in a row match there (one not blank).
-      const d = headSkip(s, o, i, j, limit, delta);
-      if (d > 0) {
-        j -= d;
+      const hop = headSkip(s, o, i, j, limit, delta);
+      if (hop) {
+        [i, j] = hop;
         continue;
       }
     }
@@ -182,14 +182,20 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
 /** Original lines a head may skip (delete) to reach the context the update shows above an anchor. */
 const MAX_HEAD_SKIP = 3;
 
-function headSkip(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): number {
-  if (i < 1) return 0;
-  for (let d = 1; d <= MAX_HEAD_SKIP; d++) {
-    const y = j - d;
-    if (y - 1 < limit) return 0;
-    if (fillEqual(s, i, o, y, delta) && fillEqual(s, i - 1, o, y - 1, delta) && (!s.blank[i] || !s.blank[i - 1])) return d;
+/**
+ * Head side: the update may show context that sat a few lines further up, the original lines in
+ * between deleted and the update's lines in between new. Believable when two lines in a row match
+ * there, one of them not blank. Returns [segment line, original line] of the lower match, or null.
+ */
+function headSkip(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): [number, number] | null {
+  for (let x = i; x >= 1 && x >= i - MAX_HEAD_SKIP; x--) {
+    for (let d = x === i ? 1 : 0; d <= MAX_HEAD_SKIP; d++) {
+      const y = j - d;
+      if (y - 1 < limit) break;
+      if (fillEqual(s, x, o, y, delta) && fillEqual(s, x - 1, o, y - 1, delta) && (!s.blank[x] || !s.blank[x - 1])) return [x, y];
+    }
   }
-  return 0;
+  return null;
 }
 
 /** Original lines a rewritten block body may span before its closing line. */
