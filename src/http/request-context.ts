@@ -72,6 +72,8 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
   sseWriter: UwsSseWriter | null = null;
   /** Set by the server once a route matched (metrics label). */
   routePattern = 'unmatched';
+  /** Close the connection after this response (set while the server drains). */
+  closeConnection = false;
 
   private readonly rawQuery: string;
   private readonly headers: Map<string, string>;
@@ -251,7 +253,7 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     this.responded = true;
     this.status = status;
     if (this.aborted) return;
-    const close = this.closeAfterResponse;
+    const close = this.closeConnection || this.closeAfterResponse;
     this.body?.release();
     this.res.cork(() => {
       this.writeHead(status, [['content-type', contentType]]);

@@ -1,9 +1,28 @@
 // Rate limiting (per key, Retry-After) and graceful shutdown (drain, refuse, cut at timeout).
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/http/types.js';
 import { auth, sleep, startTestServer, TEST_KEY, type TestServer } from './helpers.js';
 
 const OTHER_KEY = 'sk-test-other-key-000000';
+
+/** A raw keep-alive connection: send a request, collect what comes back until quiet or closed. */
+async function rawKeepAlive(port: number): Promise<{ request(raw: string): Promise<{ text: string; closed: boolean }> }> {
+  const s = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => s.once('connect', resolve).once('error', reject));
+  let text = '';
+  let closed = false;
+  s.on('data', (d: Buffer) => (text += d.toString()));
+  s.on('close', () => (closed = true));
+  return {
+    async request(raw: string) {
+      text = '';
+      s.write(raw);
+      for (let i = 0; i < 100 && !closed; i++) await sleep(20);
+      return { text, closed };
+    },
+  };
+}
 
 describe('rate limiting', () => {
   let t: TestServer;
@@ -57,6 +76,8 @@ describe('graceful shutdown', () => {
       },
     ];
     const t = await startTestServer(routes);
+    // An idle keep-alive connection opened before the shutdown.
+    const keepAlive = await rawKeepAlive(t.port);
     const r = await fetch(`${t.url}/v1/stream`, { headers: auth });
     const reader = r.body!.getReader();
     let text = Buffer.from((await reader.read()).value!).toString();
@@ -65,6 +86,11 @@ describe('graceful shutdown', () => {
     await sleep(20);
     expect(t.server.draining).toBe(true);
     await expect(fetch(`${t.url}/v1/stream`, { headers: auth })).rejects.toThrow(); // listen socket closed
+    // A new request on the old keep-alive connection: 503, and the server closes that connection.
+    const late = await keepAlive.request(`GET /v1/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`);
+    expect(late.text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(late.text.toLowerCase()).toContain('connection: close');
+    expect(late.closed).toBe(true);
 
     for (;;) {
       const { value, done } = await reader.read();
