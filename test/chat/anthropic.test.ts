@@ -148,7 +148,7 @@ describe('messages', () => {
 describe('tools', () => {
   it('forced tool_use round trip: tool_use input validates, tool_result, then an answer', async () => {
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Weather in Rome?' }];
-    const first = await anthropic.messages.create({ model: MODEL_ID, max_tokens: 64, tools: [weather], tool_choice: { type: 'tool', name: 'get_weather' }, messages });
+    const first = await anthropic.messages.create({ model: MODEL_ID, max_tokens: 256, tools: [weather], tool_choice: { type: 'tool', name: 'get_weather' }, messages });
     expect(first.stop_reason).toBe('tool_use');
     const use = first.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
     expect(use.id).toMatch(/^toolu_/);
@@ -164,7 +164,7 @@ describe('tools', () => {
   });
 
   it("tool_choice 'any' streams input_json_delta into a tool_use block (stream helper)", async () => {
-    const stream = anthropic.messages.stream({ model: MODEL_ID, max_tokens: 64, tools: [weather], tool_choice: { type: 'any' }, messages: [{ role: 'user', content: 'go' }] });
+    const stream = anthropic.messages.stream({ model: MODEL_ID, max_tokens: 256, tools: [weather], tool_choice: { type: 'any' }, messages: [{ role: 'user', content: 'go' }] });
     let json = '';
     stream.on('inputJson', (partial) => (json += partial));
     const final = await stream.finalMessage();

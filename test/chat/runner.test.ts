@@ -131,11 +131,10 @@ describe('runChoice', () => {
       { name: 'a', parameters: null },
       { name: 'b', parameters: { type: 'object' } },
     ];
-    const { model, result } = await run([['{"name": "b"}'], ['{}']], mkPlan({ tools, toolMode: { kind: 'forced', names: ['a', 'b'], named: false } }));
-    expect(model.requests[0]!.grammar).toEqual({
-      kind: 'json_schema',
-      schema: { type: 'object', properties: { name: { type: 'string', enum: ['a', 'b'] } }, required: ['name'], additionalProperties: false },
-    });
+    const { model, result } = await run([[' "b"'], ['{}']], mkPlan({ tools, toolMode: { kind: 'forced', names: ['a', 'b'], named: false } }));
+    expect(model.requests[0]!.grammar).toEqual({ kind: 'json_schema', schema: { type: 'string', enum: ['a', 'b'] } });
+    expect(String.fromCharCode(...model.requests[0]!.prompt)).toBe('PROMPT<tool_call>\n{"name": ');
+    expect(String.fromCharCode(...model.requests[1]!.prompt)).toBe('PROMPT<tool_call>\n{"name": "b", "arguments": ');
     expect(result.toolCalls).toEqual([{ id: 'id0', name: 'b', arguments: '{}' }]);
     expect(result).toMatchObject({ finish: 'tool_calls', completionTokens: 2 });
   });
