@@ -59,7 +59,7 @@ export interface HttpServer {
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-const METHODS = new Set<string>(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']);
+const METHODS = new Set<string>(['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS']);
 
 // Request ids: a random per-process prefix plus a counter, `req_` + 32 hex digits. Unique
 // without a random draw per request; ids identify requests, they are not secrets.
@@ -93,7 +93,8 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const ms = performance.now() - ctx.startedAt;
     // 499: the client closed the connection before a response started (nginx's convention).
     const status = ctx.aborted && !ctx.responded ? 499 : ctx.status;
-    metrics?.recordRequest(name, ctx.routePattern, ctx.method, status, ms / 1000);
+    // Methods are client-chosen tokens: anything unusual shares one label so series stay bounded.
+    metrics?.recordRequest(name, ctx.routePattern, METHODS.has(ctx.method) ? ctx.method : 'OTHER', status, ms / 1000);
     if (accessLog) {
       const fields: Record<string, unknown> = {
         server: name,
