@@ -65,6 +65,7 @@ struct schema_node {
   std::vector<uint32_t> prop_schema;  // object: schema per declared property
   int32_t key_trie = -1;              // object: trie over declared names (JSON-escaped)
   uint64_t required = 0;              // object: bits of required declared properties
+  uint64_t blocked = 0;               // object: optional properties whose schema admits nothing
   int32_t additional = 0;             // object: schema for other keys, -1 = none allowed
   bool length_limited() const { return min_length != 0 || max_length != UINT32_MAX; }
 };

@@ -232,7 +232,8 @@ step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
   }
   bool nest_ok = f.depth < kMaxNesting;
   if (c == '{' && (n.types & t_obj) && nest_ok) {
-    f.kind = fk_object; f.sub = o_start; f.a = 0; f.b = 0; f.seen = 0;
+    // Properties whose schema admits no finite value start out "seen": never offered.
+    f.kind = fk_object; f.sub = o_start; f.a = 0; f.b = 0; f.seen = n.blocked;
     return step::consumed;
   }
   if (c == '[' && (n.types & t_arr) && nest_ok) {

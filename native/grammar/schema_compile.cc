@@ -323,6 +323,86 @@ struct schema_compiler {
   }
 };
 
+// Which nodes admit a finite value (least fixpoint), then prune what does not: alternatives,
+// optional properties, extra keys, array items, container types. A schema whose root admits
+// nothing, or a $ref chain that never reaches a schema, is an error. Without this, a recursive
+// schema with a required self-reference would send the matcher into a dead end.
+bool prune_unproductive(compiled_grammar& g, std::string& err) {
+  const size_t n = g.nodes.size();
+  for (size_t i = 0; i < n; ++i) {  // single-alternative chains ($ref, allOf of one) must end
+    uint32_t cur = uint32_t(i);
+    size_t hops = 0;
+    while (g.nodes[cur].alternatives.size() == 1 && hops <= n) {
+      cur = g.nodes[cur].alternatives[0];
+      ++hops;
+    }
+    if (hops > n) {
+      err = "schema has a $ref cycle that never reaches a schema";
+      return false;
+    }
+    if (hops > 15) {
+      err = "schema has a $ref chain longer than 15";
+      return false;
+    }
+  }
+  std::vector<uint8_t> ok(n, 0);
+  auto scalar = [](uint8_t t) { return (t & (t_null | t_bool | t_int | t_num | t_str)) != 0; };
+  auto object_ok = [&](const schema_node& s) {
+    for (size_t p = 0; p < s.prop_schema.size(); ++p)
+      if ((s.required >> p & 1) && !ok[s.prop_schema[p]]) return false;
+    return true;
+  };
+  auto array_ok = [&](const schema_node& s) { return s.min_items == 0 || ok[s.items]; };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (ok[i]) continue;
+      const schema_node& s = g.nodes[i];
+      bool v;
+      if (!s.alternatives.empty()) {
+        v = false;
+        for (uint32_t a : s.alternatives) v = v || ok[a];
+      } else {
+        v = s.literals >= 0 || scalar(s.types) || ((s.types & t_arr) && array_ok(s)) ||
+            ((s.types & t_obj) && object_ok(s));
+      }
+      if (v) {
+        ok[i] = 1;
+        changed = true;
+      }
+    }
+  }
+  if (!ok[g.root]) {
+    err = "schema admits no finite value (a required property or item that always recurses?)";
+    return false;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    schema_node& s = g.nodes[i];
+    if (!s.alternatives.empty()) {
+      std::vector<uint32_t> keep;
+      for (uint32_t a : s.alternatives)
+        if (ok[a]) keep.push_back(a);
+      if (!keep.empty()) s.alternatives = keep;
+      continue;
+    }
+    if (s.literals >= 0) continue;
+    if ((s.types & t_arr) && !ok[s.items]) {
+      if (s.min_items > 0) s.types &= uint8_t(~t_arr);
+      else s.max_items = 0;
+    }
+    if (s.types & t_obj) {
+      if (!object_ok(s)) {
+        s.types &= uint8_t(~t_obj);
+      } else {
+        for (size_t p = 0; p < s.prop_schema.size(); ++p)
+          if (!ok[s.prop_schema[p]]) s.blocked |= uint64_t(1) << p;
+        if (s.additional >= 0 && !ok[size_t(s.additional)]) s.additional = -1;
+      }
+    }
+  }
+  return true;
+}
+
 std::shared_ptr<compiled_grammar> new_grammar() {
   auto g = std::make_shared<compiled_grammar>();
   g->uid = compiled_grammar::next_uid();
@@ -359,6 +439,8 @@ std::shared_ptr<const compiled_grammar> compile_json_schema(const std::string& s
   uint32_t root = c.compile(doc, "");
   if (!c.err.empty()) return set_err(c.err);
   g->root = root;
+  std::string perr2;
+  if (!prune_unproductive(*g, perr2)) return set_err(perr2);
   std::shared_ptr<const compiled_grammar> out = g;
   std::lock_guard<std::mutex> lock(mu);
   memo.emplace_front(schema_json, out);
