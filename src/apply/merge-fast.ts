@@ -17,6 +17,8 @@ const MAX_PIVOT_CANDIDATES = 32;
 /** How far (in lines) an occurrence may sit from the pivot's implied position and still count as support. */
 const SUPPORT_SLACK = 3;
 
+/** Segment lines (the rarest) considered as the pivot. */
+const MAX_PIVOT_LINES = 64;
 /** Strong lines on each side of a pivot candidate consulted for support. */
 const SUPPORT_RADIUS = 24;
 
@@ -30,13 +32,20 @@ function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo: number
   let bestSupport = -1;
   let bestCount = Infinity;
   let tied = false;
+  // Only the rarest lines are pivot candidates (a segment of 5,000 copies of one line stays cheap).
+  const counted: Array<[number, number]> = [];
   for (let x = 0; x < strong.length; x++) {
-    const i = strong[x]!;
-    const pos = ctx.index.get(seg.lines.norm[i]!);
+    const pos = ctx.index.get(seg.lines.norm[strong[x]!]!);
     if (!pos) continue;
+    const count = pos.length - firstAtOrAbove(pos, lo);
+    if (count > 0) counted.push([x, count]);
+  }
+  counted.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  const candidates = counted.slice(0, MAX_PIVOT_LINES).sort((a, b) => a[0] - b[0]);
+  for (const [x, count] of candidates) {
+    const i = strong[x]!;
+    const pos = ctx.index.get(seg.lines.norm[i]!)!;
     const from = firstAtOrAbove(pos, lo);
-    const count = pos.length - from;
-    if (count === 0) continue;
     for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES; c++) {
       const q = pos[c]!;
       let support = neighbourAgreement(ctx, seg, i, q) / 8 + editedNeighbours(ctx, seg, i, q) / 16;

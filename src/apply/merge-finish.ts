@@ -2,7 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import type { Lines } from './lines.js';
-import { dice, editedVersion, tokens, TAB_WIDTH } from './lines.js';
+import { dice, editedVersion, firstToken, tokens, TAB_WIDTH } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -407,7 +407,7 @@ const MAX_SIMILAR_WINDOW = 20_000;
  * For a segment whose lines all changed: the most similar (segment line, original line) pair in the
  * window, e.g. `timeoutMs: 30000,` for `timeoutMs: 10000,`.
  */
-function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number): Chain {
+function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, leads: string[]): Chain {
   const o = ctx.orig;
   const s = seg.lines;
   let best: [number, number] | null = null;
@@ -416,8 +416,10 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number):
   for (let i = 0; i < s.text.length && seen < MAX_SIMILAR_SEGMENT_LINES; i++) {
     if (s.weak[i]) continue;
     seen++;
+    const lead = firstToken(s.norm[i]!);
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
-      if (o.weak[j] || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
+      // Same first token first (cheap), then the full test: edits rarely change how a line starts.
+      if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
       const score = dice(o.norm[j]!, s.norm[i]!);
       if (score > bestScore) {
         bestScore = score;
@@ -430,15 +432,18 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number):
 
 /** Cells above which the weak-line alignment of an unanchored segment is skipped. */
 const MAX_WEAK_CELLS = 2_000_000;
+const MAX_WEAK_TOTAL_CELLS = 20_000_000;
 
 /**
  * A segment made only of new lines and common ones (`return true;`, `}`): align it to its window by
  * LCS (indentation-exact) and keep the densest cluster of non-blank matches as its anchors.
  */
-function weakAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number): Chain {
+function weakAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, budget: { cells: number }): Chain {
   const s = seg.lines;
   const o = ctx.orig;
-  if ((hi - lo) * s.text.length > MAX_WEAK_CELLS || hi <= lo) return [];
+  const cells = (hi - lo) * s.text.length;
+  if (cells > MAX_WEAK_CELLS || cells > budget.cells || hi <= lo) return [];
+  budget.cells -= cells;
   const pairs: Array<[number, number]> = [];
   fillGap(s, -1, s.text.length, o, lo - 1, hi, 0, pairs);
   const solid = pairs.filter(([i]) => !s.blank[i]);
@@ -465,6 +470,11 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
   const spans: Array<Span | null> = new Array(segs.length).fill(null);
   const ambiguities: string[] = [];
   const chains = inputChains.slice();
+  // Total LCS cells spent aligning anchorless segments in one merge (many such segments in a
+  // huge file must not make one request quadratic).
+  const weakBudget = { cells: MAX_WEAK_TOTAL_CELLS };
+  /** First token of every original line, computed on first need. */
+  let leads: string[] | undefined;
 
   let prevEnd = 0;
   for (let k = 0; k < segs.length; k++) {
@@ -481,11 +491,12 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
           break;
         }
       }
-      chain = similarAnchor(ctx, seg, prevEnd, hi);
+      leads ??= o.norm.map(firstToken);
+      chain = similarAnchor(ctx, seg, prevEnd, hi, leads);
       if (chain.length > 0) ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
       const edge = (k === 0 && !seg.markerBefore) || (k === segs.length - 1 && !seg.markerAfter);
       if (chain.length === 0 && !edge) {
-        chain = weakAnchor(ctx, seg, prevEnd, hi);
+        chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget);
         if (chain.length > 0) ambiguities.push(`segment ${k + 1} anchored on common lines only`);
       }
       if (chain.length === 0) continue;

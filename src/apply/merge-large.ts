@@ -22,6 +22,8 @@ export interface LargeChains {
 const MAX_OCCURRENCES = 64;
 /** Candidates per segment the quadratic chain step accepts. */
 const MAX_CANDIDATES = 4000;
+/** Segments × original lines above which the per-segment state arrays get too big: use fast chains. */
+const MAX_STATE_CELLS = 8_000_000;
 /** Per deleted original line: a tie-breaker toward compact spans, small enough that deletions by omission still win. */
 const DELETE_PENALTY = 0.0005;
 /** Deleting across a block boundary or jumping without context costs more than any single match earns. */
@@ -51,6 +53,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
   const o = ctx.orig;
   const N = o.text.length;
   const segs = ctx.segments;
+  if (segs.length * (N + 1) > MAX_STATE_CELLS) return { chains: [], ambiguities: [], confidence: 0, complete: false };
   // state[x]: best score of segments so far with the last span ending at or before x.
   let state = new Float64Array(N + 1);
   // Per segment, for backtracking: the candidates and, per end position, which candidate achieved it.
