@@ -183,7 +183,8 @@ int run_bench(int argc, char** argv) {
   std::printf("# infer kernels bench (medians; matvec GB/s = weight bytes / time, working set >= %zu MiB)\n",
               kWorkingSet >> 20);
   if (matvec) {
-    std::printf("%-6s %-12s %7s %8s %10s %9s %9s\n", "type", "shape", "threads", "MiB", "us/call", "GB/s", "best GB/s");
+    std::printf("%-6s %-12s %7s %8s %10s %9s %9s %12s\n", "type", "shape", "threads", "MiB", "us/call", "GB/s",
+                "best GB/s", "per-core(1t)");
     for (const auto& ts : types) {
       tensor_type t;
       if (!parse_type(ts, &t)) {
@@ -207,21 +208,25 @@ int run_bench(int argc, char** argv) {
         for (auto& v : x) v = nd(rng);
         for (int th : threads) {
           infer::thread_pool pool(th);
-          std::vector<double> per_call;
+          std::vector<double> per_call, cpu_call;
           auto start = std::chrono::steady_clock::now();
           int c = 0;
           while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds ||
                  per_call.size() < 5) {
             infer::tensor_view w{t, mats[c].data(), n, rows, infer::tensor_row_bytes(t, n)};
             auto s = std::chrono::steady_clock::now();
+            const double c0 = thread_cpu_seconds();
             infer::matmul(w, x.data(), 1, y.data(), pool);
+            cpu_call.push_back(thread_cpu_seconds() - c0);
             per_call.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
             c = (c + 1) % copies;
           }
           double med = median(per_call);
-          std::printf("%-6s %5lldx%-6lld %7d %8.1f %10.1f %9.2f %9.2f\n", ts.c_str(), static_cast<long long>(n),
+          std::printf("%-6s %5lldx%-6lld %7d %8.1f %10.1f %9.2f %9.2f", ts.c_str(), static_cast<long long>(n),
                       static_cast<long long>(rows), th, bytes / 1048576.0, med * 1e6, bytes / med / 1e9,
                       bytes / best(per_call) / 1e9);
+          if (th == 1) std::printf(" %12.2f\n", bytes / median(cpu_call) / 1e9);
+          else std::printf("\n");
           std::fflush(stdout);
         }
       }
