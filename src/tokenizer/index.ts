@@ -29,6 +29,8 @@ export interface DecodeOptions {
   /** Render control tokens' text (e.g. "<|im_end|>"). Default false. */
   special?: boolean;
 }
+// decode() follows llama_detokenize(remove_special = false): with a SentencePiece vocabulary the
+// first token loses one leading space (a leading BOS renders nothing and uses up that strip).
 
 export interface StreamDecoder {
   /** Text completed by this token ('' while a UTF-8 character is still incomplete). */
@@ -331,16 +333,14 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
     return cleanSpaces ? cleanUpSpaces(s) : s;
   };
 
+  // Streaming keeps every piece as is (llama.cpp's server streams token_to_piece without lstrip),
+  // so a generated SentencePiece "▁The" starts with its space.
   const createStreamDecoder = (opts: DecodeOptions = {}): StreamDecoder => {
     const td = new TextDecoder('utf-8', { ignoreBOM: true });
-    let first = true;
     return {
       push(id: number): string {
-        let b = tokenBytes(id);
-        if (!renders(id, opts.special ?? false)) b = EMPTY;
-        if (first && addSpacePrefix && b.length > 0 && b[0] === 0x20) b = b.subarray(1);
-        first = false;
-        return td.decode(b, { stream: true });
+        const b = tokenBytes(id);
+        return renders(id, opts.special ?? false) ? td.decode(b, { stream: true }) : '';
       },
       flush(): string {
         return td.decode();
