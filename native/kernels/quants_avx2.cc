@@ -377,12 +377,18 @@ inline void tile_float(int64_t n, const uint8_t* w, size_t w_stride, const float
   // Rows of a tile are read in lockstep: RT short streams that the hardware prefetcher barely
   // trains on (a 896-wide f16 row is 28 cache lines). Prefetch the next tile's rows (contiguous
   // after this tile) at the rate this tile consumes its own, so decode streams at full speed.
+  // A tile of long rows spans more than L1 can hold ahead, so those prefetches go to L2 only.
   const char* next = reinterpret_cast<const char*>(w + RT * w_stride);
   constexpr int kStepBytes = RT * 8 * static_cast<int>(sizeof(typename L::elem));
+  const bool to_l1 = RT * w_stride <= 16384;
   int64_t j = 0;
   for (; j + 8 <= n; j += 8) {
     const char* pf = next + (j / 8) * kStepBytes;
-    for (int k = 0; k < kStepBytes; k += 64) _mm_prefetch(pf + k, _MM_HINT_T0);
+    if (to_l1) {
+      for (int k = 0; k < kStepBytes; k += 64) _mm_prefetch(pf + k, _MM_HINT_T0);
+    } else {
+      for (int k = 0; k < kStepBytes; k += 64) _mm_prefetch(pf + k, _MM_HINT_T1);
+    }
     __m256 xv[TT];
     for (int t = 0; t < TT; t++) xv[t] = _mm256_loadu_ps(x[t] + j);
     for (int r = 0; r < RT; r++) {
