@@ -18,6 +18,7 @@ namespace infer {
 // ---- limits (every one explicit) ----
 constexpr int kMaxNesting = 40;          // containers open at once; deeper values are scalars only
 constexpr int kMaxStack = kMaxNesting * 2 + 8;
+constexpr int kNeedInf = kMaxNesting + 1;
 constexpr int kMaxStacks = 16;           // simultaneous alternatives (anyOf) kept per matcher
 constexpr int kMaxProperties = 64;       // declared properties per object schema
 constexpr int kMaxIntDigits = 16;
@@ -65,7 +66,10 @@ struct schema_node {
   std::vector<uint32_t> prop_schema;  // object: schema per declared property
   int32_t key_trie = -1;              // object: trie over declared names (JSON-escaped)
   uint64_t required = 0;              // object: bits of required declared properties
-  uint64_t blocked = 0;               // object: optional properties whose schema admits nothing
+  // Nesting levels needed to finish a value of this schema (kNeedInf: impossible within
+  // kMaxNesting), as an object, as an array; filled by the compiler's last pass. A value at
+  // depth d may take a form only if d + need <= kMaxNesting: no dead end at the nesting limit.
+  uint8_t need = 0, need_obj = 0, need_arr = 0;
   int32_t additional = 0;             // object: schema for other keys, -1 = none allowed
   bool length_limited() const { return min_length != 0 || max_length != UINT32_MAX; }
 };

@@ -230,13 +230,14 @@ step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
     f.a = 0;
     return literal_step(g, f, c);
   }
-  bool nest_ok = f.depth < kMaxNesting;
-  if (c == '{' && (n.types & t_obj) && nest_ok) {
-    // Properties whose schema admits no finite value start out "seen": never offered.
-    f.kind = fk_object; f.sub = o_start; f.a = 0; f.b = 0; f.seen = n.blocked;
+  if (c == '{' && (n.types & t_obj) && f.depth + n.need_obj <= kMaxNesting) {
+    // Properties that cannot finish within the nesting left start out "seen": never offered.
+    f.kind = fk_object; f.sub = o_start; f.a = 0; f.b = 0; f.seen = 0;
+    for (size_t p = 0; p < n.prop_schema.size(); ++p)
+      if (f.depth + 1 + g.nodes[n.prop_schema[p]].need > kMaxNesting) f.seen |= uint64_t(1) << p;
     return step::consumed;
   }
-  if (c == '[' && (n.types & t_arr) && nest_ok) {
+  if (c == '[' && (n.types & t_arr) && f.depth + n.need_arr <= kMaxNesting) {
     f.kind = fk_array; f.sub = a_start; f.a = 0;
     return step::consumed;
   }
@@ -258,8 +259,13 @@ step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
   return step::dead;
 }
 
-inline bool more_keys_possible(const schema_node& n, uint64_t seen) {
-  if (n.additional >= 0) return true;
+// Undeclared keys are allowed, and their values can finish within the nesting left.
+inline bool extra_ok(const compiled_grammar& g, const schema_node& n, const frame& f) {
+  return n.additional >= 0 && f.depth + 1 + g.nodes[size_t(n.additional)].need <= kMaxNesting;
+}
+inline bool more_keys_possible(const compiled_grammar& g, const schema_node& n, const frame& f) {
+  uint64_t seen = f.seen;
+  if (extra_ok(g, n, f)) return true;
   if (n.key_trie < 0) return false;
   return (n.prop_schema.size() >= 64 ? ~uint64_t(0) : (uint64_t(1) << n.prop_schema.size()) - 1) &
          ~seen;
@@ -272,7 +278,7 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
     case o_start:
     case o_after_comma:
       if (is_ws(g, c)) return take_ws(g, f);
-      if (c == '"' && more_keys_possible(n, f.seen)) {
+      if (c == '"' && more_keys_possible(g, n, f)) {
         f.ws = 0;
         if (n.key_trie < 0) {  // no declared names: any key, read by a string frame
           f.sub = o_in_key;
@@ -295,7 +301,7 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
         if (prop >= 0) {
           if (f.seen & (uint64_t(1) << prop)) return step::dead;  // no duplicate keys
           f.b = uint32_t(prop);
-        } else if (n.additional >= 0) {
+        } else if (extra_ok(g, n, f)) {
           f.b = kExtra;
         } else {
           return step::dead;
@@ -307,10 +313,10 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
       }
       const byte_trie& t = g.tries[size_t(n.key_trie)];
       uint32_t next = t.child(f.a, c);
-      if (next != byte_trie::none && n.additional < 0 && (t.nodes[next].reach & ~f.seen) == 0)
-        next = byte_trie::none;
+      bool extra = extra_ok(g, n, f);
+      if (next != byte_trie::none && !extra && (t.nodes[next].reach & ~f.seen) == 0) next = byte_trie::none;
       if (next == byte_trie::none) {
-        if (n.additional < 0) return step::dead;
+        if (!extra) return step::dead;
         // Off the declared names: an undeclared key, read on by a string frame.
         f.sub = o_in_key;
         f.a = 0;
@@ -331,7 +337,7 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
       return step::push;
     case o_after_value:
       if (is_ws(g, c)) return take_ws(g, f);
-      if (c == ',' && more_keys_possible(n, f.seen)) {
+      if (c == ',' && more_keys_possible(g, n, f)) {
         f.sub = o_after_comma;
         f.ws = 0;
         return step::consumed;
@@ -349,14 +355,14 @@ step array_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
     case a_start:
       if (is_ws(g, c)) return take_ws(g, f);
       if (c == ']') return n.min_items == 0 ? step::done : step::dead;
-      if (n.max_items == 0) return step::dead;
+      if (n.max_items == 0 || f.depth + 1 + g.nodes[n.items].need > kMaxNesting) return step::dead;
       f.sub = a_in_item;
       f.ws = 0;
       child = make_value(n.items, uint8_t(f.depth + 1));
       return step::push_refeed;
     case a_after_item:
       if (is_ws(g, c)) return take_ws(g, f);
-      if (c == ',' && f.a < n.max_items) {
+      if (c == ',' && f.a < n.max_items && f.depth + 1 + g.nodes[n.items].need <= kMaxNesting) {
         f.sub = a_in_item;
         f.ws = 0;
         child = make_value(n.items, uint8_t(f.depth + 1));

@@ -345,32 +345,42 @@ bool prune_unproductive(compiled_grammar& g, std::string& err) {
       return false;
     }
   }
-  std::vector<uint8_t> ok(n, 0);
+  // need[i]: least fixpoint from "impossible"; values only decrease, so this terminates.
+  std::vector<int> need(n, kNeedInf);
   auto scalar = [](uint8_t t) { return (t & (t_null | t_bool | t_int | t_num | t_str)) != 0; };
-  auto object_ok = [&](const schema_node& s) {
+  auto obj_need = [&](const schema_node& s) {
+    int m = 0;
     for (size_t p = 0; p < s.prop_schema.size(); ++p)
-      if ((s.required >> p & 1) && !ok[s.prop_schema[p]]) return false;
-    return true;
+      if (s.required >> p & 1) m = std::max(m, need[s.prop_schema[p]]);
+    return std::min(kNeedInf, 1 + m);
   };
-  auto array_ok = [&](const schema_node& s) { return s.min_items == 0 || ok[s.items]; };
+  auto arr_need = [&](const schema_node& s) { return std::min(kNeedInf, 1 + (s.min_items > 0 ? need[s.items] : 0)); };
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < n; ++i) {
-      if (ok[i]) continue;
       const schema_node& s = g.nodes[i];
-      bool v;
+      int v = kNeedInf;
       if (!s.alternatives.empty()) {
-        v = false;
-        for (uint32_t a : s.alternatives) v = v || ok[a];
+        for (uint32_t a : s.alternatives) v = std::min(v, need[a]);
+      } else if (s.literals >= 0 || scalar(s.types)) {
+        v = 0;
       } else {
-        v = s.literals >= 0 || scalar(s.types) || ((s.types & t_arr) && array_ok(s)) ||
-            ((s.types & t_obj) && object_ok(s));
+        if (s.types & t_arr) v = std::min(v, arr_need(s));
+        if (s.types & t_obj) v = std::min(v, obj_need(s));
       }
-      if (v) {
-        ok[i] = 1;
+      if (v < need[i]) {
+        need[i] = v;
         changed = true;
       }
     }
+  }
+  std::vector<uint8_t> ok(n, 0);
+  for (size_t i = 0; i < n; ++i) ok[i] = need[i] < kNeedInf;
+  for (size_t i = 0; i < n; ++i) {
+    schema_node& s = g.nodes[i];
+    s.need = uint8_t(need[i]);
+    s.need_obj = uint8_t((s.types & t_obj) ? obj_need(s) : kNeedInf);
+    s.need_arr = uint8_t((s.types & t_arr) ? arr_need(s) : kNeedInf);
   }
   if (!ok[g.root]) {
     err = "schema admits no finite value (a required property or item that always recurses?)";
@@ -385,20 +395,8 @@ bool prune_unproductive(compiled_grammar& g, std::string& err) {
       if (!keep.empty()) s.alternatives = keep;
       continue;
     }
-    if (s.literals >= 0) continue;
-    if ((s.types & t_arr) && !ok[s.items]) {
-      if (s.min_items > 0) s.types &= uint8_t(~t_arr);
-      else s.max_items = 0;
-    }
-    if (s.types & t_obj) {
-      if (!object_ok(s)) {
-        s.types &= uint8_t(~t_obj);
-      } else {
-        for (size_t p = 0; p < s.prop_schema.size(); ++p)
-          if (!ok[s.prop_schema[p]]) s.blocked |= uint64_t(1) << p;
-        if (s.additional >= 0 && !ok[size_t(s.additional)]) s.additional = -1;
-      }
-    }
+    // Arrays, objects, properties, extra keys and items that cannot finish within the nesting
+    // left are refused by the automaton through `need` (pda.cc).
   }
   return true;
 }
@@ -455,6 +453,8 @@ std::shared_ptr<const compiled_grammar> compile_any_json_object() {
     obj.types = t_obj;
     x->nodes.push_back(obj);
     x->root = 1;
+    std::string err;
+    prune_unproductive(*x, err);
     return std::shared_ptr<const compiled_grammar>(x);
   }();
   return g;
@@ -481,6 +481,8 @@ std::shared_ptr<const compiled_grammar> compile_event_lines() {
     x->tries.push_back(byte_trie::build({"type", "data", "timestamp"}));
     x->nodes.push_back(ev);  // 3
     x->root = 3;
+    std::string err;
+    prune_unproductive(*x, err);
     return std::shared_ptr<const compiled_grammar>(x);
   }();
   return g;

@@ -190,6 +190,9 @@ bool feed_document(const std::shared_ptr<const compiled_grammar>& g, const loade
       if (allowed != accepted) fail("is_allowed and accept disagree while feeding " + hex(text));
       if (!accepted) return false;
       pos += 1;
+      // Never a dead end: something is allowed after every accepted byte until the end.
+      if (!m.can_terminate() && !m.is_complete() && m.count_allowed() == 0)
+        fail("dead end after " + hex(text.substr(0, pos)));
       continue;
     }
     if (!m.accept(tok)) {
