@@ -19,7 +19,10 @@ export class SseQueue {
   }
 
   send(data: string | object, eventName?: string): void {
-    if (!this.sse) this.sse = this.ctx.sse();
+    if (!this.sse) {
+      if (this.ctx.signal.aborted) return; // the client left before any output: nothing to open
+      this.sse = this.ctx.sse();
+    }
     if (this.sse.closed) return;
     this.last = this.sse.send(data, eventName).catch(() => undefined);
   }
