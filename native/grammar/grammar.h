@@ -75,10 +75,14 @@ class grammar_vocab {
 struct compiled_grammar;  // opaque, immutable
 
 // JSON-schema subset: type (string or list), object (properties, required, additionalProperties
-// false / true / schema), array (items, minItems, maxItems), string (minLength, maxLength),
-// number, integer, boolean, null, enum, const, anyOf / oneOf, $ref to #, #/$defs/..,
-// #/definitions/.., nullable. Annotations and unsupported assertions (pattern, format,
-// minimum, ...) are ignored; allOf with more than one schema, not, if/then/else are errors.
+// false / true / schema), array (items, minItems, maxItems), string (minLength, maxLength in code
+// points, at most 65534), number, integer, boolean, null, enum, const, anyOf / oneOf (at most 16
+// alternatives; oneOf exclusivity is not enforced), $ref to local JSON pointers (#, #/$defs/..,
+// #/definitions/..; recursion allowed), allOf of one schema, nullable. Annotations and
+// unsupported assertions (pattern, format, minimum, uniqueItems, ...) are ignored; allOf with
+// several schemas, not, if/then/else, prefixItems, tuple items are errors, and so is a schema
+// that admits no finite value. Branches that admit no finite value (or none within the nesting
+// limit) are never offered, so a mask never leads into a dead end.
 // Returns nullptr and sets *error on an invalid or unsupported schema. Memoized by text.
 std::shared_ptr<const compiled_grammar> compile_json_schema(const std::string& schema_json,
                                                             std::string* error);
