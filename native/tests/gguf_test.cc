@@ -4,6 +4,7 @@
 // each of which must produce an error message and never crash.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -269,6 +270,17 @@ TEST(gguf_corrupt_files_report_errors) {
   with("bad magic", "magic", [](std::vector<uint8_t>& b) { b[0] = 'X'; });
   with("version 1", "version", [](std::vector<uint8_t>& b) { poke<uint32_t>(b, 4, 1); });
   with("version 4", "version", [](std::vector<uint8_t>& b) { poke<uint32_t>(b, 4, 4); });
+  with("big-endian file", "big-endian", [](std::vector<uint8_t>& b) { poke<uint32_t>(b, 4, 0x03000000u); });
+  with("empty tensor name", "name length", [&](std::vector<uint8_t>& b) { poke<uint64_t>(b, fp.info_start, 0); });
+  with("negative dimension", "negative", [&](std::vector<uint8_t>& b) {
+    poke<uint64_t>(b, fp.type_field_pos[0] - 8, ~0ull);
+  });
+  with("bool value 2", "bool", [](std::vector<uint8_t>& b) {
+    // t.bool is the 9th kv: find its value byte by searching for the key
+    const std::string key = "t.bool";
+    auto it = std::search(b.begin(), b.end(), key.begin(), key.end());
+    *(it + static_cast<long>(key.size()) + 4) = 2;
+  });
   with("huge tensor count", "tensor count", [](std::vector<uint8_t>& b) { poke<uint64_t>(b, 8, 1ull << 60); });
   with("huge kv count", "metadata count", [](std::vector<uint8_t>& b) { poke<uint64_t>(b, 16, ~0ull); });
   with("huge key length", "key", [](std::vector<uint8_t>& b) { poke<uint64_t>(b, 24, 1ull << 62); });
@@ -313,6 +325,11 @@ TEST(gguf_corrupt_files_report_errors) {
   std::string err;
   CHECK(gguf_file::open("/nonexistent/x.gguf", &err) == nullptr && err.find("cannot open") != std::string::npos,
         "missing file: " + err);
+  // Version 2 has the same layout and is accepted.
+  std::vector<uint8_t> v2 = fp.bytes;
+  poke<uint32_t>(v2, 4, 2);
+  auto f2 = parse(v2, v2.size(), &err);
+  CHECK(f2 && f2->version() == 2, "version 2: " + err);
 }
 
 TEST(gguf_random_corruption_never_crashes) {
