@@ -158,6 +158,10 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
 }
 
 void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, int n_out) {
+  if (backend_) {  // device backend hook (CUDA)
+    backend_->run(toks, n, out_rows, n_out, logits_.data());
+    return;
+  }
   const int64_t d = hp_.n_embd, qd = hp_.q_dim(), kvd = hp_.kv_dim(), ff = hp_.n_ff;
   const int bs = kv_.block_size();
   for (int t = 0; t < n; ++t) {

@@ -3,6 +3,7 @@
 // for max_tokens tokens and max_logits logit rows; run() allocates nothing.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "kernels/kernels.h"
@@ -17,6 +18,19 @@ struct fwd_token {
   const int32_t* blocks;  // its sequence's block table (block for positions [i*bs, (i+1)*bs))
 };
 
+// A device backend (CUDA, native/backend/gpu_backend.h) that runs the whole pass instead of the
+// CPU code. Its K/V live in device memory in the kv_pool's block layout (same block ids); the host
+// pool is then only a staging area, synced per block around KV export/import.
+class forward_backend {
+ public:
+  virtual ~forward_backend() = default;
+  virtual const char* name() const = 0;
+  // Same contract as forward_pass::run; writes n_out rows of n_vocab logits to `logits` (host).
+  virtual void run(const fwd_token* toks, int n, const int32_t* out_rows, int n_out, float* logits) = 0;
+  virtual void kv_to_host(int32_t block) = 0;    // before the host pool's copy of a block is read
+  virtual void kv_to_device(int32_t block) = 0;  // after the host pool's copy of a block was written
+};
+
 class forward_pass {
  public:
   forward_pass(const model& m, kv_pool& kv, thread_pool& pool, int max_tokens, int max_logits);
@@ -28,6 +42,12 @@ class forward_pass {
   void run(const fwd_token* toks, int n, const int32_t* out_rows, int n_out);
   const float* logits(int k) const { return logits_.data() + static_cast<size_t>(k) * hp_.n_vocab; }
   float* logits_mut(int k) { return logits_.data() + static_cast<size_t>(k) * hp_.n_vocab; }
+
+  // Device backend hook (CUDA): null runs on the CPU.
+  void attach_backend(std::unique_ptr<forward_backend> b) { backend_ = std::move(b); }
+  const forward_backend* backend() const { return backend_.get(); }
+  void kv_to_host(int32_t block) { if (backend_) backend_->kv_to_host(block); }
+  void kv_to_device(int32_t block) { if (backend_) backend_->kv_to_device(block); }
 
  private:
   void attention(int il, const fwd_token* toks, int n);
@@ -41,6 +61,7 @@ class forward_pass {
   std::vector<float> rope_cs_;  // [token][n_rot] interleaved cos, sin
   std::vector<float> scores_;   // [thread][n_ctx]
   int64_t n_ctx_;
+  std::unique_ptr<forward_backend> backend_;
 };
 
 }  // namespace infer
