@@ -195,13 +195,37 @@ export class BatchRunner {
       b = validated;
     }
     if (b.status === 'in_progress') await this.dispatch(job, b);
-    await job.drain();
+    await this.drain(job);
     if (this.closing) return;
     b = this.o.batches.get(job.id);
     if (!b || TERMINAL_STATUSES.has(b.status)) return;
     if (b.status === 'cancelling') return this.finalize(job, 'cancelled');
     if (this.expired(b) && b.status !== 'finalizing') return this.finalize(job, 'expired');
     return this.finalize(job, 'completed');
+  }
+
+  /**
+   * Waits for in-flight requests. A batch that stopped early (cancel, window closed) gives them
+   * drainTimeoutMs, then aborts them: aborted requests record no result, so finalize writes them
+   * to the error file with the cancel / expiry code.
+   */
+  private async drain(job: Job): Promise<void> {
+    if (!job.stop.signal.aborted) {
+      // A normal end: wait, but a cancel or expiry arriving now still bounds the wait.
+      await Promise.race([job.drain(), new Promise((resolve) => job.stop.signal.addEventListener('abort', resolve, { once: true }))]);
+    }
+    if (job.inFlight.size === 0 || this.closing) return job.drain();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      job.drain().then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), this.o.limits.drainTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (timedOut) {
+      this.log(`batch ${job.id}: aborting ${job.inFlight.size} request(s) still running ${this.o.limits.drainTimeoutMs} ms after the batch stopped`);
+      for (const f of job.inFlight.values()) f.abort.abort();
+    }
+    await job.drain();
   }
 
   /** Returns the batch once valid, or null when it ended (failed / cancelled) or we are closing. */

@@ -89,6 +89,11 @@ export interface BatchLimits {
   maxActiveBatches: number;
   /** How often the runner looks at the clock for expired windows. */
   expiryCheckMs: number;
+  /**
+   * After a cancel or the window's close, how long in-flight requests may run on. Past it they
+   * are aborted and go to the error file like requests that never ran (OpenAI: up to 10 min).
+   */
+  drainTimeoutMs: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -98,6 +103,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   concurrency: 8,
   maxActiveBatches: 4,
   expiryCheckMs: 1000,
+  drainTimeoutMs: 10 * 60 * 1000,
 };
 
 export const COMPLETION_WINDOW_SECONDS = 24 * 60 * 60;

@@ -90,6 +90,33 @@ describe('cancel', () => {
     await expect(s.client.batches.cancel(running.id)).rejects.toMatchObject({ status: 400 });
   });
 
+  it('aborts requests still running past the drain timeout; they go to the error file as batch_cancelled', async () => {
+    const held = new Gate();
+    const quick = await startBatchServer({ executor: held.wrap(realExecutor()), limits: { concurrency: 2, drainTimeoutMs: 300 } });
+    try {
+      const lines = [];
+      for (let i = 0; i < 4; i++) lines.push(line(`t-${i}`, applyBody(i)));
+      const f = await uploadJsonl(quick.client, lines);
+      const b = await quick.client.batches.create({ input_file_id: f.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+      await waitFor(async () => held.waiting, (w) => w === 2);
+      expect((await quick.client.batches.cancel(b.id)).status).toBe('cancelling');
+      const done = await waitTerminal(quick.client, b.id);
+      expect(held.waiting).toBe(0); // the two held requests were aborted, not left hanging
+      expect(done).toMatchObject({ status: 'cancelled', output_file_id: null, request_counts: { total: 4, completed: 0, failed: 4 }, usage: null });
+      expect(done.cancelled_at! - done.cancelling_at!).toBeLessThan(5);
+      const err = await readJsonl(quick.client, done.error_file_id);
+      expect(err.map((e) => [e.custom_id, e.error!.code])).toEqual([
+        ['t-0', 'batch_cancelled'],
+        ['t-1', 'batch_cancelled'],
+        ['t-2', 'batch_cancelled'],
+        ['t-3', 'batch_cancelled'],
+      ]);
+    } finally {
+      held.release();
+      await quick.close();
+    }
+  });
+
   it('unknown batch → 404 not_found', async () => {
     await expect(s.client.batches.cancel('batch_does_not_exist')).rejects.toMatchObject({ status: 404, error: { code: 'not_found' } });
   });

@@ -42,7 +42,22 @@ export class Gate {
   wrap(inner: ChatExecutor): ChatExecutor {
     return async (body, opts) => {
       this.started++;
-      if (!this.open) await new Promise<void>((resolve) => this.waiters.push(resolve));
+      if (!this.open) {
+        // Like a real executor, a held request gives up when its signal aborts.
+        await new Promise<void>((resolve, reject) => {
+          const onAbort = (): void => {
+            const i = this.waiters.indexOf(go);
+            if (i >= 0) this.waiters.splice(i, 1);
+            reject(new Error('aborted'));
+          };
+          const go = (): void => {
+            opts.signal.removeEventListener('abort', onAbort);
+            resolve();
+          };
+          opts.signal.addEventListener('abort', onAbort, { once: true });
+          this.waiters.push(go);
+        });
+      }
       return inner(body, opts);
     };
   }
