@@ -4,7 +4,8 @@
 //   task     runApplyTask() in-process: parse + merge + token counting with the served tokenizer
 //            (what one worker thread does per request)
 //   http     POST /v1/chat/completions on the real uWS server (chat route → apply handler →
-//            piscina worker, one thread), non-streaming and streaming, client on the same process
+//            piscina worker, one thread), non-streaming and streaming, client on the same process.
+// fast and large alternate request by request so both see the same machine load.
 // Output tokens = usage.completion_tokens (the built-in model's BPE). tokens/s = tokens / p50 latency.
 //
 //   node dist/bench/apply/apply-bench.js [--sizes 100,1000,5000] [--iters 200,60,20] [--out bench/results/apply.json]
@@ -83,16 +84,6 @@ interface Row {
   tokensPerSec: number;
 }
 
-async function time(iters: number, fn: () => unknown | Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < Math.min(3, iters); i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < iters; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  return ms.sort((a, b) => a - b);
-}
 
 const sizes = args.sizes.split(',').map(Number);
 const iters = args.iters.split(',').map(Number);
@@ -128,31 +119,63 @@ async function httpOnce(body: string, stream: boolean): Promise<void> {
   } else await res.json();
 }
 
+/** Times two alternatives round by round, so both see the same machine load; sorted samples of each. */
+async function timePair(iters: number, a: () => unknown, b: () => unknown): Promise<[number[], number[]]> {
+  for (let i = 0; i < Math.min(3, iters); i++) {
+    await a();
+    await b();
+  }
+  const ma: number[] = [];
+  const mb: number[] = [];
+  for (let i = 0; i < iters; i++) {
+    for (const [fn, out] of [[a, ma], [b, mb]] as const) {
+      const t0 = performance.now();
+      await fn();
+      out.push(performance.now() - t0);
+    }
+  }
+  return [ma.sort((x, y) => x - y), mb.sort((x, y) => x - y)];
+}
+
 for (let s = 0; s < sizes.length; s++) {
   const n = sizes[s]!;
   const it = iters[s] ?? iters[iters.length - 1]!;
   const code = makeFile(n);
   const update = makeUpdate(code);
   const content = `<instruction>I will time each handler.</instruction>\n<code>${code}</code>\n<update>${update}</update>`;
+  const tokensOf: Record<string, number> = {};
   for (const mode of ['fast', 'large'] as const) {
-    const model = mode === 'fast' ? 'svc-v3-fast' : 'svc-v3-large';
     const merged = mergeApply({ instruction: null, code, update }, mode);
-    if (merged.content.split('\n').length !== code.split('\n').length + 3) throw new Error(`${model} ${n}: unexpected merge`);
-    const completionTokens = tok.encode(merged.content, { addSpecial: false }).length;
-    const add = (path: string, ms: number[]): void => {
-      const p50 = quantile(ms, 0.5);
-      rows.push({ lines: n, model, path, iters: ms.length, completionTokens, p50Ms: p50, p99Ms: quantile(ms, 0.99), tokensPerSec: (completionTokens / p50) * 1000 });
-    };
-    add('merge (in-process)', await time(it, () => mergeApply({ instruction: null, code, update }, mode)));
-    add('task (in-process)', await time(it, () => runApplyTask({ content, mode, maxTokens: null })));
-    if (server) {
-      const body = JSON.stringify({ model, messages: [{ role: 'user', content }] });
-      const sbody = JSON.stringify({ model, stream: true, messages: [{ role: 'user', content }] });
-      add('http json', await time(it, () => httpOnce(body, false)));
-      add('http sse', await time(it, () => httpOnce(sbody, true)));
-    }
+    if (merged.content.split('\n').length !== code.split('\n').length + 3) throw new Error(`${mode} ${n}: unexpected merge`);
+    tokensOf[mode] = tok.encode(merged.content, { addSpecial: false }).length;
+  }
+  const add = (mode: 'fast' | 'large', path: string, ms: number[]): void => {
+    const p50 = quantile(ms, 0.5);
+    const completionTokens = tokensOf[mode]!;
+    const model = mode === 'fast' ? 'svc-v3-fast' : 'svc-v3-large';
+    rows.push({ lines: n, model, path, iters: ms.length, completionTokens, p50Ms: p50, p99Ms: quantile(ms, 0.99), tokensPerSec: (completionTokens / p50) * 1000 });
+  };
+  const pair = async (path: string, make: (mode: 'fast' | 'large') => () => unknown): Promise<void> => {
+    const [f, l] = await timePair(it, make('fast'), make('large'));
+    add('fast', path, f);
+    add('large', path, l);
+  };
+  await pair('merge (in-process)', (mode) => () => mergeApply({ instruction: null, code, update }, mode));
+  await pair('task (in-process)', (mode) => () => runApplyTask({ content, mode, maxTokens: null }));
+  if (server) {
+    const body = (mode: string, stream: boolean) =>
+      JSON.stringify({ model: mode === 'fast' ? 'svc-v3-fast' : 'svc-v3-large', stream, messages: [{ role: 'user', content }] });
+    await pair('http json', (mode) => {
+      const b = body(mode, false);
+      return () => httpOnce(b, false);
+    });
+    await pair('http sse', (mode) => {
+      const b = body(mode, true);
+      return () => httpOnce(b, true);
+    });
   }
 }
+rows.sort((x, y) => x.lines - y.lines || x.model.localeCompare(y.model));
 
 await server?.shutdown(2000);
 await closeApplyPool();

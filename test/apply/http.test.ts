@@ -35,7 +35,7 @@ beforeAll(async () => {
   const port = await server.listen('127.0.0.1', 0);
   url = `http://127.0.0.1:${port}`;
   client = new OpenAI({ baseURL: `${url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 60_000 });
-}, 180_000);
+}, 600_000);
 
 afterAll(async () => {
   await server?.shutdown(2000);
