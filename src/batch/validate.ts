@@ -69,9 +69,7 @@ export async function validateInput(
   pause: () => Promise<void>,
 ): Promise<ValidationOutcome> {
   const errors: BatchError[] = [];
-  let errorCount = 0;
   const add = (e: BatchError): void => {
-    errorCount++;
     if (errors.length < limits.maxListedErrors) errors.push(e);
   };
   const seen = new Map<string, number>();
@@ -115,6 +113,5 @@ export async function validateInput(
   if (total > limits.maxRequests) {
     add(err('too_many_tasks', `The input file has ${total} requests; the limit is ${limits.maxRequests}.`, null, null));
   }
-  void errorCount;
   return { errors, total, model };
 }

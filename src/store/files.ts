@@ -194,11 +194,6 @@ export class FileStore {
     return w;
   }
 
-  /** A writer whose file is published by the caller's transaction (batch output files). */
-  async beginGenerated(filename: string): Promise<FileWriter> {
-    return this.beginUpload(filename);
-  }
-
   record(id: string): FileRecord | undefined {
     const rec = decodeFileRecord(this.store.files.get(id));
     return rec && rec.state === 'ready' ? rec : undefined;
