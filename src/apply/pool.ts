@@ -28,12 +28,20 @@ export function applyPool(): Piscina<ApplyTask, ApplyTaskResult> {
   const threads = threadCount();
   pool = new Piscina<ApplyTask, ApplyTaskResult>({
     filename: APPLY_WORKER_FILE,
-    minThreads: 1,
+    // Every thread starts at once: each builds the tokenizer (seconds) before its first task, so
+    // threads spawned lazily under a burst would stall requests.
+    minThreads: threads,
     maxThreads: threads,
     maxQueue: MAX_QUEUE,
     idleTimeout: 60_000,
   });
   return pool;
+}
+
+/** Starts the pool's threads and waits until one answers: call at server start so the first
+ *  apply request does not pay for thread start and tokenizer construction. */
+export async function warmApplyPool(): Promise<void> {
+  await applyPool().run({ content: '<code>a\n</code>\n<update>a\n</update>', mode: 'fast', maxTokens: null });
 }
 
 export function runInPool(task: ApplyTask, signal?: AbortSignal): Promise<ApplyTaskResult> {
