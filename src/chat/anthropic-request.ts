@@ -233,6 +233,7 @@ export function planFromAnthropic(req: CountTokensRequest, gen?: MessagesRequest
     assistantPrefill,
     tools,
     toolMode: mode,
+    parallelToolCalls: !(req.tool_choice && 'disable_parallel_tool_use' in req.tool_choice && req.tool_choice.disable_parallel_tool_use),
     maxTokens: gen ? gen.max_tokens : null,
     maxTokensParam: 'max_tokens',
     sampling,

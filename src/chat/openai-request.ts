@@ -263,6 +263,7 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
     assistantPrefill: '',
     tools: offered,
     toolMode: mode,
+    parallelToolCalls: req.parallel_tool_calls ?? true,
     maxTokens: req.max_completion_tokens ?? req.max_tokens ?? null,
     maxTokensParam,
     sampling,

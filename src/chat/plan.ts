@@ -28,6 +28,8 @@ export interface ChatPlan {
   assistantPrefill: string;
   tools: ToolSpec[];
   toolMode: ToolMode;
+  /** false: answer with at most one tool call (parallel_tool_calls / disable_parallel_tool_use). */
+  parallelToolCalls: boolean;
   /** null: as many as the context window leaves. */
   maxTokens: number | null;
   /** The request field that carried maxTokens, for error messages. */

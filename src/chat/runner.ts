@@ -108,6 +108,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   const stopCtl = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, stopCtl.signal]) : stopCtl.signal;
   let matched: string | null = null;
+  let oneCallDone = false;
   // Streaming: entries ride on the next text event; non-streaming: all of them end up in the result.
   const allLogprobs: LogprobEntry[] = [];
   let pendingLogprobs: LogprobEntry[] = [];
@@ -126,6 +127,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
         res.thinking += ev.text;
         opts.onEvent?.({ type: 'thinking', text: ev.text });
       } else {
+        if (!plan.parallelToolCalls && res.toolCalls.length > 0) continue;
         const index = res.toolCalls.length;
         const id = opts.newToolCallId();
         res.toolCalls.push({ id, name: ev.name, arguments: ev.arguments });
@@ -159,6 +161,10 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
       if (r.matched !== null) {
         matched = r.matched;
         stopCtl.abort();
+      } else if (!plan.parallelToolCalls && res.toolCalls.length > 0 && !oneCallDone) {
+        // One call was asked for and it is complete: nothing after it will be used.
+        oneCallDone = true;
+        stopCtl.abort();
       }
     },
   );
@@ -171,6 +177,8 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   if (matched !== null) {
     res.finish = 'stop_sequence';
     res.stopSequence = matched;
+  } else if (oneCallDone) {
+    res.finish = 'tool_calls';
   } else if (result.finishReason === 'length') {
     res.finish = 'length';
   } else if (result.finishReason === 'cancelled') {

@@ -78,6 +78,8 @@ describe('Messages request', () => {
     expect(plan({ ...base, tools, tool_choice: { type: 'any' } }).toolMode).toEqual({ kind: 'forced', names: ['a', 'b'], named: false });
     expect(plan({ ...base, tools, tool_choice: { type: 'tool', name: 'b' } }).toolMode).toEqual({ kind: 'forced', names: ['b'], named: false });
     expect(plan({ ...base, tools, tool_choice: { type: 'none' } }).toolMode).toEqual({ kind: 'none' });
+    expect(plan({ ...base, tools }).parallelToolCalls).toBe(true);
+    expect(plan({ ...base, tools, tool_choice: { type: 'auto', disable_parallel_tool_use: true } }).parallelToolCalls).toBe(false);
     expect(apiError(() => plan({ ...base, tools, tool_choice: { type: 'tool', name: 'c' } })).param).toBe('tool_choice.name');
   });
 

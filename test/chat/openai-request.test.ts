@@ -85,6 +85,8 @@ describe('Chat Completions request', () => {
     });
     expect(apiError(() => plan({ ...base, tools, tool_choice: { type: 'function', function: { name: 'nope' } } })).param).toBe('tool_choice');
     expect(apiError(() => plan({ ...base, tool_choice: 'required' })).param).toBe('tool_choice');
+    expect(plan({ ...base, tools }).parallelToolCalls).toBe(true);
+    expect(plan({ ...base, tools, parallel_tool_calls: false }).parallelToolCalls).toBe(false);
     const p = plan({ ...base, tools });
     expect(p.template.tools).toEqual([
       { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },

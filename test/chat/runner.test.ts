@@ -54,6 +54,7 @@ function mkPlan(over: Partial<ChatPlan> = {}): ChatPlan {
     assistantPrefill: '',
     tools: [],
     toolMode: { kind: 'none' },
+    parallelToolCalls: true,
     maxTokens: 50,
     maxTokensParam: 'max_tokens',
     sampling: defaultSampling(),
@@ -100,6 +101,17 @@ describe('runChoice', () => {
       { type: 'tool_start', index: 0, id: 'id0', name: 'f' },
       { type: 'tool_args', index: 0, fragment: '{"a":1}' },
     ]);
+  });
+
+  it('stops after the first tool call when parallel calls are off', async () => {
+    const tools = [{ name: 'f', parameters: null }];
+    const script = ['<tool_call>{"name":"f","arguments":{}}</tool_call>', '<tool_call>{"name":"f","arguments":{"b":2}}</tool_call>', 'more'];
+    const one = await run([script], mkPlan({ tools, toolMode: { kind: 'auto' }, parallelToolCalls: false }));
+    expect(one.result.toolCalls.map((c) => c.arguments)).toEqual(['{}']);
+    expect(one.result).toMatchObject({ finish: 'tool_calls', completionTokens: 1 });
+    expect(one.model.requests[0]!.signal!.aborted).toBe(true);
+    const both = await run([script], mkPlan({ tools, toolMode: { kind: 'auto' } }));
+    expect(both.result.toolCalls.map((c) => c.arguments)).toEqual(['{}', '{"b":2}']);
   });
 
   it('forces a named tool: prefilled call, arguments generated under its schema and streamed', async () => {
