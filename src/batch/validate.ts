@@ -109,9 +109,10 @@ export async function validateInput(
       add(err('model_mismatch', `The model ${JSON.stringify(m)} differs from ${JSON.stringify(model)} used on line ${modelLine}; a batch runs one model.`, 'body.model', input.line));
     }
   }
-  if (total === 0) add(err('empty_file', 'The input file has no requests.', null, null));
+  // File-level errors are listed even past maxListedErrors.
+  if (total === 0) errors.push(err('empty_file', 'The input file has no requests.', null, null));
   if (total > limits.maxRequests) {
-    add(err('too_many_tasks', `The input file has ${total} requests; the limit is ${limits.maxRequests}.`, null, null));
+    errors.push(err('too_many_tasks', `The input file has ${total} requests; the limit is ${limits.maxRequests}.`, null, null));
   }
   return { errors, total, model };
 }
