@@ -139,6 +139,10 @@ async function main() {
     const p21 = randomTokens(21, 200 + r, V);
     decode.push((await timedGenerate(m, p21, 128)).decodeTokS);
     if (peer) peerDecode.push(await peer.decode(p21, 128));
+    console.error(
+      `rep ${r + 1}/${reps}: engine prefill ${prefill.at(-1)!.toFixed(1)} decode ${decode.at(-1)!.toFixed(1)} tok/s` +
+        (peer ? `; llama.cpp prefill ${peerPrefill.at(-1)!.toFixed(1)} decode ${peerDecode.at(-1)!.toFixed(1)} tok/s` : ''),
+    );
   }
   await peer?.dispose();
   const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
