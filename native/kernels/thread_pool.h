@@ -15,7 +15,9 @@ class thread_pool {
 
   int size() const;
   // Runs fn(task, thread_index) for task in [0, n_tasks), spread over the threads; returns when
-  // all tasks finished. Not reentrant: one parallel_for at a time per pool.
+  // all tasks finished. Not reentrant: one parallel_for at a time per pool. fn must not throw
+  // (an exception on a worker thread terminates the process). Tasks are claimed dynamically, so
+  // a thread that the OS preempts does not hold up the others.
   void parallel_for(int n_tasks, const std::function<void(int task, int thread)>& fn);
 
  private:
