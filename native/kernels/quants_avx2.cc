@@ -197,7 +197,7 @@ template <typename D, int TT>
 inline void tile_q8_step(const typename D::block& w, const block_q8_0x* const* a, int64_t i, __m256* acc) {
   const __m256i q = D::quants(w);
   const __m256i aq = D::kUnsigned ? q : _mm256_sign_epi8(q, q);
-  const __m256 dw = _mm256_set1_ps(h2f(w.d));
+  const __m256 dw = _mm256_cvtph_ps(_mm_set1_epi16(static_cast<short>(w.d)));  // fp16 -> 8 x float
   for (int t = 0; t < TT; t++) {
     const __m256i p = block_dot<D>(q, aq, a[t][i]);
     const __m256 scale = _mm256_mul_ps(dw, _mm256_broadcast_ss(&a[t][i].d));  // dw * dy, as a float product
