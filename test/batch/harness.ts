@@ -38,10 +38,13 @@ export function realExecutor(): ChatExecutor {
 export class Gate {
   started = 0;
   private open = false;
+  /** While open, requests past this many started ones are held anyway (then it closes). */
+  private openFor = Infinity;
   private waiters: Array<() => void> = [];
   wrap(inner: ChatExecutor): ChatExecutor {
     return async (body, opts) => {
       this.started++;
+      if (this.open && this.started > this.openFor) this.open = false;
       if (!this.open) {
         // Like a real executor, a held request gives up when its signal aborts.
         await new Promise<void>((resolve, reject) => {
@@ -65,7 +68,16 @@ export class Gate {
   hold(): void {
     this.open = false;
   }
+  /** Lets the next `n` requests through (and any held now), then holds again. */
+  releaseFor(n: number): void {
+    this.openFor = this.started + n;
+    this.openNow();
+  }
   release(): void {
+    this.openFor = Infinity;
+    this.openNow();
+  }
+  private openNow(): void {
     this.open = true;
     for (const w of this.waiters.splice(0)) w();
   }
