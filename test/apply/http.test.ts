@@ -27,7 +27,11 @@ beforeAll(async () => {
   ensureBuilt();
   server = createHttpServer({
     name: 'apply-test',
-    routes: chatCompletionRoutes({ models: new Map() }),
+    routes: [
+      ...chatCompletionRoutes({ models: new Map() }),
+      // A cheap route answered on the event loop, to see that apply work does not hold it.
+      { method: 'GET', path: '/ping', auth: false, handler: (ctx) => ctx.json(200, { ok: true }) },
+    ],
     logger: createLogger({ level: 'error', sink: () => {} }),
     apiKeys: [KEY],
     maxBody: 16 * 1024 * 1024,
@@ -157,6 +161,25 @@ describe('apply over HTTP (openai SDK)', () => {
     // The SDK maps it to BadRequestError.
     await expect(client.chat.completions.create({ model: 'svc-v3-fast', messages: [] })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
   }, 60_000);
+
+  it('keeps the event loop free while a large merge runs in the worker', async () => {
+    const code = Array.from({ length: 30_000 }, (_, i) => `  const v${i} = compute(${i % 101}, 'row ${i}');`).join('\n') + '\n';
+    const update = `// ... existing code ...\n  const v15000 = compute(0, 'changed');\n// ... existing code ...`;
+    const order: string[] = [];
+    const big = client.chat.completions
+      .create({ model: 'svc-v3-large', messages: [{ role: 'user', content: `<code>${code}</code>\n<update>${update}</update>` }] })
+      .then((r) => {
+        order.push('apply');
+        return r;
+      });
+    await new Promise((r) => setTimeout(r, 20));
+    const ping = await fetch(`${url}/ping`);
+    order.push('ping');
+    expect(ping.status).toBe(200);
+    const r = await big;
+    expect(order).toEqual(['ping', 'apply']);
+    expect(r.choices[0]!.message.content).toContain("  const v15000 = compute(0, 'changed');\n  const v15001");
+  }, 120_000);
 
   it('completeApply (the batch path) returns status and body without HTTP', async () => {
     const c = byName('go-repeated-err');
