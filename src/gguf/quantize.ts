@@ -19,6 +19,12 @@ function nearestInt(v: number): number {
   return fr(fr(v) + 12582912) - 12582912;
 }
 
+/** Round to nearest even in double precision (1.5*2^52 trick): the search loops' rounding, which
+ *  differs from nearestInt only when fp32 rounding of the argument would move it across .5. */
+function rne(v: number): number {
+  return v + 6755399441055744 - 6755399441055744;
+}
+
 function putF16(dst: Uint8Array, o: number, v: number): number {
   const h = f32ToF16Bits(v);
   dst[o] = h & 0xff;
@@ -84,7 +90,10 @@ function quantizeQ8_0(x: Float32Array, dst: Uint8Array, offset: number): void {
     const d = fr(amax / 127);
     const id = d !== 0 ? fr(1 / d) : 0;
     putF16(dst, o, d);
-    for (let j = 0; j < 32; j++) dst[o + 2 + j] = roundf(fr(x[b + j]! * id)) & 0xff;
+    for (let j = 0; j < 32; j++) {
+      const v = fr(x[b + j]! * id);
+      dst[o + 2 + j] = Math.trunc(v + (v < 0 ? -0.5 : 0.5)) & 0xff; // roundf (exact: v + 0.5 is exact in double)
+    }
   }
 }
 
@@ -152,6 +161,8 @@ const minsK = new Float64Array(QK_K / 32);
 const minOut = new Float64Array(1);
 const sc8 = new Uint8Array(12);
 
+const dx = new Float64Array(32);
+
 /** make_qkx2_quants: asymmetric (scale, min) fit of n values to 0..nmax by a small grid search. */
 function makeQkx2(x: Float32Array, xo: number, n: number, nmax: number, lo: number, rmin: number, rdelta: number, nstep: number): number {
   let min = x[xo]!;
@@ -172,28 +183,31 @@ function makeQkx2(x: Float32Array, xo: number, n: number, nmax: number, lo: numb
     minOut[0] = -min;
     return 0;
   }
-  let iscale = nmax / (max - min);
+  let range = max - min;
+  let iscale = nmax / range;
   let scale = 1 / iscale;
   let bestMad = 0;
   for (let i = 0; i < n; i++) {
-    const l = Math.max(0, Math.min(nmax, nearestInt(iscale * (x[xo + i]! - min))));
+    dx[i] = x[xo + i]! - min;
+    let l = rne(iscale * dx[i]!);
+    l = l < 0 ? 0 : l > nmax ? nmax : l;
     L[lo + i] = l;
     const diff = scale * l + min - x[xo + i]!;
     bestMad += weights[i]! * diff * diff;
   }
   for (let is = 0; is <= nstep; is++) {
-    iscale = (rmin + rdelta * is + nmax) / (max - min);
+    iscale = (rmin + rdelta * is + nmax) / range;
     let sumL = 0;
     let sumL2 = 0;
     let sumXL = 0;
     for (let i = 0; i < n; i++) {
-      const v = x[xo + i]!;
-      const l = Math.max(0, Math.min(nmax, nearestInt(iscale * (v - min))));
+      let l = rne(iscale * dx[i]!);
+      l = l < 0 ? 0 : l > nmax ? nmax : l;
       Laux[i] = l;
-      const w = weights[i]!;
-      sumL += w * l;
-      sumL2 += w * l * l;
-      sumXL += w * l * v;
+      const wl = weights[i]! * l;
+      sumL += wl;
+      sumL2 += wl * l;
+      sumXL += wl * x[xo + i]!;
     }
     const D = sumW * sumL2 - sumL * sumL;
     if (D > 0) {
@@ -213,6 +227,9 @@ function makeQkx2(x: Float32Array, xo: number, n: number, nmax: number, lo: numb
         bestMad = mad;
         scale = thisScale;
         min = thisMin;
+        // The reference keeps searching from the new min (iscale and x - min use it).
+        range = max - min;
+        for (let i = 0; i < n; i++) dx[i] = x[xo + i]! - min;
       }
     }
   }
@@ -329,7 +346,7 @@ function makeQx(x: Float32Array, xo: number, n: number, nmax: number, lo: number
   let suml2 = 0;
   for (let i = 0; i < n; i++) {
     const v = x[xo + i]!;
-    const l = Math.max(-nmax, Math.min(nmax - 1, nearestInt(iscale * v)));
+    const l = Math.max(-nmax, Math.min(nmax - 1, rne(iscale * v)));
     L6[lo + i] = l + nmax;
     const w = v * v;
     sumlx += w * v * l;
@@ -344,13 +361,13 @@ function makeQx(x: Float32Array, xo: number, n: number, nmax: number, lo: number
     suml2 = 0;
     for (let i = 0; i < n; i++) {
       const v = x[xo + i]!;
-      const l = Math.max(-nmax, Math.min(nmax - 1, nearestInt(iscale * v)));
+      const l = Math.max(-nmax, Math.min(nmax - 1, rne(iscale * v)));
       const w = v * v;
       sumlx += w * v * l;
       suml2 += w * l * l;
     }
     if (suml2 > 0 && sumlx * sumlx > best * suml2) {
-      for (let i = 0; i < n; i++) L6[lo + i] = nmax + Math.max(-nmax, Math.min(nmax - 1, nearestInt(iscale * x[xo + i]!)));
+      for (let i = 0; i < n; i++) L6[lo + i] = nmax + Math.max(-nmax, Math.min(nmax - 1, rne(iscale * x[xo + i]!)));
       scale = sumlx / suml2;
       best = scale * sumlx;
     }

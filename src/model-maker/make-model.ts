@@ -11,7 +11,7 @@ import { Rng } from './prng.js';
 import { qwenVocab } from './qwen-vocab.js';
 import { syntheticSpmVocab } from './spm-vocab.js';
 
-export const MODEL_MAKER_VERSION = 2;
+export const MODEL_MAKER_VERSION = 3;
 
 export const DTYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q5_0', 'q4_k_m', 'q5_k_m', 'q6_k'] as const;
 export type ModelDtype = (typeof DTYPES)[number];
@@ -99,6 +99,11 @@ export function validateSpec(s: ModelSpec): void {
   if (!(s.eps > 0 && s.eps < 1)) throw new Error(`eps out of range: ${s.eps}`);
   if (!(s.ropeTheta > 0)) throw new Error(`rope theta out of range: ${s.ropeTheta}`);
   if (!Number.isInteger(s.seed) || s.seed < 0) throw new Error(`seed must be a non-negative integer, got ${s.seed}`);
+  if (s.vocab !== 'qwen' && s.vocab !== 'spm') throw new Error(`vocab must be qwen or spm, got ${s.vocab}`);
+  const minVocab = s.vocab === 'qwen' ? 256 : 400;
+  if (s.vocabLimit !== undefined && (!Number.isInteger(s.vocabLimit) || s.vocabLimit < minVocab || s.vocabLimit > 151643)) {
+    throw new Error(`vocab limit must be an integer in [${minVocab}, 151643], got ${s.vocabLimit}`);
+  }
 }
 
 const FILE_TYPE: Record<ModelDtype, LlamaFileType> = {

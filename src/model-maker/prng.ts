@@ -50,17 +50,22 @@ export class Rng {
     return (this.nextU32() + 1) / 4294967296;
   }
 
-  /** Standard normal (Box-Muller, both values used). */
+  /** Standard normal (Marsaglia polar method, both values used: no trigonometry). */
   normal(): number {
     if (!Number.isNaN(this.spare)) {
       const s = this.spare;
       this.spare = NaN;
       return s;
     }
-    const r = Math.sqrt(-2 * Math.log(this.uniform()));
-    const th = 2 * Math.PI * this.uniform();
-    this.spare = r * Math.sin(th);
-    return r * Math.cos(th);
+    for (;;) {
+      const u = this.nextU32() / 2147483648 - 1;
+      const v = this.nextU32() / 2147483648 - 1;
+      const s = u * u + v * v;
+      if (s >= 1 || s === 0) continue;
+      const m = Math.sqrt((-2 * Math.log(s)) / s);
+      this.spare = v * m;
+      return u * m;
+    }
   }
 
   fillNormal(out: Float32Array, scale: number): void {
