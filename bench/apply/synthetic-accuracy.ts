@@ -6,6 +6,7 @@
 // (`}` and blank lines), so 100% is not expected: this measures, it does not gate.
 //
 //   node dist/bench/apply/synthetic-accuracy.js [--trials 300] [--seed 7] [--show 3]
+//   node dist/bench/apply/synthetic-accuracy.js --root /usr/lib/python3.11 --ext .py --comment '#'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,10 +19,18 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '7' },
     show: { type: 'string', default: '0' },
     context: { type: 'string', default: '2' },
+    /** Source folder and extensions (default: this repository's src/*.ts and native/*.cpp|h). */
+    root: { type: 'string' },
+    ext: { type: 'string', default: '.ts,.cpp,.h' },
+    /** Line-comment token of those files (`#` for Python). */
+    comment: { type: 'string', default: '//' },
     /** Write the first N fast failures as corpus-format .case files into this folder. */
     dump: { type: 'string' },
   },
 });
+
+const COMMENT = args.comment;
+const MARKER = `${args.comment} ... existing code ...`;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -62,7 +71,7 @@ function makeTrial(code: string, rand: () => number, context: number): { update:
     const indent = /^\s*/.exec(ref.text)![0];
     if (kind < 0.4) {
       if (ref.text.trim().length < 3) continue;
-      lines[at] = { text: `${ref.text} /* edited ${serial++} */`, from: -1 };
+      lines[at] = { text: `${ref.text}  ${COMMENT} edited ${serial++}`, from: -1 };
     } else if (kind < 0.75) {
       const n = 1 + Math.floor(rand() * 3);
       const add = Array.from({ length: n }, () => ({ text: `${indent}inserted_${serial++}();`, from: -1 }));
@@ -98,27 +107,28 @@ function makeTrial(code: string, rand: () => number, context: number): { update:
   let hidden = false;
   for (let i = 0; i < lines.length; i++) {
     if (show[i]) {
-      if (hidden) upd.push('// ... existing code ...');
+      if (hidden) upd.push(MARKER);
       hidden = false;
       upd.push(lines[i]!.text);
     } else hidden = true;
   }
-  if (hidden) upd.push('// ... existing code ...');
+  if (hidden) upd.push(MARKER);
   // A deletion at the very start or end needs the edge to be implied by the update's own edges.
-  if (!show[0] && upd[0] !== '// ... existing code ...') upd.unshift('// ... existing code ...');
+  if (!show[0] && upd[0] !== MARKER) upd.unshift(MARKER);
   return { update: upd.join('\n'), expected: lines.map((l) => l.text).join('\n') + (code.endsWith('\n') ? '\n' : '') };
 }
 
-const files = [
-  ...listFiles(join(PACKAGE_ROOT, 'src'), ['.ts']),
-  ...listFiles(join(PACKAGE_ROOT, 'native'), ['.cpp', '.h']),
-].sort();
+const exts = args.ext.split(',');
+const files = (args.root
+  ? listFiles(args.root, exts)
+  : [...listFiles(join(PACKAGE_ROOT, 'src'), exts), ...listFiles(join(PACKAGE_ROOT, 'native'), exts)]
+).sort();
 const rand = rng(Number(args.seed));
 const trials = Number(args.trials);
 const context = Number(args.context);
 const modes: MergeMode[] = ['fast', 'large', 'auto'];
 const pass = new Map<MergeMode, number>(modes.map((m) => [m, 0]));
-const failures: Array<{ file: string; mode: MergeMode; update: string; expected: string; got: string }> = [];
+const failures: Array<{ file: string; path: string; mode: MergeMode; update: string; expected: string; got: string }> = [];
 let done = 0;
 while (done < trials) {
   const file = files[Math.floor(rand() * files.length)]!;
@@ -130,14 +140,14 @@ while (done < trials) {
   for (const mode of modes) {
     const r = mergeApply({ instruction: null, code, update: t.update }, mode);
     if (r.content === t.expected) pass.set(mode, pass.get(mode)! + 1);
-    else failures.push({ file: file.slice(PACKAGE_ROOT.length + 1), mode, update: t.update, expected: t.expected, got: r.content });
+    else failures.push({ file: file.startsWith(PACKAGE_ROOT) ? file.slice(PACKAGE_ROOT.length + 1) : file, path: file, mode, update: t.update, expected: t.expected, got: r.content });
   }
 }
 for (const m of modes) console.log(`${m.padEnd(5)} ${pass.get(m)}/${trials} exact (${((100 * pass.get(m)!) / trials).toFixed(1)}%)`);
 if (args.dump) {
   mkdirSync(args.dump, { recursive: true });
   failures.filter((x) => x.mode === 'fast').forEach((f, k) => {
-    const code = readFileSync(join(PACKAGE_ROOT, f.file), 'utf8');
+    const code = readFileSync(f.path, 'utf8');
     const body = ['@@@ options', JSON.stringify({ lang: 'typescript', tags: ['synthetic'] }), '@@@ code', code.replace(/\n$/, ''), '@@@ update', f.update, '@@@ expected', f.expected.replace(/\n$/, ''), ''];
     writeFileSync(join(args.dump!, `synthetic-${k}.case`), body.join('\n'));
   });

@@ -281,10 +281,15 @@ function closeIndentedBlock(seg: Segment, o: Lines, pairs: Array<[number, number
     if (o.weak[y] && /^[)}\]]/.test(o.norm[y]!)) return end;
     break;
   }
+  // Only when the segment ends in rewritten code back at the body's first level: a segment that
+  // ends on an unchanged line, or deeper inside a nested block, leaves the rest of the body alone.
   const matchedSeg = new Set(pairs.map(([i]) => i));
-  let rewritesBody = false;
-  for (let i = hi + 1; i < s.text.length; i++) if (!s.blank[i] && s.indent[i]! > s.indent[hi]! && !matchedSeg.has(i)) rewritesBody = true;
-  if (!rewritesBody) return end;
+  let lastContent = s.text.length - 1;
+  while (lastContent > hi && s.blank[lastContent]) lastContent--;
+  let firstBody = hi + 1;
+  while (firstBody < s.text.length && s.blank[firstBody]) firstBody++;
+  if (lastContent <= hi || firstBody > lastContent || matchedSeg.has(lastContent)) return end;
+  if (s.indent[lastContent]! > s.indent[firstBody]! || s.indent[firstBody]! <= s.indent[hi]!) return end;
   let last = end - 1;
   for (let y = end; y < limit; y++) {
     if (o.blank[y]) continue;
@@ -533,9 +538,22 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
     const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first);
     const all = [...head, ...pairs, ...tail];
-    const start = seg.markerBefore ? all[0]![1] : prevEnd;
+    let start = seg.markerBefore ? all[0]![1] : prevEnd;
+    let leadBlanks = 0;
+    for (let i = 0; i < s.text.length && s.blank[i] && !all.some(([x]) => x === i); i++) leadBlanks++;
+    while (seg.markerBefore && leadBlanks > 0 && start > prevEnd && o.blank[start - 1]) {
+      start--;
+      leadBlanks--;
+    }
     let end = seg.markerAfter ? all[all.length - 1]![1] + 1 : N;
     if (seg.markerAfter) end = closeIndentedBlock(seg, o, all, end, nextFirst);
+    // Blank lines the segment ends (starts) with stand for the blank lines around the kept code.
+    let blanks = 0;
+    for (let i = s.text.length - 1; i >= 0 && s.blank[i] && !all.some(([x]) => x === i); i--) blanks++;
+    while (seg.markerAfter && blanks > 0 && end < nextFirst && o.blank[end]) {
+      end++;
+      blanks--;
+    }
     spans[k] = { start, end: Math.max(end, start), pairs: all, delta };
     prevEnd = Math.max(end, start);
   }
