@@ -26,7 +26,9 @@ export async function chatModelPath(): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const spec = resolveSpec('builtin', { vocabLimit: 4096, ctx: 32768 });
   const key = createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 12);
-  const path = join(dir, `chat-${key}-${process.pid}.gguf`);
+  // One file per spec shared by every test process: the writer renames a finished file into
+  // place, and the engine maps it read-only.
+  const path = join(dir, `chat-${key}.gguf`);
   if (!existsSync(path)) await makeModel(spec, path);
   return path;
 }
