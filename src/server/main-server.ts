@@ -1,5 +1,6 @@
 // The main API server: mainRoutes on --host:--port, API key required by default, per-key
 // rate limit, OpenAI error envelope for unmatched paths.
+import { closeApplyPool, warmApplyPool } from '../apply/pool.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
 import { mainRoutes } from './routes.js';
 import type { Services } from './services.js';
@@ -18,5 +19,8 @@ export async function startMainServer(services: Services): Promise<HttpServer> {
     errorFormat: 'openai',
   });
   await server.listen(config.host, config.port);
+  // Apply workers build their tokenizer once; start that now, not on the first apply request.
+  warmApplyPool().catch((error: unknown) => services.logger.warn('apply pool warm-up failed', { error }));
+  services.onClose(closeApplyPool);
   return server;
 }
