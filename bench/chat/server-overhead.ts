@@ -7,7 +7,7 @@
 // body, zod, chat template, tokenizer) and engine token → SSE write is synchronous in between.
 //
 //   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10] [--threads 2]
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -191,6 +191,7 @@ async function main(): Promise<void> {
   await worker.terminate();
   await server.shutdown(1000);
   model.unload();
+  rmSync(dataDir, { recursive: true, force: true });
 
   const f = (x: number) => x.toFixed(2);
   console.log(`chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams`);
