@@ -1,0 +1,185 @@
+// cuda_bench: decode tokens/s of the CUDA backend on a Qwen2.5-0.5B-shaped model (random weights,
+// real encodings), and the fraction of device memory bandwidth that reaches:
+//   bytes per token = every weight matrix once (tied LM head counted once) + the K/V rows read
+//   fraction        = bytes per token / time per token / peak
+// against two peaks: the device's nominal one (bus width x memory clock) and a measured
+// device-to-device copy (bytes read + written), as METHOD.md asks.
+//   cuda_bench [--dtype q8_0|q4_0|q5_0|q4_k|q5_k|q6_k|f16|bf16|f32|all] [--prompt 128] [--tokens 128]
+//              [--json FILE]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "backend/gpu_backend.h"
+#include "cuda_check.h"
+#include "kv/kv_pool.h"
+#include "model/forward.h"
+#include "synth_model.h"
+
+using namespace infer;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Device-to-device copy of 1 GiB, events, median of 10 after 2 warm-ups; GB/s counting read + write.
+double measure_copy_gbps() {
+  const size_t n = size_t{1} << 30;
+  void *a = nullptr, *b = nullptr;
+  if (cudaMalloc(&a, n) != cudaSuccess || cudaMalloc(&b, n) != cudaSuccess) return 0;
+  cudaMemset(a, 1, n);
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  std::vector<double> t;
+  for (int i = 0; i < 12; ++i) {
+    cudaEventRecord(e0);
+    cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    if (i >= 2) t.push_back(ms);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaFree(a);
+  cudaFree(b);
+  return 2.0 * n / (median(t) * 1e-3) / 1e9;
+}
+
+struct bench_row {
+  std::string dtype;
+  double weight_mb = 0, prefill_tps = 0, decode_tps = 0, ms_per_tok = 0, gbps = 0, frac_nominal = 0, frac_copy = 0;
+};
+
+bench_row bench_one(const std::string& dtype, int prompt, int tokens, double nominal, double copy) {
+  synth_spec s;  // Qwen2.5-0.5B shapes
+  s.arch = "qwen2";
+  s.dim = 896;
+  s.layers = 24;
+  s.heads = 14;
+  s.kv_heads = 2;
+  s.ffn = 4864;
+  s.vocab = 151936;
+  s.ctx = 32768;
+  s.tied = true;
+  s.dtype = dtype;
+  auto sm = synth_model_make(s);
+  const model& m = *sm->m;
+  const int bs = 16, max_tokens = 512;
+  const int64_t n_blocks = (prompt + tokens + 512) / bs + 2;
+  thread_pool pool(1);
+  kv_pool kv(m.hp.n_layer, m.hp.kv_dim(), n_blocks, bs);
+  forward_pass fwd(m, kv, pool, max_tokens, 1);
+  std::string why;
+  fwd.attach_backend(gpu_backend_create(m, kv, max_tokens, 1, &why));
+  if (!fwd.backend()) throw std::runtime_error("CUDA backend not created: " + why);
+  std::vector<int32_t> blocks(n_blocks);
+  for (int64_t i = 0; i < n_blocks; ++i) blocks[i] = static_cast<int32_t>(i);
+  const int64_t V = m.hp.n_vocab;
+  auto argmax = [&] { return static_cast<int32_t>(std::max_element(fwd.logits(0), fwd.logits(0) + V) - fwd.logits(0)); };
+  using clk = std::chrono::steady_clock;
+  // Prefill: a 512-token chunk, 3 runs (the first warms up), median of the last two.
+  std::vector<fwd_token> toks(max_tokens);
+  std::vector<double> pre;
+  for (int r = 0; r < 3; ++r) {
+    for (int i = 0; i < max_tokens; ++i) toks[i] = {static_cast<int32_t>((i * 7919 + r) % V), i, blocks.data()};
+    const int32_t last = max_tokens - 1;
+    const auto t0 = clk::now();
+    fwd.run(toks.data(), max_tokens, &last, 1);
+    const double sec = std::chrono::duration<double>(clk::now() - t0).count();
+    if (r > 0) pre.push_back(sec);
+  }
+  bench_row row;
+  row.dtype = dtype;
+  row.weight_mb = sm->weight_bytes / 1e6;
+  row.prefill_tps = max_tokens / median(pre);
+  // The measured sequence: `prompt` tokens prefilled, then `tokens` greedy decode steps.
+  for (int i = 0; i < prompt; ++i) toks[i] = {static_cast<int32_t>((i * 104729) % V), i, blocks.data()};
+  const int32_t last = prompt - 1;
+  fwd.run(toks.data(), prompt, &last, 1);
+  int32_t t = argmax();
+  std::vector<double> step;
+  for (int p = prompt; p < prompt + tokens; ++p) {
+    fwd_token ft{t, p, blocks.data()};
+    const int32_t zero = 0;
+    const auto t0 = clk::now();
+    fwd.run(&ft, 1, &zero, 1);
+    t = argmax();  // greedy on the host, as the engine's sampler does
+    step.push_back(std::chrono::duration<double>(clk::now() - t0).count());
+  }
+  const double sec = median(step);
+  const double kv_bytes = 2.0 * 2 * m.hp.n_layer * m.hp.kv_dim() * (prompt + tokens / 2.0);
+  const double bytes = static_cast<double>(sm->weight_bytes) + kv_bytes;
+  row.ms_per_tok = sec * 1e3;
+  row.decode_tps = 1.0 / sec;
+  row.gbps = bytes / sec / 1e9;
+  row.frac_nominal = nominal > 0 ? row.gbps / nominal : 0;
+  row.frac_copy = copy > 0 ? row.gbps / copy : 0;
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> dtypes = {"q8_0"};
+  int prompt = 128, tokens = 128;
+  std::string json;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--dtype" && i + 1 < argc) {
+      const std::string d = argv[++i];
+      dtypes = d == "all" ? std::vector<std::string>{"q8_0", "q4_0", "q5_0", "q4_k", "q6_k", "f16", "bf16"}
+                          : std::vector<std::string>{d};
+    } else if (a == "--prompt" && i + 1 < argc) prompt = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--tokens" && i + 1 < argc) tokens = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--json" && i + 1 < argc) json = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: cuda_bench [--dtype T|all] [--prompt N] [--tokens N] [--json FILE]\n");
+      return 2;
+    }
+  }
+  const gpu_info& g = gpu_query();
+  if (!g.available) {
+    std::printf("cuda_bench: SKIP no usable GPU (%s)\n", g.error.c_str());
+    return 0;
+  }
+  const double copy = measure_copy_gbps();
+  std::printf("device: %s, nominal %.0f GB/s, measured D2D copy %.0f GB/s\n", g.name.c_str(), g.peak_gbps, copy);
+  std::printf("model: qwen2 0.5B shapes (896x24, 14/2 heads, ffn 4864, vocab 151936, tied), prompt %d, decode %d\n",
+              prompt, tokens);
+  std::vector<bench_row> rows;
+  try {
+    for (const auto& d : dtypes) rows.push_back(bench_one(d, prompt, tokens, g.peak_gbps, copy));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cuda_bench: %s\n", e.what());
+    return 1;
+  }
+  std::printf("\n%-6s %10s %12s %11s %9s %9s %10s %10s\n", "dtype", "weights MB", "prefill t/s", "decode t/s",
+              "ms/token", "GB/s", "%nominal", "%D2D copy");
+  for (const auto& r : rows)
+    std::printf("%-6s %10.0f %12.0f %11.1f %9.3f %9.0f %9.1f%% %9.1f%%\n", r.dtype.c_str(), r.weight_mb, r.prefill_tps,
+                r.decode_tps, r.ms_per_tok, r.gbps, 100 * r.frac_nominal, 100 * r.frac_copy);
+  if (!json.empty()) {
+    std::ofstream f(json);
+    f << "{\"device\":\"" << g.name << "\",\"nominal_gbps\":" << g.peak_gbps << ",\"copy_gbps\":" << copy
+      << ",\"prompt\":" << prompt << ",\"tokens\":" << tokens << ",\"rows\":[";
+    for (size_t i = 0; i < rows.size(); ++i)
+      f << (i ? "," : "") << "{\"dtype\":\"" << rows[i].dtype << "\",\"weight_mb\":" << rows[i].weight_mb
+        << ",\"prefill_tps\":" << rows[i].prefill_tps << ",\"decode_tps\":" << rows[i].decode_tps
+        << ",\"ms_per_token\":" << rows[i].ms_per_tok << ",\"gbps\":" << rows[i].gbps
+        << ",\"frac_nominal\":" << rows[i].frac_nominal << ",\"frac_copy\":" << rows[i].frac_copy << "}";
+    f << "]}\n";
+  }
+  return 0;
+}

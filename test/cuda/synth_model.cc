@@ -1,0 +1,158 @@
+#include "synth_model.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+namespace infer {
+namespace {
+
+// Writes an fp16 scale at byte offset `off` of a block.
+void put_f16(uint8_t* b, size_t off, float v) {
+  const uint16_t h = fp32_to_fp16(v);
+  b[off] = static_cast<uint8_t>(h & 0xFF);
+  b[off + 1] = static_cast<uint8_t>(h >> 8);
+}
+
+uint16_t to_bf16(float f) {  // round to nearest even
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return static_cast<uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
+}
+
+}  // namespace
+
+bool synth_parse_type(const std::string& n, tensor_type* out) {
+  static const std::pair<const char*, tensor_type> kTypes[] = {
+      {"f32", tensor_type::f32},   {"f16", tensor_type::f16},   {"bf16", tensor_type::bf16},
+      {"q8_0", tensor_type::q8_0}, {"q4_0", tensor_type::q4_0}, {"q5_0", tensor_type::q5_0},
+      {"q4_k", tensor_type::q4_k}, {"q5_k", tensor_type::q5_k}, {"q6_k", tensor_type::q6_k}};
+  for (auto& [name, t] : kTypes)
+    if (n == name) {
+      *out = t;
+      return true;
+    }
+  return false;
+}
+
+tensor_view synth_tensor(tensor_type t, int64_t ne0, int64_t rows, uint64_t seed,
+                         std::vector<std::unique_ptr<uint8_t[]>>& storage) {
+  const size_t rb = tensor_row_bytes(t, ne0);
+  const size_t bytes = rb * rows;
+  // 16 extra bytes keep vector loads of the last f32/f16 row in bounds on any platform.
+  storage.emplace_back(new uint8_t[bytes + 16]);
+  uint8_t* p = storage.back().get();
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> nd(0.0f, 0.02f);
+  const int64_t n = ne0 * rows;
+  switch (t) {
+    case tensor_type::f32:
+      for (int64_t i = 0; i < n; ++i) reinterpret_cast<float*>(p)[i] = nd(rng);
+      break;
+    case tensor_type::f16:
+      for (int64_t i = 0; i < n; ++i) reinterpret_cast<uint16_t*>(p)[i] = fp32_to_fp16(nd(rng));
+      break;
+    case tensor_type::bf16:
+      for (int64_t i = 0; i < n; ++i) reinterpret_cast<uint16_t*>(p)[i] = to_bf16(nd(rng));
+      break;
+    default: {
+      for (size_t i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(rng() & 0xFF);
+      const size_t bb = tensor_type_block_bytes(t);
+      std::uniform_real_distribution<float> ud(0.5f, 1.5f);
+      for (size_t off = 0; off < bytes; off += bb) {
+        uint8_t* b = p + off;
+        switch (t) {
+          case tensor_type::q8_0: put_f16(b, 0, 0.02f / 64 * ud(rng)); break;
+          case tensor_type::q4_0: put_f16(b, 0, 0.02f / 4 * ud(rng)); break;
+          case tensor_type::q5_0: put_f16(b, 0, 0.02f / 8 * ud(rng)); break;
+          case tensor_type::q4_k:
+          case tensor_type::q5_k: {
+            // dmin ~ mean quant x d keeps the weights centred (mean of sc*q - m*dmin/d ~ 0).
+            const float d = 0.02f / 256 * ud(rng);
+            put_f16(b, 0, d);
+            put_f16(b, 2, d * (t == tensor_type::q4_k ? 7.5f : 15.5f));
+            break;
+          }
+          case tensor_type::q6_k: put_f16(b, 208, 0.02f / 2048 * ud(rng)); break;
+          default: break;
+        }
+      }
+    }
+  }
+  tensor_view v;
+  v.type = t;
+  v.data = p;
+  v.ne0 = ne0;
+  v.ne1 = rows;
+  v.row_bytes = rb;
+  return v;
+}
+
+std::unique_ptr<synth_model> synth_model_make(const synth_spec& s) {
+  tensor_type base;
+  if (!synth_parse_type(s.dtype, &base)) throw std::runtime_error("synth_model: unknown dtype " + s.dtype);
+  auto out = std::make_unique<synth_model>();
+  auto m = std::make_shared<model>();
+  model_hparams& hp = m->hp;
+  hp.arch = s.arch;
+  hp.rope = s.arch == "llama" ? rope_style::norm : rope_style::neox;
+  hp.n_ctx_train = s.ctx;
+  hp.n_embd = s.dim;
+  hp.n_layer = s.layers;
+  hp.n_ff = s.ffn;
+  hp.n_head = s.heads;
+  hp.n_head_kv = s.kv_heads;
+  hp.head_dim = s.dim / s.heads;
+  hp.n_rot = hp.head_dim;
+  hp.rope_base = s.rope_base;
+  hp.rms_eps = s.eps;
+  hp.n_vocab = s.vocab;
+  uint64_t seed = s.seed * 1000003ull;
+  // llama.cpp's fallbacks for rows that are not a multiple of 256.
+  auto type_for = [&](int64_t ne0) {
+    if (ne0 % 256 == 0) return base;
+    if (base == tensor_type::q4_k || base == tensor_type::q5_k) return tensor_type::q5_0;
+    if (base == tensor_type::q6_k) return tensor_type::q8_0;
+    return base;
+  };
+  auto mat = [&](int64_t ne0, int64_t rows) {
+    tensor_view v = synth_tensor(type_for(ne0), ne0, rows, ++seed, out->storage);
+    out->weight_bytes += v.row_bytes * v.ne1;
+    return v;
+  };
+  std::mt19937_64 rng(s.seed);
+  std::normal_distribution<float> nd(1.0f, 0.1f), bd(0.0f, 0.02f);
+  auto vec = [&](int64_t n, std::normal_distribution<float>& d) {
+    std::vector<float> v(n);
+    for (auto& x : v) x = d(rng);
+    return v;
+  };
+  m->w.token_embd = mat(s.dim, s.vocab);
+  m->w.tied_output = s.tied;
+  m->w.output = s.tied ? m->w.token_embd : mat(s.dim, s.vocab);
+  m->w.output_norm = vec(s.dim, nd);
+  const int64_t qd = hp.q_dim(), kvd = hp.kv_dim();
+  m->w.layers.resize(s.layers);
+  for (auto& L : m->w.layers) {
+    L.attn_norm = vec(s.dim, nd);
+    L.ffn_norm = vec(s.dim, nd);
+    L.wq = mat(s.dim, qd);
+    L.wk = mat(s.dim, kvd);
+    L.wv = mat(s.dim, kvd);
+    L.wo = mat(qd, s.dim);
+    L.w_gate = mat(s.dim, s.ffn);
+    L.w_up = mat(s.dim, s.ffn);
+    L.w_down = mat(s.ffn, s.dim);
+    if (s.arch == "qwen2") {
+      L.bq = vec(qd, bd);
+      L.bk = vec(kvd, bd);
+      L.bv = vec(kvd, bd);
+    }
+  }
+  m->path = "synthetic:" + s.arch + ":" + s.dtype;
+  out->m = m;
+  return out;
+}
+
+}  // namespace infer

@@ -1,0 +1,39 @@
+// Random-weight llama/qwen2 models built in memory in any GGUF weight encoding, for the CUDA
+// checks and bench (no file, no node: a GPU machine needs only the compiler). Weights are random
+// blocks of the real encodings (random quants, small positive scales), so the device decoders see
+// every bit pattern the CPU decoders see.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+
+namespace infer {
+
+struct synth_spec {
+  std::string arch = "qwen2";
+  int64_t dim = 128, layers = 2, heads = 4, kv_heads = 2, ffn = 512, vocab = 1000, ctx = 4096;
+  float rope_base = 1e6f, eps = 1e-6f;
+  bool tied = true;
+  std::string dtype = "q8_0";  // f32 f16 bf16 q8_0 q4_0 q5_0 q4_k q5_k q6_k (K-quants fall back when ne0 % 256 != 0)
+  uint64_t seed = 1;
+};
+
+struct synth_model {
+  std::shared_ptr<model> m;
+  std::vector<std::unique_ptr<uint8_t[]>> storage;  // owns the weight bytes the views point into
+  size_t weight_bytes = 0;                          // every 2-D weight (the tied matrix once)
+};
+
+// Throws std::runtime_error on an unknown dtype.
+std::unique_ptr<synth_model> synth_model_make(const synth_spec& s);
+
+// A weight matrix of random blocks of type t (rows x ne0), owned by `storage`.
+tensor_view synth_tensor(tensor_type t, int64_t ne0, int64_t rows, uint64_t seed,
+                         std::vector<std::unique_ptr<uint8_t[]>>& storage);
+
+bool synth_parse_type(const std::string& name, tensor_type* out);
+
+}  // namespace infer
