@@ -1,8 +1,11 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <exception>
+
+#include "backend/gpu_backend.h"
 
 namespace infer {
 
@@ -67,6 +70,11 @@ engine::engine(std::shared_ptr<model> m, const engine_options& opts)
       cache_(kv_, opts.prefix_cache),
       fwd_(*m_, kv_, pool_, std::max(1, opts.max_batch_tokens), std::max(1, opts.max_seqs)) {
   scratch_.cand.reserve(m_->hp.n_vocab);
+  if (opts.gpu) {  // GPU backend hook: null (CPU path) without a usable GPU
+    std::string why;
+    fwd_.attach_backend(gpu_backend_create(*m_, kv_, fwd_.max_tokens(), fwd_.max_logits(), &why));
+    if (!fwd_.backend() && gpu_available()) fprintf(stderr, "engine: GPU not used for %s: %s\n", m_->path.c_str(), why.c_str());
+  }
   publish_stats();
   thread_ = std::thread([this] { loop(); });
 }
@@ -139,6 +147,7 @@ void engine::publish_stats() {
   s.running = static_cast<int64_t>(running_.size());
   s.steps = steps_;
   s.preemptions = preemptions_;
+  s.on_gpu = fwd_.backend() != nullptr;
   std::lock_guard<std::mutex> lk(mu_);
   s.queued = static_cast<int64_t>(waiting_interactive_.size() + waiting_batch_.size() + incoming_.size());
   stats_ = s;
@@ -567,6 +576,7 @@ std::vector<std::vector<uint16_t>> engine::export_kv(const std::vector<int32_t>&
     const size_t be = kv_.block_elems();
     for (int64_t b = from_block; b < n_full; ++b) {
       std::vector<uint16_t> data(2 * kv_.n_layer() * be);
+      fwd_.kv_to_host(blocks[b]);  // GPU backend hook
       for (int64_t l = 0; l < kv_.n_layer(); ++l) {
         std::memcpy(data.data() + (2 * l) * be, kv_.k(l, blocks[b], 0), be * sizeof(uint16_t));
         std::memcpy(data.data() + (2 * l + 1) * be, kv_.v(l, blocks[b], 0), be * sizeof(uint16_t));
@@ -607,6 +617,7 @@ int64_t engine::import_kv(const std::vector<int32_t>& tokens, int64_t first_bloc
         std::memcpy(kv_.k(l, blk, 0), src + (2 * l) * be, be * sizeof(uint16_t));
         std::memcpy(kv_.v(l, blk, 0), src + (2 * l + 1) * be, be * sizeof(uint16_t));
       }
+      fwd_.kv_to_device(blk);  // GPU backend hook
       blocks.push_back(blk);
     }
     cache_.insert(tokens.data(), static_cast<int64_t>(blocks.size()), path, blocks);

@@ -98,6 +98,7 @@ struct engine_options {
   int max_batch_tokens = 512;   // tokens per forward pass (chunked prefill budget)
   int max_seqs = 64;            // running sequences at once
   int64_t n_ctx = 0;            // 0: the model's context_length
+  bool gpu = true;              // run the forward pass on the GPU when one is usable (else the CPU)
 };
 
 struct engine_stats {
@@ -108,6 +109,7 @@ struct engine_stats {
   int64_t queued = 0;
   uint64_t steps = 0;
   uint64_t preemptions = 0;
+  bool on_gpu = false;  // the forward pass runs on the GPU (native/backend)
 };
 
 struct eval_result {
