@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "backend/gpu_backend.h"
 #include "binding/model_registry.h"
 #include "grammar/engine_constraint.h"
 
@@ -166,6 +167,16 @@ Napi::Value load_model(const Napi::CallbackInfo& info) {
     o.max_batch_tokens = static_cast<int>(num_opt(js, "maxBatchTokens", o.max_batch_tokens));
     o.max_seqs = static_cast<int>(num_opt(js, "maxSequences", o.max_seqs));
     o.n_ctx = static_cast<int64_t>(num_opt(js, "contextLength", 0));
+    // gpu: 'auto' (default: the GPU when one is usable) | 'off'.
+    Napi::Value g = js.Get("gpu");
+    if (g.IsString()) {
+      const std::string gs = g.As<Napi::String>().Utf8Value();
+      if (gs != "auto" && gs != "off")
+        throw_error(env, "loadModel", engine_status::invalid_argument, "gpu must be 'auto' or 'off'");
+      o.gpu = gs == "auto";
+    } else if (!g.IsUndefined() && !g.IsNull()) {
+      throw_error(env, "loadModel", engine_status::invalid_argument, "gpu must be 'auto' or 'off'");
+    }
   }
   if (o.threads < 1 || o.threads > 256 || o.block_size < 1 || o.block_size > 1024 || o.max_batch_tokens < 1 ||
       o.max_seqs < 1 || o.kv_cache_mb < 1)
@@ -300,6 +311,8 @@ Napi::Value model_stats(const Napi::CallbackInfo& info) {
   o.Set("steps", static_cast<double>(s.steps));
   o.Set("preemptions", static_cast<double>(s.preemptions));
   o.Set("modelsLoaded", static_cast<double>(registry_size()));
+  o.Set("gpuAvailable", gpu_available());
+  o.Set("gpuInUse", s.on_gpu);
   return o;
 }
 
@@ -615,6 +628,28 @@ Napi::Value import_kv(const Napi::CallbackInfo& info) {
   return p;
 }
 
+// What the build and the machine offer: CUDA compiled in, and the device when one answers.
+Napi::Value system_info(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const gpu_info& g = gpu_query();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("cudaCompiled", g.compiled);
+  o.Set("gpuAvailable", g.available);
+  Napi::Array devs = Napi::Array::New(env);
+  if (g.available) {
+    Napi::Object d = Napi::Object::New(env);
+    d.Set("name", g.name);
+    d.Set("computeCapability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor));
+    d.Set("totalMiB", static_cast<double>(g.total_mib));
+    d.Set("freeMiB", static_cast<double>(g.free_mib));
+    d.Set("peakGBps", g.peak_gbps);
+    devs.Set(0u, d);
+  }
+  o.Set("cudaDevices", devs);
+  o.Set("gpuError", g.error);
+  return o;
+}
+
 }  // namespace
 
 void register_engine_binding(Napi::Env env, Napi::Object exports) {
@@ -633,6 +668,7 @@ void register_engine_binding(Napi::Env env, Napi::Object exports) {
   add("cachedPrefixTokens", cached_prefix_tokens);
   add("exportKv", export_kv);
   add("importKv", import_kv);
+  add("systemInfo", system_info);
 }
 
 }  // namespace infer
