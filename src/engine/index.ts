@@ -25,6 +25,8 @@ export interface LoadModelOptions {
   contextLength?: number;
   /** Tokens per KV block (default 16). */
   blockTokens?: number;
+  /** 'auto' (default): the GPU when one is usable; 'off': CPU only. */
+  gpu?: 'auto' | 'off';
 }
 
 export async function loadModel(path: string, opts: LoadModelOptions = {}): Promise<EngineModel> {
@@ -37,6 +39,7 @@ export async function loadModel(path: string, opts: LoadModelOptions = {}): Prom
     maxSequences: opts.maxSequences ?? 64,
     blockTokens,
     contextLength: opts.contextLength ?? 0,
+    gpu: opts.gpu ?? 'auto',
   };
   if (opts.kvCacheTokens !== undefined) n.kvBlocks = Math.max(1, Math.ceil(opts.kvCacheTokens / blockTokens));
   let handle;

@@ -236,7 +236,7 @@ export class NativeModel implements EngineModel {
       kvBlocksUsed: s.kvBlocksUsed,
       runningSequences: s.running,
       queuedSequences: s.queued,
-      gpuAvailable: false,
+      gpuAvailable: s.gpuAvailable,
     };
   }
 

@@ -47,6 +47,8 @@ export interface NativeLoadOptions {
   maxSequences?: number;
   /** Cap on the model's context length (0 = the model's). */
   contextLength?: number;
+  /** 'auto' (default): run the forward pass on the GPU when one is usable; 'off': CPU only. */
+  gpu?: 'auto' | 'off';
 }
 
 export interface NativeModelInfo {
@@ -85,6 +87,19 @@ export interface NativeStats {
   steps: number;
   preemptions: number;
   modelsLoaded: number;
+  /** A CUDA device is usable in this process (CUDA compiled in and a GPU answered). */
+  gpuAvailable: boolean;
+  /** This model's forward pass runs on the GPU. */
+  gpuInUse: boolean;
+}
+
+export interface NativeSystemInfo {
+  /** The addon was built with the CUDA kernels (nvcc found at build time). */
+  cudaCompiled: boolean;
+  gpuAvailable: boolean;
+  cudaDevices: { name: string; computeCapability: string; totalMiB: number; freeMiB: number; peakGBps: number }[];
+  /** Why no GPU is usable ('' when one is). */
+  gpuError: string;
 }
 
 export interface NativeSubmitOptions {
@@ -158,6 +173,8 @@ export interface NativeBinding {
   exportKv(model: ModelHandle, tokens: Uint32Array, fromBlock: number): Promise<Uint8Array[]>;
   /** Blocks firstBlock.. of tokens into the prefix cache; resolves to the tokens cached afterwards. */
   importKv(model: ModelHandle, tokens: Uint32Array, firstBlock: number, blocks: Uint8Array[]): Promise<number>;
+  /** Build and device facts: CUDA compiled in, GPU usable, device name and memory. */
+  systemInfo(): NativeSystemInfo;
 }
 
 export const ENGINE_ABI_VERSION = 1;
