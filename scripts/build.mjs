@@ -41,9 +41,10 @@ function mtime(p) {
 const lockStamp = 'node_modules/.package-lock.json';
 if (!existsSync(join(root, 'node_modules')) || mtime('package.json') > mtime(lockStamp) ||
     (existsSync(join(root, 'package-lock.json')) && mtime('package-lock.json') > mtime(lockStamp))) {
-  const useCi = existsSync(join(root, 'package-lock.json')) && process.env.CI === 'true';
-  console.log(`build: installing dependencies (npm ${useCi ? 'ci' : 'install'})`);
-  run('npm', [useCi ? 'ci' : 'install', '--no-audit', '--no-fund']);
+  // `npm install` follows package-lock.json; `npm ci` is not used because npm 11 rejects locks
+  // whose optional per-platform packages (msgpackr-extract's) it recorded without versions.
+  console.log('build: installing dependencies (npm install)');
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 // 2. native addon (CMake reads native/sources.json, as binding.gyp does)
