@@ -22,9 +22,36 @@
 namespace infer {
 
 namespace {
-// Decode issues a parallel_for every few hundred microseconds; spinning this long between them
-// avoids a futex wake-up per matmul without holding a core for long once work stops.
+// Decode issues a parallel_for every few hundred microseconds; waiting actively this long between
+// them avoids a futex wake-up per matmul without holding a core for long once work stops.
 constexpr std::chrono::microseconds kSpin(100);
+// After this much pausing, the active wait yields the CPU on every step instead: on a machine
+// with more runnable threads than cores (Node's event loop, other processes) the thread we are
+// waiting for may be the one that needs this core.
+constexpr std::chrono::microseconds kYieldAfter(20);
+
+// A bounded active wait: step() returns true while the caller should keep polling, false once it
+// should block on its condition variable.
+class bounded_spin {
+ public:
+  bool step() {
+    if (!yielding_) {
+      INFER_CPU_RELAX();
+      if ((++spins_ & 63) != 0) return true;
+      const auto elapsed = std::chrono::steady_clock::now() - start_;
+      if (elapsed > kSpin) return false;
+      if (elapsed > kYieldAfter) yielding_ = true;
+      return true;
+    }
+    std::this_thread::yield();
+    return std::chrono::steady_clock::now() - start_ <= kSpin;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  unsigned spins_ = 0;
+  bool yielding_ = false;
+};
 }  // namespace
 
 // The job word packs (generation, task count, next task index) so that claiming a task is one
@@ -78,13 +105,13 @@ struct thread_pool::impl {
   void worker_main(int thread_index) {
     uint64_t seen = 0;
     for (;;) {
-      // Bounded spin for the next generation, then sleep.
-      auto deadline = std::chrono::steady_clock::now() + kSpin;
+      // Bounded active wait for the next generation, then sleep.
+      bounded_spin spin;
+      bool blocked = false;
       uint64_t g = job_gen(job.load(std::memory_order_acquire));
-      int spins = 0;
       while (g == seen && !stop.load(std::memory_order_relaxed)) {
-        INFER_CPU_RELAX();
-        if (++spins % 64 == 0 && std::chrono::steady_clock::now() > deadline) {
+        if (blocked || !spin.step()) {
+          blocked = true;
           std::unique_lock<std::mutex> lk(mu);
           sleepers.fetch_add(1, std::memory_order_relaxed);
           cv_work.wait(lk, [&] {
@@ -115,12 +142,10 @@ struct thread_pool::impl {
 
     drain(gen, 0);
 
-    // Wait for tasks still running on workers: bounded spin, then sleep.
-    auto deadline = std::chrono::steady_clock::now() + kSpin;
-    int spins = 0;
+    // Wait for tasks still running on workers: bounded active wait, then sleep.
+    bounded_spin spin;
     while (pending.load() != 0) {
-      INFER_CPU_RELAX();
-      if (++spins % 64 == 0 && std::chrono::steady_clock::now() > deadline) {
+      if (!spin.step()) {
         std::unique_lock<std::mutex> lk(mu);
         caller_sleeping.store(true);
         cv_done.wait(lk, [&] { return pending.load() == 0; });
