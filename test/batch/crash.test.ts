@@ -32,10 +32,15 @@ async function startServer(): Promise<{ client: OpenAI; proc: ChildProcess }> {
   const proc = spawn(
     process.execPath,
     [join(PACKAGE_ROOT, 'bin/svc.mjs'), 'serve', '--no-predict', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir, '--api-key', KEY, '--log-level', 'warn'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
-  proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  // Startup errors are logged as JSON on stdout; keep the tail of both streams for the failure message.
+  const keep = (c: Buffer): void => {
+    stderr = (stderr + c.toString()).slice(-4000);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
   child = proc;
   const client = new OpenAI({ apiKey: KEY, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
   const deadline = Date.now() + 60_000;
