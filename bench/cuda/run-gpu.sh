@@ -1,0 +1,20 @@
+#!/bin/sh
+# One command for a session with a GPU (needs only cmake, a C++ compiler and nvcc; no node):
+# builds cuda_tests and cuda_bench for sm_90 in build/gpu, runs the kernel + CPU-vs-GPU parity
+# suite, then the decode bench on the 0.5B-shaped model. Logs and JSON go to $OUT (or build/gpu).
+#   sh bench/cuda/run-gpu.sh [cuda_bench args, default: --dtype all]
+set -eu
+cd "$(dirname "$0")/../.."
+out="${OUT:-build/gpu}"
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
+start=$(date +%s)
+cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release -DINFER_CUDA_ARCHS=90 -Wno-dev >"$out/cmake.log" 2>&1 || { cat "$out/cmake.log"; exit 1; }
+cmake --build build/gpu -j "$(nproc)" --target cuda_tests cuda_bench >>"$out/cmake.log" 2>&1 || { tail -50 "$out/cmake.log"; exit 1; }
+echo "build: $(( $(date +%s) - start )) s"
+rc=0
+build/gpu/cuda_tests 2>&1 | tee "$out/cuda-tests.log" || rc=1
+grep -q ' 0 failures\|SKIP' "$out/cuda-tests.log" || rc=1
+if [ $# -eq 0 ]; then set -- --dtype all; fi
+build/gpu/cuda_bench "$@" --json "$out/cuda-bench.json" 2>&1 | tee "$out/cuda-bench.log"
+exit $rc
