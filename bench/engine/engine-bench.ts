@@ -77,25 +77,25 @@ async function openPeer(path: string, threads: number): Promise<Peer> {
   const model = await llama.loadModel({ modelPath: path });
   const ctx = await model.createContext({ contextSize: 4096, threads, batchSize: 512 });
   const seq = ctx.getSequence();
+  // controlledEvaluate with generateNext.token: llama.cpp's own greedy pick, no JS-side sampling.
+  const next = { generateNext: { token: true } };
+  const run = async (input: Array<number | [number, unknown]>): Promise<number> => {
+    const res = (await seq.controlledEvaluate(input)) as Array<{ next?: { token?: number } } | undefined>;
+    return res[input.length - 1]?.next?.token ?? 0;
+  };
   return {
     async prefill(tokens) {
       await seq.clearHistory();
       const t0 = performance.now();
-      const it = seq.evaluate(Array.from(tokens), { temperature: 0 });
-      await it.next();
-      const dt = performance.now() - t0;
-      await it.return?.();
-      return (tokens.length * 1000) / dt;
+      await run([...Array.from(tokens.subarray(0, -1)), [tokens[tokens.length - 1]!, next]]);
+      return (tokens.length * 1000) / (performance.now() - t0);
     },
     async decode(prompt, n) {
       await seq.clearHistory();
-      const it = seq.evaluate(Array.from(prompt), { temperature: 0 });
-      await it.next();
+      let tok = await run([...Array.from(prompt.subarray(0, -1)), [prompt[prompt.length - 1]!, next]]);
       const t0 = performance.now();
-      for (let i = 1; i < n; i++) await it.next();
-      const dt = performance.now() - t0;
-      await it.return?.();
-      return ((n - 1) * 1000) / dt;
+      for (let i = 1; i < n; i++) tok = await run([[tok, next]]);
+      return ((n - 1) * 1000) / (performance.now() - t0);
     },
     async dispose() {
       await ctx.dispose();

@@ -192,10 +192,18 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
     for (int t = 0; t < n; ++t) rms_norm(x_.data() + t * d, L.ffn_norm.data(), xn_.data() + t * d, d, hp_.rms_eps);
     matmul(L.w_gate, xn_.data(), n, gate_.data(), pool_);
     matmul(L.w_up, xn_.data(), n, up_.data(), pool_);
-    for (int64_t i = 0; i < n * ff; ++i) {
-      const float g = gate_[i];
-      gate_[i] = (g / (1.0f + std::exp(-g))) * up_[i];
-    }
+    // SwiGLU; split over the pool for prefill-sized batches (exp dominates there).
+    const int parts = n >= 16 ? pool_.size() * 2 : 1;
+    auto swiglu = [&](int part, int) {
+      const int64_t total = n * ff, per = (total + parts - 1) / parts;
+      const int64_t i0 = part * per, i1 = std::min(total, i0 + per);
+      for (int64_t i = i0; i < i1; ++i) {
+        const float g = gate_[i];
+        gate_[i] = (g / (1.0f + std::exp(-g))) * up_[i];
+      }
+    };
+    if (parts > 1) pool_.parallel_for(parts, swiglu);
+    else swiglu(0, 0);
     matmul(L.w_down, gate_.data(), n, xn_.data(), pool_);
     for (int64_t i = 0; i < n * d; ++i) x_[i] += xn_[i];
   }
