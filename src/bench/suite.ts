@@ -1,5 +1,183 @@
-// Entry for the benchmarks that run inside this project (engine, micro, the standard suite).
-export async function runExtraBench(sub: string, _argv: string[]): Promise<number> {
-  console.error(`svc bench ${sub}: not available yet in this build`);
-  return 2;
+// The benchmarks that run inside this project, from one entry: `svc bench engine` (in-process
+// engine, optionally beside llama.cpp), `svc bench micro` (micro-benchmarks, by filter) and
+// `svc bench suite` (the standard suite behind `npm run bench`). Each benchmark is its own
+// script under dist/bench/, run as a child process so one cannot disturb the next.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { makeModel, resolveSpec, type ModelDtype, type PresetName } from '../model-maker/index.js';
+import { PACKAGE_ROOT } from '../paths.js';
+import { markdownTable } from './report.js';
+import type { ServeResult } from './serve-load.js';
+import { benchServe } from '../cli/bench.js';
+import { startSvc } from './svc-process.js';
+
+interface MicroBench {
+  name: string;
+  summary: string;
+  command: string[];
+}
+
+const dist = (p: string) => join(PACKAGE_ROOT, 'dist', p);
+
+/** Micro-benchmarks (tinybench or native), each one command. */
+const MICRO: MicroBench[] = [
+  { name: 'kernels', summary: 'CPU matvec GB/s and prefill GFLOP/s per weight type', command: ['bash', join(PACKAGE_ROOT, 'bench/kernels/kernels-bench.sh')] },
+  { name: 'grammar', summary: 'grammar mask time per token over the Qwen vocabulary', command: ['bash', join(PACKAGE_ROOT, 'bench/grammar/grammar-bench.sh')] },
+  { name: 'tokenizer', summary: 'tokenizer encode/decode throughput', command: [process.execPath, dist('bench/tokenizer/tokenizer-bench.js')] },
+  { name: 'chat-pipeline', summary: 'per-token chat pipeline (parse, OpenAI chunk, Anthropic delta)', command: [process.execPath, dist('bench/chat/pipeline-bench.js')] },
+  { name: 'apply', summary: 'apply merge latency and tokens/s for 100/1,000/5,000-line files', command: [process.execPath, dist('bench/apply/apply-bench.js')] },
+  { name: 'http', summary: 'GET /health: uWS stack vs node:http', command: [process.execPath, dist('bench/http/health-bench.js')] },
+  { name: 'model-maker', summary: 'GGUF generation time per preset and type', command: [process.execPath, dist('bench/model-maker/make-bench.js')] },
+];
+
+function runChild(command: string[], opts: { capture?: boolean } = {}): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    const [cmd, ...args] = command as [string, ...string[]];
+    const child = spawn(cmd, args, { cwd: PACKAGE_ROOT, stdio: ['ignore', opts.capture ? 'pipe' : 'inherit', 'inherit'] });
+    let stdout = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      process.stdout.write(d);
+    });
+    child.on('exit', (code) => resolve({ code: code ?? 1, stdout }));
+  });
+}
+
+/** Generated benchmark models live outside the repo and are made once per machine. */
+async function benchModel(preset: PresetName, dtype: ModelDtype): Promise<string> {
+  const path = join(process.env['SVC_BENCH_MODEL_DIR'] ?? join(tmpdir(), 'svc-bench-models'), `${preset}-${dtype}.gguf`);
+  if (!existsSync(path)) {
+    console.error(`bench: generating ${preset} ${dtype} model → ${path}`);
+    await makeModel(resolveSpec(preset, { dtype }), path);
+  }
+  return path;
+}
+
+async function ensureLlamaCpp(): Promise<void> {
+  const r = await runChild([process.execPath, join(PACKAGE_ROOT, 'tools/llamacpp/ensure.mjs')], { capture: true });
+  if (r.code !== 0) throw new Error('installing node-llama-cpp failed (tools/llamacpp/ensure.mjs)');
+}
+
+interface EngineArgs {
+  model: string;
+  threads: number;
+  reps: number;
+  peer: boolean;
+  concurrency: string;
+  json?: string;
+}
+
+async function runEngineBench(a: EngineArgs): Promise<Record<string, unknown> | null> {
+  if (a.peer) await ensureLlamaCpp();
+  const json = a.json ?? join(tmpdir(), `svc-engine-bench-${process.pid}.json`);
+  const args = [dist('bench/engine/engine-bench.js'), '--model', a.model, '--threads', String(a.threads), '--reps', String(a.reps), '--concurrency', a.concurrency, '--json', json];
+  if (a.peer) args.push('--peer');
+  const r = await runChild([process.execPath, ...args]);
+  if (r.code !== 0 || !existsSync(json)) return null;
+  return JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
+}
+
+function engineCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { model: { type: 'string' }, peer: { type: 'string' }, threads: { type: 'string', default: '2' }, reps: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '1,4,16,64' }, out: { type: 'string' } },
+  });
+  if (!values.model) {
+    console.error('usage: svc bench engine --model PATH [--peer llamacpp] [--threads N] [--reps N] [--concurrency 1,4,16,64] [--out FILE]');
+    return Promise.resolve(2);
+  }
+  if (values.peer !== undefined && values.peer !== 'llamacpp') {
+    console.error(`svc bench engine: unknown --peer '${values.peer}' (supported: llamacpp)`);
+    return Promise.resolve(2);
+  }
+  return runEngineBench({ model: values.model, threads: Number(values.threads), reps: Number(values.reps), peer: values.peer === 'llamacpp', concurrency: values.concurrency as string, json: values.out }).then((r) => (r ? 0 : 1));
+}
+
+async function microCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { filter: { type: 'string' }, list: { type: 'boolean' } } });
+  const chosen = MICRO.filter((m) => !values.filter || m.name.includes(values.filter));
+  if (values.list || chosen.length === 0) {
+    for (const m of MICRO) console.log(`${m.name.padEnd(15)}${m.summary}`);
+    return chosen.length === 0 ? 2 : 0;
+  }
+  let failed = 0;
+  for (const m of chosen) {
+    console.log(`\n## ${m.name}: ${m.summary}`);
+    if ((await runChild(m.command)).code !== 0) failed++;
+  }
+  return failed ? 1 : 0;
+}
+
+function engineRow(label: string, r: Record<string, unknown> | null): string {
+  if (!r) return `| ${label} | failed | | | | | |`;
+  const peer = r.llamacpp as { prefillTokS: number; decodeTokS: number } | undefined;
+  const f = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(1) : '—');
+  const ratio = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' && b > 0 ? `${(a / b).toFixed(2)}×` : '—');
+  return `| ${label} | ${f(r.prefillTokS)} | ${f(peer?.prefillTokS)} | ${ratio(r.prefillTokS, peer?.prefillTokS)} | ${f(r.decodeTokS)} | ${f(peer?.decodeTokS)} | ${ratio(r.decodeTokS, peer?.decodeTokS)} |`;
+}
+
+/** `npm run bench`: engine vs llama.cpp on the built-in and 0.5B-shaped models, then the
+ *  serving benchmark against our own server on the built-in model. */
+async function suiteCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, 'no-peer': { type: 'boolean' }, out: { type: 'string', default: join(PACKAGE_ROOT, 'bench/results/latest.json') } } });
+  const reps = values.quick ? 1 : 3;
+  const peer = !values['no-peer'];
+  const startedAt = new Date().toISOString();
+  const engine: Record<string, Record<string, unknown> | null> = {};
+  const models: Array<[string, PresetName, ModelDtype]> = values.quick ? [['builtin q8_0', 'builtin', 'q8_0']] : [['builtin q8_0', 'builtin', 'q8_0'], ['0.5B q8_0', 'small', 'q8_0'], ['0.5B f16', 'small', 'f16']];
+  for (const [label, preset, dtype] of models) {
+    console.log(`\n## engine: ${label}`);
+    engine[label] = await runEngineBench({ model: await benchModel(preset, dtype), threads: 2, reps, peer, concurrency: '1,4,16,64' });
+  }
+
+  console.log('\n## serve: our server on the built-in model');
+  const serve: ServeResult[] = [];
+  // Access logs stay on (info): the server is measured as it runs in production.
+  const server = await startSvc(['serve', '--no-predict', '--port', '0', '--data-dir', join(tmpdir(), `svc-bench-suite-${process.pid}`), '--api-key', 'bench-key-0123456789', '--rate-limit-rps', '0']);
+  try {
+    const base = ['--base-url', server.mainUrl as string, '--api-key', 'bench-key-0123456789'];
+    const n = values.quick ? 8 : 32;
+    for (const c of [1, 4, 16]) serve.push(await benchServe([...base, '--model', 'builtin', '--dataset', 'synthetic:128:64', '--concurrency', String(c), '--requests', String(Math.max(n, c * 2)), '--label', 'svc builtin']));
+    serve.push(await benchServe([...base, '--model', 'builtin', '--dataset', 'shared-prefix:4:8:512:32:32', '--concurrency', '4', '--requests', String(n), '--label', 'svc shared-prefix']));
+    serve.push(await benchServe([...base, '--model', 'svc-v3-fast', '--dataset', 'apply:1000', '--concurrency', '4', '--requests', String(n), '--label', 'svc apply 1000 lines']));
+  } finally {
+    await server.stop('SIGTERM');
+  }
+
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version };
+  const result = { tool: 'svc-bench', kind: 'suite', startedAt, finishedAt: new Date().toISOString(), command: `npm run bench${argv.length ? ' -- ' + argv.join(' ') : ''}`, machine, engine, runs: serve };
+  mkdirSync(join(PACKAGE_ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(values.out as string, JSON.stringify(result, null, 2) + '\n');
+  const md = [
+    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}; ${startedAt}; \`${result.command}\`.`,
+    '',
+    'Engine, 2 threads, medians (prefill: one 512-token prompt; decode: 128 tokens after 21):',
+    '',
+    '| model | prefill tok/s | llama.cpp | ratio | decode tok/s | llama.cpp | ratio |',
+    '|---|---|---|---|---|---|---|',
+    ...Object.entries(engine).map(([label, r]) => engineRow(label, r)),
+    '',
+    'Serving (streaming over HTTP, `svc bench serve`):',
+    '',
+    markdownTable(serve),
+  ].join('\n');
+  writeFileSync((values.out as string).replace(/\.json$/, '.md'), md + '\n');
+  console.log('\n' + md);
+  return Object.values(engine).some((r) => r === null) ? 1 : 0;
+}
+
+export async function runExtraBench(sub: string, argv: string[]): Promise<number> {
+  switch (sub) {
+    case 'engine':
+      return engineCommand(argv);
+    case 'micro':
+      return microCommand(argv);
+    case 'suite':
+      return suiteCommand(argv);
+    default:
+      return 2;
+  }
 }
