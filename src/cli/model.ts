@@ -11,9 +11,10 @@ const HELP = `usage:
                  [--arch llama|qwen2] [--out PATH] [--data-dir DIR]
                  [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N]
                  [--rope-theta X] [--eps X] [--tied|--untied] [--seed N] [--scale X]
-                 [--vocab qwen|spm] [--vocab-limit N] [--pre NAME]
+                 [--vocab qwen|spm] [--vocab-limit N] [--pre NAME] [--kquant-search ref|fast]
       Writes a deterministic model (random weights, real Qwen BPE vocabulary and chat template).
-      Default: the built-in preset into <data-dir>/models/builtin.gguf (data dir: $SVC_DATA_DIR or ./data).
+      --kquant-search fast: K-quant blocks from the initial scale fit only (several times faster,
+      for large benchmark models). Default: the built-in preset into <data-dir>/models/builtin.gguf (data dir: $SVC_DATA_DIR or ./data).
       With another preset and no --out: <data-dir>/models/<preset>-<dtype>.gguf.
   svc model info PATH
       Prints the metadata (long arrays summarised) and the tensor table of a GGUF file.`;
@@ -51,6 +52,7 @@ async function make(argv: string[]): Promise<number> {
       'vocab-limit': { type: 'string' },
       pre: { type: 'string' },
       name: { type: 'string' },
+      'kquant-search': { type: 'string' },
     },
   });
   const preset = values.preset as PresetName;
@@ -74,6 +76,7 @@ async function make(argv: string[]): Promise<number> {
     vocabLimit: num(values['vocab-limit'], 'vocab-limit'),
     pre: values.pre,
     name: values.name,
+    kquantSearch: values['kquant-search'] as ModelSpec['kquantSearch'],
   };
   if (over.vocab !== undefined && over.vocab !== 'qwen' && over.vocab !== 'spm') throw new Error(`--vocab must be qwen or spm`);
   const spec = resolveSpec(preset, over);

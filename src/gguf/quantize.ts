@@ -32,8 +32,16 @@ function putF16(dst: Uint8Array, o: number, v: number): number {
   return f16BitsToF32(h);
 }
 
+export interface QuantizeOptions {
+  /** K-quant scale search: 'ref' runs llama.cpp's grid search (make_qkx2_quants 16-21 steps,
+   *  make_qx_quants 18 steps); 'fast' keeps only the initial fit (valid blocks, a bit more error,
+   *  several times faster: for benchmark-sized models whose weights are noise anyway). */
+  kSearch?: 'ref' | 'fast';
+}
+
 /** Encodes src (length a multiple of the type's block size) into dst at offset; returns bytes written. */
-export function quantize(type: GgmlType, src: Float32Array, dst: Uint8Array, offset = 0): number {
+export function quantize(type: GgmlType, src: Float32Array, dst: Uint8Array, offset = 0, opts: QuantizeOptions = {}): number {
+  const fast = opts.kSearch === 'fast';
   const layout = BLOCK_LAYOUT[type];
   if (src.length % layout.elems !== 0) throw new Error(`${ggmlTypeName(type)}: ${src.length} is not a multiple of ${layout.elems}`);
   const n = (src.length / layout.elems) * layout.bytes;
@@ -66,13 +74,13 @@ export function quantize(type: GgmlType, src: Float32Array, dst: Uint8Array, off
       quantizeQ5_0(src, dst, offset);
       break;
     case GgmlType.Q4_K:
-      quantizeQ45K(src, dst, offset, false);
+      quantizeQ45K(src, dst, offset, false, fast);
       break;
     case GgmlType.Q5_K:
-      quantizeQ45K(src, dst, offset, true);
+      quantizeQ45K(src, dst, offset, true, fast);
       break;
     case GgmlType.Q6_K:
-      quantizeQ6K(src, dst, offset);
+      quantizeQ6K(src, dst, offset, fast);
       break;
     default:
       throw new Error(`quantize: unsupported type ${ggmlTypeName(type)}`);
@@ -195,6 +203,10 @@ function makeQkx2(x: Float32Array, xo: number, n: number, nmax: number, lo: numb
     const diff = scale * l + min - x[xo + i]!;
     bestMad += weights[i]! * diff * diff;
   }
+  if (nstep < 1) {
+    minOut[0] = -min;
+    return scale;
+  }
   for (let is = 0; is <= nstep; is++) {
     iscale = (rmin + rdelta * is + nmax) / range;
     let sumL = 0;
@@ -244,7 +256,7 @@ function scaleMinK4(j: number, s: Uint8Array, so: number): [number, number] {
 }
 
 /** quantize_row_q4_K_ref / quantize_row_q5_K_ref. */
-function quantizeQ45K(x: Float32Array, dst: Uint8Array, offset: number, five: boolean): void {
+function quantizeQ45K(x: Float32Array, dst: Uint8Array, offset: number, five: boolean, fast: boolean): void {
   const bytes = five ? 176 : 144;
   const nmax = five ? 31 : 15;
   for (let b = 0, o = offset; b < x.length; b += QK_K, o += bytes) {
@@ -256,7 +268,7 @@ function quantizeQ45K(x: Float32Array, dst: Uint8Array, offset: number, five: bo
       for (let l = 0; l < 32; l++) sumX2 += x[xo + l]! * x[xo + l]!;
       const avX = Math.sqrt(sumX2 / 32);
       for (let l = 0; l < 32; l++) weights[l] = avX + Math.abs(x[xo + l]!);
-      const s = five ? makeQkx2(x, xo, 32, nmax, 32 * j, -0.5, 0.1, 15) : makeQkx2(x, xo, 32, nmax, 32 * j, -1, 0.1, 20);
+      const s = five ? makeQkx2(x, xo, 32, nmax, 32 * j, -0.5, 0.1, fast ? 0 : 15) : makeQkx2(x, xo, 32, nmax, 32 * j, -1, 0.1, fast ? 0 : 20);
       scalesK[j] = s;
       minsK[j] = minOut[0]!;
       if (s > maxScale) maxScale = s;
@@ -327,7 +339,7 @@ function quantizeQ45K(x: Float32Array, dst: Uint8Array, offset: number, five: bo
 const L6 = new Int8Array(QK_K);
 
 /** make_qx_quants with rmse_type 1 (weights x^2): symmetric fit to -nmax..nmax-1. */
-function makeQx(x: Float32Array, xo: number, n: number, nmax: number, lo: number): number {
+function makeQx(x: Float32Array, xo: number, n: number, nmax: number, lo: number, fast: boolean): number {
   let max = 0;
   let amax = 0;
   for (let i = 0; i < n; i++) {
@@ -353,6 +365,7 @@ function makeQx(x: Float32Array, xo: number, n: number, nmax: number, lo: number
     suml2 += w * l * l;
   }
   let scale = suml2 ? sumlx / suml2 : 0;
+  if (fast) return scale;
   let best = scale * sumlx;
   for (let is = -9; is <= 9; is++) {
     if (is === 0) continue;
@@ -376,12 +389,12 @@ function makeQx(x: Float32Array, xo: number, n: number, nmax: number, lo: number
 }
 
 /** quantize_row_q6_K_ref. Layout: ql[128], qh[64], scales[16] (int8), d (fp16, last). */
-function quantizeQ6K(x: Float32Array, dst: Uint8Array, offset: number): void {
+function quantizeQ6K(x: Float32Array, dst: Uint8Array, offset: number, fast: boolean): void {
   for (let b = 0, o = offset; b < x.length; b += QK_K, o += 210) {
     let maxScale = 0;
     let maxAbsScale = 0;
     for (let ib = 0; ib < QK_K / 16; ib++) {
-      const s = makeQx(x, b + 16 * ib, 16, 32, 16 * ib);
+      const s = makeQx(x, b + 16 * ib, 16, 32, 16 * ib, fast);
       scalesK[ib] = s;
       if (Math.abs(s) > maxAbsScale) {
         maxAbsScale = Math.abs(s);

@@ -38,6 +38,8 @@ export interface ModelSpec {
   vocabLimit?: number;
   /** tokenizer.ggml.pre for the BPE vocabulary (qwen2 by default). */
   pre: string;
+  /** K-quant scale search (see QuantizeOptions): 'ref' (default) or 'fast'. */
+  kquantSearch?: 'ref' | 'fast';
   name: string;
 }
 
@@ -99,6 +101,7 @@ export function validateSpec(s: ModelSpec): void {
   if (!(s.eps > 0 && s.eps < 1)) throw new Error(`eps out of range: ${s.eps}`);
   if (!(s.ropeTheta > 0)) throw new Error(`rope theta out of range: ${s.ropeTheta}`);
   if (!Number.isInteger(s.seed) || s.seed < 0) throw new Error(`seed must be a non-negative integer, got ${s.seed}`);
+  if (s.kquantSearch !== undefined && s.kquantSearch !== 'ref' && s.kquantSearch !== 'fast') throw new Error(`kquant search must be ref or fast, got ${s.kquantSearch}`);
   if (s.vocab !== 'qwen' && s.vocab !== 'spm') throw new Error(`vocab must be qwen or spm, got ${s.vocab}`);
   const minVocab = s.vocab === 'qwen' ? 256 : 400;
   if (s.vocabLimit !== undefined && (!Number.isInteger(s.vocabLimit) || s.vocabLimit < minVocab || s.vocabLimit > 151643)) {
@@ -295,7 +298,7 @@ export async function makeModel(spec: ModelSpec, outPath: string): Promise<MakeR
           const nr = Math.min(rowsPerChunk, rows - r);
           const s = nr === rowsPerChunk ? src : src.subarray(0, nr * ne0);
           rng.fillNormal(s, spec.scale);
-          const n = quantize(p.type, s, dst, 0);
+          const n = quantize(p.type, s, dst, 0, { kSearch: spec.kquantSearch ?? 'ref' });
           emit(dst.subarray(0, n));
         }
       },

@@ -140,6 +140,19 @@ describe('quantizers', () => {
     expect(rel(GgmlType.Q5_K)).toBeLessThan(rel(GgmlType.Q5_0));
   });
 
+  it.each([GgmlType.Q4_K, GgmlType.Q5_K, GgmlType.Q6_K])("type %i with kSearch 'fast' stays within its bound", (type) => {
+    const dst = new Uint8Array(tensorBytes(type, [n]));
+    quantize(type, x, dst, 0, { kSearch: 'fast' });
+    const y = dequantize(type, dst, 0, n);
+    let err = 0;
+    let ref = 0;
+    for (let i = 0; i < n; i++) {
+      err += (y[i]! - x[i]!) ** 2;
+      ref += x[i]! ** 2;
+    }
+    expect(Math.sqrt(err / ref)).toBeLessThan(BOUNDS.find(([t]) => t === type)![1]);
+  });
+
   it('Q8_0 follows quantize_row_q8_0_ref: d = fp16(amax/127), q = roundf(x * (1/d))', () => {
     const v = new Float32Array(32);
     for (let i = 0; i < 32; i++) v[i] = (i - 16) * 0.0625 + 0.03125; // ties after scaling exercise roundf
