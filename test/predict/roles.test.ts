@@ -145,7 +145,9 @@ describe('prediction service roles as separate processes', () => {
   });
 
   it('keeps answering when the prefiller dies, says degraded, and recovers when it returns', async () => {
-    const body = { prompt: (recordings[2] as string[]).slice(0, 8).join('\n'), max_tokens: 24, temperature: 0 };
+    // A session the decoder has never seen, so it must ask the prefiller for the KV.
+    const fresh = JSON.stringify({ type: 4, data: { href: 'http://app.test/after-prefiller-loss', width: 800, height: 600 }, timestamp: 1 });
+    const body = { prompt: [fresh, ...(recordings[2] as string[]).slice(1, 8)].join('\n'), max_tokens: 24, temperature: 0 };
     const expected = await predict(standalone.url, body);
     await prefiller.stop('SIGKILL');
     const r = await predict(decoder.url, body);
