@@ -35,6 +35,9 @@ export function applyPool(): Piscina<ApplyTask, ApplyTaskResult> {
     maxQueue: MAX_QUEUE,
     idleTimeout: 60_000,
   });
+  // A worker that dies outside a task (e.g. while loading) emits 'error' on the pool; unheard,
+  // that would end the process. Piscina replaces the worker; tasks in it reject on their own.
+  pool.on('error', (err: unknown) => console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'apply worker failed', error: String((err as Error)?.stack ?? err) })));
   return pool;
 }
 

@@ -27,6 +27,9 @@ function textPool(): Piscina<TextTask, TextResult> | null {
     maxQueue: 4096,
     idleTimeout: 30_000,
   });
+  // A worker that dies outside a task (e.g. while loading) emits 'error' on the pool; unheard,
+  // that would end the process. Piscina replaces the worker; tasks in it reject on their own.
+  pool.on('error', (err: unknown) => console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'engine text worker failed', error: String((err as Error)?.stack ?? err) })));
   return pool;
 }
 
