@@ -4,13 +4,15 @@
 //   fraction        = bytes per token / time per token / peak
 // against two peaks: the device's nominal one (bus width x memory clock) and a measured
 // device-to-device copy (bytes read + written), as METHOD.md asks.
-//   cuda_bench [--dtype q8_0|q4_0|q5_0|q4_k|q5_k|q6_k|f16|bf16|f32|all] [--prompt 128] [--tokens 128]
-//              [--json FILE]
+//   cuda_bench [--dtype q8_0|q4_0|q5_0|q4_k|q5_k|q6_k|f16|bf16|f32|all] [--graphs on|off|both]
+//              [--prompt 128] [--tokens 128] [--json FILE]
+// Each dtype runs with CUDA graphs on and off (side by side, same process).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -59,10 +61,11 @@ double measure_copy_gbps() {
 
 struct bench_row {
   std::string dtype;
+  bool graphs = true;
   double weight_mb = 0, prefill_tps = 0, decode_tps = 0, ms_per_tok = 0, gbps = 0, frac_nominal = 0, frac_copy = 0;
 };
 
-bench_row bench_one(const std::string& dtype, int prompt, int tokens, double nominal, double copy) {
+bench_row bench_one(const std::string& dtype, bool graphs, int prompt, int tokens, double nominal, double copy) {
   synth_spec s;  // Qwen2.5-0.5B shapes
   s.arch = "qwen2";
   s.dim = 896;
@@ -82,6 +85,7 @@ bench_row bench_one(const std::string& dtype, int prompt, int tokens, double nom
   kv_pool kv(m.hp.n_layer, m.hp.kv_dim(), n_blocks, bs);
   forward_pass fwd(m, kv, pool, max_tokens, 1);
   std::string why;
+  setenv("INFER_CUDA_GRAPHS", graphs ? "1" : "0", 1);  // read when the backend is created
   fwd.attach_backend(gpu_backend_create(m, kv, max_tokens, 1, &why));
   if (!fwd.backend()) throw std::runtime_error("CUDA backend not created: " + why);
   std::vector<int32_t> blocks(n_blocks);
@@ -102,6 +106,7 @@ bench_row bench_one(const std::string& dtype, int prompt, int tokens, double nom
   }
   bench_row row;
   row.dtype = dtype;
+  row.graphs = graphs;
   row.weight_mb = sm->weight_bytes / 1e6;
   row.prefill_tps = max_tokens / median(pre);
   // The measured sequence: `prompt` tokens prefilled, then `tokens` greedy decode steps.
@@ -135,6 +140,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> dtypes = {"q8_0"};
   int prompt = 128, tokens = 128;
   std::string json;
+  std::vector<bool> graph_modes = {true, false};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--dtype" && i + 1 < argc) {
@@ -144,8 +150,12 @@ int main(int argc, char** argv) {
     } else if (a == "--prompt" && i + 1 < argc) prompt = std::max(1, std::atoi(argv[++i]));
     else if (a == "--tokens" && i + 1 < argc) tokens = std::max(1, std::atoi(argv[++i]));
     else if (a == "--json" && i + 1 < argc) json = argv[++i];
+    else if (a == "--graphs" && i + 1 < argc) {
+      const std::string g = argv[++i];
+      graph_modes = g == "on" ? std::vector<bool>{true} : g == "off" ? std::vector<bool>{false} : std::vector<bool>{true, false};
+    }
     else {
-      std::fprintf(stderr, "usage: cuda_bench [--dtype T|all] [--prompt N] [--tokens N] [--json FILE]\n");
+      std::fprintf(stderr, "usage: cuda_bench [--dtype T|all] [--graphs on|off|both] [--prompt N] [--tokens N] [--json FILE]\n");
       return 2;
     }
   }
@@ -160,22 +170,23 @@ int main(int argc, char** argv) {
               prompt, tokens);
   std::vector<bench_row> rows;
   try {
-    for (const auto& d : dtypes) rows.push_back(bench_one(d, prompt, tokens, g.peak_gbps, copy));
+    for (const auto& d : dtypes)
+      for (bool gm : graph_modes) rows.push_back(bench_one(d, gm, prompt, tokens, g.peak_gbps, copy));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cuda_bench: %s\n", e.what());
     return 1;
   }
-  std::printf("\n%-6s %10s %12s %11s %9s %9s %10s %10s\n", "dtype", "weights MB", "prefill t/s", "decode t/s",
+  std::printf("\n%-6s %6s %10s %12s %11s %9s %9s %10s %10s\n", "dtype", "graphs", "weights MB", "prefill t/s", "decode t/s",
               "ms/token", "GB/s", "%nominal", "%D2D copy");
   for (const auto& r : rows)
-    std::printf("%-6s %10.0f %12.0f %11.1f %9.3f %9.0f %9.1f%% %9.1f%%\n", r.dtype.c_str(), r.weight_mb, r.prefill_tps,
+    std::printf("%-6s %6s %10.0f %12.0f %11.1f %9.3f %9.0f %9.1f%% %9.1f%%\n", r.dtype.c_str(), r.graphs ? "on" : "off", r.weight_mb, r.prefill_tps,
                 r.decode_tps, r.ms_per_tok, r.gbps, 100 * r.frac_nominal, 100 * r.frac_copy);
   if (!json.empty()) {
     std::ofstream f(json);
     f << "{\"device\":\"" << g.name << "\",\"nominal_gbps\":" << g.peak_gbps << ",\"copy_gbps\":" << copy
       << ",\"prompt\":" << prompt << ",\"tokens\":" << tokens << ",\"rows\":[";
     for (size_t i = 0; i < rows.size(); ++i)
-      f << (i ? "," : "") << "{\"dtype\":\"" << rows[i].dtype << "\",\"weight_mb\":" << rows[i].weight_mb
+      f << (i ? "," : "") << "{\"dtype\":\"" << rows[i].dtype << "\",\"graphs\":" << (rows[i].graphs ? "true" : "false") << ",\"weight_mb\":" << rows[i].weight_mb
         << ",\"prefill_tps\":" << rows[i].prefill_tps << ",\"decode_tps\":" << rows[i].decode_tps
         << ",\"ms_per_token\":" << rows[i].ms_per_tok << ",\"gbps\":" << rows[i].gbps
         << ",\"frac_nominal\":" << rows[i].frac_nominal << ",\"frac_copy\":" << rows[i].frac_copy << "}";

@@ -1,10 +1,11 @@
 // cuda_forward: the model's forward pass on the device. Weights are uploaded once in their GGUF
 // encodings (no dequantized copy); K/V live in a device pool with the CPU kv_pool's layout and
 // block ids, so the prefix cache and KV export/import work unchanged (per-block sync hooks).
-// Per run: one packed host->device copy of the batch's placement, ~14 launches per layer, one
-// device->host copy of the wanted logits rows. Single stream; no CUDA graphs yet.
+// Per run: one packed host->device copy of the batch's placement, ~14 launches per layer (replayed
+// as one CUDA graph for decode-sized batches), one device->host copy of the wanted logits rows.
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 #include <vector>
@@ -72,10 +73,13 @@ class cuda_forward final : public forward_backend {
     // a separately grown buffer.
     meta_ = arena_.alloc<int32_t>(3 * T + max_logits);
     CUDA_CHECK(cudaMallocHost(&host_meta_, (3 * T + max_logits) * sizeof(int32_t)));
+    // INFER_CUDA_GRAPHS=0 launches every kernel directly (A/B checks, debugging).
+    if (const char* e = std::getenv("INFER_CUDA_GRAPHS")) use_graphs_ = std::strcmp(e, "0") != 0;
   }
 
   ~cuda_forward() override {
     if (stream_) cudaStreamSynchronize(stream_);
+    drop_graphs();
     if (tables_) cudaFree(tables_);
     if (host_meta_) cudaFreeHost(host_meta_);
     if (host_tables_) cudaFreeHost(host_tables_);
@@ -89,6 +93,25 @@ class cuda_forward final : public forward_backend {
     if (n > max_tokens_ || n_out > max_logits_) throw std::runtime_error("cuda forward: batch larger than allocated");
     CUDA_CHECK(cudaSetDevice(0));
     upload_placement(toks, n, out_rows, n_out);
+    // Decode-sized batches replay a captured graph: ~340 launches per token for a 24-layer model
+    // would otherwise cost more host time than the kernels take. Every per-step input (ids,
+    // positions, block tables) is read from device memory, so one graph per (n, n_out) serves
+    // every step; a reallocation of the table buffer drops them all.
+    if (use_graphs_ && n <= kMaxGraphTokens) {
+      cudaGraphExec_t& exec = graphs_[static_cast<int64_t>(n) * (max_logits_ + 1) + n_out];
+      if (!exec && !capture(n, n_out, &exec)) use_graphs_ = false;  // capture failed: plain launches from now on
+      if (exec) CUDA_CHECK(cudaGraphLaunch(exec, stream_));
+      else launch_forward(n, n_out);
+    } else {
+      launch_forward(n, n_out);
+    }
+    if (n_out > 0)
+      CUDA_CHECK(cudaMemcpyAsync(logits, logits_, sizeof(float) * n_out * hp_.n_vocab, cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  // Every kernel of one pass, on stream_, no host synchronisation (graph-capturable).
+  void launch_forward(int n, int n_out) {
     const int T = max_tokens_;
     const int32_t *d_ids = meta_, *d_pos = meta_ + T, *d_toff = meta_ + 2 * T, *d_out = meta_ + 3 * T;
     const int d = static_cast<int>(hp_.n_embd), qd = static_cast<int>(hp_.q_dim()), kvd = static_cast<int>(hp_.kv_dim());
@@ -124,9 +147,37 @@ class cuda_forward final : public forward_backend {
     if (n_out > 0) {
       cu::rms_norm(x_, out_norm_, out_x_, n_out, d, hp_.rms_eps, d_out, stream_);
       cu::matmul(out_, out_x_, n_out, logits_, stream_);
-      CUDA_CHECK(cudaMemcpyAsync(logits, logits_, sizeof(float) * n_out * hp_.n_vocab, cudaMemcpyDeviceToHost, stream_));
     }
-    CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  // Captures launch_forward(n, n_out) into *exec; false (and nothing kept) when capture fails.
+  bool capture(int n, int n_out, cudaGraphExec_t* exec) {
+    cudaGraph_t g = nullptr;
+    // Thread-local mode: other engines' threads may call CUDA meanwhile.
+    if (cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    bool ok = true;
+    try {
+      launch_forward(n, n_out);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+    ok = cudaStreamEndCapture(stream_, &g) == cudaSuccess && ok;
+    if (ok) ok = cudaGraphInstantiate(exec, g, 0) == cudaSuccess;
+    if (g) cudaGraphDestroy(g);
+    if (!ok) {
+      *exec = nullptr;
+      cudaGetLastError();
+    }
+    return ok;
+  }
+
+  void drop_graphs() {
+    for (auto& [key, exec] : graphs_)
+      if (exec) cudaGraphExecDestroy(exec);
+    graphs_.clear();
   }
 
   void kv_to_host(int32_t block) override { copy_block(block, true); }
@@ -254,6 +305,7 @@ class cuda_forward final : public forward_backend {
 
   void grow_tables(size_t n) {
     CUDA_CHECK(cudaStreamSynchronize(stream_));
+    drop_graphs();  // they captured the old buffer's address
     const size_t cap = std::max(n, 2 * tables_cap_);
     if (tables_) cudaFree(tables_);
     if (host_tables_) cudaFreeHost(host_tables_);
@@ -300,6 +352,9 @@ class cuda_forward final : public forward_backend {
   std::unordered_map<const int32_t*, size_t> table_index_;
   std::vector<std::pair<const int32_t*, int>> table_list_;
   std::vector<size_t> table_offs_;
+  static constexpr int kMaxGraphTokens = 16;  // graphs for decode-sized batches only
+  bool use_graphs_ = true;
+  std::unordered_map<int64_t, cudaGraphExec_t> graphs_;
 };
 
 }  // namespace
