@@ -8,6 +8,8 @@ export interface BpeVocab {
 }
 
 const CACHE_LIMIT = 200_000;
+/** Longer words are encoded every time (a few huge words must not pin megabytes in the cache). */
+const CACHE_MAX_WORD = 256;
 
 export class BpeModel {
   /** key a*stride+b -> rank; result ids in mergeResult at the same key. */
@@ -44,8 +46,10 @@ export class BpeModel {
     let ids = this.cache.get(word);
     if (ids === undefined) {
       ids = this.bpe(byteLevelEncode(word));
-      if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-      this.cache.set(word, ids);
+      if (word.length <= CACHE_MAX_WORD) {
+        if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+        this.cache.set(word, ids);
+      }
     }
     for (let i = 0; i < ids.length; i++) out.push(ids[i]!);
   }
