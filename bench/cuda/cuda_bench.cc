@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "backend/gpu_backend.h"
+#include "cuda/matmul.cuh"
 #include "cuda_check.h"
 #include "kv/kv_pool.h"
 #include "model/forward.h"
@@ -57,6 +58,58 @@ double measure_copy_gbps() {
   cudaFree(a);
   cudaFree(b);
   return 2.0 * n / (median(t) * 1e-3) / 1e9;
+}
+
+// Decode matvec alone (llm.c napkin math): GB/s of weight bytes for the 0.5B model's two largest
+// shapes, rotating over enough copies that L2 never holds the weights. Median of 20 after warm-up.
+void bench_matvec(const std::vector<std::string>& dtypes, double nominal) {
+  struct shape { int64_t ne0, ne1; const char* name; };
+  const shape shapes[] = {{896, 4864, "ffn_up 896x4864"}, {4864, 896, "ffn_down 4864x896"}, {896, 151936, "lm_head 896x151936"}};
+  std::printf("\n%-6s %-20s %10s %9s %9s\n", "dtype", "matvec", "us", "GB/s", "%nominal");
+  for (const auto& dt : dtypes) {
+    tensor_type t;
+    if (!synth_parse_type(dt, &t)) continue;
+    for (const shape& sh : shapes) {
+      tensor_type tt = t;
+      if (sh.ne0 % 256 != 0 && (t == tensor_type::q4_k || t == tensor_type::q5_k || t == tensor_type::q6_k)) continue;
+      std::vector<std::unique_ptr<uint8_t[]>> storage;
+      const tensor_view w = synth_tensor(tt, sh.ne0, sh.ne1, 7, storage);
+      const size_t bytes = w.row_bytes * w.ne1;
+      const int copies = static_cast<int>(std::max<size_t>(2, (size_t{200} << 20) / bytes + 1));
+      std::vector<uint8_t*> dev(copies);
+      for (auto& p : dev) {
+        cuda_check::ok_or_throw(cudaMalloc(&p, bytes), "cudaMalloc");
+        cuda_check::ok_or_throw(cudaMemcpy(p, w.data, bytes, cudaMemcpyHostToDevice), "upload");
+      }
+      float *x = nullptr, *y = nullptr;
+      cudaMalloc(&x, sh.ne0 * sizeof(float));
+      cudaMalloc(&y, sh.ne1 * sizeof(float));
+      std::vector<float> hx(sh.ne0);
+      for (int64_t i = 0; i < sh.ne0; ++i) hx[i] = static_cast<float>((i * 2654435761u) % 1000) / 500.0f - 1.0f;
+      cudaMemcpy(x, hx.data(), sh.ne0 * sizeof(float), cudaMemcpyHostToDevice);  // never time on zeros
+      cudaEvent_t e0, e1;
+      cudaEventCreate(&e0);
+      cudaEventCreate(&e1);
+      std::vector<double> us;
+      for (int i = 0; i < 25; ++i) {
+        cu::device_tensor d{tt, dev[i % copies], w.ne0, w.ne1, w.row_bytes};
+        cudaEventRecord(e0);
+        cu::matmul(d, x, 1, y, nullptr);
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (i >= 5) us.push_back(ms * 1e3);
+      }
+      const double med = median(us), gbps = bytes / (med * 1e-6) / 1e9;
+      std::printf("%-6s %-20s %10.1f %9.0f %8.1f%%\n", dt.c_str(), sh.name, med, gbps, nominal > 0 ? 100 * gbps / nominal : 0);
+      cudaEventDestroy(e0);
+      cudaEventDestroy(e1);
+      cudaFree(x);
+      cudaFree(y);
+      for (auto* p : dev) cudaFree(p);
+    }
+  }
 }
 
 struct bench_row {
@@ -170,6 +223,7 @@ int main(int argc, char** argv) {
               prompt, tokens);
   std::vector<bench_row> rows;
   try {
+    bench_matvec(dtypes, g.peak_gbps);
     for (const auto& d : dtypes)
       for (bool gm : graph_modes) rows.push_back(bench_one(d, gm, prompt, tokens, g.peak_gbps, copy));
   } catch (const std::exception& e) {
