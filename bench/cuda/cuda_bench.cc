@@ -65,11 +65,12 @@ double measure_copy_gbps() {
 void bench_matvec(const std::vector<std::string>& dtypes, double nominal) {
   struct shape { int64_t ne0, ne1; const char* name; };
   const shape shapes[] = {{896, 4864, "ffn_up 896x4864"}, {4864, 896, "ffn_down 4864x896"}, {896, 151936, "lm_head 896x151936"}};
-  std::printf("\n%-6s %-20s %10s %9s %9s\n", "dtype", "matvec", "us", "GB/s", "%nominal");
+  std::printf("\n%-6s %-20s %3s %10s %9s %9s\n", "dtype", "matvec", "ver", "us", "GB/s", "%nominal");
   for (const auto& dt : dtypes) {
     tensor_type t;
     if (!synth_parse_type(dt, &t)) continue;
-    for (const shape& sh : shapes) {
+    for (const shape& sh : shapes)
+    for (int ver : {1, 2}) {
       tensor_type tt = t;
       if (sh.ne0 % 256 != 0 && (t == tensor_type::q4_k || t == tensor_type::q5_k || t == tensor_type::q6_k)) continue;
       std::vector<std::unique_ptr<uint8_t[]>> storage;
@@ -94,7 +95,7 @@ void bench_matvec(const std::vector<std::string>& dtypes, double nominal) {
       for (int i = 0; i < 25; ++i) {
         cu::device_tensor d{tt, dev[i % copies], w.ne0, w.ne1, w.row_bytes};
         cudaEventRecord(e0);
-        cu::matmul(d, x, 1, y, nullptr);
+        cu::matmul(d, x, 1, y, nullptr, ver);
         cudaEventRecord(e1);
         cudaEventSynchronize(e1);
         float ms = 0;
@@ -102,7 +103,7 @@ void bench_matvec(const std::vector<std::string>& dtypes, double nominal) {
         if (i >= 5) us.push_back(ms * 1e3);
       }
       const double med = median(us), gbps = bytes / (med * 1e-6) / 1e9;
-      std::printf("%-6s %-20s %10.1f %9.0f %8.1f%%\n", dt.c_str(), sh.name, med, gbps, nominal > 0 ? 100 * gbps / nominal : 0);
+      std::printf("%-6s %-20s %3d %10.1f %9.0f %8.1f%%\n", dt.c_str(), sh.name, ver, med, gbps, nominal > 0 ? 100 * gbps / nominal : 0);
       cudaEventDestroy(e0);
       cudaEventDestroy(e1);
       cudaFree(x);

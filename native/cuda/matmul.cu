@@ -6,6 +6,8 @@
 // units, so one warp-wide step reads 32 adjacent units (~1 KB for Q8_0), coalesced.
 // Batches (prefill, many decoding sequences) reuse each dequantized unit for NT = 8 tokens from
 // registers, cutting weight traffic 8x; that path becomes compute-bound (FFMA, no tensor cores yet).
+#include <cstdlib>
+
 #include "cuda/common.cuh"
 #include "cuda/dequant.cuh"
 #include "cuda/matmul.cuh"
@@ -56,6 +58,129 @@ __global__ void __launch_bounds__(kMatmulWarps * 32)
   }
 }
 
+// Version 2 (workbench; pick with INFER_CUDA_MATMUL=2). In version 1 each lane loads its own
+// unit byte by byte, so one warp-wide load touches 32 units ~34 bytes apart: ~9 L1 wavefronts per
+// instruction, which may cap the matvec below HBM bandwidth. Here a warp first stages 32
+// consecutive units of its row in shared memory with 4-byte (or 2-byte, when the row is only
+// 2-byte aligned) loads, 128 contiguous bytes per instruction, then each lane decodes its unit
+// from shared memory. Plain f32/f16/bf16 rows skip the staging: lanes read 16 contiguous bytes
+// each, 512 bytes per warp-wide load.
+template <tensor_type T>
+__host__ __device__ constexpr int chunk_bytes() {  // bytes of 32 consecutive units (K-quants: 4 super-blocks)
+  return T == tensor_type::q8_0 ? 1088 : T == tensor_type::q4_0 ? 576 : T == tensor_type::q5_0 ? 704
+       : T == tensor_type::q4_k ? 576 : T == tensor_type::q5_k ? 704 : T == tensor_type::q6_k ? 840 : 0;
+}
+
+template <tensor_type T, int NT>
+__global__ void __launch_bounds__(kMatmulWarps * 32)
+    matmul_kernel2(const uint8_t* __restrict__ w, size_t row_bytes, int ne0, int ne1, const float* __restrict__ x,
+                   int n_tokens, float* __restrict__ y) {
+  constexpr int CB = chunk_bytes<T>();
+  __shared__ __align__(16) uint8_t stage[kMatmulWarps][CB + 16];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int r = blockIdx.x * kMatmulWarps + warp;
+  if (r >= ne1) return;  // whole warps only; the kernel syncs warps, never the block
+  const int t0 = blockIdx.y * NT;
+  const int nt = min(NT, n_tokens - t0);
+  const uint8_t* row = w + static_cast<size_t>(r) * row_bytes;
+  uint8_t* buf = stage[warp];
+  const int n_units = ne0 / 32;
+  float acc[NT];
+#pragma unroll
+  for (int t = 0; t < NT; ++t) acc[t] = 0.0f;
+  for (int u0 = 0; u0 < n_units; u0 += 32) {
+    const int nu = min(32, n_units - u0);
+    const uint8_t* src = row + static_cast<size_t>(u0 / 32) * CB;
+    const int nbytes = nu * CB / 32;  // exact: K-quant rows hold whole super-blocks (8 units)
+    if ((reinterpret_cast<uintptr_t>(src) & 3) == 0) {
+      for (int i = lane; i < nbytes / 4; i += 32)
+        reinterpret_cast<uint32_t*>(buf)[i] = reinterpret_cast<const uint32_t*>(src)[i];
+      if (lane < nbytes % 4) buf[nbytes - nbytes % 4 + lane] = src[nbytes - nbytes % 4 + lane];
+    } else {  // GGUF blocks have even sizes, so rows are at least 2-byte aligned
+      for (int i = lane; i < nbytes / 2; i += 32)
+        reinterpret_cast<uint16_t*>(buf)[i] = reinterpret_cast<const uint16_t*>(src)[i];
+    }
+    __syncwarp();
+    if (lane < nu) {
+      float wv[32];
+      dequant_unit<T>(buf, lane, wv);
+#pragma unroll
+      for (int t = 0; t < NT; ++t) {
+        if (t < nt) {
+          const float4* xp = reinterpret_cast<const float4*>(x + static_cast<size_t>(t0 + t) * ne0 + (u0 + lane) * 32);
+          float s = 0.0f;
+#pragma unroll
+          for (int i = 0; i < 8; ++i) {
+            const float4 v = xp[i];
+            s += wv[4 * i] * v.x + wv[4 * i + 1] * v.y + wv[4 * i + 2] * v.z + wv[4 * i + 3] * v.w;
+          }
+          acc[t] += s;
+        }
+      }
+    }
+    __syncwarp();  // buf is rewritten by the next chunk
+  }
+#pragma unroll
+  for (int t = 0; t < NT; ++t) {
+    const float s = warp_sum(acc[t]);
+    if (lane == 0 && t < nt) y[static_cast<size_t>(t0 + t) * ne1 + r] = s;
+  }
+}
+
+// Plain types, version 2: lane l reads elements [8k.. or 4k..) at 16-byte granularity, coalesced.
+template <tensor_type T, int NT>
+__global__ void __launch_bounds__(kMatmulWarps * 32)
+    matmul_plain_kernel2(const uint8_t* __restrict__ w, size_t row_bytes, int ne0, int ne1,
+                         const float* __restrict__ x, int n_tokens, float* __restrict__ y) {
+  constexpr int EPL = T == tensor_type::f32 ? 4 : 8;  // elements per 16-byte load
+  const int lane = threadIdx.x % 32;
+  const int r = blockIdx.x * kMatmulWarps + threadIdx.x / 32;
+  if (r >= ne1) return;
+  const int t0 = blockIdx.y * NT;
+  const int nt = min(NT, n_tokens - t0);
+  const uint8_t* row = w + static_cast<size_t>(r) * row_bytes;
+  float acc[NT];
+#pragma unroll
+  for (int t = 0; t < NT; ++t) acc[t] = 0.0f;
+  for (int e = lane * EPL; e < ne0; e += 32 * EPL) {
+    const uint4 q = *reinterpret_cast<const uint4*>(row + static_cast<size_t>(e) * (T == tensor_type::f32 ? 4 : 2));
+    float wv[EPL];
+    if constexpr (T == tensor_type::f32) {
+      wv[0] = __uint_as_float(q.x); wv[1] = __uint_as_float(q.y); wv[2] = __uint_as_float(q.z); wv[3] = __uint_as_float(q.w);
+    } else {
+      const uint32_t p[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        if constexpr (T == tensor_type::f16) {
+          wv[2 * k] = f16_to_f32(static_cast<uint16_t>(p[k] & 0xFFFF));
+          wv[2 * k + 1] = f16_to_f32(static_cast<uint16_t>(p[k] >> 16));
+        } else {
+          wv[2 * k] = __uint_as_float(p[k] << 16);
+          wv[2 * k + 1] = __uint_as_float(p[k] & 0xFFFF0000u);
+        }
+      }
+    }
+#pragma unroll
+    for (int t = 0; t < NT; ++t) {
+      if (t < nt) {
+        const float4* xp = reinterpret_cast<const float4*>(x + static_cast<size_t>(t0 + t) * ne0 + e);
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < EPL / 4; ++i) {
+          const float4 v = xp[i];
+          s += wv[4 * i] * v.x + wv[4 * i + 1] * v.y + wv[4 * i + 2] * v.z + wv[4 * i + 3] * v.w;
+        }
+        acc[t] += s;
+      }
+    }
+  }
+#pragma unroll
+  for (int t = 0; t < NT; ++t) {
+    const float s = warp_sum(acc[t]);
+    if (lane == 0 && t < nt) y[static_cast<size_t>(t0 + t) * ne1 + r] = s;
+  }
+}
+
 // Memory-bound: one read of a row, one write of ne0 floats per token.
 template <tensor_type T>
 __global__ void get_rows_kernel(const uint8_t* __restrict__ w, size_t row_bytes, int ne0, const int32_t* __restrict__ ids,
@@ -75,20 +200,35 @@ __global__ void get_rows_kernel(const uint8_t* __restrict__ w, size_t row_bytes,
 
 namespace {
 
-template <tensor_type T>
-void matmul_typed(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream) {
+template <tensor_type T, int NT>
+void matmul_launch(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version) {
   const dim3 block(kMatmulWarps * 32);
-  const int gx = ceil_div(static_cast<int>(w.ne1), kMatmulWarps);
-  if (n_tokens == 1) {
-    matmul_kernel<T, 1><<<dim3(gx, 1), block, 0, stream>>>(w.data, w.row_bytes, static_cast<int>(w.ne0),
-                                                           static_cast<int>(w.ne1), x, 1, y);
+  // gridDim.y is limited to 65535 token groups (524k tokens): far above any batch.
+  const dim3 grid(ceil_div(static_cast<int>(w.ne1), kMatmulWarps), ceil_div(n_tokens, NT));
+  const int ne0 = static_cast<int>(w.ne0), ne1 = static_cast<int>(w.ne1);
+  if (version != 2) {
+    matmul_kernel<T, NT><<<grid, block, 0, stream>>>(w.data, w.row_bytes, ne0, ne1, x, n_tokens, y);
+  } else if constexpr (T == tensor_type::f32 || T == tensor_type::f16 || T == tensor_type::bf16) {
+    matmul_plain_kernel2<T, NT><<<grid, block, 0, stream>>>(w.data, w.row_bytes, ne0, ne1, x, n_tokens, y);
   } else {
-    constexpr int NT = 8;
-    // gridDim.y is limited to 65535 token groups (524k tokens): far above any batch.
-    matmul_kernel<T, NT><<<dim3(gx, ceil_div(n_tokens, NT)), block, 0, stream>>>(
-        w.data, w.row_bytes, static_cast<int>(w.ne0), static_cast<int>(w.ne1), x, n_tokens, y);
+    matmul_kernel2<T, NT><<<grid, block, 0, stream>>>(w.data, w.row_bytes, ne0, ne1, x, n_tokens, y);
   }
+}
+
+template <tensor_type T>
+void matmul_typed(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version) {
+  if (n_tokens == 1) matmul_launch<T, 1>(w, x, n_tokens, y, stream, version);
+  else matmul_launch<T, 8>(w, x, n_tokens, y, stream, version);
   CUDA_CHECK_LAUNCH();
+}
+
+// INFER_CUDA_MATMUL=2 selects version 2 process-wide (read once).
+int default_version() {
+  static const int v = [] {
+    const char* e = std::getenv("INFER_CUDA_MATMUL");
+    return e && e[0] == '2' ? 2 : 1;
+  }();
+  return v;
 }
 
 template <tensor_type T>
@@ -124,10 +264,11 @@ bool matmul_supported(tensor_type t, int64_t ne0) {
     case tensor_type::q6_k: fn<tensor_type::q6_k>(__VA_ARGS__); break;   \
   }
 
-void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream) {
+void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version) {
   if (n_tokens <= 0) return;
   if (!matmul_supported(w.type, w.ne0)) throw std::runtime_error("cuda matmul: unsupported weight type or row length");
-  INFER_DISPATCH_TYPE(w.type, matmul_typed, w, x, n_tokens, y, stream)
+  if (version == 0) version = default_version();
+  INFER_DISPATCH_TYPE(w.type, matmul_typed, w, x, n_tokens, y, stream, version)
 }
 
 void get_rows(const device_tensor& w, const int32_t* ids, int n_rows, float* out, cudaStream_t stream) {

@@ -24,7 +24,9 @@ struct device_tensor {
 bool matmul_supported(tensor_type t, int64_t ne0);
 
 // y[t * w.ne1 + r] = dot(row r of w, x[t * w.ne0 ...]) for t < n_tokens; fp32 in and out.
-void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream);
+// version: 1 = lane-per-unit loads, 2 = warp-staged coalesced loads (matmul.cu), 0 = the process
+// default (1, or INFER_CUDA_MATMUL=2). Both give the same sums in the same order.
+void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version = 0);
 
 // out[t * w.ne0 ...] = dequantized row ids[t] of w (embedding lookup).
 void get_rows(const device_tensor& w, const int32_t* ids, int n_rows, float* out, cudaStream_t stream);

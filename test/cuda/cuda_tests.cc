@@ -48,7 +48,12 @@ void check_matmul(checker& c, std::mt19937_64& rng) {
   for (const char* tn : kTypes) {
     tensor_type t;
     synth_parse_type(tn, &t);
-    const int64_t ne0 = 512, ne1 = 67;
+    const bool kq = t == tensor_type::q4_k || t == tensor_type::q5_k || t == tensor_type::q6_k;
+    // 512: one 16-unit chunk, 4-byte aligned rows. 1056 (33 units) / 2304 (72 units): several
+    // chunks with a short tail, and for Q8_0/Q4_0/Q5_0 rows that are only 2-byte aligned.
+    for (const int64_t ne0 : {int64_t{512}, kq ? int64_t{2304} : int64_t{1056}}) {
+    const int64_t ne1 = 67;
+    const std::string sz = " ne0=" + std::to_string(ne0);
     std::vector<std::unique_ptr<uint8_t[]>> storage;
     const tensor_view w = synth_tensor(t, ne0, ne1, rng(), storage);
     std::vector<float> wd(ne0 * ne1);
@@ -65,12 +70,13 @@ void check_matmul(checker& c, std::mt19937_64& rng) {
     std::vector<float> ref_rows;
     for (int32_t id : ids) ref_rows.insert(ref_rows.end(), wd.begin() + id * ne0, wd.begin() + (id + 1) * ne0);
     err_stats e = compare(rows.download(), ref_rows, ref_rows.size());
-    c.expect(e.rel_l2 < 1e-6, std::string("get_rows ") + tn, fmt("rel %.2e", e.rel_l2));
+    c.expect(e.rel_l2 < 1e-6, std::string("get_rows ") + tn + sz, fmt("rel %.2e", e.rel_l2));
+    for (int ver : {1, 2})
     for (int nt : {1, 5, 19}) {
       const std::vector<float> x = randn(nt * ne0, rng);
       dbuf<float> dx(x), dy(nt * ne1);
       dy.poison();
-      cu::matmul(dt, dx.get(), nt, dy.get(), nullptr);
+      cu::matmul(dt, dx.get(), nt, dy.get(), nullptr, ver);
       std::vector<double> ref(nt * ne1);
       for (int tk = 0; tk < nt; ++tk)
         for (int64_t r = 0; r < ne1; ++r) {
@@ -79,8 +85,9 @@ void check_matmul(checker& c, std::mt19937_64& rng) {
           ref[tk * ne1 + r] = s;
         }
       e = compare(dy.download(), ref, ref.size());
-      c.expect(e.rel_l2 < 1e-5, std::string("matmul ") + tn + " n_tokens=" + std::to_string(nt),
+      c.expect(e.rel_l2 < 1e-5, std::string("matmul v") + std::to_string(ver) + " " + tn + sz + " n_tokens=" + std::to_string(nt),
                fmt("rel %.2e max %.2e", e.rel_l2, e.max_abs));
+    }
     }
   }
 }
