@@ -470,12 +470,26 @@ void check_engine(checker& c, std::mt19937_64& rng) {
   }
   const auto tg = engine_greedy(g, prompts, 12), tc = engine_greedy(cpu, prompts, 12);
   const auto tg_again = engine_greedy(g, prompts, 12);  // prefix-cache hits now
-  int diverged = 0;
-  for (size_t i = 0; i < tg.size(); ++i) diverged += tg[i] != tc[i];
+  // A divergence is allowed only where the CPU's logits were a near-tie between the two choices.
+  int diverged = 0, near = 0;
+  for (size_t i = 0; i < tg.size(); ++i) {
+    if (tg[i] == tc[i]) continue;
+    size_t k = 0;
+    while (k < tg[i].size() && k < tc[i].size() && tg[i][k] == tc[i][k]) ++k;
+    if (k == tg[i].size() || k == tc[i].size()) {
+      ++diverged;  // different lengths
+      continue;
+    }
+    std::vector<int32_t> ctx = prompts[i];
+    ctx.insert(ctx.end(), tc[i].begin(), tc[i].begin() + k);
+    const eval_result e = cpu.evaluate(ctx, 0, {static_cast<int32_t>(ctx.size() - 1)}, false);
+    if (e.logits[tc[i][k]] - e.logits[tg[i][k]] <= 0.05) ++near;
+    else ++diverged;
+  }
   c.expect(tg == tg_again, "engine greedy on GPU: cached rerun gives the same tokens");
   c.expect(g.stats().cache.hit_tokens > 0, "engine greedy on GPU: prefix cache hit");
-  c.expect(diverged == 0, "engine greedy: GPU tokens == CPU tokens (3 concurrent sequences)",
-           fmt("%.0f sequences differ (check near-ties if > 0)", diverged));
+  c.expect(diverged == 0, "engine greedy: GPU tokens == CPU tokens (3 concurrent sequences; near-ties excepted)",
+           fmt("%.0f differ beyond a near-tie, %.0f at near-ties", diverged, near));
   // KV export from the device, import into another GPU engine, export again: exact round trip.
   std::vector<int32_t> kv_toks(toks.begin(), toks.begin() + 64);
   const auto ex_g = g.export_kv(kv_toks, 0), ex_c = cpu.export_kv(kv_toks, 0);
