@@ -57,8 +57,9 @@ const BASE: Omit<ModelSpec, 'dim' | 'layers' | 'heads' | 'kvHeads' | 'ffn' | 'na
 };
 
 export const PRESETS = {
-  /** The model `svc serve` makes on first start: small enough for fast CPU tests. */
-  builtin: { ...BASE, name: 'svc-builtin', dim: 128, layers: 4, heads: 4, kvHeads: 2, ffn: 512 },
+  /** The model `svc serve` makes on first start: small enough for fast CPU tests, with a 32k
+   *  context so real browser recordings (full DOM snapshots run to thousands of tokens) fit. */
+  builtin: { ...BASE, name: 'svc-builtin', dim: 128, layers: 4, heads: 4, kvHeads: 2, ffn: 512, ctx: 32768 },
   tiny: { ...BASE, name: 'svc-tiny', dim: 256, layers: 4, heads: 4, kvHeads: 4, ffn: 768, tied: false },
   /** Qwen2.5-0.5B shapes. */
   small: { ...BASE, name: 'svc-small', dim: 896, layers: 24, heads: 14, kvHeads: 2, ffn: 4864, ctx: 32768 },

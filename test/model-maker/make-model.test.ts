@@ -32,7 +32,7 @@ describe('model maker', () => {
     const md = h.metadata;
     expect(md).toMatchObject({
       'general.architecture': 'qwen2', 'general.file_type': 1, 'qwen2.embedding_length': 64, 'qwen2.block_count': 2,
-      'qwen2.attention.head_count': 2, 'qwen2.attention.head_count_kv': 1, 'qwen2.feed_forward_length': 128, 'qwen2.context_length': 4096,
+      'qwen2.attention.head_count': 2, 'qwen2.attention.head_count_kv': 1, 'qwen2.feed_forward_length': 128, 'qwen2.context_length': 32768,
       'tokenizer.ggml.model': 'gpt2', 'tokenizer.ggml.pre': 'qwen2', 'tokenizer.ggml.add_bos_token': false,
     });
     const tokens = md['tokenizer.ggml.tokens'] as string[];
