@@ -3,7 +3,7 @@
 // llama.cpp (node-llama-cpp) side by side on the same GGUF and thread count.
 //
 //   node dist/bench/engine/engine-bench.js --model /path/small-q8_0.gguf [--threads 2] [--reps 3]
-//        [--concurrency 1,4,16,64] [--peer] [--json out.json]
+//        [--concurrency 1,4,16,64] [--agg-tokens 32] [--ttft-reps N] [--peer] [--json out.json]
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -113,6 +113,7 @@ async function main() {
       reps: { type: 'string', default: '3' },
       concurrency: { type: 'string', default: '1,4,16,64' },
       'agg-tokens': { type: 'string', default: '32' },
+      'ttft-reps': { type: 'string' },
       peer: { type: 'boolean', default: false },
       json: { type: 'string' },
     },
@@ -158,7 +159,7 @@ async function main() {
   }
 
   const agg: Record<string, number> = {};
-  for (const c of values.concurrency!.split(',').map(Number)) {
+  for (const c of values.concurrency!.split(',').filter(Boolean).map(Number)) {
     agg[c] = await aggregate(m, c, Number(values['agg-tokens']), c);
     console.log(`engine: aggregate decode, ${c} concurrent x ${values['agg-tokens']} tokens: ${agg[c]!.toFixed(1)} tok/s`);
   }
@@ -166,7 +167,8 @@ async function main() {
 
   const cold: number[] = [];
   const warm: number[] = [];
-  for (let r = 0; r < reps; r++) {
+  const ttftReps = values['ttft-reps'] === undefined ? reps : Number(values['ttft-reps']);
+  for (let r = 0; r < ttftReps; r++) {
     const base = randomTokens(2048, 500 + r, V);
     const c = await timedGenerate(m, base, 1);
     const again = Uint32Array.from([...base.subarray(0, 1900), ...randomTokens(148, 600 + r, V)]);
@@ -177,7 +179,7 @@ async function main() {
   }
   out.ttftColdMs = median(cold);
   out.ttftCachedMs = median(warm);
-  console.log(
+  if (ttftReps > 0) console.log(
     `engine: TTFT 2048-token prompt cold ${median(cold).toFixed(0)} ms, with 1900 shared (${String(out.cachedTokensWarm)} cached) ${median(warm).toFixed(0)} ms (ratio ${(median(warm) / median(cold)).toFixed(3)})`,
   );
   m.unload();
