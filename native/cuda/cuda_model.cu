@@ -73,6 +73,8 @@ class cuda_forward final : public forward_backend {
     // a separately grown buffer.
     meta_ = arena_.alloc<int32_t>(3 * T + max_logits);
     CUDA_CHECK(cudaMallocHost(&host_meta_, (3 * T + max_logits) * sizeof(int32_t)));
+    // The uploads went through the legacy stream, which stream_ does not wait for.
+    CUDA_CHECK(cudaDeviceSynchronize());
     // INFER_CUDA_GRAPHS=0 launches every kernel directly (A/B checks, debugging).
     if (const char* e = std::getenv("INFER_CUDA_GRAPHS")) use_graphs_ = std::strcmp(e, "0") != 0;
   }
@@ -317,6 +319,8 @@ class cuda_forward final : public forward_backend {
     tables_cap_ = cap;
   }
 
+  // On stream_ (not the legacy default stream, which stream_ does not wait for: a pageable
+  // host->device cudaMemcpy may return before its DMA lands), then synchronised.
   void copy_block(int32_t block, bool to_host) {
     if (block < 0 || block >= kv_.n_blocks()) throw std::runtime_error("cuda: KV block id out of range");
     CUDA_CHECK(cudaSetDevice(0));
@@ -324,13 +328,14 @@ class cuda_forward final : public forward_backend {
     for (int64_t l = 0; l < kv_.n_layer(); ++l) {
       const size_t off = (static_cast<size_t>(l) * kv_.n_blocks() + block) * be;
       if (to_host) {
-        CUDA_CHECK(cudaMemcpy(kv_.k(l, block, 0), k_cache_ + off, be * 2, cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(kv_.v(l, block, 0), v_cache_ + off, be * 2, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpyAsync(kv_.k(l, block, 0), k_cache_ + off, be * 2, cudaMemcpyDeviceToHost, stream_));
+        CUDA_CHECK(cudaMemcpyAsync(kv_.v(l, block, 0), v_cache_ + off, be * 2, cudaMemcpyDeviceToHost, stream_));
       } else {
-        CUDA_CHECK(cudaMemcpy(k_cache_ + off, kv_.k(l, block, 0), be * 2, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(v_cache_ + off, kv_.v(l, block, 0), be * 2, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpyAsync(k_cache_ + off, kv_.k(l, block, 0), be * 2, cudaMemcpyHostToDevice, stream_));
+        CUDA_CHECK(cudaMemcpyAsync(v_cache_ + off, kv_.v(l, block, 0), be * 2, cudaMemcpyHostToDevice, stream_));
       }
     }
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   const model& m_;
