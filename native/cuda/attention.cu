@@ -1,8 +1,10 @@
-// Paged attention, one (token, head) per block, 8 warps splitting the token's positions and an
-// online softmax per warp, merged through shared memory at the end.
+// Paged attention, one (token, head) per block, 8 warps splitting the token's positions (4 at a
+// time per warp, loads in flight together) and an online softmax per warp, merged through shared
+// memory at the end.
 // Memory-bound for decode: each K and V row of the sequence is read once per head group (GQA heads
-// re-read the same rows, mostly from L2); one warp reduction per position is the latency cost.
-// A split over positions across blocks (flash-decoding) is the next step for long contexts.
+// re-read the same rows, mostly from L2); the warp reductions are the latency cost. Decode of one
+// sequence fills only n_head blocks: a split over positions across blocks (flash-decoding) is the
+// next step for long contexts.
 #include <cmath>
 
 #include "cuda/attention.cuh"
@@ -15,6 +17,7 @@ namespace cu {
 // CUDA kernels
 
 constexpr int kAttnWarps = 8;
+constexpr int kAttnPos = 4;  // positions per warp per step
 
 __global__ void kv_store_kernel(uint16_t* __restrict__ kc, uint16_t* __restrict__ vc, int bs, int kv_dim,
                                 const int32_t* __restrict__ pos, const int32_t* __restrict__ table_off,
@@ -50,18 +53,43 @@ __global__ void __launch_bounds__(kAttnWarps * 32)
     qv[i] = qh[lane + 32 * i] * scale;
     acc[i] = 0.0f;
   }
+  // Each warp takes kAttnPos consecutive positions per step: their K/V loads are independent, so
+  // they are all in flight before the first reduction (memory-level parallelism for decode).
   float m = -INFINITY, l = 0.0f;
-  for (int j = warp; j < n_pos; j += kAttnWarps) {
-    const size_t row = (static_cast<size_t>(table[j / bs]) * bs + j % bs) * kv_dim + kvh * HD;
-    float s = 0.0f;
+  for (int j0 = warp * kAttnPos; j0 < n_pos; j0 += kAttnWarps * kAttnPos) {
+    float s[kAttnPos], vv[kAttnPos][DPL];
 #pragma unroll
-    for (int i = 0; i < DPL; ++i) s += qv[i] * f16_to_f32(kc[row + lane + 32 * i]);
-    s = warp_sum(s);
-    const float m_new = fmaxf(m, s);
-    const float corr = expf(m - m_new), p = expf(s - m_new);
-    l = l * corr + p;
+    for (int p = 0; p < kAttnPos; ++p) {
+      const int j = j0 + p;
+      s[p] = 0.0f;
+      if (j < n_pos) {  // uniform across the warp
+        const size_t row = (static_cast<size_t>(table[j / bs]) * bs + j % bs) * kv_dim + kvh * HD;
 #pragma unroll
-    for (int i = 0; i < DPL; ++i) acc[i] = acc[i] * corr + p * f16_to_f32(vc[row + lane + 32 * i]);
+        for (int i = 0; i < DPL; ++i) {
+          s[p] += qv[i] * f16_to_f32(kc[row + lane + 32 * i]);
+          vv[p][i] = f16_to_f32(vc[row + lane + 32 * i]);
+        }
+      }
+    }
+    float m_new = m;
+#pragma unroll
+    for (int p = 0; p < kAttnPos; ++p) {
+      s[p] = warp_sum(s[p]);
+      if (j0 + p < n_pos) m_new = fmaxf(m_new, s[p]);
+    }
+    const float corr = expf(m - m_new);
+    l *= corr;
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) acc[i] *= corr;
+#pragma unroll
+    for (int p = 0; p < kAttnPos; ++p) {
+      if (j0 + p < n_pos) {
+        const float e = expf(s[p] - m_new);
+        l += e;
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) acc[i] += e * vv[p][i];
+      }
+    }
     m = m_new;
   }
   if (lane == 0) {
