@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { native } from '../../src/native/binding.js';
 import { getTestModel } from '../helpers/models.js';
 import { startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
 
@@ -78,7 +79,7 @@ describe('prediction service roles as separate processes', () => {
 
   it('reports its role, model and cache in /health', async () => {
     const h = await health(decoder.url);
-    expect(h).toMatchObject({ status: 'healthy', server_role: 'decoder', gpu_available: false, cache_enabled: true });
+    expect(h).toMatchObject({ status: 'healthy', server_role: 'decoder', gpu_available: native().systemInfo().gpuAvailable, cache_enabled: true });
     expect(typeof h.model).toBe('string');
     expect(h.cache_stats).toMatchObject({ enabled: true });
     expect(typeof h.uptime_seconds).toBe('number');
