@@ -47,7 +47,6 @@ export const ConfigSchema = z.object({
   threads: z.coerce.number().int().min(1).max(1024),
   kvCacheMb: z.coerce.number().int().min(16).max(1_048_576),
   prefixCache: z.boolean(),
-  applyModel: z.string().min(1).nullable(),
   predictApiKey: z.string().min(8, 'the prediction API key must be at least 8 characters').nullable(),
   shutdownTimeoutS: z.coerce.number().min(0).max(3600),
   role: z.enum(SERVER_ROLES),
@@ -117,7 +116,6 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { flag: 'rate-limit-rps', key: 'rateLimitRps', kind: 'number', def: '50', arg: 'N', help: 'requests per second per API key (0: no limit)' },
   { flag: 'rate-limit-burst', key: 'rateLimitBurst', kind: 'number', def: '100', arg: 'N', help: 'requests a key may send at once' },
   ...COMMON.slice(4, 8),
-  { flag: 'apply-model', key: 'applyModel', kind: 'string', def: undefined, arg: 'ID|PATH', help: 'model used by svc-v3-large apply (default: none, alignment only)' },
   ...COMMON.slice(8),
 ];
 
@@ -146,7 +144,6 @@ const DEFAULTS: Record<ConfigKey, unknown> = {
   threads: availableParallelism(),
   kvCacheMb: 1024,
   prefixCache: true,
-  applyModel: null,
   predictApiKey: null,
   shutdownTimeoutS: 10,
   role: 'standalone',

@@ -20,7 +20,6 @@ describe('serve config', () => {
       rateLimitBurst: 100,
       logLevel: 'info',
       prefixCache: true,
-      applyModel: null,
       predictApiKey: null,
       shutdownTimeoutS: 10,
       role: 'standalone',
