@@ -2,12 +2,10 @@
 import type { Command } from '../cli.js';
 import { ConfigError, flagHelp, parseServeConfig, SERVE_FLAGS, type Config } from '../config.js';
 import { createLogger } from '../log.js';
-import type { HttpServer } from '../http/server.js';
 import { resolveApiKeys } from '../server/api-key-file.js';
 import { startMainServer } from '../server/main-server.js';
 import { startPredictServer } from '../server/predict-server.js';
-import { createServices } from '../server/services.js';
-import { installShutdown } from '../server/shutdown.js';
+import { runServers, type ServerStarter } from '../server/run-servers.js';
 
 const USAGE = `usage: svc serve [options]
 
@@ -47,30 +45,8 @@ export const command: Command = {
       return 1;
     }
 
-    let services;
-    try {
-      services = await createServices(config, { logger });
-    } catch (err) {
-      logger.error('startup failed', { error: err });
-      return 1;
-    }
-    const servers: HttpServer[] = [];
-    try {
-      servers.push(await startMainServer(services));
-      if (config.predict) servers.push(await startPredictServer(services));
-    } catch (err) {
-      logger.error('startup failed', { error: err });
-      await Promise.all(servers.map((s) => s.shutdown(0)));
-      await services.close();
-      return 1;
-    }
-    const [main, predict] = servers;
-    logger.info('listening', {
-      main_url: `http://${config.host}:${main!.port}`,
-      ...(predict ? { predict_url: `http://${config.host}:${predict.port}` } : {}),
-      models: [...services.models.keys()],
-    });
-    installShutdown({ servers, services, timeoutMs: config.shutdownTimeoutS * 1000 });
-    return new Promise<number>(() => {}); // serves until a signal; shutdown exits the process
+    const starters: ServerStarter[] = [{ urlKey: 'main_url', start: startMainServer }];
+    if (config.predict) starters.push({ urlKey: 'predict_url', start: startPredictServer });
+    return runServers(config, logger, starters);
   },
 };
