@@ -9,11 +9,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
+import { freePort } from '../../src/bench/svc-process.js';
 
 interface Args {
   requests: number;
@@ -45,16 +45,6 @@ function parseArgs(argv: string[]): Args {
 const KEY = 'sk-bench-batch';
 const MB = 1024 * 1024;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 

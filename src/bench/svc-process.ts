@@ -1,5 +1,6 @@
 // Runs the real `svc` CLI (built into dist/) as a child process and waits until it listens.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../paths.js';
 
@@ -57,4 +58,16 @@ export async function startSvc(args: string[], opts: { timeoutMs?: number; env?:
       return exited;
     },
   };
+}
+
+/** A loopback port free right now (for a process that must come back on the same port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
 }

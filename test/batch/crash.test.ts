@@ -3,29 +3,19 @@
 // output and error files, and with counters that match the files.
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { applyBody, line, readJsonl, uploadJsonl, waitFor, waitTerminal } from './harness.js';
+import { freePort } from '../../src/bench/svc-process.js';
 
 const KEY = 'sk-crash-test';
 const N = 20_000;
 let dataDir: string;
 let child: ChildProcess | null = null;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(): Promise<{ client: OpenAI; proc: ChildProcess }> {
   const port = await freePort();

@@ -3,27 +3,18 @@
 // prefiller dies and recovers when it returns; a growing session hits the prefix cache; every
 // returned line is a complete event; bounds and oversized prompts get clear 400s.
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { native } from '../../src/native/binding.js';
 import { getTestModel } from '../helpers/models.js';
-import { startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
+import { freePort, startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/rrweb');
 const recordings = readdirSync(FIXTURES)
   .filter((f) => f.endsWith('.ndjson'))
   .map((f) => readFileSync(join(FIXTURES, f), 'utf8').trim().split('\n'));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Prediction {
   text: string;
