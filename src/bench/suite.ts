@@ -122,13 +122,15 @@ function engineRow(label: string, r: Record<string, unknown> | null): string {
 /** `npm run bench`: engine vs llama.cpp on the built-in and 0.5B-shaped models, then the
  *  serving benchmark against our own server on the built-in model. */
 async function suiteCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, 'no-peer': { type: 'boolean' }, out: { type: 'string', default: join(PACKAGE_ROOT, 'bench/results/latest.json') } } });
+  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, 'no-peer': { type: 'boolean' }, 'serve-only': { type: 'boolean' }, out: { type: 'string', default: join(PACKAGE_ROOT, 'bench/results/latest.json') } } });
   const reps = values.quick ? 1 : 3;
   const peer = !values['no-peer'];
   const startedAt = new Date().toISOString();
-  const engine: Record<string, Record<string, unknown> | null> = {};
+  let engine: Record<string, Record<string, unknown> | null> = {};
+  // --serve-only re-runs the serving half and keeps the engine half of the previous result.
+  if (values['serve-only'] && existsSync(values.out as string)) engine = (JSON.parse(readFileSync(values.out as string, 'utf8')) as { engine: typeof engine }).engine;
   const models: Array<[string, PresetName, ModelDtype]> = values.quick ? [['builtin q8_0', 'builtin', 'q8_0']] : [['builtin q8_0', 'builtin', 'q8_0'], ['0.5B q8_0', 'small', 'q8_0'], ['0.5B f16', 'small', 'f16']];
-  for (const [label, preset, dtype] of models) {
+  for (const [label, preset, dtype] of values['serve-only'] ? [] : models) {
     console.log(`\n## engine: ${label}`);
     engine[label] = await runEngineBench({ model: await benchModel(preset, dtype), threads: 2, reps, peer, concurrency: '1,4,16,64' });
   }
@@ -140,9 +142,12 @@ async function suiteCommand(argv: string[]): Promise<number> {
   try {
     const base = ['--base-url', server.mainUrl as string, '--api-key', 'bench-key-0123456789'];
     const n = values.quick ? 8 : 32;
-    for (const c of [1, 4, 16]) serve.push(await benchServe([...base, '--model', 'builtin', '--dataset', 'synthetic:128:64', '--concurrency', String(c), '--requests', String(Math.max(n, c * 2)), '--label', 'svc builtin']));
-    serve.push(await benchServe([...base, '--model', 'builtin', '--dataset', 'shared-prefix:4:8:512:32:32', '--concurrency', '4', '--requests', String(n), '--label', 'svc shared-prefix']));
-    serve.push(await benchServe([...base, '--model', 'svc-v3-fast', '--dataset', 'apply:1000', '--concurrency', '4', '--requests', String(n), '--label', 'svc apply 1000 lines']));
+    // Every run gets its own seed: a run must not replay an earlier run's prompts from the cache.
+    let seed = 100;
+    const run = (extra: string[]) => benchServe([...base, ...extra, '--seed', String(seed++)]);
+    for (const c of [1, 4, 16]) serve.push(await run(['--model', 'builtin', '--dataset', 'synthetic:128:64', '--concurrency', String(c), '--requests', String(Math.max(n, c * 2)), '--label', 'svc builtin']));
+    serve.push(await run(['--model', 'builtin', '--dataset', 'shared-prefix:4:8:512:32:32', '--concurrency', '4', '--requests', String(n), '--label', 'svc shared-prefix']));
+    serve.push(await run(['--model', 'svc-v3-fast', '--dataset', 'apply:1000', '--concurrency', '4', '--requests', String(n), '--label', 'svc apply 1000 lines']));
   } finally {
     await server.stop('SIGTERM');
   }

@@ -92,7 +92,7 @@ export async function benchServe(argv: string[]): Promise<ServeResult> {
   const model = args.model ?? (await firstModel(args.baseUrl, args.apiKey));
   const load: LoadShape = args.rate !== undefined ? { kind: 'rate', ratePerSecond: args.rate, maxInFlight: args.maxInFlight } : { kind: 'concurrency', concurrency: args.concurrency };
   const requests = loadDataset(spec, model, args.requests, args.seed);
-  const warmup = loadDataset(spec, model, args.warmup, args.seed + 1);
+  const warmup = loadDataset(spec, model, args.warmup, args.seed + 1_000_003); // never a later run's seed
   const startedAt = new Date().toISOString();
   const { samples, wallS } = await runServeLoad({
     client: { baseUrl: args.baseUrl, apiKey: args.apiKey, timeoutMs: args.timeoutMs },
