@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mergeApply, type MergeMode } from '../../src/apply/merge.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { seededRandom } from '../../src/bench/stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,17 +32,6 @@ const { values: args } = parseArgs({
 
 const COMMENT = args.comment;
 const MARKER = `${args.comment} ... existing code ...`;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function listFiles(dir: string, exts: string[], out: string[] = []): string[] {
   for (const e of readdirSync(dir)) {
@@ -123,7 +113,7 @@ const files = (args.root
   ? listFiles(args.root, exts)
   : [...listFiles(join(PACKAGE_ROOT, 'src'), exts), ...listFiles(join(PACKAGE_ROOT, 'native'), exts)]
 ).sort();
-const rand = rng(Number(args.seed));
+const rand = seededRandom(Number(args.seed));
 const trials = Number(args.trials);
 const context = Number(args.context);
 const modes: MergeMode[] = ['fast', 'large', 'auto'];

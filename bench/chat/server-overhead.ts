@@ -22,6 +22,7 @@ import { planFromOpenAI, chatCompletionRequestSchema } from '../../src/chat/open
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import type { RequestSample } from '../../src/bench/client.js';
 import type { ClientJob } from './http-client-worker.js';
+import { median } from '../../src/bench/stats.js';
 
 interface StreamTiming {
   ttftMs: number;
@@ -36,13 +37,6 @@ interface RunStats {
 }
 
 const KEY = 'sk-bench-chat';
-
-function median(xs: readonly number[]): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
   const tokens = streams.reduce((a, s) => a + s.tokens, 0);

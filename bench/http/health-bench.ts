@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { histPercentile } from './load-gen.js';
+import { median } from '../../src/bench/stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 type Kind = 'uws' | 'uws-nolog' | 'uws-bare' | 'node';
@@ -83,12 +84,6 @@ function runLoadGen(url: string, connections: number, seconds: number): Promise<
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     proc.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator failed (${code})`))));
   });
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 async function main(): Promise<void> {
