@@ -3,7 +3,7 @@
 // file and the rest in the error file as batch_cancelled; cancel while cancelling is a no-op;
 // terminal → 400; unknown → 404. A gate in front of the real executor holds requests in flight.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyBody, Gate, line, readJsonl, realExecutor, startBatchServer, uploadJsonl, waitFor, waitTerminal, type BatchServer } from './harness.js';
+import { applyBody, createApplyBatch, Gate, line, readJsonl, realExecutor, startBatchServer, uploadJsonl, waitFor, waitTerminal, type BatchServer } from './harness.js';
 
 const gate = new Gate();
 let s: BatchServer;
@@ -16,16 +16,9 @@ afterAll(async () => {
 });
 beforeEach(() => gate.hold());
 
-async function createBatch(n: number, prefix: string) {
-  const lines = [];
-  for (let i = 0; i < n; i++) lines.push(line(`${prefix}-${i}`, applyBody(i)));
-  const f = await uploadJsonl(s.client, lines);
-  return s.client.batches.create({ input_file_id: f.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
-}
-
 describe('cancel', () => {
   it('in_progress → cancelling (no-op when repeated) → drained → cancelled; then terminal → 400', async () => {
-    const b = await createBatch(6, 'a');
+    const b = await createApplyBatch(s.client, 6, 'a');
     await waitFor(async () => gate.waiting, (w) => w === 2);
     expect((await s.client.batches.retrieve(b.id)).status).toBe('in_progress');
 
@@ -63,10 +56,10 @@ describe('cancel', () => {
   });
 
   it('validating → cancelling → cancelled with every request as batch_cancelled', async () => {
-    const running = await createBatch(3, 'r');
+    const running = await createApplyBatch(s.client, 3, 'r');
     await waitFor(async () => gate.waiting, (w) => w === 2);
     // only one batch runs at a time, so this one waits in validating
-    const queued = await createBatch(4, 'q');
+    const queued = await createApplyBatch(s.client, 4, 'q');
     await new Promise((r) => setTimeout(r, 100));
     expect((await s.client.batches.retrieve(queued.id)).status).toBe('validating');
 

@@ -1,7 +1,7 @@
 // The 24-hour window with an injected clock: at its close, requests not yet run go to the error
 // file as batch_expired and the batch ends expired with the partial output it has.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyBody, Gate, line, ManualClock, readJsonl, realExecutor, startBatchServer, uploadJsonl, waitFor, waitTerminal, type BatchServer } from './harness.js';
+import { createApplyBatch, Gate, ManualClock, readJsonl, realExecutor, startBatchServer, waitFor, waitTerminal, type BatchServer } from './harness.js';
 
 const gate = new Gate();
 const clock = new ManualClock();
@@ -15,21 +15,14 @@ afterAll(async () => {
 });
 beforeEach(() => gate.hold());
 
-async function createBatch(n: number, prefix: string) {
-  const lines = [];
-  for (let i = 0; i < n; i++) lines.push(line(`${prefix}-${i}`, applyBody(i)));
-  const f = await uploadJsonl(s.client, lines);
-  return s.client.batches.create({ input_file_id: f.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
-}
-
 describe('expiry', () => {
   it('expires at created_at + 24h: queued requests → batch_expired, finished ones stay in the output', async () => {
-    const b = await createBatch(5, 'e');
+    const b = await createApplyBatch(s.client, 5, 'e');
     expect(b.expires_at).toBe(b.created_at + 86400);
     expect(b.created_at).toBe(Math.floor(clock.now() / 1000));
     await waitFor(async () => gate.waiting, (w) => w === 2);
     // a queued batch that never started
-    const waiting = await createBatch(3, 'w');
+    const waiting = await createApplyBatch(s.client, 3, 'w');
 
     clock.advance(86399);
     await new Promise((r) => setTimeout(r, 60));

@@ -164,6 +164,14 @@ export async function uploadJsonl(client: OpenAI, lines: string[], name = 'input
   return client.files.create({ file: await toFile(Buffer.from(lines.join('\n') + '\n'), name), purpose: 'batch' });
 }
 
+/** Uploads n apply requests (custom ids `<prefix>-<i>`) and creates a batch over them. */
+export async function createApplyBatch(client: OpenAI, n: number, prefix: string) {
+  const lines = [];
+  for (let i = 0; i < n; i++) lines.push(line(`${prefix}-${i}`, applyBody(i)));
+  const f = await uploadJsonl(client, lines);
+  return client.batches.create({ input_file_id: f.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+}
+
 export async function waitFor<T>(get: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
