@@ -41,30 +41,58 @@ export function bytesToTokens(bytes: Uint8Array): Uint32Array {
   return new Uint32Array(copy.buffer, 0, copy.byteLength / 4);
 }
 
-/** Incremental frame parser for a byte stream. */
+/** Incremental frame parser for a byte stream. Chunks are kept as they arrive and each frame's
+ *  bytes are copied out exactly once, so a frame split over many chunks costs linear time. */
 export class FrameReader {
-  private buf = new Uint8Array(0);
+  private chunks: Uint8Array[] = [];
+  private buffered = 0;
 
   push(chunk: Uint8Array): KvFrame[] {
-    const merged = new Uint8Array(this.buf.length + chunk.length);
-    merged.set(this.buf);
-    merged.set(chunk, this.buf.length);
-    this.buf = merged;
-    const frames: KvFrame[] = [];
-    let at = 0;
-    while (this.buf.length - at >= 4) {
-      const len = new DataView(this.buf.buffer, this.buf.byteOffset + at).getUint32(0, true);
-      if (len > MAX_FRAME_BYTES) throw new Error(`KV frame of ${len} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
-      if (this.buf.length - at - 4 < len) break;
-      frames.push(decode(this.buf.subarray(at + 4, at + 4 + len)) as KvFrame);
-      at += 4 + len;
+    if (chunk.length > 0) {
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
     }
-    this.buf = this.buf.slice(at);
+    const frames: KvFrame[] = [];
+    while (this.buffered >= 4) {
+      const len = new DataView(this.peek(4).buffer).getUint32(0, true);
+      if (len > MAX_FRAME_BYTES) throw new Error(`KV frame of ${len} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
+      if (this.buffered < 4 + len) break;
+      frames.push(decode(this.take(4 + len).subarray(4)) as KvFrame);
+    }
     return frames;
   }
 
   get pendingBytes(): number {
-    return this.buf.length;
+    return this.buffered;
+  }
+
+  /** A copy of the first n buffered bytes, left in place. */
+  private peek(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let o = 0;
+    for (const c of this.chunks) {
+      const k = Math.min(c.length, n - o);
+      out.set(c.subarray(0, k), o);
+      o += k;
+      if (o === n) break;
+    }
+    return out;
+  }
+
+  /** Removes the first n buffered bytes and returns them as one new array. */
+  private take(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let o = 0;
+    while (o < n) {
+      const c = this.chunks[0] as Uint8Array;
+      const k = Math.min(c.length, n - o);
+      out.set(c.subarray(0, k), o);
+      o += k;
+      if (k === c.length) this.chunks.shift();
+      else this.chunks[0] = c.subarray(k);
+    }
+    this.buffered -= n;
+    return out;
   }
 }
 
