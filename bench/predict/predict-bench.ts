@@ -11,18 +11,11 @@ import { parseArgs } from 'node:util';
 import { loadModel } from '../../src/engine/index.js';
 import { startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
 import { summarize } from '../../src/bench/stats.js';
-import { makeModel, resolveSpec } from '../../src/model-maker/index.js';
+import { benchModel } from '../../src/bench/models.js';
 import { FrameReader, tokensToBytes } from '../../src/predict/kv-frames.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { existsSync } from 'node:fs';
 
 const RECORDING = join(PACKAGE_ROOT, 'test/fixtures/rrweb/todo-list.ndjson');
-
-async function benchModel(): Promise<string> {
-  const path = join(tmpdir(), 'svc-bench-models', 'predict-builtin-32k.gguf');
-  if (!existsSync(path)) await makeModel(resolveSpec('builtin', { ctx: 32768 }), path);
-  return path;
-}
 
 async function predict(url: string, lines: string[], maxTokens = 16): Promise<number> {
   const t0 = performance.now();
@@ -77,7 +70,7 @@ async function kvTransfer(prefillerUrl: string, modelPath: string, lines: string
 }
 
 export async function runPredictBench(): Promise<Record<string, unknown>> {
-  const modelPath = await benchModel();
+  const modelPath = await benchModel('builtin', 'q8_0'); // the built-in shape has a 32k context
   const lines = readFileSync(RECORDING, 'utf8').trim().split('\n');
   const dir = (name: string) => {
     const d = join(tmpdir(), `svc-bench-predict-${process.pid}-${name}`);

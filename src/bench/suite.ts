@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { makeModel, resolveSpec, type ModelDtype, type PresetName } from '../model-maker/index.js';
+import type { ModelDtype, PresetName } from '../model-maker/index.js';
+import { benchModel } from './models.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { markdownTable } from './report.js';
 import type { ServeResult } from './serve-load.js';
@@ -44,16 +45,6 @@ function runChild(command: string[], opts: { capture?: boolean } = {}): Promise<
     });
     child.on('exit', (code) => resolve({ code: code ?? 1, stdout }));
   });
-}
-
-/** Generated benchmark models live outside the repo and are made once per machine. */
-async function benchModel(preset: PresetName, dtype: ModelDtype): Promise<string> {
-  const path = join(process.env['SVC_BENCH_MODEL_DIR'] ?? join(tmpdir(), 'svc-bench-models'), `${preset}-${dtype}.gguf`);
-  if (!existsSync(path)) {
-    console.error(`bench: generating ${preset} ${dtype} model → ${path}`);
-    await makeModel(resolveSpec(preset, { dtype }), path);
-  }
-  return path;
 }
 
 async function ensureLlamaCpp(): Promise<void> {

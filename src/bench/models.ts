@@ -1,0 +1,14 @@
+// Generated models for benchmarks: made once per machine, outside the repository.
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeModel, resolveSpec, type ModelDtype, type PresetName } from '../model-maker/index.js';
+
+export async function benchModel(preset: PresetName, dtype: ModelDtype): Promise<string> {
+  const path = join(process.env['SVC_BENCH_MODEL_DIR'] ?? join(tmpdir(), 'svc-bench-models'), `${preset}-${dtype}.gguf`);
+  if (!existsSync(path)) {
+    console.error(`bench: generating ${preset} ${dtype} model → ${path}`);
+    await makeModel(resolveSpec(preset, { dtype }), path);
+  }
+  return path;
+}
