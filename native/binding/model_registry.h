@@ -16,7 +16,7 @@ struct loaded_model {
   std::shared_ptr<model> m;
   std::unique_ptr<engine> eng;
   std::string fingerprint;
-  // Token bytes for constrained decoding, built on first use (grammar_vocab_for).
+  // Token bytes for constrained decoding, built at load (grammar_vocab_for).
   std::shared_ptr<const grammar_vocab> gvocab;
   bool gvocab_built = false;
 };
