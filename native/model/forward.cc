@@ -1,10 +1,13 @@
 #include "model/forward.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
-#if defined(__F16C__) && defined(__AVX2__)
+#if defined(__F16C__) && defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #define INFER_F16C 1
 #endif
@@ -29,36 +32,6 @@ inline void store_f16(uint16_t* dst, const float* src, int64_t n) {
   }
 #endif
   for (; i < n; ++i) dst[i] = fp32_to_fp16(src[i]);
-}
-
-inline float dot_f16(const float* q, const uint16_t* k, int64_t n) {
-  int64_t i = 0;
-  float sum = 0.0f;
-#ifdef INFER_F16C
-  __m256 acc = _mm256_setzero_ps();
-  for (; i + 8 <= n; i += 8) {
-    __m256 kv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k + i)));
-    acc = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), kv, acc);
-  }
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
-  s = _mm_hadd_ps(s, s);
-  s = _mm_hadd_ps(s, s);
-  sum = _mm_cvtss_f32(s);
-#endif
-  for (; i < n; ++i) sum += q[i] * fp16_to_fp32(k[i]);
-  return sum;
-}
-
-inline void axpy_f16(float a, const uint16_t* v, float* out, int64_t n) {
-  int64_t i = 0;
-#ifdef INFER_F16C
-  __m256 av = _mm256_set1_ps(a);
-  for (; i + 8 <= n; i += 8) {
-    __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + i)));
-    _mm256_storeu_ps(out + i, _mm256_fmadd_ps(av, vv, _mm256_loadu_ps(out + i)));
-  }
-#endif
-  for (; i < n; ++i) out[i] += a * fp16_to_fp32(v[i]);
 }
 
 // theta_i = pos * base^(-2i/n_rot), computed iteratively in float as ggml's rope cache does.
@@ -95,12 +68,170 @@ void rope_apply(float* x, const float* cs, int64_t n_heads, int64_t head_dim, in
   }
 }
 
-void add_bias(float* y, const std::vector<float>& b, int n_tokens) {
-  if (b.empty()) return;
-  const size_t d = b.size();
-  for (int t = 0; t < n_tokens; ++t)
-    for (size_t i = 0; i < d; ++i) y[t * d + i] += b[i];
+inline void add_bias(float* y, const std::vector<float>& b) {
+  for (size_t i = 0; i < b.size(); ++i) y[i] += b[i];
 }
+
+// ---- attention of one token over its KV positions, for the query heads of one KV head ----
+//
+// Every (token, head) output is computed by the same operations in the same order whatever the
+// grouping (heads are only interleaved, never mixed): score_j = dot(q, k_j) (8-lane FMA over the
+// head dim, fixed horizontal sum) * scale; softmax with the sum in double over j in order;
+// out = sum over j in order of (p_j * v_j) as FMAs from zero. So results do not depend on the
+// batch, the thread count or which tokens share a task.
+
+#ifdef INFER_F16C
+inline float hsum8(__m256 v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_hadd_ps(s, s);
+  s = _mm_hadd_ps(s, s);
+  return _mm_cvtss_f32(s);
+}
+#endif
+
+// sc[g * stride + j] = dot(q[g], k_j) * scale for j < n_pos, H heads at once (k_j converted once).
+template <int H>
+void scores_heads(const float* const* q, const uint16_t* const* kblk, int bs, int64_t kv_stride, int64_t hd,
+                  int32_t n_pos, float scale, float* sc, int64_t stride) {
+  for (int32_t j = 0; j < n_pos; ++j) {
+    const uint16_t* k = kblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
+    float s[H];
+    int64_t i = 0;
+#ifdef INFER_F16C
+    __m256 acc[H];
+    for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
+    for (; i + 8 <= hd; i += 8) {
+      const __m256 kv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k + i)));
+      for (int g = 0; g < H; ++g) acc[g] = _mm256_fmadd_ps(_mm256_loadu_ps(q[g] + i), kv, acc[g]);
+    }
+    for (int g = 0; g < H; ++g) s[g] = hsum8(acc[g]);
+#else
+    for (int g = 0; g < H; ++g) s[g] = 0.0f;
+#endif
+    for (; i < hd; ++i) {
+      const float kf = fp16_to_fp32(k[i]);
+      for (int g = 0; g < H; ++g) s[g] += q[g][i] * kf;
+    }
+    for (int g = 0; g < H; ++g) sc[g * stride + j] = s[g] * scale;
+  }
+}
+
+// out[g][0 .. hd) = sum_j p[g * stride + j] * v_j, H heads at once, 32 dims per pass (one cache
+// line of f16 V per position) with the accumulators in registers.
+template <int H>
+void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk, int bs, int64_t kv_stride,
+                     int64_t hd, int32_t n_pos, float* const* out) {
+  int64_t i0 = 0;
+#ifdef INFER_F16C
+  for (; i0 + 32 <= hd; i0 += 32) {
+    __m256 acc[H][4];
+    for (int g = 0; g < H; ++g)
+      for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_setzero_ps();
+    for (int32_t j = 0; j < n_pos; ++j) {
+      const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
+      __m256 vv[4];
+      for (int c = 0; c < 4; ++c) vv[c] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * c)));
+      for (int g = 0; g < H; ++g) {
+        const __m256 a = _mm256_broadcast_ss(p + g * stride + j);
+        for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_fmadd_ps(a, vv[c], acc[g][c]);
+      }
+    }
+    for (int g = 0; g < H; ++g)
+      for (int c = 0; c < 4; ++c) _mm256_storeu_ps(out[g] + i0 + 8 * c, acc[g][c]);
+  }
+  for (; i0 + 8 <= hd; i0 += 8) {
+    __m256 acc[H];
+    for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
+    for (int32_t j = 0; j < n_pos; ++j) {
+      const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
+      const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)));
+      for (int g = 0; g < H; ++g) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p + g * stride + j), vv, acc[g]);
+    }
+    for (int g = 0; g < H; ++g) _mm256_storeu_ps(out[g] + i0, acc[g]);
+  }
+#endif
+  for (; i0 < hd; ++i0) {
+    for (int g = 0; g < H; ++g) {
+      float s = 0.0f;
+      for (int32_t j = 0; j < n_pos; ++j) {
+        const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
+        s = std::fma(p[g * stride + j], fp16_to_fp32(v[i0]), s);
+      }
+      out[g][i0] = s;
+    }
+  }
+}
+
+// Softmax of sc[0 .. n) in place; the result is the probabilities (p_j = e_j * (1 / sum)).
+void softmax_row(float* sc, int32_t n) {
+  float mx = -INFINITY;
+  for (int32_t j = 0; j < n; ++j) mx = std::max(mx, sc[j]);
+  double sum = 0.0;
+  for (int32_t j = 0; j < n; ++j) {
+    const float e = std::exp(sc[j] - mx);
+    sc[j] = e;
+    sum += e;
+  }
+  const float inv = static_cast<float>(1.0 / sum);
+  for (int32_t j = 0; j < n; ++j) sc[j] *= inv;
+}
+
+constexpr int kHeadsPerScorePass = 8;  // query heads whose scores share one K conversion
+constexpr int kHeadsPerValuePass = 4;  // query heads whose outputs share one V conversion (4 x 32 dims of accumulators)
+
+template <int H>
+void attend_heads(const float* const* q, float* const* out, const uint16_t* const* kblk, const uint16_t* const* vblk,
+                  int bs, int64_t kv_stride, int64_t hd, int32_t n_pos, float scale, float* sc, int64_t stride) {
+  scores_heads<H>(q, kblk, bs, kv_stride, hd, n_pos, scale, sc, stride);
+  for (int g = 0; g < H; ++g) softmax_row(sc + g * stride, n_pos);
+  int g0 = 0;
+  for (; g0 + kHeadsPerValuePass <= H; g0 += kHeadsPerValuePass)
+    weighted_values<kHeadsPerValuePass>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, n_pos, out + g0);
+  switch (H - g0) {
+    case 3: weighted_values<3>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, n_pos, out + g0); break;
+    case 2: weighted_values<2>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, n_pos, out + g0); break;
+    case 1: weighted_values<1>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, n_pos, out + g0); break;
+    default: break;
+  }
+}
+
+// ---- INFER_FORWARD_PROFILE=1: wall time per stage of each CPU pass of >= 64 tokens, to stderr ----
+enum stage { st_embed, st_norm, st_qkv, st_rope_kv, st_attn, st_wo, st_resid_norm, st_gate_up, st_swiglu, st_down, st_head, st_count };
+const char* const kStageNames[st_count] = {"embed", "norm+resid", "qkv", "bias+rope+kv", "attention", "wo",
+                                           "resid+ffn_norm", "gate+up", "swiglu", "down", "head"};
+
+class stage_timer {
+ public:
+  explicit stage_timer(int n_tokens) {
+    static const bool enabled = [] {
+      const char* e = std::getenv("INFER_FORWARD_PROFILE");
+      return e && *e && *e != '0';
+    }();
+    on_ = enabled && n_tokens >= 64;
+    n_ = n_tokens;
+    if (on_) last_ = start_ = std::chrono::steady_clock::now();
+  }
+  void mark(stage s) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    acc_[s] += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+  ~stage_timer() {
+    if (!on_) return;
+    const double total = std::chrono::duration<double>(last_ - start_).count();
+    std::fprintf(stderr, "forward %d tokens: %.1f ms (%.1f tok/s)", n_, total * 1e3, n_ / total);
+    for (int s = 0; s < st_count; ++s)
+      std::fprintf(stderr, "%s %s %.1f ms (%.1f%%)", s ? "," : ";", kStageNames[s], acc_[s] * 1e3, 100 * acc_[s] / total);
+    std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool on_ = false;
+  int n_ = 0;
+  std::chrono::steady_clock::time_point start_, last_;
+  double acc_[st_count] = {};
+};
 
 }  // namespace
 
@@ -119,40 +250,51 @@ forward_pass::forward_pass(const model& m, kv_pool& kv, thread_pool& pool, int m
   logits_.resize(static_cast<size_t>(max_logits) * hp_.n_vocab);
   rope_cs_.resize(T * hp_.n_rot);
   n_ctx_ = hp_.n_ctx_train;
-  scores_.resize(static_cast<size_t>(pool.size()) * n_ctx_);
+  // Scores of the query heads of one KV head (one score pass at a time), per thread.
+  const int64_t gqa = hp_.n_head / hp_.n_head_kv;
+  scores_.resize(static_cast<size_t>(pool.size()) * std::min<int64_t>(gqa, kHeadsPerScorePass) * n_ctx_);
+  max_blocks_ = (n_ctx_ + kv.block_size() - 1) / kv.block_size();
+  blk_ptrs_.resize(static_cast<size_t>(pool.size()) * 2 * max_blocks_);
 }
 
 void forward_pass::attention(int il, const fwd_token* toks, int n) {
-  const int64_t hd = hp_.head_dim, nh = hp_.n_head, gqa = hp_.n_head / hp_.n_head_kv;
+  const int64_t hd = hp_.head_dim, nkv = hp_.n_head_kv, gqa = hp_.n_head / hp_.n_head_kv, kvd = hp_.kv_dim();
   const int bs = kv_.block_size();
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  pool_.parallel_for(static_cast<int>(n * nh), [&](int task, int thread) {
-    const int t = task / static_cast<int>(nh);
-    const int64_t h = task % nh;
-    const int64_t kvh = h / gqa;
+  const int64_t per_pass = std::min<int64_t>(gqa, kHeadsPerScorePass);
+  // One task per (token, KV head); the last tokens of a prefill attend to the most positions,
+  // so tasks run from the last token back (the long ones first balance better).
+  pool_.parallel_for(static_cast<int>(n * nkv), [&](int task, int thread) {
+    const int t = n - 1 - task / static_cast<int>(nkv);
+    const int64_t kvh = task % nkv;
     const fwd_token& tk = toks[t];
-    const float* q = q_.data() + t * hp_.q_dim() + h * hd;
-    float* out = att_.data() + t * hp_.q_dim() + h * hd;
-    float* sc = scores_.data() + static_cast<size_t>(thread) * n_ctx_;
     const int32_t n_pos = tk.pos + 1;
-    float mx = -INFINITY;
-    for (int32_t j = 0; j < n_pos; ++j) {
-      const uint16_t* kp = kv_.k(il, tk.blocks[j / bs], j % bs) + kvh * hd;
-      const float s = dot_f16(q, kp, hd) * scale;
-      sc[j] = s;
-      mx = std::max(mx, s);
+    const int n_blk = (n_pos + bs - 1) / bs;
+    // Block base pointers of this layer and KV head (per-thread scratch sized for n_ctx).
+    const uint16_t** kb = blk_ptrs_.data() + static_cast<size_t>(thread) * 2 * max_blocks_;
+    const uint16_t** vb = kb + max_blocks_;
+    for (int b = 0; b < n_blk; ++b) {
+      kb[b] = kv_.k(il, tk.blocks[b], 0) + kvh * hd;
+      vb[b] = kv_.v(il, tk.blocks[b], 0) + kvh * hd;
     }
-    double sum = 0.0;
-    for (int32_t j = 0; j < n_pos; ++j) {
-      const float e = std::exp(sc[j] - mx);
-      sc[j] = e;
-      sum += e;
-    }
-    const float inv = static_cast<float>(1.0 / sum);
-    std::memset(out, 0, sizeof(float) * hd);
-    for (int32_t j = 0; j < n_pos; ++j) {
-      const uint16_t* vp = kv_.v(il, tk.blocks[j / bs], j % bs) + kvh * hd;
-      axpy_f16(sc[j] * inv, vp, out, hd);
+    float* sc = scores_.data() + static_cast<size_t>(thread) * per_pass * n_ctx_;
+    for (int64_t h0 = 0; h0 < gqa; h0 += per_pass) {
+      const int H = static_cast<int>(std::min(per_pass, gqa - h0));
+      const float* q[kHeadsPerScorePass];
+      float* out[kHeadsPerScorePass];
+      for (int g = 0; g < H; ++g) {
+        const int64_t h = kvh * gqa + h0 + g;
+        q[g] = q_.data() + t * hp_.q_dim() + h * hd;
+        out[g] = att_.data() + t * hp_.q_dim() + h * hd;
+      }
+#define INFER_ATTEND(G) \
+  case G: attend_heads<G>(q, out, kb, vb, bs, kvd, hd, n_pos, scale, sc, n_ctx_); break;
+      switch (H) {
+        INFER_ATTEND(1) INFER_ATTEND(2) INFER_ATTEND(3) INFER_ATTEND(4)
+        INFER_ATTEND(5) INFER_ATTEND(6) INFER_ATTEND(7) INFER_ATTEND(8)
+        default: break;
+      }
+#undef INFER_ATTEND
     }
   });
 }
@@ -164,53 +306,89 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
   }
   const int64_t d = hp_.n_embd, qd = hp_.q_dim(), kvd = hp_.kv_dim(), ff = hp_.n_ff;
   const int bs = kv_.block_size();
-  for (int t = 0; t < n; ++t) {
+  stage_timer prof(n);
+  // Per-token stages run over the pool in token chunks for prefill-sized batches (each token's
+  // arithmetic is the same either way), inline for decode.
+  const int chunks = n >= 8 && pool_.size() > 1 ? std::min(n, pool_.size() * 4) : 1;
+  auto for_tokens = [&](auto&& fn) {
+    auto part = [&](int c, int) {
+      const int t0 = static_cast<int>(static_cast<int64_t>(n) * c / chunks);
+      const int t1 = static_cast<int>(static_cast<int64_t>(n) * (c + 1) / chunks);
+      for (int t = t0; t < t1; ++t) fn(t);
+    };
+    if (chunks > 1) pool_.parallel_for(chunks, part);
+    else part(0, 0);
+  };
+
+  for_tokens([&](int t) {
     dequantize_row(m_.w.token_embd, toks[t].token, x_.data() + t * d);
     rope_cache(rope_cs_.data() + t * hp_.n_rot, toks[t].pos, hp_.n_rot, hp_.rope_base);
-  }
+  });
+  prof.mark(st_embed);
   for (int64_t il = 0; il < hp_.n_layer; ++il) {
     const layer_weights& L = m_.w.layers[il];
-    for (int t = 0; t < n; ++t) rms_norm(x_.data() + t * d, L.attn_norm.data(), xn_.data() + t * d, d, hp_.rms_eps);
-    matmul(L.wq, xn_.data(), n, q_.data(), pool_);
-    matmul(L.wk, xn_.data(), n, k_.data(), pool_);
-    matmul(L.wv, xn_.data(), n, v_.data(), pool_);
-    add_bias(q_.data(), L.bq, n);
-    add_bias(k_.data(), L.bk, n);
-    add_bias(v_.data(), L.bv, n);
-    for (int t = 0; t < n; ++t) {
+    // The previous layer's FFN residual, fused with this layer's attention norm.
+    for_tokens([&](int t) {
+      float* x = x_.data() + t * d;
+      float* xn = xn_.data() + t * d;
+      if (il > 0)
+        for (int64_t i = 0; i < d; ++i) x[i] += xn[i];
+      rms_norm(x, L.attn_norm.data(), xn, d, hp_.rms_eps);
+    });
+    prof.mark(st_norm);
+    const matmul_job qkv[3] = {{&L.wq, q_.data()}, {&L.wk, k_.data()}, {&L.wv, v_.data()}};
+    matmul_multi(qkv, 3, xn_.data(), n, pool_);
+    prof.mark(st_qkv);
+    for_tokens([&](int t) {
+      float* q = q_.data() + t * qd;
+      float* k = k_.data() + t * kvd;
+      float* v = v_.data() + t * kvd;
+      add_bias(q, L.bq);
+      add_bias(k, L.bk);
+      add_bias(v, L.bv);
       const float* cs = rope_cs_.data() + t * hp_.n_rot;
-      rope_apply(q_.data() + t * qd, cs, hp_.n_head, hp_.head_dim, hp_.n_rot, hp_.rope);
-      rope_apply(k_.data() + t * kvd, cs, hp_.n_head_kv, hp_.head_dim, hp_.n_rot, hp_.rope);
+      rope_apply(q, cs, hp_.n_head, hp_.head_dim, hp_.n_rot, hp_.rope);
+      rope_apply(k, cs, hp_.n_head_kv, hp_.head_dim, hp_.n_rot, hp_.rope);
       const int32_t blk = toks[t].blocks[toks[t].pos / bs];
       const int slot = toks[t].pos % bs;
-      store_f16(kv_.k(il, blk, slot), k_.data() + t * kvd, kvd);
-      store_f16(kv_.v(il, blk, slot), v_.data() + t * kvd, kvd);
-    }
+      store_f16(kv_.k(il, blk, slot), k, kvd);
+      store_f16(kv_.v(il, blk, slot), v, kvd);
+    });
+    prof.mark(st_rope_kv);
     attention(static_cast<int>(il), toks, n);
+    prof.mark(st_attn);
     matmul(L.wo, att_.data(), n, xn_.data(), pool_);
-    for (int64_t i = 0; i < n * d; ++i) x_[i] += xn_[i];
-    for (int t = 0; t < n; ++t) rms_norm(x_.data() + t * d, L.ffn_norm.data(), xn_.data() + t * d, d, hp_.rms_eps);
-    matmul(L.w_gate, xn_.data(), n, gate_.data(), pool_);
-    matmul(L.w_up, xn_.data(), n, up_.data(), pool_);
-    // SwiGLU; split over the pool for prefill-sized batches (exp dominates there).
-    const int parts = n >= 16 ? pool_.size() * 2 : 1;
-    auto swiglu = [&](int part, int) {
-      const int64_t total = n * ff, per = (total + parts - 1) / parts;
-      const int64_t i0 = part * per, i1 = std::min(total, i0 + per);
-      for (int64_t i = i0; i < i1; ++i) {
-        const float g = gate_[i];
-        gate_[i] = (g / (1.0f + std::exp(-g))) * up_[i];
-      }
-    };
-    if (parts > 1) pool_.parallel_for(parts, swiglu);
-    else swiglu(0, 0);
+    prof.mark(st_wo);
+    for_tokens([&](int t) {
+      float* x = x_.data() + t * d;
+      float* xn = xn_.data() + t * d;
+      for (int64_t i = 0; i < d; ++i) x[i] += xn[i];
+      rms_norm(x, L.ffn_norm.data(), xn, d, hp_.rms_eps);
+    });
+    prof.mark(st_resid_norm);
+    const matmul_job gate_up[2] = {{&L.w_gate, gate_.data()}, {&L.w_up, up_.data()}};
+    matmul_multi(gate_up, 2, xn_.data(), n, pool_);
+    prof.mark(st_gate_up);
+    for_tokens([&](int t) {  // SwiGLU
+      float* g = gate_.data() + t * ff;
+      const float* u = up_.data() + t * ff;
+      for (int64_t i = 0; i < ff; ++i) g[i] = (g[i] / (1.0f + std::exp(-g[i]))) * u[i];
+    });
+    prof.mark(st_swiglu);
     matmul(L.w_down, gate_.data(), n, xn_.data(), pool_);
-    for (int64_t i = 0; i < n * d; ++i) x_[i] += xn_[i];
+    prof.mark(st_down);
   }
   if (n_out == 0) return;
-  for (int k = 0; k < n_out; ++k)
-    rms_norm(x_.data() + out_rows[k] * d, m_.w.output_norm.data(), out_rows_x_.data() + k * d, d, hp_.rms_eps);
+  // The last layer's FFN residual, for the rows whose logits are wanted (x_ itself is left as is).
+  for (int k = 0; k < n_out; ++k) {
+    const float* x = x_.data() + out_rows[k] * d;
+    const float* xn = xn_.data() + out_rows[k] * d;
+    float* y = out_rows_x_.data() + k * d;
+    for (int64_t i = 0; i < d; ++i) y[i] = x[i] + xn[i];
+    rms_norm(y, m_.w.output_norm.data(), y, d, hp_.rms_eps);
+  }
   matmul(m_.w.output, out_rows_x_.data(), n_out, logits_.data(), pool_);
+  prof.mark(st_head);
 }
 
 }  // namespace infer
