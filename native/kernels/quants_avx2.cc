@@ -179,6 +179,18 @@ inline __m256i dot4_u8_i8(__m256i u, __m256i s) {
 #endif
 }
 
+// acc + madd(a, b) (int16 pairs -> int32 lanes): one VNNI instruction where the CPU has it.
+// Integer arithmetic without saturation either way, so both give the same integers.
+inline __m256i madd_acc(__m256i acc, __m256i a, __m256i b) {
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
+  return _mm256_dpwssd_epi32(acc, a, b);
+#elif defined(__AVXVNNI__)
+  return _mm256_dpwssd_avx_epi32(acc, a, b);
+#else
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));
+#endif
+}
+
 // Integer dot of one weight block with one activation block: 8 int32 lanes.
 template <typename D>
 inline __m256i block_dot(__m256i q, __m256i aq, const block_q8_0x& a) {
@@ -259,8 +271,9 @@ inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
     const __m256i mins16 = _mm256_set_m128i(_mm_unpackhi_epi16(mins8, mins8), _mm_unpacklo_epi16(mins8, mins8));
     const uint8_t* qs = FIVE ? b + 48 : b + 16;
     const __m256i qh = FIVE ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16)) : _mm256_setzero_si256();
-    __m256i sumi[TT];
-    for (int t = 0; t < TT; t++) sumi[t] = _mm256_setzero_si256();
+    // Two integer accumulators per token (low / high nibble sub-blocks): shorter dependency chains.
+    __m256i sumi[TT], sumi2[TT];
+    for (int t = 0; t < TT; t++) sumi[t] = sumi2[t] = _mm256_setzero_si256();
     for (int c = 0; c < 4; c++) {
       const __m256i raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs + 32 * c));
       __m256i lo = _mm256_and_si256(raw, m4);
@@ -276,11 +289,11 @@ inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
         const int8_t* y = a[t][i].qs + 64 * c;
         const __m256i y0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y));
         const __m256i y1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + 32));
-        const __m256i p0 = _mm256_madd_epi16(_mm256_maddubs_epi16(lo, y0), s_lo);
-        const __m256i p1 = _mm256_madd_epi16(_mm256_maddubs_epi16(hi, y1), s_hi);
-        sumi[t] = _mm256_add_epi32(sumi[t], _mm256_add_epi32(p0, p1));
+        sumi[t] = madd_acc(sumi[t], _mm256_maddubs_epi16(lo, y0), s_lo);
+        sumi2[t] = madd_acc(sumi2[t], _mm256_maddubs_epi16(hi, y1), s_hi);
       }
     }
+    for (int t = 0; t < TT; t++) sumi[t] = _mm256_add_epi32(sumi[t], sumi2[t]);
     for (int t = 0; t < TT; t++) {
       const __m256i bs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].bsums));
       const __m256i pm = _mm256_madd_epi16(bs, mins16);
@@ -306,8 +319,8 @@ inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* 
     const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
     const __m256i sc16 = _mm256_cvtepi8_epi16(sc8);  // 16 scales as int16
     const __m256i sc_half[2] = {_mm256_permute2x128_si256(sc16, sc16, 0x00), _mm256_permute2x128_si256(sc16, sc16, 0x11)};
-    __m256i sumi[TT];
-    for (int t = 0; t < TT; t++) sumi[t] = _mm256_setzero_si256();
+    __m256i sumi[TT], sumi2[TT];
+    for (int t = 0; t < TT; t++) sumi[t] = sumi2[t] = _mm256_setzero_si256();
     for (int h = 0; h < 2; h++) {
       const __m256i ql0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.ql + 64 * h));
       const __m256i ql1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.ql + 64 * h + 32));
@@ -329,10 +342,12 @@ inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* 
         const int8_t* y = a[t][i].qs + 128 * h;
         for (int k = 0; k < 4; k++) {
           const __m256i yk = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + 32 * k));
-          sumi[t] = _mm256_add_epi32(sumi[t], _mm256_madd_epi16(_mm256_maddubs_epi16(q[k], yk), s[k]));
+          __m256i& acc_k = (k & 1) ? sumi2[t] : sumi[t];
+          acc_k = madd_acc(acc_k, _mm256_maddubs_epi16(q[k], yk), s[k]);
         }
       }
     }
+    for (int t = 0; t < TT; t++) sumi[t] = _mm256_add_epi32(sumi[t], sumi2[t]);
     for (int t = 0; t < TT; t++) {
       // 32 * sum_g scale_g * bsum_g, in 8 lanes (exact integers)
       const __m256i bs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].bsums));
