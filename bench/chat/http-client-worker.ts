@@ -1,19 +1,48 @@
 // The HTTP side of the chat overhead benchmark, on its own thread so that client-side SSE parsing
-// does not run on the server's event loop. One message: run `concurrency` streams at once.
+// does not run on the server's event loop. One message: run `concurrency` streams at once, with
+// the lean socket client (keep-alive connections reused across jobs) or with fetch.
 import { parentPort } from 'node:worker_threads';
 import { sendStreamingChat, type ChatRequestBody } from '../../src/bench/client.js';
+import { SseConnection, chatRequest, type StreamSample } from './sse-socket-client.js';
 
 export interface ClientJob {
-  baseUrl: string;
+  host: string;
+  port: number;
   apiKey: string;
   body: ChatRequestBody;
   concurrency: number;
+  client: 'socket' | 'fetch';
+}
+
+export interface ClientResult {
+  samples: StreamSample[];
+  wallMs: number;
+}
+
+const connections: SseConnection[] = [];
+
+async function viaSocket(job: ClientJob): Promise<StreamSample[]> {
+  while (connections.length < job.concurrency) connections.push(new SseConnection(job.host, job.port));
+  const request = chatRequest(job.host, job.port, job.apiKey, { ...job.body, stream: true, stream_options: { include_usage: true } });
+  return Promise.all(connections.slice(0, job.concurrency).map((c) => c.stream(request)));
+}
+
+async function viaFetch(job: ClientJob): Promise<StreamSample[]> {
+  const t0 = performance.now();
+  const opts = { baseUrl: `http://${job.host}:${job.port}`, apiKey: job.apiKey, timeoutMs: 600_000 };
+  const samples = await Promise.all(Array.from({ length: job.concurrency }, () => sendStreamingChat(opts, job.body, t0)));
+  return samples.map((s) => ({
+    ok: s.ok,
+    ...(s.error !== undefined ? { error: s.error } : {}),
+    ...(s.ttftMs !== undefined ? { ttftMs: s.ttftMs } : {}),
+    chunkTimesMs: s.chunkTimesMs,
+    outputTokens: s.outputTokens,
+  }));
 }
 
 parentPort?.on('message', async (job: ClientJob) => {
   const t0 = performance.now();
-  const samples = await Promise.all(
-    Array.from({ length: job.concurrency }, () => sendStreamingChat({ baseUrl: job.baseUrl, apiKey: job.apiKey, timeoutMs: 600_000 }, job.body, t0)),
-  );
-  parentPort?.postMessage({ samples, wallMs: performance.now() - t0 });
+  const samples = job.client === 'fetch' ? await viaFetch(job) : await viaSocket(job);
+  const result: ClientResult = { samples, wallMs: performance.now() - t0 };
+  parentPort?.postMessage(result);
 });

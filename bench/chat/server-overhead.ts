@@ -1,12 +1,15 @@
 // What the HTTP chat path adds on top of the engine: time to first token, inter-token latency and
 // tokens/s for C concurrent streams of the built-in model, streamed through /v1/chat/completions
 // (real uWS server, client on its own thread) versus LoadedModel.generate() called in-process with
-// the same prompt tokens. Both paths ban EOS so every stream yields exactly --tokens tokens, and
+// the same prompt tokens. The HTTP client is a lean one (sse-socket-client.ts: keep-alive sockets,
+// HTTP/1.1 and SSE parsed off the socket) so that the figures are what the server adds; the same
+// streams through fetch (undici, what most Node clients use) are reported as a secondary column,
+// and that difference is client cost. Both paths ban EOS so every stream yields exactly --tokens tokens, and
 // alternate round by round so that load and cache state are shared fairly; medians are quoted.
 // The server side is also timed on its own: handler entry → engine generate() call ("prep":
 // body, zod, chat template, tokenizer) and engine token → SSE write is synchronous in between.
 //
-//   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10] [--threads 2]
+//   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10] [--threads 2] [--no-fetch]
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +23,7 @@ import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
 import { buildPrompt } from '../../src/chat/prompt.js';
 import { planFromOpenAI, chatCompletionRequestSchema } from '../../src/chat/openai-request.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import type { RequestSample } from '../../src/bench/client.js';
-import type { ClientJob } from './http-client-worker.js';
+import type { ClientJob, ClientResult } from './http-client-worker.js';
 import { median } from '../../src/bench/stats.js';
 
 interface StreamTiming {
@@ -66,7 +68,7 @@ async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tok
 
 function overHttp(worker: Worker, job: ClientJob): Promise<RunStats> {
   return new Promise((resolve, reject) => {
-    worker.once('message', (m: { samples: RequestSample[]; wallMs: number }) => {
+    worker.once('message', (m: ClientResult) => {
       const bad = m.samples.find((s) => !s.ok);
       if (bad) return reject(new Error(`HTTP stream failed: ${bad.error}`));
       const streams = m.samples.map((s) => ({
@@ -74,6 +76,7 @@ function overHttp(worker: Worker, job: ClientJob): Promise<RunStats> {
         itlMs: s.chunkTimesMs.slice(1).map((t, i) => t - s.chunkTimesMs[i]!),
         tokens: s.outputTokens,
       }));
+      worker.off('error', reject);
       resolve(stats(streams, m.wallMs));
     });
     worker.once('error', reject);
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
       reps: { type: 'string', default: '10' },
       threads: { type: 'string', default: '2' },
       json: { type: 'string' },
+      'no-fetch': { type: 'boolean', default: false },
     },
   });
   const levels = values.concurrency.split(',').map(Number);
@@ -149,15 +153,19 @@ async function main(): Promise<void> {
   // The same prompt tokens the HTTP path builds, so both paths prefill the same thing.
   const prompt = (await buildPrompt(model, planFromOpenAI(chatCompletionRequestSchema.parse(body)))).tokens;
 
+  const withFetch = !values['no-fetch'];
   const results: Array<Record<string, number>> = [];
   for (const c of levels) {
-    const job: ClientJob = { baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, body, concurrency: c };
+    const job: ClientJob = { host: '127.0.0.1', port, apiKey: KEY, body, concurrency: c, client: 'socket' };
+    const fetchJob: ClientJob = { ...job, client: 'fetch' };
     await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
     await overHttp(worker, job);
+    if (withFetch) await overHttp(worker, fetchJob);
     prepMs.length = 0;
     tokenUs.length = 0;
     const direct: RunStats[] = [];
     const http: RunStats[] = [];
+    const viaFetch: RunStats[] = [];
     const spreads: number[] = [];
     const n = c === 1 ? reps : 1; // single streams are short: repeat them for stable medians
     for (let r = 0; r < rounds; r++) {
@@ -167,6 +175,12 @@ async function main(): Promise<void> {
         http.push(await overHttp(worker, job));
         spreads.push(Math.max(...submitAt) - Math.min(...submitAt));
       }
+      // fetch's rounds are not in the server-side columns (prep, µs/token, spread).
+      const prepMark = prepMs.length;
+      const tokenMark = tokenUs.length;
+      if (withFetch) for (let i = 0; i < n; i++) viaFetch.push(await overHttp(worker, fetchJob));
+      prepMs.length = prepMark;
+      tokenUs.length = tokenMark;
     }
     results.push({
       concurrency: c,
@@ -180,6 +194,9 @@ async function main(): Promise<void> {
       http_itl_p50_ms: median(http.flatMap((s) => s.itl)),
       direct_tok_s: median(direct.map((s) => s.tokensPerSec)),
       http_tok_s: median(http.map((s) => s.tokensPerSec)),
+      ...(withFetch
+        ? { fetch_ttft_p50_ms: median(viaFetch.flatMap((s) => s.ttft)), fetch_tok_s: median(viaFetch.map((s) => s.tokensPerSec)) }
+        : {}),
     });
   }
   await worker.terminate();
@@ -187,13 +204,16 @@ async function main(): Promise<void> {
   model.unload();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const f = (x: number) => x.toFixed(2);
-  console.log(`chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams`);
-  console.log('| concurrent | streams/path | TTFT direct ms | TTFT http ms | added ms | server prep ms | server µs/token | submit spread ms | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
+  const pct = (a: number, b: number) => `${f(((a - b) / b) * 100)}%`;
+  console.log(`chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams; http = lean socket client`);
+  console.log(
+    '| concurrent | streams/path | TTFT direct ms | TTFT http ms | added ms | server prep ms | server µs/token | submit spread ms | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | TTFT fetch ms | tok/s fetch |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(
-      `| ${r.concurrency} | ${r.streams} | ${f(r.direct_ttft_p50_ms!)} | ${f(r.http_ttft_p50_ms!)} | ${f(r.http_ttft_p50_ms! - r.direct_ttft_p50_ms!)} | ${f(r.server_prep_p50_ms!)} | ${f(r.server_token_p50_us!)} | ${f(r.http_submit_spread_ms!)} | ${f(r.direct_itl_p50_ms!)} | ${f(r.http_itl_p50_ms!)} | ${f(r.direct_tok_s!)} | ${f(r.http_tok_s!)} | ${f(((r.http_tok_s! - r.direct_tok_s!) / r.direct_tok_s!) * 100)}% |`,
+      `| ${r.concurrency} | ${r.streams} | ${f(r.direct_ttft_p50_ms)} | ${f(r.http_ttft_p50_ms)} | ${f(r.http_ttft_p50_ms! - r.direct_ttft_p50_ms!)} | ${f(r.server_prep_p50_ms)} | ${f(r.server_token_p50_us)} | ${f(r.http_submit_spread_ms)} | ${f(r.direct_itl_p50_ms)} | ${f(r.http_itl_p50_ms)} | ${f(r.direct_tok_s)} | ${f(r.http_tok_s)} | ${pct(r.http_tok_s!, r.direct_tok_s!)} | ${f(r.fetch_ttft_p50_ms)} | ${f(r.fetch_tok_s)} |`,
     );
   }
   const out = values.json ?? join(PACKAGE_ROOT, 'bench', 'results', 'chat-server-overhead.json');
