@@ -162,18 +162,80 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
   }
 }
 
+#ifdef INFER_F16C
+// exp(x) for 8 floats: x clamped to [-87.3, 88.37], n = round(x * log2(e)), r = x - n * ln 2 (in
+// two parts), e^r by a degree-7 Taylor-style polynomial (Cephes expf coefficients), times 2^n.
+// About 1 ulp; below -87.3 gives ~1e-38 instead of 0, above 88.37 a large finite value.
+inline __m256 exp8(__m256 x) {
+  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.3f)), _mm256_set1_ps(88.37f));
+  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+  const __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+}
+#endif
+
+// y[i] = f(x[i]) for i < n with exp8 inside f; the tail goes through the same vector code (padded),
+// so every element is computed the same way wherever it sits.
+template <typename F>
+inline void map8(const float* x, float* y, int64_t n, float pad, F f) {
+  int64_t i = 0;
+#ifdef INFER_F16C
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, f(_mm256_loadu_ps(x + i), i));
+  if (i < n) {
+    float in[8], out[8];
+    for (int k = 0; k < 8; ++k) in[k] = i + k < n ? x[i + k] : pad;
+    _mm256_storeu_ps(out, f(_mm256_loadu_ps(in), i));
+    for (int64_t k = 0; i + k < n; ++k) y[i + k] = out[k];
+  }
+#else
+  (void)x; (void)y; (void)n; (void)pad; (void)f;
+#endif
+}
+
 // Softmax of sc[0 .. n) in place; the result is the probabilities (p_j = e_j * (1 / sum)).
 void softmax_row(float* sc, int32_t n) {
   float mx = -INFINITY;
   for (int32_t j = 0; j < n; ++j) mx = std::max(mx, sc[j]);
+#ifdef INFER_F16C
+  const __m256 vmx = _mm256_set1_ps(mx);
+  map8(sc, sc, n, mx, [&](__m256 v, int64_t) { return exp8(_mm256_sub_ps(v, vmx)); });
+#else
+  for (int32_t j = 0; j < n; ++j) sc[j] = std::exp(sc[j] - mx);
+#endif
   double sum = 0.0;
-  for (int32_t j = 0; j < n; ++j) {
-    const float e = std::exp(sc[j] - mx);
-    sc[j] = e;
-    sum += e;
-  }
+  for (int32_t j = 0; j < n; ++j) sum += sc[j];
   const float inv = static_cast<float>(1.0 / sum);
   for (int32_t j = 0; j < n; ++j) sc[j] *= inv;
+}
+
+// g[i] = silu(g[i]) * u[i], silu(x) = x / (1 + exp(-x)).
+void swiglu_row(float* g, const float* u, int64_t n) {
+#ifdef INFER_F16C
+  map8(g, g, n, 0.0f, [&](__m256 x, int64_t i) {
+    const __m256 e = exp8(_mm256_sub_ps(_mm256_setzero_ps(), x));
+    __m256 uv;
+    if (i + 8 <= n) {
+      uv = _mm256_loadu_ps(u + i);
+    } else {
+      float pad[8] = {};
+      for (int64_t k = 0; i + k < n; ++k) pad[k] = u[i + k];
+      uv = _mm256_loadu_ps(pad);
+    }
+    return _mm256_mul_ps(_mm256_div_ps(x, _mm256_add_ps(_mm256_set1_ps(1.0f), e)), uv);
+  });
+#else
+  for (int64_t i = 0; i < n; ++i) g[i] = (g[i] / (1.0f + std::exp(-g[i]))) * u[i];
+#endif
 }
 
 constexpr int kHeadsPerScorePass = 8;  // query heads whose scores share one K conversion
@@ -372,7 +434,7 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
     for_tokens([&](int t) {  // SwiGLU
       float* g = gate_.data() + t * ff;
       const float* u = up_.data() + t * ff;
-      for (int64_t i = 0; i < ff; ++i) g[i] = (g[i] / (1.0f + std::exp(-g[i]))) * u[i];
+      swiglu_row(g, u, ff);
     });
     prof.mark(st_swiglu);
     matmul(L.w_down, gate_.data(), n, xn_.data(), pool_);
