@@ -486,6 +486,83 @@ inline void by_token_groups(int nt, F1 f1, F2 f2, F3 f3, F4 f4) {
   }
 }
 
+// Q8_0 weights x several tokens without the per-token sign trick: the activations are biased
+// once per tile to unsigned (yu = y + 128, 32 bytes per block), so each token's block dot is one
+// u8 x s8 dot-accumulate starting from -128 * sum(q) (computed once per weight block):
+// sum(yu * q) - 128 * sum(q) = sum(y * q), the same integers as tile_q8<dec_q8_0>.
+template <int TT>
+inline void tile_q8_0u_step(const block_q8_0& w, const uint8_t* const* yu, const float* const* dy, int64_t i,
+                            __m256* acc) {
+  const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w.qs));
+  const __m256i bias = _mm256_sub_epi32(_mm256_setzero_si256(), dot4_u8_i8(_mm256_set1_epi8(static_cast<char>(0x80)), q));
+  const __m256 dw = _mm256_cvtph_ps(_mm_set1_epi16(static_cast<short>(w.d)));
+  for (int t = 0; t < TT; t++) {
+    const __m256i u = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(yu[t] + i * QK));
+#if defined(__AVX512VNNI__) && defined(__AVX512VL__)
+    const __m256i p = _mm256_dpbusd_epi32(bias, u, q);
+#elif defined(__AVXVNNI__)
+    const __m256i p = _mm256_dpbusd_avx_epi32(bias, u, q);
+#else
+    const __m256i p = _mm256_add_epi32(bias, dot4_u8_i8(u, q));
+#endif
+    const __m256 scale = _mm256_mul_ps(dw, _mm256_broadcast_ss(dy[t] + i));
+    acc[t] = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(p), acc[t]);
+  }
+}
+
+template <int TT>
+inline void tile_q8_0u(int64_t nb, const block_q8_0* w, const uint8_t* const* yu, const float* const* dy, float* out) {
+  __m256 acc0[TT], acc1[TT];
+  for (int t = 0; t < TT; t++) acc0[t] = acc1[t] = _mm256_setzero_ps();
+  int64_t i = 0;
+  for (; i + 2 <= nb; i += 2) {
+    tile_q8_0u_step<TT>(w[i], yu, dy, i, acc0);
+    tile_q8_0u_step<TT>(w[i + 1], yu, dy, i + 1, acc1);
+  }
+  if (i < nb) tile_q8_0u_step<TT>(w[i], yu, dy, i, acc0);
+  for (int t = 0; t < TT; t++) out[t] = hsum(_mm256_add_ps(acc0[t], acc1[t]));
+}
+
+void gemm_q8_0u(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
+                size_t ys) {
+  const int64_t nb = n / QK;
+  // Per tile: biased quants and scales of its tokens, contiguous (stays in L1/L2 for the tile).
+  thread_local std::vector<uint8_t> ubuf;
+  thread_local std::vector<float> dbuf;
+  if (ubuf.size() < static_cast<size_t>(nt * n)) ubuf.resize(static_cast<size_t>(nt * n));
+  if (dbuf.size() < static_cast<size_t>(nt * nb)) dbuf.resize(static_cast<size_t>(nt * nb));
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  for (int t = 0; t < nt; t++) {
+    const block_q8_0x* a = reinterpret_cast<const block_q8_0x*>(act + t * as);
+    uint8_t* u = ubuf.data() + static_cast<size_t>(t) * n;
+    float* d = dbuf.data() + static_cast<size_t>(t) * nb;
+    for (int64_t i = 0; i < nb; i++) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(u + i * QK),
+                          _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[i].qs)), flip));
+      d[i] = a[i].d;
+    }
+  }
+  auto run = [&](auto tt_const, int t0) {
+    constexpr int TT = decltype(tt_const)::value;
+    const uint8_t* yu[TT];
+    const float* dy[TT];
+    for (int t = 0; t < TT; t++) {
+      yu[t] = ubuf.data() + static_cast<size_t>(t0 + t) * n;
+      dy[t] = dbuf.data() + static_cast<size_t>(t0 + t) * nb;
+    }
+    for (int r = 0; r < nr; r++) {
+      float o[TT];
+      tile_q8_0u<TT>(nb, reinterpret_cast<const block_q8_0*>(w + r * ws), yu, dy, o);
+      for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
+    }
+  };
+  by_token_groups(
+      nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
+      [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
+}
+
 // Token groups outer, rows inner: the group's activations (up to 4 rows of blocks) stay in L1
 // while the row chunk's weights are re-read from L2, one weight block per 4 token dot products.
 template <typename D>
@@ -553,7 +630,10 @@ void gemm_tile_avx2(tensor_type w, int64_t n, const uint8_t* wr, size_t ws, int 
     case tensor_type::bf16: gemm_float<ld_bf16>(n, wr, ws, nr, act, as, nt, y, ys); break;
     case tensor_type::q4_0: gemm_q8<dec_q4_0>(n, wr, ws, nr, act, as, nt, y, ys); break;
     case tensor_type::q5_0: gemm_q8<dec_q5_0>(n, wr, ws, nr, act, as, nt, y, ys); break;
-    case tensor_type::q8_0: gemm_q8<dec_q8_0>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q8_0:
+      if (nt >= 4) gemm_q8_0u(n, wr, ws, nr, act, as, nt, y, ys);  // prefill: biased activations
+      else gemm_q8<dec_q8_0>(n, wr, ws, nr, act, as, nt, y, ys);
+      break;
     case tensor_type::q4_k: gemm_k<4>(n, wr, ws, nr, act, as, nt, y, ys); break;
     case tensor_type::q5_k: gemm_k<5>(n, wr, ws, nr, act, as, nt, y, ys); break;
     case tensor_type::q6_k: gemm_k<6>(n, wr, ws, nr, act, as, nt, y, ys); break;
