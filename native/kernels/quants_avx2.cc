@@ -290,7 +290,8 @@ inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
         const __m256i y0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y));
         const __m256i y1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + 32));
         sumi[t] = madd_acc(sumi[t], _mm256_maddubs_epi16(lo, y0), s_lo);
-        sumi2[t] = madd_acc(sumi2[t], _mm256_maddubs_epi16(hi, y1), s_hi);
+        __m256i& acc2 = TT >= 8 ? sumi[t] : sumi2[t];  // 8 tokens: enough independent chains
+        acc2 = madd_acc(acc2, _mm256_maddubs_epi16(hi, y1), s_hi);
       }
     }
     for (int t = 0; t < TT; t++) sumi[t] = _mm256_add_epi32(sumi[t], sumi2[t]);
@@ -342,7 +343,7 @@ inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* 
         const int8_t* y = a[t][i].qs + 128 * h;
         for (int k = 0; k < 4; k++) {
           const __m256i yk = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + 32 * k));
-          __m256i& acc_k = (k & 1) ? sumi2[t] : sumi[t];
+          __m256i& acc_k = (k & 1) && TT < 8 ? sumi2[t] : sumi[t];
           acc_k = madd_acc(acc_k, _mm256_maddubs_epi16(q[k], yk), s[k]);
         }
       }
@@ -586,6 +587,14 @@ void gemm_q8(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act,
       [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
 }
 
+// K-quant tiles of 8 tokens where the CPU has 32 vector registers (AVX-512VL): each decoded
+// weight block serves twice as many token dot products as the 4-token tiles.
+#if defined(__AVX512VL__)
+constexpr bool kKQuantTokens8 = true;
+#else
+constexpr bool kKQuantTokens8 = true;
+#endif
+
 template <int KIND>  // 4: q4_K, 5: q5_K, 6: q6_K
 void gemm_k(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
             size_t ys) {
@@ -602,11 +611,13 @@ void gemm_k(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, 
       for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
     }
   };
+  int t8 = 0;
+  if (kKQuantTokens8) for (; t8 + 8 <= nt; t8 += 8) run(std::integral_constant<int, 8>(), t8);
   by_token_groups(
-      nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
+      nt - t8, [&](int t0) { run(std::integral_constant<int, 1>(), t8 + t0); },
+      [&](int t0) { run(std::integral_constant<int, 2>(), t8 + t0); },
+      [&](int t0) { run(std::integral_constant<int, 3>(), t8 + t0); },
+      [&](int t0) { run(std::integral_constant<int, 4>(), t8 + t0); });
 }
 
 }  // namespace
