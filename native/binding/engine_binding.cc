@@ -341,6 +341,12 @@ void session_state::deliver(std::vector<token_event>&& evs) {
     auto top_lp = Napi::Float32Array::New(env, n_top);
     size_t t = 0;
     int64_t finished = 0;
+    bool any_draft = false;
+    for (auto& ev : *d) any_draft = any_draft || ev.has_draft;
+    // Draft counters per event ([i*3]: proposed, accepted, steps), only in steps that finish a
+    // sequence submitted with a draft.
+    Napi::Int32Array spec;
+    if (any_draft) spec = Napi::Int32Array::New(env, n * 3);
     for (size_t i = 0; i < n; ++i) {
       const token_event& ev = (*d)[i];
       seq[i] = static_cast<double>(ev.seq);
@@ -356,6 +362,11 @@ void session_state::deliver(std::vector<token_event>&& evs) {
         top_lp[t] = ev.top_logprobs[k];
       }
       if (ev.finish != finish_reason::none) ++finished;
+      if (any_draft) {
+        spec[i * 3] = ev.has_draft ? ev.draft_proposed : -1;
+        spec[i * 3 + 1] = ev.draft_accepted;
+        spec[i * 3 + 2] = ev.decode_steps;
+      }
     }
     Napi::Object batch = Napi::Object::New(env);
     batch.Set("seq", seq);
@@ -368,6 +379,7 @@ void session_state::deliver(std::vector<token_event>&& evs) {
     batch.Set("nTop", ntop);
     batch.Set("topIds", top_ids);
     batch.Set("topLogprobs", top_lp);
+    if (any_draft) batch.Set("draft", spec);
     // Keep the event loop alive only while this session has live sequences.
     self->active -= finished;
     if (self->active <= 0) {
@@ -431,6 +443,17 @@ sampling_params parse_sampling(const Napi::Object& o, seq_request& req, Napi::En
     for (size_t i = 0; i < a.ElementLength(); ++i) req.stop_tokens.push_back(a[i]);
   }
   req.max_tokens = static_cast<int32_t>(num_opt(o, "maxTokens", 256));
+  Napi::Value dr = o.Get("draft");
+  if (dr.IsTypedArray()) {
+    auto ta = dr.As<Napi::TypedArray>();
+    if (ta.TypedArrayType() != napi_uint32_array && ta.TypedArrayType() != napi_int32_array)
+      throw_error(env, "submit", engine_status::invalid_argument, "draft must be a Uint32Array or Int32Array");
+    const auto* dp = reinterpret_cast<const int32_t*>(static_cast<const uint8_t*>(ta.ArrayBuffer().Data()) + ta.ByteOffset());
+    req.draft.assign(dp, dp + ta.ElementLength());
+  } else if (!dr.IsUndefined() && !dr.IsNull()) {
+    throw_error(env, "submit", engine_status::invalid_argument, "draft must be a Uint32Array or Int32Array");
+  }
+  req.max_draft = static_cast<int32_t>(num_opt(o, "maxDraft", req.max_draft));
   req.batch_priority = bool_opt(o, "batchPriority", false);
   if (!(p.temperature >= 0) || !(p.top_p > 0 && p.top_p <= 1) || p.top_k < 0 || !(p.min_p >= 0 && p.min_p <= 1) ||
       !(p.repetition_penalty > 0))

@@ -43,7 +43,17 @@ struct sequence {
   // last sampled token (whose KV the next decode step computes).
   int64_t prefill_target = 0;
   uint64_t admit_order = 0;
+  // Speculative decoding (see engine.h): draft[draft_pos] is the next token the output is expected
+  // to produce while draft_aligned; otherwise draft_pos is where the re-alignment search starts.
+  std::vector<int32_t> draft;
+  size_t draft_pos = 0;
+  bool draft_aligned = true;
+  int32_t max_draft = 0;
+  int64_t draft_proposed = 0;
+  int64_t draft_accepted = 0;
+  int64_t decode_steps = 0;
   sequence(const sampling_params& p, int64_t n_vocab) : smp(p, n_vocab) {}
+  bool speculates() const { return !draft.empty() && max_draft > 0 && smp.params().temperature <= 0.0f && !constraint; }
   bool decoding() const { return n_generated > 0 && n_computed == static_cast<int64_t>(tokens.size()) - 1; }
   bool prefilling() const { return n_computed < prefill_target; }
 };
@@ -68,7 +78,7 @@ engine::engine(std::shared_ptr<model> m, const engine_options& opts)
           opts.kv_blocks > 0 ? opts.kv_blocks : blocks_for_mb(m_->hp, opts.kv_cache_mb, opts.block_size),
           opts.block_size),
       cache_(kv_, opts.prefix_cache),
-      fwd_(*m_, kv_, pool_, std::max(1, opts.max_batch_tokens), std::max(1, opts.max_seqs)) {
+      fwd_(*m_, kv_, pool_, std::max(1, opts.max_batch_tokens), std::max(1, opts.max_seqs) + std::max(0, opts.spec_rows)) {
   scratch_.cand.reserve(m_->hp.n_vocab);
   if (opts.gpu) {  // GPU backend hook: null (CPU path) without a usable GPU
     std::string why;
@@ -95,6 +105,13 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
     if (t < 0 || t >= V) throw engine_error(engine_status::invalid_argument, "submit: token id out of range");
   if (req.max_tokens < 1) throw engine_error(engine_status::invalid_argument, "submit: max_tokens must be >= 1");
   const int64_t n = static_cast<int64_t>(req.prompt.size());
+  if (static_cast<int64_t>(req.draft.size()) > n_ctx_)
+    throw engine_error(engine_status::invalid_argument, "submit: the draft is longer than the context");
+  for (int32_t t : req.draft)
+    if (t < 0 || t >= V) throw engine_error(engine_status::invalid_argument, "submit: draft token id out of range");
+  if (req.max_draft < 0 || req.max_draft > kMaxDraftPerStep)
+    throw engine_error(engine_status::invalid_argument,
+                       "submit: max_draft must be 0.." + std::to_string(kMaxDraftPerStep));
   if (n >= n_ctx_)
     throw engine_error(engine_status::context_length_exceeded,
                        "prompt has " + std::to_string(n) + " tokens; the context holds " + std::to_string(n_ctx_) +
@@ -111,6 +128,8 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
   for (int32_t e : m_->vocab.eos) s->stop.push_back(e);
   s->constraint = std::move(req.constraint);
   s->batch_priority = req.batch_priority;
+  s->draft = std::move(req.draft);
+  s->max_draft = req.max_draft;
   // The prompt alone must fit the pool; prompt + max_tokens is waited for, never refused.
   if (ceil_div(n + 1, kv_.block_size()) > kv_.n_blocks())
     throw engine_error(engine_status::overloaded, "prompt needs more KV memory than the whole cache holds");
@@ -259,7 +278,69 @@ void engine::finish(sequence& s, finish_reason why, engine_status err) {
   ev.error = err;
   ev.prompt_tokens = static_cast<int32_t>(s.n_prompt);
   ev.cached_tokens = s.cached;
+  if (!s.draft.empty()) {
+    ev.has_draft = true;
+    ev.draft_proposed = static_cast<int32_t>(s.draft_proposed);
+    ev.draft_accepted = static_cast<int32_t>(s.draft_accepted);
+    ev.decode_steps = static_cast<int32_t>(s.decode_steps);
+  }
   emit(s, ev);
+}
+
+// Draft tokens to verify in this step's pass for a decoding sequence, at most `room`; takes the
+// KV blocks their positions need (never preempting anyone for them: without a free block the
+// draft is cut to the blocks the sequence holds).
+int32_t engine::plan_draft(sequence& s, int32_t room) {
+  if (!s.speculates() || !s.draft_aligned || room <= 0) return 0;
+  const int bs = kv_.block_size();
+  const int64_t left_out = std::min<int64_t>(s.max_new - s.n_generated, s.max_total - static_cast<int64_t>(s.tokens.size()));
+  int64_t k = std::min<int64_t>({static_cast<int64_t>(room), static_cast<int64_t>(s.max_draft),
+                                 static_cast<int64_t>(s.draft.size() - s.draft_pos), left_out - 1});
+  if (k <= 0) return 0;
+  const int64_t p = s.n_computed;  // position of the input token; draft token j sits at p + 1 + j
+  while (static_cast<int64_t>(s.blocks.size()) <= (p + k) / bs) {
+    if (s.reserve_left > 0) {
+      s.blocks.push_back(alloc_block());
+      s.reserve_left--;
+      reserved_--;
+    } else if (available_blocks() > 0) {
+      s.blocks.push_back(alloc_block());
+    } else {
+      k = static_cast<int64_t>(s.blocks.size()) * bs - 1 - p;
+      break;
+    }
+  }
+  return static_cast<int32_t>(std::max<int64_t>(0, k));
+}
+
+// After a step sampled `accepted` draft tokens and then `token` for s: follow the draft, or look
+// the output's last tokens up in it (3-, 2-, then 1-gram; the nearest match at or after the
+// current draft position; a 1-gram only within kNearWindow tokens, since single tokens such as
+// newlines match almost anywhere).
+void engine::advance_draft(sequence& s, int32_t accepted, int32_t token) {
+  constexpr int kMaxNgram = 3;
+  constexpr size_t kNearWindow = 32;
+  if (s.draft_aligned) {
+    s.draft_pos += static_cast<size_t>(accepted);
+    if (s.draft_pos < s.draft.size() && s.draft[s.draft_pos] == token) {
+      s.draft_pos++;
+      return;
+    }
+    s.draft_aligned = false;
+  }
+  const int64_t n_gen = static_cast<int64_t>(s.tokens.size()) - s.n_prompt;
+  const int32_t* tail_end = s.tokens.data() + s.tokens.size();
+  const size_t nd = s.draft.size();
+  for (int n = static_cast<int>(std::min<int64_t>(kMaxNgram, n_gen)); n >= 1; --n) {
+    const int32_t* pat = tail_end - n;
+    const size_t limit = n == 1 ? std::min(nd, s.draft_pos + kNearWindow) : nd;
+    for (size_t m = s.draft_pos; m + n <= limit; ++m) {
+      if (!std::equal(pat, pat + n, s.draft.begin() + static_cast<std::ptrdiff_t>(m))) continue;
+      s.draft_pos = m + n;
+      s.draft_aligned = true;
+      return;
+    }
+  }
 }
 
 void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
@@ -295,19 +376,29 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
       if (was_self) break;
     }
   }
-  // 2. Plan: one decode token per decoding sequence first, then prefill chunks round-robin.
+  // 2. Plan: one decode token per decoding sequence first (plus draft tokens to verify, from the
+  //    budget the decode tokens leave), then prefill chunks round-robin.
   struct part {
     sequence* s;
     int64_t from;
     int64_t n;
     bool logits;
+    int32_t n_draft;  // draft tokens after the input token (each with its own logit row)
   };
   std::vector<part> plan;
   int budget = fwd_.max_tokens();
+  int n_decode = 0;
+  for (auto& sp : running_)
+    if (sp->decoding()) ++n_decode;
+  int spare = std::max(0, budget - n_decode);
+  int spec_rows_left = fwd_.max_logits() - std::max(1, opts_.max_seqs);
   for (auto& sp : running_)
     if (sp->decoding() && budget > 0) {
-      plan.push_back({sp.get(), sp->n_computed, 1, true});
-      --budget;
+      const int32_t k = plan_draft(*sp, std::min(spare, spec_rows_left));
+      plan.push_back({sp.get(), sp->n_computed, 1 + k, true, k});
+      budget -= 1 + k;
+      spare -= k;
+      spec_rows_left -= k;
     }
   const size_t nr = running_.size();
   for (size_t k = 0; k < nr && budget > 0; ++k) {
@@ -315,7 +406,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
     if (!s->prefilling()) continue;
     const int64_t n = std::min<int64_t>(budget, s->prefill_target - s->n_computed);
     const bool done = s->n_computed + n == s->prefill_target;
-    plan.push_back({s, s->n_computed, n, done && s->n_generated == 0});
+    plan.push_back({s, s->n_computed, n, done && s->n_generated == 0, 0});
     budget -= static_cast<int>(n);
   }
   rr_++;
@@ -331,21 +422,38 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
       }
     }
   }
+  // Per sequence with logits: its first logit row and the draft tokens verified after it.
+  struct out_group {
+    sequence* s;
+    int first_row;
+    int32_t n_draft;
+  };
+  std::vector<out_group> groups;
   batch_.clear();
   out_rows_.clear();
-  out_seq_.clear();
   for (auto& p : plan) {
+    if (p.n_draft > 0) {
+      sequence& s = *p.s;
+      batch_.push_back({s.tokens[p.from], static_cast<int32_t>(p.from), s.blocks.data()});
+      for (int32_t j = 0; j < p.n_draft; ++j)
+        batch_.push_back({s.draft[s.draft_pos + j], static_cast<int32_t>(p.from + 1 + j), s.blocks.data()});
+      groups.push_back({p.s, static_cast<int>(out_rows_.size()), p.n_draft});
+      for (int64_t i = 0; i <= p.n_draft; ++i)
+        out_rows_.push_back(static_cast<int32_t>(batch_.size() - 1 - p.n_draft + i));
+      continue;
+    }
     for (int64_t i = 0; i < p.n; ++i)
       batch_.push_back({p.s->tokens[p.from + i], static_cast<int32_t>(p.from + i), p.s->blocks.data()});
     if (p.logits) {
+      groups.push_back({p.s, static_cast<int>(out_rows_.size()), 0});
       out_rows_.push_back(static_cast<int32_t>(batch_.size() - 1));
-      out_seq_.push_back(p.s);
     }
   }
   if (batch_.empty()) return;
   steps_++;
   fwd_.run(batch_.data(), static_cast<int>(batch_.size()), out_rows_.data(), static_cast<int>(out_rows_.size()));
   for (auto& p : plan) {
+    // Draft rows are provisional: the sampling below rolls n_computed back to what was accepted.
     p.s->n_computed += p.n;
     if (!p.s->prefilling() && !p.s->prompt_inserted) {
       // Share the prompt's full blocks with concurrent and later requests right away.
@@ -353,47 +461,75 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
       cache_.insert(p.s->tokens.data(), p.s->n_prompt / bs, p.s->path, p.s->blocks);
     }
   }
-  for (size_t k = 0; k < out_seq_.size(); ++k) {
-    sequence& s = *out_seq_[k];
-    const uint8_t* mask = s.constraint ? s.constraint->allowed() : nullptr;
-    sample_result r = s.smp.sample(fwd_.logits_mut(static_cast<int>(k)), mask, scratch_);
-    if (r.token < 0) {  // the constraint admits nothing: end here
-      finish(s, finish_reason::grammar_end, engine_status::ok);
-      for (auto it = running_.begin(); it != running_.end(); ++it)
-        if (it->get() == &s) {
-          ended.push_back(std::move(*it));
-          running_.erase(it);
-          break;
-        }
-      continue;
+  auto end_seq = [&](sequence& s, finish_reason why) {
+    finish(s, why, engine_status::ok);
+    for (auto it = running_.begin(); it != running_.end(); ++it)
+      if (it->get() == &s) {
+        ended.push_back(std::move(*it));
+        running_.erase(it);
+        break;
+      }
+  };
+  for (const out_group& g : groups) {
+    sequence& s = *g.s;
+    s.decode_steps++;
+    s.draft_proposed += g.n_draft;
+    bool ended_here = false;
+    int32_t accepted = 0;
+    int32_t last = -1;
+    // Row j holds the logits after the input token and draft tokens 0..j-1; it is sampled only
+    // while every earlier draft token was the greedy choice, so each sample sees exactly the
+    // context (and sampler state) of plain decoding.
+    for (int32_t j = 0; j <= g.n_draft; ++j) {
+      const uint8_t* mask = s.constraint ? s.constraint->allowed() : nullptr;
+      sample_result r = s.smp.sample(fwd_.logits_mut(g.first_row + j), mask, scratch_);
+      if (r.token < 0) {  // the constraint admits nothing: end here
+        end_seq(s, finish_reason::grammar_end);
+        ended_here = true;
+        break;
+      }
+      s.tokens.push_back(r.token);
+      s.n_generated++;
+      // KV is valid up to the input token of the row just sampled (rejected rows are dropped).
+      s.n_computed = static_cast<int64_t>(s.tokens.size()) - 1;
+      if (s.constraint) s.constraint->accept(r.token);
+      token_event ev;
+      ev.seq = s.id;
+      ev.token = r.token;
+      ev.logprob = r.logprob;
+      ev.n_top = r.n_top;
+      std::memcpy(ev.top_ids, r.top_ids, sizeof(int32_t) * r.n_top);
+      std::memcpy(ev.top_logprobs, r.top_logprobs, sizeof(float) * r.n_top);
+      ev.prompt_tokens = static_cast<int32_t>(s.n_prompt);
+      ev.cached_tokens = s.cached;
+      emit(s, ev);
+      finish_reason why = finish_reason::none;
+      if (std::find(s.stop.begin(), s.stop.end(), r.token) != s.stop.end()) why = finish_reason::stop;
+      else if (s.constraint && s.constraint->finished()) why = finish_reason::grammar_end;
+      else if (s.n_generated >= s.max_new || static_cast<int64_t>(s.tokens.size()) >= s.max_total)
+        why = finish_reason::length;
+      if (j < g.n_draft && r.token == s.draft[s.draft_pos + j]) {
+        ++accepted;
+        ++s.draft_accepted;  // before a finish below reports the counters
+      }
+      if (why != finish_reason::none) {
+        end_seq(s, why);
+        ended_here = true;
+        break;
+      }
+      last = r.token;
+      if (j == accepted) break;  // a draft token was rejected (or none was left): the pass ends here
     }
-    s.tokens.push_back(r.token);
-    s.n_generated++;
-    if (s.constraint) s.constraint->accept(r.token);
-    token_event ev;
-    ev.seq = s.id;
-    ev.token = r.token;
-    ev.logprob = r.logprob;
-    ev.n_top = r.n_top;
-    std::memcpy(ev.top_ids, r.top_ids, sizeof(int32_t) * r.n_top);
-    std::memcpy(ev.top_logprobs, r.top_logprobs, sizeof(float) * r.n_top);
-    ev.prompt_tokens = static_cast<int32_t>(s.n_prompt);
-    ev.cached_tokens = s.cached;
-    emit(s, ev);
-    finish_reason why = finish_reason::none;
-    if (std::find(s.stop.begin(), s.stop.end(), r.token) != s.stop.end()) why = finish_reason::stop;
-    else if (s.constraint && s.constraint->finished()) why = finish_reason::grammar_end;
-    else if (s.n_generated >= s.max_new || static_cast<int64_t>(s.tokens.size()) >= s.max_total)
-      why = finish_reason::length;
-    if (why != finish_reason::none) {
-      finish(s, why, engine_status::ok);
-      for (auto it = running_.begin(); it != running_.end(); ++it)
-        if (it->get() == &s) {
-          ended.push_back(std::move(*it));
-          running_.erase(it);
-          break;
-        }
+    if (ended_here) continue;
+    if (g.n_draft > 0) {
+      // Give back blocks that only held rejected draft positions (keep the next decode position's).
+      const size_t keep = std::max(s.path.size(), static_cast<size_t>(ceil_div(s.n_computed + 1, bs)));
+      while (s.blocks.size() > keep) {
+        kv_.release(s.blocks.back());
+        s.blocks.pop_back();
+      }
     }
+    if (!s.draft.empty()) advance_draft(s, accepted, last);
   }
 }
 

@@ -14,6 +14,14 @@
 // Sequences that do not fit wait in the queue (interactive before batch) until others finish;
 // one that could not fit even in an idle engine fails with engine_status::overloaded; a lone
 // sequence that outgrows the whole pool ends with finish_reason::length.
+//
+// Speculative decoding with a given draft (seq_request::draft; greedy, unconstrained sequences):
+// a decode step feeds the next input token plus up to max_draft draft tokens as extra rows of the
+// same forward pass, samples every row in order and keeps the longest prefix where the greedy
+// choice equals the draft, plus the model's own token at the first mismatch. Output is exactly
+// plain greedy decoding's; KV of rejected rows is dropped by rolling the sequence back (those
+// slots are overwritten later). After a mismatch the draft is re-aligned by looking the last
+// generated tokens up in it (prompt-lookup style); until that succeeds the sequence decodes plainly.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -70,6 +78,12 @@ struct token_event {
   int32_t n_top = 0;
   int32_t top_ids[kMaxTopLogprobs];
   float top_logprobs[kMaxTopLogprobs];
+  // Finish events of a sequence submitted with a draft: draft tokens proposed for verification,
+  // how many of them were accepted, and the forward passes that produced its tokens.
+  bool has_draft = false;
+  int32_t draft_proposed = 0;
+  int32_t draft_accepted = 0;
+  int32_t decode_steps = 0;
 };
 
 // Receives the events of one step for the sequences it submitted (called on the scheduler
@@ -87,7 +101,13 @@ struct seq_request {
   std::vector<int32_t> stop_tokens;
   bool batch_priority = false;
   std::unique_ptr<token_constraint> constraint;
+  // Expected output for speculative decoding (used only when sampling is greedy and there is no
+  // constraint; otherwise ignored). At most n_ctx tokens.
+  std::vector<int32_t> draft;
+  int32_t max_draft = 16;  // draft tokens verified per step, 0..kMaxDraftPerStep
 };
+
+constexpr int32_t kMaxDraftPerStep = 64;
 
 struct engine_options {
   int threads = 1;
@@ -99,6 +119,7 @@ struct engine_options {
   int max_seqs = 64;            // running sequences at once
   int64_t n_ctx = 0;            // 0: the model's context_length
   bool gpu = true;              // run the forward pass on the GPU when one is usable (else the CPU)
+  int spec_rows = 32;           // logit rows per step for draft verification, beyond max_seqs
 };
 
 struct engine_stats {
@@ -166,6 +187,8 @@ class engine {
   void deliver_events();
   void step(std::vector<std::unique_ptr<sequence>>& ended);
   void publish_stats();
+  int32_t plan_draft(sequence& s, int32_t room);
+  void advance_draft(sequence& s, int32_t accepted, int32_t token);
   int64_t available_blocks() const;
   void compute_private(const std::vector<int32_t>& tokens, int64_t from, int64_t to, std::vector<int32_t>& blocks,
                        const std::function<void(int64_t first_pos, int n)>& on_chunk);
@@ -200,7 +223,6 @@ class engine {
   std::vector<fwd_token> batch_;
   std::vector<sequence*> batch_seq_;
   std::vector<int32_t> out_rows_;
-  std::vector<sequence*> out_seq_;
   // Events of the current step grouped by sink (one sink per JS environment: a short list).
   std::vector<std::pair<std::shared_ptr<event_sink>, std::vector<token_event>>> by_sink_;
 

@@ -210,12 +210,16 @@ export class NativeModel implements EngineModel {
           req.signal?.removeEventListener('abort', onAbort);
           if (failure !== null) return reject(failure);
           if (finish === NativeFinish.error) return reject(fromNativeStatus(ev.error[i]!));
-          resolve({
+          const result: GenerateResult = {
             finishReason: FINISH[finish] ?? 'stop',
             promptTokens,
             cachedTokens: ev.cachedTokens[i]!,
             completionTokens,
-          });
+          };
+          if (ev.draft && ev.draft[i * 3]! >= 0) {
+            result.speculative = { drafted: ev.draft[i * 3]!, accepted: ev.draft[i * 3 + 1]!, steps: ev.draft[i * 3 + 2]! };
+          }
+          resolve(result);
         },
       });
     });
@@ -296,6 +300,14 @@ export class NativeModel implements EngineModel {
       batchPriority: req.priority === 'batch',
     };
     if (s.seed !== undefined) opts.seed = s.seed;
+    if (req.draft !== undefined && req.draft.length > 0) {
+      if (req.draft.length > this.info.contextLength) throw invalidRequest(`the draft has ${req.draft.length} tokens; the context holds ${this.info.contextLength}`);
+      opts.draft = req.draft;
+      if (req.maxDraftTokens !== undefined) {
+        if (!Number.isInteger(req.maxDraftTokens) || req.maxDraftTokens < 1 || req.maxDraftTokens > 64) throw invalidRequest('maxDraftTokens must be an integer from 1 to 64');
+        opts.maxDraft = req.maxDraftTokens;
+      }
+    }
     if (req.grammar) {
       opts.grammar =
         req.grammar.kind === 'json_schema' ? { kind: 'json_schema', schema: JSON.stringify(req.grammar.schema) } : { kind: req.grammar.kind };

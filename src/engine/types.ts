@@ -35,6 +35,12 @@ export interface GenerateRequest {
   /** Batch work yields to interactive work. */
   priority?: 'interactive' | 'batch';
   signal?: AbortSignal;
+  /** Speculative decoding: the output this generation is expected to produce (e.g. a merged file).
+   *  Verified in batched forward passes when sampling is greedy and there is no grammar; the
+   *  output is exactly what plain decoding gives, only the number of steps changes. Ignored otherwise. */
+  draft?: Uint32Array;
+  /** Draft tokens verified per step (1..64, default 16). */
+  maxDraftTokens?: number;
 }
 
 export interface TokenLogprob {
@@ -59,6 +65,17 @@ export interface GenerateResult {
   /** Prompt tokens served from the prefix cache. */
   cachedTokens: number;
   completionTokens: number;
+  /** Only for a request with a draft. */
+  speculative?: SpeculativeStats;
+}
+
+export interface SpeculativeStats {
+  /** Draft tokens proposed for verification (a draft token may be proposed again after a re-alignment). */
+  drafted: number;
+  /** Proposed draft tokens the model's greedy choice agreed with. */
+  accepted: number;
+  /** Forward passes that produced this generation's tokens (plain decoding: one per token). */
+  steps: number;
 }
 
 export interface ChatTemplateInput {

@@ -118,6 +118,10 @@ export interface NativeSubmitOptions {
   topLogprobs?: number;
   stopTokens?: Int32Array;
   batchPriority?: boolean;
+  /** Speculative decoding: the expected output, verified in batched passes (greedy, no grammar only). */
+  draft?: Uint32Array | Int32Array;
+  /** Draft tokens verified per step (0..64, default 16). */
+  maxDraft?: number;
   /** Grammar: JSON schema text, or the fixed grammars. */
   grammar?: { kind: 'json_schema'; schema: string } | { kind: 'json_object' } | { kind: 'event_lines' };
 }
@@ -135,6 +139,10 @@ export interface StepEvents {
   nTop: Uint8Array;
   topIds: Int32Array;
   topLogprobs: Float32Array;
+  /** Present only in steps that finish a sequence submitted with a draft: [i*3] draft tokens
+   *  proposed (-1: event of a sequence without a draft), [i*3+1] accepted, [i*3+2] forward passes
+   *  that produced its tokens. */
+  draft?: Int32Array;
 }
 
 export interface NativeEvalOptions {
