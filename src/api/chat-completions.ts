@@ -1,12 +1,13 @@
 // POST /v1/chat/completions: apply models go to the apply engine; chat models run on the serving
 // engine, answered as one chat.completion or as a chat.completion.chunk SSE stream.
 import { toApiError, openaiErrorBody } from '../errors.js';
-import type { RequestContext, Route } from '../http/types.js';
+import type { RequestContext, Route, SseEvent } from '../http/types.js';
 import { handleApply, isApply } from '../chat/apply-link.js';
 import { prepareOpenAIChat, runOpenAIChat } from '../chat/openai-chat.js';
 import { chatCompletionBody, OpenAIChunker } from '../chat/openai-response.js';
 import type { ChatServices } from '../chat/services.js';
 import { SseQueue } from '../chat/sse-queue.js';
+import { endOfIoBatch } from '../chat/engine-turn.js';
 
 function field(body: unknown, name: string): unknown {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
@@ -15,25 +16,31 @@ function field(body: unknown, name: string): unknown {
 async function streamChat(services: ChatServices, ctx: RequestContext, body: unknown): Promise<void> {
   const p = await prepareOpenAIChat(services, body);
   if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);
+  await endOfIoBatch();
   const chunker = new OpenAIChunker(p.meta, p.req.stream_options?.include_usage === true);
   const out = new SseQueue(ctx);
+  // The last choice's closing chunks, the usage chunk and [DONE] leave with the end of the body.
+  const tail: SseEvent[] = [];
+  let running = p.plan.n;
   try {
     const results = await runOpenAIChat(p, {
       signal: ctx.signal,
       onEvent: (i, ev) => out.send(chunker.event(i, ev)),
       onChoiceDone: (i, r) => {
-        for (const c of chunker.finish(i, r)) out.send(c);
+        const chunks = chunker.finish(i, r);
+        if (--running === 0) for (const c of chunks) tail.push({ data: c });
+        else for (const c of chunks) out.send(c);
       },
     });
     const usage = chunker.usage(results);
-    if (usage) out.send(usage);
-    out.send('[DONE]');
+    if (usage) tail.push({ data: usage });
+    tail.push({ data: '[DONE]' });
   } catch (err) {
-    if (!out.started) throw err;
+    if (!out.started && tail.length === 0) throw err;
     // Mid-stream failure: the SDK raises APIError for a chunk with an `error` key.
-    out.send(openaiErrorBody(toApiError(err)) as object);
+    tail.push({ data: openaiErrorBody(toApiError(err)) as object });
   } finally {
-    await out.end();
+    await out.end(tail);
   }
 }
 
@@ -44,6 +51,7 @@ async function handle(services: ChatServices, ctx: RequestContext): Promise<void
   if (field(body, 'stream') === true) return streamChat(services, ctx, body);
   const p = await prepareOpenAIChat(services, body);
   if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);
+  await endOfIoBatch();
   ctx.json(200, chatCompletionBody(p.meta, await runOpenAIChat(p, { signal: ctx.signal })));
 }
 

@@ -1,9 +1,12 @@
 // An SSE response opened on its first event. Opening late lets a failure before any output still
 // answer with a proper HTTP error status. If no event comes for a while (a long queue or prefill),
 // the stream opens anyway with `: ping` comments, which both SDKs ignore, so that clients and
-// proxies with idle timeouts keep the connection. Writes go straight to the SseWriter, which keeps
-// them in order and bounds what a slow client can make us hold.
-import type { RequestContext, SseWriter } from '../http/types.js';
+// proxies with idle timeouts keep the connection.
+// Events sent in one synchronous run (one engine token: e.g. Anthropic's message_start, ping,
+// content_block_start and first delta) are written together right after it, as one socket write;
+// end() writes whatever is still held plus its closing events together with the end of the body.
+// The SseWriter keeps writes in order and bounds what a slow client can make us hold.
+import type { RequestContext, SseEvent, SseWriter } from '../http/types.js';
 
 export interface KeepAlive {
   /** Open the stream after this long without an event. */
@@ -14,11 +17,18 @@ export interface KeepAlive {
 
 export const DEFAULT_KEEP_ALIVE: KeepAlive = { openAfterMs: 5_000, pingEveryMs: 15_000 };
 
+const RESOLVED = Promise.resolve();
+
 export class SseQueue {
   private sse: SseWriter | null = null;
-  private last: Promise<void> = Promise.resolve();
+  private last: Promise<void> = RESOLVED;
   private opener: NodeJS.Timeout | null = null;
   private pinger: NodeJS.Timeout | null = null;
+  /** Events of the current synchronous run, written by the queued flush. */
+  private held: SseEvent[] = [];
+  private flushQueued = false;
+  private ended = false;
+  private readonly flushHeld = (): void => this.flush();
 
   constructor(
     private readonly ctx: RequestContext,
@@ -27,6 +37,7 @@ export class SseQueue {
     if (!keepAlive) return;
     this.opener = setTimeout(() => {
       this.opener = null;
+      this.flush();
       if (!this.open()) return;
       this.ping();
       this.pinger = setInterval(() => this.ping(), keepAlive.pingEveryMs);
@@ -35,8 +46,9 @@ export class SseQueue {
     this.opener.unref();
   }
 
+  /** True once an event was sent (or the stream opened): errors must now go in-band. */
   get started(): boolean {
-    return this.sse !== null;
+    return this.sse !== null || this.held.length > 0;
   }
 
   /** True once the client went away. */
@@ -45,16 +57,48 @@ export class SseQueue {
   }
 
   send(data: string | object, eventName?: string): void {
-    const sse = this.open();
-    if (!sse || sse.closed) return;
-    this.last = sse.send(data, eventName).catch(() => undefined);
+    if (this.ended || this.closed) return;
+    this.held.push(eventName === undefined ? { data } : { data, event: eventName });
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(this.flushHeld);
+    }
   }
 
-  /** Waits until the last event was handed to the socket, then ends the response. */
-  async end(): Promise<void> {
+  /** Waits until what was sent was handed to the socket, then writes `last` (with anything still
+   *  held) and ends the response. */
+  async end(last: readonly SseEvent[] = []): Promise<void> {
     this.stopTimers();
+    this.ended = true;
+    const tail = this.held.length ? [...this.held, ...last] : last;
+    this.held = [];
     await this.last;
-    this.sse?.end();
+    if (tail.length === 0) {
+      this.sse?.end();
+      return;
+    }
+    const sse = this.open();
+    if (!sse || sse.closed) return;
+    if (sse.sendBatch) {
+      sse.end(tail);
+      return;
+    }
+    for (const e of tail) void sse.send(e.data, e.event);
+    sse.end();
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.held.length === 0) return;
+    const events = this.held;
+    this.held = [];
+    const sse = this.open();
+    if (!sse || sse.closed) return;
+    if (sse.sendBatch) {
+      this.last = sse.sendBatch(events).catch(() => undefined);
+    } else {
+      for (const e of events) this.last = sse.send(e.data, e.event).catch(() => undefined);
+    }
   }
 
   private open(): SseWriter | null {

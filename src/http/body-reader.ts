@@ -119,12 +119,28 @@ export class BodyReader {
     }
   }
 
+  /** The whole body. Takes chunks as they come (no async iterator: a body is usually one chunk
+   *  that is already here or arrives right after the handler starts). */
   async readAll(): Promise<Buffer> {
+    this.take();
     const parts: Buffer[] = [];
     let total = 0;
-    for await (const c of this.chunksIterator()) {
-      parts.push(c as Buffer);
-      total += c.byteLength;
+    for (;;) {
+      if (this.chunks.length) {
+        for (const c of this.chunks) {
+          parts.push(c);
+          total += c.byteLength;
+        }
+        this.chunks.length = 0;
+        this.queued = 0;
+        if (this.paused) {
+          this.paused = false;
+          this.res.resume();
+        }
+      }
+      if (this.failure) throw this.failure;
+      if (this.ended) break;
+      await new Promise<void>((resolve) => (this.wake = resolve));
     }
     return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
   }

@@ -3,6 +3,8 @@
 //   are copied out before anything else;
 // - onAborted is attached by the server before the handler runs (before any await);
 // - every write goes through res.cork (writes after an await are not corked by uWS);
+// - a streamed response's status and headers wait for its first body write (same cork, so one
+//   socket write carries both) or, when nothing is written in the same tick, for a microtask;
 // - after end() or abort the HttpResponse must not be touched again (`aborted`/`finished` guard it).
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
@@ -84,6 +86,8 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
   private controller: AbortController | null = null;
   private abortListeners: Array<() => void> | null = null;
   private queryCache: URLSearchParams | null = null;
+  /** Status line and headers of a started stream, not yet handed to uWS. */
+  private pendingHead: Array<[string, string]> | null = null;
 
   constructor(
     readonly res: HttpResponse,
@@ -157,11 +161,17 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
   }
 
   sse(): SseWriter {
-    this.startResponse(200, 'sse', [
-      ['content-type', 'text/event-stream; charset=utf-8'],
-      ['cache-control', 'no-cache'],
-      ['x-accel-buffering', 'no'],
-    ]);
+    // The writer's open comment (or first event, when one follows at once) carries the head.
+    this.startResponse(
+      200,
+      'sse',
+      [
+        ['content-type', 'text/event-stream; charset=utf-8'],
+        ['cache-control', 'no-cache'],
+        ['x-accel-buffering', 'no'],
+      ],
+      false,
+    );
     const w = new UwsSseWriter(this);
     this.sseWriter = w;
     if (!this.aborted) w.open();
@@ -187,8 +197,7 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     if (this.sseWriter && !this.sseWriter.closed) {
       const body = errorBody(this.errorFormat, err, this.requestId);
       // OpenAI streams carry errors as a plain data line; Anthropic streams as `event: error`.
-      void this.sseWriter.send(body as object, this.errorFormat === 'anthropic' ? 'error' : undefined);
-      this.sseWriter.end();
+      this.sseWriter.end([this.errorFormat === 'anthropic' ? { data: body as object, event: 'error' } : { data: body as object }]);
       return;
     }
     this.destroy(`error after the response started: ${err.code}`);
@@ -203,6 +212,14 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
 
   countBytes(n: number): void {
     this.bytesOut += n;
+  }
+
+  /** Hands a started stream's status and headers to uWS; call inside res.cork, before a body write. */
+  writePendingHead(): void {
+    const head = this.pendingHead;
+    if (!head) return;
+    this.pendingHead = null;
+    if (!this.aborted) this.writeHead(this.status, head);
   }
 
   /** uWS onAborted: the socket is gone and `res` is dead. */
@@ -263,13 +280,20 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     this.finish();
   }
 
-  private startResponse(status: number, kind: StreamKind, head: Array<[string, string]>): void {
+  /** The head waits for the first body write (one socket write for both); with `flushSoon` it
+   *  goes out by itself after the current synchronous run if nothing was written by then. */
+  private startResponse(status: number, kind: StreamKind, head: Array<[string, string]>, flushSoon = true): void {
     if (this.responded) throw new Error('response already started');
     this.responded = true;
     this.status = status;
     this.streamKind = kind;
     if (this.aborted) return;
     this.body?.release();
-    this.res.cork(() => this.writeHead(status, head));
+    this.pendingHead = head;
+    if (flushSoon) {
+      queueMicrotask(() => {
+        if (this.pendingHead && !this.aborted && !this.finished) this.res.cork(() => this.writePendingHead());
+      });
+    }
   }
 }

@@ -18,6 +18,9 @@ export interface StreamOwner {
   readonly maxQueuedBytes: number;
   onAbort(listener: () => void): void;
   countBytes(n: number): void;
+  /** Writes the response's status and headers if they are still held; called inside res.cork
+   *  before the first body bytes, so one socket write carries both. */
+  writePendingHead(): void;
   /** The response is complete (last byte handed to uWS). */
   finish(): void;
   /** Cut the connection: the client sees a truncated body, not a clean end. */
@@ -91,6 +94,7 @@ export class ChunkedSink {
     this.ended = true;
     const res = this.owner.res;
     res.cork(() => {
+      this.owner.writePendingHead();
       for (const p of this.queue) {
         res.write(p.data);
         this.count(p.size);
@@ -111,6 +115,7 @@ export class ChunkedSink {
   private rawWrite(data: Chunk, size: number): boolean {
     let ok = false;
     this.owner.res.cork(() => {
+      this.owner.writePendingHead();
       ok = this.owner.res.write(data);
     });
     this.count(size);
@@ -215,6 +220,7 @@ export class FixedLengthSink {
     let ok = false;
     let done = false;
     res.cork(() => {
+      this.owner.writePendingHead();
       [ok, done] = res.tryEnd(bytes, this.total);
     });
     this.handed += bytes.byteLength;

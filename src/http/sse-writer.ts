@@ -1,7 +1,12 @@
-// Server-Sent Events over a ChunkedSink: one write (one flush) per event, `send()` waits while
-// the client is slow, and `closed` turns true when the client leaves so producers stop.
-import type { SseWriter } from './types.js';
+// Server-Sent Events over a ChunkedSink: one write (one flush) per send, `send()` waits while
+// the client is slow, and `closed` turns true when the client leaves so producers stop. The
+// stream's opening comment waits for the rest of the current synchronous run: when an event
+// follows at once, the head, the comment and the event leave in one socket write.
+import type { SseEvent, SseWriter } from './types.js';
 import { ChunkedSink, type StreamOwner } from './response-sink.js';
+
+const OPEN_COMMENT = ': stream open\n\n';
+const RESOLVED = Promise.resolve();
 
 /** `event:` line when named, then the data as `data:` lines (multi-line strings split), then a blank line. */
 export function formatSseEvent(data: string | object, eventName?: string): string {
@@ -15,8 +20,16 @@ export function formatSseEvent(data: string | object, eventName?: string): strin
   return out + '\n';
 }
 
+function formatAll(events: readonly SseEvent[]): string {
+  let out = '';
+  for (const e of events) out += formatSseEvent(e.data, e.event);
+  return out;
+}
+
 export class UwsSseWriter implements SseWriter {
   private readonly sink: ChunkedSink;
+  /** The opening comment is due and not written yet. */
+  private openPending = false;
 
   constructor(owner: StreamOwner) {
     this.sink = new ChunkedSink(owner, ':\n');
@@ -31,22 +44,43 @@ export class UwsSseWriter implements SseWriter {
     return this.sink.acceptedBytes;
   }
 
-  /** The first bytes of the stream: flushes status and headers to the client at once. */
+  /** The first bytes of the stream: flush status and headers to the client, with the first
+   *  event when one is sent in the same synchronous run, else on their own right after it. */
   open(): void {
-    void this.sink.write(': stream open\n\n');
+    this.openPending = true;
+    queueMicrotask(() => {
+      if (this.openPending) void this.write('');
+    });
   }
 
   send(data: string | object, eventName?: string): Promise<void> {
-    if (this.sink.closed) return Promise.resolve();
-    return this.sink.write(formatSseEvent(data, eventName));
+    if (this.sink.closed) return RESOLVED;
+    return this.write(formatSseEvent(data, eventName));
+  }
+
+  sendBatch(events: readonly SseEvent[]): Promise<void> {
+    if (this.sink.closed || events.length === 0) return RESOLVED;
+    return this.write(formatAll(events));
   }
 
   comment(text: string): Promise<void> {
-    if (this.sink.closed) return Promise.resolve();
-    return this.sink.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
+    if (this.sink.closed) return RESOLVED;
+    return this.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
   }
 
-  end(): void {
-    this.sink.end();
+  end(last?: readonly SseEvent[]): void {
+    if (this.sink.closed) return;
+    const text = this.takeOpen() + (last ? formatAll(last) : '');
+    this.sink.end(text.length ? text : undefined);
+  }
+
+  private takeOpen(): string {
+    if (!this.openPending) return '';
+    this.openPending = false;
+    return OPEN_COMMENT;
+  }
+
+  private write(text: string): Promise<void> {
+    return this.sink.write(this.takeOpen() + text);
   }
 }

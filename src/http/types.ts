@@ -6,14 +6,22 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 /** Which envelope a route's errors use (see src/errors.ts). */
 export type ErrorFormat = 'openai' | 'anthropic' | 'predict';
 
+/** One server-sent event: `data` (objects JSON-encoded) and an optional `event:` name. */
+export interface SseEvent {
+  data: string | object;
+  event?: string;
+}
+
 export interface SseWriter {
   /** Sends one event (`event:` line when a name is given, then `data:`); objects are JSON-encoded.
    *  Resolves once uWS accepted the bytes; while the client is slow it waits for `onWritable`. */
   send(data: string | object, eventName?: string): Promise<void>;
+  /** Several events in one socket write (optional: callers fall back to send() per event). */
+  sendBatch?(events: readonly SseEvent[]): Promise<void>;
   /** `: text` comment line, e.g. a keep-alive ping. */
   comment(text: string): Promise<void>;
-  /** Ends the response. Idempotent. */
-  end(): void;
+  /** Ends the response, after `last` when given (in the same socket write where the writer can). Idempotent. */
+  end(last?: readonly SseEvent[]): void;
   /** True once the client went away or end() was called; producers stop when they see it. */
   readonly closed: boolean;
 }

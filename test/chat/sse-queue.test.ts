@@ -1,6 +1,6 @@
 // SseQueue against a recording SseWriter: lazy open, keep-alive pings, ordering, early exits.
 import { describe, expect, it } from 'vitest';
-import type { RequestContext, SseWriter } from '../../src/http/types.js';
+import type { RequestContext, SseEvent, SseWriter } from '../../src/http/types.js';
 import { SseQueue } from '../../src/chat/sse-queue.js';
 
 function fakeCtx(): { ctx: RequestContext; log: string[]; abort: () => void; opened: () => number } {
@@ -60,4 +60,35 @@ describe('SseQueue', () => {
     expect(f.opened()).toBe(0);
     expect(f.log).toEqual([]);
   });
+
+  it('writes the events of one synchronous run as one batch, and the end with what is still held', async () => {
+    const writes: string[] = [];
+    const ac = new AbortController();
+    const fmt = (events: readonly SseEvent[]) => events.map((e) => `${e.event ?? '-'}:${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}`).join(',');
+    let ended = false;
+    const writer: SseWriter = {
+      send: async (data, name) => void writes.push(fmt([{ data, ...(name ? { event: name } : {}) }])),
+      sendBatch: async (events) => void writes.push(`batch[${fmt(events)}]`),
+      comment: async (text) => void writes.push(`#${text}`),
+      end: (last) => {
+        ended = true;
+        writes.push(`end[${fmt(last ?? [])}]`);
+      },
+      get closed() {
+        return ended || ac.signal.aborted;
+      },
+    };
+    const q = new SseQueue({ signal: ac.signal, sse: () => writer } as unknown as RequestContext, null);
+    q.send('a', 'start');
+    q.send('b');
+    expect(q.started).toBe(true);
+    expect(writes).toEqual([]); // held until the synchronous run is over
+    await Promise.resolve();
+    expect(writes).toEqual(['batch[start:a,-:b]']);
+    q.send('c');
+    q.send('d');
+    await q.end([{ data: '[DONE]' }]);
+    expect(writes).toEqual(['batch[start:a,-:b]', 'end[-:c,-:d,-:[DONE]]']);
+  });
 });
+
