@@ -6,6 +6,7 @@ import { countMessageTokens, prepareMessage, runMessage } from '../chat/anthropi
 import { BlockBuilder, messageBody, messageDelta, messageStart } from '../chat/anthropic-response.js';
 import type { ChatServices } from '../chat/services.js';
 import { SseQueue } from '../chat/sse-queue.js';
+import { endOfIoBatch } from '../chat/engine-turn.js';
 
 /** Messages and count_tokens bodies may be up to 32 MB (api.md §3.5). */
 export const MESSAGES_MAX_BODY = 32 * 1024 * 1024;
@@ -13,6 +14,7 @@ export const MESSAGES_MAX_BODY = 32 * 1024 * 1024;
 async function handleMessage(services: ChatServices, ctx: RequestContext): Promise<void> {
   const p = await prepareMessage(services, await ctx.readJson());
   if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);
+  await endOfIoBatch();
   if (!p.req.stream) {
     const blocks = new BlockBuilder();
     const r = await runMessage(p, { signal: ctx.signal, onEvent: (ev) => blocks.onEvent(ev) });
