@@ -1,12 +1,20 @@
 // Response and tool-call identifiers in each vendor's style.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+// Random bytes are drawn 4 KiB at a time: one crypto call per ~170 ids instead of one per id.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
 function token(len: number): string {
-  const b = randomBytes(len);
+  if (used + len > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
   let s = '';
-  for (let i = 0; i < len; i++) s += ALPHABET[b[i]! % ALPHABET.length];
+  for (let i = 0; i < len; i++) s += ALPHABET[pool[used + i]! % ALPHABET.length];
+  used += len;
   return s;
 }
 
