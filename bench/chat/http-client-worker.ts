@@ -19,9 +19,13 @@ export interface ClientResult {
   wallMs: number;
 }
 
-const connections: SseConnection[] = [];
+/** Keep-alive connections per server (host:port), reused across jobs. */
+const pools = new Map<string, SseConnection[]>();
 
 async function viaSocket(job: ClientJob): Promise<StreamSample[]> {
+  const key = `${job.host}:${job.port}`;
+  let connections = pools.get(key);
+  if (!connections) pools.set(key, (connections = []));
   while (connections.length < job.concurrency) connections.push(new SseConnection(job.host, job.port));
   const request = chatRequest(job.host, job.port, job.apiKey, { ...job.body, stream: true, stream_options: { include_usage: true } });
   return Promise.all(connections.slice(0, job.concurrency).map((c) => c.stream(request)));

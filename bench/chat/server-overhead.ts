@@ -4,22 +4,32 @@
 // the same prompt tokens. The HTTP client is a lean one (sse-socket-client.ts: keep-alive sockets,
 // HTTP/1.1 and SSE parsed off the socket) so that the figures are what the server adds; the same
 // streams through fetch (undici, what most Node clients use) are reported as a secondary column,
-// and that difference is client cost. Both paths ban EOS so every stream yields exactly --tokens tokens, and
-// alternate round by round so that load and cache state are shared fairly; medians are quoted.
-// The server side is also timed on its own: handler entry → engine generate() call ("prep":
-// body, zod, chat template, tokenizer) and engine token → SSE write is synchronous in between.
+// and that difference is client cost. Both paths ban EOS so every stream yields exactly --tokens
+// tokens, and all paths alternate round by round so that load and cache state are shared fairly;
+// medians are quoted.
+// With --baseline DIR (the dist/ of another build of this repository, e.g. the commit before a
+// change, compiled with tsc), that build's HTTP server and chat route serve the same model on a
+// second port and run in the same rounds: a before/after comparison under the same load.
+// Server-side columns: handler entry → engine generate() call ("prep": body, zod, chat template,
+// tokenizer, and any wait before submitting), the spread of one burst's submits, and the main
+// thread's CPU time per streamed token (/proc schedstat of the main thread over each path's runs ÷
+// tokens: prep, token callbacks and socket writes; the in-process path's figure is the engine's
+// callbacks alone).
 //
-//   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10] [--threads 2] [--no-fetch]
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+//   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10]
+//     [--threads 2] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { ensureBuiltinModel } from '../../src/model-maker/index.js';
-import { createHttpServer } from '../../src/http/server.js';
+import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
+import type { Route } from '../../src/http/types.js';
 import { buildPrompt } from '../../src/chat/prompt.js';
 import { planFromOpenAI, chatCompletionRequestSchema } from '../../src/chat/openai-request.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
@@ -36,13 +46,23 @@ interface RunStats {
   ttft: number[];
   itl: number[];
   tokensPerSec: number;
+  tokens: number;
 }
 
 const KEY = 'sk-bench-chat';
 
+/** CPU time of this (the main) thread in ms, from /proc (ns resolution); NaN where there is none. */
+function mainThreadCpuMs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
   const tokens = streams.reduce((a, s) => a + s.tokens, 0);
-  return { ttft: streams.map((s) => s.ttftMs), itl: streams.flatMap((s) => s.itlMs), tokensPerSec: (tokens / wallMs) * 1000 };
+  return { ttft: streams.map((s) => s.ttftMs), itl: streams.flatMap((s) => s.itlMs), tokensPerSec: (tokens / wallMs) * 1000, tokens };
 }
 
 async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tokens: number, logitBias: Record<number, number>): Promise<RunStats> {
@@ -69,6 +89,7 @@ async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tok
 function overHttp(worker: Worker, job: ClientJob): Promise<RunStats> {
   return new Promise((resolve, reject) => {
     worker.once('message', (m: ClientResult) => {
+      worker.off('error', reject);
       const bad = m.samples.find((s) => !s.ok);
       if (bad) return reject(new Error(`HTTP stream failed: ${bad.error}`));
       const streams = m.samples.map((s) => ({
@@ -76,12 +97,59 @@ function overHttp(worker: Worker, job: ClientJob): Promise<RunStats> {
         itlMs: s.chunkTimesMs.slice(1).map((t, i) => t - s.chunkTimesMs[i]!),
         tokens: s.outputTokens,
       }));
-      worker.off('error', reject);
       resolve(stats(streams, m.wallMs));
     });
     worker.once('error', reject);
     worker.postMessage(job);
   });
+}
+
+interface ServerModules {
+  createHttpServer: typeof createHttpServer;
+  chatCompletionRoutes: typeof chatCompletionRoutes;
+}
+
+/** One HTTP server over the shared model, with the marks its columns need. */
+class TimedServer {
+  /** Handler entry times not yet matched with an engine call (requests are FIFO per tick). */
+  private readonly entries: number[] = [];
+  readonly prepMs: number[] = [];
+  /** When each request reached the engine: the spread of one burst shows how many streams missed
+   *  the first engine step (the in-process path submits all of them in one tick). */
+  readonly submitAt: number[] = [];
+  server!: HttpServer;
+  port = 0;
+
+  constructor(
+    readonly label: string,
+    private readonly mods: ServerModules,
+    private readonly model: EngineModel,
+  ) {}
+
+  async start(): Promise<void> {
+    const timed = Object.create(this.model) as EngineModel;
+    timed.generate = (req, onToken) => {
+      const entry = this.entries.shift();
+      if (entry !== undefined) this.prepMs.push(performance.now() - entry);
+      this.submitAt.push(performance.now());
+      return this.model.generate(req, onToken);
+    };
+    const routes: Route[] = this.mods.chatCompletionRoutes({ models: new Map([['builtin', timed]]) }).map((r) => ({
+      ...r,
+      handler: (ctx: Parameters<typeof r.handler>[0]) => {
+        this.entries.push(performance.now());
+        return r.handler(ctx);
+      },
+    }));
+    this.server = this.mods.createHttpServer({
+      name: 'bench',
+      routes,
+      logger: createLogger({ level: 'error', sink: () => {} }),
+      apiKeys: [KEY],
+      maxBody: 1 << 20,
+    });
+    this.port = await this.server.listen('127.0.0.1', 0);
+  }
 }
 
 async function main(): Promise<void> {
@@ -94,51 +162,30 @@ async function main(): Promise<void> {
       threads: { type: 'string', default: '2' },
       json: { type: 'string' },
       'no-fetch': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
     },
   });
   const levels = values.concurrency.split(',').map(Number);
   const tokens = Number(values.tokens);
   const rounds = Number(values.rounds);
   const reps = Number(values.reps);
+  const withFetch = !values['no-fetch'];
 
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-chat-'));
   const path = await ensureBuiltinModel(dataDir);
   const model = await loadModel(path, { id: 'builtin', threads: Number(values.threads), maxSequences: Math.max(64, ...levels) });
-  // Server-side marks: handler entry and the engine call it leads to (requests are FIFO per tick).
-  const entries: number[] = [];
-  const prepMs: number[] = [];
-  // When each HTTP request reached the engine: the spread of one burst shows how many streams
-  // missed the first engine step (the in-process path submits all of them in one tick).
-  const submitAt: number[] = [];
-  // Event-loop time the HTTP path spends per token: runner, parser, chunk JSON, SSE write.
-  const tokenUs: number[] = [];
-  const timed = Object.create(model) as EngineModel;
-  timed.generate = (req, onToken) => {
-    const entry = entries.shift();
-    if (entry !== undefined) prepMs.push(performance.now() - entry);
-    submitAt.push(performance.now());
-    return model.generate(req, (ev) => {
-      const t = performance.now();
-      onToken(ev);
-      if (tokenUs.length < 200_000) tokenUs.push((performance.now() - t) * 1000);
-    });
-  };
-  const services = { models: new Map([['builtin', timed]]) };
-  const routes = chatCompletionRoutes(services).map((r) => ({
-    ...r,
-    handler: (ctx: Parameters<typeof r.handler>[0]) => {
-      entries.push(performance.now());
-      return r.handler(ctx);
-    },
-  }));
-  const server = createHttpServer({
-    name: 'bench',
-    routes,
-    logger: createLogger({ level: 'error', sink: () => {} }),
-    apiKeys: [KEY],
-    maxBody: 1 << 20,
-  });
-  const port = await server.listen('127.0.0.1', 0);
+  const servers = [new TimedServer('http', { createHttpServer, chatCompletionRoutes }, model)];
+  // --baseline DIR[,DIR...]: other builds' servers, labelled by their directory's parent name.
+  for (const dirArg of values.baseline ? values.baseline.split(',') : []) {
+    const dir = resolve(dirArg);
+    const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(join(dir, rel)).href)) as T;
+    const base: ServerModules = {
+      createHttpServer: (await load<{ createHttpServer: typeof createHttpServer }>('src/http/server.js')).createHttpServer,
+      chatCompletionRoutes: (await load<{ chatCompletionRoutes: typeof chatCompletionRoutes }>('src/api/chat-completions.js')).chatCompletionRoutes,
+    };
+    servers.splice(servers.length - 1, 0, new TimedServer(basename(dirname(dir)), base, model));
+  }
+  for (const s of servers) await s.start();
   const worker = new Worker(new URL('./http-client-worker.js', import.meta.url));
 
   const logitBias = Object.fromEntries(model.info.eosTokens.map((t) => [t, -100]));
@@ -153,72 +200,119 @@ async function main(): Promise<void> {
   // The same prompt tokens the HTTP path builds, so both paths prefill the same thing.
   const prompt = (await buildPrompt(model, planFromOpenAI(chatCompletionRequestSchema.parse(body)))).tokens;
 
-  const withFetch = !values['no-fetch'];
-  const results: Array<Record<string, number>> = [];
+  const results: Array<Record<string, number | string>> = [];
   for (const c of levels) {
-    const job: ClientJob = { host: '127.0.0.1', port, apiKey: KEY, body, concurrency: c, client: 'socket' };
-    const fetchJob: ClientJob = { ...job, client: 'fetch' };
+    const jobs = servers.map((s): ClientJob => ({ host: '127.0.0.1', port: s.port, apiKey: KEY, body, concurrency: c, client: 'socket' }));
+    const fetchJob: ClientJob = { ...jobs[jobs.length - 1]!, client: 'fetch' };
     await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
-    await overHttp(worker, job);
+    for (const j of jobs) await overHttp(worker, j);
     if (withFetch) await overHttp(worker, fetchJob);
-    prepMs.length = 0;
-    tokenUs.length = 0;
+    for (const s of servers) s.prepMs.length = 0;
+    const busy = new Map<string, { ms: number; tokens: number }>();
+    const timedRun = async (label: string, run: () => Promise<RunStats>): Promise<RunStats> => {
+      const before = mainThreadCpuMs();
+      const r = await run();
+      const b = busy.get(label) ?? { ms: 0, tokens: 0 };
+      b.ms += mainThreadCpuMs() - before;
+      b.tokens += r.tokens;
+      busy.set(label, b);
+      return r;
+    };
     const direct: RunStats[] = [];
-    const http: RunStats[] = [];
+    const http = servers.map(() => [] as RunStats[]);
+    const spreads = servers.map(() => [] as number[]);
     const viaFetch: RunStats[] = [];
-    const spreads: number[] = [];
     const n = c === 1 ? reps : 1; // single streams are short: repeat them for stable medians
     for (let r = 0; r < rounds; r++) {
-      for (let i = 0; i < n; i++) direct.push(await inProcess(model, prompt, c, tokens, logitBias));
       for (let i = 0; i < n; i++) {
-        submitAt.length = 0;
-        http.push(await overHttp(worker, job));
-        spreads.push(Math.max(...submitAt) - Math.min(...submitAt));
+        // Every path once per repetition, so that they see the same load.
+        direct.push(await timedRun('direct', () => inProcess(model, prompt, c, tokens, logitBias)));
+        for (let k = 0; k < servers.length; k++) {
+          const s = servers[k]!;
+          s.submitAt.length = 0;
+          http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!)));
+          spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
+        }
+        if (withFetch) {
+          // fetch's rounds are not in the server-side columns (prep, spread, loop time).
+          const s = servers[servers.length - 1]!;
+          const mark = s.prepMs.length;
+          viaFetch.push(await overHttp(worker, fetchJob));
+          s.prepMs.length = mark;
+        }
       }
-      // fetch's rounds are not in the server-side columns (prep, µs/token, spread).
-      const prepMark = prepMs.length;
-      const tokenMark = tokenUs.length;
-      if (withFetch) for (let i = 0; i < n; i++) viaFetch.push(await overHttp(worker, fetchJob));
-      prepMs.length = prepMark;
-      tokenUs.length = tokenMark;
     }
-    results.push({
-      concurrency: c,
-      streams: direct.reduce((a, s) => a + s.ttft.length, 0),
-      direct_ttft_p50_ms: median(direct.flatMap((s) => s.ttft)),
-      http_ttft_p50_ms: median(http.flatMap((s) => s.ttft)),
-      server_prep_p50_ms: median(prepMs),
-      server_token_p50_us: median(tokenUs),
-      http_submit_spread_ms: median(spreads),
-      direct_itl_p50_ms: median(direct.flatMap((s) => s.itl)),
-      http_itl_p50_ms: median(http.flatMap((s) => s.itl)),
-      direct_tok_s: median(direct.map((s) => s.tokensPerSec)),
-      http_tok_s: median(http.map((s) => s.tokensPerSec)),
-      ...(withFetch
-        ? { fetch_ttft_p50_ms: median(viaFetch.flatMap((s) => s.ttft)), fetch_tok_s: median(viaFetch.map((s) => s.tokensPerSec)) }
-        : {}),
+    const directTtft = median(direct.flatMap((s) => s.ttft));
+    const directTokS = median(direct.map((s) => s.tokensPerSec));
+    const loopUs = (label: string) => {
+      const b = busy.get(label)!;
+      return (b.ms * 1000) / b.tokens;
+    };
+    servers.forEach((s, k) => {
+      const ttft = median(http[k]!.flatMap((x) => x.ttft));
+      const tokS = median(http[k]!.map((x) => x.tokensPerSec));
+      const last = k === servers.length - 1;
+      results.push({
+        concurrency: c,
+        server: s.label,
+        streams: direct.reduce((a, x) => a + x.ttft.length, 0),
+        direct_ttft_p50_ms: directTtft,
+        http_ttft_p50_ms: ttft,
+        added_ttft_ms: ttft - directTtft,
+        server_prep_p50_ms: median(s.prepMs),
+        http_submit_spread_ms: median(spreads[k]!),
+        direct_main_cpu_us_per_token: loopUs('direct'),
+        http_main_cpu_us_per_token: loopUs(s.label),
+        direct_itl_p50_ms: median(direct.flatMap((x) => x.itl)),
+        http_itl_p50_ms: median(http[k]!.flatMap((x) => x.itl)),
+        direct_tok_s: directTokS,
+        http_tok_s: tokS,
+        tok_s_change_pct: ((tokS - directTokS) / directTokS) * 100,
+        ...(withFetch && last
+          ? { fetch_ttft_p50_ms: median(viaFetch.flatMap((x) => x.ttft)), fetch_tok_s: median(viaFetch.map((x) => x.tokensPerSec)) }
+          : {}),
+      });
     });
   }
   await worker.terminate();
-  await server.shutdown(1000);
+  for (const s of servers) await s.server.shutdown(1000);
   model.unload();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const f = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
-  const pct = (a: number, b: number) => `${f(((a - b) / b) * 100)}%`;
-  console.log(`chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams; http = lean socket client`);
+  const f = (x: number | string | undefined) => (typeof x === 'number' ? x.toFixed(2) : (x ?? '–'));
   console.log(
-    '| concurrent | streams/path | TTFT direct ms | TTFT http ms | added ms | server prep ms | server µs/token | submit spread ms | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | TTFT fetch ms | tok/s fetch |',
+    `chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams; http = lean socket client` +
+      (values.baseline ? `; base = ${values.baseline}` : ''),
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | server prep ms | submit spread ms | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | TTFT fetch ms | tok/s fetch |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
-    console.log(
-      `| ${r.concurrency} | ${r.streams} | ${f(r.direct_ttft_p50_ms)} | ${f(r.http_ttft_p50_ms)} | ${f(r.http_ttft_p50_ms! - r.direct_ttft_p50_ms!)} | ${f(r.server_prep_p50_ms)} | ${f(r.server_token_p50_us)} | ${f(r.http_submit_spread_ms)} | ${f(r.direct_itl_p50_ms)} | ${f(r.http_itl_p50_ms)} | ${f(r.direct_tok_s)} | ${f(r.http_tok_s)} | ${pct(r.http_tok_s!, r.direct_tok_s!)} | ${f(r.fetch_ttft_p50_ms)} | ${f(r.fetch_tok_s)} |`,
-    );
+    const cols = [
+      r.concurrency,
+      r.server,
+      r.streams,
+      f(r.direct_ttft_p50_ms),
+      f(r.http_ttft_p50_ms),
+      f(r.added_ttft_ms),
+      f(r.server_prep_p50_ms),
+      f(r.http_submit_spread_ms),
+      f(r.direct_main_cpu_us_per_token),
+      f(r.http_main_cpu_us_per_token),
+      f(r.direct_itl_p50_ms),
+      f(r.http_itl_p50_ms),
+      f(r.direct_tok_s),
+      f(r.http_tok_s),
+      `${f(r.tok_s_change_pct)}%`,
+      f(r.fetch_ttft_p50_ms),
+      f(r.fetch_tok_s),
+    ];
+    console.log(`| ${cols.join(' | ')} |`);
   }
   const out = values.json ?? join(PACKAGE_ROOT, 'bench', 'results', 'chat-server-overhead.json');
   mkdirSync(join(out, '..'), { recursive: true });
-  writeFileSync(out, JSON.stringify({ promptTokens: prompt.length, tokens, rounds, results }, null, 2));
+  writeFileSync(out, JSON.stringify({ promptTokens: prompt.length, tokens, rounds, baseline: values.baseline ?? null, results }, null, 2));
 }
 
 main().catch((e: unknown) => {
