@@ -5,6 +5,7 @@
 //   node dist/bench/engine/engine-bench.js --model /path/small-q8_0.gguf [--threads 2] [--reps 3]
 //        [--concurrency 1,4,16,64] [--agg-tokens 32] [--ttft-reps N] [--peer] [--json out.json]
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -124,6 +125,10 @@ async function main() {
   const m = await loadModel(values.model, { threads, kvCacheMb: 1024, maxBatchTokens: 512, maxSequences: 64 });
   const V = m.info.vocabSize;
   const out: Record<string, unknown> = { model: values.model, threads, reps };
+  // The 1-minute load average around the side-by-side reps: on a shared machine llama.cpp's
+  // spinning workers lose far more than the engine under load, so a ratio needs its load beside it.
+  const load1 = () => loadavg()[0]!;
+  out.loadStart = load1();
 
   await timedGenerate(m, randomTokens(32, 1, V), 4); // warm-up (page in the weights)
   // Engine and llama.cpp alternate rep by rep, so both see the same machine load.
@@ -146,6 +151,8 @@ async function main() {
     );
   }
   await peer?.dispose();
+  out.loadEnd = load1();
+  console.log(`load average (1 min) before / after the reps: ${(out.loadStart as number).toFixed(2)} / ${(out.loadEnd as number).toFixed(2)}`);
   const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
   out.prefillTokS = median(prefill);
   out.decodeTokS = median(decode);
