@@ -3,6 +3,7 @@
 import type { LoadedModel } from '../engine/types.js';
 import { newChatCompletionId, newOpenAIToolCallId } from './ids.js';
 import { chatCompletionRequestSchema, planFromOpenAI, type ChatCompletionRequest } from './openai-request.js';
+import { fastChatCompletionRequest } from './openai-request-fast.js';
 import { chatCompletionBody, type CompletionMeta } from './openai-response.js';
 import type { ChatPlan } from './plan.js';
 import { buildPrompt, resolveMaxTokens, type BuiltPrompt } from './prompt.js';
@@ -21,7 +22,7 @@ export interface PreparedChat {
 
 /** Everything that can fail with a 4xx before generation starts. */
 export async function prepareOpenAIChat(services: ChatServices, body: unknown): Promise<PreparedChat> {
-  const req = parseBody(chatCompletionRequestSchema, body);
+  const req = fastChatCompletionRequest(body) ?? parseBody(chatCompletionRequestSchema, body);
   const model = findChatModel(services, req.model);
   const plan = planFromOpenAI(req);
   const prompt = await buildPrompt(model, plan);
