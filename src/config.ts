@@ -47,6 +47,8 @@ export const ConfigSchema = z.object({
   threads: z.coerce.number().int().min(1).max(1024),
   kvCacheMb: z.coerce.number().int().min(16).max(1_048_576),
   prefixCache: z.boolean(),
+  /** GGUF model svc-v3-large decodes with, the merge result as its speculative draft (null: merge only). */
+  applyModel: z.string().min(1).nullable(),
   predictApiKey: z.string().min(8, 'the prediction API key must be at least 8 characters').nullable(),
   shutdownTimeoutS: z.coerce.number().min(0).max(3600),
   role: z.enum(SERVER_ROLES),
@@ -116,6 +118,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { flag: 'rate-limit-rps', key: 'rateLimitRps', kind: 'number', def: '50', arg: 'N', help: 'requests per second per API key (0: no limit)' },
   { flag: 'rate-limit-burst', key: 'rateLimitBurst', kind: 'number', def: '100', arg: 'N', help: 'requests a key may send at once' },
   ...COMMON.slice(4, 8),
+  { flag: 'apply-model', key: 'applyModel', kind: 'string', def: undefined, arg: 'PATH', help: 'GGUF model svc-v3-large (and auto when it picks large) decodes with, the merge result as its speculative draft (default: none, the merge alone)' },
   ...COMMON.slice(8),
 ];
 
@@ -144,6 +147,7 @@ const DEFAULTS: Record<ConfigKey, unknown> = {
   threads: availableParallelism(),
   kvCacheMb: 1024,
   prefixCache: true,
+  applyModel: null,
   predictApiKey: null,
   shutdownTimeoutS: 10,
   role: 'standalone',

@@ -1,13 +1,17 @@
 // The code-edit apply models (svc-v3-fast, svc-v3-large, auto) in the Chat Completions format.
 // POST /v1/chat/completions dispatches here (src/chat/apply-link.ts); the batch executor calls
 // completeApply. Validation runs on the event loop (cheap field checks); parsing the message,
-// the merge and token counting run in the piscina pool (src/apply/pool.ts).
-import { ApiError, invalidRequest } from '../errors.js';
+// the merge and token counting run in the piscina pool (src/apply/pool.ts). With an apply LLM
+// configured (--apply-model, src/apply/llm.ts), svc-v3-large (and auto when it picks large) has
+// the LLM write the file, the merge result serving as its speculative draft.
+import { ApiError, invalidRequest, openaiErrorBody, toApiError } from '../errors.js';
 import type { RequestContext } from '../http/types.js';
 import { newChatCompletionId } from '../chat/ids.js';
 import type { MergeMode } from '../apply/merge.js';
 import { runInPool } from '../apply/pool.js';
 import type { ApplyTaskResult } from '../apply/run.js';
+import { applyLlm, runApplyLlm, type LlmApplyResult } from '../apply/llm.js';
+import type { LoadedModel } from '../engine/types.js';
 
 export const APPLY_MODELS = ['svc-v3-fast', 'svc-v3-large', 'auto'] as const;
 export type ApplyModel = (typeof APPLY_MODELS)[number];
@@ -29,6 +33,7 @@ export interface ApplyRequest {
   stream: boolean;
   includeUsage: boolean;
   maxTokens: number | null;
+  temperature: number;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -93,7 +98,7 @@ export function validateApplyRequest(body: unknown): ApplyRequest {
   }
   const n = body.n ?? 1;
   if (n !== 1) throw invalidRequest('n must be 1 for the apply models', 'n');
-  return { model: model as ApplyModel, content, stream, includeUsage, maxTokens: maxRaw as number | null };
+  return { model: model as ApplyModel, content, stream, includeUsage, maxTokens: maxRaw as number | null, temperature };
 }
 
 async function merge(req: ApplyRequest, signal?: AbortSignal): Promise<Extract<ApplyTaskResult, { ok: true }>> {
@@ -133,11 +138,125 @@ function completionBody(id: string, created: number, r: Extract<ApplyTaskResult,
   };
 }
 
+/** The apply LLM for this merge: configured, and the merge ran (or auto picked) svc-v3-large. */
+function llmFor(r: Extract<ApplyTaskResult, { ok: true }>): LoadedModel | null {
+  const llm = applyLlm();
+  return llm && r.model === 'svc-v3-large' ? llm : null;
+}
+
+function llmUsage(g: LlmApplyResult): Record<string, unknown> {
+  const u: Record<string, unknown> = { prompt_tokens: g.promptTokens, completion_tokens: g.completionTokens, total_tokens: g.promptTokens + g.completionTokens };
+  // OpenAI's predicted-outputs fields: draft tokens the model agreed with, and proposed ones it did not.
+  if (g.speculative) {
+    u.completion_tokens_details = {
+      accepted_prediction_tokens: g.speculative.accepted,
+      rejected_prediction_tokens: g.speculative.drafted - g.speculative.accepted,
+    };
+  }
+  return u;
+}
+
+/** Response headers of an LLM apply: which model wrote it, the draft's size and acceptance. */
+function llmHeaders(llm: LoadedModel, g: LlmApplyResult | null): Record<string, string> {
+  const h: Record<string, string> = { 'x-apply-llm': llm.info.id };
+  if (g) {
+    h['x-apply-draft-length'] = String(g.draftTokens);
+    if (g.speculative) {
+      h['x-apply-draft-tokens'] = String(g.speculative.drafted);
+      h['x-apply-draft-accepted'] = String(g.speculative.accepted);
+      h['x-apply-llm-steps'] = String(g.speculative.steps);
+    }
+  }
+  return h;
+}
+
+function llmCompletionBody(id: string, created: number, g: LlmApplyResult): Record<string, unknown> {
+  return {
+    id,
+    object: 'chat.completion',
+    created,
+    model: 'svc-v3-large',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: g.content, refusal: null, annotations: [] },
+        logprobs: null,
+        finish_reason: g.finishReason,
+      },
+    ],
+    usage: llmUsage(g),
+  };
+}
+
+function runLlm(llm: LoadedModel, req: ApplyRequest, r: Extract<ApplyTaskResult, { ok: true }>, signal?: AbortSignal, onText?: (t: string) => void) {
+  return runApplyLlm(llm, {
+    content: req.content,
+    merged: r.content,
+    maxTokens: req.maxTokens,
+    temperature: req.temperature,
+    ...(signal ? { signal } : {}),
+    ...(onText ? { onText } : {}),
+  });
+}
+
 /** Non-streaming apply: the chat.completion body. Throws ApiError (400) on bad input. */
 export async function completeApply(body: unknown, opts: { signal?: AbortSignal } = {}): Promise<{ statusCode: number; body: unknown }> {
   const req = validateApplyRequest(body);
   const r = await merge(req, opts.signal);
+  const llm = llmFor(r);
+  if (llm) {
+    const g = await runLlm(llm, req, r, opts.signal);
+    return { statusCode: 200, body: llmCompletionBody(newChatCompletionId(), Math.floor(Date.now() / 1000), g) };
+  }
   return { statusCode: 200, body: completionBody(newChatCompletionId(), Math.floor(Date.now() / 1000), r) };
+}
+
+/** svc-v3-large through the apply LLM: JSON, or content deltas as the engine produces them. */
+async function handleLlmCompletion(ctx: RequestContext, req: ApplyRequest, r: Extract<ApplyTaskResult, { ok: true }>, llm: LoadedModel): Promise<void> {
+  const id = newChatCompletionId();
+  const created = Math.floor(Date.now() / 1000);
+  if (!req.stream) {
+    const g = await runLlm(llm, req, r, ctx.signal);
+    for (const [k, v] of Object.entries(llmHeaders(llm, g))) ctx.setHeader(k, v);
+    ctx.json(200, llmCompletionBody(id, created, g));
+    return;
+  }
+  // Streaming: the headers leave before the first token, so acceptance goes in the usage chunk
+  // (completion_tokens_details), sent when stream_options.include_usage asks for usage.
+  for (const [k, v] of Object.entries(llmHeaders(llm, null))) ctx.setHeader(k, v);
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => {
+    const c: Record<string, unknown> = { id, object: 'chat.completion.chunk', created, model: 'svc-v3-large', choices, ...extra };
+    if (req.includeUsage && !('usage' in c)) c.usage = null;
+    return c;
+  };
+  const delta = (d: Record<string, unknown>, finish: string | null) => ({ index: 0, delta: d, logprobs: null, finish_reason: finish });
+  let sse: ReturnType<RequestContext['sse']> | null = null;
+  // Sends in order without holding the engine: each piece chains on the previous send.
+  let sending: Promise<void> = Promise.resolve();
+  const open = () => {
+    if (sse) return sse;
+    const s = ctx.sse();
+    sse = s;
+    sending = sending.then(() => s.send(chunk([delta({ role: 'assistant', content: '' }, null)])));
+    return s;
+  };
+  const send = (data: string | object) => {
+    const s = open();
+    sending = sending.then(() => (s.closed ? undefined : s.send(data)));
+  };
+  try {
+    const g = await runLlm(llm, req, r, ctx.signal, (text) => send(chunk([delta({ content: text }, null)])));
+    send(chunk([delta({}, g.finishReason)]));
+    if (req.includeUsage) send(chunk([], { usage: llmUsage(g) }));
+    send('[DONE]');
+  } catch (err) {
+    if (!sse) throw err;
+    // Mid-stream failure: the SDK raises APIError for a chunk with an `error` key.
+    send(openaiErrorBody(toApiError(err)) as object);
+  } finally {
+    await sending.catch(() => undefined);
+    (sse as ReturnType<RequestContext['sse']> | null)?.end();
+  }
 }
 
 /** Pieces of the merged text for content deltas; their concatenation is the text. */
@@ -165,6 +284,8 @@ export async function handleApplyCompletion(ctx: RequestContext, body: unknown):
   const r = await merge(req, ctx.signal);
   ctx.setHeader('x-apply-model', r.model);
   ctx.setHeader('x-apply-confidence', r.confidence.toFixed(2));
+  const llm = llmFor(r);
+  if (llm) return handleLlmCompletion(ctx, req, r, llm);
   const id = newChatCompletionId();
   const created = Math.floor(Date.now() / 1000);
   if (!req.stream) {

@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../log.js';
 import { Metrics } from '../metrics.js';
 import { BatchSystem } from '../batch/system.js';
 import { executeChatCompletion } from '../api/chat-executor.js';
+import { setApplyLlm } from '../apply/llm.js';
 
 export type CloseHook = () => Promise<void> | void;
 
@@ -20,6 +21,8 @@ export interface Services {
   readonly startedAt: number;
   /** Loaded models by id (the shape src/chat/services.ts expects). */
   readonly models: Map<string, LoadedModel>;
+  /** The apply LLM (--apply-model) svc-v3-large decodes with; null: the merge engine alone. */
+  readonly applyModel: LoadedModel | null;
   /** Files + Batches on LMDB under --data-dir (main API only; null for svc predict). */
   readonly batch: BatchSystem | null;
   /** Registers work to do on shutdown, after the HTTP servers drained (closing LMDB, engines).
@@ -50,11 +53,22 @@ export async function loadModels(config: Config, logger: Logger): Promise<Loaded
   return loaded;
 }
 
+/** The apply LLM of `svc serve --apply-model PATH` (main API only), or null. Errors abort startup. */
+export async function loadApplyModel(config: Config, logger: Logger): Promise<LoadedModel | null> {
+  if (!config.main || !config.applyModel) return null;
+  const started = performance.now();
+  const model = await loadModel(config.applyModel, { threads: config.threads, kvCacheMb: config.kvCacheMb, prefixCache: config.prefixCache });
+  logger.info('apply model loaded', { id: model.info.id, path: config.applyModel, context: model.info.contextLength, ms: Math.round(performance.now() - started) });
+  return model;
+}
+
 export interface ServicesOptions {
   logger?: Logger;
   metrics?: Metrics;
   /** Replaces loadModels (tests pass their own models, or none). */
   loadModels?: (config: Config, logger: Logger) => Promise<LoadedModel[]>;
+  /** Replaces loadApplyModel. */
+  loadApplyModel?: (config: Config, logger: Logger) => Promise<LoadedModel | null>;
 }
 
 export async function createServices(config: Config, opts: ServicesOptions = {}): Promise<Services> {
@@ -63,6 +77,7 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
   const hooks: CloseHook[] = [];
   let closing: Promise<void> | null = null;
   let batch: BatchSystem | null = null;
+  let applyModel: LoadedModel | null = null;
 
   const services: Services = {
     config,
@@ -70,6 +85,9 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
     metrics,
     startedAt: performance.now(),
     models: new Map(),
+    get applyModel() {
+      return applyModel;
+    },
     get batch() {
       return batch;
     },
@@ -90,6 +108,13 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
   for (const m of models) {
     if (services.models.has(m.info.id)) throw new Error(`two models with the id '${m.info.id}'`);
     services.models.set(m.info.id, m);
+  }
+  applyModel = await (opts.loadApplyModel ?? loadApplyModel)(config, logger);
+  if (applyModel) {
+    // The apply route (src/api/apply-completions.ts) is reached through the chat route, which
+    // has no services: it finds the model in src/apply/llm.ts.
+    setApplyLlm(applyModel);
+    services.onClose(() => setApplyLlm(null));
   }
   if (config.main) {
     // Registered after the models: close hooks run last-first, so the runner stops (aborting its
