@@ -487,6 +487,13 @@ inline void by_token_groups(int nt, F1 f1, F2 f2, F3 f3, F4 f4) {
   }
 }
 
+// Only with VNNI: dpbusd sums the u8 x s8 products in 32 bits, where maddubs would saturate.
+#if (defined(__AVX512VNNI__) && defined(__AVX512VL__)) || defined(__AVXVNNI__)
+constexpr bool kBiasedQ8 = true;
+#else
+constexpr bool kBiasedQ8 = false;
+#endif
+
 // Q8_0 weights x several tokens without the per-token sign trick: the activations are biased
 // once per tile to unsigned (yu = y + 128, 32 bytes per block), so each token's block dot is one
 // u8 x s8 dot-accumulate starting from -128 * sum(q) (computed once per weight block):
@@ -504,7 +511,8 @@ inline void tile_q8_0u_step(const block_q8_0& w, const uint8_t* const* yu, const
 #elif defined(__AVXVNNI__)
     const __m256i p = _mm256_dpbusd_avx_epi32(bias, u, q);
 #else
-    const __m256i p = _mm256_add_epi32(bias, dot4_u8_i8(u, q));
+    const __m256i p = bias;  // unreachable: maddubs would saturate 255 * 127 pairs (kBiasedQ8 is false)
+    (void)u;
 #endif
     const __m256 scale = _mm256_mul_ps(dw, _mm256_broadcast_ss(dy[t] + i));
     acc[t] = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(p), acc[t]);
@@ -642,7 +650,7 @@ void gemm_tile_avx2(tensor_type w, int64_t n, const uint8_t* wr, size_t ws, int 
     case tensor_type::q4_0: gemm_q8<dec_q4_0>(n, wr, ws, nr, act, as, nt, y, ys); break;
     case tensor_type::q5_0: gemm_q8<dec_q5_0>(n, wr, ws, nr, act, as, nt, y, ys); break;
     case tensor_type::q8_0:
-      if (nt >= 4) gemm_q8_0u(n, wr, ws, nr, act, as, nt, y, ys);  // prefill: biased activations
+      if (kBiasedQ8 && nt >= 4) gemm_q8_0u(n, wr, ws, nr, act, as, nt, y, ys);  // prefill: biased activations
       else gemm_q8<dec_q8_0>(n, wr, ws, nr, act, as, nt, y, ys);
       break;
     case tensor_type::q4_k: gemm_k<4>(n, wr, ws, nr, act, as, nt, y, ys); break;
