@@ -49,6 +49,10 @@ struct sequence {
   size_t draft_pos = 0;
   bool draft_aligned = true;
   int32_t max_draft = 0;
+  // Draft tokens to propose next step (<= max_draft): doubles after a fully accepted step; after
+  // a re-alignment it restarts small, the shorter the matched n-gram the smaller (rejected rows
+  // cost compute, most of all on the CPU where a pass costs about linearly in its rows).
+  int32_t draft_window = 0;
   int64_t draft_proposed = 0;
   int64_t draft_accepted = 0;
   int64_t decode_steps = 0;
@@ -130,6 +134,7 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
   s->batch_priority = req.batch_priority;
   s->draft = std::move(req.draft);
   s->max_draft = req.max_draft;
+  s->draft_window = req.max_draft;
   // The prompt alone must fit the pool; prompt + max_tokens is waited for, never refused.
   if (ceil_div(n + 1, kv_.block_size()) > kv_.n_blocks())
     throw engine_error(engine_status::overloaded, "prompt needs more KV memory than the whole cache holds");
@@ -294,7 +299,7 @@ int32_t engine::plan_draft(sequence& s, int32_t room) {
   if (!s.speculates() || !s.draft_aligned || room <= 0) return 0;
   const int bs = kv_.block_size();
   const int64_t left_out = std::min<int64_t>(s.max_new - s.n_generated, s.max_total - static_cast<int64_t>(s.tokens.size()));
-  int64_t k = std::min<int64_t>({static_cast<int64_t>(room), static_cast<int64_t>(s.max_draft),
+  int64_t k = std::min<int64_t>({static_cast<int64_t>(room), static_cast<int64_t>(s.draft_window),
                                  static_cast<int64_t>(s.draft.size() - s.draft_pos), left_out - 1});
   if (k <= 0) return 0;
   const int64_t p = s.n_computed;  // position of the input token; draft token j sits at p + 1 + j
@@ -338,6 +343,7 @@ void engine::advance_draft(sequence& s, int32_t accepted, int32_t token) {
       if (!std::equal(pat, pat + n, s.draft.begin() + static_cast<std::ptrdiff_t>(m))) continue;
       s.draft_pos = m + n;
       s.draft_aligned = true;
+      s.draft_window = std::min(s.max_draft, 1 << n);  // 8, 4 or 2
       return;
     }
   }
@@ -529,6 +535,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
         s.blocks.pop_back();
       }
     }
+    if (g.n_draft > 0 && accepted == g.n_draft) s.draft_window = std::min(s.max_draft, 2 * s.draft_window);
     if (!s.draft.empty()) advance_draft(s, accepted, last);
   }
 }
