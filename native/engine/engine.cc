@@ -53,6 +53,8 @@ struct sequence {
   // a re-alignment it restarts small, the shorter the matched n-gram the smaller (rejected rows
   // cost compute, most of all on the CPU where a pass costs about linearly in its rows).
   int32_t draft_window = 0;
+  int64_t draft_rejected = -1;  // draft index of the last rejected proposal
+  int64_t draft_dead = -1;      // re-alignments land after this index (see advance_draft)
   int64_t draft_proposed = 0;
   int64_t draft_accepted = 0;
   int64_t decode_steps = 0;
@@ -318,34 +320,66 @@ int32_t engine::plan_draft(sequence& s, int32_t room) {
   return static_cast<int32_t>(std::max<int64_t>(0, k));
 }
 
-// After a step sampled `accepted` draft tokens and then `token` for s: follow the draft, or look
-// the output's last tokens up in it (3-, 2-, then 1-gram; the nearest match at or after the
-// current draft position; a 1-gram only within kNearWindow tokens, since single tokens such as
-// newlines match almost anywhere).
+// After a step sampled `accepted` draft tokens and then `token` for s: follow the draft, or
+// re-align it. A mismatch at draft index P makes P + 1 the expected position (the model replaced
+// that token) and every further output token moves the expectation on by one. Re-alignment looks
+// the output's last 3, then 2, then 1 tokens up in a window around the expected position (the
+// longer the n-gram, the wider: code repeats short token sequences everywhere, and the nearest
+// occurrence, not the first one after the pointer, is the likely one; a match behind the
+// expectation counts double), then the last 8 tokens anywhere in the draft (large deletions or
+// moves). A draft token rejected twice in a row is never proposed again (runs of one repeated
+// token would otherwise loop on it).
 void engine::advance_draft(sequence& s, int32_t accepted, int32_t token) {
-  constexpr int kMaxNgram = 3;
-  constexpr size_t kNearWindow = 32;
+  const int64_t nd = static_cast<int64_t>(s.draft.size());
+  int64_t expect;
   if (s.draft_aligned) {
-    s.draft_pos += static_cast<size_t>(accepted);
-    if (s.draft_pos < s.draft.size() && s.draft[s.draft_pos] == token) {
-      s.draft_pos++;
+    const int64_t p = static_cast<int64_t>(s.draft_pos) + accepted;
+    if (p < nd && s.draft[p] == token) {
+      s.draft_pos = static_cast<size_t>(p + 1);
       return;
     }
+    if (s.draft_rejected == p) s.draft_dead = std::max(s.draft_dead, p);
+    s.draft_rejected = p;
     s.draft_aligned = false;
+    expect = p + 1;
+  } else {
+    expect = static_cast<int64_t>(s.draft_pos) + 1;
   }
+  expect = std::min(expect, nd);
+  s.draft_pos = static_cast<size_t>(expect);
   const int64_t n_gen = static_cast<int64_t>(s.tokens.size()) - s.n_prompt;
   const int32_t* tail_end = s.tokens.data() + s.tokens.size();
-  const size_t nd = s.draft.size();
-  for (int n = static_cast<int>(std::min<int64_t>(kMaxNgram, n_gen)); n >= 1; --n) {
-    const int32_t* pat = tail_end - n;
-    const size_t limit = n == 1 ? std::min(nd, s.draft_pos + kNearWindow) : nd;
-    for (size_t m = s.draft_pos; m + n <= limit; ++m) {
-      if (!std::equal(pat, pat + n, s.draft.begin() + static_cast<std::ptrdiff_t>(m))) continue;
-      s.draft_pos = m + n;
-      s.draft_aligned = true;
-      s.draft_window = std::min(s.max_draft, 1 << n);  // 8, 4 or 2
-      return;
+  // The best e (draft index right after a match of the output's last n tokens) in [lo, hi].
+  auto find = [&](int64_t n, int64_t lo, int64_t hi) -> int64_t {
+    lo = std::max({lo, n, s.draft_dead + 1});
+    hi = std::min(hi, nd);
+    int64_t best = -1, best_cost = INT64_MAX;
+    for (int64_t e = lo; e <= hi; ++e) {
+      const int64_t cost = e >= expect ? e - expect : 2 * (expect - e);
+      if (cost >= best_cost) {
+        if (e >= expect) break;
+        continue;
+      }
+      if (std::equal(tail_end - n, tail_end, s.draft.begin() + (e - n))) {
+        best = e;
+        best_cost = cost;
+      }
     }
+    return best;
+  };
+  struct tier {
+    int64_t n, back, fwd;
+    int32_t window;
+  };
+  static constexpr tier kTiers[] = {{3, 16, 256, 8}, {2, 8, 64, 4}, {1, 2, 16, 2}, {8, INT32_MAX, INT32_MAX, 8}};
+  for (const tier& t : kTiers) {
+    if (t.n > n_gen) continue;
+    const int64_t e = find(t.n, expect - t.back, expect + t.fwd);
+    if (e < 0) continue;
+    s.draft_pos = static_cast<size_t>(e);
+    s.draft_aligned = true;
+    s.draft_window = std::min(s.max_draft, t.window);
+    return;
   }
 }
 
