@@ -651,6 +651,37 @@ Napi::Value import_kv(const Napi::CallbackInfo& info) {
   return p;
 }
 
+// Replays the engine's draft policy (engine/draft_cursor.h) on a known output: the proposals,
+// acceptances and steps speculative decoding would take if the model produced `output` (first
+// token from the prefill pass, no step budget limit). For tests and benches of the policy alone.
+Napi::Value draft_replay(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  std::vector<int32_t> out = tokens_arg(info, 0, "draftReplay");
+  std::vector<int32_t> draft = tokens_arg(info, 1, "draftReplay");
+  const int32_t max_draft = info.Length() > 2 && info[2].IsNumber() ? info[2].As<Napi::Number>().Int32Value() : 16;
+  if (max_draft < 0 || max_draft > kMaxDraftPerStep)
+    throw_error(env, "draftReplay", engine_status::invalid_argument, "maxDraft out of range");
+  draft_cursor cur(std::move(draft), max_draft);
+  const int64_t n = static_cast<int64_t>(out.size());
+  int64_t proposed = 0, accepted = 0, steps = 0, done = 0;
+  while (done < n) {
+    const int64_t k = done == 0 ? 0 : cur.proposal(n - done - 1);
+    int64_t acc = 0;
+    while (acc < k && out[done + acc] == cur.at(acc)) ++acc;
+    const int32_t last = out[done + acc];
+    done += acc + 1;
+    proposed += k;
+    accepted += acc;
+    steps++;
+    if (done < n) cur.advance(k, acc, last, out.data(), done);
+  }
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("proposed", static_cast<double>(proposed));
+  o.Set("accepted", static_cast<double>(accepted));
+  o.Set("steps", static_cast<double>(steps));
+  return o;
+}
+
 // What the build and the machine offer: CUDA compiled in, and the device when one answers.
 Napi::Value system_info(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -692,6 +723,7 @@ void register_engine_binding(Napi::Env env, Napi::Object exports) {
   add("exportKv", export_kv);
   add("importKv", import_kv);
   add("systemInfo", system_info);
+  add("draftReplay", draft_replay);
 }
 
 }  // namespace infer

@@ -43,23 +43,15 @@ struct sequence {
   // last sampled token (whose KV the next decode step computes).
   int64_t prefill_target = 0;
   uint64_t admit_order = 0;
-  // Speculative decoding (see engine.h): draft[draft_pos] is the next token the output is expected
-  // to produce while draft_aligned; otherwise draft_pos is where the re-alignment search starts.
-  std::vector<int32_t> draft;
-  size_t draft_pos = 0;
-  bool draft_aligned = true;
+  // Speculative decoding (see engine.h): where the output stands in its draft, and counters.
+  draft_cursor draft;
   int32_t max_draft = 0;
-  // Draft tokens to propose next step (<= max_draft): doubles after a fully accepted step; after
-  // a re-alignment it restarts small, the shorter the matched n-gram the smaller (rejected rows
-  // cost compute, most of all on the CPU where a pass costs about linearly in its rows).
-  int32_t draft_window = 0;
-  int64_t draft_rejected = -1;  // draft index of the last rejected proposal
-  int64_t draft_dead = -1;      // re-alignments land after this index (see advance_draft)
   int64_t draft_proposed = 0;
   int64_t draft_accepted = 0;
   int64_t decode_steps = 0;
   sequence(const sampling_params& p, int64_t n_vocab) : smp(p, n_vocab) {}
   bool speculates() const { return !draft.empty() && max_draft > 0 && smp.params().temperature <= 0.0f && !constraint; }
+  bool has_draft = false;
   bool decoding() const { return n_generated > 0 && n_computed == static_cast<int64_t>(tokens.size()) - 1; }
   bool prefilling() const { return n_computed < prefill_target; }
 };
@@ -134,9 +126,9 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
   for (int32_t e : m_->vocab.eos) s->stop.push_back(e);
   s->constraint = std::move(req.constraint);
   s->batch_priority = req.batch_priority;
-  s->draft = std::move(req.draft);
+  s->has_draft = !req.draft.empty();
+  s->draft = draft_cursor(std::move(req.draft), req.max_draft);
   s->max_draft = req.max_draft;
-  s->draft_window = req.max_draft;
   // The prompt alone must fit the pool; prompt + max_tokens is waited for, never refused.
   if (ceil_div(n + 1, kv_.block_size()) > kv_.n_blocks())
     throw engine_error(engine_status::overloaded, "prompt needs more KV memory than the whole cache holds");
@@ -285,7 +277,7 @@ void engine::finish(sequence& s, finish_reason why, engine_status err) {
   ev.error = err;
   ev.prompt_tokens = static_cast<int32_t>(s.n_prompt);
   ev.cached_tokens = s.cached;
-  if (!s.draft.empty()) {
+  if (s.has_draft) {
     ev.has_draft = true;
     ev.draft_proposed = static_cast<int32_t>(s.draft_proposed);
     ev.draft_accepted = static_cast<int32_t>(s.draft_accepted);
@@ -298,11 +290,10 @@ void engine::finish(sequence& s, finish_reason why, engine_status err) {
 // KV blocks their positions need (never preempting anyone for them: without a free block the
 // draft is cut to the blocks the sequence holds).
 int32_t engine::plan_draft(sequence& s, int32_t room) {
-  if (!s.speculates() || !s.draft_aligned || room <= 0) return 0;
+  if (!s.speculates() || room <= 0) return 0;
   const int bs = kv_.block_size();
   const int64_t left_out = std::min<int64_t>(s.max_new - s.n_generated, s.max_total - static_cast<int64_t>(s.tokens.size()));
-  int64_t k = std::min<int64_t>({static_cast<int64_t>(room), static_cast<int64_t>(s.draft_window),
-                                 static_cast<int64_t>(s.draft.size() - s.draft_pos), left_out - 1});
+  int64_t k = s.draft.proposal(std::min<int64_t>(room, left_out - 1));
   if (k <= 0) return 0;
   const int64_t p = s.n_computed;  // position of the input token; draft token j sits at p + 1 + j
   while (static_cast<int64_t>(s.blocks.size()) <= (p + k) / bs) {
@@ -318,69 +309,6 @@ int32_t engine::plan_draft(sequence& s, int32_t room) {
     }
   }
   return static_cast<int32_t>(std::max<int64_t>(0, k));
-}
-
-// After a step sampled `accepted` draft tokens and then `token` for s: follow the draft, or
-// re-align it. A mismatch at draft index P makes P + 1 the expected position (the model replaced
-// that token) and every further output token moves the expectation on by one. Re-alignment looks
-// the output's last 3, then 2, then 1 tokens up in a window around the expected position (the
-// longer the n-gram, the wider: code repeats short token sequences everywhere, and the nearest
-// occurrence, not the first one after the pointer, is the likely one; a match behind the
-// expectation counts double), then the last 8 tokens anywhere in the draft (large deletions or
-// moves). A draft token rejected twice in a row is never proposed again (runs of one repeated
-// token would otherwise loop on it).
-void engine::advance_draft(sequence& s, int32_t accepted, int32_t token) {
-  const int64_t nd = static_cast<int64_t>(s.draft.size());
-  int64_t expect;
-  if (s.draft_aligned) {
-    const int64_t p = static_cast<int64_t>(s.draft_pos) + accepted;
-    if (p < nd && s.draft[p] == token) {
-      s.draft_pos = static_cast<size_t>(p + 1);
-      return;
-    }
-    if (s.draft_rejected == p) s.draft_dead = std::max(s.draft_dead, p);
-    s.draft_rejected = p;
-    s.draft_aligned = false;
-    expect = p + 1;
-  } else {
-    expect = static_cast<int64_t>(s.draft_pos) + 1;
-  }
-  expect = std::min(expect, nd);
-  s.draft_pos = static_cast<size_t>(expect);
-  const int64_t n_gen = static_cast<int64_t>(s.tokens.size()) - s.n_prompt;
-  const int32_t* tail_end = s.tokens.data() + s.tokens.size();
-  // The best e (draft index right after a match of the output's last n tokens) in [lo, hi].
-  auto find = [&](int64_t n, int64_t lo, int64_t hi) -> int64_t {
-    lo = std::max({lo, n, s.draft_dead + 1});
-    hi = std::min(hi, nd);
-    int64_t best = -1, best_cost = INT64_MAX;
-    for (int64_t e = lo; e <= hi; ++e) {
-      const int64_t cost = e >= expect ? e - expect : 2 * (expect - e);
-      if (cost >= best_cost) {
-        if (e >= expect) break;
-        continue;
-      }
-      if (std::equal(tail_end - n, tail_end, s.draft.begin() + (e - n))) {
-        best = e;
-        best_cost = cost;
-      }
-    }
-    return best;
-  };
-  struct tier {
-    int64_t n, back, fwd;
-    int32_t window;
-  };
-  static constexpr tier kTiers[] = {{3, 16, 256, 8}, {2, 8, 64, 4}, {1, 2, 16, 2}, {8, INT32_MAX, INT32_MAX, 8}};
-  for (const tier& t : kTiers) {
-    if (t.n > n_gen) continue;
-    const int64_t e = find(t.n, expect - t.back, expect + t.fwd);
-    if (e < 0) continue;
-    s.draft_pos = static_cast<size_t>(e);
-    s.draft_aligned = true;
-    s.draft_window = std::min(s.max_draft, t.window);
-    return;
-  }
 }
 
 void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
@@ -476,7 +404,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
       sequence& s = *p.s;
       batch_.push_back({s.tokens[p.from], static_cast<int32_t>(p.from), s.blocks.data()});
       for (int32_t j = 0; j < p.n_draft; ++j)
-        batch_.push_back({s.draft[s.draft_pos + j], static_cast<int32_t>(p.from + 1 + j), s.blocks.data()});
+        batch_.push_back({s.draft.at(j), static_cast<int32_t>(p.from + 1 + j), s.blocks.data()});
       groups.push_back({p.s, static_cast<int>(out_rows_.size()), p.n_draft});
       for (int64_t i = 0; i <= p.n_draft; ++i)
         out_rows_.push_back(static_cast<int32_t>(batch_.size() - 1 - p.n_draft + i));
@@ -548,7 +476,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
       else if (s.constraint && s.constraint->finished()) why = finish_reason::grammar_end;
       else if (s.n_generated >= s.max_new || static_cast<int64_t>(s.tokens.size()) >= s.max_total)
         why = finish_reason::length;
-      if (j < g.n_draft && r.token == s.draft[s.draft_pos + j]) {
+      if (j < g.n_draft && r.token == s.draft.at(j)) {
         ++accepted;
         ++s.draft_accepted;  // before a finish below reports the counters
       }
@@ -569,8 +497,8 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
         s.blocks.pop_back();
       }
     }
-    if (g.n_draft > 0 && accepted == g.n_draft) s.draft_window = std::min(s.max_draft, 2 * s.draft_window);
-    if (!s.draft.empty()) advance_draft(s, accepted, last);
+    if (s.has_draft)
+      s.draft.advance(g.n_draft, accepted, last, s.tokens.data() + s.n_prompt, static_cast<int64_t>(s.tokens.size()) - s.n_prompt);
   }
 }
 

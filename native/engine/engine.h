@@ -35,6 +35,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/draft_cursor.h"
 #include "kernels/thread_pool.h"
 #include "kv/kv_pool.h"
 #include "kv/prefix_cache.h"
@@ -188,7 +189,6 @@ class engine {
   void step(std::vector<std::unique_ptr<sequence>>& ended);
   void publish_stats();
   int32_t plan_draft(sequence& s, int32_t room);
-  void advance_draft(sequence& s, int32_t accepted, int32_t token);
   int64_t available_blocks() const;
   void compute_private(const std::vector<int32_t>& tokens, int64_t from, int64_t to, std::vector<int32_t>& blocks,
                        const std::function<void(int64_t first_pos, int n)>& on_chunk);

@@ -183,6 +183,9 @@ export interface NativeBinding {
   importKv(model: ModelHandle, tokens: Uint32Array, firstBlock: number, blocks: Uint8Array[]): Promise<number>;
   /** Build and device facts: CUDA compiled in, GPU usable, device name and memory. */
   systemInfo(): NativeSystemInfo;
+  /** Replays the engine's speculative-draft policy on a known output (no model): what it would
+   *  propose, accept, and how many steps it would take. For tests and benches of the policy. */
+  draftReplay(output: Uint32Array | Int32Array, draft: Uint32Array | Int32Array, maxDraft: number): { proposed: number; accepted: number; steps: number };
 }
 
 export const ENGINE_ABI_VERSION = 1;

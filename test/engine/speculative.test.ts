@@ -6,6 +6,10 @@ import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import type { GenerateRequest, SamplingParams, TokenEvent } from '../../src/engine/types.js';
 import { closeTextPool } from '../../src/engine/text-pool.js';
 import { testModelPath } from './helpers/models.js';
+import { native } from '../../src/native/binding.js';
+import { readFileSync } from 'node:fs';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+import { join } from 'node:path';
 
 const GREEDY: SamplingParams = {
   temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {},
@@ -187,6 +191,35 @@ describe('speculative decoding with a draft', () => {
     const s = model.stats();
     expect(s.kvBlocksUsed).toBe(0);
     expect(s.runningSequences).toBe(0);
+  });
+
+  it('draftReplay replays exactly the policy the engine ran', async () => {
+    for (const [salt, every] of [[30, 4], [31, 7], [32, 13]] as const) {
+      const p = prompt(25, salt);
+      const plain = await run(model, { prompt: p, maxTokens: 70 });
+      const draft = corrupt(plain.tokens, every, salt);
+      const spec = await run(model, { prompt: p, maxTokens: 70, draft });
+      expect(native().draftReplay(Uint32Array.from(plain.tokens), draft, 16)).toEqual({
+        proposed: spec.result.speculative!.drafted,
+        accepted: spec.result.speculative!.accepted,
+        steps: spec.result.speculative!.steps,
+      });
+    }
+  });
+
+  it('on real code, a draft with 5% of its tokens corrupted still carries most of the output', async () => {
+    // Code repeats short token runs (indentation, `);`, `}`) everywhere: a re-alignment that
+    // takes the first match after the pointer runs ahead and never recovers (steps ~ tokens).
+    const code = readFileSync(join(PACKAGE_ROOT, 'native/engine/engine.cc'), 'utf8').slice(0, 12000);
+    const out = await model.tokenize(code, { addSpecial: false });
+    const perfect = native().draftReplay(out, out, 16);
+    expect(perfect.steps).toBe(1 + Math.ceil((out.length - 1) / 17));
+    for (const every of [17, 20, 23]) {
+      const draft = corrupt(Array.from(out), every, every); // one edit per ~20 tokens
+      const r = native().draftReplay(out, draft, 16);
+      expect(r.accepted / out.length).toBeGreaterThan(0.6);
+      expect(r.steps).toBeLessThan(out.length * 0.35);
+    }
   });
 
   it('rejects draft tokens outside the vocabulary and a bad maxDraftTokens', async () => {
