@@ -105,13 +105,16 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
     thinking: (prompt.reasoningTemplate || plan.reasoningEffort !== undefined) && !plan.grammar,
     startInThinking: prompt.thinkingOpen,
   });
-  // One controller for both the client's signal and our own stops (AbortSignal.any costs ~20 µs).
-  const stopCtl = new AbortController();
+  // Our own stops (a stop sequence, the one tool call asked for) need a controller of their own,
+  // fed by the client's signal too (one controller and a listener: AbortSignal.any costs ~20 µs).
+  // Without them the client's signal goes to the engine as is.
+  const ownStops = stopper.active || !plan.parallelToolCalls;
+  const stopCtl = ownStops ? new AbortController() : null;
   const outer = opts.signal;
-  const forwardAbort = (): void => stopCtl.abort(outer?.reason);
-  if (outer?.aborted) forwardAbort();
-  else outer?.addEventListener('abort', forwardAbort, { once: true });
-  const signal = stopCtl.signal;
+  const forwardAbort = (): void => stopCtl?.abort(outer?.reason);
+  if (stopCtl && outer?.aborted) forwardAbort();
+  else if (stopCtl) outer?.addEventListener('abort', forwardAbort, { once: true });
+  const signal = stopCtl ? stopCtl.signal : outer;
   let matched: string | null = null;
   let oneCallDone = false;
   // Streaming: entries ride on the next text event; non-streaming: all of them end up in the result.
@@ -152,7 +155,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
         ...(plan.grammar ? { grammar: plan.grammar } : {}),
         ...(plan.logprobs ? { topLogprobs: plan.topLogprobs } : {}),
         ...(opts.priority ? { priority: opts.priority } : {}),
-        signal,
+        ...(signal ? { signal } : {}),
       },
       (ev) => {
         if (matched !== null) return;
@@ -167,16 +170,16 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
         feed(parser.push(r.emit));
         if (r.matched !== null) {
           matched = r.matched;
-          stopCtl.abort();
+          stopCtl?.abort();
         } else if (!plan.parallelToolCalls && res.toolCalls.length > 0 && !oneCallDone) {
           // One call was asked for and it is complete: nothing after it will be used.
           oneCallDone = true;
-          stopCtl.abort();
+          stopCtl?.abort();
         }
       },
     );
   } finally {
-    outer?.removeEventListener('abort', forwardAbort);
+    if (stopCtl) outer?.removeEventListener('abort', forwardAbort);
   }
   if (matched === null) feed(parser.push(stopper.flush()));
   feed(parser.finish());
