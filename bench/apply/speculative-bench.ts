@@ -10,11 +10,15 @@
 //   self-5%    that output with ~5% of tokens corrupted (substituted / inserted / deleted, seeded)
 //   self-10%   the same at ~10%
 // Every speculative run's tokens are checked against the plain run's (the bench fails otherwise).
+// A second table replays the engine's draft policy (addon draftReplay, no model) with real code
+// as the output: the merged file in the model's tokens, i.e. an apply LLM that writes exactly the
+// merge, with the draft exact or 5%/10% corrupted. It gives the steps such a model would take;
+// a random-weight model cannot show this.
 // Steps = forward passes that produced the output's tokens (plain: one per token). Decode ms =
 // wall time after the first token (both runs share the same prefill). Medians over --reps.
 //
 //   node dist/bench/apply/speculative-bench.js [--preset builtin|tiny|small] [--model PATH]
-//        [--lines 40] [--tokens 256] [--reps 5] [--threads 2] [--draft-per-step 16] [--out bench/results/apply-speculative.json]
+//        [--lines 40] [--replay-lines 400] [--tokens 256] [--reps 5] [--threads 2] [--draft-per-step 16] [--out bench/results/apply-speculative.json]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -26,6 +30,7 @@ import { applyDraftTokens, applyPromptTokens } from '../../src/apply/llm.js';
 import { runApplyTask } from '../../src/apply/run.js';
 import { closeTextPool } from '../../src/engine/text-pool.js';
 import { benchModel } from '../../src/bench/models.js';
+import { native } from '../../src/native/binding.js';
 import { median, seededRandom } from '../../src/bench/stats.js';
 import type { PresetName } from '../../src/model-maker/make-model.js';
 
@@ -34,6 +39,7 @@ const { values: args } = parseArgs({
     preset: { type: 'string', default: 'builtin' },
     model: { type: 'string' },
     lines: { type: 'string', default: '40' },
+    'replay-lines': { type: 'string', default: '400' },
     tokens: { type: 'string', default: '256' },
     reps: { type: 'string', default: '5' },
     threads: { type: 'string', default: '2' },
@@ -212,8 +218,29 @@ for (const r of rows) {
     `| ${r.draft} | ${r.draftTokens} | ${r.drafted} | ${r.accepted} | ${f(r.acceptance * 100)}% | ${f(r.coverage * 100)}% | ${r.plainSteps} → ${r.specSteps} | ${f(r.stepSpeedup, 2)}x | ${f(r.plainDecodeMs, 0)} → ${f(r.specDecodeMs, 0)} | ${f(r.decodeSpeedup, 2)}x | ${f(r.plainMs, 0)} → ${f(r.specMs, 0)} | ${f(r.wallSpeedup, 2)}x |`,
   );
 }
+// Policy replay on code: output = the merged file (+ EOS), as an apply LLM that copies would write it.
+const bigFile = makeFile(Number(args['replay-lines']));
+const bigMerge = runApplyTask({ content: `<code>${bigFile}</code>\n<update>${makeUpdate(bigFile)}</update>`, mode: 'large', maxTokens: null });
+if (!bigMerge.ok) throw new Error(bigMerge.message);
+const codeOut = await applyDraftTokens(model, bigMerge.content);
+const replayRows = [
+  ['exact', codeOut],
+  ['5% corrupted', corrupt(codeOut, 0.05, model.info.vocabSize, 105)],
+  ['10% corrupted', corrupt(codeOut, 0.1, model.info.vocabSize, 110)],
+  ['20% corrupted', corrupt(codeOut, 0.2, model.info.vocabSize, 120)],
+].map(([name, draft]) => {
+  const r = native().draftReplay(codeOut, draft as Uint32Array, perStep);
+  return { draft: name as string, outputTokens: codeOut.length, ...r, acceptance: r.proposed > 0 ? r.accepted / r.proposed : 0, coverage: r.accepted / codeOut.length, stepSpeedup: codeOut.length / r.steps };
+});
+console.log(`\nDraft policy replayed on code (no model): output = the merged ${args['replay-lines']}-line file, ${codeOut.length} tokens, ${perStep} draft tokens/step`);
+console.log('| draft | proposed | accepted | acceptance | output from draft | steps plain → spec | step speed-up |');
+console.log('|---|---:|---:|---:|---:|---|---:|');
+for (const r of replayRows) {
+  console.log(`| ${r.draft} | ${r.proposed} | ${r.accepted} | ${f(r.acceptance * 100)}% | ${f(r.coverage * 100)}% | ${r.outputTokens} → ${r.steps} | ${f(r.stepSpeedup, 2)}x |`);
+}
+
 const out = join(PACKAGE_ROOT, args.out);
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ model: path, threads, reps, perStep, promptTokens: prompt.length, load: [load0, load1], rows }, null, 2) + '\n');
+writeFileSync(out, JSON.stringify({ model: path, threads, reps, perStep, promptTokens: prompt.length, load: [load0, load1], rows, replayOnCode: replayRows }, null, 2) + '\n');
 model.unload();
 await closeTextPool();

@@ -21,7 +21,8 @@
 // choice equals the draft, plus the model's own token at the first mismatch. Output is exactly
 // plain greedy decoding's; KV of rejected rows is dropped by rolling the sequence back (those
 // slots are overwritten later). After a mismatch the draft is re-aligned by looking the last
-// generated tokens up in it (prompt-lookup style); until that succeeds the sequence decodes plainly.
+// generated tokens up in it near where the output should be (engine/draft_cursor.h); until that
+// succeeds the sequence decodes plainly.
 #pragma once
 #include <atomic>
 #include <condition_variable>
