@@ -171,6 +171,41 @@ describe('svc-v3-large with --apply-model', () => {
     expect(b.choices[0]!.message.content).toBe(expected.text);
   }, 120_000);
 
+  it('a client that goes away mid-stream cancels the LLM sequence and frees its KV', async () => {
+    const content = caseMessage(byName('ts-two-hunks'));
+    // The whole run, for scale.
+    const { response: full } = await client.chat.completions
+      .create({ model: 'svc-v3-large', messages: [{ role: 'user', content }], max_tokens: 1000 })
+      .withResponse();
+    const fullSteps = Number(full.headers.get('x-apply-llm-steps'));
+    const stepsBefore = llm.nativeStats().steps;
+    const ac = new AbortController();
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-v3-large', stream: true, max_tokens: 1000, messages: [{ role: 'user', content }] }),
+      signal: ac.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let seen = '';
+    while (!seen.includes('"content":"') || seen.split('"content":"').length < 4) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    ac.abort();
+    await reader.cancel().catch(() => undefined);
+    const deadline = Date.now() + 20_000;
+    while (llm.stats().runningSequences > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(llm.stats().runningSequences).toBe(0);
+    expect(llm.stats().kvBlocksUsed).toBe(0);
+    // It stopped early.
+    const steps = llm.nativeStats().steps - stepsBefore;
+    expect(steps).toBeGreaterThan(0);
+    expect(steps).toBeLessThan(fullSteps * 0.8);
+  }, 60_000);
+
   it('bad input is still a 400 invalid_request_error, and a max_tokens past the LLM context is refused', async () => {
     const post = (body: unknown) =>
       fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
