@@ -20,7 +20,7 @@
 //   node dist/bench/apply/speculative-bench.js [--preset builtin|tiny|small] [--model PATH]
 //        [--lines 40] [--replay-lines 400] [--tokens 256] [--reps 5] [--threads 2] [--draft-per-step 16] [--out bench/results/apply-speculative.json]
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../../src/paths.js';
@@ -239,7 +239,7 @@ for (const r of replayRows) {
   console.log(`| ${r.draft} | ${r.proposed} | ${r.accepted} | ${f(r.acceptance * 100)}% | ${f(r.coverage * 100)}% | ${r.outputTokens} → ${r.steps} | ${f(r.stepSpeedup, 2)}x |`);
 }
 
-const out = join(PACKAGE_ROOT, args.out);
+const out = resolve(PACKAGE_ROOT, args.out);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ model: path, threads, reps, perStep, promptTokens: prompt.length, load: [load0, load1], rows, replayOnCode: replayRows }, null, 2) + '\n');
 model.unload();

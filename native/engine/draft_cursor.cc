@@ -54,7 +54,7 @@ void draft_cursor::advance(int64_t proposed, int64_t accepted, int32_t token, co
     int64_t n, back, fwd;
     int32_t window;
   };
-  static constexpr tier kTiers[] = {{3, 16, 256, 8}, {2, 8, 64, 4}, {1, 2, 16, 2}, {8, INT32_MAX, INT32_MAX, 8}};
+  static constexpr tier kTiers[] = {{3, 16, 256, 8}, {2, 8, 64, 4}, {1, 1, 6, 2}, {8, INT32_MAX, INT32_MAX, 8}};
   for (const tier& t : kTiers) {
     if (t.n > n_out) continue;
     const int64_t e = find(t.n, expect - t.back, expect + t.fwd, expect, out + n_out);

@@ -6,8 +6,9 @@
 // accepted step (up to max_per_step). A mismatch at draft index P makes P + 1 the expected
 // position (the model replaced that token) and every further output token moves it on by one.
 // Re-alignment looks the output's last 3, then 2, then 1 tokens up in a window around the
-// expected position (wider for longer n-grams: code repeats short token sequences everywhere, so
-// the nearest occurrence is the likely one, and one behind the expectation counts double), then
+// expected position (3: -16..+256, 2: -8..+64, 1: -1..+6 tokens: code repeats short token
+// sequences everywhere, so the nearest occurrence is the likely one, and one behind the
+// expectation counts double; windows tuned by replaying corrupted drafts of real code), then
 // the last 8 tokens anywhere in the draft (large deletions, moved code). The window restarts at
 // 8/4/2/8 after such a match (rejected rows cost compute). A draft token rejected twice in a row
 // is never proposed again (runs of one repeated token would otherwise loop on it).
