@@ -5,8 +5,8 @@
 // HTTP/1.1 and SSE parsed off the socket) so that the figures are what the server adds; the same
 // streams through fetch (undici, what most Node clients use) are reported as a secondary column,
 // and that difference is client cost. Both paths ban EOS so every stream yields exactly --tokens
-// tokens, and all paths alternate round by round so that load and cache state are shared fairly;
-// medians are quoted.
+// tokens, and all paths alternate (in rotating order) so that load and cache state are shared
+// fairly; medians are quoted.
 // With --baseline DIR (the dist/ of another build of this repository, e.g. the commit before a
 // change, compiled with tsc), that build's HTTP server and chat route serve the same model on a
 // second port and run in the same rounds: a before/after comparison under the same load.
@@ -223,23 +223,32 @@ async function main(): Promise<void> {
     const spreads = servers.map(() => [] as number[]);
     const viaFetch: RunStats[] = [];
     const n = c === 1 ? reps : 1; // single streams are short: repeat them for stable medians
-    for (let r = 0; r < rounds; r++) {
-      for (let i = 0; i < n; i++) {
-        // Every path once per repetition, so that they see the same load.
+    // Every path once per repetition, so that they see the same load, in an order rotated from one
+    // repetition to the next: the path run last came out ~10% slower in tokens/s even when two
+    // paths ran the same build.
+    const paths: Array<() => Promise<void>> = [
+      async () => {
         direct.push(await timedRun('direct', () => inProcess(model, prompt, c, tokens, logitBias)));
-        for (let k = 0; k < servers.length; k++) {
-          const s = servers[k]!;
-          s.submitAt.length = 0;
-          http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!)));
-          spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
-        }
-        if (withFetch) {
-          // fetch's rounds are not in the server-side columns (prep, spread, loop time).
-          const s = servers[servers.length - 1]!;
-          const mark = s.prepMs.length;
-          viaFetch.push(await overHttp(worker, fetchJob));
-          s.prepMs.length = mark;
-        }
+      },
+      ...servers.map((s, k) => async () => {
+        s.submitAt.length = 0;
+        http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!)));
+        spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
+      }),
+    ];
+    if (withFetch) {
+      paths.push(async () => {
+        // fetch's rounds are not in the server-side columns (prep, spread, CPU time).
+        const s = servers[servers.length - 1]!;
+        const mark = s.prepMs.length;
+        viaFetch.push(await overHttp(worker, fetchJob));
+        s.prepMs.length = mark;
+      });
+    }
+    let rep = 0;
+    for (let r = 0; r < rounds; r++) {
+      for (let i = 0; i < n; i++, rep++) {
+        for (let j = 0; j < paths.length; j++) await paths[(j + rep) % paths.length]!();
       }
     }
     const directTtft = median(direct.flatMap((s) => s.ttft));
