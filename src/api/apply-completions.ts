@@ -10,7 +10,7 @@ import { newChatCompletionId } from '../chat/ids.js';
 import type { MergeMode } from '../apply/merge.js';
 import { runInPool } from '../apply/pool.js';
 import type { ApplyTaskResult } from '../apply/run.js';
-import { applyLlm, runApplyLlm, type LlmApplyResult } from '../apply/llm.js';
+import { runApplyLlm, type LlmApplyResult } from '../apply/llm.js';
 import type { LoadedModel } from '../engine/types.js';
 
 export const APPLY_MODELS = ['svc-v3-fast', 'svc-v3-large', 'auto'] as const;
@@ -139,8 +139,7 @@ function completionBody(id: string, created: number, r: Extract<ApplyTaskResult,
 }
 
 /** The apply LLM for this merge: configured, and the merge ran (or auto picked) svc-v3-large. */
-function llmFor(r: Extract<ApplyTaskResult, { ok: true }>): LoadedModel | null {
-  const llm = applyLlm();
+function llmFor(r: Extract<ApplyTaskResult, { ok: true }>, llm: LoadedModel | null | undefined): LoadedModel | null {
   return llm && r.model === 'svc-v3-large' ? llm : null;
 }
 
@@ -200,10 +199,13 @@ function runLlm(llm: LoadedModel, req: ApplyRequest, r: Extract<ApplyTaskResult,
 }
 
 /** Non-streaming apply: the chat.completion body. Throws ApiError (400) on bad input. */
-export async function completeApply(body: unknown, opts: { signal?: AbortSignal } = {}): Promise<{ statusCode: number; body: unknown }> {
+export async function completeApply(
+  body: unknown,
+  opts: { signal?: AbortSignal; applyModel?: LoadedModel | null } = {},
+): Promise<{ statusCode: number; body: unknown }> {
   const req = validateApplyRequest(body);
   const r = await merge(req, opts.signal);
-  const llm = llmFor(r);
+  const llm = llmFor(r, opts.applyModel);
   if (llm) {
     const g = await runLlm(llm, req, r, opts.signal);
     return { statusCode: 200, body: llmCompletionBody(newChatCompletionId(), Math.floor(Date.now() / 1000), g) };
@@ -279,12 +281,12 @@ export function streamPieces(text: string, size = STREAM_PIECE_CHARS): string[] 
 }
 
 /** POST /v1/chat/completions for an apply model: JSON, or an SSE stream of chat.completion.chunk. */
-export async function handleApplyCompletion(ctx: RequestContext, body: unknown): Promise<void> {
+export async function handleApplyCompletion(ctx: RequestContext, body: unknown, applyModel?: LoadedModel | null): Promise<void> {
   const req = validateApplyRequest(body);
   const r = await merge(req, ctx.signal);
   ctx.setHeader('x-apply-model', r.model);
   ctx.setHeader('x-apply-confidence', r.confidence.toFixed(2));
-  const llm = llmFor(r);
+  const llm = llmFor(r, applyModel);
   if (llm) return handleLlmCompletion(ctx, req, r, llm);
   const id = newChatCompletionId();
   const created = Math.floor(Date.now() / 1000);

@@ -47,7 +47,7 @@ async function streamChat(services: ChatServices, ctx: RequestContext, body: unk
 async function handle(services: ChatServices, ctx: RequestContext): Promise<void> {
   const body = await ctx.readJson();
   const model = field(body, 'model');
-  if (typeof model === 'string' && isApply(model)) return handleApply(ctx, body);
+  if (typeof model === 'string' && isApply(model)) return handleApply(ctx, body, services.applyModel);
   if (field(body, 'stream') === true) return streamChat(services, ctx, body);
   const p = await prepareOpenAIChat(services, body);
   if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);

@@ -31,7 +31,7 @@ export async function executeChatCompletion(services: ChatServices, body: unknow
     const b = body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>), stream: false } : body;
     if (b && typeof b === 'object' && 'stream_options' in b) delete (b as Record<string, unknown>).stream_options;
     const model = modelOf(b);
-    if (model !== undefined && isApply(model)) return await completeApply(b, opts.signal ? { signal: opts.signal } : {});
+    if (model !== undefined && isApply(model)) return await completeApply(b, { ...(opts.signal ? { signal: opts.signal } : {}), applyModel: services.applyModel ?? null });
     const out = await completeOpenAIChat(services, b, {
       ...(opts.signal ? { signal: opts.signal } : {}),
       priority: opts.priority ?? 'interactive',

@@ -1,22 +1,11 @@
 // The apply LLM (--apply-model): svc-v3-large decodes the merged file with it, using the merge
 // engine's result as the speculative draft (GenerateRequest.draft), so the text is exactly what
 // the LLM alone would write (greedy) while most tokens are verified in batched forward passes.
-// The server registers the model at startup (src/server/services.ts); without one the apply
-// models are the merge engine alone.
+// The server loads it at startup (Services.applyModel, src/server/services.ts) and the chat routes
+// and batch executor pass it in; without one the apply models are the merge engine alone.
 import { ApiError } from '../errors.js';
 import { tokenizePrompt } from '../chat/prompt.js';
 import type { GenerateResult, LoadedModel, SamplingParams, SpeculativeStats } from '../engine/types.js';
-
-let current: LoadedModel | null = null;
-
-/** Sets (or clears, with null) the process's apply LLM. */
-export function setApplyLlm(model: LoadedModel | null): void {
-  current = model;
-}
-
-export function applyLlm(): LoadedModel | null {
-  return current;
-}
 
 /** The instruction the apply prompt gives the LLM before the user's tagged message. */
 export const APPLY_SYSTEM_PROMPT =

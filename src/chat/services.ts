@@ -7,6 +7,8 @@ export type ModelRegistry = ReadonlyMap<string, LoadedModel>;
 
 export interface ChatServices {
   models: ModelRegistry;
+  /** The apply LLM (--apply-model) that svc-v3-large decodes with; absent or null: merge engine only. */
+  readonly applyModel?: LoadedModel | null;
 }
 
 export function findChatModel(services: ChatServices, id: string): LoadedModel {

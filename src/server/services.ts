@@ -9,7 +9,6 @@ import { createLogger, type Logger } from '../log.js';
 import { Metrics } from '../metrics.js';
 import { BatchSystem } from '../batch/system.js';
 import { executeChatCompletion } from '../api/chat-executor.js';
-import { setApplyLlm } from '../apply/llm.js';
 
 export type CloseHook = () => Promise<void> | void;
 
@@ -110,12 +109,6 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
     services.models.set(m.info.id, m);
   }
   applyModel = await (opts.loadApplyModel ?? loadApplyModel)(config, logger);
-  if (applyModel) {
-    // The apply route (src/api/apply-completions.ts) is reached through the chat route, which
-    // has no services: it finds the model in src/apply/llm.ts.
-    setApplyLlm(applyModel);
-    services.onClose(() => setApplyLlm(null));
-  }
   if (config.main) {
     // Registered after the models: close hooks run last-first, so the runner stops (aborting its
     // in-flight requests) before the engines go, then LMDB closes.

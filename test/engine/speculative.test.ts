@@ -154,7 +154,7 @@ describe('speculative decoding with a draft', () => {
 
   it('speculative and plain sequences running together give the same tokens as each alone', async () => {
     const prompts = [12, 40, 300, 7, 90].map((n, i) => prompt(n, 20 + i));
-    const alone = [];
+    const alone: number[][] = [];
     for (const p of prompts) alone.push((await run(model, { prompt: p, maxTokens: 50 })).tokens);
     const together = await Promise.all(
       prompts.map((p, i) => run(model, { prompt: p, maxTokens: 50, ...(i % 2 === 0 ? { draft: corrupt(alone[i]!, 7, i + 1) } : {}) })),
@@ -167,7 +167,7 @@ describe('speculative decoding with a draft', () => {
     const tight = await loadModel(await testModelPath('spec-tight', SPEC_MODEL), { threads: 2, kvCacheTokens: 160, prefixCache: false });
     try {
       const ps = [1, 2, 3].map((i) => prompt(40, 60 + i));
-      const alone = [];
+      const alone: number[][] = [];
       for (const p of ps) alone.push((await run(model, { prompt: p, maxTokens: 40 })).tokens);
       const together = await Promise.all(ps.map((p, i) => run(tight, { prompt: p, maxTokens: 40, draft: Uint32Array.from(alone[i]!) })));
       expect(together.map((r) => r.tokens)).toEqual(alone);
