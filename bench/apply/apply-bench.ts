@@ -13,6 +13,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { makeFile, makeUpdate } from './synthetic-edit.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,39 +35,6 @@ const { createHttpServer } = await import('../../src/http/server.js');
 const { createLogger } = await import('../../src/log.js');
 const { chatCompletionRoutes } = await import('../../src/api/chat-completions.js');
 
-/** A deterministic TypeScript-like file: classes of methods with the usual repeated lines. */
-function makeFile(lines: number): string {
-  const out: string[] = ["import { db } from './db.js';", "import { log } from './log.js';", ''];
-  let f = 0;
-  while (out.length < lines - 1) {
-    out.push(`export async function handler${f}(req: Request, res: Response): Promise<void> {`);
-    out.push(`  const id = req.params.id;`);
-    out.push(`  const row = await db.table${f % 17}.find({ where: { id, kind: ${f} } });`);
-    out.push(`  if (!row) {`);
-    out.push(`    res.status(404).json({ error: 'not found' });`);
-    out.push(`    return;`);
-    out.push(`  }`);
-    out.push(`  log.info('handler${f}', { id, size: row.items.length });`);
-    out.push(`  res.json({ ok: true, value: row.value * ${f % 7 + 1} });`);
-    out.push(`}`);
-    out.push('');
-    f++;
-  }
-  return out.slice(0, lines).join('\n') + '\n';
-}
-
-/** Three hunks (near the start, the middle, the end) with context, separated by markers. */
-function makeUpdate(file: string): string {
-  const lines = file.split('\n');
-  const heads = lines.map((l, i) => [l, i] as const).filter(([l]) => l.startsWith('export async function'));
-  const pick = [heads[0]!, heads[Math.floor(heads.length / 2)]!, heads[heads.length - 1]!];
-  const parts: string[] = ['// ... existing code ...'];
-  for (const [head, i] of pick) {
-    parts.push(head, lines[i + 1]!, `  const started = Date.now();`, lines[i + 2]!, lines[i + 3]!);
-    parts.push('// ... existing code ...');
-  }
-  return parts.join('\n');
-}
 
 function quantile(sorted: number[], q: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));

@@ -24,8 +24,8 @@ import { dirname, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { makeFile, makeUpdate } from './synthetic-edit.js';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
-import type { SamplingParams } from '../../src/engine/types.js';
 import { applyDraftTokens, applyPromptTokens } from '../../src/apply/llm.js';
 import { runApplyTask } from '../../src/apply/run.js';
 import { closeTextPool } from '../../src/engine/text-pool.js';
@@ -33,6 +33,7 @@ import { benchModel } from '../../src/bench/models.js';
 import { native } from '../../src/native/binding.js';
 import { median, seededRandom } from '../../src/bench/stats.js';
 import type { PresetName } from '../../src/model-maker/make-model.js';
+import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,41 +48,6 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: 'bench/results/apply-speculative.json' },
   },
 });
-
-const GREEDY: SamplingParams = { temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {} };
-
-/** A deterministic TypeScript-like file (as bench/apply/apply-bench.ts makes them). */
-function makeFile(lines: number): string {
-  const out: string[] = ["import { db } from './db.js';", "import { log } from './log.js';", ''];
-  let f = 0;
-  while (out.length < lines - 1) {
-    out.push(`export async function handler${f}(req: Request, res: Response): Promise<void> {`);
-    out.push(`  const id = req.params.id;`);
-    out.push(`  const row = await db.table${f % 17}.find({ where: { id, kind: ${f} } });`);
-    out.push(`  if (!row) {`);
-    out.push(`    res.status(404).json({ error: 'not found' });`);
-    out.push(`    return;`);
-    out.push(`  }`);
-    out.push(`  log.info('handler${f}', { id, size: row.items.length });`);
-    out.push(`  res.json({ ok: true, value: row.value * ${(f % 7) + 1} });`);
-    out.push(`}`);
-    out.push('');
-    f++;
-  }
-  return out.slice(0, lines).join('\n') + '\n';
-}
-
-function makeUpdate(file: string): string {
-  const lines = file.split('\n');
-  const heads = lines.map((l, i) => [l, i] as const).filter(([l]) => l.startsWith('export async function'));
-  const pick = [heads[0]!, heads[Math.floor(heads.length / 2)]!, heads[heads.length - 1]!];
-  const parts: string[] = ['// ... existing code ...'];
-  for (const [head, i] of pick) {
-    parts.push(head, lines[i + 1]!, `  const started = Date.now();`, lines[i + 2]!, lines[i + 3]!);
-    parts.push('// ... existing code ...');
-  }
-  return parts.join('\n');
-}
 
 /** Each token corrupted with probability `rate`: substituted, preceded by an inserted token, or dropped. */
 function corrupt(tokens: ArrayLike<number>, rate: number, vocab: number, seed: number): Uint32Array {

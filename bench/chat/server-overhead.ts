@@ -35,6 +35,7 @@ import { planFromOpenAI, chatCompletionRequestSchema } from '../../src/chat/open
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import type { ClientJob, ClientResult } from './http-client-worker.js';
 import { median } from '../../src/bench/stats.js';
+import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 
 interface StreamTiming {
   ttftMs: number;
@@ -75,7 +76,7 @@ async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tok
         {
           prompt,
           maxTokens: tokens,
-          sampling: { temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias },
+          sampling: { ...GREEDY_SAMPLING, logitBias },
           priority: 'interactive',
         },
         () => times.push(performance.now()),

@@ -10,12 +10,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
-import type { SamplingParams } from '../../src/engine/types.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-
-const GREEDY: SamplingParams = {
-  temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {},
-};
+import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 
 function randomTokens(n: number, seed: number, vocab: number): Uint32Array {
   const out = new Uint32Array(n);

@@ -5,7 +5,8 @@
 // and batch executor pass it in; without one the apply models are the merge engine alone.
 import { ApiError } from '../errors.js';
 import { tokenizePrompt } from '../chat/prompt.js';
-import type { GenerateResult, LoadedModel, SamplingParams, SpeculativeStats } from '../engine/types.js';
+import type { GenerateResult, LoadedModel, SpeculativeStats } from '../engine/types.js';
+import { GREEDY_SAMPLING } from '../engine/sampling.js';
 
 /** The instruction the apply prompt gives the LLM before the user's tagged message. */
 export const APPLY_SYSTEM_PROMPT =
@@ -46,10 +47,6 @@ export interface LlmApplyResult {
   /** Wall time of the generation (prompt tokenized to last token), milliseconds. */
   generateMs: number;
 }
-
-const GREEDY: Omit<SamplingParams, 'temperature'> = {
-  topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {},
-};
 
 /** The apply prompt in the model's own chat template. */
 export async function applyPromptTokens(model: LoadedModel, content: string): Promise<Uint32Array> {
@@ -113,7 +110,7 @@ export async function runApplyLlm(model: LoadedModel, opts: LlmApplyOptions): Pr
       {
         prompt,
         maxTokens,
-        sampling: { ...GREEDY, temperature: opts.temperature },
+        sampling: { ...GREEDY_SAMPLING, temperature: opts.temperature },
         draft: draft.length > 0 ? draft : undefined,
         maxDraftTokens: APPLY_DRAFT_TOKENS_PER_STEP,
         ...(opts.signal ? { signal: opts.signal } : {}),

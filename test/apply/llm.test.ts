@@ -19,6 +19,7 @@ import { closeTextPool } from '../../src/engine/text-pool.js';
 import { testModelPath } from '../engine/helpers/models.js';
 import { caseMessage, loadCorpus } from './corpus-loader.js';
 import { ensureBuilt } from './build.js';
+import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 
 const KEY = 'sk-apply-llm-test-0123456789';
 const cases = loadCorpus();
@@ -34,8 +35,6 @@ let server: HttpServer;
 let url: string;
 let client: OpenAI;
 let llm: EngineModel;
-
-const GREEDY = { temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {} };
 
 /** The LLM alone (no draft) on the apply prompt: what svc-v3-large must return. */
 async function plainLlm(content: string, merged: string, maxTokens: number | null) {

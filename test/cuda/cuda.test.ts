@@ -9,19 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
-import type { SamplingParams, TokenEvent } from '../../src/engine/types.js';
+import type { TokenEvent } from '../../src/engine/types.js';
 import { native } from '../../src/native/binding.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { getTestModel } from '../helpers/models.js';
+import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
+import { syntheticPrompt } from '../engine/helpers/generate.js';
 
 const BUILD = join(PACKAGE_ROOT, 'build', 'native');
 const info = native().systemInfo();
 const hasGpu = info.gpuAvailable;
 if (!hasGpu) console.log(`test/cuda: GPU tests skipped: ${info.gpuError || 'no GPU'} (cudaCompiled=${info.cudaCompiled})`);
-
-const GREEDY: SamplingParams = {
-  temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {},
-};
 
 /** Whether build/native was configured with the CUDA kernels (nvcc found, INFER_NO_CUDA off). */
 function cmakeBuiltCuda(): boolean | undefined {
@@ -90,16 +88,6 @@ describe.skipIf(!hasGpu)('CUDA on a GPU', () => {
     return { gpu, cpu };
   }
 
-  function tokens(n: number, salt: number): Uint32Array {
-    const out = new Uint32Array(n);
-    let x = salt * 7919 + 13;
-    for (let i = 0; i < n; i++) {
-      x = (x * 1103515245 + 12345) % 2147483648;
-      out[i] = 100 + (x % 3000);
-    }
-    return out;
-  }
-
   async function greedy(m: EngineModel, prompt: Uint32Array, n: number): Promise<number[]> {
     const ev: TokenEvent[] = [];
     await m.generate({ prompt, maxTokens: n, sampling: GREEDY }, (e) => ev.push(e));
@@ -112,7 +100,7 @@ describe.skipIf(!hasGpu)('CUDA on a GPU', () => {
       try {
         expect(gpu.nativeStats().gpuInUse).toBe(true);
         expect(cpu.nativeStats().gpuInUse).toBe(false);
-        const toks = tokens(96, 3);
+        const toks = syntheticPrompt(96, 3);
         const [g, c] = await Promise.all([gpu.evaluate(toks, { allLogits: true }), cpu.evaluate(toks, { allLogits: true })]);
         const V = gpu.info.vocabSize;
         let maxDiff = 0;
@@ -136,7 +124,7 @@ describe.skipIf(!hasGpu)('CUDA on a GPU', () => {
         console.log(`${dtype}: max |logit diff| ${maxDiff.toExponential(2)}, near-ties at ${JSON.stringify(nearTies)}`);
         expect(mismatches).toBe(0);
         // Greedy generation through the scheduler (prefill chunks, decode, prefix cache on the GPU).
-        const prompt = tokens(40, 11);
+        const prompt = syntheticPrompt(40, 11);
         const [tg, tc] = await Promise.all([greedy(gpu, prompt, 24), greedy(cpu, prompt, 24)]);
         const firstDiff = tg.findIndex((t, i) => t !== tc[i]);
         if (firstDiff >= 0) {
@@ -148,7 +136,7 @@ describe.skipIf(!hasGpu)('CUDA on a GPU', () => {
           console.log(`${dtype}: greedy diverged at token ${firstDiff} on a near-tie`);
         }
         // The cached prompt's KV blocks exported from the device match the CPU engine's.
-        const kvToks = tokens(64, 5);
+        const kvToks = syntheticPrompt(64, 5);
         const [kg, kc] = await Promise.all([gpu.kv!.exportKv(kvToks, 0), cpu.kv!.exportKv(kvToks, 0)]);
         expect(kg.length).toBe(kc.length);
         let num = 0;

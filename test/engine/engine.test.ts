@@ -2,30 +2,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
-import type { GenerateRequest, SamplingParams, TokenEvent } from '../../src/engine/types.js';
+import type { GenerateRequest } from '../../src/engine/types.js';
 import { closeTextPool, OFFLOAD_MIN_CHARS, TEXT_WORKER_FILE } from '../../src/engine/text-pool.js';
 import { existsSync } from 'node:fs';
 import { testModelPath } from './helpers/models.js';
+import { generateEvents, syntheticPrompt } from './helpers/generate.js';
+import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 
-const GREEDY: SamplingParams = {
-  temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {},
-};
-
-function prompt(n: number, salt: number): Uint32Array {
-  const out = new Uint32Array(n);
-  let x = salt * 7919 + 13;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    out[i] = 100 + (x % 3000);
-  }
-  return out;
-}
-
-async function run(model: EngineModel, req: Partial<GenerateRequest> & { prompt: Uint32Array }) {
-  const events: TokenEvent[] = [];
-  const result = await model.generate({ maxTokens: 16, sampling: GREEDY, ...req }, (ev) => events.push(ev));
-  return { tokens: events.map((e) => e.token), text: events.map((e) => e.text).join(''), events, result };
-}
+const prompt = syntheticPrompt;
+const run = (model: EngineModel, req: Partial<GenerateRequest> & { prompt: Uint32Array }) => generateEvents(model, req, 16);
 
 let cached: EngineModel;
 let cold: EngineModel;

@@ -3,33 +3,18 @@
 // draft only changes how many forward passes it takes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
-import type { GenerateRequest, SamplingParams, TokenEvent } from '../../src/engine/types.js';
+import type { GenerateRequest } from '../../src/engine/types.js';
 import { closeTextPool } from '../../src/engine/text-pool.js';
 import { testModelPath } from './helpers/models.js';
+import { generateEvents, syntheticPrompt } from './helpers/generate.js';
 import { native } from '../../src/native/binding.js';
 import { readFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { join } from 'node:path';
+import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 
-const GREEDY: SamplingParams = {
-  temperature: 0, topP: 1, topK: 0, minP: 0, repetitionPenalty: 1, presencePenalty: 0, frequencyPenalty: 0, logitBias: {},
-};
-
-function prompt(n: number, salt: number): Uint32Array {
-  const out = new Uint32Array(n);
-  let x = salt * 7919 + 13;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    out[i] = 100 + (x % 3000);
-  }
-  return out;
-}
-
-async function run(model: EngineModel, req: Partial<GenerateRequest> & { prompt: Uint32Array }) {
-  const events: TokenEvent[] = [];
-  const result = await model.generate({ maxTokens: 64, sampling: GREEDY, ...req }, (ev) => events.push(ev));
-  return { tokens: events.map((e) => e.token), events, result };
-}
+const prompt = syntheticPrompt;
+const run = (model: EngineModel, req: Partial<GenerateRequest> & { prompt: Uint32Array }) => generateEvents(model, req, 64);
 
 /** Deterministic edits of a draft: every `every`-th token substituted, a token inserted, or one deleted, in turn. */
 function corrupt(tokens: number[], every: number, salt: number): Uint32Array {
