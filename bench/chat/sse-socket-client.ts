@@ -6,6 +6,7 @@
 // read was handled, so several events in one read share a timestamp.
 import { connect, type Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
+import { takeSseData } from '../../src/bench/client.js';
 
 export interface StreamSample {
   ok: boolean;
@@ -18,12 +19,6 @@ export interface StreamSample {
   outputTokens: number;
   /** When the request was written, as performance.timeOrigin + performance.now() (comparable across threads). */
   sentAt?: number;
-}
-
-interface ChunkJson {
-  choices?: Array<{ delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: unknown[] } }>;
-  usage?: { completion_tokens?: number } | null;
-  error?: { message?: string };
 }
 
 const CRLF = Buffer.from('\r\n');
@@ -103,27 +98,20 @@ export class SseConnection {
       };
 
       const onEvents = (now: number): string | null => {
-        let sep: number;
-        while ((sep = sse.indexOf('\n\n')) >= 0) {
-          const event = sse.slice(0, sep);
-          sse = sse.slice(sep + 2);
-          for (const line of event.split('\n')) {
-            if (!line.startsWith('data:')) continue;
-            const data = line.slice(5).trim();
-            if (data === '[DONE]') {
-              done = true;
-              continue;
-            }
-            const json = JSON.parse(data) as ChunkJson;
-            if (json.error) return `stream error: ${json.error.message ?? 'unknown'}`;
-            const d = json.choices?.[0]?.delta;
-            if (d && ((d.content ?? '') !== '' || (d.reasoning_content ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0)) {
-              const t = now - sent;
-              sample.ttftMs ??= t;
-              sample.chunkTimesMs.push(t);
-            }
-            if (json.usage) usageTokens = json.usage.completion_tokens;
+        const parsed = takeSseData(sse);
+        sse = parsed.rest;
+        for (const d of parsed.data) {
+          if (d.done) {
+            done = true;
+            continue;
           }
+          if (d.chunk.error) return `stream error: ${d.chunk.error.message ?? 'unknown'}`;
+          if (d.hasOutput) {
+            const t = now - sent;
+            sample.ttftMs ??= t;
+            sample.chunkTimesMs.push(t);
+          }
+          if (d.chunk.usage) usageTokens = d.chunk.usage.completion_tokens;
         }
         return null;
       };

@@ -33,10 +33,38 @@ export interface ClientOptions {
   timeoutMs: number;
 }
 
-interface ChunkJson {
+/** The fields of a Chat Completions stream chunk that the clients read. */
+export interface ChunkJson {
   choices?: Array<{ delta?: { content?: string | null; tool_calls?: unknown[]; reasoning_content?: string | null } }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } } | null;
   error?: { message?: string };
+}
+
+/** One parsed `data:` payload of an OpenAI-style SSE stream. */
+export type SseData = { done: true } | { done: false; chunk: ChunkJson; hasOutput: boolean };
+
+/** Splits the complete SSE events off the front of `buffer` and parses their `data:` lines;
+ *  `rest` is the incomplete tail to keep for the next read. Throws on malformed JSON. */
+export function takeSseData(buffer: string): { data: SseData[]; rest: string } {
+  const data: SseData[] = [];
+  let sep: number;
+  while ((sep = buffer.indexOf('\n\n')) >= 0) {
+    const event = buffer.slice(0, sep);
+    buffer = buffer.slice(sep + 2);
+    for (const line of event.split('\n')) {
+      if (!line.startsWith('data:')) continue;
+      const payload = line.slice(5).trim();
+      if (payload === '[DONE]') {
+        data.push({ done: true });
+        continue;
+      }
+      const chunk = JSON.parse(payload) as ChunkJson;
+      const d = chunk.choices?.[0]?.delta;
+      const hasOutput = !!d && ((d.content ?? '') !== '' || (d.reasoning_content ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0);
+      data.push({ done: false, chunk, hasOutput });
+    }
+  }
+  return { data, rest: buffer };
 }
 
 /** fetch wraps socket failures as 'fetch failed'; the cause says what happened. */
@@ -76,32 +104,24 @@ export async function sendStreamingChat(opts: ClientOptions, body: ChatRequestBo
     let usageTokens: number | undefined;
     const decoder = new TextDecoder();
     for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(piece, { stream: true });
-      let sep: number;
-      while ((sep = buffer.indexOf('\n\n')) >= 0) {
-        const event = buffer.slice(0, sep);
-        buffer = buffer.slice(sep + 2);
-        for (const line of event.split('\n')) {
-          if (!line.startsWith('data:')) continue;
-          const data = line.slice(5).trim();
-          if (data === '[DONE]') {
-            done = true;
-            continue;
-          }
-          const json = JSON.parse(data) as ChunkJson;
-          if (json.error) throw new Error(`stream error: ${json.error.message ?? 'unknown'}`);
-          const delta = json.choices?.[0]?.delta;
-          const hasOutput = !!delta && ((delta.content ?? '') !== '' || (delta.reasoning_content ?? '') !== '' || (delta.tool_calls?.length ?? 0) > 0);
-          if (hasOutput) {
-            const t = performance.now() - sent;
-            if (sample.ttftMs === undefined) sample.ttftMs = t;
-            sample.chunkTimesMs.push(t);
-          }
-          if (json.usage) {
-            usageTokens = json.usage.completion_tokens;
-            sample.promptTokens = json.usage.prompt_tokens;
-            sample.cachedTokens = json.usage.prompt_tokens_details?.cached_tokens;
-          }
+      const parsed = takeSseData(buffer + decoder.decode(piece, { stream: true }));
+      buffer = parsed.rest;
+      for (const d of parsed.data) {
+        if (d.done) {
+          done = true;
+          continue;
+        }
+        const json = d.chunk;
+        if (json.error) throw new Error(`stream error: ${json.error.message ?? 'unknown'}`);
+        if (d.hasOutput) {
+          const t = performance.now() - sent;
+          if (sample.ttftMs === undefined) sample.ttftMs = t;
+          sample.chunkTimesMs.push(t);
+        }
+        if (json.usage) {
+          usageTokens = json.usage.completion_tokens;
+          sample.promptTokens = json.usage.prompt_tokens;
+          sample.cachedTokens = json.usage.prompt_tokens_details?.cached_tokens;
         }
       }
     }
