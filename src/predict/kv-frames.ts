@@ -1,7 +1,7 @@
 // Wire format between a decoder and its prefiller: a stream of frames, each a u32 little-endian
 // byte length followed by one msgpack map. The prefiller sends the layout first, then one
 // frame per KV block, then `end` (or `error`), so blocks can be taken as they arrive.
-import { decode, encode } from '@msgpack/msgpack';
+import { Decoder, Encoder } from '@msgpack/msgpack';
 import type { KvBlock, KvLayout } from '../engine/types.js';
 
 export type KvFrame =
@@ -22,8 +22,13 @@ export interface KvPrefillRequest {
 /** Largest frame accepted (a block of a big model at f32 stays far below this). */
 export const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
+// One encoder and decoder for every frame: msgpack's encode()/decode() build a new one per call
+// (and the encoder regrows its buffer from 2 KiB for each 16-256 KiB block).
+const frameEncoder = new Encoder();
+const frameDecoder = new Decoder();
+
 export function encodeFrame(frame: KvFrame): Uint8Array {
-  const body = encode(frame);
+  const body = frameEncoder.encodeSharedRef(frame); // a view of the shared buffer, copied below
   const out = new Uint8Array(4 + body.length);
   new DataView(out.buffer).setUint32(0, body.length, true);
   out.set(body, 4);
@@ -57,7 +62,7 @@ export class FrameReader {
       const len = new DataView(this.peek(4).buffer).getUint32(0, true);
       if (len > MAX_FRAME_BYTES) throw new Error(`KV frame of ${len} bytes exceeds the ${MAX_FRAME_BYTES}-byte limit`);
       if (this.buffered < 4 + len) break;
-      frames.push(decode(this.take(4 + len).subarray(4)) as KvFrame);
+      frames.push(frameDecoder.decode(this.take(4 + len).subarray(4)) as KvFrame);
     }
     return frames;
   }
