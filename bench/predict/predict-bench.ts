@@ -3,7 +3,6 @@
 //  2. prefiller+decoder versus standalone at 1 and 16 concurrent sessions;
 //  3. KV transfer MB/s from a prefiller process to this process.
 // Run: node dist/bench/predict/predict-bench.js [--out bench/results/predict.json]
-import { encode } from '@msgpack/msgpack';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,7 +11,8 @@ import { loadModel } from '../../src/engine/index.js';
 import { startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
 import { summarize } from '../../src/bench/stats.js';
 import { benchModel } from '../../src/bench/models.js';
-import { FrameReader, tokensToBytes } from '../../src/predict/kv-frames.js';
+import { PrefillerLink } from '../../src/predict/prefiller-link.js';
+import type { KvBlock } from '../../src/engine/types.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 
 const RECORDING = join(PACKAGE_ROOT, 'test/fixtures/rrweb/todo-list.ndjson');
@@ -46,26 +46,21 @@ async function concurrentSessions(url: string, all: string[], sessions: number, 
 async function kvTransfer(prefillerUrl: string, modelPath: string, lines: string[]): Promise<{ mb: number; ms: number; mbPerS: number; blocks: number }> {
   const model = await loadModel(modelPath, { threads: 1, kvCacheMb: 64 });
   const tokens = await model.tokenize(lines.join('\n') + '\n', { addSpecial: false });
-  const fingerprint = model.kv.layout().modelFingerprint;
-  const body = encode({ fingerprint, tokens: tokensToBytes(tokens), fromBlock: 0 });
+  // The decoder's own download path (src/predict/prefiller-link.ts), without the local import.
+  const link = new PrefillerLink({ url: prefillerUrl, timeoutMs: 60_000, heartbeatMs: 60_000 });
   const run = async () => {
     const t0 = performance.now();
-    const res = await fetch(`${prefillerUrl}/v1/kv/prefill`, { method: 'POST', headers: { 'content-type': 'application/x-msgpack' }, body });
-    const reader = new FrameReader();
-    let bytes = 0;
-    let blocks = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length;
-      blocks += reader.push(chunk).filter((f) => f.t === 'block').length;
-    }
-    return { bytes, blocks, ms: performance.now() - t0 };
+    const blocks: KvBlock[] = [];
+    await link.download(model.kv.layout(), tokens, 0, blocks, AbortSignal.timeout(60_000));
+    return { bytes: blocks.reduce((n, b) => n + b.data.byteLength, 0), blocks: blocks.length, ms: performance.now() - t0 };
   };
   await run(); // the prefiller computes and caches the prompt once
   const runs = [];
-  for (let i = 0; i < 5; i++) runs.push(await run()); // then every transfer is a cache read + wire
+  for (let i = 0; i < 9; i++) runs.push(await run()); // then every transfer is a cache read + wire
   const ms = summarize(runs.map((r) => r.ms)).p50;
   const mb = (runs[0]?.bytes ?? 0) / 1e6;
-  await model.unload();
+  link.stop();
+  model.unload();
   return { mb, ms, mbPerS: mb / (ms / 1000), blocks: runs[0]?.blocks ?? 0 };
 }
 

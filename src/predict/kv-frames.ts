@@ -46,8 +46,9 @@ export function bytesToTokens(bytes: Uint8Array): Uint32Array {
   return new Uint32Array(copy.buffer, 0, copy.byteLength / 4);
 }
 
-/** Incremental frame parser for a byte stream. Chunks are kept as they arrive and each frame's
- *  bytes are copied out exactly once, so a frame split over many chunks costs linear time. */
+/** Incremental frame parser for a byte stream. Chunks are kept as they arrive and each frame is
+ *  copied out at most once (not at all when it lies in one chunk), so a frame split over many
+ *  chunks costs linear time. */
 export class FrameReader {
   private chunks: Uint8Array[] = [];
   private buffered = 0;
@@ -84,8 +85,16 @@ export class FrameReader {
     return out;
   }
 
-  /** Removes the first n buffered bytes and returns them as one new array. */
+  /** Removes the first n buffered bytes and returns them as one array: a view of the chunk when
+   *  they lie in one (frames are read-only after decoding), else a copy. */
   private take(n: number): Uint8Array {
+    const first = this.chunks[0] as Uint8Array;
+    if (first.length >= n) {
+      if (first.length === n) this.chunks.shift();
+      else this.chunks[0] = first.subarray(n);
+      this.buffered -= n;
+      return first.subarray(0, n);
+    }
     const out = new Uint8Array(n);
     let o = 0;
     while (o < n) {

@@ -2,9 +2,28 @@
 // them into the local prefix cache. Any failure (unreachable, slow, wrong model, cut stream)
 // marks the link degraded and the caller prefills locally; a heartbeat restores `healthy`
 // once the prefiller answers again.
-import type { KvBlock, KvTransfer } from '../engine/types.js';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { KvBlock, KvLayout, KvTransfer } from '../engine/types.js';
 import { blockFromFrame, FrameReader, sameLayout, tokensToBytes, type KvPrefillRequest } from './kv-frames.js';
 import { encode } from '@msgpack/msgpack';
+
+/** POSTs `body` and resolves with the response stream (node:http: fetch's web streams cost about
+ *  as much as the KV bytes' whole trip). Aborting `signal` destroys the request and its response. */
+function postStream(url: URL, headers: Record<string, string>, body: Uint8Array, agent: HttpAgent, signal: AbortSignal): Promise<IncomingMessage> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(body.byteLength) } }, resolve);
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function readText(res: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of res) text += String(chunk);
+  return text;
+}
 
 export interface PrefillerLinkOptions {
   url: string;
@@ -31,7 +50,12 @@ export class PrefillerLink {
   transfers = 0;
   transferredBytes = 0;
 
-  constructor(private readonly opts: PrefillerLinkOptions) {}
+  /** Keep-alive connections to the prefiller, reused by every transfer. */
+  private readonly agent: HttpAgent;
+
+  constructor(private readonly opts: PrefillerLinkOptions) {
+    this.agent = new URL(opts.url).protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  }
 
   get status(): 'healthy' | 'degraded' {
     return this.state;
@@ -47,6 +71,7 @@ export class PrefillerLink {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.agent.destroy();
   }
 
   private headers(): Record<string, string> {
@@ -83,26 +108,8 @@ export class PrefillerLink {
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const blocks: KvBlock[] = [];
-    let bytes = 0;
     try {
-      const req: KvPrefillRequest = { fingerprint: layout.modelFingerprint, tokens: tokensToBytes(tokens), fromBlock };
-      const res = await fetch(`${this.opts.url}/v1/kv/prefill`, { method: 'POST', headers: { 'content-type': 'application/x-msgpack', ...this.headers() }, body: encode(req), signal: abort });
-      if (!res.ok || !res.body) throw new Error(`prefill answered ${res.status}: ${(await res.text().catch(() => '')).slice(0, 200)}`);
-      const reader = new FrameReader();
-      let ended = false;
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        for (const frame of reader.push(chunk)) {
-          if (frame.t === 'layout' && !sameLayout(frame.layout, layout)) throw new Error('prefiller serves a different model or KV layout');
-          if (frame.t === 'error') throw new Error(`prefiller: ${frame.message}`);
-          if (frame.t === 'block') {
-            if (frame.index !== fromBlock + blocks.length) throw new Error(`block ${frame.index} out of order`);
-            blocks.push(blockFromFrame(frame));
-            bytes += frame.data.byteLength;
-          }
-          if (frame.t === 'end') ended = true;
-        }
-      }
-      if (!ended) throw new Error('KV stream ended early');
+      await this.download(layout, tokens, fromBlock, blocks, abort);
       this.mark('healthy');
     } catch (err) {
       const reason = timeout.aborted ? `no KV within ${this.opts.timeoutMs} ms` : (err as Error).message;
@@ -111,9 +118,36 @@ export class PrefillerLink {
       // Blocks that did arrive whole are still good: keep them, prefill the rest locally.
       if (blocks.length === 0) return null;
     }
+    const bytes = blocks.reduce((n, b) => n + b.data.byteLength, 0);
     const cachedTokens = await kv.importKv(tokens, blocks);
     this.transfers++;
     this.transferredBytes += bytes;
     return { requestedFromBlock: fromBlock, blocks: blocks.length, bytes, ms: performance.now() - started, cachedTokens };
+  }
+
+  /**
+   * Streams blocks [fromBlock, ...) of `tokens` from the prefiller into `blocks` (whole blocks
+   * only, in order, so a failure leaves the ones that did arrive). Throws on any failure.
+   */
+  async download(layout: KvLayout, tokens: Uint32Array, fromBlock: number, blocks: KvBlock[], signal: AbortSignal): Promise<void> {
+    const req: KvPrefillRequest = { fingerprint: layout.modelFingerprint, tokens: tokensToBytes(tokens), fromBlock };
+    const url = new URL('v1/kv/prefill', this.opts.url.endsWith('/') ? this.opts.url : `${this.opts.url}/`);
+    const res = await postStream(url, { 'content-type': 'application/x-msgpack', ...this.headers() }, encode(req), this.agent, signal);
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status > 299) throw new Error(`prefill answered ${status}: ${(await readText(res).catch(() => '')).slice(0, 200)}`);
+    const reader = new FrameReader();
+    let ended = false;
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      for (const frame of reader.push(chunk)) {
+        if (frame.t === 'layout' && !sameLayout(frame.layout, layout)) throw new Error('prefiller serves a different model or KV layout');
+        if (frame.t === 'error') throw new Error(`prefiller: ${frame.message}`);
+        if (frame.t === 'block') {
+          if (frame.index !== fromBlock + blocks.length) throw new Error(`block ${frame.index} out of order`);
+          blocks.push(blockFromFrame(frame));
+        }
+        if (frame.t === 'end') ended = true;
+      }
+    }
+    if (!ended) throw new Error('KV stream ended early');
   }
 }

@@ -93,6 +93,14 @@ describe('KV frames', () => {
     expect(got.map((f) => f.t)).toEqual(['layout', 'block', 'end']);
     expect(got[1]).toEqual({ t: 'block', index: 3, data: new Uint8Array([9, 8, 7]) });
     expect(reader.pendingBytes).toBe(0);
+    // Whole stream in one chunk (frames come back as views of it), and split at every offset.
+    const whole = new FrameReader().push(all);
+    expect(whole).toEqual(got);
+    for (let cut = 1; cut < all.length; cut++) {
+      const r = new FrameReader();
+      expect([...r.push(all.subarray(0, cut)), ...r.push(all.subarray(cut))]).toEqual(got);
+      expect(r.pendingBytes).toBe(0);
+    }
     expect(Array.from(bytesToTokens(tokensToBytes(tokens)))).toEqual(Array.from(tokens));
   });
 });
