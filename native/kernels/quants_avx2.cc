@@ -600,7 +600,7 @@ void gemm_q8(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act,
 #if defined(__AVX512VL__)
 constexpr bool kKQuantTokens8 = true;
 #else
-constexpr bool kKQuantTokens8 = true;
+constexpr bool kKQuantTokens8 = false;
 #endif
 
 template <int KIND>  // 4: q4_K, 5: q5_K, 6: q6_K
