@@ -474,15 +474,16 @@ void gemm_float(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* a
   }
 }
 
-// Quantized weights: each row against tokens in groups of up to 4.
-template <typename F1, typename F2, typename F3, typename F4>
-inline void by_token_groups(int nt, F1 f1, F2 f2, F3 f3, F4 f4) {
+// Quantized weights: each row against tokens in groups of up to 4. Calls
+// run(std::integral_constant<int, TT>(), t0) for groups of 4, then once for the 1-3 left.
+template <typename F>
+inline void by_token_groups(int nt, F run) {
   int t0 = 0;
-  for (; t0 + 4 <= nt; t0 += 4) f4(t0);
+  for (; t0 + 4 <= nt; t0 += 4) run(std::integral_constant<int, 4>(), t0);
   switch (nt - t0) {
-    case 3: f3(t0); break;
-    case 2: f2(t0); break;
-    case 1: f1(t0); break;
+    case 3: run(std::integral_constant<int, 3>(), t0); break;
+    case 2: run(std::integral_constant<int, 2>(), t0); break;
+    case 1: run(std::integral_constant<int, 1>(), t0); break;
     default: break;
   }
 }
@@ -565,11 +566,7 @@ void gemm_q8_0u(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* a
       for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
     }
   };
-  by_token_groups(
-      nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
+  by_token_groups(nt, run);
 }
 
 // Token groups outer, rows inner: the group's activations (up to 4 rows of blocks) stay in L1
@@ -588,11 +585,7 @@ void gemm_q8(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act,
       for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
     }
   };
-  by_token_groups(
-      nt, [&](int t0) { run(std::integral_constant<int, 1>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 2>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 3>(), t0); },
-      [&](int t0) { run(std::integral_constant<int, 4>(), t0); });
+  by_token_groups(nt, run);
 }
 
 // K-quant tiles of 8 tokens where the CPU has 32 vector registers (AVX-512VL): each decoded
@@ -621,11 +614,7 @@ void gemm_k(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, 
   };
   int t8 = 0;
   if (kKQuantTokens8) for (; t8 + 8 <= nt; t8 += 8) run(std::integral_constant<int, 8>(), t8);
-  by_token_groups(
-      nt - t8, [&](int t0) { run(std::integral_constant<int, 1>(), t8 + t0); },
-      [&](int t0) { run(std::integral_constant<int, 2>(), t8 + t0); },
-      [&](int t0) { run(std::integral_constant<int, 3>(), t8 + t0); },
-      [&](int t0) { run(std::integral_constant<int, 4>(), t8 + t0); });
+  by_token_groups(nt - t8, [&](auto tt, int t0) { run(tt, t8 + t0); });
 }
 
 }  // namespace
