@@ -12,7 +12,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { histPercentile } from './load-gen.js';
+import { histPercentile, type LoadGenResult } from './load-gen.js';
 import { median } from '../../src/bench/stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,20 +28,11 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime (fields 14, 15)
 }
 
-interface LoadResult {
-  requests: number;
-  totalResponses: number;
+/** Merged generator results (no `seconds`: the generators overlap), plus the server's CPU cost. */
+type LoadResult = Omit<LoadGenResult, 'seconds'> & {
   /** Server CPU µs per response over the run (set by the bench). */
   cpuUsPerReq?: number;
-  errors: number;
-  non2xx: number;
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  meanMs: number;
-  maxMs: number;
-  hist: Record<number, number>;
-}
+};
 
 function startServer(kind: Kind): Promise<{ proc: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
@@ -77,12 +68,12 @@ async function runLoad(url: string, connections: number, seconds: number, client
   };
 }
 
-function runLoadGen(url: string, connections: number, seconds: number): Promise<LoadResult> {
+function runLoadGen(url: string, connections: number, seconds: number): Promise<LoadGenResult> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [join(here, 'load-gen.js'), url, String(connections), String(seconds), '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    proc.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load generator failed (${code})`))));
+    proc.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadGenResult) : reject(new Error(`load generator failed (${code})`))));
   });
 }
 

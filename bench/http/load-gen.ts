@@ -6,7 +6,7 @@
 // where hist maps 10-µs latency buckets to counts, so several generators' runs can be merged.
 import { connect, type Socket } from 'node:net';
 
-interface Result {
+export interface LoadGenResult {
   /** Responses in the measured window. */
   requests: number;
   /** Responses including warm-up (the bench divides server CPU time by this). */
@@ -44,7 +44,7 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[i]!;
 }
 
-export async function runLoad(url: string, connections: number, seconds: number, warmupSeconds = 1): Promise<Result> {
+export async function runLoad(url: string, connections: number, seconds: number, warmupSeconds = 1): Promise<LoadGenResult> {
   const u = new URL(url);
   const request = Buffer.from(`GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${u.host}\r\nAccept: application/json\r\n\r\n`);
   let latencies = new Float64Array(1 << 20);
