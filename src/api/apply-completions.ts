@@ -5,7 +5,8 @@
 // configured (--apply-model, src/apply/llm.ts), svc-v3-large (and auto when it picks large) has
 // the LLM write the file, the merge result serving as its speculative draft.
 import { ApiError, invalidRequest, openaiErrorBody, toApiError } from '../errors.js';
-import type { RequestContext } from '../http/types.js';
+import type { RequestContext, SseEvent } from '../http/types.js';
+import { SseQueue } from '../chat/sse-queue.js';
 import { newChatCompletionId } from '../chat/ids.js';
 import type { MergeMode } from '../apply/merge.js';
 import { runInPool } from '../apply/pool.js';
@@ -120,22 +121,37 @@ function usage(r: Extract<ApplyTaskResult, { ok: true }>): Record<string, number
   return { prompt_tokens: r.promptTokens, completion_tokens: r.completionTokens, total_tokens: r.promptTokens + r.completionTokens };
 }
 
-function completionBody(id: string, created: number, r: Extract<ApplyTaskResult, { ok: true }>): Record<string, unknown> {
+/** The chat.completion body of an apply (merge engine or apply LLM). */
+function completionBody(id: string, created: number, model: string, content: string, finishReason: string, usage: Record<string, unknown>): Record<string, unknown> {
   return {
     id,
     object: 'chat.completion',
     created,
-    model: r.model,
+    model,
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: r.content, refusal: null, annotations: [] },
+        message: { role: 'assistant', content, refusal: null, annotations: [] },
         logprobs: null,
-        finish_reason: r.finishReason,
+        finish_reason: finishReason,
       },
     ],
-    usage: usage(r),
+    usage,
   };
+}
+
+/** chat.completion.chunk builder of one streamed apply (`usage: null` on every chunk but the
+ *  usage chunk when the client asked for usage). */
+function chunkMaker(id: string, created: number, model: string, includeUsage: boolean) {
+  return (choices: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => {
+    const c: Record<string, unknown> = { id, object: 'chat.completion.chunk', created, model, choices, ...extra };
+    if (includeUsage && !('usage' in c)) c.usage = null;
+    return c;
+  };
+}
+
+function delta(d: Record<string, unknown>, finish: string | null): Record<string, unknown> {
+  return { index: 0, delta: d, logprobs: null, finish_reason: finish };
 }
 
 /** The apply LLM for this merge: configured, and the merge ran (or auto picked) svc-v3-large. */
@@ -169,24 +185,6 @@ function llmHeaders(llm: LoadedModel, g: LlmApplyResult | null): Record<string, 
   return h;
 }
 
-function llmCompletionBody(id: string, created: number, g: LlmApplyResult): Record<string, unknown> {
-  return {
-    id,
-    object: 'chat.completion',
-    created,
-    model: 'svc-v3-large',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content: g.content, refusal: null, annotations: [] },
-        logprobs: null,
-        finish_reason: g.finishReason,
-      },
-    ],
-    usage: llmUsage(g),
-  };
-}
-
 function runLlm(llm: LoadedModel, req: ApplyRequest, r: Extract<ApplyTaskResult, { ok: true }>, signal?: AbortSignal, onText?: (t: string) => void) {
   return runApplyLlm(llm, {
     content: req.content,
@@ -208,9 +206,9 @@ export async function completeApply(
   const llm = llmFor(r, opts.applyModel);
   if (llm) {
     const g = await runLlm(llm, req, r, opts.signal);
-    return { statusCode: 200, body: llmCompletionBody(newChatCompletionId(), Math.floor(Date.now() / 1000), g) };
+    return { statusCode: 200, body: completionBody(newChatCompletionId(), Math.floor(Date.now() / 1000), 'svc-v3-large', g.content, g.finishReason, llmUsage(g)) };
   }
-  return { statusCode: 200, body: completionBody(newChatCompletionId(), Math.floor(Date.now() / 1000), r) };
+  return { statusCode: 200, body: completionBody(newChatCompletionId(), Math.floor(Date.now() / 1000), r.model, r.content, r.finishReason, usage(r)) };
 }
 
 /** svc-v3-large through the apply LLM: JSON, or content deltas as the engine produces them. */
@@ -220,44 +218,36 @@ async function handleLlmCompletion(ctx: RequestContext, req: ApplyRequest, r: Ex
   if (!req.stream) {
     const g = await runLlm(llm, req, r, ctx.signal);
     for (const [k, v] of Object.entries(llmHeaders(llm, g))) ctx.setHeader(k, v);
-    ctx.json(200, llmCompletionBody(id, created, g));
+    ctx.json(200, completionBody(id, created, 'svc-v3-large', g.content, g.finishReason, llmUsage(g)));
     return;
   }
   // Streaming: the headers leave before the first token, so acceptance goes in the usage chunk
   // (completion_tokens_details), sent when stream_options.include_usage asks for usage.
   for (const [k, v] of Object.entries(llmHeaders(llm, null))) ctx.setHeader(k, v);
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => {
-    const c: Record<string, unknown> = { id, object: 'chat.completion.chunk', created, model: 'svc-v3-large', choices, ...extra };
-    if (req.includeUsage && !('usage' in c)) c.usage = null;
-    return c;
+  const chunk = chunkMaker(id, created, 'svc-v3-large', req.includeUsage);
+  const out = new SseQueue(ctx);
+  let roleSent = false;
+  const sendRole = (): void => {
+    if (!roleSent) out.send(chunk([delta({ role: 'assistant', content: '' }, null)]));
+    roleSent = true;
   };
-  const delta = (d: Record<string, unknown>, finish: string | null) => ({ index: 0, delta: d, logprobs: null, finish_reason: finish });
-  let sse: ReturnType<RequestContext['sse']> | null = null;
-  // Sends in order without holding the engine: each piece chains on the previous send.
-  let sending: Promise<void> = Promise.resolve();
-  const open = () => {
-    if (sse) return sse;
-    const s = ctx.sse();
-    sse = s;
-    sending = sending.then(() => s.send(chunk([delta({ role: 'assistant', content: '' }, null)])));
-    return s;
-  };
-  const send = (data: string | object) => {
-    const s = open();
-    sending = sending.then(() => (s.closed ? undefined : s.send(data)));
-  };
+  // The closing chunks, the usage chunk and [DONE] leave with the end of the body.
+  const tail: SseEvent[] = [];
   try {
-    const g = await runLlm(llm, req, r, ctx.signal, (text) => send(chunk([delta({ content: text }, null)])));
-    send(chunk([delta({}, g.finishReason)]));
-    if (req.includeUsage) send(chunk([], { usage: llmUsage(g) }));
-    send('[DONE]');
+    const g = await runLlm(llm, req, r, ctx.signal, (text) => {
+      sendRole();
+      out.send(chunk([delta({ content: text }, null)]));
+    });
+    sendRole();
+    tail.push({ data: chunk([delta({}, g.finishReason)]) });
+    if (req.includeUsage) tail.push({ data: chunk([], { usage: llmUsage(g) }) });
+    tail.push({ data: '[DONE]' });
   } catch (err) {
-    if (!sse) throw err;
+    if (!out.started) throw err;
     // Mid-stream failure: the SDK raises APIError for a chunk with an `error` key.
-    send(openaiErrorBody(toApiError(err)) as object);
+    tail.push({ data: openaiErrorBody(toApiError(err)) as object });
   } finally {
-    await sending.catch(() => undefined);
-    (sse as ReturnType<RequestContext['sse']> | null)?.end();
+    await out.end(tail);
   }
 }
 
@@ -291,15 +281,10 @@ export async function handleApplyCompletion(ctx: RequestContext, body: unknown, 
   const id = newChatCompletionId();
   const created = Math.floor(Date.now() / 1000);
   if (!req.stream) {
-    ctx.json(200, completionBody(id, created, r));
+    ctx.json(200, completionBody(id, created, r.model, r.content, r.finishReason, usage(r)));
     return;
   }
-  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> => {
-    const c: Record<string, unknown> = { id, object: 'chat.completion.chunk', created, model: r.model, choices, ...extra };
-    if (req.includeUsage && !('usage' in c)) c.usage = null;
-    return c;
-  };
-  const delta = (d: Record<string, unknown>, finish: string | null) => ({ index: 0, delta: d, logprobs: null, finish_reason: finish });
+  const chunk = chunkMaker(id, created, r.model, req.includeUsage);
   const sse = ctx.sse();
   try {
     await sse.send(chunk([delta({ role: 'assistant', content: '' }, null)]));
