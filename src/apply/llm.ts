@@ -3,8 +3,7 @@
 // the LLM alone would write (greedy) while most tokens are verified in batched forward passes.
 // The server loads it at startup (Services.applyModel, src/server/services.ts) and the chat routes
 // and batch executor pass it in; without one the apply models are the merge engine alone.
-import { ApiError } from '../errors.js';
-import { tokenizePrompt } from '../chat/prompt.js';
+import { resolveMaxTokens, tokenizePrompt } from '../chat/prompt.js';
 import type { GenerateResult, LoadedModel, SpeculativeStats } from '../engine/types.js';
 import { GREEDY_SAMPLING } from '../engine/sampling.js';
 
@@ -75,23 +74,10 @@ export async function applyDraftTokens(model: LoadedModel, merged: string): Prom
  *  overloaded) like any generation. */
 export async function runApplyLlm(model: LoadedModel, opts: LlmApplyOptions): Promise<LlmApplyResult> {
   const [prompt, draft] = await Promise.all([applyPromptTokens(model, opts.content), applyDraftTokens(model, opts.merged)]);
-  const ctx = model.info.contextLength;
-  if (prompt.length >= ctx) {
-    throw new ApiError(
-      'context_length_exceeded',
-      `The apply model's context holds ${ctx} tokens; this request's prompt has ${prompt.length}, leaving no room for the merged file.`,
-      { param: 'messages' },
-    );
-  }
-  const room = ctx - prompt.length;
-  if (opts.maxTokens !== null && opts.maxTokens > room) {
-    throw new ApiError(
-      'context_length_exceeded',
-      `max_tokens is too large: the apply model's context holds ${ctx} tokens and the prompt uses ${prompt.length}, so max_tokens may be at most ${room} (got ${opts.maxTokens}).`,
-      { param: 'max_tokens' },
-    );
-  }
-  const maxTokens = opts.maxTokens ?? defaultApplyMaxTokens(draft.length, room);
+  // The requested max_tokens checked against the room after the prompt, or that room when none was
+  // requested (400s naming the field when either does not fit).
+  const limit = resolveMaxTokens({ maxTokens: opts.maxTokens, maxTokensParam: 'max_tokens' }, prompt.length, model.info.contextLength);
+  const maxTokens = opts.maxTokens === null ? defaultApplyMaxTokens(draft.length, limit) : limit;
   let content = '';
   // Tokens of one engine step arrive in one synchronous burst: hand them on as one piece.
   let pending = '';

@@ -36,7 +36,12 @@ export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<B
 }
 
 /** The completion budget for a prompt of `promptTokens`: 400 naming the field when it cannot fit. */
-export function resolveMaxTokens(plan: ChatPlan, promptTokens: number, contextLength: number, messagesParam = 'messages'): number {
+export function resolveMaxTokens(
+  plan: Pick<ChatPlan, 'maxTokens' | 'maxTokensParam'>,
+  promptTokens: number,
+  contextLength: number,
+  messagesParam = 'messages',
+): number {
   if (promptTokens >= contextLength) {
     throw new ApiError(
       'context_length_exceeded',
