@@ -25,6 +25,7 @@ class draft_cursor {
   draft_cursor(std::vector<int32_t> draft, int32_t max_per_step);
 
   bool empty() const { return draft_.empty(); }
+  int32_t max_per_step() const { return max_; }
   // Draft tokens to verify in the next step, at most `limit` (0 while not aligned).
   int64_t proposal(int64_t limit) const;
   // The j-th token of the current proposal.

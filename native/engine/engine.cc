@@ -45,13 +45,11 @@ struct sequence {
   uint64_t admit_order = 0;
   // Speculative decoding (see engine.h): where the output stands in its draft, and counters.
   draft_cursor draft;
-  int32_t max_draft = 0;
   int64_t draft_proposed = 0;
   int64_t draft_accepted = 0;
   int64_t decode_steps = 0;
   sequence(const sampling_params& p, int64_t n_vocab) : smp(p, n_vocab) {}
-  bool speculates() const { return !draft.empty() && max_draft > 0 && smp.params().temperature <= 0.0f && !constraint; }
-  bool has_draft = false;
+  bool speculates() const { return !draft.empty() && draft.max_per_step() > 0 && smp.params().temperature <= 0.0f && !constraint; }
   bool decoding() const { return n_generated > 0 && n_computed == static_cast<int64_t>(tokens.size()) - 1; }
   bool prefilling() const { return n_computed < prefill_target; }
 };
@@ -126,9 +124,7 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
   for (int32_t e : m_->vocab.eos) s->stop.push_back(e);
   s->constraint = std::move(req.constraint);
   s->batch_priority = req.batch_priority;
-  s->has_draft = !req.draft.empty();
   s->draft = draft_cursor(std::move(req.draft), req.max_draft);
-  s->max_draft = req.max_draft;
   // The prompt alone must fit the pool; prompt + max_tokens is waited for, never refused.
   if (ceil_div(n + 1, kv_.block_size()) > kv_.n_blocks())
     throw engine_error(engine_status::overloaded, "prompt needs more KV memory than the whole cache holds");
@@ -277,7 +273,7 @@ void engine::finish(sequence& s, finish_reason why, engine_status err) {
   ev.error = err;
   ev.prompt_tokens = static_cast<int32_t>(s.n_prompt);
   ev.cached_tokens = s.cached;
-  if (s.has_draft) {
+  if (!s.draft.empty()) {
     ev.has_draft = true;
     ev.draft_proposed = static_cast<int32_t>(s.draft_proposed);
     ev.draft_accepted = static_cast<int32_t>(s.draft_accepted);
@@ -497,7 +493,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
         s.blocks.pop_back();
       }
     }
-    if (s.has_draft)
+    if (!s.draft.empty())
       s.draft.advance(g.n_draft, accepted, last, s.tokens.data() + s.n_prompt, static_cast<int64_t>(s.tokens.size()) - s.n_prompt);
   }
 }
