@@ -84,12 +84,7 @@ export class SseQueue {
     }
     const sse = this.open();
     if (!sse || sse.closed) return;
-    if (sse.sendBatch) {
-      sse.end(tail);
-      return;
-    }
-    for (const e of tail) void sse.send(e.data, e.event);
-    sse.end();
+    sse.end(tail);
   }
 
   private flush(): void {
@@ -99,11 +94,7 @@ export class SseQueue {
     this.held = [];
     const sse = this.open();
     if (!sse || sse.closed) return;
-    if (sse.sendBatch) {
-      this.last = sse.sendBatch(events).catch(() => undefined);
-    } else {
-      for (const e of events) this.last = sse.send(e.data, e.event).catch(() => undefined);
-    }
+    this.last = sse.sendBatch(events).catch(() => undefined);
   }
 
   private open(): SseWriter | null {

@@ -16,11 +16,11 @@ export interface SseWriter {
   /** Sends one event (`event:` line when a name is given, then `data:`); objects are JSON-encoded.
    *  Resolves once uWS accepted the bytes; while the client is slow it waits for `onWritable`. */
   send(data: string | object, eventName?: string): Promise<void>;
-  /** Several events in one socket write (optional: callers fall back to send() per event). */
-  sendBatch?(events: readonly SseEvent[]): Promise<void>;
+  /** Several events in one socket write. */
+  sendBatch(events: readonly SseEvent[]): Promise<void>;
   /** `: text` comment line, e.g. a keep-alive ping. */
   comment(text: string): Promise<void>;
-  /** Ends the response, after `last` when given (in the same socket write where the writer can). Idempotent. */
+  /** Ends the response, after `last` when given (in the same socket write). Idempotent. */
   end(last?: readonly SseEvent[]): void;
   /** True once the client went away or end() was called; producers stop when they see it. */
   readonly closed: boolean;

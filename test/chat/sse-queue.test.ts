@@ -8,10 +8,14 @@ function fakeCtx(): { ctx: RequestContext; log: string[]; abort: () => void; ope
   const ac = new AbortController();
   let opens = 0;
   let ended = false;
+  // Logs every event on its own, whether it came alone, in a batch or with the end.
+  const logEvent = (e: SseEvent) => log.push(`${e.event ?? '-'}:${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}`);
   const writer: SseWriter = {
-    send: async (data, name) => void log.push(`${name ?? '-'}:${typeof data === 'string' ? data : JSON.stringify(data)}`),
+    send: async (data, name) => void logEvent({ data, ...(name ? { event: name } : {}) }),
+    sendBatch: async (events) => void events.forEach(logEvent),
     comment: async (text) => void log.push(`#${text}`),
-    end: () => {
+    end: (last) => {
+      last?.forEach(logEvent);
       ended = true;
       log.push('end');
     },
