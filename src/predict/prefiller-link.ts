@@ -8,14 +8,16 @@ import type { KvBlock, KvLayout, KvTransfer } from '../engine/types.js';
 import { blockFromFrame, FrameReader, sameLayout, tokensToBytes, type KvPrefillRequest } from './kv-frames.js';
 import { encode } from '@msgpack/msgpack';
 
-/** POSTs `body` and resolves with the response stream (node:http: fetch's web streams cost about
- *  as much as the KV bytes' whole trip). Aborting `signal` destroys the request and its response. */
-function postStream(url: URL, headers: Record<string, string>, body: Uint8Array, agent: HttpAgent, signal: AbortSignal): Promise<IncomingMessage> {
+/** Sends a GET, or a POST of `body`, and resolves with the response stream (node:http: fetch's web
+ *  streams cost about as much as the KV bytes' whole trip). Aborting `signal` destroys the request
+ *  and its response. */
+function requestStream(url: URL, headers: Record<string, string>, body: Uint8Array | null, agent: HttpAgent, signal: AbortSignal): Promise<IncomingMessage> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = send(url, { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(body.byteLength) } }, resolve);
+    const h = body ? { ...headers, 'content-length': String(body.byteLength) } : headers;
+    const req = send(url, { method: body ? 'POST' : 'GET', agent, signal, headers: h }, resolve);
     req.on('error', reject);
-    req.end(body);
+    req.end(body ?? undefined);
   });
 }
 
@@ -74,6 +76,11 @@ export class PrefillerLink {
     this.agent.destroy();
   }
 
+  /** `path` under the prefiller's URL (a path prefix in it is kept). */
+  private endpoint(path: string): URL {
+    return new URL(path, this.opts.url.endsWith('/') ? this.opts.url : `${this.opts.url}/`);
+  }
+
   private headers(): Record<string, string> {
     return this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {};
   }
@@ -86,9 +93,11 @@ export class PrefillerLink {
 
   async heartbeat(): Promise<void> {
     try {
-      const res = await fetch(`${this.opts.url}/health`, { headers: this.headers(), signal: AbortSignal.timeout(Math.min(this.opts.timeoutMs, 2000)) });
-      await res.body?.cancel();
-      this.mark(res.ok ? 'healthy' : 'degraded', res.ok ? undefined : `health answered ${res.status}`);
+      const res = await requestStream(this.endpoint('health'), this.headers(), null, this.agent, AbortSignal.timeout(Math.min(this.opts.timeoutMs, 2000)));
+      res.resume(); // the body is not needed
+      const status = res.statusCode ?? 0;
+      const ok = status >= 200 && status <= 299;
+      this.mark(ok ? 'healthy' : 'degraded', ok ? undefined : `health answered ${status}`);
     } catch (err) {
       this.mark('degraded', `unreachable: ${(err as Error).message}`);
     }
@@ -131,8 +140,7 @@ export class PrefillerLink {
    */
   async download(layout: KvLayout, tokens: Uint32Array, fromBlock: number, blocks: KvBlock[], signal: AbortSignal): Promise<void> {
     const req: KvPrefillRequest = { fingerprint: layout.modelFingerprint, tokens: tokensToBytes(tokens), fromBlock };
-    const url = new URL('v1/kv/prefill', this.opts.url.endsWith('/') ? this.opts.url : `${this.opts.url}/`);
-    const res = await postStream(url, { 'content-type': 'application/x-msgpack', ...this.headers() }, encode(req), this.agent, signal);
+    const res = await requestStream(this.endpoint('v1/kv/prefill'), { 'content-type': 'application/x-msgpack', ...this.headers() }, encode(req), this.agent, signal);
     const status = res.statusCode ?? 0;
     if (status < 200 || status > 299) throw new Error(`prefill answered ${status}: ${(await readText(res).catch(() => '')).slice(0, 200)}`);
     const reader = new FrameReader();
