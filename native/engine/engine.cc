@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "backend/gpu_backend.h"
+#include "kernels/compute_thread.h"
 
 namespace infer {
 
@@ -499,6 +500,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
 }
 
 void engine::loop() {
+  mark_compute_thread();  // this thread runs every parallel_for's share of the caller
   std::vector<std::function<void()>*> jobs;
   std::vector<uint64_t> cancels;
   for (;;) {

@@ -5,6 +5,8 @@
 // event loop for the CPU.
 #include "kernels/thread_pool.h"
 
+#include "kernels/compute_thread.h"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -103,6 +105,7 @@ struct thread_pool::impl {
   }
 
   void worker_main(int thread_index) {
+    mark_compute_thread();
     uint64_t seen = 0;
     for (;;) {
       // Bounded active wait for the next generation, then sleep.

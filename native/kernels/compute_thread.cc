@@ -1,0 +1,61 @@
+#include "kernels/compute_thread.h"
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#endif
+
+namespace infer {
+
+#if defined(__linux__) && defined(SYS_sched_setattr)
+namespace {
+// The first version of struct sched_attr (SCHED_ATTR_SIZE_VER0); glibc 2.36 has no wrapper.
+struct sched_attr_v0 {
+  uint32_t size;
+  uint32_t sched_policy;
+  uint64_t sched_flags;
+  int32_t sched_nice;
+  uint32_t sched_priority;
+  uint64_t sched_runtime;
+  uint64_t sched_deadline;
+  uint64_t sched_period;
+};
+// Several times the default base slice (0.75 ms × (1 + log2 CPUs)): long next to the event loop's
+// bursts (tens of µs), short next to anything a person would notice.
+constexpr uint64_t kComputeSliceUs = 4000;
+
+// INFER_COMPUTE_SLICE_US overrides the slice (0: leave the thread as it is), for A/B benchmarks.
+uint64_t slice_us() {
+  const char* env = std::getenv("INFER_COMPUTE_SLICE_US");
+  if (!env || !*env) return kComputeSliceUs;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(env, &end, 10);
+  return (end && *end == '\0') ? static_cast<uint64_t>(v) : kComputeSliceUs;
+}
+}  // namespace
+
+void mark_compute_thread() {
+  const uint64_t us = slice_us();
+  if (us == 0) return;
+  const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+  if (errno != 0) return;
+  sched_attr_v0 attr{};
+  attr.size = sizeof(attr);
+  attr.sched_policy = 0;  // SCHED_OTHER
+  attr.sched_nice = nice;
+  attr.sched_runtime = us * 1000;  // the kernel clamps it to 0.1–100 ms
+  // Older kernels ignore sched_runtime for SCHED_OTHER; a refusal leaves the thread as it was.
+  (void)syscall(SYS_sched_setattr, tid, &attr, 0u);
+}
+#else
+void mark_compute_thread() {}
+#endif
+
+}  // namespace infer
