@@ -16,8 +16,11 @@
 // tokens: prep, token callbacks and socket writes; the in-process path's figure is the engine's
 // callbacks alone).
 //
+// --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
+// millisecond, so any per-token cost shows at its largest there).
+//
 //   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10]
-//     [--threads 2] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
+//     [--threads 2] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -161,6 +164,7 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '5' },
       reps: { type: 'string', default: '10' },
       threads: { type: 'string', default: '2' },
+      model: { type: 'string' },
       json: { type: 'string' },
       'no-fetch': { type: 'boolean', default: false },
       baseline: { type: 'string' },
@@ -173,7 +177,7 @@ async function main(): Promise<void> {
   const withFetch = !values['no-fetch'];
 
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-chat-'));
-  const path = await ensureBuiltinModel(dataDir);
+  const path = values.model ? resolve(values.model) : await ensureBuiltinModel(dataDir);
   const model = await loadModel(path, { id: 'builtin', threads: Number(values.threads), maxSequences: Math.max(64, ...levels) });
   const servers = [new TimedServer('http', { createHttpServer, chatCompletionRoutes }, model)];
   // --baseline DIR[,DIR...]: other builds' servers, labelled by their directory's parent name.
@@ -291,7 +295,7 @@ async function main(): Promise<void> {
 
   const f = (x: number | string | undefined) => (typeof x === 'number' ? x.toFixed(2) : (x ?? '–'));
   console.log(
-    `chat server overhead: built-in model, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams; http = lean socket client` +
+    `chat server overhead: ${values.model ? basename(values.model) : 'built-in model'}, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams; http = lean socket client` +
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
   console.log(
@@ -322,7 +326,7 @@ async function main(): Promise<void> {
   }
   const out = values.json ?? join(PACKAGE_ROOT, 'bench', 'results', 'chat-server-overhead.json');
   mkdirSync(join(out, '..'), { recursive: true });
-  writeFileSync(out, JSON.stringify({ promptTokens: prompt.length, tokens, rounds, baseline: values.baseline ?? null, results }, null, 2));
+  writeFileSync(out, JSON.stringify({ model: values.model ?? 'builtin', promptTokens: prompt.length, tokens, rounds, baseline: values.baseline ?? null, results }, null, 2));
 }
 
 main().catch((e: unknown) => {
