@@ -21,7 +21,7 @@
 //
 //   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10]
 //     [--threads 2] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,7 +36,8 @@ import type { Route } from '../../src/http/types.js';
 import { buildPrompt } from '../../src/chat/prompt.js';
 import { planFromOpenAI, chatCompletionRequestSchema } from '../../src/chat/openai-request.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import type { ClientJob, ClientResult } from './http-client-worker.js';
+import type { ClientJob } from './http-client-worker.js';
+import { BENCH_MESSAGES, mainThreadCpuMs, runClientJob } from './bench-run.js';
 import { median } from '../../src/bench/stats.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 
@@ -54,15 +55,6 @@ interface RunStats {
 }
 
 const KEY = 'sk-bench-chat';
-
-/** CPU time of this (the main) thread in ms, from /proc (ns resolution); NaN where there is none. */
-function mainThreadCpuMs(): number {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return NaN;
-  }
-}
 
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
   const tokens = streams.reduce((a, s) => a + s.tokens, 0);
@@ -90,22 +82,14 @@ async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tok
   return stats(streams, performance.now() - t0);
 }
 
-function overHttp(worker: Worker, job: ClientJob): Promise<RunStats> {
-  return new Promise((resolve, reject) => {
-    worker.once('message', (m: ClientResult) => {
-      worker.off('error', reject);
-      const bad = m.samples.find((s) => !s.ok);
-      if (bad) return reject(new Error(`HTTP stream failed: ${bad.error}`));
-      const streams = m.samples.map((s) => ({
-        ttftMs: s.ttftMs ?? NaN,
-        itlMs: s.chunkTimesMs.slice(1).map((t, i) => t - s.chunkTimesMs[i]!),
-        tokens: s.outputTokens,
-      }));
-      resolve(stats(streams, m.wallMs));
-    });
-    worker.once('error', reject);
-    worker.postMessage(job);
-  });
+async function overHttp(worker: Worker, job: ClientJob): Promise<RunStats> {
+  const m = await runClientJob(worker, job);
+  const streams = m.samples.map((s) => ({
+    ttftMs: s.ttftMs ?? NaN,
+    itlMs: s.chunkTimesMs.slice(1).map((t, i) => t - s.chunkTimesMs[i]!),
+    tokens: s.outputTokens,
+  }));
+  return stats(streams, m.wallMs);
 }
 
 interface ServerModules {
@@ -196,7 +180,7 @@ async function main(): Promise<void> {
   const logitBias = Object.fromEntries(model.info.eosTokens.map((t) => [t, -100]));
   const body = {
     model: 'builtin',
-    messages: [{ role: 'user', content: 'Write a short paragraph about the sea.' }],
+    messages: BENCH_MESSAGES,
     max_tokens: tokens,
     temperature: 0,
     logit_bias: Object.fromEntries(Object.entries(logitBias).map(([k, v]) => [k, v])),

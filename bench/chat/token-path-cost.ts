@@ -6,7 +6,7 @@
 // switching and waking the client per token on this machine, not work the route does.
 //
 //   node dist/bench/chat/token-path-cost.js [--tokens 64] [--interval 0.6] [--reps 5]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,14 +19,10 @@ import { createLogger } from '../../src/log.js';
 import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
 import { median } from '../../src/bench/stats.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
-import type { ClientJob, ClientResult } from './http-client-worker.js';
+import type { ClientJob } from './http-client-worker.js';
+import { BENCH_MESSAGES, mainThreadCpuMs, runClientJob } from './bench-run.js';
 
 const KEY = 'sk-bench-token-path';
-
-/** CPU time of the main thread in µs (Linux /proc). */
-function mainCpuUs(): number {
-  return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e3;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -76,27 +72,19 @@ async function main(): Promise<void> {
   });
   const port = await server.listen('127.0.0.1', 0);
   const client = new Worker(new URL('./http-client-worker.js', import.meta.url));
-  const body = { model: 'builtin', messages: [{ role: 'user', content: 'Write a short paragraph about the sea.' }], max_tokens: tokens, stream: true };
+  const body = { model: 'builtin', messages: BENCH_MESSAGES, max_tokens: tokens, stream: true };
   const job: ClientJob = { host: '127.0.0.1', port, apiKey: KEY, body, concurrency: 1, client: 'socket' };
-  const overHttp = (): Promise<number> =>
-    new Promise((res, rej) => {
-      client.once('message', (m: ClientResult) => {
-        const s = m.samples[0];
-        if (s?.ok) res(s.outputTokens);
-        else rej(new Error(`HTTP stream failed: ${s?.error ?? 'no sample'}`));
-      });
-      client.postMessage(job);
-    });
+  const overHttp = async (): Promise<number> => (await runClientJob(client, job)).samples[0]!.outputTokens;
   const inProcess = async (): Promise<number> => {
     let n = 0;
     await synthetic({ prompt: new Uint32Array([1]), maxTokens: tokens, sampling: GREEDY_SAMPLING }, () => n++);
     return n;
   };
   const perToken = async (run: () => Promise<number>): Promise<number> => {
-    const c0 = mainCpuUs();
+    const c0 = mainThreadCpuMs();
     let n = 0;
     for (let i = 0; i < 4; i++) n += await run();
-    return (mainCpuUs() - c0) / n;
+    return ((mainThreadCpuMs() - c0) * 1000) / n;
   };
 
   console.log(`main-thread CPU µs per token, ${tokens} tokens/stream, medians of ${values.reps}:`);
