@@ -1,17 +1,35 @@
 #include "sample/sampler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <random>
 
 namespace infer {
+
+namespace {
+// A distinct seed for every unseeded sampler. Opening std::random_device per request cost the
+// submitting thread (Node's event loop) more than the rest of submit; it is read once, and each
+// sampler takes the next value of a splitmix64 sequence from there.
+uint64_t next_unseeded_seed() {
+  static const uint64_t base = [] {
+    std::random_device rd;
+    return (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  }();
+  static std::atomic<uint64_t> counter{0};
+  uint64_t z = base + 0x9E3779B97F4A7C15ull * (counter.fetch_add(1, std::memory_order_relaxed) + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+}  // namespace
 
 sampler::sampler(const sampling_params& p, int64_t n_vocab) : p_(p), n_vocab_(n_vocab) {
   p_.top_logprobs = std::min(p_.top_logprobs, kMaxTopLogprobs);
   if (p_.has_seed) {
     rng_.seed(p_.seed);
   } else {
-    std::random_device rd;
-    rng_.seed((static_cast<uint64_t>(rd()) << 32) ^ rd());
+    rng_.seed(next_unseeded_seed());
   }
   window_.reserve(kPenaltyWindow);
 }

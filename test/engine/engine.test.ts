@@ -48,6 +48,18 @@ describe('generation', () => {
     expect(c.tokens).not.toEqual(a.tokens);
   });
 
+  it('unseeded requests sample differently, submitted together or one after another', async () => {
+    // Each unseeded sampler takes its own seed (one random_device read per process, then a
+    // sequence): two requests must not share a stream.
+    const sampling = { ...GREEDY, temperature: 1.0, topP: 0.95, topK: 200 };
+    const p = prompt(20, 9);
+    const [a, b] = await Promise.all([run(cold, { prompt: p, sampling, maxTokens: 24 }), run(cold, { prompt: p, sampling, maxTokens: 24 })]);
+    const c = await run(cold, { prompt: p, sampling, maxTokens: 24 });
+    expect(b.tokens).not.toEqual(a.tokens);
+    expect(c.tokens).not.toEqual(a.tokens);
+    expect(c.tokens).not.toEqual(b.tokens);
+  });
+
   it('greedy tokens agree with teacher-forced evaluate()', async () => {
     const p = prompt(40, 3);
     const g = await run(cold, { prompt: p, maxTokens: 12 });
