@@ -14,7 +14,11 @@ export class StepDispatcher {
   private readonly handlers = new Map<number, SequenceHandler>();
 
   constructor(model: ModelHandle) {
-    this.session = native().openSession(model, (ev) => this.dispatch(ev));
+    this.session = native().openSession(model, (seq, token, logprob, finish, error, promptTokens, cachedTokens, nTop, topIds, topLogprobs, draft) => {
+      const ev: StepEvents = { seq, token, logprob, finish, error, promptTokens, cachedTokens, nTop, topIds, topLogprobs };
+      if (draft) ev.draft = draft;
+      this.dispatch(ev);
+    });
   }
 
   register(seq: number, handler: SequenceHandler): void {

@@ -145,6 +145,20 @@ export interface StepEvents {
   draft?: Int32Array;
 }
 
+export type StepCallback = (
+  seq: Float64Array,
+  token: Int32Array,
+  logprob: Float32Array,
+  finish: Uint8Array,
+  error: Int32Array,
+  promptTokens: Int32Array,
+  cachedTokens: Int32Array,
+  nTop: Uint8Array,
+  topIds: Int32Array,
+  topLogprobs: Float32Array,
+  draft: Int32Array | undefined,
+) => void;
+
 export interface NativeEvalOptions {
   /** Top-k (ids and raw logits) per position. */
   topK?: number;
@@ -171,7 +185,9 @@ export interface NativeBinding {
   modelMetadata(model: ModelHandle): Record<string, unknown>;
   modelInfo(model: ModelHandle): NativeModelInfo;
   modelStats(model: ModelHandle): NativeStats;
-  openSession(model: ModelHandle, onStep: (events: StepEvents) => void): SessionHandle;
+  /** onStep gets one step's StepEvents arrays as arguments, in the interface's order (draft
+   *  undefined when absent); step-dispatcher.ts puts them together. */
+  openSession(model: ModelHandle, onStep: StepCallback): SessionHandle;
   closeSession(session: SessionHandle): void;
   submit(session: SessionHandle, prompt: Uint32Array, opts: NativeSubmitOptions): number;
   cancel(session: SessionHandle, seq: number): void;
