@@ -14,7 +14,9 @@
 // tokenizer, and any wait before submitting), the spread of one burst's submits, and the main
 // thread's CPU time per streamed token (/proc schedstat of the main thread over each path's runs ÷
 // tokens: prep, token callbacks and socket writes; the in-process path's figure is the engine's
-// callbacks alone).
+// callbacks alone). "engine ms/token" is the mean time between one stream's tokens at the engine's
+// callback (server side): its change is how much the HTTP path slowed the engine itself, apart from
+// when the client got to read (the client shares the machine's cores too).
 //
 // --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
 // millisecond, so any per-token cost shows at its largest there).
@@ -54,6 +56,13 @@ interface RunStats {
   tokens: number;
 }
 
+/** Adds a stream's mean time between tokens where the engine hands them over (first to last;
+ *  streams of one token add nothing). Taken at the engine's callback, it is what the engine's speed
+ *  became, whenever and however fast the client reads. */
+function recordEngineMs(into: number[], times: readonly number[]): void {
+  if (times.length > 1) into.push((times[times.length - 1]! - times[0]!) / (times.length - 1));
+}
+
 const KEY = 'sk-bench-chat';
 
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
@@ -61,7 +70,14 @@ function stats(streams: StreamTiming[], wallMs: number): RunStats {
   return { ttft: streams.map((s) => s.ttftMs), itl: streams.flatMap((s) => s.itlMs), tokensPerSec: (tokens / wallMs) * 1000, tokens };
 }
 
-async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tokens: number, logitBias: Record<number, number>): Promise<RunStats> {
+async function inProcess(
+  model: EngineModel,
+  prompt: Uint32Array,
+  c: number,
+  tokens: number,
+  logitBias: Record<number, number>,
+  engineMs: number[] = [],
+): Promise<RunStats> {
   const t0 = performance.now();
   const streams = await Promise.all(
     Array.from({ length: c }, async () => {
@@ -76,6 +92,7 @@ async function inProcess(model: EngineModel, prompt: Uint32Array, c: number, tok
         },
         () => times.push(performance.now()),
       );
+      recordEngineMs(engineMs, times);
       return { ttftMs: times[0]! - start, itlMs: times.slice(1).map((t, i) => t - times[i]!), tokens: times.length };
     }),
   );
@@ -102,6 +119,8 @@ class TimedServer {
   /** Handler entry times not yet matched with an engine call (requests are FIFO per tick). */
   private readonly entries: number[] = [];
   readonly prepMs: number[] = [];
+  /** recordEngineMs of each stream this server ran. */
+  readonly engineMs: number[] = [];
   /** When each request reached the engine: the spread of one burst shows how many streams missed
    *  the first engine step (the in-process path submits all of them in one tick). */
   readonly submitAt: number[] = [];
@@ -120,7 +139,16 @@ class TimedServer {
       const entry = this.entries.shift();
       if (entry !== undefined) this.prepMs.push(performance.now() - entry);
       this.submitAt.push(performance.now());
-      return this.model.generate(req, onToken);
+      const times: number[] = [];
+      return this.model
+        .generate(req, (ev) => {
+          times.push(performance.now());
+          onToken(ev);
+        })
+        .then((r) => {
+          recordEngineMs(this.engineMs, times);
+          return r;
+        });
     };
     const routes: Route[] = this.mods.chatCompletionRoutes({ models: new Map([['builtin', timed]]) }).map((r) => ({
       ...r,
@@ -196,7 +224,8 @@ async function main(): Promise<void> {
     await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
     for (const j of jobs) await overHttp(worker, j);
     if (withFetch) await overHttp(worker, fetchJob);
-    for (const s of servers) s.prepMs.length = 0;
+    for (const s of servers) s.prepMs.length = s.engineMs.length = 0;
+    const directEngineMs: number[] = [];
     const busy = new Map<string, { ms: number; tokens: number }>();
     const timedRun = async (label: string, run: () => Promise<RunStats>): Promise<RunStats> => {
       const before = mainThreadCpuMs();
@@ -217,7 +246,7 @@ async function main(): Promise<void> {
     // paths ran the same build.
     const paths: Array<() => Promise<void>> = [
       async () => {
-        direct.push(await timedRun('direct', () => inProcess(model, prompt, c, tokens, logitBias)));
+        direct.push(await timedRun('direct', () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs)));
       },
       ...servers.map((s, k) => async () => {
         s.submitAt.length = 0;
@@ -229,9 +258,10 @@ async function main(): Promise<void> {
       paths.push(async () => {
         // fetch's rounds are not in the server-side columns (prep, spread, CPU time).
         const s = servers[servers.length - 1]!;
-        const mark = s.prepMs.length;
+        const marks = [s.prepMs.length, s.engineMs.length] as const;
         viaFetch.push(await overHttp(worker, fetchJob));
-        s.prepMs.length = mark;
+        s.prepMs.length = marks[0];
+        s.engineMs.length = marks[1];
       });
     }
     let rep = 0;
@@ -266,6 +296,9 @@ async function main(): Promise<void> {
         direct_tok_s: directTokS,
         http_tok_s: tokS,
         tok_s_change_pct: ((tokS - directTokS) / directTokS) * 100,
+        direct_engine_ms_per_token: median(directEngineMs),
+        http_engine_ms_per_token: median(s.engineMs),
+        engine_tok_s_change_pct: (median(directEngineMs) / median(s.engineMs) - 1) * 100,
         ...(withFetch && last
           ? { fetch_ttft_p50_ms: median(viaFetch.flatMap((x) => x.ttft)), fetch_tok_s: median(viaFetch.map((x) => x.tokensPerSec)) }
           : {}),
@@ -283,9 +316,9 @@ async function main(): Promise<void> {
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
   console.log(
-    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | server prep ms | submit spread ms | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | TTFT fetch ms | tok/s fetch |',
+    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | server prep ms | submit spread ms | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const cols = [
       r.concurrency,
@@ -303,6 +336,9 @@ async function main(): Promise<void> {
       f(r.direct_tok_s),
       f(r.http_tok_s),
       `${f(r.tok_s_change_pct)}%`,
+      f(r.direct_engine_ms_per_token),
+      f(r.http_engine_ms_per_token),
+      `${f(r.engine_tok_s_change_pct)}%`,
       f(r.fetch_ttft_p50_ms),
       f(r.fetch_tok_s),
     ];
