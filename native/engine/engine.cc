@@ -177,6 +177,14 @@ int32_t engine::alloc_block() {
   return b;
 }
 
+void engine::add_block(sequence& s) {
+  s.blocks.push_back(alloc_block());
+  if (s.reserve_left > 0) {
+    s.reserve_left--;
+    reserved_--;
+  }
+}
+
 void engine::run_job(const std::function<void()>& fn) {
   std::mutex m;
   std::condition_variable c;
@@ -294,12 +302,8 @@ int32_t engine::plan_draft(sequence& s, int32_t room) {
   if (k <= 0) return 0;
   const int64_t p = s.n_computed;  // position of the input token; draft token j sits at p + 1 + j
   while (static_cast<int64_t>(s.blocks.size()) <= (p + k) / bs) {
-    if (s.reserve_left > 0) {
-      s.blocks.push_back(alloc_block());
-      s.reserve_left--;
-      reserved_--;
-    } else if (available_blocks() > 0) {
-      s.blocks.push_back(alloc_block());
+    if (s.reserve_left > 0 || available_blocks() > 0) {
+      add_block(s);
     } else {
       k = static_cast<int64_t>(s.blocks.size()) * bs - 1 - p;
       break;
@@ -316,14 +320,8 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
     sequence* s = running_[i].get();
     if (!s->decoding() || static_cast<int64_t>(s->blocks.size()) > s->n_computed / bs) continue;
     for (;;) {
-      if (s->reserve_left > 0) {
-        s->blocks.push_back(alloc_block());
-        s->reserve_left--;
-        reserved_--;
-        break;
-      }
-      if (available_blocks() > 0) {
-        s->blocks.push_back(alloc_block());
+      if (s->reserve_left > 0 || available_blocks() > 0) {
+        add_block(*s);
         break;
       }
       if (running_.size() == 1) {  // alone and still no room: the pool cannot hold more
@@ -379,13 +377,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   // points into the block tables (which must not move afterwards).
   for (auto& p : plan) {
     const int64_t last = p.from + p.n - 1;
-    while (static_cast<int64_t>(p.s->blocks.size()) <= last / bs) {
-      p.s->blocks.push_back(alloc_block());
-      if (p.s->reserve_left > 0) {
-        p.s->reserve_left--;
-        reserved_--;
-      }
-    }
+    while (static_cast<int64_t>(p.s->blocks.size()) <= last / bs) add_block(*p.s);
   }
   // Per sequence with logits: its first logit row and the draft tokens verified after it.
   struct out_group {

@@ -182,6 +182,8 @@ class engine {
   void run_job(const std::function<void()>& fn);
   bool admit(sequence& s);
   int32_t alloc_block();
+  // Appends a block to s, taken out of its reservation while one is left.
+  void add_block(sequence& s);
   void finish(sequence& s, finish_reason why, engine_status err);
   void release_kv(sequence& s, bool keep_in_cache);
   void preempt(sequence& s);
