@@ -1,6 +1,7 @@
 // The format-neutral description of one chat request, built from either wire format
 // (from-openai.ts, from-anthropic.ts) and consumed by prompt building and the generation runner.
 import type { ChatTemplateInput, GrammarSpec, SamplingParams } from '../engine/types.js';
+import { GREEDY_SAMPLING } from '../engine/sampling.js';
 
 export interface ToolSpec {
   name: string;
@@ -51,17 +52,10 @@ export function effortForBudget(budgetTokens: number): ReasoningEffort {
   return 'high';
 }
 
+/** The APIs' defaults (temperature 1, every filter and penalty off), as a new object for the
+ *  request's fields to fill in. */
 export function defaultSampling(): SamplingParams {
-  return {
-    temperature: 1,
-    topP: 1,
-    topK: 0,
-    minP: 0,
-    repetitionPenalty: 1,
-    presencePenalty: 0,
-    frequencyPenalty: 0,
-    logitBias: {},
-  };
+  return { ...GREEDY_SAMPLING, temperature: 1, logitBias: {} };
 }
 
 /** Tools in the shape HF chat templates expect. */
