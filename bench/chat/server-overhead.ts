@@ -35,11 +35,9 @@ import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
 import type { Route } from '../../src/http/types.js';
-import { buildPrompt } from '../../src/chat/prompt.js';
-import { planFromOpenAI, chatCompletionRequestSchema } from '../../src/chat/openai-request.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import type { ClientJob } from './http-client-worker.js';
-import { BENCH_MESSAGES, mainThreadCpuMs, runClientJob } from './bench-run.js';
+import { benchChat, mainThreadCpuMs, runClientJob } from './bench-run.js';
 import { median } from '../../src/bench/stats.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 
@@ -205,17 +203,8 @@ async function main(): Promise<void> {
   for (const s of servers) await s.start();
   const worker = new Worker(new URL('./http-client-worker.js', import.meta.url));
 
-  const logitBias = Object.fromEntries(model.info.eosTokens.map((t) => [t, -100]));
-  const body = {
-    model: 'builtin',
-    messages: BENCH_MESSAGES,
-    max_tokens: tokens,
-    temperature: 0,
-    logit_bias: Object.fromEntries(Object.entries(logitBias).map(([k, v]) => [k, v])),
-    stream: true,
-  };
-  // The same prompt tokens the HTTP path builds, so both paths prefill the same thing.
-  const prompt = (await buildPrompt(model, planFromOpenAI(chatCompletionRequestSchema.parse(body)))).tokens;
+  // Both paths prefill the same prompt tokens.
+  const { body, logitBias, prompt } = await benchChat(model, tokens);
 
   const results: Array<Record<string, number | string>> = [];
   for (const c of levels) {

@@ -16,12 +16,10 @@ import { ensureBuiltinModel } from '../../src/model-maker/index.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
-import { buildPrompt } from '../../src/chat/prompt.js';
-import { planFromOpenAI, chatCompletionRequestSchema } from '../../src/chat/openai-request.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 import { median } from '../../src/bench/stats.js';
 import type { ClientJob, ClientResult } from './http-client-worker.js';
-import { BENCH_MESSAGES, runClientJob } from './bench-run.js';
+import { benchChat, runClientJob } from './bench-run.js';
 
 const KEY = 'sk-bench-ttft';
 const now = (): number => performance.timeOrigin + performance.now();
@@ -71,16 +69,7 @@ async function main(): Promise<void> {
   const port = await server.listen('127.0.0.1', 0);
 
   const tokens = Number(values.tokens);
-  const logitBias = Object.fromEntries(model.info.eosTokens.map((t) => [t, -100]));
-  const body = {
-    model: 'builtin',
-    messages: BENCH_MESSAGES,
-    max_tokens: tokens,
-    temperature: 0,
-    logit_bias: logitBias,
-    stream: true,
-  };
-  const prompt = (await buildPrompt(model, planFromOpenAI(chatCompletionRequestSchema.parse(body)))).tokens;
+  const { body, logitBias, prompt } = await benchChat(model, tokens);
   const worker = new Worker(new URL('./http-client-worker.js', import.meta.url));
   const job: ClientJob = { host: '127.0.0.1', port, apiKey: KEY, body, concurrency: 1, client: 'socket' };
   const overHttp = (): Promise<ClientResult> => runClientJob(worker, job);

@@ -7,7 +7,7 @@ import type { LoadedModel } from '../engine/types.js';
 import type { PrefillerLink } from './prefiller-link.js';
 import { PromptTokenizer } from './prompt-tokens.js';
 import { completeEventLines, type PredictRequest } from './request.js';
-import { GREEDY_SAMPLING } from '../engine/sampling.js';
+import { eosBan, GREEDY_SAMPLING } from '../engine/sampling.js';
 
 export type ServerRole = 'standalone' | 'prefiller' | 'decoder';
 
@@ -72,7 +72,7 @@ export class Predictor {
         maxTokens: req.maxTokens,
         // End-of-text is banned: the answer is the events that fit in max_tokens, and a model
         // may otherwise stop at the first line boundary with no prediction at all.
-        sampling: { ...GREEDY_SAMPLING, temperature: req.temperature, logitBias: Object.fromEntries(model.info.eosTokens.map((t) => [t, -100])) },
+        sampling: { ...GREEDY_SAMPLING, temperature: req.temperature, logitBias: eosBan(model.info) },
         grammar: { kind: 'event_lines' },
         priority: 'interactive',
         signal,

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { loadModel } from '../../src/engine/index.js';
+import { eosBan } from '../../src/engine/sampling.js';
 import { MODEL_ID, chatModelPath, startChatServer, type ChatHarness } from './harness.js';
 
 let h: ChatHarness | undefined;
@@ -48,7 +49,7 @@ describe('mid-stream failure', () => {
 
   it('OpenAI: an error chunk, raised by the SDK while iterating', async () => {
     h = await privateServer('oai');
-    const bias = Object.fromEntries(h.model.info.eosTokens.map((t) => [String(t), -100]));
+    const bias = eosBan(h.model.info);
     const stream = await h.openai.chat.completions.create({ model: MODEL_ID, messages: [{ role: 'user', content: 'go on' }], max_tokens: 4000, logit_bias: bias, stream: true });
     let chunks = 0;
     const err = await (async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
 import { KEY, MODEL_ID, readSse, startChatServer, type ChatHarness } from './harness.js';
+import { eosBan } from '../../src/engine/sampling.js';
 
 let h: ChatHarness;
 let openai: OpenAI;
@@ -116,7 +117,7 @@ describe('streaming', () => {
   it('cancels generation when the client goes away', async () => {
     const ac = new AbortController();
     const stream = await openai.chat.completions.create(
-      { model: MODEL_ID, messages: user('a long answer please'), max_tokens: 1500, stream: true, logit_bias: eosBan() },
+      { model: MODEL_ID, messages: user('a long answer please'), max_tokens: 1500, stream: true, logit_bias: eosBan(h.model.info) },
       { signal: ac.signal },
     );
     let got = 0;
@@ -134,10 +135,6 @@ describe('streaming', () => {
   });
 });
 
-/** Bans the end-of-generation tokens so that generation runs until max_tokens. */
-function eosBan(): Record<string, number> {
-  return Object.fromEntries(h.model.info.eosTokens.map((t) => [String(t), -100]));
-}
 
 const weatherTool = {
   type: 'function' as const,
@@ -254,7 +251,7 @@ describe('response_format', () => {
 
 describe('stop sequences and caching', () => {
   it('ends before a stop sequence taken from the greedy output, and excludes it', async () => {
-    const params = { model: MODEL_ID, messages: user('Count for me'), max_tokens: 24, temperature: 0, logit_bias: eosBan() };
+    const params = { model: MODEL_ID, messages: user('Count for me'), max_tokens: 24, temperature: 0, logit_bias: eosBan(h.model.info) };
     const full = (await openai.chat.completions.create(params)).choices[0]!.message.content!;
     expect(full.length).toBeGreaterThan(8);
     // A stop string from the middle of the text (it may span tokens).
