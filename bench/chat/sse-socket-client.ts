@@ -9,6 +9,7 @@
 // Arrival time of a chunk is the time its socket read was handled, so several events in one read
 // share a timestamp.
 import { connect, type Socket } from 'node:net';
+import { takeSsePayloads } from '../../src/bench/client.js';
 
 export interface StreamSample {
   ok: boolean;
@@ -137,25 +138,21 @@ export class SseConnection {
       };
 
       const onEvents = (now: number): string | null => {
-        let sep: number;
-        while ((sep = sse.indexOf('\n\n')) >= 0) {
-          const event = sse.slice(0, sep);
-          sse = sse.slice(sep + 2);
-          for (const line of event.includes('\n') ? event.split('\n') : [event]) {
-            if (!line.startsWith('data:')) continue;
-            const d = scanChunkPayload(line.slice(line.startsWith('data: ') ? 6 : 5).trim());
-            if (d.kind === 'done') {
-              done = true;
-              continue;
-            }
-            if (d.kind === 'error') return `stream error: ${d.message}`;
-            if (d.hasOutput) {
-              const t = now - sent;
-              sample.ttftMs ??= t;
-              sample.chunkTimesMs.push(t);
-            }
-            if (d.completionTokens !== undefined) usageTokens = d.completionTokens;
+        const { payloads, rest } = takeSsePayloads(sse);
+        sse = rest;
+        for (const payload of payloads) {
+          const d = scanChunkPayload(payload);
+          if (d.kind === 'done') {
+            done = true;
+            continue;
           }
+          if (d.kind === 'error') return `stream error: ${d.message}`;
+          if (d.hasOutput) {
+            const t = now - sent;
+            sample.ttftMs ??= t;
+            sample.chunkTimesMs.push(t);
+          }
+          if (d.completionTokens !== undefined) usageTokens = d.completionTokens;
         }
         return null;
       };

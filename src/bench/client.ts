@@ -43,28 +43,30 @@ export interface ChunkJson {
 /** One parsed `data:` payload of an OpenAI-style SSE stream. */
 export type SseData = { done: true } | { done: false; chunk: ChunkJson; hasOutput: boolean };
 
-/** Splits the complete SSE events off the front of `buffer` and parses their `data:` lines;
- *  `rest` is the incomplete tail to keep for the next read. Throws on malformed JSON. */
-export function takeSseData(buffer: string): { data: SseData[]; rest: string } {
-  const data: SseData[] = [];
+/** Splits the complete SSE events off the front of `buffer` and returns their `data:` payloads
+ *  (trimmed), in order; `rest` is the incomplete tail to keep for the next read. */
+export function takeSsePayloads(buffer: string): { payloads: string[]; rest: string } {
+  const payloads: string[] = [];
   let sep: number;
   while ((sep = buffer.indexOf('\n\n')) >= 0) {
     const event = buffer.slice(0, sep);
     buffer = buffer.slice(sep + 2);
-    for (const line of event.split('\n')) {
-      if (!line.startsWith('data:')) continue;
-      const payload = line.slice(5).trim();
-      if (payload === '[DONE]') {
-        data.push({ done: true });
-        continue;
-      }
-      const chunk = JSON.parse(payload) as ChunkJson;
-      const d = chunk.choices?.[0]?.delta;
-      const hasOutput = !!d && ((d.content ?? '') !== '' || (d.reasoning_content ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0);
-      data.push({ done: false, chunk, hasOutput });
-    }
+    for (const line of event.split('\n')) if (line.startsWith('data:')) payloads.push(line.slice(5).trim());
   }
-  return { data, rest: buffer };
+  return { payloads, rest: buffer };
+}
+
+/** takeSsePayloads, each payload parsed. Throws on malformed JSON. */
+export function takeSseData(buffer: string): { data: SseData[]; rest: string } {
+  const { payloads, rest } = takeSsePayloads(buffer);
+  const data = payloads.map((payload): SseData => {
+    if (payload === '[DONE]') return { done: true };
+    const chunk = JSON.parse(payload) as ChunkJson;
+    const d = chunk.choices?.[0]?.delta;
+    const hasOutput = !!d && ((d.content ?? '') !== '' || (d.reasoning_content ?? '') !== '' || (d.tool_calls?.length ?? 0) > 0);
+    return { done: false, chunk, hasOutput };
+  });
+  return { data, rest };
 }
 
 /** fetch wraps socket failures as 'fetch failed'; the cause says what happened. */
