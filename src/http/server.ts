@@ -71,6 +71,16 @@ function newRequestId(incoming: string | undefined): string {
   return ID_PREFIX + idCounter.toString(16).padStart(12, '0');
 }
 
+// uWS binds with SO_REUSEPORT unless told otherwise: a second server started on the same port
+// would then share it and split its traffic. The exclusive option makes that bind fail instead.
+// (The binary takes (host, port, options, cb); the bundled typings lack that overload.)
+const LIBUS_LISTEN_EXCLUSIVE_PORT = 1;
+type ListenWithOptions = (host: string, port: number, options: number, cb: (ls: us_listen_socket | false) => void) => TemplatedApp;
+
+function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (ls: us_listen_socket | false) => void): void {
+  (app.listen as unknown as ListenWithOptions).call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, cb);
+}
+
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const router = new Router(opts.routes);
   const auth = new ApiKeyAuth(opts.apiKeys ?? []);
@@ -257,7 +267,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     },
     listen(host: string, wanted: number): Promise<number> {
       return new Promise((resolve, reject) => {
-        app.listen(host, wanted, (ls) => {
+        listenExclusive(app, host, wanted, (ls) => {
           if (!ls) {
             reject(new Error(`${name}: cannot listen on ${host}:${wanted} (address in use or not available)`));
             return;

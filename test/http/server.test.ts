@@ -1,7 +1,10 @@
 // The HTTP layer against a real uWS server: routing, auth, limits, envelopes, request ids, logs.
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
+import { createHttpServer } from '../../src/http/server.js';
+import { createLogger } from '../../src/log.js';
 import type { Route } from '../../src/http/types.js';
 import { auth, sleep, startTestServer, TEST_KEY, type TestServer } from './helpers.js';
 
@@ -75,6 +78,24 @@ describe('routing', () => {
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('GET, DELETE');
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+  });
+});
+
+describe('listen', () => {
+  it('refuses a port another server already listens on, instead of sharing it', async () => {
+    // A port picked by the caller (uWS's SO_REUSEPORT would let two servers share such a port;
+    // ephemeral port 0 never shows it).
+    const port = await freePort();
+    const make = (name: string) => createHttpServer({ name, routes, logger: createLogger({ level: 'silent' }), apiKeys: [TEST_KEY], maxBody: 1024 });
+    const first = make('first');
+    const second = make('second');
+    try {
+      expect(await first.listen('127.0.0.1', port)).toBe(port);
+      await expect(second.listen('127.0.0.1', port)).rejects.toThrow(/address in use/);
+    } finally {
+      await first.shutdown(1000);
+      await second.shutdown(1000);
+    }
   });
 });
 
@@ -237,3 +258,14 @@ describe('request ids and access logs', () => {
     expect(text).toMatch(/svc_http_request_duration_seconds_bucket\{server="test",route="\/v1\/things\/:id",le="\+Inf"\} \d+/);
   });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
