@@ -335,8 +335,8 @@ export class BatchRunner {
     }
     const b = this.o.batches.get(job.id);
     if (!b) return;
-    const out = await this.o.files.beginUpload(`${b.id}_output.jsonl`);
-    const errs = await this.o.files.beginUpload(`${b.id}_error.jsonl`);
+    const out = await this.o.files.beginGenerated(`${b.id}_output.jsonl`);
+    const errs = await this.o.files.beginGenerated(`${b.id}_error.jsonl`);
     try {
       const counts = await this.writeResultFiles(b, outcome, out, errs);
       if (this.closing) {

@@ -22,7 +22,8 @@ export interface FileObject {
 export interface FileStoreOptions {
   /** Bytes per stored chunk. */
   chunkSize: number;
-  /** Largest file content accepted (uploads and generated files); past it: 413. */
+  /** Largest file a client may upload; past it: 413. Files the server generates (batch results)
+   *  are not bound by it: their size follows from the batch the client was allowed to submit. */
   maxFileBytes: number;
   /**
    * Full chunks gathered before they are written together in one commit (one fsync per group,
@@ -73,6 +74,7 @@ export class FileWriter {
     private readonly opts: FileStoreOptions,
     readonly filename: string,
     private readonly createdAt: number,
+    private readonly maxBytes: number,
   ) {
     this.id = sortableId(FILE_ID_PREFIX);
     this.buf = Buffer.allocUnsafe(opts.chunkSize);
@@ -89,8 +91,8 @@ export class FileWriter {
 
   async write(data: Uint8Array): Promise<void> {
     if (this.failed) throw this.failed;
-    if (this.total + data.length > this.opts.maxFileBytes) {
-      throw new ApiError('request_too_large', `file exceeds the ${this.opts.maxFileBytes}-byte limit`);
+    if (this.total + data.length > this.maxBytes) {
+      throw new ApiError('request_too_large', `file exceeds the ${this.maxBytes}-byte limit`);
     }
     this.total += data.length;
     let offset = 0;
@@ -188,8 +190,18 @@ export class FileStore {
     readonly opts: FileStoreOptions,
   ) {}
 
-  async beginUpload(filename: string): Promise<FileWriter> {
-    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds());
+  /** A client's upload, up to maxFileBytes. */
+  beginUpload(filename: string): Promise<FileWriter> {
+    return this.begin(filename, this.opts.maxFileBytes);
+  }
+
+  /** A file the server writes itself (batch output and error files): no size limit. */
+  beginGenerated(filename: string): Promise<FileWriter> {
+    return this.begin(filename, Number.POSITIVE_INFINITY);
+  }
+
+  private async begin(filename: string, maxBytes: number): Promise<FileWriter> {
+    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds(), maxBytes);
     await w.begin();
     return w;
   }

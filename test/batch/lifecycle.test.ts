@@ -89,6 +89,23 @@ describe('upload size limit', () => {
       await small.close();
     }
   });
+
+  it('does not bind the batch output file: results larger than the upload limit are all kept', async () => {
+    const small = await startBatchServer({ maxFileBytes: 4 * 1024, chunkSize: 1024 });
+    try {
+      const n = 12;
+      const input = await uploadJsonl(small.client, Array.from({ length: n }, (_, i) => line(`r-${i}`, applyBody(i))));
+      expect(input.bytes).toBeLessThanOrEqual(4 * 1024);
+      const created = await small.client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+      const done = await waitTerminal(small.client, created.id);
+      expect(done.status).toBe('completed');
+      const out = await readJsonl(small.client, done.output_file_id);
+      expect(out.map((o) => o.custom_id).sort()).toEqual(Array.from({ length: n }, (_, i) => `r-${i}`).sort());
+      expect((await small.client.files.retrieve(done.output_file_id!)).bytes).toBeGreaterThan(4 * 1024);
+    } finally {
+      await small.close();
+    }
+  });
 });
 
 describe('batches', () => {
