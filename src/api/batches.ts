@@ -4,6 +4,7 @@ import type { Route, RequestContext } from '../http/types.js';
 import type { BatchSystem } from '../batch/system.js';
 import { BATCH_ENDPOINT } from '../batch/validate.js';
 import { fileRoutes } from './files.js';
+import { parseListQuery } from './list-query.js';
 
 const MAX_METADATA_PAIRS = 16;
 const MAX_METADATA_KEY_CHARS = 64;
@@ -38,10 +39,7 @@ async function create(sys: BatchSystem, ctx: RequestContext): Promise<void> {
 }
 
 function list(sys: BatchSystem, ctx: RequestContext): void {
-  const limitRaw = ctx.query.get('limit');
-  const limit = limitRaw === null ? DEFAULT_LIST_LIMIT : Number(limitRaw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw invalidRequest(`limit must be an integer from 1 to ${MAX_LIST_LIMIT}.`, 'limit');
-  const page = sys.batches.list({ after: ctx.query.get('after') ?? undefined, limit });
+  const page = sys.batches.list(parseListQuery(ctx.query, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT));
   ctx.json(200, { object: 'list', data: page.data, first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.has_more });
 }
 

@@ -5,6 +5,7 @@ import type { Route, RequestContext } from '../http/types.js';
 import type { BatchSystem } from '../batch/system.js';
 import type { FileWriter } from '../store/files.js';
 import { boundaryOf, MultipartError, MultipartParser } from '../store/multipart.js';
+import { parseListQuery } from './list-query.js';
 
 /** Purposes a client may upload with (batch_output and the like are set by the server). */
 export const UPLOAD_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals'] as const;
@@ -82,12 +83,10 @@ async function upload(sys: BatchSystem, ctx: RequestContext): Promise<void> {
 
 function listFiles(sys: BatchSystem, ctx: RequestContext): void {
   const q = ctx.query;
-  const limitRaw = q.get('limit');
-  const limit = limitRaw === null ? MAX_LIST_LIMIT : Number(limitRaw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw invalidRequest(`limit must be an integer from 1 to ${MAX_LIST_LIMIT}.`, 'limit');
+  const { limit, after } = parseListQuery(q, MAX_LIST_LIMIT, MAX_LIST_LIMIT);
   const order = q.get('order') ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw invalidRequest("order must be 'asc' or 'desc'.", 'order');
-  const page = sys.files.list({ purpose: q.get('purpose') ?? undefined, limit, order, after: q.get('after') ?? undefined });
+  const page = sys.files.list({ purpose: q.get('purpose') ?? undefined, limit, order, after });
   ctx.json(200, { object: 'list', data: page.data, first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.has_more });
 }
 

@@ -1,7 +1,7 @@
 // Batches and their per-request results. A result and the counters it moves are written in one
 // transaction, and only if no result exists for that [batch, line] yet: a request is counted
 // exactly once, and never before its result is durable.
-import { sortableId } from './ids.js';
+import { isStorableId, sortableId } from './ids.js';
 import {
   BATCH_SCHEMA_VERSION,
   decodeBatchRecord,
@@ -56,6 +56,7 @@ export class BatchStore {
   constructor(readonly store: Store) {}
 
   get(id: string): BatchObject | undefined {
+    if (!isStorableId(id)) return undefined;
     return decodeBatchRecord(this.store.batches.get(id))?.batch;
   }
 
@@ -124,6 +125,7 @@ export class BatchStore {
     change: (b: BatchObject) => BatchObject | null,
     extra?: (b: BatchObject) => void,
   ): Promise<{ batch: BatchObject | undefined; changed: boolean }> {
+    if (!isStorableId(id)) return { batch: undefined, changed: false };
     return this.store.root.transaction(() => {
       const cur = decodeBatchRecord(this.store.batches.get(id))?.batch;
       if (!cur) return { batch: undefined, changed: false };

@@ -2,7 +2,7 @@
 // of chunk writes in flight, never the whole file in memory) and become visible only when their
 // metadata flips from `uploading` to `ready`; downloads read one chunk at a time.
 import { ApiError } from '../errors.js';
-import { sortableId } from './ids.js';
+import { isStorableId, sortableId } from './ids.js';
 import { decodeFileRecord, FILE_SCHEMA_VERSION, type FileRecord } from './records.js';
 import type { Store } from './store.js';
 
@@ -207,6 +207,7 @@ export class FileStore {
   }
 
   record(id: string): FileRecord | undefined {
+    if (!isStorableId(id)) return undefined;
     const rec = decodeFileRecord(this.store.files.get(id));
     return rec && rec.state === 'ready' ? rec : undefined;
   }

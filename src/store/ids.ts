@@ -26,6 +26,14 @@ export function sortableId(prefix: string): string {
   return prefix + lastMs.toString(36).padStart(9, '0') + seq.toString(36).padStart(4, '0') + randomSuffix(8);
 }
 
+/** Longest id a lookup takes. Ours are under 40 characters; a longer one cannot exist, and LMDB
+ *  refuses keys past ~2 KB (as an exception, not a miss), so lookups answer "not found" first. */
+export const MAX_ID_LENGTH = 256;
+
+export function isStorableId(id: string): boolean {
+  return id.length <= MAX_ID_LENGTH;
+}
+
 /** Random id for per-request records (`batch_req_…`, `req_…`), where order does not matter. */
 export function randomId(prefix: string, length = 24): string {
   return prefix + randomSuffix(length);

@@ -204,7 +204,24 @@ describe('batches', () => {
     expect(seen.slice(0, 5)).toEqual([...ids].reverse());
     await expect(s.client.batches.list({ limit: 101 })).rejects.toMatchObject({ status: 400 });
     await expect(s.client.batches.retrieve('batch_nope')).rejects.toMatchObject({ status: 404, error: { code: 'not_found' } });
+    // an empty cursor is the first page, not a cursor before every id
+    const empty = await (await fetch(`${s.url}/v1/batches?limit=2&after=`, { headers: { authorization: `Bearer ${s.client.apiKey}` } })).json();
+    expect(empty).toMatchObject({ first_id: ids[4], last_id: ids[3], has_more: true });
     for (const id of ids) await waitTerminal(s.client, id);
+  });
+
+  it('answers ids too long to be ours with 404 (400 for a cursor or an input file), not 500', async () => {
+    const long = 'a'.repeat(5000);
+    await expect(s.client.files.retrieve(`file_${long}`)).rejects.toMatchObject({ status: 404, error: { code: 'not_found' } });
+    await expect(s.client.files.content(`file_${long}`)).rejects.toMatchObject({ status: 404 });
+    await expect(s.client.files.delete(`file_${long}`)).rejects.toMatchObject({ status: 404 });
+    await expect(s.client.batches.retrieve(`batch_${long}`)).rejects.toMatchObject({ status: 404, error: { code: 'not_found' } });
+    await expect(s.client.batches.cancel(`batch_${long}`)).rejects.toMatchObject({ status: 404 });
+    await expect(s.client.batches.list({ after: `batch_${long}` })).rejects.toMatchObject({ status: 400, error: { param: 'after' } });
+    await expect(s.client.files.list({ after: `file_${long}` })).rejects.toMatchObject({ status: 400, error: { param: 'after' } });
+    await expect(
+      s.client.batches.create({ input_file_id: `file_${long}`, endpoint: '/v1/chat/completions', completion_window: '24h' }),
+    ).rejects.toMatchObject({ status: 400, error: { param: 'input_file_id' } });
   });
 
   it('refuses invalid create parameters with 400 and the offending param', async () => {
