@@ -47,6 +47,11 @@ export function parseApplyContent(content: string): ParseResult {
   }
   const codeRaw = content.slice(codeOpen + 6, m.index);
   const updateRaw = content.slice(m.index + m[0].length, updateClose);
+  // An empty update would "merge" into an empty file: a client writing the result back would lose
+  // the code. It is a required field with nothing in it.
+  if (updateRaw.trim() === '') {
+    return { ok: false, message: 'messages[0].content has an empty <update>: it must hold the changes, with `// ... existing code ...` lines for the unchanged sections' };
+  }
 
   let instruction: string | null = null;
   const head = content.slice(0, codeOpen);

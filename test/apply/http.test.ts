@@ -139,6 +139,7 @@ describe('apply over HTTP (openai SDK)', () => {
     const bad: Array<[unknown, RegExp]> = [
       [{ model: 'svc-v3-fast', messages: [{ role: 'user', content: '<code>x</code>' }] }, /<update>/],
       [{ model: 'svc-v3-fast', messages: [{ role: 'user', content: '<update>x</update>' }] }, /<code>/],
+      [{ model: 'svc-v3-large', messages: [{ role: 'user', content: '<code>a\nb\n</code>\n<update></update>' }] }, /empty <update>/],
       [{ model: 'svc-v3-fast', messages: [] }, /empty/],
       [{ model: 'auto', messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }, /exactly one/],
       [{ model: 'svc-v3-large', messages: [{ role: 'system', content: '<code>a</code>\n<update>b</update>' }] }, /role/],

@@ -59,6 +59,7 @@ describe('message parsing', () => {
     expect(parseApplyContent('<update>x</update>')).toMatchObject({ ok: false, message: expect.stringMatching(/<code>/) });
     expect(parseApplyContent('<code>x</code>')).toMatchObject({ ok: false, message: expect.stringMatching(/<update>/) });
     expect(parseApplyContent('<code>x</code>\n<update>y')).toMatchObject({ ok: false, message: expect.stringMatching(/<\/update>/) });
+    expect(parseApplyContent('<code>a\nb\n</code>\n<update>\n \n</update>')).toMatchObject({ ok: false, message: expect.stringMatching(/empty <update>/) });
   });
 });
 
