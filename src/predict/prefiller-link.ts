@@ -27,6 +27,16 @@ async function readText(res: IncomingMessage): Promise<string> {
   return text;
 }
 
+/** `server_role` of a prediction service's /health body; null for anything else. */
+function roleOf(healthBody: string): string | null {
+  try {
+    const role = (JSON.parse(healthBody) as { server_role?: unknown }).server_role;
+    return typeof role === 'string' ? role : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface PrefillerLinkOptions {
   url: string;
   apiKey?: string;
@@ -94,10 +104,17 @@ export class PrefillerLink {
   async heartbeat(): Promise<void> {
     try {
       const res = await requestStream(this.endpoint('health'), this.headers(), null, this.agent, AbortSignal.timeout(Math.min(this.opts.timeoutMs, 2000)));
-      res.resume(); // the body is not needed
       const status = res.statusCode ?? 0;
-      const ok = status >= 200 && status <= 299;
-      this.mark(ok ? 'healthy' : 'degraded', ok ? undefined : `health answered ${status}`);
+      if (status < 200 || status > 299) {
+        res.resume();
+        this.mark('degraded', `health answered ${status}`);
+        return;
+      }
+      // Answering is not enough: a standalone or decoder node (a wrong --prefiller URL) answers
+      // /health too, but every KV request to it fails.
+      const role = roleOf(await readText(res));
+      if (role === 'prefiller') this.mark('healthy');
+      else this.mark('degraded', `${this.opts.url} is ${role ? `a ${role} node` : 'not a prediction service'}, not a prefiller`);
     } catch (err) {
       this.mark('degraded', `unreachable: ${(err as Error).message}`);
     }

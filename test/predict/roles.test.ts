@@ -136,6 +136,20 @@ describe('prediction service roles as separate processes', () => {
     expect(r.json.detail).toMatch(/context/);
   });
 
+  it('says degraded when --prefiller points at a node that is not a prefiller', async () => {
+    const wrong = await start('decoder', 0, ['--prefiller', standalone.url]);
+    let h = await health(wrong.url);
+    for (let i = 0; i < 40 && h.status !== 'degraded'; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      h = await health(wrong.url);
+    }
+    expect(h.status).toBe('degraded');
+    // Later heartbeats (the standalone node does answer /health) keep it degraded.
+    await new Promise((res) => setTimeout(res, 2500));
+    expect((await health(wrong.url)).status).toBe('degraded');
+    await wrong.stop('SIGKILL');
+  }, 60_000);
+
   it('keeps answering when the prefiller dies, says degraded, and recovers when it returns', async () => {
     // A session the decoder has never seen, so it must ask the prefiller for the KV.
     const fresh = JSON.stringify({ type: 4, data: { href: 'http://app.test/after-prefiller-loss', width: 800, height: 600 }, timestamp: 1 });
