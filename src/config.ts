@@ -52,7 +52,11 @@ export const ConfigSchema = z.object({
   predictApiKey: z.string().min(8, 'the prediction API key must be at least 8 characters').nullable(),
   shutdownTimeoutS: z.coerce.number().min(0).max(3600),
   role: z.enum(SERVER_ROLES),
-  prefillerUrl: z.string().url().nullable(),
+  prefillerUrl: z
+    .string()
+    .url()
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL')
+    .nullable(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -240,6 +244,7 @@ export function parseConfig(
   }
   const cfg = parsed.data;
   if (cfg.role === 'decoder' && !cfg.prefillerUrl) throw new ConfigError('--role decoder needs --prefiller URL');
+  if (cfg.role !== 'decoder' && cfg.prefillerUrl) throw new ConfigError(`--prefiller is for --role decoder; this node's role is ${cfg.role}`);
   return cfg;
 }
 

@@ -73,6 +73,8 @@ describe('predict config', () => {
     const c = parsePredictConfig(['--role', 'decoder', '--prefiller', 'http://127.0.0.1:9001', '--port', '9002'], {});
     expect(c).toMatchObject({ role: 'decoder', prefillerUrl: 'http://127.0.0.1:9001', predictPort: 9002, main: false, predict: true });
     expect(() => parsePredictConfig(['--role', 'decoder'], {})).toThrow(/needs --prefiller/);
+    expect(() => parsePredictConfig(['--role', 'decoder', '--prefiller', 'ftp://x'], {})).toThrow(/--prefiller .*http:\/\/ or https:\/\//);
+    expect(() => parsePredictConfig(['--role', 'prefiller', '--prefiller', 'http://127.0.0.1:9001'], {})).toThrow(/only|is for --role decoder/);
     expect(() => parsePredictConfig(['--role', 'boss'], {})).toThrow(/--role/);
     expect(() => parsePredictConfig(['--no-predict'], {})).toThrow(/unknown flag/);
   });
