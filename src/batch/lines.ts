@@ -17,7 +17,9 @@ export function* splitLines(chunks: Iterable<Uint8Array>, maxLineBytes: number):
     if (tooLong) return { line, text: null, tooLong: true };
     let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, partBytes);
     if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
-    return { line, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), tooLong: false };
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    // A UTF-8 byte order mark (Windows editors write one) is not part of the first request.
+    return { line, text: line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text, tooLong: false };
   };
   for (const chunk of chunks) {
     let start = 0;

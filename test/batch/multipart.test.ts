@@ -83,6 +83,13 @@ describe('line splitter', () => {
     ]);
   });
 
+  it('drops a UTF-8 byte order mark before the first line, even split across chunks', () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n\uFEFF{"b":2}\n')]);
+    const lines = [...splitLines([bytes.subarray(0, 2), bytes.subarray(2)], 100)];
+    // only the file's first bytes are a BOM; one later in the file is content (and invalid JSON)
+    expect(lines.map((l) => l.text)).toEqual(['{"a":1}', '\uFEFF{"b":2}']);
+  });
+
   it('flags lines past the byte limit without holding them', () => {
     const lines = [...splitLines([Buffer.from('short\n' + 'x'.repeat(50) + '\nok')], 10)];
     expect(lines.map((l) => [l.line, l.tooLong])).toEqual([[1, false], [2, true], [3, false]]);
