@@ -19,8 +19,12 @@ const MAX_LIST_LIMIT = 10_000;
 
 function cleanFilename(name: string): string {
   // Keep the base name only; control characters never reach a header or a listing.
-  const base = name.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_FILENAME_CHARS);
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '');
+  if (base.length <= MAX_FILENAME_CHARS) return base;
+  // The stem is cut; the extension (which the Batch API checks) stays.
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 && base.length - dot <= 16 ? base.slice(dot) : '';
+  return base.slice(0, MAX_FILENAME_CHARS - ext.length) + ext;
 }
 
 async function upload(sys: BatchSystem, ctx: RequestContext): Promise<void> {

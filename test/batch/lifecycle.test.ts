@@ -48,6 +48,12 @@ describe('files', () => {
     await expect(s.client.files.delete(more[0]!.id)).rejects.toMatchObject({ status: 404 });
   });
 
+  it('shortens a very long filename but keeps its extension', async () => {
+    const f = await s.client.files.create({ file: await toFile(Buffer.from('{}\n'), `${'n'.repeat(3000)}.jsonl`), purpose: 'batch' });
+    expect(f.filename).toHaveLength(255);
+    expect(f.filename.endsWith('n.jsonl')).toBe(true);
+  });
+
   it('rejects bad uploads with 400 in the OpenAI envelope', async () => {
     await expect(s.client.files.create({ file: await toFile(Buffer.from('x'), 'x.txt'), purpose: 'nope' as 'batch' })).rejects.toMatchObject({
       status: 400,
