@@ -182,8 +182,26 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     if (contentLength !== undefined && !(Number.isSafeInteger(contentLength) && contentLength >= 0)) {
       throw new Error(`stream(): bad contentLength ${contentLength}`);
     }
+    if (this.method === 'HEAD') return this.headOfStream(status, contentType, contentLength);
     this.startResponse(status, 'bytes', [['content-type', contentType]]);
     return new UwsByteStream(this, contentLength);
+  }
+
+  /** HEAD of a streamed GET (a download): the head with the length the body would have; the
+   *  handler gets a stream that is already closed, so it stops before reading any content. */
+  private headOfStream(status: number, contentType: string, contentLength: number | undefined): ByteStream {
+    if (this.responded) throw new Error('response already started');
+    this.responded = true;
+    this.status = status;
+    if (!this.aborted) {
+      this.body?.release();
+      this.res.cork(() => {
+        this.writeHead(status, [['content-type', contentType]]);
+        this.res.endWithoutBody(contentLength, this.closeConnection || this.closeAfterResponse);
+      });
+      this.finish();
+    }
+    return { closed: true, write: () => Promise.resolve(), end: () => undefined };
   }
 
   /** Sends `err` in this route's envelope; mid-stream it becomes an SSE error event or a cut connection. */
@@ -272,11 +290,13 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     if (this.aborted) return;
     const close = this.closeConnection || this.closeAfterResponse;
     this.body?.release();
+    const bytes = Buffer.byteLength(body);
     this.res.cork(() => {
       this.writeHead(status, [['content-type', contentType]]);
-      this.res.end(body, close);
+      if (this.method === 'HEAD') this.res.endWithoutBody(bytes, close);
+      else this.res.end(body, close);
     });
-    this.bytesOut += Buffer.byteLength(body);
+    if (this.method !== 'HEAD') this.bytesOut += bytes;
     this.finish();
   }
 

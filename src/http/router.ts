@@ -54,7 +54,19 @@ export class Router {
     byMethod.set(route.method, route);
   }
 
+  /** HEAD runs a path's GET route (the server sends the head without the body) unless the path
+   *  has a HEAD route of its own; wherever GET is allowed, so is HEAD. */
   match(method: string, path: string): RouteMatch {
+    const m = this.find(method, path);
+    if (method === 'HEAD' && m.kind !== 'found') {
+      const get = this.find('GET', path);
+      if (get.kind === 'found') return get;
+    }
+    if (m.kind === 'method_not_allowed' && m.allow.includes('GET') && !m.allow.includes('HEAD')) return { kind: 'method_not_allowed', allow: [...m.allow, 'HEAD'] };
+    return m;
+  }
+
+  private find(method: string, path: string): RouteMatch {
     const exact = this.exact.get(path);
     if (exact) {
       const route = exact.get(method as HttpMethod);

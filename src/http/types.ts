@@ -1,7 +1,7 @@
 // The contract between the HTTP layer (src/http, on uWebSockets.js) and the route modules
 // (src/api, src/predict). Route modules never touch uWS directly: they get a RequestContext.
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
 /** Which envelope a route's errors use (see src/errors.ts). */
 export type ErrorFormat = 'openai' | 'anthropic' | 'predict';

@@ -29,6 +29,10 @@ describe('files', () => {
     expect(await s.client.files.retrieve(f.id)).toEqual(f);
     const got = Buffer.from(await (await s.client.files.content(f.id)).arrayBuffer());
     expect(got.equals(content)).toBe(true);
+    const head = await fetch(`${s.url}/v1/files/${f.id}/content`, { method: 'HEAD', headers: { authorization: `Bearer ${s.client.apiKey}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(content.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
 
     const more = [];
     for (let i = 0; i < 3; i++) more.push(await s.client.files.create({ file: await toFile(Buffer.from(`f${i}`), `f${i}.txt`), purpose: 'assistants' }));

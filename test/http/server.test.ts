@@ -76,8 +76,28 @@ describe('routing', () => {
   it('405 with Allow for a known path and a wrong method', async () => {
     const r = await fetch(`${t.url}/v1/things/x`, { method: 'PUT', headers: auth });
     expect(r.status).toBe(405);
-    expect(r.headers.get('allow')).toBe('GET, DELETE');
+    expect(r.headers.get('allow')).toBe('GET, DELETE, HEAD');
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+  });
+
+  it('answers HEAD on GET routes with the head alone, Content-Length as GET would send', async () => {
+    const get = await fetch(`${t.url}/v1/things/abc`, { headers: auth });
+    const getBody = await get.text();
+    const head = await fetch(`${t.url}/v1/things/abc`, { method: 'HEAD', headers: auth });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(getBody)));
+    expect(head.headers.get('x-request-id')).toBeTruthy();
+    expect(await head.text()).toBe('');
+    // errors too: no key is 401 with no body; the connection stays usable
+    const unauthorized = await fetch(`${t.url}/v1/things/abc`, { method: 'HEAD' });
+    expect(unauthorized.status).toBe(401);
+    expect(await unauthorized.text()).toBe('');
+    expect((await fetch(`${t.url}/open`, { method: 'HEAD' })).status).toBe(200);
+    // a POST-only path does not take HEAD
+    const post = await fetch(`${t.url}/v1/echo`, { method: 'HEAD', headers: auth });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('POST');
   });
 });
 

@@ -21,8 +21,11 @@ describe('Router', () => {
     expect(router.match('GET', '/v1/batches/%E0%A4%A')).toMatchObject({ params: { id: '%E0%A4%A' } });
     expect(router.match('GET', '/v1/batches//cancel').kind).toBe('not_found');
     expect(router.match('GET', '/v1/nothing').kind).toBe('not_found');
-    expect(router.match('PUT', '/v1/batches')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+    expect(router.match('PUT', '/v1/batches')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST', 'HEAD'] });
     expect(router.match('GET', '/v1/files/f1')).toEqual({ kind: 'method_not_allowed', allow: ['DELETE'] });
+    // HEAD runs the GET route; not where there is no GET
+    expect(router.match('HEAD', '/v1/batches/batch_1')).toMatchObject({ kind: 'found', route: { method: 'GET' }, params: { id: 'batch_1' } });
+    expect(router.match('HEAD', '/v1/files/f1')).toEqual({ kind: 'method_not_allowed', allow: ['DELETE'] });
   });
 
   it('refuses a route registered twice', () => {
