@@ -238,7 +238,7 @@ export function planFromAnthropic(req: CountTokensRequest, gen?: MessagesRequest
     maxTokensParam: 'max_tokens',
     sampling,
     stop: (gen?.stop_sequences ?? []).filter((s) => s.length > 0),
-    ...(grammar ? { grammar } : {}),
+    ...(grammar ? { grammar, grammarParam: 'output_config.format' } : {}),
     n: 1,
     logprobs: false,
     topLogprobs: 0,

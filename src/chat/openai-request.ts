@@ -99,7 +99,9 @@ export const chatCompletionRequestSchema = z.object({
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   n: z.number().int().min(1).max(OPENAI_LIMITS.maxN).nullish(),
-  stop: z.union([z.string(), z.array(z.string()).max(OPENAI_LIMITS.maxStop)]).nullish(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(OPENAI_LIMITS.maxStop)], { error: `stop must be a string or an array of at most ${OPENAI_LIMITS.maxStop} strings` })
+    .nullish(),
   seed: z.number().int().nullish(),
   presence_penalty: z.number().min(-2).max(2).nullish(),
   frequency_penalty: z.number().min(-2).max(2).nullish(),
@@ -268,7 +270,7 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
     maxTokensParam,
     sampling,
     stop: stop.filter((s) => s.length > 0),
-    ...(grammar ? { grammar } : {}),
+    ...(grammar ? { grammar, grammarParam: 'response_format' } : {}),
     n: req.n ?? 1,
     logprobs: req.logprobs ?? false,
     topLogprobs: req.logprobs ? (req.top_logprobs ?? 0) : 0,

@@ -38,6 +38,8 @@ export interface ChatPlan {
   sampling: SamplingParams;
   stop: string[];
   grammar?: GrammarSpec;
+  /** The request field that carried `grammar` (response_format, output_config.format), for errors. */
+  grammarParam?: string;
   n: number;
   /** Per-token logprobs requested; topLogprobs alternatives per token (0..20). */
   logprobs: boolean;

@@ -2,6 +2,7 @@
 // tool calls), forced tool calls under the tool's schema, token accounting. Format-neutral: the
 // OpenAI and Anthropic layers turn its events and result into their own wire shapes.
 import type { GenerateResult, LoadedModel, TokenEvent } from '../engine/types.js';
+import { ApiError, invalidRequest } from '../errors.js';
 import { OutputParser, type OutputEvent } from './output-parser.js';
 import type { ChatPlan } from './plan.js';
 import type { BuiltPrompt } from './prompt.js';
@@ -178,6 +179,8 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
         }
       },
     );
+  } catch (err) {
+    throw schemaError(err, plan.grammarParam ?? 'response_format');
   } finally {
     if (stopCtl) outer?.removeEventListener('abort', forwardAbort);
   }
@@ -203,6 +206,13 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
 }
 
 /** One generation with no streaming of its own: used for choosing the tool's name. */
+/** The engine reports a JSON schema it cannot compile as "grammar: …"; the client should see the
+ *  field that carried the schema instead. */
+function schemaError(err: unknown, param: string): unknown {
+  if (!(err instanceof ApiError) || err.code !== 'invalid_request_error' || !err.message.startsWith('grammar: ')) return err;
+  return invalidRequest(`${param}: the JSON schema cannot be used: ${err.message.slice('grammar: '.length)}`, param);
+}
+
 async function generateText(
   model: LoadedModel,
   tokens: Uint32Array,
@@ -214,21 +224,28 @@ async function generateText(
 ): Promise<{ text: string; result: GenerateResult; tokens: number }> {
   let text = '';
   let n = 0;
-  const result = await model.generate(
-    {
-      prompt: tokens,
-      maxTokens,
-      sampling: sampling(plan, opts),
-      grammar,
-      ...(opts.priority ? { priority: opts.priority } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    },
-    (ev) => {
-      n++;
-      text += ev.text;
-      if (ev.text) onText?.(ev.text);
-    },
-  );
+  const onToken = (ev: TokenEvent): void => {
+    n++;
+    text += ev.text;
+    if (ev.text) onText?.(ev.text);
+  };
+  let result: GenerateResult;
+  try {
+    result = await model.generate(
+      {
+        prompt: tokens,
+        maxTokens,
+        sampling: sampling(plan, opts),
+        grammar,
+        ...(opts.priority ? { priority: opts.priority } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+      onToken,
+    );
+  } catch (err) {
+    // The grammar is a tool's parameters schema (or the enum of tool names, always valid).
+    throw schemaError(err, 'tools');
+  }
   return { text, result, tokens: n };
 }
 

@@ -46,6 +46,34 @@ describe('OpenAI SDK error classes', () => {
     expect(e.requestID).toBeTruthy();
   });
 
+  it('400 naming the field for a schema the grammar compiler refuses, and for too many stop sequences', async () => {
+    const bad = { type: 'object', properties: { a: { type: 'nonsense' } } };
+    const rf = (await caught(
+      h.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, max_tokens: 4, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: bad } } }),
+    )) as InstanceType<typeof OpenAI.APIError>;
+    expect(rf).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(rf.param).toBe('response_format');
+    expect(rf.message).toMatch(/response_format: the JSON schema cannot be used: .*nonsense/);
+    const tool = (await caught(
+      h.openai.chat.completions.create({
+        model: MODEL_ID,
+        messages: msgs,
+        max_tokens: 4,
+        tools: [{ type: 'function', function: { name: 'f', parameters: bad } }],
+        tool_choice: 'required',
+      }),
+    )) as InstanceType<typeof OpenAI.APIError>;
+    expect([tool.status, tool.param]).toEqual([400, 'tools']);
+    const stop = (await caught(h.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, stop: ['a', 'b', 'c', 'd', 'e'] }))) as InstanceType<typeof OpenAI.APIError>;
+    expect([stop.status, stop.param]).toEqual([400, 'stop']);
+    expect(stop.message).toMatch(/at most 4/);
+    const anth = await caught(
+      h.anthropic.messages.create({ model: MODEL_ID, max_tokens: 4, messages: msgs, output_config: { format: { type: 'json_schema', schema: bad } } } as never),
+    );
+    expect(anth).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(String((anth as Error).message)).toMatch(/output_config\.format: the JSON schema cannot be used/);
+  });
+
   it('400 when max_tokens does not fit the context window', async () => {
     const e = (await caught(h.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, max_tokens: 100_000 }))) as InstanceType<typeof OpenAI.APIError>;
     expect(e).toBeInstanceOf(OpenAI.BadRequestError);
