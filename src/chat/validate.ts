@@ -18,8 +18,31 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   }
   const r = schema.safeParse(body);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  if (!issue) throw invalidRequest('invalid request body');
+  const first = r.error.issues[0];
+  if (!first) throw invalidRequest('invalid request body');
+  const issue = deepestIssue(first);
   const param = fieldPath(issue.path);
   throw invalidRequest(param ? `${param}: ${issue.message}` : issue.message, param || null);
+}
+
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: Issue[][];
+}
+
+/** A union's "Invalid input" says nothing about what is wrong. When one of its alternatives got
+ *  inside the value (a content-part array whose part lacks `text`), that alternative's issue is
+ *  the one to report, with the full path; otherwise the union's own message stays. */
+function deepestIssue(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || !issue.errors) return issue;
+  let best: Issue | null = null;
+  for (const branch of issue.errors) {
+    const b = branch[0];
+    if (b && b.path.length > 0 && (!best || b.path.length > best.path.length)) best = b;
+  }
+  if (!best) return issue;
+  const inner = deepestIssue(best);
+  return { ...inner, path: [...issue.path, ...inner.path] };
 }

@@ -64,6 +64,12 @@ describe('Chat Completions request', () => {
     expect(apiError(() => plan({ ...base, stop: ['a', 'b', 'c', 'd', 'e'] })).param).toBe('stop');
     expect(apiError(() => plan({ ...base, messages: [] })).param).toBe('messages');
     expect(apiError(() => plan({ ...base, messages: [{ role: 'tool', content: 'x' }] })).param).toBe('messages[0].tool_call_id');
+    // a union (string or parts): the part that is wrong, not "messages[0].content: Invalid input"
+    const part = apiError(() => plan({ ...base, messages: [{ role: 'user', content: [{ type: 'text' }] }] }));
+    expect(part.param).toBe('messages[0].content[0].text');
+    expect(part.message).toMatch(/^messages\[0\]\.content\[0\]\.text: .*string/);
+    // neither alternative got inside the value: the union's own message
+    expect(apiError(() => plan({ ...base, stop: 42 })).message).toMatch(/stop must be a string or an array/);
     expect(apiError(() => plan({ ...base, top_logprobs: 3 })).param).toBe('top_logprobs');
     expect(apiError(() => plan({ ...base, stream_options: { include_usage: true } })).param).toBe('stream_options');
   });
