@@ -14,7 +14,8 @@ const SERVE_HELP = `usage: svc bench serve --base-url URL [options]
 Drives an OpenAI-compatible /v1/chat/completions endpoint with streaming requests.
   --base-url URL        server address (with or without /v1)            env SVC_BENCH_BASE_URL
   --api-key KEY         bearer key                                      env SVC_BENCH_API_KEY
-  --model NAME          model field of every request (default: first of /v1/models)
+  --model NAME          model field of every request (default: first of /v1/models;
+                        with --dataset apply, the first apply model listed)
   --dataset SPEC        synthetic[:IN:OUT] | shared-prefix[:N:M:PREFIX:SUFFIX:OUT] |
                         jsonl:PATH | apply[:LINES]                     (default synthetic:128:64)
   --concurrency N       closed loop with N clients (default 1)
@@ -62,12 +63,15 @@ function writeOut(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-async function firstModel(baseUrl: string, apiKey?: string): Promise<string> {
+/** The first model the server lists; of `kind` when the server says what each model is (ours do),
+ *  so that an apply dataset goes to an apply model, not to a chat model that would write until its
+ *  context is full. */
+async function firstModel(baseUrl: string, apiKey?: string, kind?: string): Promise<string> {
   const url = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '') + '/v1/models';
   const res = await fetch(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
   if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}; pass --model`);
-  const json = (await res.json()) as { data?: Array<{ id: string }> };
-  const id = json.data?.[0]?.id;
+  const json = (await res.json()) as { data?: Array<{ id: string; kind?: string }> };
+  const id = (json.data?.find((m) => m.kind === kind) ?? json.data?.[0])?.id;
   if (!id) throw new Error(`GET ${url} listed no models; pass --model`);
   return id;
 }
@@ -89,7 +93,7 @@ export async function benchServe(argv: string[]): Promise<ServeResult> {
   for (const f of flags) if (raw[f] !== undefined) merged[camel(f)] = raw[f];
   const args = ServeArgs.parse(merged);
   const spec = parseDatasetSpec(args.dataset);
-  const model = args.model ?? (await firstModel(args.baseUrl, args.apiKey));
+  const model = args.model ?? (await firstModel(args.baseUrl, args.apiKey, spec.kind === 'apply' ? 'apply' : 'chat'));
   const load: LoadShape = args.rate !== undefined ? { kind: 'rate', ratePerSecond: args.rate, maxInFlight: args.maxInFlight } : { kind: 'concurrency', concurrency: args.concurrency };
   const requests = loadDataset(spec, model, args.requests, args.seed);
   const warmup = loadDataset(spec, model, args.warmup, args.seed + 1_000_003); // never a later run's seed

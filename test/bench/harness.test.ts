@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../../src/bench/datasets.js';
+import { benchServe } from '../../src/cli/bench.js';
 import { markdownTable, svgChart } from '../../src/bench/report.js';
 import { runServeLoad, summarizeSamples, machineInfo, type ServeResult } from '../../src/bench/serve-load.js';
 import { percentileSorted, poissonArrivals, seededRandom, summarize } from '../../src/bench/stats.js';
@@ -16,6 +17,11 @@ function chunk(content: string | null, extra: Record<string, unknown> = {}): str
 function startServer(behaviour: (n: number) => 'ok' | 'error' | 'drop'): Promise<{ server: Server; url: string }> {
   let n = 0;
   const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'chat-m', object: 'model', kind: 'chat' }, { id: 'apply-m', object: 'model', kind: 'apply' }] }));
+      return;
+    }
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
@@ -96,6 +102,12 @@ describe('against a streaming server', () => {
     expect(summary.ttftMs.count).toBe(60);
     expect(summary.cachedTokenShare).toBeCloseTo(0.4, 5);
     expect(summary.throughput.outputTokensPerS).toBeGreaterThan(0);
+  });
+
+  it('svc bench serve picks the listed model of the dataset\'s kind when --model is not given', async () => {
+    const run = (dataset: string) => benchServe(['--base-url', ok.url, '--dataset', dataset, '--requests', '2', '--warmup', '0']);
+    expect((await run('apply:20')).model).toBe('apply-m');
+    expect((await run('synthetic:8:4')).model).toBe('chat-m');
   });
 
   it('reports errors and dropped connections without crashing', async () => {
