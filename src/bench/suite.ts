@@ -71,13 +71,19 @@ async function runEngineBench(a: EngineArgs): Promise<Record<string, unknown> | 
   return JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
 }
 
+export const EXTRA_BENCH_USAGE: Record<'engine' | 'micro' | 'suite', string> = {
+  engine: 'usage: svc bench engine --model PATH [--peer llamacpp] [--threads N] [--reps N] [--concurrency 1,4,16,64] [--out FILE]',
+  micro: 'usage: svc bench micro [--filter NAME] [--list]',
+  suite: 'usage: svc bench suite [--quick] [--no-peer] [--serve-only] [--out FILE]',
+};
+
 function engineCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: { model: { type: 'string' }, peer: { type: 'string' }, threads: { type: 'string', default: '2' }, reps: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '1,4,16,64' }, out: { type: 'string' } },
   });
   if (!values.model) {
-    console.error('usage: svc bench engine --model PATH [--peer llamacpp] [--threads N] [--reps N] [--concurrency 1,4,16,64] [--out FILE]');
+    console.error(EXTRA_BENCH_USAGE.engine);
     return Promise.resolve(2);
   }
   if (values.peer !== undefined && values.peer !== 'llamacpp') {

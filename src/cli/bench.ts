@@ -126,10 +126,12 @@ export async function benchServe(argv: string[]): Promise<ServeResult> {
   return result;
 }
 
+const REPORT_USAGE = 'usage: svc bench report a.json [b.json …] [--svg chart.svg] [--markdown table.md]';
+
 function benchReport(argv: string[]): number {
   const { values, positionals } = parseArgs({ args: argv, options: { svg: { type: 'string' }, markdown: { type: 'string' } }, allowPositionals: true });
   if (positionals.length === 0) {
-    console.error('usage: svc bench report a.json [b.json …] [--svg chart.svg] [--markdown table.md]');
+    console.error(REPORT_USAGE);
     return 2;
   }
   const results = positionals.flatMap((p) => {
@@ -162,12 +164,14 @@ export const command: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     try {
+      if (rest.includes('--help') || rest.includes('-h')) {
+        const { EXTRA_BENCH_USAGE } = await import('../bench/suite.js');
+        const help = sub === 'serve' ? SERVE_HELP : sub === 'report' ? REPORT_USAGE : EXTRA_BENCH_USAGE[sub as keyof typeof EXTRA_BENCH_USAGE];
+        console.log(help ?? USAGE);
+        return help ? 0 : 2;
+      }
       switch (sub) {
         case 'serve':
-          if (rest.includes('--help')) {
-            console.log(SERVE_HELP);
-            return 0;
-          }
           await benchServe(rest);
           return 0;
         case 'report':

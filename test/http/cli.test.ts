@@ -76,6 +76,11 @@ describe('svc serve', () => {
     expect(p.status).toBe(0);
     expect(p.stdout).toContain('--role');
     expect(p.stdout).toContain('SVC_PREDICT_PORT');
+    // every bench subcommand answers --help with its usage (they used to refuse the flag)
+    for (const sub of ['serve', 'report', 'engine', 'micro', 'suite']) {
+      const b = svc(['bench', sub, '--help']);
+      expect([b.status, b.stdout]).toEqual([0, expect.stringContaining(`usage: svc bench ${sub}`)]);
+    }
   });
 
   it('generates a key on first start (0600, shown once), reuses it, serves both ports, exits 0 on SIGTERM', { timeout: 240_000 }, async () => {
