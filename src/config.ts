@@ -46,6 +46,7 @@ export const ConfigSchema = z.object({
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']),
   threads: z.coerce.number().int().min(1).max(1024),
   kvCacheMb: z.coerce.number().int().min(16).max(1_048_576),
+  maxQueue: z.coerce.number().int().min(0).max(1_000_000),
   prefixCache: z.boolean(),
   /** GGUF model svc-v3-large decodes with, the merge result as its speculative draft (null: merge only). */
   applyModel: z.string().min(1).nullable(),
@@ -105,6 +106,7 @@ const COMMON: FlagSpec[] = [
   { flag: 'log-level', key: 'logLevel', kind: 'string', def: 'info', arg: 'LEVEL', help: `${LOG_LEVELS.join('|')}` },
   { flag: 'threads', key: 'threads', kind: 'number', def: String(availableParallelism()), arg: 'N', help: 'engine CPU threads' },
   { flag: 'kv-cache-mb', key: 'kvCacheMb', kind: 'number', def: '1024', arg: 'MB', help: 'KV cache memory per model' },
+  { flag: 'max-queue', key: 'maxQueue', kind: 'number', def: '1024', arg: 'N', help: 'requests that may wait for a free engine slot, per model (503 overloaded past it)' },
   { flag: 'no-prefix-cache', key: 'prefixCache', kind: 'bool', negated: true, def: undefined, help: 'disable prefix caching' },
   { flag: 'predict-api-key', key: 'predictApiKey', kind: 'string', def: undefined, arg: 'KEY', help: 'require this key on the prediction service (default: no auth)' },
   { flag: 'shutdown-timeout', key: 'shutdownTimeoutS', kind: 'number', def: '10', arg: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish' },
@@ -150,6 +152,7 @@ const DEFAULTS: Record<ConfigKey, unknown> = {
   logLevel: 'info',
   threads: availableParallelism(),
   kvCacheMb: 1024,
+  maxQueue: 1024,
   prefixCache: true,
   applyModel: null,
   predictApiKey: null,

@@ -8,6 +8,13 @@ export function overloaded(): ApiError {
   });
 }
 
+/** More interactive requests than the engine runs plus the queue limit (--max-queue). */
+export function queueFull(maxWaiting: number): ApiError {
+  return new ApiError('overloaded', `The server is at capacity: ${maxWaiting} requests are already waiting for this model; retry later.`, {
+    headers: { 'Retry-After': '1' },
+  });
+}
+
 export function contextExceeded(message: string): ApiError {
   return new ApiError('context_length_exceeded', message, { param: 'messages' });
 }

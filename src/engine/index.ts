@@ -21,6 +21,10 @@ export interface LoadModelOptions {
   maxBatchTokens?: number;
   /** Sequences decoding at once. Default 64. */
   maxSequences?: number;
+  /** Interactive requests that may wait for one of those slots; past it generate() rejects with
+   *  503 overloaded at once. Batch-priority requests are not counted (the batch runner bounds its
+   *  own). Default 1024. */
+  maxQueued?: number;
   /** Cap the context below the model's context_length. */
   contextLength?: number;
   /** Tokens per KV block (default 16). */
@@ -48,5 +52,5 @@ export async function loadModel(path: string, opts: LoadModelOptions = {}): Prom
   } catch (e) {
     throw new ApiError('model_not_ready', (e as Error).message);
   }
-  return new NativeModel(handle, path, opts.id);
+  return new NativeModel(handle, path, opts.id, { maxRunning: n.maxSequences ?? 64, maxWaiting: opts.maxQueued ?? 1024 });
 }

@@ -5,7 +5,7 @@ import { ApiError, invalidRequest } from '../errors.js';
 import { native, NativeFinish, type ModelHandle, type NativeEvalResult, type NativeModelInfo, type NativeStats, type NativeSubmitOptions } from '../native/binding.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import type { ChatTemplate } from './chat-template.js';
-import { contextExceeded, fromNativeError, fromNativeStatus } from './engine-errors.js';
+import { contextExceeded, fromNativeError, fromNativeStatus, queueFull } from './engine-errors.js';
 import { StepDispatcher } from './step-dispatcher.js';
 import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
 import { modelText } from './text-worker.js';
@@ -97,11 +97,14 @@ export class NativeModel implements EngineModel {
   private readonly stopIds: Int32Array;
   private readonly stopSet: Set<number>;
   private unloaded = false;
+  /** Interactive generate() calls not finished yet (running or waiting in the engine). */
+  private interactive = 0;
 
   constructor(
     private readonly handle: ModelHandle,
     path: string,
     id: string | undefined,
+    private readonly admission: { maxRunning: number; maxWaiting: number },
   ) {
     const n = native();
     this.metadata = n.modelMetadata(handle);
@@ -159,6 +162,15 @@ export class NativeModel implements EngineModel {
       );
     }
     if (req.signal?.aborted) return Promise.resolve({ finishReason: 'cancelled', promptTokens, cachedTokens: 0, completionTokens: 0 });
+    if (req.priority === 'batch') return this.run(req, onToken);
+    if (this.interactive >= this.admission.maxRunning + this.admission.maxWaiting) return Promise.reject(queueFull(this.admission.maxWaiting));
+    this.interactive++;
+    return this.run(req, onToken).finally(() => this.interactive--);
+  }
+
+  /** Submits to the engine and streams the sequence's events into onToken until it finishes. */
+  private run(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult> {
+    const promptTokens = req.prompt.length;
     const opts = this.submitOptions(req);
     const n = native();
     return new Promise<GenerateResult>((resolve, reject) => {

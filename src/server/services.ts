@@ -2,7 +2,7 @@
 // startup and passed to every route factory (`xxxRoutes(services): Route[]`). Modules that need
 // more add a field here and build it in createServices; keep construction in that one place.
 import type { Config } from '../config.js';
-import { loadModel } from '../engine/index.js';
+import { loadModel, type LoadModelOptions } from '../engine/index.js';
 import type { LoadedModel } from '../engine/types.js';
 import { ensureBuiltinModel } from '../model-maker/index.js';
 import { createLogger, type Logger } from '../log.js';
@@ -35,6 +35,11 @@ export function uptimeSeconds(services: Pick<Services, 'startedAt'>): number {
   return (performance.now() - services.startedAt) / 1000;
 }
 
+/** The engine settings every model of this process loads with. */
+function engineOptions(config: Config): LoadModelOptions {
+  return { threads: config.threads, kvCacheMb: config.kvCacheMb, prefixCache: config.prefixCache, maxQueued: config.maxQueue };
+}
+
 /**
  * Model loading for `svc serve` / `svc predict`: every `config.models` path (--model, SVC_MODEL),
  * or the built-in model (generated into <data-dir>/models on first start) when none is given.
@@ -45,7 +50,7 @@ export async function loadModels(config: Config, logger: Logger): Promise<Loaded
   const loaded: LoadedModel[] = [];
   for (const path of paths) {
     const started = performance.now();
-    const model = await loadModel(path, { threads: config.threads, kvCacheMb: config.kvCacheMb, prefixCache: config.prefixCache });
+    const model = await loadModel(path, engineOptions(config));
     logger.info('model loaded', { id: model.info.id, path, context: model.info.contextLength, ms: Math.round(performance.now() - started) });
     loaded.push(model);
   }
@@ -56,7 +61,7 @@ export async function loadModels(config: Config, logger: Logger): Promise<Loaded
 export async function loadApplyModel(config: Config, logger: Logger): Promise<LoadedModel | null> {
   if (!config.main || !config.applyModel) return null;
   const started = performance.now();
-  const model = await loadModel(config.applyModel, { threads: config.threads, kvCacheMb: config.kvCacheMb, prefixCache: config.prefixCache });
+  const model = await loadModel(config.applyModel, engineOptions(config));
   logger.info('apply model loaded', { id: model.info.id, path: config.applyModel, context: model.info.contextLength, ms: Math.round(performance.now() - started) });
   return model;
 }

@@ -7,7 +7,7 @@ import { closeTextPool, OFFLOAD_MIN_CHARS, TEXT_WORKER_FILE } from '../../src/en
 import { existsSync } from 'node:fs';
 import { testModelPath } from './helpers/models.js';
 import { generateEvents, syntheticPrompt } from './helpers/generate.js';
-import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
+import { eosBan, GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 
 const prompt = syntheticPrompt;
 const run = (model: EngineModel, req: Partial<GenerateRequest> & { prompt: Uint32Array }) => generateEvents(model, req, 16);
@@ -130,6 +130,26 @@ describe('generation', () => {
       expect(err).toMatchObject({ code: 'overloaded', status: 503 });
     } finally {
       small.unload();
+    }
+  });
+});
+
+describe('admission', () => {
+  it('refuses interactive requests past the running slots plus maxQueued with 503 at once; batch requests are not counted', async () => {
+    const m = await loadModel(await testModelPath('queue'), { threads: 1, maxSequences: 2, maxQueued: 1 });
+    try {
+      const ac = new AbortController();
+      const sampling = { ...GREEDY, logitBias: eosBan(m.info) };
+      const long = (i: number) => m.generate({ prompt: prompt(10, i), maxTokens: 1000, sampling, signal: ac.signal }, () => {});
+      const held = [long(1), long(2), long(3)]; // two running, one waiting
+      await expect(long(4)).rejects.toMatchObject({ code: 'overloaded', status: 503, headers: { 'Retry-After': '1' } });
+      const batch = m.generate({ prompt: prompt(10, 5), maxTokens: 2, sampling, priority: 'batch', signal: ac.signal }, () => {});
+      ac.abort();
+      for (const r of await Promise.all([...held, batch])) expect(r.finishReason).toMatch(/cancelled|length/);
+      // finished requests give their places back
+      expect((await run(m, { prompt: prompt(5, 1) })).result.finishReason).toBeTruthy();
+    } finally {
+      m.unload();
     }
   });
 });

@@ -67,7 +67,7 @@ describe('svc serve', () => {
   it('--help lists every flag with its default and environment variable', () => {
     const r = svc(['serve', '--help']);
     expect(r.status).toBe(0);
-    for (const f of ['--host', '--port', '--predict-port', '--no-predict', '--data-dir', '--model', '--api-key', '--max-body', '--max-upload', '--rate-limit-rps', '--rate-limit-burst', '--log-level', '--threads', '--kv-cache-mb', '--no-prefix-cache', '--predict-api-key', '--shutdown-timeout']) {
+    for (const f of ['--host', '--port', '--predict-port', '--no-predict', '--data-dir', '--model', '--api-key', '--max-body', '--max-upload', '--rate-limit-rps', '--rate-limit-burst', '--log-level', '--threads', '--kv-cache-mb', '--max-queue', '--no-prefix-cache', '--predict-api-key', '--shutdown-timeout']) {
       expect(r.stdout).toContain(f);
     }
     expect(r.stdout).toContain('SVC_API_KEYS');
