@@ -205,7 +205,6 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   return res;
 }
 
-/** One generation with no streaming of its own: used for choosing the tool's name. */
 /** The engine reports a JSON schema it cannot compile as "grammar: …"; the client should see the
  *  field that carried the schema instead. */
 function schemaError(err: unknown, param: string): unknown {
@@ -213,6 +212,7 @@ function schemaError(err: unknown, param: string): unknown {
   return invalidRequest(`${param}: the JSON schema cannot be used: ${err.message.slice('grammar: '.length)}`, param);
 }
 
+/** One generation with no streaming of its own: used for choosing the tool's name. */
 async function generateText(
   model: LoadedModel,
   tokens: Uint32Array,
