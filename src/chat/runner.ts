@@ -71,6 +71,52 @@ function logprobEntry(ev: TokenEvent): LogprobEntry {
   };
 }
 
+/** Logprob entries against the generated text: each entry's token starts at some character of it,
+ *  and an entry is released once the stop matcher has let that character out. */
+class LogprobTrack {
+  /** Every entry kept so far, in token order. */
+  readonly kept: LogprobEntry[] = [];
+  private readonly starts: number[] = [];
+  /** kept[sent..] are not on a text event yet. */
+  private sent = 0;
+  private generated = 0;
+  private released = 0;
+
+  add(entry: LogprobEntry, textLength: number): void {
+    this.kept.push(entry);
+    this.starts.push(this.generated);
+    this.generated += textLength;
+  }
+
+  release(chars: number): void {
+    this.released += chars;
+  }
+
+  /** A stop sequence matched: the tokens that start inside it (or after it) produced no text. */
+  dropUnreleased(): void {
+    let n = this.kept.length;
+    while (n > this.sent && this.starts[n - 1]! >= this.released) n--;
+    this.kept.length = this.starts.length = n;
+  }
+
+  /** Entries whose token's first character is out, not sent before. An empty token text (part of
+   *  a character) goes with the character it starts. */
+  takeReleased(): LogprobEntry[] {
+    let end = this.sent;
+    while (end < this.kept.length && this.starts[end]! < this.released) end++;
+    const out = this.kept.slice(this.sent, end);
+    this.sent = end;
+    return out;
+  }
+
+  /** Entries not sent yet, whatever is released (the end of the choice). */
+  takeAll(): LogprobEntry[] {
+    const out = this.kept.slice(this.sent);
+    this.sent = this.kept.length;
+    return out;
+  }
+}
+
 export async function runChoice(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, opts: RunOptions): Promise<ChoiceResult> {
   if (plan.toolMode.kind === 'forced') return runForcedTool(model, plan, prompt, opts);
   return runFree(model, plan, prompt, opts);
@@ -118,18 +164,19 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   const signal = stopCtl ? stopCtl.signal : outer;
   let matched: string | null = null;
   let oneCallDone = false;
-  // Streaming: entries ride on the next text event; non-streaming: all of them end up in the result.
-  const allLogprobs: LogprobEntry[] = [];
-  let pendingLogprobs: LogprobEntry[] = [];
+  // Logprob entries follow the text the stop matcher lets out: streaming, an entry rides on the
+  // first text event after its token's text was let out; tokens of a matched stop sequence have
+  // none (as the text has none of them). Non-streaming, the kept entries end up in the result.
+  const logprobs = new LogprobTrack();
 
   const feed = (events: OutputEvent[]): void => {
     for (const ev of events) {
       if (ev.type === 'text') {
         res.text += ev.text;
         const out: ChoiceEvent = { type: 'text', text: ev.text };
-        if (pendingLogprobs.length && opts.onEvent) {
-          out.logprobs = pendingLogprobs;
-          pendingLogprobs = [];
+        if (opts.onEvent) {
+          const ready = logprobs.takeReleased();
+          if (ready.length) out.logprobs = ready;
         }
         opts.onEvent?.(out);
       } else if (ev.type === 'thinking') {
@@ -162,12 +209,10 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
         if (matched !== null) return;
         res.completionTokens++;
         if (parser.inThinking) res.reasoningTokens++;
-        if (plan.logprobs) {
-          const e = logprobEntry(ev);
-          allLogprobs.push(e);
-          pendingLogprobs.push(e);
-        }
+        if (plan.logprobs) logprobs.add(logprobEntry(ev), ev.text.length);
         const r = stopper.push(ev.text);
+        logprobs.release(r.emit.length);
+        if (r.matched !== null) logprobs.dropUnreleased();
         feed(parser.push(r.emit));
         if (r.matched !== null) {
           matched = r.matched;
@@ -184,9 +229,13 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   } finally {
     if (stopCtl) outer?.removeEventListener('abort', forwardAbort);
   }
-  if (matched === null) feed(parser.push(stopper.flush()));
+  if (matched === null) {
+    const rest = stopper.flush();
+    logprobs.release(rest.length);
+    feed(parser.push(rest));
+  }
   feed(parser.finish());
-  res.logprobs = opts.onEvent ? pendingLogprobs : allLogprobs;
+  res.logprobs = opts.onEvent ? logprobs.takeAll() : logprobs.kept;
   // The prompt as we built it (what count_tokens reports), whatever the engine counted.
   res.promptTokens = prompt.tokens.length;
   res.cachedTokens = Math.min(result.cachedTokens, res.promptTokens);

@@ -87,6 +87,30 @@ describe('runChoice', () => {
     expect(model.requests[0]!.signal!.aborted).toBe(true);
   });
 
+  it('gives the tokens of a matched stop sequence no logprobs, streamed or not', async () => {
+    const script = ['Hel', 'lo', ' S', 'TOP', 'x'];
+    const plan = mkPlan({ stop: ['STOP'], logprobs: true });
+    const streamed = await run([script], plan);
+    const sent = streamed.events.flatMap((e) => (e.type === 'text' ? (e.logprobs ?? []) : []));
+    // ' S' carries the ' ' that was let out; 'TOP' lies wholly inside the stop sequence.
+    expect([...sent, ...streamed.result.logprobs].map((e) => e.token)).toEqual(['Hel', 'lo', ' S']);
+    expect(streamed.result.text).toBe('Hello ');
+
+    const model = new ScriptedModel([script]);
+    const prompt: BuiltPrompt = { text: 'PROMPT', tokens: await model.tokenize('PROMPT'), reasoningTemplate: false, thinkingOpen: false };
+    const whole = await runChoice(model as unknown as LoadedModel, plan, prompt, { maxTokens: 50, newToolCallId: () => 'id' });
+    expect(whole.logprobs.map((e) => e.token)).toEqual(['Hel', 'lo', ' S']);
+    expect(whole).toMatchObject({ text: 'Hello ', finish: 'stop_sequence', completionTokens: 4 });
+  });
+
+  it('streams a logprob with the text event that lets its token\'s text out', async () => {
+    // 'C' is held (it may start 'CD') while the 'A' held before it goes out; then 'CD' matches.
+    const { events, result } = await run([['A', 'C', 'D', 'x']], mkPlan({ stop: ['AB', 'CD'], logprobs: true }));
+    const texts = events.map((e) => (e.type === 'text' ? [e.text, (e.logprobs ?? []).map((l) => l.token)] : null));
+    expect(texts).toEqual([['A', ['A']]]);
+    expect(result).toMatchObject({ text: 'A', stopSequence: 'CD', logprobs: [] });
+  });
+
   it('reports length when max tokens run out', async () => {
     const { result } = await run([['a', 'b', 'c']], mkPlan(), 2);
     expect(result).toMatchObject({ text: 'ab', finish: 'length', completionTokens: 2 });
