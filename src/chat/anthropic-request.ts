@@ -2,7 +2,7 @@
 // conversion to a ChatPlan. Also the count_tokens request, which is the same minus max_tokens.
 import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
-import { closeObjectSchemas } from './schema-defaults.js';
+import { grammarSchema } from './schema-defaults.js';
 import type { GrammarSpec } from '../engine/types.js';
 import { defaultSampling, effortForBudget, templateTools, type ChatPlan, type ToolMode, type ToolSpec } from './plan.js';
 
@@ -215,7 +215,7 @@ export function planFromAnthropic(req: CountTokensRequest, gen?: MessagesRequest
   const effort = req.output_config?.effort;
   if (!reasoningEffort && effort) reasoningEffort = effort === 'max' ? 'high' : effort;
   if (reasoningEffort) extra.reasoning_effort = reasoningEffort;
-  const grammar: GrammarSpec | undefined = req.output_config?.format ? { kind: 'json_schema', schema: closeObjectSchemas(req.output_config.format.schema) } : undefined;
+  const grammar: GrammarSpec | undefined = req.output_config?.format ? { kind: 'json_schema', schema: grammarSchema(req.output_config.format.schema, 'output_config.format') } : undefined;
   if (grammar && mode.kind === 'forced') throw invalidRequest('output_config.format cannot be combined with a forced tool_choice', 'output_config.format');
 
   const sampling = defaultSampling();

@@ -2,7 +2,7 @@
 // ignored, api.md §1.1) and its conversion to a ChatPlan.
 import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
-import { closeObjectSchemas } from './schema-defaults.js';
+import { grammarSchema } from './schema-defaults.js';
 import type { GrammarSpec } from '../engine/types.js';
 import {
   argumentsForTemplate,
@@ -220,7 +220,7 @@ function grammarFor(req: ChatCompletionRequest): GrammarSpec | undefined {
   const rf = req.response_format;
   if (!rf || rf.type === 'text') return undefined;
   if (rf.type === 'json_object') return { kind: 'json_object' };
-  return rf.json_schema.schema ? { kind: 'json_schema', schema: closeObjectSchemas(rf.json_schema.schema) } : { kind: 'json_object' };
+  return rf.json_schema.schema ? { kind: 'json_schema', schema: grammarSchema(rf.json_schema.schema, 'response_format') } : { kind: 'json_object' };
 }
 
 const EFFORTS: Record<string, ReasoningEffort> = { minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'high' };

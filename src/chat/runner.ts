@@ -8,7 +8,7 @@ import type { ChatPlan } from './plan.js';
 import type { BuiltPrompt } from './prompt.js';
 import { tokenizePrompt } from './prompt.js';
 import { StopMatcher } from './stop-matcher.js';
-import { closeObjectSchemas } from './schema-defaults.js';
+import { grammarSchema } from './schema-defaults.js';
 
 export interface LogprobEntry {
   token: string;
@@ -342,6 +342,8 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
   }
   if (name === undefined) throw new Error('runForcedTool: no tool to call');
   const tool = plan.tools.find((t) => t.name === name);
+  // Before the call shows in the stream, so that a schema we refuse is a plain 400.
+  const grammar: NonNullable<ChatPlan['grammar']> = tool?.parameters ? { kind: 'json_schema', schema: grammarSchema(tool.parameters, 'tools') } : { kind: 'json_object' };
   const id = opts.newToolCallId();
   opts.onEvent?.({ type: 'tool_start', index: 0, id, name });
   const prefix = `${TOOL_OPEN}{"name": ${JSON.stringify(name)}, "arguments": `;
@@ -352,7 +354,7 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
     plan,
     opts,
     budget,
-    tool?.parameters ? { kind: 'json_schema', schema: closeObjectSchemas(tool.parameters) } : { kind: 'json_object' },
+    grammar,
     (t) => {
       // Leading whitespace the grammar allows is dropped: partial-JSON parsers in the SDKs
       // reject a whitespace-only buffer, and JSON does not need it.

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
-import { MODEL_ID, startChatServer, type ChatHarness } from './harness.js';
+import { KEY, MODEL_ID, startChatServer, type ChatHarness } from './harness.js';
 
 let h: ChatHarness;
 let limited: ChatHarness;
@@ -72,6 +72,45 @@ describe('OpenAI SDK error classes', () => {
     );
     expect(anth).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String((anth as Error).message)).toMatch(/output_config\.format: the JSON schema cannot be used/);
+  });
+
+  it('400, not 500, for schemas nested thousands deep, before a forced tool call starts its stream', async () => {
+    // Bodies written as text: JSON.stringify (and so the SDKs) cannot write a value this deep.
+    const post = async (path: string, head: string, value: string, tail: string): Promise<[number, { error: { param?: string; message: string } }]> => {
+      const res = await fetch(`${h.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: `{"model":"${MODEL_ID}","max_tokens":4,"messages":[{"role":"user","content":"hi"}],${head}${value}${tail}}`,
+      });
+      return [res.status, (await res.json()) as { error: { param?: string; message: string } }];
+    };
+    const deep = '{"type":"object","properties":{"a":'.repeat(3000) + '{"type":"string"}' + '}}'.repeat(3000);
+    const [status, body] = await post('/v1/chat/completions', '"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":', deep, '}}');
+    expect([status, body.error.param]).toEqual([400, 'response_format']);
+    expect(body.error.message).toMatch(/nested more than 256 levels/);
+    // Deep inside a keyword the grammar defaults do not walk.
+    const inEnum = await post('/v1/chat/completions', '"response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"enum":[', '['.repeat(20_000) + ']'.repeat(20_000), ']}}}');
+    expect([inEnum[0], inEnum[1].error.param]).toEqual([400, 'response_format']);
+    const anth = await post('/v1/messages', '"output_config":{"format":{"type":"json_schema","schema":', deep, '}}');
+    expect(anth[0]).toBe(400);
+    expect(anth[1].error.message).toMatch(/output_config\.format: the JSON schema is nested/);
+    // Shallow enough for the chat template, too deep for the grammar: refused with a status, not in the stream.
+    let toolSchema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 200; i++) toolSchema = { type: 'object', properties: { a: toolSchema } };
+    const tool = (await caught(
+      (async () => {
+        const stream = await h.openai.chat.completions.create({
+          model: MODEL_ID,
+          messages: msgs,
+          max_tokens: 4,
+          stream: true,
+          tools: [{ type: 'function', function: { name: 'f', parameters: toolSchema } }],
+          tool_choice: { type: 'function', function: { name: 'f' } },
+        });
+        for await (const _ of stream);
+      })(),
+    )) as InstanceType<typeof OpenAI.APIError>;
+    expect([tool.status, tool.param]).toEqual([400, 'tools']);
   });
 
   it('400 when max_tokens does not fit the context window', async () => {

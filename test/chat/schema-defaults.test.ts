@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closeObjectSchemas } from '../../src/chat/schema-defaults.js';
+import { closeObjectSchemas, grammarSchema, MAX_SCHEMA_DEPTH } from '../../src/chat/schema-defaults.js';
+import { ApiError } from '../../src/errors.js';
 
 describe('closeObjectSchemas', () => {
   it('closes objects that list properties, at every depth, without touching the input', () => {
@@ -31,5 +32,24 @@ describe('closeObjectSchemas', () => {
       properties: { m: { type: 'object', additionalProperties: { type: 'object', properties: { k: {} }, additionalProperties: false } } },
       additionalProperties: false,
     });
+  });
+
+  it('grammarSchema refuses nesting past the compiler\'s limit with a 400 naming the field, without recursing', () => {
+    const nest = (levels: number): unknown => {
+      let v: unknown = 0;
+      for (let i = 0; i < levels; i++) v = [v];
+      return v;
+    };
+    expect(grammarSchema({ const: nest(MAX_SCHEMA_DEPTH - 1) }, 'response_format')).toEqual({ const: nest(MAX_SCHEMA_DEPTH - 1) });
+    for (const levels of [MAX_SCHEMA_DEPTH, 100_000]) {
+      let err: unknown;
+      try {
+        grammarSchema({ const: nest(levels) }, 'tools');
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).param).toBe('tools');
+    }
   });
 });
