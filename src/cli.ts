@@ -20,16 +20,25 @@ async function usage(): Promise<string> {
   return lines.join('\n');
 }
 
+/** True for the arguments that ask for a usage text. */
+export function isHelp(arg: string | undefined): boolean {
+  return arg === '--help' || arg === '-h' || arg === 'help';
+}
+
+/** Answers arguments that name none of a command's subcommands: help asked for (usage on stdout,
+ *  exit 0), nothing given or an unknown name (usage on stderr, exit 2). */
+export function usageAnswer(prefix: string, usageText: string, name: string | undefined): number {
+  if (isHelp(name)) {
+    console.log(usageText);
+    return 0;
+  }
+  console.error(name === undefined ? usageText : `${prefix}: unknown command '${name}'\n\n${usageText}`);
+  return 2;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(await usage());
-    return name ? 0 : 2;
-  }
-  const load = COMMANDS[name];
-  if (!load) {
-    console.error(`svc: unknown command '${name}'\n\n${await usage()}`);
-    return 2;
-  }
+  const load = name === undefined ? undefined : COMMANDS[name];
+  if (!load) return usageAnswer('svc', await usage(), name);
   return (await load()).run(rest);
 }

@@ -4,7 +4,7 @@ import { writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { Command } from '../cli.js';
+import { isHelp, usageAnswer, type Command } from '../cli.js';
 import { loadDataset, parseDatasetSpec } from '../bench/datasets.js';
 import { markdownTable, svgChart } from '../bench/report.js';
 import { machineInfo, runServeLoad, summarizeSamples, type LoadShape, type ServeResult } from '../bench/serve-load.js';
@@ -164,7 +164,7 @@ export const command: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     try {
-      if (rest.includes('--help') || rest.includes('-h')) {
+      if (sub !== undefined && !isHelp(sub) && (rest.includes('--help') || rest.includes('-h'))) {
         const { EXTRA_BENCH_USAGE } = await import('../bench/suite.js');
         const help = sub === 'serve' ? SERVE_HELP : sub === 'report' ? REPORT_USAGE : EXTRA_BENCH_USAGE[sub as keyof typeof EXTRA_BENCH_USAGE];
         console.log(help ?? USAGE);
@@ -183,8 +183,7 @@ export const command: Command = {
           return await runExtraBench(sub, rest);
         }
         default:
-          console.log(USAGE);
-          return sub ? 2 : 0;
+          return usageAnswer('svc bench', USAGE, sub);
       }
     } catch (err) {
       const msg = err instanceof z.ZodError ? err.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n') : (err as Error).message;

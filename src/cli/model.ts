@@ -1,7 +1,7 @@
 // `svc model make|info`: writes generated GGUF models (see src/model-maker) and prints a file's header.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import type { Command } from '../cli.js';
+import { usageAnswer, type Command } from '../cli.js';
 import { readGgufHeader } from '../gguf/gguf-reader.js';
 import { ggmlTypeName } from '../gguf/types.js';
 import { DTYPES, PRESETS, builtinModelPath, makeModel, resolveSpec, type ModelSpec, type PresetName } from '../model-maker/index.js';
@@ -100,7 +100,7 @@ async function make(argv: string[]): Promise<number> {
 
 function info(argv: string[]): number {
   const path = argv[0];
-  if (!path) throw new Error('svc model info PATH');
+  if (!path) throw new Error('info needs a PATH: svc model info PATH');
   const h = readGgufHeader(path);
   console.log(`${path}: GGUF v${h.version}, ${h.tensors.length} tensors, alignment ${h.alignment}, data at ${h.dataOffset}, ${h.fileSize} bytes`);
   for (const [k, v] of Object.entries(h.metadata)) {
@@ -121,10 +121,10 @@ export const command: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     try {
+      if ((sub === 'make' || sub === 'info') && (rest.includes('--help') || rest.includes('-h'))) return usageAnswer('svc model', HELP, '--help');
       if (sub === 'make') return await make(rest);
       if (sub === 'info') return info(rest);
-      console.log(HELP);
-      return sub === undefined || sub === '--help' || sub === '-h' ? 0 : 2;
+      return usageAnswer('svc model', HELP, sub);
     } catch (e) {
       console.error(`svc model: ${(e as Error).message}`);
       return 2;

@@ -83,6 +83,24 @@ describe('svc serve', () => {
     }
   });
 
+  it('help on stdout with exit 0; no or an unknown (sub)command on stderr with exit 2, at every level', () => {
+    for (const args of [['--help'], ['bench', '--help'], ['bench', '-h'], ['model', '--help'], ['model', 'make', '--help'], ['model', 'info', '-h']]) {
+      const r = svc(args);
+      expect([args, r.status, r.stderr]).toEqual([args, 0, '']);
+      expect(r.stdout).toMatch(/^usage:\s/);
+    }
+    for (const args of [[], ['bench'], ['model']]) {
+      const r = svc(args);
+      expect([args, r.status, r.stdout]).toEqual([args, 2, '']);
+      expect(r.stderr).toMatch(/^usage:\s/);
+    }
+    for (const [args, prefix] of [[['bogus'], 'svc'], [['bench', 'bogus'], 'svc bench'], [['model', 'bogus'], 'svc model']] as const) {
+      const r = svc([...args]);
+      expect([args, r.status, r.stdout]).toEqual([args, 2, '']);
+      expect(r.stderr).toContain(`${prefix}: unknown command 'bogus'`);
+    }
+  });
+
   it('generates a key on first start (0600, shown once), reuses it, serves both ports, exits 0 on SIGTERM', { timeout: 240_000 }, async () => {
     const a = await startServe();
     const keyFile = join(dataDir, 'api-key');
