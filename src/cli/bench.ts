@@ -68,7 +68,11 @@ function writeOut(path: string, text: string): void {
  *  context is full. */
 async function firstModel(baseUrl: string, apiKey?: string, kind?: string): Promise<string> {
   const url = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '') + '/v1/models';
-  const res = await fetch(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
+  const res = await fetch(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} }).catch((e: unknown) => {
+    // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, …) is its cause.
+    const cause = (e as { cause?: { message?: string } }).cause?.message;
+    throw new Error(`cannot reach ${url}: ${cause ?? (e as Error).message}`);
+  });
   if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}; pass --model`);
   const json = (await res.json()) as { data?: Array<{ id: string; kind?: string }> };
   const id = (json.data?.find((m) => m.kind === kind) ?? json.data?.[0])?.id;
@@ -171,9 +175,13 @@ export const command: Command = {
         return help ? 0 : 2;
       }
       switch (sub) {
-        case 'serve':
-          await benchServe(rest);
-          return 0;
+        case 'serve': {
+          // A run in which no request succeeded measured nothing: say so in the exit status too.
+          const r = await benchServe(rest);
+          if (r.requests.completed > 0) return 0;
+          console.error(`svc bench serve: all ${r.requests.sent} requests failed`);
+          return 1;
+        }
         case 'report':
           return benchReport(rest);
         case 'engine':
@@ -186,7 +194,8 @@ export const command: Command = {
           return usageAnswer('svc bench', USAGE, sub);
       }
     } catch (err) {
-      const msg = err instanceof z.ZodError ? err.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n') : (err as Error).message;
+      const flag = (path: PropertyKey[]): string => path.join('.').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      const msg = err instanceof z.ZodError ? err.issues.map((i) => `--${flag(i.path)}: ${i.message}`).join('\n') : (err as Error).message;
       console.error(`svc bench ${sub}: ${msg}`);
       return 2;
     }

@@ -2,9 +2,9 @@
 // rate of rate mode, and servers that fail (errors and dropped connections are reported).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadDataset } from '../../src/bench/datasets.js';
-import { benchServe } from '../../src/cli/bench.js';
+import { benchServe, command as benchCommand } from '../../src/cli/bench.js';
 import { markdownTable, svgChart } from '../../src/bench/report.js';
 import { runServeLoad, summarizeSamples, machineInfo, type ServeResult } from '../../src/bench/serve-load.js';
 import { percentileSorted, poissonArrivals, seededRandom, summarize } from '../../src/bench/stats.js';
@@ -108,6 +108,33 @@ describe('against a streaming server', () => {
     const run = (dataset: string) => benchServe(['--base-url', ok.url, '--dataset', dataset, '--requests', '2', '--warmup', '0']);
     expect((await run('apply:20')).model).toBe('apply-m');
     expect((await run('synthetic:8:4')).model).toBe('chat-m');
+  });
+
+  it('svc bench serve exits 1 when every request failed, and 2 naming the cause when the server cannot be reached', async () => {
+    const failing = await startServer(() => 'error');
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const logs = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const common = ['--dataset', 'synthetic:8:4', '--requests', '2', '--warmup', '0'];
+      expect(await benchCommand.run(['serve', '--base-url', failing.url, ...common])).toBe(1);
+      expect(errors.mock.calls.flat().join('\n')).toContain('all 2 requests failed');
+      expect(await benchCommand.run(['serve', '--base-url', ok.url, ...common])).toBe(0);
+      // A port nothing listens on (and no client holds a connection to).
+      const probe = createServer();
+      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+      const closedUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v1`;
+      await new Promise((r) => probe.close(r));
+      errors.mockClear();
+      expect(await benchCommand.run(['serve', '--base-url', closedUrl, ...common])).toBe(2);
+      expect(errors.mock.calls.flat().join('\n')).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/models: .*ECONNREFUSED/);
+      errors.mockClear();
+      expect(await benchCommand.run(['serve', '--base-url', 'not a url'])).toBe(2);
+      expect(errors.mock.calls.flat().join('\n')).toContain('--base-url: ');
+    } finally {
+      errors.mockRestore();
+      logs.mockRestore();
+      failing.server.close();
+    }
   });
 
   it('reports errors and dropped connections without crashing', async () => {
