@@ -29,7 +29,7 @@ export function servedTokenizer(): Tokenizer {
 /** Tokens of the one user message as the ChatML prompt frames it (`<|im_start|>user … <|im_start|>assistant`). */
 export function promptTokenCount(content: string): number {
   const tok = servedTokenizer();
-  const framed = `<|im_start|>user\n${content}<|im_end|>\n<|im_start|>assistant\n`;
+  const framed = `<|im_start|>user\n${tok.literal(content)}<|im_end|>\n<|im_start|>assistant\n`;
   return tok.encode(framed, { addSpecial: false, parseSpecial: true }).length;
 }
 

@@ -262,7 +262,6 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
       addGenerationPrompt: true,
       ...(Object.keys(extra).length ? { extra } : {}),
     },
-    assistantPrefill: '',
     tools: offered,
     toolMode: mode,
     parallelToolCalls: req.parallel_tool_calls ?? true,

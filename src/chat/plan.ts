@@ -25,8 +25,6 @@ export interface ChatPlan {
   /** Model id as the client sent it (echoed in responses). */
   model: string;
   template: ChatTemplateInput;
-  /** Assistant text the answer continues from (Anthropic's trailing assistant message). */
-  assistantPrefill: string;
   tools: ToolSpec[];
   toolMode: ToolMode;
   /** false: answer with at most one tool call (parallel_tool_calls / disable_parallel_tool_use). */

@@ -23,7 +23,7 @@ export async function tokenizePrompt(model: LoadedModel, text: string): Promise<
 }
 
 export async function renderPrompt(model: LoadedModel, plan: ChatPlan): Promise<string> {
-  return (await model.renderChat(plan.template)) + plan.assistantPrefill;
+  return model.renderChat(plan.template);
 }
 
 export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<BuiltPrompt> {

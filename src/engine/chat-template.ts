@@ -11,6 +11,44 @@ export const FALLBACK_CHAT_TEMPLATE =
 export interface TemplateTokens {
   bosToken: string;
   eosToken: string;
+  /** Tokenizer.literal: client text made safe to place into the prompt. */
+  literal: (text: string) => string;
+}
+
+/** The input with every client string (and object key: tool schemas are written out with tojson)
+ *  passed through literal, so that "<|im_end|>" in a message is text, not the end of its turn.
+ *  Unchanged parts are shared, and an input with nothing to change is returned as is. */
+function literalInput(input: ChatTemplateInput, literal: (text: string) => string): ChatTemplateInput {
+  const map = (v: unknown): unknown => {
+    if (typeof v === 'string') return literal(v);
+    if (Array.isArray(v)) {
+      let out: unknown[] | null = null;
+      for (let i = 0; i < v.length; i++) {
+        const x = map(v[i]);
+        if (x !== v[i]) (out ??= v.slice())[i] = x;
+      }
+      return out ?? v;
+    }
+    if (v && typeof v === 'object') {
+      let out: Record<string, unknown> | null = null;
+      for (const [k, x] of Object.entries(v)) {
+        const k2 = literal(k);
+        const x2 = map(x);
+        if (k2 !== k || x2 !== x) {
+          out ??= { ...(v as Record<string, unknown>) };
+          if (k2 !== k) delete out[k];
+          out[k2] = x2;
+        }
+      }
+      return out ?? v;
+    }
+    return v;
+  };
+  const messages = map(input.messages) as ChatTemplateInput['messages'];
+  const tools = input.tools && (map(input.tools) as ChatTemplateInput['tools']);
+  const prefill = input.assistantPrefill && literal(input.assistantPrefill);
+  if (messages === input.messages && tools === input.tools && prefill === input.assistantPrefill) return input;
+  return { ...input, messages, ...(tools ? { tools } : {}), ...(prefill ? { assistantPrefill: prefill } : {}) };
 }
 
 const QWEN25_DEFAULT_SYSTEM = '<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n';
@@ -48,7 +86,19 @@ export class ChatTemplate {
     this.direct = source === QWEN25_CHAT_TEMPLATE ? renderQwen25Plain : null;
   }
 
-  render(input: ChatTemplateInput): string {
+  render(clientInput: ChatTemplateInput): string {
+    let input: ChatTemplateInput;
+    try {
+      input = literalInput(clientInput, this.tokens.literal);
+    } catch (e) {
+      // A value nested deeper than the stack (the interpreter would fail on it the same way).
+      throw invalidRequest(`chat template rejected the messages: ${(e as Error).message}`, 'messages');
+    }
+    const rendered = this.renderTemplate(input);
+    return input.assistantPrefill ? rendered + input.assistantPrefill : rendered;
+  }
+
+  private renderTemplate(input: ChatTemplateInput): string {
     const direct = this.direct?.(input);
     if (direct != null) return direct;
     // @huggingface/jinja looks up an undefined variable (e.g. `tools` when none are given) by

@@ -79,6 +79,7 @@ function approxChars(input: ChatTemplateInput): number {
   };
   visit(input.messages, 0);
   visit(input.tools, 0);
+  visit(input.assistantPrefill, 0);
   return n;
 }
 

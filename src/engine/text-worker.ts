@@ -27,7 +27,7 @@ export function modelText(path: string, metadata?: Record<string, unknown>): Mod
     const tokenizer = createTokenizer(md);
     const piece = (t: number | null) => (t === null ? '' : tokenizer.tokenText(t));
     const src = typeof md['tokenizer.chat_template'] === 'string' ? (md['tokenizer.chat_template'] as string) : null;
-    m = { tokenizer, template: new ChatTemplate(src, { bosToken: piece(tokenizer.bos), eosToken: piece(tokenizer.eos) }) };
+    m = { tokenizer, template: new ChatTemplate(src, { bosToken: piece(tokenizer.bos), eosToken: piece(tokenizer.eos), literal: tokenizer.literal }) };
     models.set(path, m);
   }
   return m;

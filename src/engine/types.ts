@@ -82,6 +82,8 @@ export interface ChatTemplateInput {
   messages: Array<Record<string, unknown>>;
   tools?: Array<Record<string, unknown>>;
   addGenerationPrompt: boolean;
+  /** Text the assistant's turn starts with (a prefill), written after the generation prompt. */
+  assistantPrefill?: string;
   /** Extra template variables, e.g. reasoning_effort. */
   extra?: Record<string, unknown>;
 }

@@ -25,6 +25,11 @@ export interface EncodeOptions {
   parseSpecial?: boolean;
 }
 
+/** Put inside a control token's text (by Tokenizer.literal) so that it no longer matches; encode
+ *  drops it from plain text. A Unicode noncharacter: reserved for internal use, never meaningful
+ *  in text a client sends (encode drops it there too). */
+export const LITERAL_MARK = '\uFDD0';
+
 export interface DecodeOptions {
   /** Render control tokens' text (e.g. "<|im_end|>"). Default false. */
   special?: boolean;
@@ -54,6 +59,10 @@ export interface Tokenizer {
   readonly addEos: boolean;
   readonly chatTemplate: string | null;
   encode(text: string, opts?: EncodeOptions): Uint32Array;
+  /** Client text to be placed into a prompt that is encoded with parseSpecial: every control
+   *  token's text in it gets LITERAL_MARK after its first character, so that it encodes as the
+   *  plain text it is (as with parseSpecial off) and cannot open or close a turn. */
+  literal(text: string): string;
   decode(ids: ArrayLike<number>, opts?: DecodeOptions): string;
   /** The bytes a token contributes to decoded text (control tokens: their text). */
   tokenBytes(id: number): Uint8Array;
@@ -230,6 +239,11 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
   }
   specials.sort((a, b) => utf8.encode(b.text).length - utf8.encode(a.text).length || a.id - b.id);
 
+  // Control texts for literal(), longest first like the partition, in one alternation.
+  const controlTexts = specials.filter((sp) => sp.control).map((sp) => sp.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const controlRe = controlTexts.length ? new RegExp(controlTexts.join('|'), 'g') : null;
+  const literal = (text: string): string => (controlRe ? text.replace(controlRe, (m) => m.slice(0, 1) + LITERAL_MARK + m.slice(1)) : text);
+
   type Fragment = string | number;
   const partition = (text: string, parseSpecial: boolean): Fragment[] => {
     let frags: Fragment[] = [text];
@@ -262,12 +276,14 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
     if (addSpecial && addBos && bos !== null) out.push(bos);
     const frags = text.length === 0 ? [] : partition(text, opts.parseSpecial ?? false);
     let prevSpecial = true;
-    for (const f of frags) {
+    for (let f of frags) {
       if (typeof f === 'number') {
         out.push(f);
         prevSpecial = true;
         continue;
       }
+      if (f.includes(LITERAL_MARK)) f = f.replaceAll(LITERAL_MARK, '');
+      if (f.length === 0) continue;
       if (spm) {
         const t = (addSpacePrefix && prevSpecial ? ' ' : '') + f;
         spm.encode(t.replaceAll(' ', '\u2581'), out);
@@ -363,6 +379,7 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
     addEos,
     chatTemplate,
     encode,
+    literal,
     decode,
     tokenBytes,
     tokenText: (id) => {

@@ -53,12 +53,12 @@ describe('Messages request', () => {
       { role: 'tool', content: '15C', tool_call_id: 'toolu_1' },
     ]);
     expect(p.toolMode).toEqual({ kind: 'auto' });
-    expect(p.assistantPrefill).toBe('');
+    expect(p.template.assistantPrefill).toBeUndefined();
   });
 
   it('treats a trailing assistant message as a prefill', () => {
     const p = plan({ ...base, messages: [...base.messages, { role: 'assistant', content: 'The answer is' }] });
-    expect(p.assistantPrefill).toBe('The answer is');
+    expect(p.template.assistantPrefill).toBe('The answer is');
     expect(p.template.messages).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
@@ -111,6 +111,5 @@ describe('Messages request', () => {
     const a = plan(body);
     const b = planFromAnthropic(parseBody(countTokensRequestSchema, body));
     expect(b.template).toEqual(a.template);
-    expect(b.assistantPrefill).toEqual(a.assistantPrefill);
   });
 });

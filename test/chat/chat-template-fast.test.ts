@@ -7,7 +7,7 @@ import { seededRandom } from '../../src/bench/stats.js';
 
 describe('ChatTemplate direct Qwen2.5 rendering', () => {
   it('equals @huggingface/jinja on generated plain chats', () => {
-    const tokens = { bosToken: '', eosToken: '<|im_end|>' };
+    const tokens = { bosToken: '', eosToken: '<|im_end|>', literal: (t: string) => t };
     const fast = new ChatTemplate(QWEN25_CHAT_TEMPLATE, tokens);
     const jinja = new Template(QWEN25_CHAT_TEMPLATE);
     const rand = seededRandom(11);
@@ -31,7 +31,7 @@ describe('ChatTemplate direct Qwen2.5 rendering', () => {
   });
 
   it('leaves tools, tool calls and other roles to the interpreter', () => {
-    const t = new ChatTemplate(QWEN25_CHAT_TEMPLATE, { bosToken: '', eosToken: '<|im_end|>' });
+    const t = new ChatTemplate(QWEN25_CHAT_TEMPLATE, { bosToken: '', eosToken: '<|im_end|>', literal: (t: string) => t });
     const withTools = t.render({
       messages: [{ role: 'user', content: 'x' }],
       tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } }],

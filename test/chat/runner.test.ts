@@ -51,7 +51,6 @@ function mkPlan(over: Partial<ChatPlan> = {}): ChatPlan {
   return {
     model: 'm',
     template: { messages: [], addGenerationPrompt: true },
-    assistantPrefill: '',
     tools: [],
     toolMode: { kind: 'none' },
     parallelToolCalls: true,
