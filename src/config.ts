@@ -17,6 +17,8 @@ export const SERVER_ROLES = ['standalone', 'prefiller', 'decoder'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
 
 const MiB = 1024 * 1024;
+/** The JSON body limit when --max-body is not given (the Messages routes have their own). */
+export const DEFAULT_MAX_BODY = 8 * MiB;
 
 const ByteSize = z.union([z.number(), z.string()]).transform((v, zctx) => {
   const n = typeof v === 'number' ? v : parseBytes(v);
@@ -39,7 +41,8 @@ export const ConfigSchema = z.object({
   dataDir: z.string().min(1),
   models: z.array(z.string().min(1)),
   apiKeys: z.array(z.string().min(8, 'API keys must be at least 8 characters')),
-  maxBody: ByteSize,
+  /** Largest JSON body on every route; null: DEFAULT_MAX_BODY, and MESSAGES_MAX_BODY on the Messages routes. */
+  maxBody: ByteSize.nullable(),
   maxUpload: ByteSize,
   rateLimitRps: z.coerce.number().min(0).max(1_000_000),
   rateLimitBurst: z.coerce.number().int().min(1).max(1_000_000),
@@ -102,7 +105,14 @@ const COMMON: FlagSpec[] = [
   { flag: 'host', key: 'host', kind: 'string', def: '127.0.0.1', arg: 'ADDR', help: 'interface to listen on' },
   { flag: 'data-dir', key: 'dataDir', kind: 'string', def: './data', arg: 'DIR', help: 'state: API key file, LMDB store, uploaded files' },
   { flag: 'model', key: 'models', kind: 'list', def: undefined, arg: 'PATH', help: 'GGUF model to load (repeatable; env: comma-separated)' },
-  { flag: 'max-body', key: 'maxBody', kind: 'bytes', def: '8MiB', arg: 'BYTES', help: 'largest JSON request body (413 past it)' },
+  {
+    flag: 'max-body',
+    key: 'maxBody',
+    kind: 'bytes',
+    def: undefined,
+    arg: 'BYTES',
+    help: 'largest JSON request body on every route (413 past it) (default 8MiB, and 32MiB on /v1/messages and count_tokens as in the Anthropic API)',
+  },
   { flag: 'log-level', key: 'logLevel', kind: 'string', def: 'info', arg: 'LEVEL', help: `${LOG_LEVELS.join('|')}` },
   { flag: 'threads', key: 'threads', kind: 'number', def: String(availableParallelism()), arg: 'N', help: 'engine CPU threads' },
   { flag: 'kv-cache-mb', key: 'kvCacheMb', kind: 'number', def: '1024', arg: 'MB', help: 'KV cache memory per model' },
@@ -145,7 +155,7 @@ const DEFAULTS: Record<ConfigKey, unknown> = {
   dataDir: './data',
   models: [],
   apiKeys: [],
-  maxBody: 8 * MiB,
+  maxBody: null,
   maxUpload: 512 * MiB,
   rateLimitRps: 50,
   rateLimitBurst: 100,

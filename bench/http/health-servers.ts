@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import uWS from 'uWebSockets.js';
 import type { AddressInfo } from 'node:net';
 import { healthRoutes } from '../../src/api/health.js';
-import { parseServeConfig } from '../../src/config.js';
+import { DEFAULT_MAX_BODY, parseServeConfig } from '../../src/config.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { Metrics } from '../../src/metrics.js';
@@ -46,7 +46,7 @@ async function main(kind: string): Promise<void> {
       logger,
       metrics: services.metrics,
       apiKeys: config.apiKeys,
-      maxBody: config.maxBody,
+      maxBody: config.maxBody ?? DEFAULT_MAX_BODY,
     });
     port = await server.listen('127.0.0.1', 0);
   }

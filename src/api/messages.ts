@@ -8,7 +8,7 @@ import type { ChatServices } from '../chat/services.js';
 import { SseQueue } from '../chat/sse-queue.js';
 import { endOfIoBatch } from '../chat/engine-turn.js';
 
-/** Messages and count_tokens bodies may be up to 32 MB (api.md §3.5). */
+/** Messages and count_tokens bodies may be up to 32 MB (api.md §3.5) unless --max-body says otherwise. */
 export const MESSAGES_MAX_BODY = 32 * 1024 * 1024;
 
 async function handleMessage(services: ChatServices, ctx: RequestContext): Promise<void> {
@@ -51,15 +51,15 @@ async function handleCount(services: ChatServices, ctx: RequestContext): Promise
   ctx.json(200, { input_tokens: await countMessageTokens(services, await ctx.readJson()) });
 }
 
-export function messagesRoutes(services: ChatServices): Route[] {
+export function messagesRoutes(services: ChatServices, maxBody = MESSAGES_MAX_BODY): Route[] {
   return [
-    { method: 'POST', path: '/v1/messages', handler: (ctx) => handleMessage(services, ctx), errorFormat: 'anthropic', maxBody: MESSAGES_MAX_BODY },
+    { method: 'POST', path: '/v1/messages', handler: (ctx) => handleMessage(services, ctx), errorFormat: 'anthropic', maxBody },
     {
       method: 'POST',
       path: '/v1/messages/count_tokens',
       handler: (ctx) => handleCount(services, ctx),
       errorFormat: 'anthropic',
-      maxBody: MESSAGES_MAX_BODY,
+      maxBody,
     },
   ];
 }

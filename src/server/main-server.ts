@@ -1,6 +1,7 @@
 // The main API server: mainRoutes on --host:--port, API key required by default, per-key
 // rate limit, OpenAI error envelope for unmatched paths.
 import { closeApplyPool, warmApplyPool } from '../apply/pool.js';
+import { DEFAULT_MAX_BODY } from '../config.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
 import { mainRoutes } from './routes.js';
 import type { Services } from './services.js';
@@ -14,7 +15,7 @@ export async function startMainServer(services: Services): Promise<HttpServer> {
     metrics: services.metrics,
     apiKeys: config.apiKeys,
     authByDefault: true,
-    maxBody: config.maxBody,
+    maxBody: config.maxBody ?? DEFAULT_MAX_BODY,
     rateLimit: { rps: config.rateLimitRps, burst: config.rateLimitBurst },
     errorFormat: 'openai',
   });

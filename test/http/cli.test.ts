@@ -127,12 +127,23 @@ describe('svc serve', () => {
     expect(typeof ph.cache_enabled).toBe('boolean');
     expect(typeof ph.uptime_seconds).toBe('number');
 
+    // Body limits with no --max-body: 8 MiB, and Anthropic's 32 MiB on the Messages routes (the body
+    // below is cut short, so past the limit check it is a 400).
+    const post = async (url: string, path: string, body: string): Promise<number> =>
+      (await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body })).status;
+    const nineMiB = `{"x":"${'a'.repeat(9 * 1024 * 1024)}"`;
+    expect(await post(a.mainUrl, '/v1/chat/completions', nineMiB)).toBe(413);
+    expect(await post(a.mainUrl, '/v1/messages/count_tokens', nineMiB)).toBe(400);
+
     a.proc.kill('SIGTERM');
     expect(await a.exit).toBe(0);
     expect(a.stdout()).toContain('"msg":"stopped"');
 
-    const b = await startServe(['--no-predict']);
+    const b = await startServe(['--no-predict', '--max-body', '64KiB']);
     expect(b.stderr()).not.toContain(key);
+    // A --max-body given is the limit on every route, the Messages ones included.
+    const big = JSON.stringify({ model: 'x', max_tokens: 1, messages: [{ role: 'user', content: 'a'.repeat(100_000) }] });
+    for (const path of ['/v1/chat/completions', '/v1/messages', '/v1/messages/count_tokens']) expect([path, await post(b.mainUrl, path, big)]).toEqual([path, 413]);
     expect(b.predictUrl).toBeUndefined();
     expect((await fetch(`${b.mainUrl}/metrics`, { headers: { 'x-api-key': key } })).status).toBe(200);
     b.proc.kill('SIGINT');

@@ -14,7 +14,7 @@ describe('serve config', () => {
       dataDir: './data',
       models: [],
       apiKeys: [],
-      maxBody: 8 * 1024 * 1024,
+      maxBody: null,
       maxUpload: 512 * 1024 * 1024,
       rateLimitRps: 50,
       rateLimitBurst: 100,
