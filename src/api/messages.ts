@@ -23,9 +23,11 @@ async function handleMessage(services: ChatServices, ctx: RequestContext): Promi
     return;
   }
   const out = new SseQueue(ctx);
+  // Known from the first token on (the runner reports it before any event); 0 until then.
+  let cachedTokens = 0;
   const begin = (): void => {
     if (out.started) return;
-    out.send(messageStart(p.meta, p.prompt.tokens.length), 'message_start');
+    out.send(messageStart(p.meta, p.prompt.tokens.length, cachedTokens), 'message_start');
     out.send({ type: 'ping' }, 'ping');
   };
   const blocks = new BlockBuilder((name, data) => {
@@ -33,7 +35,8 @@ async function handleMessage(services: ChatServices, ctx: RequestContext): Promi
     out.send(data, name);
   });
   try {
-    const r = await runMessage(p, { signal: ctx.signal, onEvent: (ev) => blocks.onEvent(ev) });
+    const r = await runMessage(p, { signal: ctx.signal, onEvent: (ev) => blocks.onEvent(ev), onPrefilled: (c) => (cachedTokens = c) });
+    cachedTokens = r.cachedTokens;
     begin();
     blocks.close();
     out.send(messageDelta(r), 'message_delta');

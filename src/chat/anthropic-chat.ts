@@ -7,7 +7,7 @@ import { countTokensRequestSchema, messagesRequestSchema, planFromAnthropic, typ
 import type { MessageMeta } from './anthropic-response.js';
 import type { ChatPlan } from './plan.js';
 import { buildPrompt, renderPrompt, resolveMaxTokens, tokenizePrompt, type BuiltPrompt } from './prompt.js';
-import { runChoice, type ChoiceEvent, type ChoiceResult } from './runner.js';
+import { runChoice, type ChoiceResult, type RunOptions } from './runner.js';
 import { findChatModel, type ChatServices } from './services.js';
 import { parseBody } from './validate.js';
 
@@ -38,14 +38,13 @@ export async function prepareMessage(services: ChatServices, body: unknown): Pro
 
 export function runMessage(
   p: PreparedMessage,
-  opts: { signal?: AbortSignal; onEvent?: (ev: ChoiceEvent) => void } = {},
+  opts: Pick<RunOptions, 'signal' | 'onEvent' | 'onPrefilled'> = {},
 ): Promise<ChoiceResult> {
   return runChoice(p.model, p.plan, p.prompt, {
     maxTokens: p.maxTokens,
-    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...opts,
     priority: 'interactive',
     newToolCallId: newAnthropicToolUseId,
-    ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
   });
 }
 

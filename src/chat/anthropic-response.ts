@@ -133,7 +133,9 @@ export function messageBody(meta: MessageMeta, blocks: AnthropicBlock[], r: Choi
 }
 
 /** The message_start payload: real input_tokens now; the cache split follows in message_delta. */
-export function messageStart(meta: MessageMeta, promptTokens: number): Record<string, unknown> {
+/** message_start with the prompt's usage: input_tokens excludes what the prefix cache served, as in
+ *  message_delta and non-streamed responses. */
+export function messageStart(meta: MessageMeta, promptTokens: number, cachedTokens: number): Record<string, unknown> {
   return {
     type: 'message_start',
     message: {
@@ -144,7 +146,7 @@ export function messageStart(meta: MessageMeta, promptTokens: number): Record<st
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: promptTokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: { input_tokens: promptTokens - cachedTokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: cachedTokens },
     },
   };
 }

@@ -57,6 +57,9 @@ export interface RunOptions {
   seed?: number;
   newToolCallId: () => string;
   onEvent?: (ev: ChoiceEvent) => void;
+  /** Called once, before the choice's first event, with the prompt tokens the prefix cache served
+   *  (the result's cachedTokens), so that a stream can report usage up front. */
+  onPrefilled?: (cachedTokens: number) => void;
 }
 
 const TOOL_OPEN = '<tool_call>\n';
@@ -120,6 +123,17 @@ class LogprobTrack {
 export async function runChoice(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, opts: RunOptions): Promise<ChoiceResult> {
   if (plan.toolMode.kind === 'forced') return runForcedTool(model, plan, prompt, opts);
   return runFree(model, plan, prompt, opts);
+}
+
+/** opts.onPrefilled for a token event: the first event carries the cache count, and the choice's
+ *  first generation is the one its result's cachedTokens comes from. */
+function prefilledReporter(opts: RunOptions, promptTokens: number): (ev: TokenEvent) => void {
+  let report = opts.onPrefilled;
+  return (ev) => {
+    if (!report || ev.cachedTokens === undefined) return;
+    report(Math.min(ev.cachedTokens, promptTokens));
+    report = undefined;
+  };
 }
 
 function sampling(plan: ChatPlan, opts: RunOptions): ChatPlan['sampling'] {
@@ -193,6 +207,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
     }
   };
 
+  const reportPrefilled = prefilledReporter(opts, prompt.tokens.length);
   let result: GenerateResult;
   try {
     result = await model.generate(
@@ -207,6 +222,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
       },
       (ev) => {
         if (matched !== null) return;
+        reportPrefilled(ev);
         res.completionTokens++;
         if (parser.inThinking) res.reasoningTokens++;
         if (plan.logprobs) logprobs.add(logprobEntry(ev), ev.text.length);
@@ -269,11 +285,13 @@ async function generateText(
   opts: RunOptions,
   maxTokens: number,
   grammar: NonNullable<ChatPlan['grammar']>,
+  onToken0: (ev: TokenEvent) => void,
   onText?: (t: string) => void,
 ): Promise<{ text: string; result: GenerateResult; tokens: number }> {
   let text = '';
   let n = 0;
   const onToken = (ev: TokenEvent): void => {
+    onToken0(ev);
     n++;
     text += ev.text;
     if (ev.text) onText?.(ev.text);
@@ -308,6 +326,7 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
   const { names, named } = plan.toolMode;
   res.forcedNamed = named;
   res.promptTokens = prompt.tokens.length;
+  const reportPrefilled = prefilledReporter(opts, res.promptTokens);
   let budget = opts.maxTokens;
   let name = names[0];
   if (names.length > 1) {
@@ -320,6 +339,7 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
       opts,
       budget,
       { kind: 'json_schema', schema: { type: 'string', enum: names } },
+      reportPrefilled,
     );
     res.completionTokens += pick.tokens;
     res.cachedTokens = Math.min(pick.result.cachedTokens, res.promptTokens);
@@ -345,7 +365,13 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
   // Before the call shows in the stream, so that a schema we refuse is a plain 400.
   const grammar: NonNullable<ChatPlan['grammar']> = tool?.parameters ? { kind: 'json_schema', schema: grammarSchema(tool.parameters, 'tools') } : { kind: 'json_object' };
   const id = opts.newToolCallId();
-  opts.onEvent?.({ type: 'tool_start', index: 0, id, name });
+  // The call opens with the arguments' first token (after the cache count is reported), or at the end.
+  let opened = false;
+  const open = (): void => {
+    if (opened) return;
+    opened = true;
+    opts.onEvent?.({ type: 'tool_start', index: 0, id, name });
+  };
   const prefix = `${TOOL_OPEN}{"name": ${JSON.stringify(name)}, "arguments": `;
   let started = false;
   const args = await generateText(
@@ -355,6 +381,10 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
     opts,
     budget,
     grammar,
+    (ev) => {
+      reportPrefilled(ev);
+      open();
+    },
     (t) => {
       // Leading whitespace the grammar allows is dropped: partial-JSON parsers in the SDKs
       // reject a whitespace-only buffer, and JSON does not need it.
@@ -364,6 +394,7 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
       opts.onEvent?.({ type: 'tool_args', index: 0, fragment });
     },
   );
+  open();
   res.completionTokens += args.tokens;
   if (names.length === 1) res.cachedTokens = Math.min(args.result.cachedTokens, res.promptTokens);
   res.toolCalls.push({ id, name, arguments: args.text.replace(/^\s+/, '') });

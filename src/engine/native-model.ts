@@ -198,7 +198,7 @@ export class NativeModel implements EngineModel {
           if (token >= 0 && failure === null) {
             completionTokens++;
             const text = this.stopSet.has(token) || (opts.stopTokens?.includes(token) ?? false) ? '' : decoder.push(token);
-            const out: TokenEvent = { token, text };
+            const out: TokenEvent = completionTokens === 1 ? { token, text, cachedTokens: ev.cachedTokens[i]! } : { token, text };
             if (wantLogprobs) {
               out.logprob = ev.logprob[i]!;
               const k = ev.nTop[i]!;

@@ -53,6 +53,8 @@ export interface TokenEvent {
   token: number;
   /** UTF-8-safe text added by this token (may be '' while a character is incomplete). */
   text: string;
+  /** On a generation's first token only: prompt tokens the prefix cache served (as the result's). */
+  cachedTokens?: number;
   logprob?: number;
   topLogprobs?: TokenLogprob[];
 }

@@ -192,17 +192,29 @@ describe('count_tokens', () => {
     const s = anthropic.messages.stream({ ...body, max_tokens: 2 });
     let started = 0;
     s.on('streamEvent', (e) => {
-      if (e.type === 'message_start') started = e.message.usage.input_tokens;
+      if (e.type === 'message_start') started = e.message.usage.input_tokens + (e.message.usage.cache_read_input_tokens ?? 0);
     });
     await s.finalMessage();
     expect(started).toBe(input_tokens);
   });
 
-  it('reports cache reads on a repeated prompt', async () => {
+  it('reports cache reads on a repeated prompt, in message_start as in message_delta, free and forced', async () => {
     const system = 'Shared context that spans a good number of KV blocks. '.repeat(10);
     const p = { model: MODEL_ID, max_tokens: 2, system, messages: [{ role: 'user' as const, content: 'hi' }] };
     await anthropic.messages.create(p);
     const again = await anthropic.messages.create(p);
     expect(again.usage.cache_read_input_tokens).toBeGreaterThan(64);
+    for (const body of [p, { ...p, max_tokens: 8, tools: [weather], tool_choice: { type: 'tool' as const, name: weather.name } }]) {
+      const s = anthropic.messages.stream(body);
+      const usage: Array<{ input_tokens: number | null; cache_read_input_tokens?: number | null }> = [];
+      s.on('streamEvent', (e) => {
+        if (e.type === 'message_start') usage.push(e.message.usage);
+        if (e.type === 'message_delta') usage.push(e.usage);
+      });
+      await s.finalMessage();
+      const [start, delta] = usage.map((u) => [u.input_tokens, u.cache_read_input_tokens]);
+      expect(start).toEqual(delta);
+      expect(start![1]).toBeGreaterThan(64);
+    }
   });
 });
