@@ -206,13 +206,14 @@ describe('count_tokens', () => {
     expect(again.usage.cache_read_input_tokens).toBeGreaterThan(64);
     for (const body of [p, { ...p, max_tokens: 8, tools: [weather], tool_choice: { type: 'tool' as const, name: weather.name } }]) {
       const s = anthropic.messages.stream(body);
-      const usage: Array<{ input_tokens: number | null; cache_read_input_tokens?: number | null }> = [];
+      // Copied as they arrive: the stream helper updates its message snapshot in place.
+      const usage: Array<Array<number | null | undefined>> = [];
       s.on('streamEvent', (e) => {
-        if (e.type === 'message_start') usage.push(e.message.usage);
-        if (e.type === 'message_delta') usage.push(e.usage);
+        if (e.type === 'message_start') usage.push([e.message.usage.input_tokens, e.message.usage.cache_read_input_tokens]);
+        if (e.type === 'message_delta') usage.push([e.usage.input_tokens, e.usage.cache_read_input_tokens]);
       });
       await s.finalMessage();
-      const [start, delta] = usage.map((u) => [u.input_tokens, u.cache_read_input_tokens]);
+      const [start, delta] = usage;
       expect(start).toEqual(delta);
       expect(start![1]).toBeGreaterThan(64);
     }
