@@ -199,6 +199,12 @@ function setValue(raw: Record<string, unknown>, spec: FlagSpec, text: string, wh
       if (fromArgv) seen.add(spec.key);
       return;
     }
+    case 'number':
+      // Plain decimal only: Number() would read '' and ' ' as 0 (a blank --rate-limit-rps turned
+      // the limit off) and accept '0x10' or '1e3'.
+      if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text.trim())) throw new ConfigError(`${where}: expected a number, got '${text}'`);
+      raw[spec.key] = text.trim();
+      return;
     default:
       raw[spec.key] = text;
   }

@@ -58,7 +58,7 @@ describe('svc serve', () => {
     expect(r.stderr).toMatch(/unknown flag --bogus/);
     const r2 = svc(['serve', '--port', 'eighty']);
     expect(r2.status).toBe(2);
-    expect(r2.stderr).toMatch(/--port \(SVC_PORT\)/);
+    expect(r2.stderr).toMatch(/--port: expected a number, got 'eighty'/);
     const r3 = svc(['serve'], { SVC_RATE_LIMIT_RPS: '-1' });
     expect(r3.status).toBe(2);
     expect(r3.stderr).toMatch(/SVC_RATE_LIMIT_RPS/);

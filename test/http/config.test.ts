@@ -52,7 +52,12 @@ describe('serve config', () => {
     const bad: Array<[string[], RegExp]> = [
       [['--bogus'], /unknown flag --bogus/],
       [['--port'], /--port needs a value/],
-      [['--port', 'x'], /--port \(SVC_PORT\)/],
+      [['--port', 'x'], /--port: expected a number, got 'x'/],
+      // blank and non-decimal numbers (a blank --rate-limit-rps used to mean 0: no limit)
+      [['--rate-limit-rps', ''], /--rate-limit-rps: expected a number, got ''/],
+      [['--max-queue', ' '], /--max-queue: expected a number/],
+      [['--port', '0x10'], /--port: expected a number/],
+      [['--port', '1e3'], /--port: expected a number/],
       [['--port', '70000'], /--port/],
       [['--max-body', '10 bananas'], /--max-body \(SVC_MAX_BODY\): expected a byte size/],
       [['--log-level', 'loud'], /--log-level/],
@@ -65,6 +70,8 @@ describe('serve config', () => {
       expect(() => parseServeConfig(argv, {}), argv.join(' ')).toThrow(re);
     }
     expect(() => parseServeConfig([], { SVC_NO_PREDICT: 'maybe' })).toThrow(/SVC_NO_PREDICT: expected true or false/);
+    expect(() => parseServeConfig([], { SVC_RATE_LIMIT_RPS: ' ' })).toThrow(/SVC_RATE_LIMIT_RPS: expected a number/);
+    expect(parseServeConfig(['--rate-limit-rps', ' 2.5 ', '--shutdown-timeout', '.5'], {})).toMatchObject({ rateLimitRps: 2.5, shutdownTimeoutS: 0.5 });
   });
 });
 
