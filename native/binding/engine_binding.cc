@@ -20,7 +20,7 @@ struct model_handle {
 };
 
 // One JS environment's delivery channel. The sink lives as long as sequences reference it; the
-// TSFN is released by close() (or the handle's finalizer) and never called after that.
+// TSFN is released by close() (closeSession) and never called after close() or abandon().
 struct session_state : event_sink, std::enable_shared_from_this<session_state> {
   // Weak: sequences (owned by the engine) hold their sink, so a strong reference here could make
   // the scheduler thread drop the last reference to its own engine.
@@ -35,6 +35,13 @@ struct session_state : event_sink, std::enable_shared_from_this<session_state> {
     if (closed) return;
     closed = true;
     tsfn.Release();
+  }
+  // The handle was collected without close(): stop deliveries but leave the TSFN to Node. At
+  // environment teardown the TSFN may already be half torn down when this runs, and releasing it
+  // then aborts the process (seen at exit with two models loaded and not unloaded).
+  void abandon() {
+    std::lock_guard<std::mutex> lk(mu);
+    closed = true;
   }
 };
 
@@ -404,7 +411,7 @@ Napi::Value open_session(const Napi::CallbackInfo& info) {
   s->tsfn = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "infer-events", 0, 1);
   s->tsfn.Unref(env);
   return Napi::External<session_handle>::New(env, new session_handle{s}, [](Napi::Env, session_handle* sh) {
-    sh->s->close();
+    sh->s->abandon();
     delete sh;
   });
 }

@@ -12,14 +12,26 @@ export interface ServerStarter {
   start(services: Services): Promise<HttpServer>;
 }
 
+/** A failed start goes to the log and, like usage errors, to stderr: with --log-level silent (or
+ *  logs collected elsewhere) it would otherwise exit 1 without a word. */
+function startupFailed(logger: Logger, err: unknown): number {
+  logger.error('startup failed', { error: err });
+  process.stderr.write(`svc: startup failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  return 1;
+}
+
+/** The URL clients use for a listening address; an IPv6 host goes in brackets. */
+export function serverUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** Resolves only with an exit code for a failed start; a running process ends in shutdown. */
 export async function runServers(config: Config, logger: Logger, starters: ServerStarter[], extra: Record<string, unknown> = {}): Promise<number> {
   let services: Services;
   try {
     services = await createServices(config, { logger });
   } catch (err) {
-    logger.error('startup failed', { error: err });
-    return 1;
+    return startupFailed(logger, err);
   }
   const servers: HttpServer[] = [];
   const urls: Record<string, string> = {};
@@ -27,13 +39,12 @@ export async function runServers(config: Config, logger: Logger, starters: Serve
     for (const s of starters) {
       const server = await s.start(services);
       servers.push(server);
-      urls[s.urlKey] = `http://${config.host}:${server.port}`;
+      urls[s.urlKey] = serverUrl(config.host, server.port);
     }
   } catch (err) {
-    logger.error('startup failed', { error: err });
     await Promise.all(servers.map((s) => s.shutdown(0)));
     await services.close();
-    return 1;
+    return startupFailed(logger, err);
   }
   logger.info('listening', { ...urls, ...extra, models: [...services.models.keys()] });
   installShutdown({ servers, services, timeoutMs: config.shutdownTimeoutS * 1000 });

@@ -19,9 +19,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function svc(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [SVC, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+function svc(args: string[], env: Record<string, string> = {}): { status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [SVC, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 interface Running {
@@ -148,5 +148,14 @@ describe('svc serve', () => {
     expect((await fetch(`${b.mainUrl}/metrics`, { headers: { 'x-api-key': key } })).status).toBe(200);
     b.proc.kill('SIGINT');
     expect(await b.exit).toBe(0);
+  });
+
+  it('a failed start says why on stderr and exits 1, even with two models loaded (it aborted: 134)', { timeout: 120_000 }, () => {
+    const model = join(dataDir, 'models', 'builtin.gguf'); // written by the first start above
+    expect(existsSync(model)).toBe(true);
+    const r = svc(['serve', '--no-predict', '--port', '0', '--data-dir', dataDir, '--log-level', 'silent', '--model', model, '--model', model]);
+    expect([r.status, r.signal]).toEqual([1, null]);
+    expect(r.stderr).toContain("svc: startup failed: two models with the id 'builtin'");
+    expect(r.stdout).toBe('');
   });
 });

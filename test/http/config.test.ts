@@ -1,6 +1,7 @@
 // Flag and environment parsing of svc serve / svc predict.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseBytes, parsePredictConfig, parseServeConfig } from '../../src/config.js';
+import { serverUrl } from '../../src/server/run-servers.js';
 
 describe('serve config', () => {
   it('defaults', () => {
@@ -84,5 +85,13 @@ describe('predict config', () => {
     expect(() => parsePredictConfig(['--role', 'prefiller', '--prefiller', 'http://127.0.0.1:9001'], {})).toThrow(/only|is for --role decoder/);
     expect(() => parsePredictConfig(['--role', 'boss'], {})).toThrow(/--role/);
     expect(() => parsePredictConfig(['--no-predict'], {})).toThrow(/unknown flag/);
+  });
+});
+
+describe('listening URLs', () => {
+  it('bracket IPv6 hosts', () => {
+    expect(serverUrl('127.0.0.1', 8080)).toBe('http://127.0.0.1:8080');
+    expect(serverUrl('::1', 8080)).toBe('http://[::1]:8080');
+    expect(new URL(serverUrl('::', 1)).port).toBe('1');
   });
 });
