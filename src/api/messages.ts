@@ -28,17 +28,25 @@ async function handleMessage(services: ChatServices, ctx: RequestContext): Promi
   const begin = (): void => {
     if (out.started) return;
     out.send(messageStart(p.meta, p.prompt.tokens.length, cachedTokens), 'message_start');
+  };
+  // Anthropic's order: message_start, the first content_block_start, then a ping.
+  let pinged = false;
+  const ping = (): void => {
+    if (pinged) return;
+    pinged = true;
     out.send({ type: 'ping' }, 'ping');
   };
   const blocks = new BlockBuilder((name, data) => {
     begin();
     out.send(data, name);
+    if (name === 'content_block_start') ping();
   });
   try {
     const r = await runMessage(p, { signal: ctx.signal, onEvent: (ev) => blocks.onEvent(ev), onPrefilled: (c) => (cachedTokens = c) });
     cachedTokens = r.cachedTokens;
     begin();
     blocks.close();
+    ping();
     out.send(messageDelta(r), 'message_delta');
     out.send({ type: 'message_stop' }, 'message_stop');
   } catch (err) {
