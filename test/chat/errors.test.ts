@@ -205,4 +205,23 @@ describe('models', () => {
     expect(apply.formats).toEqual(['chat.completions']);
     expect(await caught(h.openai.models.retrieve('nope'))).toBeInstanceOf(OpenAI.NotFoundError);
   });
+
+  it('serves the Anthropic SDK\'s models.list() (paged) and models.retrieve() too', async () => {
+    const all: string[] = [];
+    for await (const m of h.anthropic.models.list()) all.push(m.id);
+    expect(all).toEqual([MODEL_ID, 'svc-v3-fast', 'svc-v3-large', 'auto']);
+    // Pages of one, following has_more / last_id the way the SDK does.
+    const paged: string[] = [];
+    for await (const m of h.anthropic.models.list({ limit: 1 })) paged.push(m.id);
+    expect(paged).toEqual(all);
+    const first = await h.anthropic.models.list({ limit: 2 });
+    expect([first.data.map((m) => m.id), first.has_more, first.first_id, first.last_id]).toEqual([all.slice(0, 2), true, all[0], all[1]]);
+    const before = await h.anthropic.models.list({ limit: 2, before_id: 'auto' });
+    expect(before.data.map((m) => m.id)).toEqual(all.slice(1, 3));
+    const m = await h.anthropic.models.retrieve(MODEL_ID);
+    expect([m.type, m.id, m.display_name]).toEqual(['model', MODEL_ID, MODEL_ID]);
+    expect(Date.parse(m.created_at)).toBeGreaterThan(0);
+    expect(await caught(h.anthropic.models.list({ limit: 0 }))).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(await caught(h.anthropic.models.retrieve('nope'))).toBeInstanceOf(Anthropic.NotFoundError);
+  });
 });
