@@ -19,6 +19,8 @@ interface CatalogueEntry {
   openaiType: string;
   /** Anthropic `error.type` (the SDK's ErrorType union). */
   anthropicType: string;
+  /** The status Anthropic uses for it where it differs (529 for overloaded_error). */
+  anthropicStatus?: number;
 }
 
 export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
@@ -30,8 +32,8 @@ export const ERROR_CATALOGUE: Record<ErrorCode, CatalogueEntry> = {
   request_too_large: { status: 413, openaiType: 'invalid_request_error', anthropicType: 'request_too_large' },
   rate_limited: { status: 429, openaiType: 'rate_limit_error', anthropicType: 'rate_limit_error' },
   internal_error: { status: 500, openaiType: 'api_error', anthropicType: 'api_error' },
-  overloaded: { status: 503, openaiType: 'server_error', anthropicType: 'overloaded_error' },
-  model_not_ready: { status: 503, openaiType: 'server_error', anthropicType: 'overloaded_error' },
+  overloaded: { status: 503, openaiType: 'server_error', anthropicType: 'overloaded_error', anthropicStatus: 529 },
+  model_not_ready: { status: 503, openaiType: 'server_error', anthropicType: 'overloaded_error', anthropicStatus: 529 },
 };
 
 export class ApiError extends Error {

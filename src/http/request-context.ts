@@ -8,7 +8,7 @@
 // - after end() or abort the HttpResponse must not be touched again (`aborted`/`finished` guard it).
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
-import { ApiError, anthropicErrorBody, openaiErrorBody, predictErrorBody } from '../errors.js';
+import { ApiError, ERROR_CATALOGUE, anthropicErrorBody, openaiErrorBody, predictErrorBody } from '../errors.js';
 import type { ByteStream, ErrorFormat, HttpMethod, RequestContext, SseWriter } from './types.js';
 import { BodyReader, ClientAbortedError } from './body-reader.js';
 import { UwsSseWriter } from './sse-writer.js';
@@ -35,6 +35,12 @@ export function errorBody(format: ErrorFormat, err: ApiError, requestId: string)
     default:
       return openaiErrorBody(err);
   }
+}
+
+/** The HTTP status of `err` in a route's envelope: Anthropic answers overloaded_error with 529. */
+export function errorStatus(format: ErrorFormat, err: ApiError): number {
+  const entry = ERROR_CATALOGUE[err.code];
+  return format === 'anthropic' && entry.anthropicStatus !== undefined && err.status === entry.status ? entry.anthropicStatus : err.status;
 }
 
 export interface ContextInit {
@@ -209,7 +215,7 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     if (this.aborted || this.finished) return;
     if (!this.responded) {
       for (const [k, v] of Object.entries(err.headers)) this.setHeader(k, v);
-      this.json(err.status, errorBody(this.errorFormat, err, this.requestId));
+      this.json(errorStatus(this.errorFormat, err), errorBody(this.errorFormat, err, this.requestId));
       return;
     }
     if (this.sseWriter && !this.sseWriter.closed) {

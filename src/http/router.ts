@@ -1,7 +1,7 @@
 // Path router over Route[]: exact paths by map lookup, `:param` patterns by segment match.
 // It knows every method a path accepts, so a wrong method becomes 405 with an Allow header
 // instead of 404. Conflicting registrations fail at startup, not at request time.
-import type { HttpMethod, Route } from './types.js';
+import type { ErrorFormat, HttpMethod, Route } from './types.js';
 
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
@@ -64,6 +64,20 @@ export class Router {
     }
     if (m.kind === 'method_not_allowed' && m.allow.includes('GET') && !m.allow.includes('HEAD')) return { kind: 'method_not_allowed', allow: [...m.allow, 'HEAD'] };
     return m;
+  }
+
+  /** The envelope for a request no route serves: that of the route whose path is the longest
+   *  whole-segment prefix of it, so that a wrong method on /v1/messages, or /v1/messages/, answers
+   *  the way /v1/messages does. Undefined: the server's default. */
+  errorFormatFor(path: string): ErrorFormat | undefined {
+    let format: ErrorFormat | undefined;
+    let best = -1;
+    for (const [p, byMethod] of this.exact) {
+      if (p.length <= best || !(path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`))) continue;
+      best = p.length;
+      format = byMethod.values().next().value?.errorFormat;
+    }
+    return format;
   }
 
   private find(method: string, path: string): RouteMatch {

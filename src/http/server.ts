@@ -217,7 +217,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       headers,
       requestId: newRequestId(headers.get('x-request-id')),
       params: m.kind === 'found' ? m.params : {},
-      errorFormat: route?.errorFormat ?? defaultFormat,
+      errorFormat: (route ? route.errorFormat : router.errorFormatFor(path)) ?? defaultFormat,
       maxBody: limit,
       maxQueuedBytes,
       body,

@@ -38,6 +38,21 @@ const routes: Route[] = [
       throw new ApiError('invalid_request_error', 'messages: required', { param: 'messages' });
     },
   },
+  {
+    method: 'POST',
+    path: '/v1/messages-like/busy',
+    errorFormat: 'anthropic',
+    handler: () => {
+      throw new ApiError('overloaded', 'queue full', { headers: { 'retry-after': '1' } });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/openai-busy',
+    handler: () => {
+      throw new ApiError('overloaded', 'queue full');
+    },
+  },
   { method: 'POST', path: '/predict-like', auth: false, errorFormat: 'predict', handler: async (ctx) => void (await ctx.readJson(), ctx.json(200, {})) },
   {
     method: 'GET',
@@ -217,6 +232,22 @@ describe('error envelopes', () => {
     expect(body.type).toBe('error');
     expect(body.error).toEqual({ type: 'invalid_request_error', code: 'invalid_request_error', message: 'messages: required' });
     expect(body.request_id).toBe(r.headers.get('request-id'));
+  });
+
+  it('anthropic routes answer overloaded_error with 529 (503 elsewhere), and unrouted requests under them in their envelope', async () => {
+    const busy = await fetch(`${t.url}/v1/messages-like/busy`, { method: 'POST', headers: { 'x-api-key': TEST_KEY }, body: '{}' });
+    expect([busy.status, busy.headers.get('retry-after')]).toEqual([529, '1']);
+    expect(((await busy.json()) as { error: { type: string } }).error.type).toBe('overloaded_error');
+    expect((await fetch(`${t.url}/v1/openai-busy`, { method: 'POST', headers: auth, body: '{}' })).status).toBe(503);
+    // A wrong method, a trailing slash or a deeper path than the route: its envelope, not the default.
+    for (const [method, path, status] of [['GET', '/v1/messages-like', 405], ['POST', '/v1/messages-like/', 404], ['POST', '/v1/messages-like/x/y', 404]] as const) {
+      const r = await fetch(`${t.url}${path}`, { method, headers: { 'x-api-key': TEST_KEY }, ...(method === 'POST' ? { body: '{}' } : {}) });
+      const body = (await r.json()) as { type?: string; error: { type: string } };
+      expect([path, r.status, body.type]).toEqual([path, status, 'error']);
+    }
+    // Paths that only share a prefix of characters, not of segments, keep the default.
+    const other = (await (await fetch(`${t.url}/v1/messages-likewise`, { headers: auth })).json()) as Record<string, unknown>;
+    expect(other.type).toBeUndefined();
   });
 
   it('predict routes: {detail}', async () => {
