@@ -465,7 +465,8 @@ sampling_params parse_sampling(const Napi::Object& o, seq_request& req, Napi::En
   }
   req.max_draft = static_cast<int32_t>(num_opt(o, "maxDraft", req.max_draft));
   req.batch_priority = bool_opt(o, "batchPriority", false);
-  if (!(p.temperature >= 0) || !(p.top_p > 0 && p.top_p <= 1) || p.top_k < 0 || !(p.min_p >= 0 && p.min_p <= 1) ||
+  // top_p 0 keeps the most likely token alone (the nucleus never holds fewer than one), as in llama.cpp.
+  if (!(p.temperature >= 0) || !(p.top_p >= 0 && p.top_p <= 1) || p.top_k < 0 || !(p.min_p >= 0 && p.min_p <= 1) ||
       !(p.repetition_penalty > 0))
     throw_error(env, "submit", engine_status::invalid_argument, "sampling parameter out of range");
   return p;

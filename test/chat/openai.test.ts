@@ -43,6 +43,16 @@ describe('non-streaming', () => {
     expect(response.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('top_p 0 keeps the most likely token: the greedy answer at any temperature, on both routes', async () => {
+    const body = { model: MODEL_ID, messages: user('Say hi'), max_tokens: 8 };
+    const greedy = (await openai.chat.completions.create({ ...body, temperature: 0 })).choices[0]!.message.content;
+    const nucleus0 = await openai.chat.completions.create({ ...body, temperature: 1.5, top_p: 0, seed: 3 });
+    expect(nucleus0.choices[0]!.message.content).toBe(greedy);
+    // top_p is in the Messages API though no longer in the SDK's request type.
+    const m = await h.anthropic.messages.create({ model: MODEL_ID, max_tokens: 4, top_p: 0, messages: [{ role: 'user', content: 'hi' }] } as never);
+    expect((m as { content: unknown[] }).content.length).toBeGreaterThan(0);
+  });
+
   it('returns n choices and per-token logprobs', async () => {
     const r = await openai.chat.completions.create({ model: MODEL_ID, messages: user('x'), max_completion_tokens: 4, n: 2, logprobs: true, top_logprobs: 2, seed: 1 });
     expect(r.choices.map((c) => c.index)).toEqual([0, 1]);
