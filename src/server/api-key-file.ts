@@ -1,6 +1,7 @@
-// The main API's keys: --api-key / SVC_API_KEYS when given; otherwise the key stored in
-// <data-dir>/api-key, generated (32 random bytes) on the first start and shown once, on stderr.
-// The file is created with mode 0600 and never rewritten; keys never go to the logs.
+// The main API's keys: --api-key / SVC_API_KEYS when given; otherwise the keys stored in
+// <data-dir>/api-key (one per line), the first of them generated (32 random bytes) on the first
+// start and shown once, on stderr. The file is created with mode 0600 and never rewritten; keys
+// never go to the logs.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,13 +15,27 @@ export function generateApiKey(): string {
 export interface ResolvedKeys {
   keys: string[];
   /** Where the key came from, for a startup message (never the key itself). */
-  source: 'flags' | 'file' | 'generated';
+  source: 'configured' | 'file' | 'generated';
   file?: string;
+}
+
+/** The keys of a key file, one per line (blank lines skipped); a line that cannot be a key is an
+ *  error naming it, never a key that no client could send. */
+function keysInFile(file: string, text: string): string[] {
+  const keys: string[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    const key = line.trim();
+    if (!key) return;
+    if (key.length < 8 || /\s/.test(key)) throw new Error(`${file} line ${i + 1} is not a usable key (at least 8 characters, no spaces)`);
+    keys.push(key);
+  });
+  if (keys.length === 0) throw new Error(`${file} holds no usable key (delete it to generate a new one)`);
+  return keys;
 }
 
 /** `announce` receives the one-time message with a freshly generated key. */
 export function resolveApiKeys(configured: readonly string[], dataDir: string, announce: (message: string) => void): ResolvedKeys {
-  if (configured.length) return { keys: [...configured], source: 'flags' };
+  if (configured.length) return { keys: [...configured], source: 'configured' };
   const file = resolve(join(dataDir, API_KEY_FILE));
   let stored: string | null = null;
   try {
@@ -29,10 +44,10 @@ export function resolveApiKeys(configured: readonly string[], dataDir: string, a
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}: ${(err as Error).message}`);
   }
   if (stored !== null) {
-    if (stored.length < 8) throw new Error(`${file} holds no usable key (delete it to generate a new one)`);
-    // Tighten a file someone loosened; the key stays the same.
+    const keys = keysInFile(file, stored);
+    // Tighten a file someone loosened; the keys stay the same.
     if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
-    return { keys: [stored], source: 'file', file };
+    return { keys, source: 'file', file };
   }
   const key = generateApiKey();
   mkdirSync(dataDir, { recursive: true });
