@@ -1,7 +1,7 @@
 // Minimal GGUF v3 header reader in TS (metadata + tensor infos, no tensor data): used by the
 // tokenizer tests, `svc model` and tools. The engine's own loader is native (mmap).
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GgufValueType } from './types.js';
+import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GgufValueType, isSupportedType, tensorBytes } from './types.js';
 
 export interface GgufTensorInfo {
   name: string;
@@ -148,7 +148,14 @@ export function readGgufHeader(path: string): GgufHeader {
       tensors.push({ name, dims, type, offset: Number(c.u64()) });
     }
     const dataOffset = Math.ceil(c.pos / alignment) * alignment;
-    for (const t of tensors) t.offset += dataOffset;
+    for (const t of tensors) {
+      t.offset += dataOffset;
+      // The data must be there too (as the engine checks on load): a file cut short after its
+      // header is not a model. Types this reader has no layout for are left to the engine.
+      if (isSupportedType(t.type) && t.offset + tensorBytes(t.type, t.dims) > size) {
+        throw new Error(`gguf: tensor '${t.name}' extends past the end of the file (${size} bytes): truncated file?`);
+      }
+    }
     return { version, metadata, tensors, alignment, dataOffset, fileSize: size };
   } finally {
     closeSync(fd);

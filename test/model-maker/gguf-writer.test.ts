@@ -78,6 +78,12 @@ describe('GGUF writer and reader', () => {
     expect(() => readGgufHeader(cut)).toThrow(/truncated/);
     writeFileSync(cut, Buffer.from('not a gguf file at all'));
     expect(() => readGgufHeader(cut)).toThrow(/not a GGUF file/);
+    // A whole header over tensor data cut short: not a model either (svc model info said it was).
+    const withData = join(dir, 'data.gguf');
+    const size = await new GgufWriter().addTensor({ name: 'w', dims: [32, 4], type: GgmlType.Q8_0, produce: (emit) => emit(new Uint8Array(136)) }).write(withData);
+    const whole = readFileSync(withData);
+    writeFileSync(cut, whole.subarray(0, size - 100));
+    expect(() => readGgufHeader(cut)).toThrow(/tensor 'w' extends past the end of the file/);
   });
 });
 
