@@ -10,6 +10,7 @@ import { QWEN25_CHAT_TEMPLATE } from './chat-template.js';
 import { Rng } from './prng.js';
 import { qwenVocab } from './qwen-vocab.js';
 import { syntheticSpmVocab } from './spm-vocab.js';
+import { resolvePreTokenizer } from '../tokenizer/pre-tokenizers.js';
 
 export const MODEL_MAKER_VERSION = 3;
 
@@ -104,6 +105,8 @@ export function validateSpec(s: ModelSpec): void {
   if (!Number.isInteger(s.seed) || s.seed < 0) throw new Error(`seed must be a non-negative integer, got ${s.seed}`);
   if (s.kquantSearch !== undefined && s.kquantSearch !== 'ref' && s.kquantSearch !== 'fast') throw new Error(`kquant search must be ref or fast, got ${s.kquantSearch}`);
   if (s.vocab !== 'qwen' && s.vocab !== 'spm') throw new Error(`vocab must be qwen or spm, got ${s.vocab}`);
+  // A BPE vocabulary's pre-tokenizer must be one the tokenizer knows, or no server could load the file.
+  if (s.vocab === 'qwen') resolvePreTokenizer(s.pre);
   const minVocab = s.vocab === 'qwen' ? 256 : 400;
   if (s.vocabLimit !== undefined && (!Number.isInteger(s.vocabLimit) || s.vocabLimit < minVocab || s.vocabLimit > 151643)) {
     throw new Error(`vocab limit must be an integer in [${minVocab}, 151643], got ${s.vocabLimit}`);

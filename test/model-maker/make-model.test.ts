@@ -69,6 +69,9 @@ describe('model maker', () => {
     expect(() => resolveSpec('tiny', { heads: 3 })).toThrow(/heads/);
     expect(() => resolveSpec('tiny', { dtype: 'q3_k' as never })).toThrow(/dtype must be one of/);
     expect(() => resolveSpec('tiny', { vocabLimit: 10 })).toThrow(/vocab limit must be an integer in \[256/);
+    // A pre-tokenizer no tokenizer knows would write a file no server loads.
+    expect(() => resolveSpec('tiny', { pre: 'bogus' })).toThrow(/unsupported tokenizer.ggml.pre 'bogus'/);
+    expect(resolveSpec('tiny', { pre: 'llama3' }).pre).toBe('llama3');
   });
 
   it('ensureBuiltinModel makes the built-in model once and then reuses it', async () => {
