@@ -5,8 +5,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readGgufHeader } from '../gguf/gguf-reader.js';
 import type { ModelDtype, PresetName } from '../model-maker/index.js';
 import { benchModel } from './models.js';
 import { PACKAGE_ROOT } from '../paths.js';
@@ -77,6 +78,13 @@ export const EXTRA_BENCH_USAGE: Record<'engine' | 'micro' | 'suite', string> = {
   suite: 'usage: svc bench suite [--quick] [--no-peer] [--serve-only] [--out FILE]',
 };
 
+/** A whole number from 1 to max for a flag, or an Error naming it. */
+function countFlag(flag: string, text: string, max: number): number {
+  const n = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!(n >= 1 && n <= max)) throw new Error(`--${flag} must be a whole number from 1 to ${max}, got '${text}'`);
+  return n;
+}
+
 function engineCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -90,15 +98,39 @@ function engineCommand(argv: string[]): Promise<number> {
     console.error(`svc bench engine: unknown --peer '${values.peer}' (supported: llamacpp)`);
     return Promise.resolve(2);
   }
-  return runEngineBench({ model: values.model, threads: Number(values.threads), reps: Number(values.reps), peer: values.peer === 'llamacpp', concurrency: values.concurrency as string, json: values.out }).then((r) => (r ? 0 : 1));
+  let args: EngineArgs;
+  try {
+    // Everything the run needs is checked before it starts: a bad model used to end in the
+    // child's stack trace, a bad number in NaN results, a missing --out folder after the run.
+    readGgufHeader(values.model);
+    const concurrency = (values.concurrency as string).split(',').map((c) => countFlag('concurrency', c, 1024));
+    args = {
+      model: values.model,
+      threads: countFlag('threads', values.threads as string, 256),
+      reps: countFlag('reps', values.reps as string, 1000),
+      peer: values.peer === 'llamacpp',
+      concurrency: concurrency.join(','),
+      ...(values.out ? { json: values.out } : {}),
+    };
+    if (values.out) mkdirSync(dirname(resolve(values.out)), { recursive: true });
+  } catch (e) {
+    console.error(`svc bench engine: ${(e as Error).message}`);
+    return Promise.resolve(2);
+  }
+  return runEngineBench(args).then((r) => (r ? 0 : 1));
 }
 
 async function microCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { filter: { type: 'string' }, list: { type: 'boolean' } } });
   const chosen = MICRO.filter((m) => !values.filter || m.name.includes(values.filter));
-  if (values.list || chosen.length === 0) {
-    for (const m of MICRO) console.log(`${m.name.padEnd(15)}${m.summary}`);
-    return chosen.length === 0 ? 2 : 0;
+  const list = MICRO.map((m) => `${m.name.padEnd(15)}${m.summary}`).join('\n');
+  if (chosen.length === 0) {
+    console.error(`svc bench micro: no micro-benchmark matches '${values.filter}'; there are:\n${list}`);
+    return 2;
+  }
+  if (values.list) {
+    console.log(list);
+    return 0;
   }
   let failed = 0;
   for (const m of chosen) {

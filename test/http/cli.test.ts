@@ -62,6 +62,13 @@ describe('svc serve', () => {
     const r3 = svc(['serve'], { SVC_RATE_LIMIT_RPS: '-1' });
     expect(r3.status).toBe(2);
     expect(r3.stderr).toMatch(/SVC_RATE_LIMIT_RPS/);
+    // svc bench engine checks its model and numbers before running (a stack trace, or NaN results)
+    const missing = svc(['bench', 'engine', '--model', join(dataDir, 'nope.gguf')]);
+    expect([missing.status, missing.stderr]).toEqual([2, expect.stringMatching(/^svc bench engine: ENOENT/)]);
+    const notGguf = svc(['bench', 'engine', '--model', SVC]);
+    expect([notGguf.status, notGguf.stderr]).toEqual([2, expect.stringMatching(/is not a GGUF file/)]);
+    const micro = svc(['bench', 'micro', '--filter', 'nosuch']);
+    expect([micro.status, micro.stdout, micro.stderr]).toEqual([2, '', expect.stringContaining("no micro-benchmark matches 'nosuch'")]);
   });
 
   it('--help lists every flag with its default and environment variable', () => {
