@@ -73,6 +73,7 @@ async function firstModel(baseUrl: string, apiKey?: string, kind?: string): Prom
     const cause = (e as { cause?: { message?: string } }).cause?.message;
     throw new Error(`cannot reach ${url}: ${cause ?? (e as Error).message}`);
   });
+  if (res.status === 401 || res.status === 403) throw new Error(`GET ${url}: HTTP ${res.status}: the server refused the key (--api-key / SVC_BENCH_API_KEY)`);
   if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}; pass --model`);
   const json = (await res.json()) as { data?: Array<{ id: string; kind?: string }> };
   const id = (json.data?.find((m) => m.kind === kind) ?? json.data?.[0])?.id;
@@ -96,6 +97,8 @@ export async function benchServe(argv: string[]): Promise<ServeResult> {
   const merged: Record<string, unknown> = { ...fromEnv };
   for (const f of flags) if (raw[f] !== undefined) merged[camel(f)] = raw[f];
   const args = ServeArgs.parse(merged);
+  // Rate mode has no fixed client count: a --concurrency beside it would be silently ignored.
+  if (args.rate !== undefined && raw['concurrency'] !== undefined) throw new Error('--rate (open loop) and --concurrency (closed loop) exclude each other; for a cap in rate mode use --max-in-flight');
   const spec = parseDatasetSpec(args.dataset);
   const model = args.model ?? (await firstModel(args.baseUrl, args.apiKey, spec.kind === 'apply' ? 'apply' : 'chat'));
   const load: LoadShape = args.rate !== undefined ? { kind: 'rate', ratePerSecond: args.rate, maxInFlight: args.maxInFlight } : { kind: 'concurrency', concurrency: args.concurrency };

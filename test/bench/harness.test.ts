@@ -128,6 +128,9 @@ describe('against a streaming server', () => {
       expect(await benchCommand.run(['serve', '--base-url', closedUrl, ...common])).toBe(2);
       expect(errors.mock.calls.flat().join('\n')).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/models: .*ECONNREFUSED/);
       errors.mockClear();
+      expect(await benchCommand.run(['serve', '--base-url', ok.url, '--rate', '5', '--concurrency', '2'])).toBe(2);
+      expect(errors.mock.calls.flat().join('\n')).toContain('exclude each other');
+      errors.mockClear();
       expect(await benchCommand.run(['serve', '--base-url', 'not a url'])).toBe(2);
       expect(errors.mock.calls.flat().join('\n')).toContain('--base-url: ');
     } finally {
