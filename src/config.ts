@@ -103,7 +103,7 @@ function envName(f: FlagSpec): string {
 
 const COMMON: FlagSpec[] = [
   { flag: 'host', key: 'host', kind: 'string', def: '127.0.0.1', arg: 'ADDR', help: 'interface to listen on' },
-  { flag: 'data-dir', key: 'dataDir', kind: 'string', def: './data', arg: 'DIR', help: 'state: API key file, LMDB store, uploaded files' },
+  { flag: 'data-dir', key: 'dataDir', kind: 'string', def: './data', arg: 'DIR', help: 'state: the generated built-in model; for svc serve also the API key file, LMDB store, uploaded files' },
   { flag: 'model', key: 'models', kind: 'list', def: undefined, arg: 'PATH', help: 'GGUF model to load (repeatable; env: comma-separated)' },
   {
     flag: 'max-body',
