@@ -252,6 +252,10 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
   if (effort) extra.reasoning_effort = effort;
   if (req.reasoning_effort === 'none') extra.enable_thinking = false;
   const stop = req.stop == null ? [] : typeof req.stop === 'string' ? [req.stop] : req.stop;
+  if (req.max_tokens != null && req.max_completion_tokens != null) {
+    // As OpenAI answers: one of them would be ignored without a word.
+    throw invalidRequest("Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.", 'max_tokens');
+  }
   const maxTokensParam = req.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
   return {
     model: req.model,

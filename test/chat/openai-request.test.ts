@@ -29,7 +29,7 @@ describe('Chat Completions request', () => {
     expect(p.sampling).toMatchObject({ temperature: 0, topP: 0.5, seed: 7, presencePenalty: 1, frequencyPenalty: -1, logitBias: { 42: -100 } });
     expect(p.maxTokens).toBe(9);
     expect(p.maxTokensParam).toBe('max_tokens');
-    const q = plan({ ...base, max_tokens: 9, max_completion_tokens: 5 });
+    const q = plan({ ...base, max_completion_tokens: 5 });
     expect([q.maxTokens, q.maxTokensParam]).toEqual([5, 'max_completion_tokens']);
   });
 
@@ -71,6 +71,7 @@ describe('Chat Completions request', () => {
     // neither alternative got inside the value: the union's own message
     expect(apiError(() => plan({ ...base, stop: 42 })).message).toMatch(/stop must be a string or an array/);
     expect(apiError(() => plan({ ...base, top_logprobs: 3 })).param).toBe('top_logprobs');
+    expect(apiError(() => plan({ ...base, max_tokens: 5, max_completion_tokens: 7 })).message).toMatch(/at the same time is not supported/);
     expect(apiError(() => plan({ ...base, stream_options: { include_usage: true } })).param).toBe('stream_options');
   });
 
