@@ -58,6 +58,9 @@ function contentText(content: unknown): string {
   throw invalidRequest('messages[0].content must be a string with <code> and <update> tags', 'messages[0].content');
 }
 
+/** Chat Completions fields with no meaning for a merge; `response_format: {type: 'text'}` is fine. */
+const UNSUPPORTED_APPLY_FIELDS = ['stop', 'logprobs', 'top_logprobs', 'tools', 'tool_choice', 'functions', 'function_call', 'logit_bias'] as const;
+
 /** Checks the request fields; the tags inside the content are checked in the worker. */
 export function validateApplyRequest(body: unknown): ApplyRequest {
   if (!isObject(body)) throw invalidRequest('request body must be a JSON object');
@@ -99,6 +102,17 @@ export function validateApplyRequest(body: unknown): ApplyRequest {
   }
   const n = body.n ?? 1;
   if (n !== 1) throw invalidRequest('n must be 1 for the apply models', 'n');
+  // Chat features the apply models do not have: refused by name rather than silently ignored.
+  for (const field of UNSUPPORTED_APPLY_FIELDS) {
+    const v = body[field];
+    if (v !== undefined && v !== null && v !== false && !(Array.isArray(v) && v.length === 0)) {
+      throw invalidRequest(`${field} is not supported by the apply models (they return the merged file)`, field);
+    }
+  }
+  const rf = body.response_format;
+  if (rf !== undefined && rf !== null && !(isObject(rf) && rf.type === 'text')) {
+    throw invalidRequest('response_format is not supported by the apply models (they return the merged file)', 'response_format');
+  }
   return { model: model as ApplyModel, content, stream, includeUsage, maxTokens: maxRaw as number | null, temperature };
 }
 

@@ -147,6 +147,11 @@ describe('apply over HTTP (openai SDK)', () => {
       [{ model: 'svc-v3-fast', messages: 'hi' }, /array/],
       [{ model: 'svc-v3-fast', max_tokens: 0, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /max_tokens/],
       [{ model: 'svc-v3-fast', stream: 'yes', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /stream/],
+      // chat features a merge does not have: refused by name, not silently ignored
+      [{ model: 'svc-v3-fast', stop: 'return', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /stop is not supported by the apply models/],
+      [{ model: 'auto', logprobs: true, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /logprobs is not supported/],
+      [{ model: 'svc-v3-large', tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'required', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /tools is not supported/],
+      [{ model: 'svc-v3-fast', response_format: { type: 'json_object' }, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /response_format is not supported/],
     ];
     for (const [body, re] of bad) {
       const res = await fetch(`${url}/v1/chat/completions`, {
@@ -159,6 +164,9 @@ describe('apply over HTTP (openai SDK)', () => {
       expect(j.error.code).toBe('invalid_request_error');
       expect(j.error.message).toMatch(re);
     }
+    // Their empty or off values are fine.
+    const fine = await client.chat.completions.create({ model: 'svc-v3-fast', stop: null, logprobs: false, tools: [], response_format: { type: 'text' }, messages: [{ role: 'user', content: '<code>a\n</code>\n<update>b\n</update>' }] });
+    expect(fine.choices[0]!.message.content).toBe('b\n');
     // The SDK maps it to BadRequestError.
     await expect(client.chat.completions.create({ model: 'svc-v3-fast', messages: [] })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
   }, 60_000);
