@@ -90,6 +90,8 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
   private readonly onDestroyCb?: (ctx: UwsRequestContext, reason: string) => void;
   private outHeaders: Array<[string, string]> | null = null;
   private controller: AbortController | null = null;
+  /** Set by interrupt(): the reason the handler's signal gives. */
+  private interruption: ApiError | null = null;
   private abortListeners: Array<() => void> | null = null;
   private queryCache: URLSearchParams | null = null;
   /** Status line and headers of a started stream, not yet handed to uWS. */
@@ -121,7 +123,10 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
 
   get signal(): AbortSignal {
     this.controller ??= new AbortController();
-    if (this.aborted && !this.controller.signal.aborted) this.controller.abort(new ClientAbortedError());
+    if (!this.controller.signal.aborted) {
+      if (this.interruption) this.controller.abort(this.interruption);
+      else if (this.aborted) this.controller.abort(new ClientAbortedError());
+    }
     return this.controller.signal;
   }
 
@@ -266,6 +271,21 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     if (this.finished) return;
     this.finished = true;
     this.onFinishCb(this);
+  }
+
+  /** Ends a request the server will not finish (the shutdown deadline): an open event stream gets
+   *  `err` as its last event, in the route's envelope, and ends; anything else is cut. Either way
+   *  the handler's signal aborts, so that its generation stops. */
+  interrupt(err: ApiError, reason: string): void {
+    if (this.aborted || this.finished) return;
+    this.interruption = err;
+    this.controller?.abort(err);
+    if (this.sseWriter && !this.sseWriter.closed) {
+      this.onDestroyCb?.(this, `${reason}; the stream ends with an error event`);
+      this.fail(err);
+      if (this.finished) return;
+    }
+    this.destroy(reason);
   }
 
   destroy(reason: string): void {

@@ -288,8 +288,9 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         const idle = await waitIdle(timeoutMs);
         let aborted = 0;
         if (!idle) {
+          const err = new ApiError('overloaded', 'the server is shutting down; retry the request');
           for (const ctx of [...active]) {
-            ctx.destroy(`still running after the ${timeoutMs} ms shutdown timeout`);
+            ctx.interrupt(err, `still running after the ${timeoutMs} ms shutdown timeout`);
             aborted++;
           }
         }

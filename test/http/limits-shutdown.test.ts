@@ -103,7 +103,7 @@ describe('graceful shutdown', () => {
     expect(produced).toBe(10);
   });
 
-  it('cuts streams still running at the timeout and aborts their signal', async () => {
+  it('ends streams still running at the timeout with an error event, and aborts their signal', async () => {
     let signalAborted = false;
     let stopped!: () => void;
     const stoppedP = new Promise<void>((r) => (stopped = r));
@@ -134,9 +134,17 @@ describe('graceful shutdown', () => {
     expect(took).toBeLessThan(2000);
     await stoppedP;
     expect(signalAborted).toBe(true);
-    // the client sees a cut stream, not a clean end
-    await expect((async () => { for (;;) if ((await reader.read()).done) return 'clean'; })()).rejects.toThrow();
-    expect(t.logs.some((l) => l.msg === 'connection cut')).toBe(true);
+    // The client learns why: the stream's last event is the error (it used to be a cut connection).
+    let rest = '';
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest += decoder.decode(value, { stream: true });
+    }
+    const last = rest.trim().split('\n\n').pop()!;
+    expect(JSON.parse(last.replace(/^data: /, ''))).toMatchObject({ error: { code: 'overloaded', message: expect.stringContaining('shutting down') } });
+    expect(t.logs.some((l) => l.msg === 'connection cut' && String(l.reason).includes('error event'))).toBe(true);
   });
 
   it('resolves at once when idle', async () => {
