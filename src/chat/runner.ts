@@ -64,13 +64,25 @@ export interface RunOptions {
 
 const TOOL_OPEN = '<tool_call>\n';
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** OpenAI's `token` for a token's bytes: its text, or `bytes:\xe4…` when the bytes are only part of
+ *  a UTF-8 character (the `bytes` array then lets a client join such tokens). */
+function tokenString(bytes: Uint8Array): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return 'bytes:' + Array.from(bytes, (b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+  }
+}
+
 function logprobEntry(ev: TokenEvent): LogprobEntry {
-  const bytes = (s: string): number[] => Array.from(Buffer.from(s, 'utf8'));
+  const own = ev.bytes ?? Buffer.from(ev.text, 'utf8');
   return {
-    token: ev.text,
+    token: tokenString(own),
     logprob: ev.logprob ?? 0,
-    bytes: bytes(ev.text),
-    top_logprobs: (ev.topLogprobs ?? []).map((t) => ({ token: t.text, logprob: t.logprob, bytes: bytes(t.text) })),
+    bytes: Array.from(own),
+    top_logprobs: (ev.topLogprobs ?? []).map((t) => ({ token: tokenString(t.bytes), logprob: t.logprob, bytes: Array.from(t.bytes) })),
   };
 }
 
@@ -207,6 +219,22 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
     }
   };
 
+  /** Generated text through the stop matcher into the parser; ends generation on a stop. */
+  const onText = (text: string): void => {
+    const r = stopper.push(text);
+    logprobs.release(r.emit.length);
+    if (r.matched !== null) logprobs.dropUnreleased();
+    feed(parser.push(r.emit));
+    if (r.matched !== null) {
+      matched = r.matched;
+      stopCtl?.abort();
+    } else if (!plan.parallelToolCalls && res.toolCalls.length > 0 && !oneCallDone) {
+      // One call was asked for and it is complete: nothing after it will be used.
+      oneCallDone = true;
+      stopCtl?.abort();
+    }
+  };
+
   const reportPrefilled = prefilledReporter(opts, prompt.tokens.length);
   let result: GenerateResult;
   try {
@@ -226,18 +254,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
         res.completionTokens++;
         if (parser.inThinking) res.reasoningTokens++;
         if (plan.logprobs) logprobs.add(logprobEntry(ev), ev.text.length);
-        const r = stopper.push(ev.text);
-        logprobs.release(r.emit.length);
-        if (r.matched !== null) logprobs.dropUnreleased();
-        feed(parser.push(r.emit));
-        if (r.matched !== null) {
-          matched = r.matched;
-          stopCtl?.abort();
-        } else if (!plan.parallelToolCalls && res.toolCalls.length > 0 && !oneCallDone) {
-          // One call was asked for and it is complete: nothing after it will be used.
-          oneCallDone = true;
-          stopCtl?.abort();
-        }
+        onText(ev.text);
       },
     );
   } catch (err) {
@@ -245,6 +262,8 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   } finally {
     if (stopCtl) outer?.removeEventListener('abort', forwardAbort);
   }
+  // A character the last tokens left incomplete (U+FFFD, as decoding the whole output gives).
+  if (matched === null && result.tailText) onText(result.tailText);
   if (matched === null) {
     const rest = stopper.flush();
     logprobs.release(rest.length);

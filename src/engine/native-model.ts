@@ -200,12 +200,13 @@ export class NativeModel implements EngineModel {
             const text = this.stopSet.has(token) || (opts.stopTokens?.includes(token) ?? false) ? '' : decoder.push(token);
             const out: TokenEvent = completionTokens === 1 ? { token, text, cachedTokens: ev.cachedTokens[i]! } : { token, text };
             if (wantLogprobs) {
+              out.bytes = this.tokenizer.tokenBytes(token);
               out.logprob = ev.logprob[i]!;
               const k = ev.nTop[i]!;
               const top: TokenLogprob[] = [];
               for (let j = 0; j < k; j++) {
                 const id = ev.topIds[topStart + j]!;
-                top.push({ token: id, text: this.tokenizer.decode([id]), logprob: ev.topLogprobs[topStart + j]! });
+                top.push({ token: id, text: this.tokenizer.decode([id]), bytes: this.tokenizer.tokenBytes(id), logprob: ev.topLogprobs[topStart + j]! });
               }
               out.topLogprobs = top;
             }
@@ -229,6 +230,8 @@ export class NativeModel implements EngineModel {
             cachedTokens: ev.cachedTokens[i]!,
             completionTokens,
           };
+          const tail = decoder.flush();
+          if (tail) result.tailText = tail;
           if (ev.draft && ev.draft[i * 3]! >= 0) {
             result.speculative = { drafted: ev.draft[i * 3]!, accepted: ev.draft[i * 3 + 1]!, steps: ev.draft[i * 3 + 2]! };
           }

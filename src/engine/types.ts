@@ -46,6 +46,8 @@ export interface GenerateRequest {
 export interface TokenLogprob {
   token: number;
   text: string;
+  /** The token's own bytes (part of a UTF-8 character for some byte-level tokens). */
+  bytes: Uint8Array;
   logprob: number;
 }
 
@@ -55,6 +57,8 @@ export interface TokenEvent {
   text: string;
   /** On a generation's first token only: prompt tokens the prefix cache served (as the result's). */
   cachedTokens?: number;
+  /** With topLogprobs requested: the token's own bytes (text holds whole characters only). */
+  bytes?: Uint8Array;
   logprob?: number;
   topLogprobs?: TokenLogprob[];
 }
@@ -67,6 +71,9 @@ export interface GenerateResult {
   /** Prompt tokens served from the prefix cache. */
   cachedTokens: number;
   completionTokens: number;
+  /** Text the last token events could not carry: a character left incomplete at the end, as
+   *  U+FFFD (what decoding the whole output gives). Absent when there is none. */
+  tailText?: string;
   /** Only for a request with a draft. */
   speculative?: SpeculativeStats;
 }

@@ -2,8 +2,10 @@
 // The model has random weights: assertions are on structure and invariants, never on content.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
-import { KEY, MODEL_ID, readSse, startChatServer, type ChatHarness } from './harness.js';
+import { KEY, MODEL_ID, chatModelPath, readSse, startChatServer, type ChatHarness } from './harness.js';
 import { eosBan } from '../../src/engine/sampling.js';
+import { readGgufHeader } from '../../src/gguf/gguf-reader.js';
+import { createTokenizer } from '../../src/tokenizer/index.js';
 
 let h: ChatHarness;
 let openai: OpenAI;
@@ -51,6 +53,40 @@ describe('non-streaming', () => {
     // top_p is in the Messages API though no longer in the SDK's request type.
     const m = await h.anthropic.messages.create({ model: MODEL_ID, max_tokens: 4, top_p: 0, messages: [{ role: 'user', content: 'hi' }] } as never);
     expect((m as { content: unknown[] }).content.length).toBeGreaterThan(0);
+  });
+
+  it('logprobs carry each token\'s own bytes; content ends with U+FFFD for a character left incomplete', async () => {
+    const tok = createTokenizer(readGgufHeader(await chatModelPath()).metadata);
+    // Byte-level tokens of single bytes that are never a whole character alone.
+    const byteToken = (b: number): number => {
+      for (let id = 0; id < 512; id++) if (tok.tokenBytes(id).length === 1 && tok.tokenBytes(id)[0] === b) return id;
+      throw new Error(`no token for byte ${b}`);
+    };
+    const ids = [0xe4, 0xb8, 0xad].map(byteToken);
+    for (const stream of [false, true]) {
+      const body = { model: MODEL_ID, messages: user('hi'), max_tokens: 5, temperature: 0, logprobs: true, top_logprobs: 2, logit_bias: Object.fromEntries(ids.map((id) => [String(id), 100])) };
+      let content = '';
+      const entries: Array<{ token: string; bytes: number[] | null; top_logprobs: Array<{ token: string; bytes: number[] | null }> }> = [];
+      if (stream) {
+        for await (const c of await openai.chat.completions.create({ ...body, stream: true })) {
+          content += c.choices[0]?.delta.content ?? '';
+          entries.push(...(c.choices[0]?.logprobs?.content ?? []));
+        }
+      } else {
+        const r = await openai.chat.completions.create(body);
+        content = r.choices[0]!.message.content!;
+        entries.push(...r.choices[0]!.logprobs!.content!);
+      }
+      expect(entries).toHaveLength(5);
+      for (const e of entries) {
+        expect(e.bytes).toHaveLength(1);
+        expect([0xe4, 0xb8, 0xad]).toContain(e.bytes![0]);
+        expect(e.token).toBe(`bytes:\\x${e.bytes![0]!.toString(16)}`);
+        for (const t of e.top_logprobs) expect(t.bytes!.length).toBeGreaterThan(0);
+      }
+      // The bytes rebuild the content exactly, replacement characters included.
+      expect(content).toBe(new TextDecoder().decode(Uint8Array.from(entries.flatMap((e) => e.bytes!))));
+    }
   });
 
   it('returns n choices and per-token logprobs', async () => {
