@@ -2,7 +2,7 @@
 // conversion to a ChatPlan. Also the count_tokens request, which is the same minus max_tokens.
 import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
-import { grammarSchema } from './schema-defaults.js';
+import { assertSchemaDepth, grammarSchema } from './schema-defaults.js';
 import type { GrammarSpec } from '../engine/types.js';
 import { defaultSampling, effortForBudget, templateTools, type ChatPlan, type ToolMode, type ToolSpec } from './plan.js';
 
@@ -167,6 +167,7 @@ function collectTools(req: CountTokensRequest): ToolSpec[] {
     if (!t.input_schema) throw invalidRequest('input_schema: required for custom tools', `tools[${i}].input_schema`);
     if (seen.has(t.name)) throw invalidRequest(`duplicate tool name '${t.name}'`, `tools[${i}].name`);
     seen.add(t.name);
+    assertSchemaDepth(t.input_schema, `tools[${i}].input_schema`);
     return { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.input_schema };
   });
 }

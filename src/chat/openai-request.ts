@@ -2,7 +2,7 @@
 // ignored, api.md §1.1) and its conversion to a ChatPlan.
 import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
-import { grammarSchema } from './schema-defaults.js';
+import { assertSchemaDepth, grammarSchema } from './schema-defaults.js';
 import type { GrammarSpec } from '../engine/types.js';
 import {
   argumentsForTemplate,
@@ -176,16 +176,17 @@ function toTemplateMessages(req: ChatCompletionRequest): Array<Record<string, un
 function collectTools(req: ChatCompletionRequest): ToolSpec[] {
   const out: ToolSpec[] = [];
   const seen = new Set<string>();
-  const add = (f: z.output<typeof functionDef>, param: string): void => {
+  const add = (f: z.output<typeof functionDef>, param: string, parametersParam: string): void => {
     if (seen.has(f.name)) throw invalidRequest(`duplicate tool name '${f.name}'`, param);
     seen.add(f.name);
+    if (f.parameters) assertSchemaDepth(f.parameters, parametersParam);
     out.push({ name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), parameters: f.parameters ?? null });
   };
   (req.tools ?? []).forEach((t, i) => {
     if (t.type !== 'function') throw invalidRequest('custom tools are not supported; use type "function"', `tools[${i}]`);
-    add(t.function, `tools[${i}]`);
+    add(t.function, `tools[${i}]`, `tools[${i}].function.parameters`);
   });
-  if (!req.tools) (req.functions ?? []).forEach((f, i) => add(f, `functions[${i}]`));
+  if (!req.tools) (req.functions ?? []).forEach((f, i) => add(f, `functions[${i}]`, `functions[${i}].parameters`));
   return out;
 }
 

@@ -32,10 +32,16 @@ export function closeObjectSchemas(schema: unknown): unknown {
  *  nests deeper than the compiler reads: checked first and without recursion, since walking (or
  *  serialising) a value nested thousands deep would overflow the stack. */
 export function grammarSchema(schema: unknown, param: string): unknown {
+  assertSchemaDepth(schema, param);
+  return closeObjectSchemas(schema);
+}
+
+/** A 400 naming `param` for a schema nested deeper than the grammar compiler reads (checked when a
+ *  request is read, so that a tool's schema fails the same way whether or not a call is forced). */
+export function assertSchemaDepth(schema: unknown, param: string): void {
   if (nestingDepth(schema) > MAX_SCHEMA_DEPTH) {
     throw invalidRequest(`${param}: the JSON schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep`, param);
   }
-  return closeObjectSchemas(schema);
 }
 
 /** Levels of objects and arrays in a JSON value (a scalar is 0). */

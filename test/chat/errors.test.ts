@@ -94,23 +94,28 @@ describe('OpenAI SDK error classes', () => {
     const anth = await post('/v1/messages', '"output_config":{"format":{"type":"json_schema","schema":', deep, '}}');
     expect(anth[0]).toBe(400);
     expect(anth[1].error.message).toMatch(/output_config\.format: the JSON schema is nested/);
-    // Shallow enough for the chat template, too deep for the grammar: refused with a status, not in the stream.
+    // A tool's schema too deep for the grammar: refused when the request is read, forced or not,
+    // naming the tool (with tool_choice auto it was accepted; 5000 deep failed in the template).
     let toolSchema: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 200; i++) toolSchema = { type: 'object', properties: { a: toolSchema } };
-    const tool = (await caught(
-      (async () => {
-        const stream = await h.openai.chat.completions.create({
-          model: MODEL_ID,
-          messages: msgs,
-          max_tokens: 4,
-          stream: true,
-          tools: [{ type: 'function', function: { name: 'f', parameters: toolSchema } }],
-          tool_choice: { type: 'function', function: { name: 'f' } },
-        });
-        for await (const _ of stream);
-      })(),
-    )) as InstanceType<typeof OpenAI.APIError>;
-    expect([tool.status, tool.param]).toEqual([400, 'tools']);
+    for (const tool_choice of [{ type: 'function' as const, function: { name: 'f' } }, 'auto' as const]) {
+      const tool = (await caught(
+        (async () => {
+          const stream = await h.openai.chat.completions.create({
+            model: MODEL_ID,
+            messages: msgs,
+            max_tokens: 4,
+            stream: true,
+            tools: [{ type: 'function', function: { name: 'f', parameters: toolSchema } }],
+            tool_choice,
+          });
+          for await (const _ of stream);
+        })(),
+      )) as InstanceType<typeof OpenAI.APIError>;
+      expect([tool.status, tool.param]).toEqual([400, 'tools[0].function.parameters']);
+    }
+    const deepTool = await post('/v1/messages', '"tools":[{"name":"f","input_schema":', deep, '}]');
+    expect([deepTool[0], deepTool[1].error.message]).toEqual([400, expect.stringContaining('tools[0].input_schema: the JSON schema is nested')]);
   });
 
   it('400 when max_tokens does not fit the context window', async () => {
