@@ -79,7 +79,7 @@ struct compiled_grammar {
   uint32_t uid = 0;        // unique per compiled grammar: mask cache key
   uint32_t root = 0;       // schema node of the document (or of each line)
   bool ws_newlines = true; // whether '\n' / '\r' count as whitespace inside values
-  uint8_t max_ws = 16;     // longest whitespace run allowed at one place
+  uint8_t max_ws = 1;      // without newlines: longest run of spaces/tabs at one place (pda.cc take_ws)
   std::vector<schema_node> nodes;  // node 0 is "any JSON value"
   std::vector<byte_trie> tries;
   static uint32_t next_uid();

@@ -116,8 +116,25 @@ sres string_step(uint32_t& st, uint8_t c, bool key) {
 inline bool is_ws(const compiled_grammar& g, uint8_t c) {
   return c == ' ' || c == '\t' || (g.ws_newlines && (c == '\n' || c == '\r'));
 }
-inline step take_ws(const compiled_grammar& g, frame& f) {
-  if (f.ws >= g.max_ws) return step::dead;
+// Whitespace between JSON tokens takes the shape of llama.cpp's json-schema-to-grammar `space`
+// rule: nothing, one space, or a newline and at most kMaxIndent spaces or tabs. Looser runs (any
+// mix of 16 bytes) let a weak model spend its whole budget on padding. Event-lines grammars (no
+// newlines inside a line) keep a plain run of at most max_ws spaces or tabs.
+constexpr uint8_t kMaxIndent = 20;
+inline step take_ws(const compiled_grammar& g, frame& f, uint8_t c) {
+  if (!g.ws_newlines) {
+    if (f.ws >= g.max_ws) return step::dead;
+    ++f.ws;
+    return step::consumed;
+  }
+  // f.ws: 0 none yet, 1 a single space (the whole run), 2 + n a newline and n indent bytes.
+  if (f.ws == 0) {
+    if (c == ' ') f.ws = 1;
+    else if (c == '\n') f.ws = 2;
+    else return step::dead;
+    return step::consumed;
+  }
+  if (f.ws == 1 || (c != ' ' && c != '\t') || f.ws >= 2 + kMaxIndent) return step::dead;
   ++f.ws;
   return step::consumed;
 }
@@ -216,7 +233,7 @@ step literal_step(const compiled_grammar& g, frame& f, uint8_t c) {
 }
 
 step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
-  if (is_ws(g, c)) return take_ws(g, f);
+  if (is_ws(g, c)) return take_ws(g, f, c);
   // A single alternative ($ref, allOf of one) is followed in place; several need a split.
   for (int hop = 0; g.nodes[f.node].alternatives.size() == 1; ++hop) {
     if (hop >= 16) return step::dead;  // a $ref cycle that never reaches a concrete schema
@@ -277,7 +294,7 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
   switch (f.sub) {
     case o_start:
     case o_after_comma:
-      if (is_ws(g, c)) return take_ws(g, f);
+      if (is_ws(g, c)) return take_ws(g, f, c);
       if (c == '"' && more_keys_possible(g, n, f)) {
         f.ws = 0;
         if (n.key_trie < 0) {  // no declared names: any key, read by a string frame
@@ -328,7 +345,7 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
       return step::consumed;
     }
     case o_colon:
-      if (is_ws(g, c)) return take_ws(g, f);
+      if (is_ws(g, c)) return take_ws(g, f, c);
       if (c != ':') return step::dead;
       f.sub = o_in_value;
       f.ws = 0;
@@ -336,7 +353,7 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
                          uint8_t(f.depth + 1));
       return step::push;
     case o_after_value:
-      if (is_ws(g, c)) return take_ws(g, f);
+      if (is_ws(g, c)) return take_ws(g, f, c);
       if (c == ',' && more_keys_possible(g, n, f)) {
         f.sub = o_after_comma;
         f.ws = 0;
@@ -353,7 +370,7 @@ step array_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
   const schema_node& n = g.nodes[f.node];
   switch (f.sub) {
     case a_start:
-      if (is_ws(g, c)) return take_ws(g, f);
+      if (is_ws(g, c)) return take_ws(g, f, c);
       if (c == ']') return n.min_items == 0 ? step::done : step::dead;
       if (n.max_items == 0 || f.depth + 1 + g.nodes[n.items].need > kMaxNesting) return step::dead;
       f.sub = a_in_item;
@@ -361,7 +378,7 @@ step array_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
       child = make_value(n.items, uint8_t(f.depth + 1));
       return step::push_refeed;
     case a_after_item:
-      if (is_ws(g, c)) return take_ws(g, f);
+      if (is_ws(g, c)) return take_ws(g, f, c);
       if (c == ',' && f.a < n.max_items && f.depth + 1 + g.nodes[n.items].need <= kMaxNesting) {
         f.sub = a_in_item;
         f.ws = 0;
