@@ -206,6 +206,8 @@ export function planFromAnthropic(req: CountTokensRequest, gen?: MessagesRequest
     if (gen && th.budget_tokens >= gen.max_tokens) {
       throw invalidRequest('thinking.budget_tokens: must be less than max_tokens', 'thinking.budget_tokens');
     }
+    // As Anthropic answers: a forced call starts with the call itself, leaving no turn to think in.
+    if (mode.kind === 'forced') throw invalidRequest('Thinking may not be enabled when tool_choice forces tool use.', 'tool_choice');
     reasoningEffort = effortForBudget(th.budget_tokens);
     extra.enable_thinking = true;
   } else if (th?.type === 'disabled') {

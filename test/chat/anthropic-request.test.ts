@@ -96,6 +96,13 @@ describe('Messages request', () => {
     expect(p.template.extra).toEqual({ enable_thinking: true, reasoning_effort: 'medium' });
     expect(apiError(() => plan({ ...base, thinking: { type: 'enabled', budget_tokens: 512 } })).param).toBe('thinking.budget_tokens');
     expect(apiError(() => plan({ ...base, thinking: { type: 'enabled', budget_tokens: 2000 } })).param).toBe('thinking.budget_tokens');
+    // Thinking with a forced tool call is refused, as Anthropic does; with auto tools it is fine.
+    const tools = [{ name: 'f', input_schema: { type: 'object' } }];
+    const thinking = { type: 'enabled', budget_tokens: 2000 };
+    for (const tool_choice of [{ type: 'any' }, { type: 'tool', name: 'f' }]) {
+      expect(apiError(() => plan({ ...base, max_tokens: 4000, tools, tool_choice, thinking })).message).toMatch(/Thinking may not be enabled when tool_choice forces tool use/);
+    }
+    expect(plan({ ...base, max_tokens: 4000, tools, tool_choice: { type: 'auto' }, thinking }).reasoningEffort).toBe('low');
   });
 
   it('maps sampling and stop sequences', () => {
