@@ -115,6 +115,17 @@ function toTemplateMessages(req: CountTokensRequest): Array<Record<string, unkno
   const system = req.system === undefined ? '' : typeof req.system === 'string' ? req.system : req.system.map((b) => b.text).join('\n');
   if (system) out.push({ role: 'system', content: system });
   req.messages.forEach((m, i) => {
+    // As the Messages API: content may be empty only in a final assistant message (a prefill of
+    // nothing), and a text block never.
+    const last = i === req.messages.length - 1 && m.role === 'assistant';
+    if ((m.content === '' || (Array.isArray(m.content) && m.content.length === 0)) && !last) {
+      throw invalidRequest(`messages[${i}]: all messages must have non-empty content except for the optional final assistant message`, `messages[${i}].content`);
+    }
+    if (Array.isArray(m.content)) {
+      m.content.forEach((b, j) => {
+        if (b.type === 'text' && b.text === '') throw invalidRequest('text content blocks must be non-empty', `messages[${i}].content[${j}].text`);
+      });
+    }
     const blocks: Block[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     const texts: string[] = [];
     const calls: Array<Record<string, unknown>> = [];
@@ -165,6 +176,7 @@ function collectTools(req: CountTokensRequest): ToolSpec[] {
       throw invalidRequest(`server tools ('${t.type}') are not supported; declare custom tools with an input_schema`, `tools[${i}]`);
     }
     if (!t.input_schema) throw invalidRequest('input_schema: required for custom tools', `tools[${i}].input_schema`);
+    if (t.input_schema.type !== 'object') throw invalidRequest("input_schema.type must be 'object'", `tools[${i}].input_schema.type`);
     if (seen.has(t.name)) throw invalidRequest(`duplicate tool name '${t.name}'`, `tools[${i}].name`);
     seen.add(t.name);
     assertSchemaDepth(t.input_schema, `tools[${i}].input_schema`);
@@ -194,6 +206,7 @@ export function planFromAnthropic(req: CountTokensRequest, gen?: MessagesRequest
   if (last && last.role === 'assistant' && !last.tool_calls) {
     messages.pop();
     assistantPrefill = String(last.content ?? '');
+    if (/\s$/.test(assistantPrefill)) throw invalidRequest('final assistant content cannot end with trailing whitespace', `messages[${req.messages.length - 1}].content`);
     if (mode.kind === 'forced') throw invalidRequest('an assistant prefill cannot be combined with a forced tool_choice', 'messages');
   }
   const extra: Record<string, unknown> = {};

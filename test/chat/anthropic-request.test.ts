@@ -62,6 +62,17 @@ describe('Messages request', () => {
     expect(p.template.messages).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
+  it('refuses what the Messages API refuses: empty content, a prefill ending in whitespace, a non-object input_schema', () => {
+    const user = (content: unknown) => ({ role: 'user', content });
+    expect(apiError(() => plan({ ...base, messages: [user('')] })).param).toBe('messages[0].content');
+    expect(apiError(() => plan({ ...base, messages: [user([])] })).param).toBe('messages[0].content');
+    expect(apiError(() => plan({ ...base, messages: [user([{ type: 'text', text: '' }])] })).param).toBe('messages[0].content[0].text');
+    expect(apiError(() => plan({ ...base, messages: [user('hi'), { role: 'assistant', content: 'Hello ' }] })).message).toMatch(/trailing whitespace/);
+    expect(apiError(() => plan({ ...base, tools: [{ name: 'f', input_schema: { type: 'string' } }] })).param).toBe('tools[0].input_schema.type');
+    // An empty final assistant message is allowed (a prefill of nothing).
+    expect(plan({ ...base, messages: [user('hi'), { role: 'assistant', content: '' }] }).template.assistantPrefill).toBeUndefined();
+  });
+
   it('rejects images: the model has no vision', () => {
     const e = apiError(() =>
       plan({ ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } }] }] }),
