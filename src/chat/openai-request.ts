@@ -179,7 +179,13 @@ function collectTools(req: ChatCompletionRequest): ToolSpec[] {
   const add = (f: z.output<typeof functionDef>, param: string, parametersParam: string): void => {
     if (seen.has(f.name)) throw invalidRequest(`duplicate tool name '${f.name}'`, param);
     seen.add(f.name);
-    if (f.parameters) assertSchemaDepth(f.parameters, parametersParam);
+    if (f.parameters) {
+      assertSchemaDepth(f.parameters, parametersParam);
+      // As OpenAI answers: a function takes an object of arguments.
+      if (f.parameters.type !== undefined && f.parameters.type !== 'object') {
+        throw invalidRequest(`Invalid schema for function '${f.name}': schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(f.parameters.type)}'.`, parametersParam);
+      }
+    }
     out.push({ name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), parameters: f.parameters ?? null });
   };
   (req.tools ?? []).forEach((t, i) => {

@@ -72,6 +72,8 @@ describe('Chat Completions request', () => {
     expect(apiError(() => plan({ ...base, stop: 42 })).message).toMatch(/stop must be a string or an array/);
     expect(apiError(() => plan({ ...base, top_logprobs: 3 })).param).toBe('top_logprobs');
     expect(apiError(() => plan({ ...base, max_tokens: 5, max_completion_tokens: 7 })).message).toMatch(/at the same time is not supported/);
+    const stringArgs = apiError(() => plan({ ...base, tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'string' } } }] }));
+    expect([stringArgs.param, stringArgs.message]).toEqual(['tools[0].function.parameters', expect.stringContaining('must be a JSON Schema of \'type: "object"\'')]);
     expect(apiError(() => plan({ ...base, stream_options: { include_usage: true } })).param).toBe('stream_options');
   });
 
