@@ -61,6 +61,11 @@ struct schema_node {
   int32_t literals = -1;               // trie index: value must be one of these serializations
   std::vector<uint32_t> alternatives;  // anyOf / oneOf (flattened); other fields unused then
   uint32_t min_length = 0, max_length = UINT32_MAX;  // strings, in characters
+  // integers (a node of type integer only): inclusive bounds from minimum/maximum and their
+  // exclusive forms; the number frame keeps the value so far and refuses digits that cannot
+  // end inside them.
+  bool int_bounded = false;
+  int64_t int_min = 0, int_max = 0;
   uint32_t items = 0;                                // array item schema (0 = any)
   uint32_t min_items = 0, max_items = UINT32_MAX;
   std::vector<uint32_t> prop_schema;  // object: schema per declared property
@@ -127,7 +132,7 @@ bool pda_is_done(const frame* f, int n);
 void pda_init(const compiled_grammar& g, pda_stack& s);
 // Normalizes a top frame for the context-independent cache: fields that cannot change its
 // behaviour are zeroed; returns true when the frame's behaviour does not depend on the grammar.
-bool pda_normalize_top(frame& f);
+bool pda_normalize_top(const compiled_grammar& g, frame& f);
 
 // ---- vocabulary trie: preorder array; a subtree is [i, next) ----
 struct vocab_trie_node {

@@ -159,7 +159,7 @@ std::shared_ptr<const top_entry> compute_top(const compiled_grammar& g, const gr
 }
 
 std::shared_ptr<const top_entry> top_for(const compiled_grammar& g, const grammar_vocab_impl& v, frame top) {
-  bool indep = pda_normalize_top(top);
+  bool indep = pda_normalize_top(g, top);
   std::string key = frame_key('T', indep ? 0 : g.uid, &top, 1);
   {
     std::lock_guard<std::mutex> lock(v.cache.mu);

@@ -9,7 +9,8 @@
 //   string:  a = characters still allowed (low 16 bits, 0xFFFF = no limit) | characters still
 //            needed << 16, b = string state, sub = 1 when a cache-normalized budget stands for a
 //            larger one (running out of it is then "uncertain", never "dead")
-//   number:  sub (n_*), a = digits in the current part, b = 1 for integers only
+//   number:  sub (n_*), a = digits in the current part, b = 1 for integers only (| 2: a minus
+//            sign, for bounded integers), seen = the digits' value so far (bounded integers)
 //   keyword: a = which (true/false/null), b = bytes matched
 //   literal: node, a = node in the schema's literal trie
 //   doc:     sub (d_*): the single root value;  lines: sub (l_*): NDJSON lines of root values
@@ -184,7 +185,73 @@ void child_done(const compiled_grammar& g, frame& p) {
   }
 }
 
-step number_step(frame& f, uint8_t c) {
+// ---- integers with bounds: `seen` holds the digits' value so far, b bit 2 the minus sign ----
+constexpr uint32_t kNegative = 2;
+
+inline int64_t signed_value(const frame& f) { return (f.b & kNegative) ? -int64_t(f.seen) : int64_t(f.seen); }
+inline bool int_in_range(const schema_node& n, int64_t v) { return v >= n.int_min && v <= n.int_max; }
+
+// Whether digits may follow a prefix of magnitude v (no leading zero, `digits` long) so that the
+// integer ends inside the node's bounds: with k more digits the value lies in
+// [v*10^k, v*10^k + 10^k - 1] (mirrored for a negative sign).
+bool int_prefix_feasible(const schema_node& n, bool negative, uint64_t v, int digits) {
+  uint64_t scale = 1;
+  for (int k = 0; digits + k <= kMaxIntDigits; ++k, scale *= 10) {
+    const int64_t lo = int64_t(v * scale), hi = int64_t(v * scale + scale - 1);
+    const int64_t a = negative ? -hi : lo, b = negative ? -lo : hi;
+    if (a <= n.int_max && b >= n.int_min) return true;
+  }
+  return false;
+}
+
+inline bool number_finishes(const compiled_grammar& g, const frame& f) {
+  if (f.sub == n_frac || f.sub == n_exp) return true;
+  if (f.sub != n_zero && f.sub != n_int) return false;
+  const schema_node& n = g.nodes[f.node];
+  return !(n.int_bounded && f.b != 0) || int_in_range(n, signed_value(f));
+}
+
+step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
+  const bool digit = c >= '0' && c <= '9';
+  const bool negative = (f.b & kNegative) != 0;
+  switch (f.sub) {
+    case n_start:
+      if (c == '-') {
+        if (n.int_min >= 0) return step::dead;  // no negative value fits
+        f.sub = n_minus;
+        f.b |= kNegative;
+        return step::consumed;
+      }
+      [[fallthrough]];
+    case n_minus:
+      if (c == '0') {
+        if (!int_in_range(n, 0)) return step::dead;
+        f.sub = n_zero;
+        f.seen = 0;
+        return step::consumed;
+      }
+      if (digit && int_prefix_feasible(n, negative, uint64_t(c - '0'), 1)) {
+        f.sub = n_int;
+        f.a = 1;
+        f.seen = uint64_t(c - '0');
+        return step::consumed;
+      }
+      return step::dead;
+    default: {  // n_zero, n_int
+      if (digit && f.sub == n_int && f.a < uint32_t(kMaxIntDigits)) {
+        const uint64_t v = f.seen * 10 + uint64_t(c - '0');
+        if (!int_prefix_feasible(n, negative, v, int(f.a) + 1)) return step::dead;
+        f.seen = v;
+        ++f.a;
+        return step::consumed;
+      }
+      return int_in_range(n, signed_value(f)) ? step::pop_refeed : step::dead;
+    }
+  }
+}
+
+step number_step(const compiled_grammar& g, frame& f, uint8_t c) {
+  if (f.b != 0 && g.nodes[f.node].int_bounded) return bounded_int_step(g.nodes[f.node], f, c);
   bool digit = c >= '0' && c <= '9';
   bool int_only = f.b != 0;
   switch (f.sub) {
@@ -265,8 +332,8 @@ step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
     return step::consumed;
   }
   if ((c == '-' || (c >= '0' && c <= '9')) && (n.types & (t_int | t_num))) {
-    f.kind = fk_number; f.sub = n_start; f.a = 0; f.b = (n.types & t_num) ? 0 : 1;
-    return number_step(f, c);
+    f.kind = fk_number; f.sub = n_start; f.a = 0; f.b = (n.types & t_num) ? 0 : 1; f.seen = 0;
+    return number_step(g, f, c);
   }
   int kw = c == 't' ? 0 : c == 'f' ? 1 : c == 'n' ? 2 : -1;
   if (kw >= 0 && (n.types & (kw == 2 ? t_null : t_bool))) {
@@ -414,7 +481,7 @@ step frame_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
     case fk_object: return object_step(g, f, c, child);
     case fk_array: return array_step(g, f, c, child);
     case fk_string: return string_frame_step(f, c);
-    case fk_number: return number_step(f, c);
+    case fk_number: return number_step(g, f, c);
     case fk_keyword: {
       const char* kw = kKeywords[f.a];
       if (uint8_t(kw[f.b]) != c) return step::dead;
@@ -483,7 +550,7 @@ bool pda_can_end(const compiled_grammar& g, const frame* f, int n) {
       case fk_doc: return t.sub == d_done;
       case fk_lines: return t.sub == l_start;
       case fk_number:
-        finishes = t.sub == n_zero || t.sub == n_int || t.sub == n_frac || t.sub == n_exp;
+        finishes = number_finishes(g, t);
         break;
       case fk_literal:
         finishes = g.tries[size_t(g.nodes[t.node].literals)].nodes[t.a].terminal >= 0;
@@ -503,7 +570,7 @@ bool pda_pop_finished(const compiled_grammar& g, pda_stack& s) {
   if (s.n < 2) return false;
   const frame& t = s.f[s.n - 1];
   bool finishes = false;
-  if (t.kind == fk_number) finishes = t.sub == n_zero || t.sub == n_int || t.sub == n_frac || t.sub == n_exp;
+  if (t.kind == fk_number) finishes = number_finishes(g, t);
   else if (t.kind == fk_literal) finishes = g.tries[size_t(g.nodes[t.node].literals)].nodes[t.a].terminal >= 0;
   if (!finishes) return false;
   --s.n;
@@ -528,7 +595,7 @@ void pda_init(const compiled_grammar& g, pda_stack& s) {
   s.f[1] = make_value(g.root, 0);
 }
 
-bool pda_normalize_top(frame& f) {
+bool pda_normalize_top(const compiled_grammar& g, frame& f) {
   switch (f.kind) {
     case fk_string: {
       // Closing the top string always leaves it (decided per state), so the characters still
@@ -546,6 +613,12 @@ bool pda_normalize_top(frame& f) {
       return true;
     }
     case fk_number:
+      f.depth = 0;
+      f.ws = 0;
+      // A bounded integer keeps its node (its bounds) and its value: it is grammar-specific.
+      if (f.b != 0 && g.nodes[f.node].int_bounded) return false;
+      f.node = 0;
+      return true;
     case fk_keyword:
       f.node = 0;
       f.depth = 0;

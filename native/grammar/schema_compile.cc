@@ -1,5 +1,6 @@
 // JSON schema (subset) -> schema nodes; the two fixed grammars; the compile memo.
 #include <algorithm>
+#include <cmath>
 #include <list>
 #include <map>
 
@@ -119,6 +120,38 @@ struct schema_compiler {
     if (d < 0 || d != double(uint64_t(d))) return fail(path, std::string(key) + " must be a non-negative integer");
     out = d >= 4e9 ? UINT32_MAX - 1 : uint32_t(d);
     return true;
+  }
+
+  // minimum / maximum / exclusiveMinimum / exclusiveMaximum of an integer node as inclusive integer
+  // bounds (draft 4's boolean exclusive flags too), clamped to what kMaxIntDigits digits can write.
+  void read_int_bounds(const json_value& s, const std::string& path, schema_node& n) {
+    const double limit = 9999999999999999.0;  // kMaxIntDigits nines
+    double lo = -limit, hi = limit;
+    bool any = false;
+    auto number = [&](const char* key, double& out) -> bool {
+      const json_value* v = s.find(key);
+      if (!v || v->is_bool()) return false;
+      if (!v->is_number()) { fail(path, std::string(key) + " must be a number"); return false; }
+      out = std::strtod(v->text.c_str(), nullptr);
+      return true;
+    };
+    auto flag = [&](const char* key) {
+      const json_value* v = s.find(key);
+      return v && v->is_bool() && v->boolean;
+    };
+    double x = 0;
+    if (number("minimum", x)) { any = true; lo = std::max(lo, flag("exclusiveMinimum") ? std::floor(x) + 1 : std::ceil(x)); }
+    if (!err.empty()) return;
+    if (number("maximum", x)) { any = true; hi = std::min(hi, flag("exclusiveMaximum") ? std::ceil(x) - 1 : std::floor(x)); }
+    if (!err.empty()) return;
+    if (number("exclusiveMinimum", x)) { any = true; lo = std::max(lo, std::floor(x) + 1); }
+    if (!err.empty()) return;
+    if (number("exclusiveMaximum", x)) { any = true; hi = std::min(hi, std::ceil(x) - 1); }
+    if (!err.empty() || !any) return;
+    if (lo > hi) { fail(path, "no integer satisfies minimum/maximum"); return; }
+    n.int_bounded = true;
+    n.int_min = int64_t(lo);
+    n.int_max = int64_t(hi);
   }
 
   // Compiles schema s into a new node; returns its id (errors: err set, id meaningless).
@@ -249,6 +282,10 @@ struct schema_compiler {
       return;
     }
 
+    if ((n.types & t_int) && !(n.types & t_num)) {
+      read_int_bounds(s, path, n);
+      if (!err.empty()) return;
+    }
     if (!read_count(s, "minLength", path, n.min_length) || !read_count(s, "maxLength", path, n.max_length) ||
         !read_count(s, "minItems", path, n.min_items) || !read_count(s, "maxItems", path, n.max_items))
       return;

@@ -261,8 +261,15 @@ describe('response_format', () => {
   it('json_schema output parses and validates', async () => {
     const schema = {
       type: 'object',
-      properties: { mood: { type: 'string', enum: ['happy', 'sad'] }, ok: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, maxItems: 3 } },
-      required: ['mood', 'ok', 'tags'],
+      properties: {
+        mood: { type: 'string', enum: ['happy', 'sad'] },
+        ok: { type: 'boolean' },
+        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, maxItems: 3 },
+        // integer bounds are enforced (they used to be ignored: {"v": 7} for 100..200)
+        count: { type: 'integer', minimum: 100, maximum: 200 },
+        step: { type: 'integer', exclusiveMinimum: -3, exclusiveMaximum: 0 },
+      },
+      required: ['mood', 'ok', 'tags', 'count', 'step'],
       additionalProperties: false,
     };
     for (let i = 0; i < 3; i++) {
@@ -272,10 +279,13 @@ describe('response_format', () => {
         response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } },
         max_tokens: 200,
         seed: i,
+        temperature: 1,
       });
       expect(r.choices[0]!.finish_reason).toBe('stop');
       const v = JSON.parse(r.choices[0]!.message.content!) as Record<string, unknown>;
-      expect(Object.keys(v).sort()).toEqual(['mood', 'ok', 'tags']);
+      expect(Object.keys(v).sort()).toEqual(['count', 'mood', 'ok', 'step', 'tags']);
+      expect(Number.isInteger(v.count) && (v.count as number) >= 100 && (v.count as number) <= 200).toBe(true);
+      expect([-2, -1]).toContain(v.step);
       expect(['happy', 'sad']).toContain(v.mood);
       expect(typeof v.ok).toBe('boolean');
       expect(Array.isArray(v.tags)).toBe(true);

@@ -54,6 +54,13 @@ export function validate(v: unknown, schema: Schema, root: Schema = schema, path
     const ok = types.some((want) => want === t || (want === 'number' && t === 'integer'));
     if (!ok) return `${path}: ${t} is not ${types.join('|')}`;
   }
+  if (typeof v === 'number' && typeOf(v) === 'integer' && !(s.type === 'number' || (Array.isArray(s.type) && s.type.includes('number')))) {
+    // Integer bounds (the grammar enforces them on integer-only schemas).
+    if (typeof s.minimum === 'number' && v < s.minimum) return `${path}: below minimum ${s.minimum}`;
+    if (typeof s.maximum === 'number' && v > s.maximum) return `${path}: above maximum ${s.maximum}`;
+    if (typeof s.exclusiveMinimum === 'number' && v <= s.exclusiveMinimum) return `${path}: not above ${s.exclusiveMinimum}`;
+    if (typeof s.exclusiveMaximum === 'number' && v >= s.exclusiveMaximum) return `${path}: not below ${s.exclusiveMaximum}`;
+  }
   if (typeof v === 'string') {
     const len = [...v].length;
     if (typeof s.minLength === 'number' && len < s.minLength) return `${path}: shorter than ${s.minLength}`;
