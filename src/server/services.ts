@@ -108,15 +108,9 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
       })()),
   };
 
-  const models = await (opts.loadModels ?? loadModels)(config, logger);
-  for (const m of models) {
-    if (services.models.has(m.info.id)) throw new Error(`two models with the id '${m.info.id}'`);
-    services.models.set(m.info.id, m);
-  }
-  applyModel = await (opts.loadApplyModel ?? loadApplyModel)(config, logger);
   if (config.main) {
-    // Registered after the models: close hooks run last-first, so the runner stops (aborting its
-    // in-flight requests) before the engines go, then LMDB closes.
+    // Opened before the models load: its data-dir lock refuses a second server on the same dir
+    // at once, not after the loading. Batches resume only once the models are there (start()).
     const system = new BatchSystem({
       dataDir: config.dataDir,
       maxFileBytes: config.maxUpload,
@@ -125,7 +119,18 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
     });
     batch = system;
     services.onClose(() => system.close());
-    await system.start();
+  }
+  try {
+    const models = await (opts.loadModels ?? loadModels)(config, logger);
+    for (const m of models) {
+      if (services.models.has(m.info.id)) throw new Error(`two models with the id '${m.info.id}'`);
+      services.models.set(m.info.id, m);
+    }
+    applyModel = await (opts.loadApplyModel ?? loadApplyModel)(config, logger);
+    await batch?.start();
+  } catch (err) {
+    await services.close(); // releases the store and its lock
+    throw err;
   }
   return services;
 }

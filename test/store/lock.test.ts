@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockDataDir, processIdentity } from '../../src/store/lock.js';
+import { parseServeConfig } from '../../src/config.js';
+import { createServices } from '../../src/server/services.js';
+import { createLogger } from '../../src/log.js';
 
 let dir: string;
 beforeEach(() => {
@@ -44,5 +47,28 @@ describe('lockDataDir', () => {
     // An earlier life of this very pid (pid 1 in a restarted container).
     writeFileSync(lockFile(), `${process.pid} ${processIdentity(process.pid)}`);
     lockDataDir(dir).release();
+  });
+
+  it('a server refuses a locked data dir before loading models, and frees the dir when a start fails', async () => {
+    const config = parseServeConfig(['--data-dir', dir, '--api-key', 'sk-lock-test'], {});
+    const logger = createLogger({ level: 'silent' });
+    const held = lockDataDir(dir);
+    let loaded = false;
+    const loadModels = async () => {
+      loaded = true;
+      return [];
+    };
+    await expect(createServices(config, { logger, loadModels })).rejects.toThrow(/in use by this process/);
+    expect(loaded).toBe(false);
+    held.release();
+    // A start that fails after the store opened releases the lock for the next one.
+    const failing = async () => {
+      throw new Error('model file is broken');
+    };
+    await expect(createServices(config, { logger, loadModels: failing })).rejects.toThrow(/model file is broken/);
+    expect(existsSync(lockFile())).toBe(false);
+    const services = await createServices(config, { logger, loadModels });
+    expect(loaded).toBe(true);
+    await services.close();
   });
 });
