@@ -1,7 +1,9 @@
 // Streaming GGUF v3 writer: metadata and tensor infos first, then each tensor's bytes produced
 // on demand and written through a fixed buffer, so a multi-GB model never sits in memory.
 // The file is written to a temporary name and renamed at the end (readers never see a partial file).
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { processAlive } from '../process-info.js';
 import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GGUF_VERSION, GgmlType, GgufValueType, tensorBytes } from './types.js';
 
 export type GgufScalarType = Exclude<GgufValueType, GgufValueType.ARRAY>;
@@ -150,6 +152,7 @@ export class GgufWriter {
 
   /** Writes the file; returns its size in bytes. */
   async write(path: string): Promise<number> {
+    removeStaleTemps(path);
     const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
     const fd = openSync(tmp, 'w');
     try {
@@ -202,5 +205,22 @@ export class GgufWriter {
       rmSync(tmp, { force: true });
       throw e;
     }
+  }
+}
+
+/** Temporary files of earlier writes to `path` whose writer is gone (interrupted, e.g. by Ctrl-C
+ *  during the first start's model generation): they would otherwise pile up beside it. */
+function removeStaleTemps(path: string): void {
+  const prefix = `${basename(path)}.tmp-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return; // no folder yet
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number.parseInt(name.slice(prefix.length), 10);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) rmSync(join(dirname(path), name), { force: true });
   }
 }

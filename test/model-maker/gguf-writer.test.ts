@@ -1,7 +1,7 @@
 // GGUF writer <-> reader round trip (every metadata type, nested arrays, alignment, tensor
 // offsets), fp16/bf16 rounding, and the quantizers' reconstruction error per type.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,17 @@ describe('GGUF writer and reader', () => {
     await expect(w2.write(join(dir, 'short.gguf'))).rejects.toThrow(/produced 8 bytes, expected 16/);
     expect(() => readGgufHeader(join(dir, 'short.gguf'))).toThrow(/ENOENT/);
     expect(() => new GgufWriter(24)).toThrow(/alignment/);
+  });
+
+  it('removes temporary files that an interrupted earlier write left, not those of live writers', async () => {
+    const path = join(dir, 'tmps', 'm.gguf');
+    mkdirSync(join(dir, 'tmps'), { recursive: true });
+    const dead = `${path}.tmp-999999999-1`; // no such pid
+    const live = `${path}.tmp-${process.ppid}-2`; // the test runner's parent: alive
+    const other = join(dir, 'tmps', 'n.gguf.tmp-999999999-3'); // another file's
+    for (const f of [dead, live, other]) writeFileSync(f, 'partial');
+    await new GgufWriter().array('tokens', GgufValueType.STRING, ['a']).write(path);
+    expect([existsSync(dead), existsSync(live), existsSync(other), existsSync(path)]).toEqual([false, true, true, true]);
   });
 
   it('reports truncated and foreign files', async () => {

@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockDataDir, processIdentity } from '../../src/store/lock.js';
+import { lockDataDir } from '../../src/store/lock.js';
+import { processIdentity } from '../../src/process-info.js';
 import { parseServeConfig } from '../../src/config.js';
 import { createServices } from '../../src/server/services.js';
 import { createLogger } from '../../src/log.js';
