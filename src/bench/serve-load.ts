@@ -14,6 +14,8 @@ export interface ServeRunOptions {
   load: LoadShape;
   /** Stop issuing new requests after this many seconds (optional). */
   durationS?: number;
+  /** Aborted: no more requests are issued; those in flight finish and are counted. */
+  stop?: AbortSignal;
   seed: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -80,6 +82,18 @@ export function machineInfo(): ServeResult['machine'] {
   return { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${process.platform}-${process.arch}` };
 }
 
+function sleepUnlessStopped(ms: number, stop: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stop?.addEventListener('abort', done, { once: true });
+  });
+}
+
 export async function runServeLoad(opts: ServeRunOptions): Promise<{ samples: RequestSample[]; wallS: number }> {
   // Warm-up: sequential, uncounted (fills caches, JITs, connection pools).
   for (const body of opts.warmup) await sendStreamingChat(opts.client, body, performance.now());
@@ -96,7 +110,7 @@ export async function runServeLoad(opts: ServeRunOptions): Promise<{ samples: Re
   if (opts.load.kind === 'concurrency') {
     let next = 0;
     const worker = async () => {
-      while (next < total && performance.now() < deadline) {
+      while (next < total && performance.now() < deadline && !opts.stop?.aborted) {
         const body = opts.requests[next++] as ChatRequestBody;
         record(await sendStreamingChat(opts.client, body, runStart));
       }
@@ -108,9 +122,10 @@ export async function runServeLoad(opts: ServeRunOptions): Promise<{ samples: Re
     const maxInFlight = opts.load.maxInFlight;
     for (let i = 0; i < total; i++) {
       const due = runStart + (arrivals[i] as number) * 1000;
-      if (due > deadline) break;
+      if (due > deadline || opts.stop?.aborted) break;
       const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (wait > 0) await sleepUnlessStopped(wait, opts.stop);
+      if (opts.stop?.aborted) break;
       // An open-loop generator must not wait on the server; the in-flight cap only guards the client.
       while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
       const p: Promise<void> = sendStreamingChat(opts.client, opts.requests[i] as ChatRequestBody, runStart).then(record).finally(() => inFlight.delete(p));

@@ -90,7 +90,7 @@ function progressBar(label: string): (done: number, total: number) => void {
   };
 }
 
-export async function benchServe(argv: string[]): Promise<ServeResult> {
+export async function benchServe(argv: string[], stop?: AbortSignal): Promise<ServeResult> {
   const flags = ['base-url', 'api-key', 'model', 'dataset', 'concurrency', 'rate', 'max-in-flight', 'requests', 'duration', 'warmup', 'timeout-ms', 'seed', 'label', 'out', 'markdown'];
   const raw = parseFlags(argv, flags);
   const fromEnv = { baseUrl: process.env.SVC_BENCH_BASE_URL, apiKey: process.env.SVC_BENCH_API_KEY };
@@ -112,6 +112,7 @@ export async function benchServe(argv: string[]): Promise<ServeResult> {
     load,
     durationS: args.duration,
     seed: args.seed,
+    ...(stop ? { stop } : {}),
     onProgress: progressBar(args.label ?? 'bench'),
   });
   const result: ServeResult = {
@@ -179,8 +180,23 @@ export const command: Command = {
       }
       switch (sub) {
         case 'serve': {
+          // Ctrl-C stops issuing requests and reports what finished (written to --out too);
+          // a second one quits at once.
+          const stop = new AbortController();
+          const onSigint = (): void => {
+            if (stop.signal.aborted) process.exit(130);
+            stop.abort();
+            console.error('svc bench serve: interrupted; finishing the requests in flight (Ctrl-C again to quit)');
+          };
+          process.on('SIGINT', onSigint);
+          let r: ServeResult;
+          try {
+            r = await benchServe(rest, stop.signal);
+          } finally {
+            process.off('SIGINT', onSigint);
+          }
+          if (stop.signal.aborted) return 130;
           // A run in which no request succeeded measured nothing: say so in the exit status too.
-          const r = await benchServe(rest);
           if (r.requests.completed > 0) return 0;
           console.error(`svc bench serve: all ${r.requests.sent} requests failed`);
           return 1;

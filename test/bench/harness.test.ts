@@ -140,6 +140,27 @@ describe('against a streaming server', () => {
     }
   });
 
+  it('stops issuing requests once stopped, counting those in flight (Ctrl-C in svc bench serve)', async () => {
+    const requests = loadDataset({ kind: 'synthetic', inputTokens: 8, outputTokens: 4, spread: 0 }, 'm', 500, 1);
+    for (const load of [{ kind: 'concurrency', concurrency: 3 } as const, { kind: 'rate', ratePerSecond: 200, maxInFlight: 8 } as const]) {
+      const stop = new AbortController();
+      const { samples } = await runServeLoad({
+        client: { baseUrl: ok.url, timeoutMs: 10_000 },
+        requests,
+        warmup: [],
+        load,
+        seed: 1,
+        stop: stop.signal,
+        onProgress: (done) => {
+          if (done === 5) stop.abort();
+        },
+      });
+      expect(samples.length).toBeGreaterThanOrEqual(5);
+      expect(samples.length).toBeLessThan(500);
+      expect(samples.every((x) => x.ok)).toBe(true);
+    }
+  });
+
   it('reports errors and dropped connections without crashing', async () => {
     const requests = loadDataset({ kind: 'synthetic', inputTokens: 8, outputTokens: 4, spread: 0 }, 'm', 9, 1);
     const { samples, wallS } = await runServeLoad({ client: { baseUrl: flaky.url, timeoutMs: 10_000 }, requests, warmup: [], load: { kind: 'concurrency', concurrency: 3 }, seed: 1 });
