@@ -221,13 +221,12 @@ export function parseConfig(
   const byFlag = new Map(flags.map((f) => [f.flag, f]));
 
   for (const f of flags) {
-    for (const name of [envName(f), ...(f.envAlso ?? [])]) {
-      const v = env[name];
-      if (v !== undefined && v !== '') {
-        setValue(raw, f, v, name, false, new Set());
-        break;
-      }
-    }
+    const names = [envName(f), ...(f.envAlso ?? [])].filter((name) => env[name] !== undefined && env[name] !== '');
+    if (names.length === 0) continue;
+    // A list takes every variable that names it (SVC_API_KEYS and SVC_API_KEY together); a
+    // scalar the first.
+    const text = f.kind === 'list' ? names.map((name) => env[name]!).join(',') : env[names[0]!]!;
+    setValue(raw, f, text, names.join(', '), false, new Set());
   }
 
   const seen = new Set<string>();

@@ -35,8 +35,9 @@ describe('serve config', () => {
     expect(c).toMatchObject({ port: 9001, models: ['c.gguf', 'd.gguf'], apiKeys: ['sk-cccccccc'], predict: true, prefixCache: false });
   });
 
-  it('SVC_API_KEY (singular) also works', () => {
+  it('SVC_API_KEY (singular) also works, beside SVC_API_KEYS too', () => {
     expect(parseServeConfig([], { SVC_API_KEY: 'sk-single-key' }).apiKeys).toEqual(['sk-single-key']);
+    expect(parseServeConfig([], { SVC_API_KEYS: 'sk-aaaaaaaa,sk-bbbbbbbb', SVC_API_KEY: 'sk-single-key' }).apiKeys).toEqual(['sk-aaaaaaaa', 'sk-bbbbbbbb', 'sk-single-key']);
   });
 
   it('byte sizes', () => {
