@@ -62,10 +62,11 @@ struct schema_node {
   std::vector<uint32_t> alternatives;  // anyOf / oneOf (flattened); other fields unused then
   uint32_t min_length = 0, max_length = UINT32_MAX;  // strings, in characters
   // integers (a node of type integer only): inclusive bounds from minimum/maximum and their
-  // exclusive forms; the number frame keeps the value so far and refuses digits that cannot
-  // end inside them.
+  // exclusive forms, and an integer multipleOf; the number frame keeps the value so far and
+  // refuses digits that cannot end on an allowed value.
   bool int_bounded = false;
   int64_t int_min = 0, int_max = 0;
+  int64_t int_multiple = 1;  // multipleOf (a positive integer; 1 = any)
   uint32_t items = 0;                                // array item schema (0 = any)
   uint32_t min_items = 0, max_items = UINT32_MAX;
   std::vector<uint32_t> prop_schema;  // object: schema per declared property

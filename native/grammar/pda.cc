@@ -189,7 +189,17 @@ void child_done(const compiled_grammar& g, frame& p) {
 constexpr uint32_t kNegative = 2;
 
 inline int64_t signed_value(const frame& f) { return (f.b & kNegative) ? -int64_t(f.seen) : int64_t(f.seen); }
-inline bool int_in_range(const schema_node& n, int64_t v) { return v >= n.int_min && v <= n.int_max; }
+inline bool int_in_range(const schema_node& n, int64_t v) { return v >= n.int_min && v <= n.int_max && v % n.int_multiple == 0; }
+
+// Whether [a, b] holds an allowed value: inside the bounds and a multiple of int_multiple.
+inline bool int_interval_allowed(const schema_node& n, int64_t a, int64_t b) {
+  a = std::max(a, n.int_min);
+  b = std::min(b, n.int_max);
+  if (a > b) return false;
+  const int64_t m = n.int_multiple;
+  const int64_t last = b >= 0 ? b - b % m : b - ((b % m) + m) % m;  // largest multiple <= b
+  return last >= a;
+}
 
 // Whether digits may follow a prefix of magnitude v (no leading zero, `digits` long) so that the
 // integer ends inside the node's bounds: with k more digits the value lies in
@@ -199,7 +209,7 @@ bool int_prefix_feasible(const schema_node& n, bool negative, uint64_t v, int di
   for (int k = 0; digits + k <= kMaxIntDigits; ++k, scale *= 10) {
     const int64_t lo = int64_t(v * scale), hi = int64_t(v * scale + scale - 1);
     const int64_t a = negative ? -hi : lo, b = negative ? -lo : hi;
-    if (a <= n.int_max && b >= n.int_min) return true;
+    if (int_interval_allowed(n, a, b)) return true;
   }
   return false;
 }
@@ -217,7 +227,7 @@ step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
   switch (f.sub) {
     case n_start:
       if (c == '-') {
-        if (n.int_min >= 0) return step::dead;  // no negative value fits
+        if (!int_interval_allowed(n, n.int_min, -1)) return step::dead;  // no negative value fits
         f.sub = n_minus;
         f.b |= kNegative;
         return step::consumed;

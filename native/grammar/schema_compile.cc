@@ -147,11 +147,23 @@ struct schema_compiler {
     if (number("exclusiveMinimum", x)) { any = true; lo = std::max(lo, std::floor(x) + 1); }
     if (!err.empty()) return;
     if (number("exclusiveMaximum", x)) { any = true; hi = std::min(hi, std::ceil(x) - 1); }
+    if (!err.empty()) return;
+    double m = 1;
+    if (number("multipleOf", m)) {
+      if (!(m > 0)) { fail(path, "multipleOf must be greater than 0"); return; }
+      // A fractional multipleOf is not enforced (documented); an integer one is.
+      if (m == std::floor(m) && m <= limit) any = true;
+      else m = 1;
+    }
     if (!err.empty() || !any) return;
-    if (lo > hi) { fail(path, "no integer satisfies minimum/maximum"); return; }
+    const int64_t mult = int64_t(m);
+    // The smallest and largest allowed multiples inside [lo, hi].
+    const double first = std::ceil(lo / m) * m, last = std::floor(hi / m) * m;
+    if (lo > hi || first > last) { fail(path, "no integer satisfies minimum/maximum/multipleOf"); return; }
     n.int_bounded = true;
     n.int_min = int64_t(lo);
     n.int_max = int64_t(hi);
+    n.int_multiple = mult;
   }
 
   // Compiles schema s into a new node; returns its id (errors: err set, id meaningless).

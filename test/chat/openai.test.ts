@@ -266,7 +266,7 @@ describe('response_format', () => {
         ok: { type: 'boolean' },
         tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, maxItems: 3 },
         // integer bounds are enforced (they used to be ignored: {"v": 7} for 100..200)
-        count: { type: 'integer', minimum: 100, maximum: 200 },
+        count: { type: 'integer', minimum: 100, maximum: 200, multipleOf: 3 },
         step: { type: 'integer', exclusiveMinimum: -3, exclusiveMaximum: 0 },
       },
       required: ['mood', 'ok', 'tags', 'count', 'step'],
@@ -284,7 +284,7 @@ describe('response_format', () => {
       expect(r.choices[0]!.finish_reason).toBe('stop');
       const v = JSON.parse(r.choices[0]!.message.content!) as Record<string, unknown>;
       expect(Object.keys(v).sort()).toEqual(['count', 'mood', 'ok', 'step', 'tags']);
-      expect(Number.isInteger(v.count) && (v.count as number) >= 100 && (v.count as number) <= 200).toBe(true);
+      expect(Number.isInteger(v.count) && (v.count as number) >= 100 && (v.count as number) <= 200 && (v.count as number) % 3 === 0).toBe(true);
       expect([-2, -1]).toContain(v.step);
       expect(['happy', 'sad']).toContain(v.mood);
       expect(typeof v.ok).toBe('boolean');

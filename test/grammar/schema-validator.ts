@@ -60,6 +60,7 @@ export function validate(v: unknown, schema: Schema, root: Schema = schema, path
     if (typeof s.maximum === 'number' && v > s.maximum) return `${path}: above maximum ${s.maximum}`;
     if (typeof s.exclusiveMinimum === 'number' && v <= s.exclusiveMinimum) return `${path}: not above ${s.exclusiveMinimum}`;
     if (typeof s.exclusiveMaximum === 'number' && v >= s.exclusiveMaximum) return `${path}: not below ${s.exclusiveMaximum}`;
+    if (typeof s.multipleOf === 'number' && Number.isInteger(s.multipleOf) && v % s.multipleOf !== 0) return `${path}: not a multiple of ${s.multipleOf}`;
   }
   if (typeof v === 'string') {
     const len = [...v].length;
