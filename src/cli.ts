@@ -25,6 +25,11 @@ export function isHelp(arg: string | undefined): boolean {
   return arg === '--help' || arg === '-h' || arg === 'help';
 }
 
+/** Whether a help flag appears anywhere among a command's arguments. */
+export function asksHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
 /** Answers arguments that name none of a command's subcommands: help asked for (usage on stdout,
  *  exit 0), nothing given or an unknown name (usage on stderr, exit 2). */
 export function usageAnswer(prefix: string, usageText: string, name: string | undefined): number {

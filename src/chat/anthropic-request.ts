@@ -121,11 +121,6 @@ function toTemplateMessages(req: CountTokensRequest): Array<Record<string, unkno
     if ((m.content === '' || (Array.isArray(m.content) && m.content.length === 0)) && !last) {
       throw invalidRequest(`messages[${i}]: all messages must have non-empty content except for the optional final assistant message`, `messages[${i}].content`);
     }
-    if (Array.isArray(m.content)) {
-      m.content.forEach((b, j) => {
-        if (b.type === 'text' && b.text === '') throw invalidRequest('text content blocks must be non-empty', `messages[${i}].content[${j}].text`);
-      });
-    }
     const blocks: Block[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     const texts: string[] = [];
     const calls: Array<Record<string, unknown>> = [];
@@ -134,6 +129,8 @@ function toTemplateMessages(req: CountTokensRequest): Array<Record<string, unkno
       const param = `messages[${i}].content[${j}]`;
       switch (b.type) {
         case 'text':
+          // A string content of '' is the final-assistant case above; a text block is never empty.
+          if (b.text === '' && Array.isArray(m.content)) throw invalidRequest('text content blocks must be non-empty', `${param}.text`);
           texts.push(b.text);
           break;
         case 'image':

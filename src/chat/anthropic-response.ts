@@ -132,7 +132,6 @@ export function messageBody(meta: MessageMeta, blocks: AnthropicBlock[], r: Choi
   };
 }
 
-/** The message_start payload: real input_tokens now; the cache split follows in message_delta. */
 /** message_start with the prompt's usage: input_tokens excludes what the prefix cache served, as in
  *  message_delta and non-streamed responses. */
 export function messageStart(meta: MessageMeta, promptTokens: number, cachedTokens: number): Record<string, unknown> {

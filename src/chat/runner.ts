@@ -296,7 +296,7 @@ function schemaError(err: unknown, param: string): unknown {
   return invalidRequest(`${param}: the JSON schema cannot be used: ${err.message.slice('grammar: '.length)}`, param);
 }
 
-/** One generation with no streaming of its own: used for choosing the tool's name. */
+/** One generation with no streaming of its own (used for choosing the tool's name); `observe` sees every token event, `onText` each non-empty piece. */
 async function generateText(
   model: LoadedModel,
   tokens: Uint32Array,
@@ -304,13 +304,13 @@ async function generateText(
   opts: RunOptions,
   maxTokens: number,
   grammar: NonNullable<ChatPlan['grammar']>,
-  onToken0: (ev: TokenEvent) => void,
+  observe: (ev: TokenEvent) => void,
   onText?: (t: string) => void,
 ): Promise<{ text: string; result: GenerateResult; tokens: number }> {
   let text = '';
   let n = 0;
   const onToken = (ev: TokenEvent): void => {
-    onToken0(ev);
+    observe(ev);
     n++;
     text += ev.text;
     if (ev.text) onText?.(ev.text);

@@ -4,7 +4,7 @@ import { writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { isHelp, usageAnswer, type Command } from '../cli.js';
+import { asksHelp, isHelp, usageAnswer, type Command } from '../cli.js';
 import { loadDataset, parseDatasetSpec } from '../bench/datasets.js';
 import { markdownTable, svgChart } from '../bench/report.js';
 import { machineInfo, runServeLoad, summarizeSamples, type LoadShape, type ServeResult } from '../bench/serve-load.js';
@@ -172,7 +172,7 @@ export const command: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     try {
-      if (sub !== undefined && !isHelp(sub) && (rest.includes('--help') || rest.includes('-h'))) {
+      if (sub !== undefined && !isHelp(sub) && asksHelp(rest)) {
         const { EXTRA_BENCH_USAGE } = await import('../bench/suite.js');
         const help = sub === 'serve' ? SERVE_HELP : sub === 'report' ? REPORT_USAGE : EXTRA_BENCH_USAGE[sub as keyof typeof EXTRA_BENCH_USAGE];
         console.log(help ?? USAGE);

@@ -1,7 +1,7 @@
 // `svc model make|info`: writes generated GGUF models (see src/model-maker) and prints a file's header.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { usageAnswer, type Command } from '../cli.js';
+import { asksHelp, usageAnswer, type Command } from '../cli.js';
 import { readGgufHeader } from '../gguf/gguf-reader.js';
 import { ggmlTypeName } from '../gguf/types.js';
 import { DTYPES, PRESETS, builtinModelPath, makeModel, resolveSpec, type ModelSpec, type PresetName } from '../model-maker/index.js';
@@ -121,7 +121,7 @@ export const command: Command = {
   async run(argv) {
     const [sub, ...rest] = argv;
     try {
-      if ((sub === 'make' || sub === 'info') && (rest.includes('--help') || rest.includes('-h'))) return usageAnswer('svc model', HELP, '--help');
+      if ((sub === 'make' || sub === 'info') && asksHelp(rest)) return usageAnswer('svc model', HELP, '--help');
       if (sub === 'make') return await make(rest);
       if (sub === 'info') return info(rest);
       return usageAnswer('svc model', HELP, sub);

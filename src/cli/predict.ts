@@ -1,5 +1,5 @@
 // `svc predict`: the prediction service alone (standalone, prefiller or decoder role).
-import type { Command } from '../cli.js';
+import { asksHelp, type Command } from '../cli.js';
 import { flagHelp, parsePredictConfig, PREDICT_FLAGS } from '../config.js';
 import { createLogger } from '../log.js';
 import { startPredictServer } from '../server/predict-server.js';
@@ -13,7 +13,7 @@ Starts the next-action prediction service on its own.`;
 export const command: Command = {
   summary: 'run the prediction service alone',
   async run(argv) {
-    if (argv.includes('--help') || argv.includes('-h')) {
+    if (asksHelp(argv)) {
       console.log(flagHelp(USAGE, PREDICT_FLAGS));
       return 0;
     }

@@ -1,5 +1,5 @@
 // `svc serve`: the main API and (unless --no-predict) the prediction service in one process.
-import type { Command } from '../cli.js';
+import { asksHelp, type Command } from '../cli.js';
 import { ConfigError, flagHelp, parseServeConfig, SERVE_FLAGS, type Config } from '../config.js';
 import { createLogger } from '../log.js';
 import { resolveApiKeys } from '../server/api-key-file.js';
@@ -27,7 +27,7 @@ export function configOrExit(parse: () => Config, command: string): Config | num
 export const command: Command = {
   summary: 'run the main API and the prediction service',
   async run(argv) {
-    if (argv.includes('--help') || argv.includes('-h')) {
+    if (asksHelp(argv)) {
       console.log(flagHelp(USAGE, SERVE_FLAGS));
       return 0;
     }

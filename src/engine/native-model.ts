@@ -206,7 +206,7 @@ export class NativeModel implements EngineModel {
               const top: TokenLogprob[] = [];
               for (let j = 0; j < k; j++) {
                 const id = ev.topIds[topStart + j]!;
-                top.push({ token: id, text: this.tokenizer.decode([id]), bytes: this.tokenizer.tokenBytes(id), logprob: ev.topLogprobs[topStart + j]! });
+                top.push({ token: id, bytes: this.tokenizer.tokenBytes(id), logprob: ev.topLogprobs[topStart + j]! });
               }
               out.topLogprobs = top;
             }

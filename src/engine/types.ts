@@ -45,7 +45,6 @@ export interface GenerateRequest {
 
 export interface TokenLogprob {
   token: number;
-  text: string;
   /** The token's own bytes (part of a UTF-8 character for some byte-level tokens). */
   bytes: Uint8Array;
   logprob: number;
