@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "grammar/grammar.h"
+#include "grammar/regex_dfa.h"
 
 namespace infer {
 
@@ -67,6 +68,7 @@ struct schema_node {
   bool int_bounded = false;
   int64_t int_min = 0, int_max = 0;
   int64_t int_multiple = 1;  // multipleOf (a positive integer; 1 = any)
+  int32_t pattern = -1;      // strings: index into compiled_grammar::patterns (pattern / format)
   uint32_t items = 0;                                // array item schema (0 = any)
   uint32_t min_items = 0, max_items = UINT32_MAX;
   std::vector<uint32_t> prop_schema;  // object: schema per declared property
@@ -88,6 +90,7 @@ struct compiled_grammar {
   uint8_t max_ws = 1;      // without newlines: longest run of spaces/tabs at one place (pda.cc take_ws)
   std::vector<schema_node> nodes;  // node 0 is "any JSON value"
   std::vector<byte_trie> tries;
+  std::vector<byte_dfa> patterns;
   static uint32_t next_uid();
 };
 

@@ -7,8 +7,9 @@
 //            property index (kExtra for an undeclared key), seen = declared properties present
 //   array:   sub (a_*), a = items so far (saturating at the largest bound that matters)
 //   string:  a = characters still allowed (low 16 bits, 0xFFFF = no limit) | characters still
-//            needed << 16, b = string state, sub = 1 when a cache-normalized budget stands for a
-//            larger one (running out of it is then "uncertain", never "dead")
+//            needed << 16, b = string state, sub bits: kStrBudgetNormalized when a cache-
+//            normalized budget stands for a larger one (running out of it is then "uncertain",
+//            never "dead"), kStrKey, kStrPattern (seen = the node's pattern DFA state)
 //   number:  sub (n_*), a = digits in the current part, b = 1 for integers only (| 2: a minus
 //            sign, for bounded integers), seen = the digits' value so far (bounded integers)
 //   keyword: a = which (true/false/null), b = bytes matched
@@ -23,7 +24,7 @@ namespace {
 
 enum : uint8_t { o_start, o_key, o_colon, o_in_value, o_after_value, o_after_comma, o_in_key };
 // string frame `sub` bits
-constexpr uint8_t kStrBudgetNormalized = 1, kStrKey = 2;
+constexpr uint8_t kStrBudgetNormalized = 1, kStrKey = 2, kStrPattern = 4;
 enum : uint8_t { a_start, a_in_item, a_after_item };
 enum : uint8_t { n_start, n_minus, n_zero, n_int, n_dot, n_frac, n_e, n_esign, n_exp };
 enum : uint8_t { d_in, d_done };
@@ -339,6 +340,10 @@ step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
     f.kind = fk_string; f.sub = 0; f.b = ss_normal;
     uint32_t rmax = n.max_length == UINT32_MAX ? kNoLimit : std::min<uint32_t>(n.max_length, kNoLimit - 1);
     f.a = rmax | std::min<uint32_t>(n.min_length, kNoLimit - 1) << 16;
+    if (n.pattern >= 0) {
+      f.sub = kStrPattern;
+      f.seen = g.patterns[size_t(n.pattern)].start;
+    }
     return step::consumed;
   }
   if ((c == '-' || (c >= '0' && c <= '9')) && (n.types & (t_int | t_num))) {
@@ -469,18 +474,51 @@ step array_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
   }
 }
 
-step string_frame_step(frame& f, uint8_t c) {
+// The byte an escape letter of the canonical escapes stands for.
+inline uint8_t unescaped(uint8_t c) {
+  switch (c) {
+    case 'b': return 8;
+    case 't': return 9;
+    case 'n': return 10;
+    case 'f': return 12;
+    case 'r': return 13;
+    default: return c;  // '"' and '\\'
+  }
+}
+
+// A pattern string's decoded characters run through its DFA; each step must leave a match
+// reachable within the characters still needed and allowed. Such strings use the canonical
+// escapes only (no \u, no \/): characters are written raw, so each escape is one known byte.
+bool pattern_step(const byte_dfa& d, frame& f, uint32_t mode_before, sres r, uint8_t c, uint32_t rmin, uint32_t rmax) {
+  const uint32_t allow = rmax == kNoLimit ? UINT32_MAX : rmax;
+  uint32_t s = uint32_t(f.seen);
+  if (r == sres::new_char && c == '\\') {  // which escape follows is not known yet
+    for (uint8_t e : {uint8_t('"'), uint8_t('\\'), uint8_t(8), uint8_t(9), uint8_t(10), uint8_t(12), uint8_t(13)})
+      if (d.feasible(d.step(s, e), rmin, allow)) return true;
+    return false;
+  }
+  s = d.step(s, mode_before == ss_esc ? unescaped(c) : c);
+  if (!d.feasible(s, rmin, allow)) return false;
+  f.seen = s;
+  return true;
+}
+
+step string_frame_step(const compiled_grammar& g, frame& f, uint8_t c) {
+  const bool pattern = (f.sub & kStrPattern) != 0;
   uint32_t st = f.b;
-  sres r = string_step(st, c, f.sub & kStrKey);
+  const uint32_t mode_before = st & 0xFF;
+  sres r = string_step(st, c, (f.sub & kStrKey) || pattern);
   if (r == sres::dead) return step::dead;
   uint32_t rmax = f.a & 0xFFFF, rmin = f.a >> 16;
-  if (r == sres::close) return rmin == 0 ? step::done : step::dead;
+  const byte_dfa* d = pattern ? &g.patterns[size_t(g.nodes[f.node].pattern)] : nullptr;
+  if (r == sres::close) return rmin == 0 && (!d || d->accept[size_t(f.seen)]) ? step::done : step::dead;
   if (r == sres::new_char) {
     if (rmax == 0) return (f.sub & kStrBudgetNormalized) ? step::unsure : step::dead;
     if (rmax != kNoLimit) --rmax;
     if (rmin > 0) --rmin;
-    f.a = rmax | rmin << 16;
   }
+  if (d && !pattern_step(*d, f, mode_before, r, c, rmin, rmax)) return step::dead;
+  f.a = rmax | rmin << 16;
   f.b = st;
   return step::consumed;
 }
@@ -490,7 +528,7 @@ step frame_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
     case fk_value: return value_step(g, f, c);
     case fk_object: return object_step(g, f, c, child);
     case fk_array: return array_step(g, f, c, child);
-    case fk_string: return string_frame_step(f, c);
+    case fk_string: return string_frame_step(g, f, c);
     case fk_number: return number_step(g, f, c);
     case fk_keyword: {
       const char* kw = kKeywords[f.a];
@@ -608,11 +646,13 @@ void pda_init(const compiled_grammar& g, pda_stack& s) {
 bool pda_normalize_top(const compiled_grammar& g, frame& f) {
   switch (f.kind) {
     case fk_string: {
+      f.depth = 0;
+      f.ws = 0;
+      // A pattern string keeps its node (its DFA), its budgets and its DFA state.
+      if (f.sub & kStrPattern) return false;
       // Closing the top string always leaves it (decided per state), so the characters still
       // needed do not matter here; a budget above the cap behaves like the cap, except that
       // exhausting it is "unsure".
-      f.depth = 0;
-      f.ws = 0;
       f.node = 0;
       uint32_t rmax = f.a & 0xFFFF;
       if (rmax != kNoLimit && rmax > kBudgetCap) {

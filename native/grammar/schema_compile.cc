@@ -166,6 +166,39 @@ struct schema_compiler {
     n.int_multiple = mult;
   }
 
+  // `pattern` and a known `format` (others are annotations, as JSON Schema has them by default)
+  // as one DFA that also knows the node's length bounds; a string no value can satisfy is an error.
+  void read_string_pattern(const json_value& s, const std::string& path, schema_node& n) {
+    const json_value* pat = s.find("pattern");
+    const json_value* fmt = s.find("format");
+    if (pat && !pat->is_string()) { fail(path + "/pattern", "pattern must be a string"); return; }
+    byte_dfa d, f;
+    std::string e;
+    const bool has_pattern = pat != nullptr;
+    if (has_pattern && !compile_pattern(pat->text, d, &e)) { fail(path + "/pattern", e); return; }
+    const bool has_format = fmt && fmt->is_string() && compile_format(fmt->text, f);
+    if (!has_pattern && !has_format) return;
+    if (has_pattern && has_format) {
+      byte_dfa both;
+      if (!intersect_dfa(d, f, both, &e)) { fail(path, e); return; }
+      d = std::move(both);
+    } else if (has_format) {
+      d = std::move(f);
+    }
+    const uint32_t need = std::min<uint32_t>(n.min_length, 0xFFFE);
+    const uint32_t allow = n.max_length == UINT32_MAX ? UINT32_MAX : std::min<uint32_t>(n.max_length, 0xFFFE);
+    const uint32_t cap = std::max(need, allow == UINT32_MAX ? 0u : allow);
+    if (!finish_dfa(d, cap, &e)) { fail(path, e); return; }
+    if (!d.feasible(d.start, need, allow)) {
+      fail(path, has_pattern ? "no string satisfies pattern" + std::string(has_format ? ", format" : "") +
+                                   (n.length_limited() ? " and minLength/maxLength" : "")
+                             : "no string satisfies format and minLength/maxLength");
+      return;
+    }
+    n.pattern = int32_t(g.patterns.size());
+    g.patterns.push_back(std::move(d));
+  }
+
   // Compiles schema s into a new node; returns its id (errors: err set, id meaningless).
   uint32_t compile(const json_value& s, const std::string& path) {
     if (!err.empty()) return 0;
@@ -302,6 +335,10 @@ struct schema_compiler {
         !read_count(s, "minItems", path, n.min_items) || !read_count(s, "maxItems", path, n.max_items))
       return;
     if ((n.types & t_str) && n.min_length > n.max_length) { fail(path, "minLength exceeds maxLength"); return; }
+    if (n.types & t_str) {
+      read_string_pattern(s, path, n);
+      if (!err.empty()) return;
+    }
     if ((n.types & t_arr) && n.min_items > n.max_items) { fail(path, "minItems exceeds maxItems"); return; }
 
     if (const json_value* it = s.find("items")) {

@@ -54,6 +54,12 @@ describe('OpenAI SDK error classes', () => {
     expect(rf).toBeInstanceOf(OpenAI.BadRequestError);
     expect(rf.param).toBe('response_format');
     expect(rf.message).toMatch(/response_format: the JSON schema cannot be used: .*nonsense/);
+    // A pattern the compiler cannot enforce is refused, not silently ignored.
+    const look = (await caught(
+      h.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, max_tokens: 4, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', pattern: '^(?!x)' } } } }),
+    )) as InstanceType<typeof OpenAI.APIError>;
+    expect([look.status, look.param]).toEqual([400, 'response_format']);
+    expect(look.message).toMatch(/pattern: lookahead and lookbehind are not supported/);
     const tool = (await caught(
       h.openai.chat.completions.create({
         model: MODEL_ID,

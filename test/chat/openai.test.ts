@@ -268,8 +268,12 @@ describe('response_format', () => {
         // integer bounds are enforced (they used to be ignored: {"v": 7} for 100..200)
         count: { type: 'integer', minimum: 100, maximum: 200, multipleOf: 3 },
         step: { type: 'integer', exclusiveMinimum: -3, exclusiveMaximum: 0 },
+        // pattern and format are enforced too (they used to be ignored)
+        id: { type: 'string', format: 'uuid' },
+        day: { type: 'string', format: 'date' },
+        code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
       },
-      required: ['mood', 'ok', 'tags', 'count', 'step'],
+      required: ['mood', 'ok', 'tags', 'count', 'step', 'id', 'day', 'code'],
       additionalProperties: false,
     };
     for (let i = 0; i < 3; i++) {
@@ -277,13 +281,16 @@ describe('response_format', () => {
         model: MODEL_ID,
         messages: user('Reply in JSON'),
         response_format: { type: 'json_schema', json_schema: { name: 'answer', schema, strict: true } },
-        max_tokens: 200,
+        max_tokens: 400,
         seed: i,
         temperature: 1,
       });
       expect(r.choices[0]!.finish_reason).toBe('stop');
       const v = JSON.parse(r.choices[0]!.message.content!) as Record<string, unknown>;
-      expect(Object.keys(v).sort()).toEqual(['count', 'mood', 'ok', 'step', 'tags']);
+      expect(Object.keys(v).sort()).toEqual(['code', 'count', 'day', 'id', 'mood', 'ok', 'step', 'tags']);
+      expect(v.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+      expect(v.day).toMatch(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/);
+      expect(v.code).toMatch(/^[A-Z]{3}-[0-9]{2}$/);
       expect(Number.isInteger(v.count) && (v.count as number) >= 100 && (v.count as number) <= 200 && (v.count as number) % 3 === 0).toBe(true);
       expect([-2, -1]).toContain(v.step);
       expect(['happy', 'sad']).toContain(v.mood);

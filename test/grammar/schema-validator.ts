@@ -1,7 +1,8 @@
 // A small JSON-schema validator for the subset the grammar compiles (written independently of the
 // C++ matcher, so the tests do not share its mistakes): type (incl. lists, nullable), enum, const,
 // properties / required / additionalProperties, items / minItems / maxItems, minLength /
-// maxLength (code points), anyOf, oneOf (exactly one), allOf, $ref to local JSON pointers.
+// maxLength (code points), pattern (JavaScript's own RegExp, u flag), format (date, time,
+// date-time, uuid, ipv4, email), anyOf, oneOf (exactly one), allOf, $ref to local JSON pointers.
 
 export type Schema = boolean | { [key: string]: unknown };
 
@@ -24,6 +25,32 @@ function resolvePointer(root: Schema, ref: string): Schema {
 }
 
 /** Returns null when v is valid, else a message naming the failing path. */
+const inRange = (x: string, lo: number, hi: number): boolean => Number(x) >= lo && Number(x) <= hi;
+const isDate = (v: string): boolean => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  return m !== null && inRange(m[2]!, 1, 12) && inRange(m[3]!, 1, 31);
+};
+const isTime = (v: string): boolean => {
+  const m = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?(z|[+-](\d{2}):(\d{2}))$/i.exec(v);
+  return m !== null && inRange(m[1]!, 0, 23) && inRange(m[2]!, 0, 59) && inRange(m[3]!, 0, 60) &&
+    (m[6] === undefined || (inRange(m[6], 0, 23) && inRange(m[7]!, 0, 59)));
+};
+/** The formats the grammar enforces, checked the way a validator reads RFC 3339 / 4122 / 5321. */
+const FORMATS: Record<string, (v: string) => boolean> = {
+  date: isDate,
+  time: isTime,
+  'date-time': (v) => {
+    const t = v.search(/[Tt]/);
+    return t === 10 && isDate(v.slice(0, t)) && isTime(v.slice(t + 1));
+  },
+  uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
+  ipv4: (v) => {
+    const parts = v.split('.');
+    return parts.length === 4 && parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255);
+  },
+  email: (v) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v),
+};
+
 export function validate(v: unknown, schema: Schema, root: Schema = schema, path = '$'): string | null {
   if (schema === true) return null;
   if (schema === false) return `${path}: schema false`;
@@ -66,6 +93,8 @@ export function validate(v: unknown, schema: Schema, root: Schema = schema, path
     const len = [...v].length;
     if (typeof s.minLength === 'number' && len < s.minLength) return `${path}: shorter than ${s.minLength}`;
     if (typeof s.maxLength === 'number' && len > s.maxLength) return `${path}: longer than ${s.maxLength}`;
+    if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(v)) return `${path}: does not match ${s.pattern}`;
+    if (typeof s.format === 'string' && FORMATS[s.format] && !FORMATS[s.format]!(v)) return `${path}: not a ${s.format}`;
   }
   if (Array.isArray(v)) {
     if (typeof s.minItems === 'number' && v.length < s.minItems) return `${path}: fewer than ${s.minItems} items`;
