@@ -31,6 +31,17 @@ constexpr size_t kMaxLiteralBytes = 1 << 20;  // all enum/const serializations t
 constexpr size_t kTopCacheBytes = 64u << 20;    // per vocab, cleared when exceeded
 constexpr size_t kStateCacheBytes = 64u << 20;  // per vocab, cleared when exceeded
 
+// Exact decimals for number bounds: values scaled by 10^kMaxFracDigits (what the grammar can
+// write: kMaxIntDigits + kMaxFracDigits digits, well inside 128 bits).
+__extension__ typedef __int128 int128;
+constexpr int128 kNumScale = int128(10000000000000000LL);  // 10^kMaxFracDigits
+constexpr int128 kNumLimit = kNumScale * kNumScale - 1;    // the largest writable magnitude, scaled
+inline int128 pow10_128(int k) {
+  int128 p = 1;
+  while (k-- > 0) p *= 10;
+  return p;
+}
+
 // ---- byte trie for enum literals and property names ----
 struct byte_trie {
   static constexpr uint32_t none = 0xFFFFFFFFu;
@@ -69,6 +80,11 @@ struct schema_node {
   int64_t int_min = 0, int_max = 0;
   int64_t int_multiple = 1;  // multipleOf (a positive integer; 1 = any)
   int32_t pattern = -1;      // strings: index into compiled_grammar::patterns (pattern / format)
+  // numbers (type number): inclusive bounds scaled by kNumScale, and the fraction digits allowed
+  // (multipleOf 10^-q); such numbers are written without an exponent.
+  bool num_bounded = false;
+  uint8_t max_frac = kMaxFracDigits;
+  int128 num_min = -kNumLimit, num_max = kNumLimit;
   uint32_t items = 0;                                // array item schema (0 = any)
   uint32_t min_items = 0, max_items = UINT32_MAX;
   std::vector<uint32_t> prop_schema;  // object: schema per declared property

@@ -11,7 +11,9 @@
 //            normalized budget stands for a larger one (running out of it is then "uncertain",
 //            never "dead"), kStrKey, kStrPattern (seen = the node's pattern DFA state)
 //   number:  sub (n_*), a = digits in the current part, b = 1 for integers only (| 2: a minus
-//            sign, for bounded integers), seen = the digits' value so far (bounded integers)
+//            sign, for bounded integers and numbers; | 4 / 8: a bounded number's integer part
+//            equals its lower / upper bound's), seen = the digits' value so far in the current
+//            part (bounded integers and numbers)
 //   keyword: a = which (true/false/null), b = bytes matched
 //   literal: node, a = node in the schema's literal trie
 //   doc:     sub (d_*): the single root value;  lines: sub (l_*): NDJSON lines of root values
@@ -215,7 +217,129 @@ bool int_prefix_feasible(const schema_node& n, bool negative, uint64_t v, int di
   return false;
 }
 
+// ---- numbers with bounds: magnitudes against the bounds mirrored for the sign, exact in int128.
+// Every scaled value in a prefix's range of completions is writable (kMaxFracDigits digits), so
+// a prefix is feasible iff that range meets the bounds on the grid of the allowed fraction digits.
+constexpr uint32_t kTieLo = 4, kTieHi = 8;
+
+struct magnitude_bounds {
+  int128 lo, hi;
+};
+inline magnitude_bounds num_magnitudes(const schema_node& n, bool negative) {
+  if (!negative) return {std::max<int128>(0, n.num_min), n.num_max};
+  return {std::max<int128>(0, -n.num_max), -n.num_min};
+}
+
+// Whether [a, b] (scaled magnitudes) holds an allowed one: inside the bounds, on the grid.
+bool num_interval_allowed(const schema_node& n, bool negative, int128 a, int128 b) {
+  const magnitude_bounds m = num_magnitudes(n, negative);
+  a = std::max(a, m.lo);
+  b = std::min(b, m.hi);
+  if (a > b) return false;
+  const int128 grid = pow10_128(kMaxFracDigits - n.max_frac);
+  return (a + grid - 1) / grid * grid <= b;
+}
+
+// An integer part of magnitude v, `digits` long ("0" is v = 0, digits = 1 and takes no more):
+// with k more digits and any fraction the value lies in [v*10^k, (v+1)*10^k) before scaling.
+bool num_int_prefix_feasible(const schema_node& n, bool negative, uint64_t v, int digits) {
+  for (int k = 0; digits + k <= kMaxIntDigits && (v != 0 || k == 0); ++k) {
+    const int128 scale = pow10_128(k);
+    if (num_interval_allowed(n, negative, int128(v) * scale * kNumScale, (int128(v) + 1) * scale * kNumScale - 1)) return true;
+  }
+  return false;
+}
+
+// The integer part of a number in its fraction: known only where it ties with a bound (otherwise
+// every fraction is inside the bounds). -1: no tie.
+int128 tied_int_part(const schema_node& n, const frame& f) {
+  const magnitude_bounds m = num_magnitudes(n, (f.b & kNegative) != 0);
+  if (f.b & kTieLo) return m.lo / kNumScale;
+  if (f.b & kTieHi) return m.hi / kNumScale;
+  return -1;
+}
+
+// Whether the fraction so far (value `frac`, `digits` long) can still end inside the bounds.
+bool num_frac_feasible(const schema_node& n, const frame& f, uint64_t frac, int digits) {
+  const int128 i = tied_int_part(n, f);
+  if (i < 0) return true;
+  const int128 unit = pow10_128(kMaxFracDigits - digits);
+  const int128 a = i * kNumScale + int128(frac) * unit;
+  return num_interval_allowed(n, (f.b & kNegative) != 0, a, a + unit - 1);
+}
+
+// Whether the number read so far is an allowed value as it stands.
+bool num_value_allowed(const schema_node& n, const frame& f) {
+  const bool negative = (f.b & kNegative) != 0;
+  if (f.sub == n_zero || f.sub == n_int) {
+    const int128 v = int128(f.seen) * kNumScale;
+    return num_interval_allowed(n, negative, v, v);
+  }
+  if (f.sub != n_frac) return false;
+  const int128 i = tied_int_part(n, f);
+  if (i < 0) return true;
+  const int128 v = i * kNumScale + int128(f.seen) * pow10_128(kMaxFracDigits - int(f.a));
+  return num_interval_allowed(n, negative, v, v);
+}
+
+inline bool num_bounded_frame(const compiled_grammar& g, const frame& f) {
+  return !(f.b & 1) && g.nodes[f.node].num_bounded;
+}
+
+step bounded_num_step(const schema_node& n, frame& f, uint8_t c) {
+  const bool digit = c >= '0' && c <= '9';
+  const bool negative = (f.b & kNegative) != 0;
+  switch (f.sub) {
+    case n_start:
+      if (c == '-') {
+        if (!num_interval_allowed(n, true, 0, kNumLimit)) return step::dead;  // no negative value fits
+        f.sub = n_minus;
+        f.b |= kNegative;
+        return step::consumed;
+      }
+      [[fallthrough]];
+    case n_minus:
+      if (!digit || !num_int_prefix_feasible(n, negative, uint64_t(c - '0'), 1)) return step::dead;
+      f.sub = c == '0' ? n_zero : n_int;
+      f.a = 1;
+      f.seen = uint64_t(c - '0');
+      return step::consumed;
+    case n_zero:
+    case n_int:
+      if (digit && f.sub == n_int && f.a < uint32_t(kMaxIntDigits)) {
+        const uint64_t v = f.seen * 10 + uint64_t(c - '0');
+        if (!num_int_prefix_feasible(n, negative, v, int(f.a) + 1)) return step::dead;
+        f.seen = v;
+        ++f.a;
+        return step::consumed;
+      }
+      if (c == '.' && n.max_frac > 0) {
+        const int128 a = int128(f.seen) * kNumScale, b = a + kNumScale - 1;
+        if (!num_interval_allowed(n, negative, a, b)) return step::dead;
+        const magnitude_bounds m = num_magnitudes(n, negative);
+        if (m.lo >= a && m.lo <= b) f.b |= kTieLo;
+        if (m.hi >= a && m.hi <= b) f.b |= kTieHi;
+        f.sub = n_dot;
+        f.a = 0;
+        f.seen = 0;
+        return step::consumed;
+      }
+      return num_value_allowed(n, f) ? step::pop_refeed : step::dead;
+    default:  // n_dot, n_frac
+      if (digit && f.a < n.max_frac) {
+        const uint64_t v = f.seen * 10 + uint64_t(c - '0');
+        if (!num_frac_feasible(n, f, v, int(f.a) + 1)) return step::dead;
+        f.sub = n_frac;
+        f.seen = v;
+        ++f.a;
+        return step::consumed;
+      }
+      return f.sub == n_frac && num_value_allowed(n, f) ? step::pop_refeed : step::dead;
+  }
+}
+
 inline bool number_finishes(const compiled_grammar& g, const frame& f) {
+  if (num_bounded_frame(g, f)) return num_value_allowed(g.nodes[f.node], f);
   if (f.sub == n_frac || f.sub == n_exp) return true;
   if (f.sub != n_zero && f.sub != n_int) return false;
   const schema_node& n = g.nodes[f.node];
@@ -263,6 +387,7 @@ step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
 
 step number_step(const compiled_grammar& g, frame& f, uint8_t c) {
   if (f.b != 0 && g.nodes[f.node].int_bounded) return bounded_int_step(g.nodes[f.node], f, c);
+  if (num_bounded_frame(g, f)) return bounded_num_step(g.nodes[f.node], f, c);
   bool digit = c >= '0' && c <= '9';
   bool int_only = f.b != 0;
   switch (f.sub) {
@@ -665,8 +790,8 @@ bool pda_normalize_top(const compiled_grammar& g, frame& f) {
     case fk_number:
       f.depth = 0;
       f.ws = 0;
-      // A bounded integer keeps its node (its bounds) and its value: it is grammar-specific.
-      if (f.b != 0 && g.nodes[f.node].int_bounded) return false;
+      // A bounded integer or number keeps its node (its bounds) and its value: grammar-specific.
+      if ((f.b != 0 && g.nodes[f.node].int_bounded) || num_bounded_frame(g, f)) return false;
       f.node = 0;
       return true;
     case fk_keyword:

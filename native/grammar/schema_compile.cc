@@ -166,6 +166,86 @@ struct schema_compiler {
     n.int_multiple = mult;
   }
 
+  // A JSON number's text on the grid of kNumScale (rounded up or down onto it), clamped to one
+  // past what the grammar can write. Exact: digits and exponent are read as text.
+  static int128 scaled_decimal(const std::string& t, bool up) {
+    size_t i = 0;
+    const bool neg = i < t.size() && t[i] == '-';
+    if (neg) ++i;
+    std::string digits;
+    long exp10 = 0;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) digits += t[i];
+    if (i < t.size() && t[i] == '.')
+      for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+        digits += t[i];
+        --exp10;
+      }
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) exp10 += std::max(-100000L, std::min(100000L, std::strtol(t.c_str() + i + 1, nullptr, 10)));
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+    const long shift = exp10 + kMaxFracDigits;  // scaled = digits * 10^shift
+    // Beyond what can be written: one past the limit, so that such a lower bound admits nothing.
+    const int128 beyond = kNumLimit + 1;
+    if (long(digits.size()) + shift > 2 * kMaxFracDigits) return neg ? -beyond : beyond;
+    int128 mag = 0;
+    bool rest = false;
+    const long keep = shift >= 0 ? long(digits.size()) : long(digits.size()) + shift;
+    for (long k = 0; k < long(digits.size()); ++k) {
+      if (k < keep) mag = mag * 10 + (digits[size_t(k)] - '0');
+      else rest = rest || digits[size_t(k)] != '0';
+    }
+    for (long k = 0; k < shift; ++k) mag *= 10;
+    int128 v = neg ? -mag : mag;
+    if (rest && up && !neg) v += 1;
+    if (rest && !up && neg) v -= 1;
+    return std::max(-beyond, std::min(beyond, v));
+  }
+
+  // minimum / maximum / exclusive* of a number node, exactly; multipleOf: an integer one makes the
+  // node integer-only (a multiple of an integer written as an integer), 10^-q caps the fraction
+  // digits, others are not enforced (documented).
+  void read_num_bounds(const json_value& s, const std::string& path, schema_node& n) {
+    int128 lo = -kNumLimit, hi = kNumLimit;
+    bool any = false;
+    auto number = [&](const char* key) -> const json_value* {
+      const json_value* v = s.find(key);
+      if (!v || v->is_bool()) return nullptr;
+      if (!v->is_number()) { fail(path, std::string(key) + " must be a number"); return nullptr; }
+      any = true;
+      return v;
+    };
+    auto flag = [&](const char* key) {
+      const json_value* v = s.find(key);
+      return v && v->is_bool() && v->boolean;
+    };
+    if (const json_value* v = number("multipleOf")) {
+      const int128 m = scaled_decimal(v->text, true);
+      if (m <= 0 || scaled_decimal(v->text, false) <= 0) { fail(path, "multipleOf must be greater than 0"); return; }
+      const bool exact = m == scaled_decimal(v->text, false);
+      if (exact && m % kNumScale == 0) {
+        n.types &= uint8_t(~t_num);
+        read_int_bounds(s, path, n);
+        return;
+      }
+      any = false;
+      for (int q = 1; q <= kMaxFracDigits; ++q)
+        if (exact && m * pow10_128(q) == kNumScale) {
+          n.max_frac = uint8_t(q);
+          any = true;
+        }
+    }
+    if (const json_value* v = number("minimum")) lo = std::max(lo, flag("exclusiveMinimum") ? scaled_decimal(v->text, false) + 1 : scaled_decimal(v->text, true));
+    if (const json_value* v = number("maximum")) hi = std::min(hi, flag("exclusiveMaximum") ? scaled_decimal(v->text, true) - 1 : scaled_decimal(v->text, false));
+    if (const json_value* v = number("exclusiveMinimum")) lo = std::max(lo, scaled_decimal(v->text, false) + 1);
+    if (const json_value* v = number("exclusiveMaximum")) hi = std::min(hi, scaled_decimal(v->text, true) - 1);
+    if (!err.empty() || !any) return;
+    const int128 grid = pow10_128(kMaxFracDigits - n.max_frac);
+    const int128 first = lo >= 0 ? (lo + grid - 1) / grid * grid : -(-lo / grid * grid);
+    if (lo > hi || first > hi) { fail(path, "no number satisfies minimum/maximum/multipleOf"); return; }
+    n.num_bounded = true;
+    n.num_min = lo;
+    n.num_max = hi;
+  }
+
   // `pattern` and a known `format` (others are annotations, as JSON Schema has them by default)
   // as one DFA that also knows the node's length bounds; a string no value can satisfy is an error.
   void read_string_pattern(const json_value& s, const std::string& path, schema_node& n) {
@@ -327,10 +407,9 @@ struct schema_compiler {
       return;
     }
 
-    if ((n.types & t_int) && !(n.types & t_num)) {
-      read_int_bounds(s, path, n);
-      if (!err.empty()) return;
-    }
+    if ((n.types & t_int) && !(n.types & t_num)) read_int_bounds(s, path, n);
+    else if (n.types & t_num) read_num_bounds(s, path, n);
+    if (!err.empty()) return;
     if (!read_count(s, "minLength", path, n.min_length) || !read_count(s, "maxLength", path, n.max_length) ||
         !read_count(s, "minItems", path, n.min_items) || !read_count(s, "maxItems", path, n.max_items))
       return;

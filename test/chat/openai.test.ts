@@ -272,8 +272,10 @@ describe('response_format', () => {
         id: { type: 'string', format: 'uuid' },
         day: { type: 'string', format: 'date' },
         code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
+        // and bounds on numbers, exactly (a decimal multipleOf 10^-q too)
+        price: { type: 'number', exclusiveMinimum: 0.5, maximum: 0.75, multipleOf: 0.01 },
       },
-      required: ['mood', 'ok', 'tags', 'count', 'step', 'id', 'day', 'code'],
+      required: ['mood', 'ok', 'tags', 'count', 'step', 'id', 'day', 'code', 'price'],
       additionalProperties: false,
     };
     for (let i = 0; i < 3; i++) {
@@ -287,7 +289,10 @@ describe('response_format', () => {
       });
       expect(r.choices[0]!.finish_reason).toBe('stop');
       const v = JSON.parse(r.choices[0]!.message.content!) as Record<string, unknown>;
-      expect(Object.keys(v).sort()).toEqual(['code', 'count', 'day', 'id', 'mood', 'ok', 'step', 'tags']);
+      expect(Object.keys(v).sort()).toEqual(['code', 'count', 'day', 'id', 'mood', 'ok', 'price', 'step', 'tags']);
+      expect(v.price as number).toBeGreaterThan(0.5);
+      expect(v.price as number).toBeLessThanOrEqual(0.75);
+      expect(String(v.price)).toMatch(/^0\.\d{1,2}$/);
       expect(v.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
       expect(v.day).toMatch(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/);
       expect(v.code).toMatch(/^[A-Z]{3}-[0-9]{2}$/);

@@ -81,13 +81,15 @@ export function validate(v: unknown, schema: Schema, root: Schema = schema, path
     const ok = types.some((want) => want === t || (want === 'number' && t === 'integer'));
     if (!ok) return `${path}: ${t} is not ${types.join('|')}`;
   }
-  if (typeof v === 'number' && typeOf(v) === 'integer' && !(s.type === 'number' || (Array.isArray(s.type) && s.type.includes('number')))) {
-    // Integer bounds (the grammar enforces them on integer-only schemas).
+  if (typeof v === 'number') {
     if (typeof s.minimum === 'number' && v < s.minimum) return `${path}: below minimum ${s.minimum}`;
     if (typeof s.maximum === 'number' && v > s.maximum) return `${path}: above maximum ${s.maximum}`;
     if (typeof s.exclusiveMinimum === 'number' && v <= s.exclusiveMinimum) return `${path}: not above ${s.exclusiveMinimum}`;
     if (typeof s.exclusiveMaximum === 'number' && v >= s.exclusiveMaximum) return `${path}: not below ${s.exclusiveMaximum}`;
-    if (typeof s.multipleOf === 'number' && Number.isInteger(s.multipleOf) && v % s.multipleOf !== 0) return `${path}: not a multiple of ${s.multipleOf}`;
+    // multipleOf as the grammar enforces it: integers, and powers of ten below one (0.01, 1e-3).
+    const m = s.multipleOf;
+    if (typeof m === 'number' && Number.isInteger(m) && v % m !== 0) return `${path}: not a multiple of ${m}`;
+    if (typeof m === 'number' && /^(0\.0*1|1e-\d+)$/.test(String(m)) && Math.abs(v / m - Math.round(v / m)) > 1e-6) return `${path}: not a multiple of ${m}`;
   }
   if (typeof v === 'string') {
     const len = [...v].length;
