@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Grammar mask cost per decode step over the Qwen3 vocabulary (151,643 tokens, 151,936 logits):
-# JSON-schema (person, tool call), json_object and event-line grammars, each replayed on a real
+# JSON-schema (person, tool call, a record with pattern / format / number bounds), json_object and event-line grammars, each replayed on a real
 # document with a cold cache, warm on the same document, and on a different document. Times are
 # thread CPU time (the build machine is shared); wall medians are printed alongside.
 # Writes bench/results/grammar-mask.json. Usage: bash bench/grammar/grammar-bench.sh

@@ -137,6 +137,13 @@ int main(int argc, char** argv) {
 
   const std::string object_doc2 =
       "{\"items\": [1, 2.5, -3e2, {\"deep\": {\"deeper\": [true, false, null]}}], \"summary\": \"Mixed values, nested\\n with an escape and \\u00e9.\"}";
+  // pattern, format and number bounds: DFA and fixed-point states, all grammar-specific in the cache
+  const std::string record_schema =
+      R"({"type":"object","properties":{"id":{"type":"string","format":"uuid"},"when":{"type":"string","format":"date-time"},"code":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{2,4}$"},"price":{"type":"number","minimum":0,"maximum":1000,"multipleOf":0.01},"note":{"type":"string","pattern":"^[a-z ]+$","maxLength":40}},"required":["id","when","code","price","note"],"additionalProperties":false})";
+  const std::string record_doc =
+      R"({"id": "3f2b8c1e-9d4a-4e7b-a1c2-5b6d7e8f9a0b", "when": "2026-11-22T16:45:00Z", "code": "ABC-123", "price": 249.99, "note": "two boxes of screws"})";
+  const std::string record_doc2 =
+      R"({"id":"00000000-1111-2222-3333-444455556666","when":"1999-01-31T00:00:59.5+05:30","code":"XYZ-07","price":0.5,"note":"ok"})";
   struct bench_case {
     std::string name;
     std::shared_ptr<const compiled_grammar> g;
@@ -146,6 +153,7 @@ int main(int argc, char** argv) {
   std::vector<bench_case> cases = {
       {"json_schema_person", compile_json_schema(person_schema, &err), person_doc, person_doc2},
       {"json_schema_tool_call", compile_json_schema(tool_schema, &err), tool_doc, tool_doc2},
+      {"json_schema_record", compile_json_schema(record_schema, &err), record_doc, record_doc2},
       {"json_object", compile_any_json_object(), object_doc, object_doc2},
       {"event_lines", compile_event_lines(), event_text(argv[2]), event_text(argv[3])},
   };
