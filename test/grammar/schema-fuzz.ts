@@ -15,7 +15,11 @@ export function makeRandomSchemas(seed: number, count: number): unknown[] {
   const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array', 'int'] as const;
   const KEYS = ['type', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems',
     'minLength', 'maxLength', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', '$ref', '$defs', 'nullable',
-    'definitions', 'not', 'pattern'] as const;
+    'definitions', 'not', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+    'multipleOf'] as const;
+  // Regular-expression pieces: joined at random they give supported, unsupported and broken patterns.
+  const RE = ['a', 'b', 'é', '[a-c]', '[^x]', '\\d', '\\w', '\\s', '.', '(', ')', '(?:', '(?=', '|', '*', '+', '?',
+    '{2}', '{1,3}', '{0,}', '^', '$', '\\', '\\1', '\\u00e9', '\\x41', '[', ']', '{', '-', '"', '\\n'] as const;
   const value = (d: number): unknown => {
     const r = rnd();
     if (d > 3 || r < 0.3) return pick([null, true, false, 0, -1, 1.5, 'x', '', 'a"b', 'é', 1e20]);
@@ -41,10 +45,22 @@ export function makeRandomSchemas(seed: number, count: number): unknown[] {
         case 'anyOf': case 'oneOf': case 'allOf': s[k] = Array.from({ length: int(0, 3) }, () => schema(d + 1)); break;
         case '$ref': s[k] = pick(['#', '#/$defs/a', '#/$defs/b', '#/definitions/a', '#/properties/a', '#/items', 'x', '#/$defs/zz']); break;
         case 'nullable': s[k] = rnd() < 0.5; break;
+        case 'pattern': s[k] = rnd() < 0.9 ? Array.from({ length: int(0, 6) }, () => pick(RE)).join('') : value(0); break;
+        case 'format': s[k] = pick(['date', 'time', 'date-time', 'uuid', 'ipv4', 'email', 'color', 3]); break;
+        case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum': case 'multipleOf':
+          s[k] = pick([0, 1, -1, 0.5, 0.01, 1e-3, 2.25, -40.25, 1e20, -1e20, 3, true, 'x']);
+          break;
         default: s[k] = schema(d + 1);
       }
     }
     return s;
   };
-  return Array.from({ length: count }, () => schema(0));
+  // One in five: a string with a random pattern and length bounds (the DFA's length-aware reach).
+  const patterned = (): unknown => ({
+    type: 'string',
+    pattern: Array.from({ length: int(1, 8) }, () => pick(RE)).join(''),
+    ...(rnd() < 0.5 ? { minLength: int(0, 6) } : {}),
+    ...(rnd() < 0.5 ? { maxLength: int(0, 9) } : {}),
+  });
+  return Array.from({ length: count }, () => (rnd() < 0.2 ? patterned() : schema(0)));
 }
