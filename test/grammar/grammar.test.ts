@@ -172,3 +172,55 @@ describe('grammar matcher (native random walks over the Qwen3 vocabulary)', () =
     });
   }
 });
+
+describe('pattern DFAs against JavaScript RegExp (u flag)', () => {
+  // Seeded random patterns from the supported syntax and random strings: the grammar's verdict on
+  // each string (as a JSON document fed byte by byte and by longest tokens) must be RegExp's.
+  const PIECES = ['a', 'b', 'c', 'é', 'x', '[a-c]', '[^a]', '\\d', '\\w', '\\s', '.', '(?:a|b)', '(a|bc)', 'a*', 'b+', 'c?',
+    'x{2}', '[é-ë]{1,2}', '(ab)*', '\\.', '\\\\', '"', '\\n', '[\\d\\s]', '\\W', '\\D', '\\S', '[-a]', 'a{0,2}?', '(?<n>c|x)+'];
+  const ALPHABET = ['a', 'b', 'c', 'x', 'é', 'ë', 'A', '1', '9', ' ', '-', '"', '\\', '\n', '_', '.', '\t'];
+  let state = 20261122;
+  const rnd = (): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 4294967296;
+  };
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const patterns: string[] = [];
+  while (patterns.length < 150) {
+    const body = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pick(PIECES)).join(rnd() < 0.15 ? '|' : '');
+    patterns.push((rnd() < 0.5 ? '^' : '') + body + (rnd() < 0.5 ? '$' : ''));
+  }
+  const strings = (p: string): string[] => {
+    const out = Array.from({ length: 24 }, () => Array.from({ length: Math.floor(rnd() * 7) }, () => pick(ALPHABET)).join(''));
+    // Strings built from the pattern's own literal characters match more often.
+    const lits = p.replace(/[\\^$()[\]{}|?*+.:<>]/g, '').split('');
+    if (lits.length) for (let k = 0; k < 8; k++) out.push(Array.from({ length: Math.floor(rnd() * 6) }, () => pick(lits)).join(''));
+    return out;
+  };
+  const docs: Array<{ case: string; text: string; valid: boolean }> = [];
+  const valid = patterns.map((p, i) => {
+    const re = new RegExp(p, 'u');
+    for (const s of strings(p)) docs.push({ case: `p${i}`, text: JSON.stringify(s), valid: re.test(s) });
+    return { name: `p${i}`, schema: { type: 'string', pattern: p } };
+  });
+
+  it('agrees on every string', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'grammar-regex-'));
+    try {
+      const file = join(dir, 'cases.json');
+      writeFileSync(file, JSON.stringify({ valid, invalid: [], documents: docs }));
+      const run = spawnSync(buildTestBinary(), [TOKENIZER, file, '0'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+      const out = run.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+      expect(out.filter((l) => l.kind === 'failure').map((l) => l.message)).toEqual([]);
+      expect(docs.filter((d) => d.valid).length).toBeGreaterThan(docs.length / 10);
+      const wrong = docs.filter((d, i) => {
+        const l = out.find((x) => x.kind === 'document' && x.index === i);
+        return l?.bytes !== d.valid || l?.greedy !== d.valid;
+      });
+      expect(wrong.map((d) => `${valid[Number(d.case.slice(1))]!.schema.pattern} ${d.text} regexp=${d.valid}`)).toEqual([]);
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
