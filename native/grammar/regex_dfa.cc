@@ -11,9 +11,13 @@ namespace infer {
 namespace {
 
 constexpr uint32_t kMaxCodePoint = 0x10FFFF;
-constexpr size_t kMaxNfaStates = 100000;
+// Limits that keep the worst compile (on the request's thread) to tens of milliseconds.
+constexpr size_t kMaxPatternChars = 4096;
+constexpr size_t kMaxNfaStates = 50000;
 constexpr size_t kMaxDfaStates = 4096;
+constexpr size_t kMaxClosureWork = 1000000;  // NFA states visited by all epsilon closures
 constexpr uint32_t kMaxRepeat = 1000;
+constexpr int kMaxGroupDepth = 64;  // the parser recurses per group level
 constexpr uint32_t kUnbounded = 0xFFFFFFFFu;
 constexpr size_t kMaxReachWork = size_t(1) << 26;  // (len_cap + 2) * transitions * words
 
@@ -93,6 +97,7 @@ bool decode_utf8(const std::string& s, std::vector<uint32_t>& out) {
 struct re_parser {
   std::vector<uint32_t> cp;
   size_t i = 0;
+  int depth = 0;
   std::string err;
 
   bool fail(const std::string& msg) {
@@ -211,6 +216,7 @@ struct re_parser {
     const uint32_t c = peek();
     if (c == '(') {
       ++i;
+      if (depth >= kMaxGroupDepth) { fail("groups nested more than " + std::to_string(kMaxGroupDepth) + " deep"); return nullptr; }
       if (peek() == '?') {
         if (peek(1) == ':') {
           i += 2;
@@ -224,7 +230,9 @@ struct re_parser {
           return nullptr;
         }
       }
+      ++depth;
       node_ptr inner = parse_alt();
+      --depth;
       if (!inner) return nullptr;
       if (peek() != ')') { fail("missing ')'"); return nullptr; }
       ++i;
@@ -490,7 +498,7 @@ uint32_t build_nfa(const re_node& n, uint32_t from, byte_nfa& a) {
   }
 }
 
-void closure(const byte_nfa& a, std::vector<uint32_t>& set, std::vector<uint8_t>& mark) {
+void closure(const byte_nfa& a, std::vector<uint32_t>& set, std::vector<uint8_t>& mark, size_t& work) {
   std::vector<uint32_t> stack(set.begin(), set.end());
   for (uint32_t s : set) mark[s] = 1;
   while (!stack.empty()) {
@@ -504,6 +512,7 @@ void closure(const byte_nfa& a, std::vector<uint32_t>& set, std::vector<uint8_t>
       }
   }
   for (uint32_t s : set) mark[s] = 0;
+  work += set.size();
   std::sort(set.begin(), set.end());
 }
 
@@ -511,39 +520,52 @@ bool determinize(const byte_nfa& a, uint32_t start, uint32_t final_state, byte_d
   std::map<std::vector<uint32_t>, uint32_t> ids;
   std::vector<std::vector<uint32_t>> sets;
   std::vector<uint8_t> mark(a.eps.size(), 0);
+  size_t work = 0;
+  auto too_complex = [&](const std::string& why) {
+    if (err) *err = "pattern too complex (" + why + ")";
+    return false;
+  };
   std::vector<uint32_t> first = {start};
-  closure(a, first, mark);
+  closure(a, first, mark, work);
   ids[first] = 0;
   sets.push_back(first);
   out = byte_dfa();
-  std::vector<std::vector<uint32_t>> by_byte(256);
+  // Byte classes: bytes that no edge boundary separates behave alike in every state, so each
+  // state's successors are computed once per class (a few dozen) instead of once per byte.
+  std::vector<uint8_t> cut(257, 0);
+  cut[0] = 1;
+  for (const auto& es : a.edges)
+    for (const byte_nfa::edge& e : es) cut[e.lo] = cut[size_t(e.hi) + 1] = 1;
+  std::vector<std::pair<uint32_t, uint32_t>> classes;  // [first, last] bytes
+  for (uint32_t b = 0; b < 256; ++b) {
+    if (cut[b]) classes.push_back({b, b});
+    else classes.back().second = b;
+  }
+  std::vector<uint32_t> t;
   for (size_t d = 0; d < sets.size(); ++d) {
-    for (auto& v : by_byte) v.clear();
-    for (uint32_t s : sets[d])
-      for (const byte_nfa::edge& e : a.edges[s])
-        for (uint32_t b = e.lo; b <= e.hi; ++b) by_byte[b].push_back(e.to);
     out.next.resize((d + 1) * 256, byte_dfa::dead);
     out.accept.push_back(std::binary_search(sets[d].begin(), sets[d].end(), final_state));
-    for (uint32_t b = 0; b < 256; ++b) {
-      std::vector<uint32_t>& t = by_byte[b];
+    for (const auto& [lo, hi] : classes) {
+      t.clear();
+      for (uint32_t s : sets[d])
+        for (const byte_nfa::edge& e : a.edges[s])
+          if (e.lo <= lo && lo <= e.hi) t.push_back(e.to);
       if (t.empty()) continue;
       std::sort(t.begin(), t.end());
       t.erase(std::unique(t.begin(), t.end()), t.end());
-      closure(a, t, mark);
+      closure(a, t, mark, work);
+      if (work > kMaxClosureWork) return too_complex("its automaton takes too long to build");
       auto it = ids.find(t);
       uint32_t id;
       if (it != ids.end()) {
         id = it->second;
       } else {
-        if (sets.size() >= kMaxDfaStates) {
-          if (err) *err = "pattern too complex (its automaton exceeds " + std::to_string(kMaxDfaStates) + " states)";
-          return false;
-        }
+        if (sets.size() >= kMaxDfaStates) return too_complex("its automaton exceeds " + std::to_string(kMaxDfaStates) + " states");
         id = uint32_t(sets.size());
         ids.emplace(t, id);
         sets.push_back(t);
       }
-      out.next[d * 256 + b] = id;
+      for (uint32_t b = lo; b <= hi; ++b) out.next[d * 256 + b] = id;
     }
   }
   out.start = 0;
@@ -555,7 +577,7 @@ bool compile_node(const re_node& root, byte_dfa& out, std::string* err) {
   const uint32_t start = a.add();
   const uint32_t end = build_nfa(root, start, a);
   if (a.overflow) {
-    if (err) *err = "pattern too complex (too many repetitions)";
+    if (err) *err = "pattern too complex (its repetitions expand past " + std::to_string(kMaxNfaStates) + " automaton states)";
     return false;
   }
   return determinize(a, start, end, out, err);
@@ -598,6 +620,10 @@ bool compile_pattern(const std::string& pattern, byte_dfa& out, std::string* err
   re_parser p;
   if (!decode_utf8(pattern, p.cp)) {
     if (err) *err = "pattern is not valid UTF-8";
+    return false;
+  }
+  if (p.cp.size() > kMaxPatternChars) {
+    if (err) *err = "patterns longer than " + std::to_string(kMaxPatternChars) + " characters are not supported";
     return false;
   }
   node_ptr root = p.parse_pattern();

@@ -577,23 +577,37 @@ std::shared_ptr<compiled_grammar> new_grammar() {
 
 std::shared_ptr<const compiled_grammar> compile_json_schema(const std::string& schema_json,
                                                             std::string* error) {
+  // Refusals are remembered too: a schema that takes long to refuse (a pattern at the limits)
+  // costs that time once, not on every request that repeats it.
+  struct memo_entry {
+    std::string text;
+    std::shared_ptr<const compiled_grammar> grammar;
+    std::string error;
+  };
   static std::mutex mu;
-  static std::list<std::pair<std::string, std::shared_ptr<const compiled_grammar>>> memo;
+  static std::list<memo_entry> memo;
   constexpr size_t kMemo = 32;
   {
     std::lock_guard<std::mutex> lock(mu);
     for (auto it = memo.begin(); it != memo.end(); ++it) {
-      if (it->first == schema_json) {
+      if (it->text == schema_json) {
         memo.splice(memo.begin(), memo, it);
-        return memo.front().second;
+        if (!memo.front().grammar && error) *error = memo.front().error;
+        return memo.front().grammar;
       }
     }
   }
-  auto set_err = [&](const std::string& e) {
+  auto set_err = [&](const std::string& e) -> std::shared_ptr<const compiled_grammar> {
     if (error) *error = e;
+    std::lock_guard<std::mutex> lock(mu);
+    memo.push_front({schema_json, nullptr, e});
+    if (memo.size() > kMemo) memo.pop_back();
     return nullptr;
   };
-  if (schema_json.size() > kMaxSchemaBytes) return set_err("schema larger than 1 MiB");
+  if (schema_json.size() > kMaxSchemaBytes) {  // cheap to refuse again: not remembered
+    if (error) *error = "schema larger than 1 MiB";
+    return nullptr;
+  }
   json_value doc;
   std::string perr;
   if (!json_parse(schema_json, doc, &perr, 128)) return set_err("schema is not valid JSON: " + perr);
@@ -606,7 +620,7 @@ std::shared_ptr<const compiled_grammar> compile_json_schema(const std::string& s
   if (!prune_unproductive(*g, perr2)) return set_err(perr2);
   std::shared_ptr<const compiled_grammar> out = g;
   std::lock_guard<std::mutex> lock(mu);
-  memo.emplace_front(schema_json, out);
+  memo.push_front({schema_json, out, {}});
   if (memo.size() > kMemo) memo.pop_back();
   return out;
 }
