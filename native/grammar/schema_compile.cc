@@ -219,7 +219,7 @@ struct schema_compiler {
     };
     if (const json_value* v = number("multipleOf")) {
       const int128 m = scaled_decimal(v->text, true);
-      if (m <= 0 || scaled_decimal(v->text, false) <= 0) { fail(path, "multipleOf must be greater than 0"); return; }
+      if (m <= 0) { fail(path, "multipleOf must be greater than 0"); return; }  // m is rounded up
       const bool exact = m == scaled_decimal(v->text, false);
       if (exact && m % kNumScale == 0) {
         n.types &= uint8_t(~t_num);
