@@ -37,7 +37,8 @@ struct byte_dfa {
 
 // The regular expression (UTF-8 text) as a DFA; false and *err on unsupported syntax.
 bool compile_pattern(const std::string& pattern, byte_dfa& out, std::string* err);
-// The DFA of a known `format` (date, time, date-time, uuid, ipv4); false if the name is not one.
+// The DFA of a known `format` (date, time, date-time, duration, uuid, ipv4, ipv6, hostname, email);
+// false if the name is not one.
 bool compile_format(const std::string& format, byte_dfa& out);
 // Strings both DFAs accept; false and *err if the product grows past the limits.
 bool intersect_dfa(const byte_dfa& a, const byte_dfa& b, byte_dfa& out, std::string* err);

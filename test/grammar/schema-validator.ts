@@ -2,7 +2,10 @@
 // C++ matcher, so the tests do not share its mistakes): type (incl. lists, nullable), enum, const,
 // properties / required / additionalProperties, items / minItems / maxItems, minLength /
 // maxLength (code points), pattern (JavaScript's own RegExp, u flag), format (date, time,
-// date-time, uuid, ipv4, email), anyOf, oneOf (exactly one), allOf, $ref to local JSON pointers.
+// date-time, duration, uuid, ipv4, ipv6 (node:net), hostname, email), anyOf, oneOf (exactly
+// one), allOf, $ref to local JSON pointers.
+
+import { isIPv6 } from 'node:net';
 
 export type Schema = boolean | { [key: string]: unknown };
 
@@ -49,6 +52,9 @@ const FORMATS: Record<string, (v: string) => boolean> = {
     return parts.length === 4 && parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255);
   },
   email: (v) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v),
+  ipv6: (v) => isIPv6(v),
+  hostname: (v) => v.split('.').every((l) => /^[A-Za-z0-9-]{1,63}$/.test(l) && !l.startsWith('-') && !l.endsWith('-')),
+  duration: (v) => /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/.test(v),
 };
 
 export function validate(v: unknown, schema: Schema, root: Schema = schema, path = '$'): string | null {
