@@ -159,6 +159,30 @@ class load_worker : public promise_worker {
   std::shared_ptr<loaded_model> e_;
 };
 
+// Compiles a JSON-schema grammar on the thread pool: the result (or the refusal) is memoized by
+// the schema's text, so the submit() that follows finds it instead of compiling on the event loop.
+class grammar_worker : public promise_worker {
+ public:
+  grammar_worker(Napi::Env env, std::string schema) : promise_worker(env, "compileGrammar"), schema_(std::move(schema)) {}
+  void run() override {
+    std::string err;
+    if (!compile_json_schema(schema_, &err)) throw engine_error(engine_status::invalid_argument, "grammar: " + err);
+  }
+  Napi::Value result(Napi::Env env) override { return env.Undefined(); }
+
+ private:
+  std::string schema_;
+};
+
+Napi::Value compile_grammar(const Napi::CallbackInfo& info) {
+  if (info.Length() < 1 || !info[0].IsString())
+    throw_error(info.Env(), "compileGrammar", engine_status::invalid_argument, "expected the JSON schema text");
+  auto* w = new grammar_worker(info.Env(), info[0].As<Napi::String>().Utf8Value());
+  Napi::Promise p = w->promise();
+  w->Queue();
+  return p;
+}
+
 Napi::Value load_model(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsString())
@@ -727,6 +751,7 @@ void register_engine_binding(Napi::Env env, Napi::Object exports) {
   add("modelStats", model_stats);
   add("openSession", open_session);
   add("closeSession", close_session);
+  add("compileGrammar", compile_grammar);
   add("submit", submit);
   add("cancel", cancel);
   add("evaluate", evaluate);

@@ -15,11 +15,9 @@ constexpr uint32_t kMaxCodePoint = 0x10FFFF;
 constexpr size_t kMaxPatternChars = 4096;
 constexpr size_t kMaxNfaStates = 50000;
 constexpr size_t kMaxDfaStates = 4096;
-constexpr size_t kMaxClosureWork = 1000000;  // NFA states visited by all epsilon closures
 constexpr uint32_t kMaxRepeat = 1000;
 constexpr int kMaxGroupDepth = 64;  // the parser recurses per group level
 constexpr uint32_t kUnbounded = 0xFFFFFFFFu;
-constexpr size_t kMaxReachWork = size_t(1) << 26;  // (len_cap + 2) * transitions * words
 
 using cp_range = std::pair<uint32_t, uint32_t>;  // inclusive
 using cp_set = std::vector<cp_range>;
@@ -225,8 +223,11 @@ struct re_parser {
           while (!done() && peek() != '>') ++i;
           if (done()) { fail("unterminated group name"); return nullptr; }
           ++i;
-        } else {
+        } else if (peek(1) == '=' || peek(1) == '!' || peek(1) == '<') {
           fail("lookahead and lookbehind are not supported");
+          return nullptr;
+        } else {
+          fail("inline flags and other (?…) groups are not supported");
           return nullptr;
         }
       }
@@ -516,7 +517,8 @@ void closure(const byte_nfa& a, std::vector<uint32_t>& set, std::vector<uint8_t>
   std::sort(set.begin(), set.end());
 }
 
-bool determinize(const byte_nfa& a, uint32_t start, uint32_t final_state, byte_dfa& out, std::string* err) {
+bool determinize(const byte_nfa& a, uint32_t start, uint32_t final_state, byte_dfa& out, std::string* err,
+                 regex_budget& budget) {
   std::map<std::vector<uint32_t>, uint32_t> ids;
   std::vector<std::vector<uint32_t>> sets;
   std::vector<uint8_t> mark(a.eps.size(), 0);
@@ -554,7 +556,7 @@ bool determinize(const byte_nfa& a, uint32_t start, uint32_t final_state, byte_d
       std::sort(t.begin(), t.end());
       t.erase(std::unique(t.begin(), t.end()), t.end());
       closure(a, t, mark, work);
-      if (work > kMaxClosureWork) return too_complex("its automaton takes too long to build");
+      if (work > budget.closure) return too_complex("building the schema's automata takes too long");
       auto it = ids.find(t);
       uint32_t id;
       if (it != ids.end()) {
@@ -568,11 +570,12 @@ bool determinize(const byte_nfa& a, uint32_t start, uint32_t final_state, byte_d
       for (uint32_t b = lo; b <= hi; ++b) out.next[d * 256 + b] = id;
     }
   }
+  budget.closure -= work;
   out.start = 0;
   return true;
 }
 
-bool compile_node(const re_node& root, byte_dfa& out, std::string* err) {
+bool compile_node(const re_node& root, byte_dfa& out, std::string* err, regex_budget& budget) {
   byte_nfa a;
   const uint32_t start = a.add();
   const uint32_t end = build_nfa(root, start, a);
@@ -580,7 +583,7 @@ bool compile_node(const re_node& root, byte_dfa& out, std::string* err) {
     if (err) *err = "pattern too complex (its repetitions expand past " + std::to_string(kMaxNfaStates) + " automaton states)";
     return false;
   }
-  return determinize(a, start, end, out, err);
+  return determinize(a, start, end, out, err, budget);
 }
 
 // The formats' syntax (RFC 3339 date / full-time, RFC 4122 uuid, dotted-quad IPv4, a common
@@ -605,7 +608,9 @@ const char* format_pattern(const std::string& name) {
            "|[0-9a-fA-F]{1,4}:(:[0-9a-fA-F]{1,4}){1,6}|:((:[0-9a-fA-F]{1,4}){1,7}|:))$";
   }
   if (name == "email")
-    return "^[A-Za-z0-9._%+-]+@[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\\.[A-Za-z]{2,}$";
+    // RFC 5321 dot-atom local part (no leading, trailing or doubled dot), a subset of atext
+    return "^[A-Za-z0-9_%+-]+(\\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*"
+           "\\.[A-Za-z]{2,}$";
   return nullptr;
 }
 
@@ -627,7 +632,7 @@ bool byte_dfa::feasible(uint32_t s, uint32_t need, uint32_t allow) const {
   return false;
 }
 
-bool compile_pattern(const std::string& pattern, byte_dfa& out, std::string* err) {
+bool compile_pattern(const std::string& pattern, byte_dfa& out, std::string* err, regex_budget& budget) {
   re_parser p;
   if (!decode_utf8(pattern, p.cp)) {
     if (err) *err = "pattern is not valid UTF-8";
@@ -642,13 +647,14 @@ bool compile_pattern(const std::string& pattern, byte_dfa& out, std::string* err
     if (err) *err = p.err;
     return false;
   }
-  return compile_node(*root, out, err);
+  return compile_node(*root, out, err, budget);
 }
 
 bool compile_format(const std::string& format, byte_dfa& out) {
   const char* p = format_pattern(format);
   std::string err;
-  return p && compile_pattern(p, out, &err);
+  regex_budget budget;  // the formats are small and fixed
+  return p && compile_pattern(p, out, &err, budget);
 }
 
 bool intersect_dfa(const byte_dfa& a, const byte_dfa& b, byte_dfa& out, std::string* err) {
@@ -678,31 +684,82 @@ bool intersect_dfa(const byte_dfa& a, const byte_dfa& b, byte_dfa& out, std::str
   return true;
 }
 
-bool finish_dfa(byte_dfa& d, uint32_t len_cap, std::string* err) {
+// The most characters a match can have from the start, or UINT32_MAX when a cycle on the way
+// to a match makes it unbounded (every cycle holds a character's first byte).
+uint32_t longest_match(const byte_dfa& d, const std::vector<std::vector<std::pair<uint32_t, bool>>>& preds) {
+  const size_t n = d.size();
+  std::vector<uint8_t> live(n, 0);  // a match can still end from here
+  std::vector<uint32_t> stack;
+  for (size_t s = 0; s < n; ++s)
+    if (d.accept[s]) {
+      live[s] = 1;
+      stack.push_back(uint32_t(s));
+    }
+  while (!stack.empty()) {
+    const uint32_t t = stack.back();
+    stack.pop_back();
+    for (const auto& pe : preds[t])
+      if (!live[pe.first]) {
+        live[pe.first] = 1;
+        stack.push_back(pe.first);
+      }
+  }
+  // Depth-first from the start over live states: a back edge is a cycle; else longest paths.
+  std::vector<uint8_t> color(n, 0);  // 0 new, 1 on the path, 2 done
+  std::vector<uint32_t> longest(n, 0);
+  std::vector<std::pair<uint32_t, uint32_t>> path;  // (state, next byte to try)
+  if (!live[d.start]) return 0;
+  path.push_back({d.start, 0});
+  color[d.start] = 1;
+  while (!path.empty()) {
+    auto& [s, b] = path.back();
+    if (b == 256) {
+      color[s] = 2;
+      const uint32_t done = s;
+      path.pop_back();
+      if (!path.empty()) {
+        const uint32_t parent = path.back().first, via = path.back().second - 1;
+        longest[parent] = std::max(longest[parent], longest[done] + (is_start_byte(via) ? 1u : 0u));
+      }
+      continue;
+    }
+    const uint32_t t = d.next[size_t(s) * 256 + b++];
+    if (t == byte_dfa::dead || !live[t]) continue;
+    if (color[t] == 1) return UINT32_MAX;
+    if (color[t] == 2) {
+      longest[s] = std::max(longest[s], longest[t] + (is_start_byte(b - 1) ? 1u : 0u));
+      continue;
+    }
+    color[t] = 1;
+    path.push_back({t, 0});
+  }
+  return longest[d.start];
+}
+
+bool finish_dfa(byte_dfa& d, uint32_t len_cap, std::string* err, regex_budget& budget) {
   const size_t n = d.size();
   for (size_t s = 0; s < n; ++s)
     for (uint32_t b = 0; b < 0x20; ++b)
       if (b != 8 && b != 9 && b != 10 && b != 12 && b != 13) d.next[s * 256 + b] = byte_dfa::dead;
   // Predecessors, one entry per distinct (source, counts-a-character) pair.
   std::vector<std::vector<std::pair<uint32_t, bool>>> preds(n);
-  size_t transitions = 0;
   for (size_t s = 0; s < n; ++s)
     for (uint32_t b = 0; b < 256; ++b) {
       const uint32_t t = d.next[s * 256 + b];
       if (t == byte_dfa::dead) continue;
       auto& p = preds[t];
       const std::pair<uint32_t, bool> e{uint32_t(s), is_start_byte(b)};
-      if (std::find(p.begin(), p.end(), e) == p.end()) {
-        p.push_back(e);
-        ++transitions;
-      }
+      if (std::find(p.begin(), p.end(), e) == p.end()) p.push_back(e);
     }
+  len_cap = std::min(len_cap, longest_match(d, preds));
   d.len_cap = len_cap;
   d.words = (len_cap + 2 + 63) / 64;
-  if (size_t(len_cap + 2) * (transitions + n) * d.words > kMaxReachWork) {
-    if (err) *err = "pattern with minLength/maxLength this large is too complex to enforce";
+  auto too_large = [&] {
+    if (err) *err = "minLength/maxLength of " + std::to_string(len_cap) + " with this pattern is too large to enforce";
     return false;
-  }
+  };
+  if (size_t(n) * d.words > budget.reach) return too_large();
+  size_t reach_work = size_t(n) * d.words;  // counted as the table fills, against the budget
   const uint32_t W = d.words, top = len_cap + 1;
   d.reach.assign(n * W, 0);
   std::deque<uint32_t> work;
@@ -725,6 +782,8 @@ bool finish_dfa(byte_dfa& d, uint32_t len_cap, std::string* err) {
     shifted[top / 64] &= (top % 64 == 63) ? ~uint64_t(0) : (uint64_t(1) << (top % 64 + 1)) - 1;
     for (uint32_t w = top / 64 + 1; w < W; ++w) shifted[w] = 0;
     if (over) shifted[top / 64] |= uint64_t(1) << (top % 64);
+    reach_work += preds[t].size() * W;
+    if (reach_work > budget.reach) return too_large();
     for (const auto& [s, counts] : preds[t]) {
       uint64_t* rs = &d.reach[size_t(s) * W];
       const uint64_t* src = counts ? shifted.data() : rt;
@@ -742,6 +801,7 @@ bool finish_dfa(byte_dfa& d, uint32_t len_cap, std::string* err) {
       }
     }
   }
+  budget.reach -= reach_work;
   return true;
 }
 

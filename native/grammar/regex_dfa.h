@@ -35,8 +35,15 @@ struct byte_dfa {
   bool feasible(uint32_t s, uint32_t need, uint32_t allow) const;
 };
 
-// The regular expression (UTF-8 text) as a DFA; false and *err on unsupported syntax.
-bool compile_pattern(const std::string& pattern, byte_dfa& out, std::string* err);
+// Work all the patterns of one schema may take together: compiles run on a request's path.
+struct regex_budget {
+  size_t closure = 3000000;         // NFA states visited by epsilon closures (~0.25 s at worst)
+  size_t reach = size_t(1) << 28;   // word operations filling reach tables (~0.3 s at worst)
+};
+
+// The regular expression (UTF-8 text) as a DFA; false and *err on unsupported syntax or when the
+// budget runs out.
+bool compile_pattern(const std::string& pattern, byte_dfa& out, std::string* err, regex_budget& budget);
 // The DFA of a known `format` (date, time, date-time, duration, uuid, ipv4, ipv6, hostname, email);
 // false if the name is not one.
 bool compile_format(const std::string& format, byte_dfa& out);
@@ -44,7 +51,8 @@ bool compile_format(const std::string& format, byte_dfa& out);
 bool intersect_dfa(const byte_dfa& a, const byte_dfa& b, byte_dfa& out, std::string* err);
 // Drops bytes a JSON string cannot carry in a pattern string (control characters other than
 // \b \t \n \f \r, which have short escapes) and fills `reach` for bounds up to len_cap; false
-// and *err when that table would be too large.
-bool finish_dfa(byte_dfa& d, uint32_t len_cap, std::string* err);
+// and *err when that table would be too large. A finite language lowers len_cap to its longest
+// string (bounds above it change nothing).
+bool finish_dfa(byte_dfa& d, uint32_t len_cap, std::string* err, regex_budget& budget);
 
 }  // namespace infer

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <list>
 #include <map>
+#include <utility>
 
 #include "grammar/grammar_internal.h"
 #include "grammar/json_value.h"
@@ -59,6 +60,8 @@ struct schema_compiler {
   const json_value& doc;
   std::map<std::string, uint32_t> refs;
   std::string err;
+  std::string unsat;  // the first unsatisfiable part (see unsatisfiable())
+  regex_budget budget;  // shared by all of the schema's patterns
   size_t literal_bytes = 0;
   int depth = 0;
 
@@ -123,43 +126,58 @@ struct schema_compiler {
   }
 
   // minimum / maximum / exclusiveMinimum / exclusiveMaximum of an integer node as inclusive integer
-  // bounds (draft 4's boolean exclusive flags too), clamped to what kMaxIntDigits digits can write.
+  // bounds (draft 4's boolean exclusive flags too), exact from the schema's number text, clamped
+  // to what kMaxIntDigits digits can write.
   void read_int_bounds(const json_value& s, const std::string& path, schema_node& n) {
-    const double limit = 9999999999999999.0;  // kMaxIntDigits nines
-    double lo = -limit, hi = limit;
+    const int128 limit = int128(9999999999999999LL);  // kMaxIntDigits nines
+    auto floor_div = [](int128 a, int128 b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
+    auto ceil_div = [](int128 a, int128 b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); };
+    int128 lo = -limit, hi = limit;
     bool any = false;
-    auto number = [&](const char* key, double& out) -> bool {
+    auto number = [&](const char* key) -> const json_value* {
       const json_value* v = s.find(key);
-      if (!v || v->is_bool()) return false;
-      if (!v->is_number()) { fail(path, std::string(key) + " must be a number"); return false; }
-      out = std::strtod(v->text.c_str(), nullptr);
-      return true;
+      if (!v || v->is_bool()) return nullptr;
+      if (!v->is_number()) { fail(path, std::string(key) + " must be a number"); return nullptr; }
+      any = true;
+      return v;
     };
     auto flag = [&](const char* key) {
       const json_value* v = s.find(key);
       return v && v->is_bool() && v->boolean;
     };
-    double x = 0;
-    if (number("minimum", x)) { any = true; lo = std::max(lo, flag("exclusiveMinimum") ? std::floor(x) + 1 : std::ceil(x)); }
+    // x >= v: ceil(v); x > v: floor(v) + 1; x <= v: floor(v); x < v: ceil(v) - 1.
+    auto ceil_int = [&](const json_value* v) { return ceil_div(scaled_decimal(v->text, true), kNumScale); };
+    auto floor_int = [&](const json_value* v) { return floor_div(scaled_decimal(v->text, false), kNumScale); };
+    if (const json_value* v = number("minimum")) lo = std::max(lo, flag("exclusiveMinimum") ? floor_int(v) + 1 : ceil_int(v));
+    if (const json_value* v = number("maximum")) hi = std::min(hi, flag("exclusiveMaximum") ? ceil_int(v) - 1 : floor_int(v));
+    if (const json_value* v = number("exclusiveMinimum")) lo = std::max(lo, floor_int(v) + 1);
+    if (const json_value* v = number("exclusiveMaximum")) hi = std::min(hi, ceil_int(v) - 1);
     if (!err.empty()) return;
-    if (number("maximum", x)) { any = true; hi = std::min(hi, flag("exclusiveMaximum") ? std::ceil(x) - 1 : std::floor(x)); }
-    if (!err.empty()) return;
-    if (number("exclusiveMinimum", x)) { any = true; lo = std::max(lo, std::floor(x) + 1); }
-    if (!err.empty()) return;
-    if (number("exclusiveMaximum", x)) { any = true; hi = std::min(hi, std::ceil(x) - 1); }
-    if (!err.empty()) return;
-    double m = 1;
-    if (number("multipleOf", m)) {
-      if (!(m > 0)) { fail(path, "multipleOf must be greater than 0"); return; }
-      // A fractional multipleOf is not enforced (documented); an integer one is.
-      if (m == std::floor(m) && m <= limit) any = true;
-      else m = 1;
+    // multipleOf, exactly from its text: the integers that are multiples of p / 10^q are the
+    // multiples of p / gcd(p, 10^q) (2.5 -> 5, 0.5 -> 1); one past every writable integer leaves 0.
+    int128 m = 1;
+    if (const json_value* mv = s.find("multipleOf"); mv && !mv->is_bool()) {
+      if (!mv->is_number()) { fail(path, "multipleOf must be a number"); return; }
+      const int128 up = scaled_decimal(mv->text, true), down = scaled_decimal(mv->text, false);
+      if (up <= 0) { fail(path, "multipleOf must be greater than 0"); return; }
+      if (up > kNumLimit) {  // beyond what can be written
+        m = limit + 1;
+        any = true;
+      } else if (up == down) {  // on the 10^-16 grid; a finer or non-decimal one is not enforced
+        int128 a = up, b = kNumScale;
+        while (b != 0) a = std::exchange(b, a % b);
+        m = std::min(up / a, limit + 1);
+        any = true;
+      }
     }
-    if (!err.empty() || !any) return;
-    const int64_t mult = int64_t(m);
+    if (!any) return;
     // The smallest and largest allowed multiples inside [lo, hi].
-    const double first = std::ceil(lo / m) * m, last = std::floor(hi / m) * m;
-    if (lo > hi || first > last) { fail(path, "no integer satisfies minimum/maximum/multipleOf"); return; }
+    const int128 first = ceil_div(lo, m) * m, last = floor_div(hi, m) * m;
+    if (lo > hi || first > last) {
+      unsatisfiable(n, t_int | t_num, path, "no integer satisfies minimum/maximum/multipleOf");
+      return;
+    }
+    const int64_t mult = int64_t(m);
     n.int_bounded = true;
     n.int_min = int64_t(lo);
     n.int_max = int64_t(hi);
@@ -240,10 +258,58 @@ struct schema_compiler {
     if (!err.empty() || !any) return;
     const int128 grid = pow10_128(kMaxFracDigits - n.max_frac);
     const int128 first = lo >= 0 ? (lo + grid - 1) / grid * grid : -(-lo / grid * grid);
-    if (lo > hi || first > hi) { fail(path, "no number satisfies minimum/maximum/multipleOf"); return; }
+    if (lo > hi || first > hi) {
+      unsatisfiable(n, t_int | t_num, path, "no number satisfies minimum/maximum/multipleOf");
+      return;
+    }
     n.num_bounded = true;
     n.num_min = lo;
     n.num_max = hi;
+  }
+
+  // A part of the schema no value can satisfy (impossible bounds, a pattern no string of the
+  // allowed lengths matches, no enum value left) is not an error by itself: those types are
+  // dropped, and a node left admitting nothing is pruned from unions and optional places. Only a
+  // schema that then admits nothing at all is refused, with the first such reason.
+  void unsatisfiable(schema_node& n, uint8_t types, const std::string& path, const std::string& why) {
+    n.types &= uint8_t(~types);
+    if (unsat.empty()) unsat = "schema at " + (path.empty() ? std::string("/") : path) + ": " + why;
+  }
+
+  // Whether an enum / const value also satisfies the node's type, lengths, pattern / format and
+  // number bounds (containers: their type only).
+  bool literal_allowed(const schema_node& n, const json_value& v) const {
+    switch (v.kind) {
+      case json_value::null_k: return n.types & t_null;
+      case json_value::bool_k: return n.types & t_bool;
+      case json_value::array_k: return n.types & t_arr;
+      case json_value::object_k: return n.types & t_obj;
+      case json_value::string_k: {
+        if (!(n.types & t_str)) return false;
+        uint32_t chars = 0;
+        for (unsigned char c : v.text) chars += (c & 0xC0) != 0x80;
+        if (chars < n.min_length || chars > n.max_length) return false;
+        if (n.pattern < 0) return true;
+        const byte_dfa& d = g.patterns[size_t(n.pattern)];
+        uint32_t st = d.start;
+        for (unsigned char c : v.text)
+          if ((st = d.step(st, c)) == byte_dfa::dead) return false;
+        return d.accept[st] != 0;
+      }
+      default: {  // number: exact, from its text
+        const int128 lo = scaled_decimal(v.text, false), hi = scaled_decimal(v.text, true);
+        const bool integral = lo == hi && lo % kNumScale == 0;
+        if (!(n.types & (integral ? (t_int | t_num) : t_num))) return false;
+        if (!(n.types & t_num)) {  // integer-only: the integer bounds and multiple
+          if (!n.int_bounded) return true;
+          const int128 x = lo / kNumScale;
+          return x >= n.int_min && x <= n.int_max && x % n.int_multiple == 0;
+        }
+        if (!n.num_bounded) return true;
+        if (hi < n.num_min || lo > n.num_max) return false;  // v >= min iff ceil(v) >= min, etc.
+        return n.max_frac == kMaxFracDigits || (lo == hi && lo % pow10_128(kMaxFracDigits - n.max_frac) == 0);
+      }
+    }
   }
 
   // `pattern` and a known `format` (others are annotations, as JSON Schema has them by default)
@@ -252,10 +318,11 @@ struct schema_compiler {
     const json_value* pat = s.find("pattern");
     const json_value* fmt = s.find("format");
     if (pat && !pat->is_string()) { fail(path + "/pattern", "pattern must be a string"); return; }
+    if (fmt && !fmt->is_string()) { fail(path + "/format", "format must be a string"); return; }
     byte_dfa d, f;
     std::string e;
     const bool has_pattern = pat != nullptr;
-    if (has_pattern && !compile_pattern(pat->text, d, &e)) { fail(path + "/pattern", e); return; }
+    if (has_pattern && !compile_pattern(pat->text, d, &e, budget)) { fail(path + "/pattern", e); return; }
     const bool has_format = fmt && fmt->is_string() && compile_format(fmt->text, f);
     if (!has_pattern && !has_format) return;
     if (has_pattern && has_format) {
@@ -268,9 +335,9 @@ struct schema_compiler {
     const uint32_t need = std::min<uint32_t>(n.min_length, 0xFFFE);
     const uint32_t allow = n.max_length == UINT32_MAX ? UINT32_MAX : std::min<uint32_t>(n.max_length, 0xFFFE);
     const uint32_t cap = std::max(need, allow == UINT32_MAX ? 0u : allow);
-    if (!finish_dfa(d, cap, &e)) { fail(path, e); return; }
+    if (!finish_dfa(d, cap, &e, budget)) { fail(path, e); return; }
     if (!d.feasible(d.start, need, allow)) {
-      fail(path, has_pattern ? "no string satisfies pattern" + std::string(has_format ? ", format" : "") +
+      unsatisfiable(n, t_str, path, has_pattern ? "no string satisfies pattern" + std::string(has_format ? ", format" : "") +
                                    (n.length_limited() ? " and minLength/maxLength" : "")
                              : "no string satisfies format and minLength/maxLength");
       return;
@@ -382,29 +449,21 @@ struct schema_compiler {
     }
     if (const json_value* nb = s.find("nullable"); nb && nb->is_bool() && nb->boolean) n.types |= t_null;
 
-    // enum / const: the value is one of these exact (compact) serializations.
-    std::vector<std::string> lits;
+    // enum / const: the value is one of these; the other keywords still apply to them (below).
+    std::vector<const json_value*> lits;
+    bool lits_given = false;
     if (const json_value* e = s.find("enum")) {
       if (!e->is_array() || e->items.empty()) { fail(path + "/enum", "enum must be a non-empty array"); return; }
-      for (auto& x : e->items) lits.push_back(json_serialize(x));
+      for (auto& x : e->items) lits.push_back(&x);
+      lits_given = true;
     }
     if (const json_value* c = s.find("const")) {
-      std::string one = json_serialize(*c);
-      if (!lits.empty() && std::find(lits.begin(), lits.end(), one) == lits.end()) {
-        fail(path, "const is not among the enum values");
-        return;
-      }
-      lits = {one};
-    }
-    if (!lits.empty()) {
-      for (auto& l : lits) literal_bytes += l.size();
-      if (literal_bytes > kMaxLiteralBytes) { fail(path, "enum/const values too large"); return; }
-      std::sort(lits.begin(), lits.end());
-      lits.erase(std::unique(lits.begin(), lits.end()), lits.end());
-      n.literals = int32_t(g.tries.size());
-      g.tries.push_back(byte_trie::build(lits));
-      g.nodes[id] = std::move(n);
-      return;
+      const std::string one = json_serialize(*c);
+      const bool listed = !lits_given || std::any_of(lits.begin(), lits.end(), [&](const json_value* x) { return json_serialize(*x) == one; });
+      lits.clear();
+      if (listed) lits.push_back(c);
+      else unsatisfiable(n, t_any, path, "const is not among the enum values");
+      lits_given = true;
     }
 
     if ((n.types & t_int) && !(n.types & t_num)) read_int_bounds(s, path, n);
@@ -413,12 +472,31 @@ struct schema_compiler {
     if (!read_count(s, "minLength", path, n.min_length) || !read_count(s, "maxLength", path, n.max_length) ||
         !read_count(s, "minItems", path, n.min_items) || !read_count(s, "maxItems", path, n.max_items))
       return;
-    if ((n.types & t_str) && n.min_length > n.max_length) { fail(path, "minLength exceeds maxLength"); return; }
+    if ((n.types & t_str) && n.min_length > n.max_length) unsatisfiable(n, t_str, path, "minLength exceeds maxLength");
     if (n.types & t_str) {
       read_string_pattern(s, path, n);
       if (!err.empty()) return;
     }
-    if ((n.types & t_arr) && n.min_items > n.max_items) { fail(path, "minItems exceeds maxItems"); return; }
+    if ((n.types & t_arr) && n.min_items > n.max_items) unsatisfiable(n, t_arr, path, "minItems exceeds maxItems");
+
+    if (lits_given) {
+      std::vector<std::string> keep;
+      for (const json_value* x : lits)
+        if (literal_allowed(n, *x)) keep.push_back(json_serialize(*x));
+      if (keep.empty()) {
+        if (n.types != 0) unsatisfiable(n, t_any, path, "no enum/const value satisfies the schema's other keywords");
+        g.nodes[id] = std::move(n);
+        return;
+      }
+      for (auto& l : keep) literal_bytes += l.size();
+      if (literal_bytes > kMaxLiteralBytes) { fail(path, "enum/const values too large"); return; }
+      std::sort(keep.begin(), keep.end());
+      keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+      n.literals = int32_t(g.tries.size());
+      g.tries.push_back(byte_trie::build(keep));
+      g.nodes[id] = std::move(n);
+      return;
+    }
 
     if (const json_value* it = s.find("items")) {
       if (it->is_array()) { fail(path + "/items", "tuple items (an array) are not supported"); return; }
@@ -612,12 +690,13 @@ std::shared_ptr<const compiled_grammar> compile_json_schema(const std::string& s
   std::string perr;
   if (!json_parse(schema_json, doc, &perr, 128)) return set_err("schema is not valid JSON: " + perr);
   auto g = new_grammar();
-  schema_compiler c{*g, doc, {}, {}, 0, 0};
+  schema_compiler c{*g, doc, {}, {}, {}, {}, 0, 0};
   uint32_t root = c.compile(doc, "");
   if (!c.err.empty()) return set_err(c.err);
   g->root = root;
   std::string perr2;
-  if (!prune_unproductive(*g, perr2)) return set_err(perr2);
+  // A schema that admits nothing because of an unsatisfiable part says which part.
+  if (!prune_unproductive(*g, perr2)) return set_err(c.unsat.empty() ? perr2 : c.unsat);
   std::shared_ptr<const compiled_grammar> out = g;
   std::lock_guard<std::mutex> lock(mu);
   memo.push_front({schema_json, out, {}});

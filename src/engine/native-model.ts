@@ -162,17 +162,25 @@ export class NativeModel implements EngineModel {
         contextExceeded(`This model's maximum context length is ${this.info.contextLength} tokens; the prompt has ${promptTokens}.`),
       );
     }
-    if (req.signal?.aborted) return Promise.resolve({ finishReason: 'cancelled', promptTokens, cachedTokens: 0, completionTokens: 0 });
-    if (req.priority === 'batch') return this.run(req, onToken);
-    if (this.interactive >= this.admission.maxRunning + this.admission.maxWaiting) return Promise.reject(queueFull(this.admission.maxWaiting));
+    const cancelled: GenerateResult = { finishReason: 'cancelled', promptTokens, cachedTokens: 0, completionTokens: 0 };
+    if (req.signal?.aborted) return Promise.resolve(cancelled);
+    if (req.priority !== 'batch' && this.interactive >= this.admission.maxRunning + this.admission.maxWaiting) {
+      return Promise.reject(queueFull(this.admission.maxWaiting));
+    }
+    // A JSON schema is compiled on the thread pool first (a big one takes a while); the native
+    // memo then hands submit() the compiled grammar without blocking the event loop.
+    const schema = req.grammar?.kind === 'json_schema' ? JSON.stringify(req.grammar.schema) : undefined;
+    const start = (): Promise<GenerateResult> => (req.signal?.aborted ? Promise.resolve(cancelled) : this.run(req, onToken, schema));
+    const started = schema === undefined ? start() : native().compileGrammar(schema).then(start, (e: unknown) => Promise.reject(fromNativeError(e)));
+    if (req.priority === 'batch') return started;
     this.interactive++;
-    return this.run(req, onToken).finally(() => this.interactive--);
+    return started.finally(() => this.interactive--);
   }
 
   /** Submits to the engine and streams the sequence's events into onToken until it finishes. */
-  private run(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult> {
+  private run(req: GenerateRequest, onToken: (ev: TokenEvent) => void, schema?: string): Promise<GenerateResult> {
     const promptTokens = req.prompt.length;
-    const opts = this.submitOptions(req);
+    const opts = this.submitOptions(req, schema);
     const n = native();
     return new Promise<GenerateResult>((resolve, reject) => {
       let seq: number;
@@ -290,7 +298,8 @@ export class NativeModel implements EngineModel {
     if (this.unloaded) throw new ApiError('model_not_ready', `model ${this.info.id} was unloaded`);
   }
 
-  private submitOptions(req: GenerateRequest): NativeSubmitOptions {
+  /** schema: req.grammar's JSON schema as text, when it has one. */
+  private submitOptions(req: GenerateRequest, schema?: string): NativeSubmitOptions {
     const s = req.sampling;
     const biasIds: number[] = [];
     const biasValues: number[] = [];
@@ -325,8 +334,7 @@ export class NativeModel implements EngineModel {
       }
     }
     if (req.grammar) {
-      opts.grammar =
-        req.grammar.kind === 'json_schema' ? { kind: 'json_schema', schema: JSON.stringify(req.grammar.schema) } : { kind: req.grammar.kind };
+      opts.grammar = req.grammar.kind === 'json_schema' ? { kind: 'json_schema', schema: schema ?? JSON.stringify(req.grammar.schema) } : { kind: req.grammar.kind };
     }
     return opts;
   }

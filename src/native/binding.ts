@@ -189,6 +189,9 @@ export interface NativeBinding {
    *  undefined when absent); step-dispatcher.ts puts them together. */
   openSession(model: ModelHandle, onStep: StepCallback): SessionHandle;
   closeSession(session: SessionHandle): void;
+  /** Compiles a JSON-schema grammar on the thread pool into the native memo that submit() reads;
+   *  rejects (invalid argument, "grammar: …") for a schema it refuses. */
+  compileGrammar(schema: string): Promise<void>;
   submit(session: SessionHandle, prompt: Uint32Array, opts: NativeSubmitOptions): number;
   cancel(session: SessionHandle, seq: number): void;
   evaluate(model: ModelHandle, tokens: Uint32Array, opts: NativeEvalOptions): Promise<NativeEvalResult>;

@@ -80,6 +80,20 @@ describe('OpenAI SDK error classes', () => {
     expect(String((anth as Error).message)).toMatch(/output_config\.format: the JSON schema cannot be used/);
   });
 
+  it('compiles a JSON schema off the event loop: another request is answered while a slow schema is still being refused', async () => {
+    // An unanchored 4,000-character pattern exhausts the compile budget (~0.2 s on this machine);
+    // unique per run, so no memo answers it. Compiled on the event loop, it held the others back.
+    const pattern = 'a'.repeat(3999) + String.fromCharCode(98 + Math.floor(Math.random() * 20));
+    const order: string[] = [];
+    const chat = h.openai.chat.completions
+      .create({ model: MODEL_ID, messages: msgs, max_tokens: 4, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', pattern } } } })
+      .then(() => order.push('chat ok'), (e: InstanceType<typeof OpenAI.APIError>) => order.push(`chat ${e.status}`));
+    await new Promise((r) => setTimeout(r, 40));
+    const other = h.openai.models.list().then(() => order.push('models ok'));
+    await Promise.all([chat, other]);
+    expect(order).toEqual(['models ok', 'chat 400']);
+  });
+
   it('400, not 500, for schemas nested thousands deep, before a forced tool call starts its stream', async () => {
     // Bodies written as text: JSON.stringify (and so the SDKs) cannot write a value this deep.
     const post = async (path: string, head: string, value: string, tail: string): Promise<[number, { error: { param?: string; message: string } }]> => {

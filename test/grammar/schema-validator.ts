@@ -51,7 +51,8 @@ const FORMATS: Record<string, (v: string) => boolean> = {
     const parts = v.split('.');
     return parts.length === 4 && parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255);
   },
-  email: (v) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v),
+  // RFC 5321: a dot-atom local part (no leading, trailing or doubled dot), a dotted domain
+  email: (v) => /^[^\s@.]+(\.[^\s@.]+)*@[^\s@.]+(\.[^\s@.]+)+$/.test(v),
   ipv6: (v) => isIPv6(v),
   hostname: (v) => v.split('.').every((l) => /^[A-Za-z0-9-]{1,63}$/.test(l) && !l.startsWith('-') && !l.endsWith('-')),
   duration: (v) => /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/.test(v),
@@ -92,10 +93,12 @@ export function validate(v: unknown, schema: Schema, root: Schema = schema, path
     if (typeof s.maximum === 'number' && v > s.maximum) return `${path}: above maximum ${s.maximum}`;
     if (typeof s.exclusiveMinimum === 'number' && v <= s.exclusiveMinimum) return `${path}: not above ${s.exclusiveMinimum}`;
     if (typeof s.exclusiveMaximum === 'number' && v >= s.exclusiveMaximum) return `${path}: not below ${s.exclusiveMaximum}`;
-    // multipleOf as the grammar enforces it: integers, and powers of ten below one (0.01, 1e-3).
+    // multipleOf as the grammar enforces it: integers, powers of ten below one (0.01, 1e-3), and
+    // any decimal on integer schemas.
     const m = s.multipleOf;
     if (typeof m === 'number' && Number.isInteger(m) && v % m !== 0) return `${path}: not a multiple of ${m}`;
-    if (typeof m === 'number' && /^(0\.0*1|1e-\d+)$/.test(String(m)) && Math.abs(v / m - Math.round(v / m)) > 1e-6) return `${path}: not a multiple of ${m}`;
+    const checked = typeof m === 'number' && (/^(0\.0*1|1e-\d+)$/.test(String(m)) || s.type === 'integer');
+    if (checked && Math.abs(v / m - Math.round(v / m)) > 1e-6) return `${path}: not a multiple of ${m}`;
   }
   if (typeof v === 'string') {
     const len = [...v].length;
