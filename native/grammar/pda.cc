@@ -641,6 +641,8 @@ step string_frame_step(const compiled_grammar& g, frame& f, uint8_t c) {
     if (rmax == 0) return (f.sub & kStrBudgetNormalized) ? step::unsure : step::dead;
     if (rmax != kNoLimit) --rmax;
     if (rmin > 0) --rmin;
+    // A normalized pattern budget is exact for kBudgetCap characters (pda_normalize_top).
+    if (d && (f.sub & kStrBudgetNormalized) && rmax != kNoLimit && rmax < d->flat_from) return step::unsure;
   }
   if (d && !pattern_step(*d, f, mode_before, r, c, rmin, rmax)) return step::dead;
   f.a = rmax | rmin << 16;
@@ -773,8 +775,21 @@ bool pda_normalize_top(const compiled_grammar& g, frame& f) {
     case fk_string: {
       f.depth = 0;
       f.ws = 0;
-      // A pattern string keeps its node (its DFA), its budgets and its DFA state.
-      if (f.sub & kStrPattern) return false;
+      // A pattern string keeps its node (its DFA) and its DFA state. Budgets more than
+      // kBudgetCap characters past the DFA's flat_from act alike for kBudgetCap characters (the
+      // reach bits they read are constant there), so they share one entry; a token longer than
+      // that is "unsure" and decided per state.
+      if (f.sub & kStrPattern) {
+        const uint32_t cap = g.patterns[size_t(g.nodes[f.node].pattern)].flat_from + kBudgetCap;
+        uint32_t rmax = f.a & 0xFFFF, rmin = f.a >> 16;
+        if (rmax != kNoLimit && rmax > cap) {
+          rmax = cap;
+          rmin = std::min(rmin, cap);
+          f.sub |= kStrBudgetNormalized;
+        }
+        f.a = rmax | rmin << 16;
+        return false;
+      }
       // Closing the top string always leaves it (decided per state), so the characters still
       // needed do not matter here; a budget above the cap behaves like the cap, except that
       // exhausting it is "unsure".

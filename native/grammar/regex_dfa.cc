@@ -609,8 +609,9 @@ const char* format_pattern(const std::string& name) {
   }
   if (name == "email")
     // RFC 5321 dot-atom local part (no leading, trailing or doubled dot), a subset of atext
-    return "^[A-Za-z0-9_%+-]+(\\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*"
-           "\\.[A-Za-z]{2,}$";
+    // and domain labels of 1-63 characters, as hostname (the local part's 64 are not checked)
+    return "^[A-Za-z0-9_%+-]+(\\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+           "(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\\.[A-Za-z]{2,63}$";
   return nullptr;
 }
 
@@ -802,6 +803,20 @@ bool finish_dfa(byte_dfa& d, uint32_t len_cap, std::string* err, regex_budget& b
     }
   }
   budget.reach -= reach_work;
+  // flat_from: past the highest bit, in any state, that differs from that state's bit len_cap + 1.
+  d.flat_from = 0;
+  for (size_t s = 0; s < n; ++s) {
+    const uint64_t* r = &d.reach[s * W];
+    const uint64_t fill = (r[top / 64] >> (top % 64) & 1) ? ~uint64_t(0) : 0;
+    for (uint32_t w = top / 64 + 1; w-- > 0;) {
+      uint64_t diff = r[w] ^ fill;
+      if (w == top / 64) diff &= top % 64 == 63 ? ~uint64_t(0) : (uint64_t(1) << (top % 64 + 1)) - 1;
+      if (diff) {
+        d.flat_from = std::max(d.flat_from, w * 64 + uint32_t(63 - __builtin_clzll(diff)) + 1);
+        break;
+      }
+    }
+  }
   return true;
 }
 

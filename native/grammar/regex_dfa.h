@@ -27,6 +27,9 @@ struct byte_dfa {
   uint32_t len_cap = 0;
   uint32_t words = 1;
   std::vector<uint64_t> reach;
+  // From this many characters on, every state's reach bits are constant: budgets further out
+  // than that behave alike (the mask cache keys them together, pda.cc).
+  uint32_t flat_from = 0;
 
   size_t size() const { return accept.size(); }
   uint32_t step(uint32_t s, uint8_t b) const { return next[size_t(s) * 256 + b]; }

@@ -8,6 +8,9 @@
 namespace infer {
 
 namespace {
+// Where a logit_bias of -100 puts a token: below any real logit, finite (see sample()).
+constexpr float kBannedLogit = -1e4f;
+
 // A distinct seed for every unseeded sampler. Opening std::random_device per request cost the
 // submitting thread (Node's event loop) more than the rest of submit; it is read once, and each
 // sampler takes the next value of a splitmix64 sequence from there.
@@ -49,9 +52,13 @@ void sampler::accept(int32_t token) {
 
 sample_result sampler::sample(float* logits, const uint8_t* allowed, sampler_scratch& scratch) {
   const int64_t V = n_vocab_;
+  // A bias of -100 bans the token, as in the OpenAI API: it goes below any real logit (never
+  // drawn while anything else is allowed; exp() of it is 0) but stays finite, so that when a
+  // grammar allows only banned tokens the document still completes with the best of them
+  // instead of ending unfinished.
   for (const auto& [tok, bias] : p_.logit_bias) {
     if (tok < 0 || tok >= V) continue;
-    logits[tok] = bias <= -100.0f ? -INFINITY : logits[tok] + bias;
+    logits[tok] = bias <= -100.0f ? kBannedLogit + logits[tok] * 1e-3f : logits[tok] + bias;
   }
   const bool penalise = p_.repetition_penalty != 1.0f || p_.presence_penalty != 0.0f || p_.frequency_penalty != 0.0f;
   if (penalise && !window_.empty()) {
@@ -160,6 +167,7 @@ sample_result sampler::sample(float* logits, const uint8_t* allowed, sampler_scr
       int n = 0;
       for (int64_t i = 0; i < V; ++i) {
         const float l = logits[i];
+        if (l == -INFINITY) continue;  // masked out: not a candidate (fewer entries then)
         if (n == want && !(l > r.top_logprobs[n - 1])) continue;
         int j = n < want ? n++ : n - 1;
         while (j > 0 && r.top_logprobs[j - 1] < l) {

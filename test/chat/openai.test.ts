@@ -305,6 +305,47 @@ describe('response_format', () => {
     }
   });
 
+  it('a logit_bias ban on every token the grammar allows still completes the document (it ended unfinished as "stop")', async () => {
+    const bias: Record<string, number> = {};
+    for (const text of [...'0123456789'].flatMap((d) => [d, ` ${d}`])) {
+      const ids = await h.model.tokenize(text, { addSpecial: false });
+      if (ids.length === 1) bias[String(ids[0])] = -100;
+    }
+    for (const stream of [false, true]) {
+      const schema = { type: 'object', properties: { d: { type: 'integer', minimum: 0, maximum: 9 } }, required: ['d'], additionalProperties: false };
+      const params = { model: MODEL_ID, messages: user('a digit'), max_tokens: 200, temperature: 1, seed: 3, logit_bias: bias, response_format: { type: 'json_schema' as const, json_schema: { name: 'd', schema } } };
+      let text = '';
+      let finish: string | null = null;
+      if (stream) {
+        for await (const c of await openai.chat.completions.create({ ...params, stream: true })) {
+          text += c.choices[0]?.delta.content ?? '';
+          finish = c.choices[0]?.finish_reason ?? finish;
+        }
+      } else {
+        const r = await openai.chat.completions.create(params);
+        text = r.choices[0]!.message.content!;
+        finish = r.choices[0]!.finish_reason;
+      }
+      expect(finish).toBe('stop');
+      const d = (JSON.parse(text) as { d: number }).d;
+      expect(Number.isInteger(d) && d >= 0 && d <= 9).toBe(true);
+    }
+  });
+
+  it('top_logprobs under a grammar lists only allowed tokens, each with a number (masked ones came back null)', async () => {
+    const r = await openai.chat.completions.create({
+      model: MODEL_ID, messages: user('yes or no'), max_tokens: 20, logprobs: true, top_logprobs: 20,
+      response_format: { type: 'json_schema', json_schema: { name: 'b', schema: { type: 'boolean' } } },
+    });
+    const entries = r.choices[0]!.logprobs!.content!;
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of entries) {
+      expect(e.top_logprobs.length).toBeGreaterThan(0);
+      for (const t of e.top_logprobs) expect(typeof t.logprob).toBe('number');
+    }
+    expect(entries.some((e) => e.top_logprobs.length < 20)).toBe(true);
+  });
+
   it('json_object output is a JSON object', async () => {
     const r = await openai.chat.completions.create({ model: MODEL_ID, messages: user('JSON please'), response_format: { type: 'json_object' }, max_tokens: 300 });
     if (r.choices[0]!.finish_reason === 'stop') {

@@ -52,7 +52,7 @@ const FORMATS: Record<string, (v: string) => boolean> = {
     return parts.length === 4 && parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255);
   },
   // RFC 5321: a dot-atom local part (no leading, trailing or doubled dot), a dotted domain
-  email: (v) => /^[^\s@.]+(\.[^\s@.]+)*@[^\s@.]+(\.[^\s@.]+)+$/.test(v),
+  email: (v) => /^[^\s@.]+(\.[^\s@.]+)*@[^\s@.]{1,63}(\.[^\s@.]{1,63})+$/.test(v),
   ipv6: (v) => isIPv6(v),
   hostname: (v) => v.split('.').every((l) => /^[A-Za-z0-9-]{1,63}$/.test(l) && !l.startsWith('-') && !l.endsWith('-')),
   duration: (v) => /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/.test(v),
