@@ -125,14 +125,15 @@ struct schema_compiler {
     return true;
   }
 
-  // minimum / maximum / exclusiveMinimum / exclusiveMaximum of an integer node as inclusive integer
-  // bounds (draft 4's boolean exclusive flags too), exact from the schema's number text, clamped
-  // to what kMaxIntDigits digits can write.
-  void read_int_bounds(const json_value& s, const std::string& path, schema_node& n) {
-    const int128 limit = int128(9999999999999999LL);  // kMaxIntDigits nines
-    auto floor_div = [](int128 a, int128 b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
-    auto ceil_div = [](int128 a, int128 b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); };
-    int128 lo = -limit, hi = limit;
+  static int128 floor_div(int128 a, int128 b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+  static int128 ceil_div(int128 a, int128 b) { return a >= 0 ? (a + b - 1) / b : -(-a / b); }
+
+  // minimum / maximum / exclusiveMinimum / exclusiveMaximum (draft 4's boolean exclusive flags
+  // too) as inclusive bounds on the kNumScale grid, exact from the numbers' text; false when none
+  // is given. x >= v: v rounded up; x > v: v rounded down, one step up; mirrored for the maximum.
+  bool read_bounds(const json_value& s, const std::string& path, int128& lo, int128& hi) {
+    lo = -kNumLimit;
+    hi = kNumLimit;
     bool any = false;
     auto number = [&](const char* key) -> const json_value* {
       const json_value* v = s.find(key);
@@ -145,21 +146,41 @@ struct schema_compiler {
       const json_value* v = s.find(key);
       return v && v->is_bool() && v->boolean;
     };
-    // x >= v: ceil(v); x > v: floor(v) + 1; x <= v: floor(v); x < v: ceil(v) - 1.
-    auto ceil_int = [&](const json_value* v) { return ceil_div(scaled_decimal(v->text, true), kNumScale); };
-    auto floor_int = [&](const json_value* v) { return floor_div(scaled_decimal(v->text, false), kNumScale); };
-    if (const json_value* v = number("minimum")) lo = std::max(lo, flag("exclusiveMinimum") ? floor_int(v) + 1 : ceil_int(v));
-    if (const json_value* v = number("maximum")) hi = std::min(hi, flag("exclusiveMaximum") ? ceil_int(v) - 1 : floor_int(v));
-    if (const json_value* v = number("exclusiveMinimum")) lo = std::max(lo, floor_int(v) + 1);
-    if (const json_value* v = number("exclusiveMaximum")) hi = std::min(hi, ceil_int(v) - 1);
+    auto up = [](const json_value* v) { return scaled_decimal(v->text, true); };
+    auto down = [](const json_value* v) { return scaled_decimal(v->text, false); };
+    if (const json_value* v = number("minimum")) lo = std::max(lo, flag("exclusiveMinimum") ? down(v) + 1 : up(v));
+    if (const json_value* v = number("maximum")) hi = std::min(hi, flag("exclusiveMaximum") ? up(v) - 1 : down(v));
+    if (const json_value* v = number("exclusiveMinimum")) lo = std::max(lo, down(v) + 1);
+    if (const json_value* v = number("exclusiveMaximum")) hi = std::min(hi, up(v) - 1);
+    return any;
+  }
+
+  // multipleOf, rounded up and down onto the kNumScale grid (equal when it lies on it); false
+  // when absent or malformed (then err is set).
+  bool read_multiple_of(const json_value& s, const std::string& path, int128& up, int128& down) {
+    const json_value* mv = s.find("multipleOf");
+    if (!mv || mv->is_bool()) return false;
+    if (!mv->is_number()) return fail(path, "multipleOf must be a number");
+    up = scaled_decimal(mv->text, true);
+    down = scaled_decimal(mv->text, false);
+    if (up <= 0) return fail(path, "multipleOf must be greater than 0");
+    return true;
+  }
+
+  // The bounds and multipleOf of an integer node, as integers clamped to what kMaxIntDigits
+  // digits can write.
+  void read_int_bounds(const json_value& s, const std::string& path, schema_node& n) {
+    const int128 limit = int128(9999999999999999LL);  // kMaxIntDigits nines
+    int128 lo = 0, hi = 0;
+    bool any = read_bounds(s, path, lo, hi);
     if (!err.empty()) return;
-    // multipleOf, exactly from its text: the integers that are multiples of p / 10^q are the
-    // multiples of p / gcd(p, 10^q) (2.5 -> 5, 0.5 -> 1); one past every writable integer leaves 0.
-    int128 m = 1;
-    if (const json_value* mv = s.find("multipleOf"); mv && !mv->is_bool()) {
-      if (!mv->is_number()) { fail(path, "multipleOf must be a number"); return; }
-      const int128 up = scaled_decimal(mv->text, true), down = scaled_decimal(mv->text, false);
-      if (up <= 0) { fail(path, "multipleOf must be greater than 0"); return; }
+    // An integer >= a grid value v is >= ceil(v), and so on (the grid holds every integer).
+    lo = std::max(-limit, ceil_div(lo, kNumScale));
+    hi = std::min(limit, floor_div(hi, kNumScale));
+    // multipleOf, exactly: the integers that are multiples of p / 10^q are the multiples of
+    // p / gcd(p, 10^q) (2.5 -> 5, 0.5 -> 1); one past every writable integer leaves 0.
+    int128 m = 1, up = 0, down = 0;
+    if (read_multiple_of(s, path, up, down)) {
       if (up > kNumLimit) {  // beyond what can be written
         m = limit + 1;
         any = true;
@@ -170,7 +191,7 @@ struct schema_compiler {
         any = true;
       }
     }
-    if (!any) return;
+    if (!err.empty() || !any) return;
     // The smallest and largest allowed multiples inside [lo, hi].
     const int128 first = ceil_div(lo, m) * m, last = floor_div(hi, m) * m;
     if (lo > hi || first > last) {
@@ -222,42 +243,26 @@ struct schema_compiler {
   // node integer-only (a multiple of an integer written as an integer), 10^-q caps the fraction
   // digits, others are not enforced (documented).
   void read_num_bounds(const json_value& s, const std::string& path, schema_node& n) {
-    int128 lo = -kNumLimit, hi = kNumLimit;
+    int128 lo = 0, hi = 0, up = 0, down = 0;
     bool any = false;
-    auto number = [&](const char* key) -> const json_value* {
-      const json_value* v = s.find(key);
-      if (!v || v->is_bool()) return nullptr;
-      if (!v->is_number()) { fail(path, std::string(key) + " must be a number"); return nullptr; }
-      any = true;
-      return v;
-    };
-    auto flag = [&](const char* key) {
-      const json_value* v = s.find(key);
-      return v && v->is_bool() && v->boolean;
-    };
-    if (const json_value* v = number("multipleOf")) {
-      const int128 m = scaled_decimal(v->text, true);
-      if (m <= 0) { fail(path, "multipleOf must be greater than 0"); return; }  // m is rounded up
-      const bool exact = m == scaled_decimal(v->text, false);
-      if (exact && m % kNumScale == 0) {
+    if (read_multiple_of(s, path, up, down)) {
+      const bool exact = up == down;
+      if (exact && up % kNumScale == 0) {
         n.types &= uint8_t(~t_num);
         read_int_bounds(s, path, n);
         return;
       }
-      any = false;
       for (int q = 1; q <= kMaxFracDigits; ++q)
-        if (exact && m * pow10_128(q) == kNumScale) {
+        if (exact && up * pow10_128(q) == kNumScale) {
           n.max_frac = uint8_t(q);
           any = true;
         }
     }
-    if (const json_value* v = number("minimum")) lo = std::max(lo, flag("exclusiveMinimum") ? scaled_decimal(v->text, false) + 1 : scaled_decimal(v->text, true));
-    if (const json_value* v = number("maximum")) hi = std::min(hi, flag("exclusiveMaximum") ? scaled_decimal(v->text, true) - 1 : scaled_decimal(v->text, false));
-    if (const json_value* v = number("exclusiveMinimum")) lo = std::max(lo, scaled_decimal(v->text, false) + 1);
-    if (const json_value* v = number("exclusiveMaximum")) hi = std::min(hi, scaled_decimal(v->text, true) - 1);
+    if (!err.empty()) return;
+    any = read_bounds(s, path, lo, hi) || any;
     if (!err.empty() || !any) return;
     const int128 grid = pow10_128(kMaxFracDigits - n.max_frac);
-    const int128 first = lo >= 0 ? (lo + grid - 1) / grid * grid : -(-lo / grid * grid);
+    const int128 first = ceil_div(lo, grid) * grid;
     if (lo > hi || first > hi) {
       unsatisfiable(n, t_int | t_num, path, "no number satisfies minimum/maximum/multipleOf");
       return;
