@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "grammar/utf8.h"
+
 namespace infer {
 
 const json_value* json_value::find(const std::string& key) const {
@@ -27,34 +29,12 @@ struct parser {
   void ws() {
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
   }
-  static int hex(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-  static void put_utf8(uint32_t cp, std::string& out) {
-    if (cp < 0x80) {
-      out += char(cp);
-    } else if (cp < 0x800) {
-      out += char(0xC0 | (cp >> 6));
-      out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += char(0xE0 | (cp >> 12));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    } else {
-      out += char(0xF0 | (cp >> 18));
-      out += char(0x80 | ((cp >> 12) & 0x3F));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    }
-  }
+
   bool hex4(uint32_t& v) {
     if (i + 4 > s.size()) return fail("truncated \\u escape");
     v = 0;
     for (int k = 0; k < 4; ++k) {
-      int h = hex(s[i + k]);
+      int h = hex_digit_value((unsigned char)s[i + k]);
       if (h < 0) return fail("bad \\u escape");
       v = v * 16 + uint32_t(h);
     }
@@ -91,7 +71,7 @@ struct parser {
             if (lo >= 0xDC00 && lo < 0xE000) cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
             else i = save;  // lone high surrogate: keep it, reparse the next escape on its own
           }
-          put_utf8(cp, out);
+          append_utf8(cp, out);
           break;
         }
         default: return fail("bad escape");

@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "grammar/grammar_internal.h"
+#include "grammar/utf8.h"
 
 namespace infer {
 namespace {
@@ -53,12 +54,6 @@ inline bool in_range(uint32_t range, uint8_t c) {
     default: return c >= 0x80 && c <= 0xBF;
   }
 }
-inline int hex_value(uint8_t c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // Keys allow only the escapes of the canonical (minimal) encoding, so that a key that leaves the
 // declared names' trie can never decode to a declared name.
@@ -87,7 +82,7 @@ sres string_step(uint32_t& st, uint8_t c, bool key) {
       }
       return sres::dead;
     case ss_hex: {
-      int h = hex_value(c);
+      int h = hex_digit_value(c);
       if (h < 0) return sres::dead;
       if (rem == 4) {
         if (h == 0xD) flags |= hx_first_d;

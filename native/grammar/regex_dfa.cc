@@ -1,6 +1,7 @@
 // Regular expression -> code-point AST -> byte NFA (UTF-8 sequences per class) -> DFA by subset
 // construction -> per-state reach table. See regex_dfa.h for the supported subset.
 #include "grammar/regex_dfa.h"
+#include "grammar/utf8.h"
 
 #include <algorithm>
 #include <deque>
@@ -76,18 +77,10 @@ node_ptr any_string() {  // [\s\S]*: what an unanchored side may hold
 }
 
 bool decode_utf8(const std::string& s, std::vector<uint32_t>& out) {
-  for (size_t i = 0; i < s.size();) {
-    const uint8_t c = uint8_t(s[i]);
-    int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (n == 0 || i + size_t(n) > s.size()) return false;
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (int k = 1; k < n; ++k) {
-      const uint8_t d = uint8_t(s[i + size_t(k)]);
-      if ((d >> 6) != 2) return false;
-      cp = cp << 6 | (d & 0x3F);
-    }
+  for (size_t i = 0, len = 0; i < s.size();) {
+    const uint32_t cp = next_code_point(s, i, len);
+    if (cp == 0xFFFFFFFFu) return false;
     out.push_back(cp);
-    i += size_t(n);
   }
   return true;
 }
@@ -255,8 +248,7 @@ struct re_parser {
   bool hex_digits(int n, uint32_t& out) {
     out = 0;
     for (int k = 0; k < n; ++k) {
-      const uint32_t h = peek();
-      int v = h >= '0' && h <= '9' ? int(h - '0') : h >= 'a' && h <= 'f' ? int(h - 'a' + 10) : h >= 'A' && h <= 'F' ? int(h - 'A' + 10) : -1;
+      const int v = hex_digit_value(peek());
       if (v < 0) return false;
       out = out << 4 | uint32_t(v);
       ++i;
@@ -389,17 +381,6 @@ struct byte_nfa {
   }
 };
 
-int utf8_len(uint32_t cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
-void utf8_encode(uint32_t cp, uint8_t* b) {
-  switch (utf8_len(cp)) {
-    case 1: b[0] = uint8_t(cp); break;
-    case 2: b[0] = uint8_t(0xC0 | cp >> 6); b[1] = uint8_t(0x80 | (cp & 0x3F)); break;
-    case 3: b[0] = uint8_t(0xE0 | cp >> 12); b[1] = uint8_t(0x80 | (cp >> 6 & 0x3F)); b[2] = uint8_t(0x80 | (cp & 0x3F)); break;
-    default:
-      b[0] = uint8_t(0xF0 | cp >> 18); b[1] = uint8_t(0x80 | (cp >> 12 & 0x3F));
-      b[2] = uint8_t(0x80 | (cp >> 6 & 0x3F)); b[3] = uint8_t(0x80 | (cp & 0x3F));
-  }
-}
 
 using byte_seq = std::vector<std::pair<uint8_t, uint8_t>>;
 
@@ -419,7 +400,10 @@ void utf8_sequences(uint32_t lo, uint32_t hi, std::vector<byte_seq>& out) {
       return;
     }
   }
-  const int n = utf8_len(lo);
+  std::string a, b;  // lo and hi encoded
+  append_utf8(lo, a);
+  append_utf8(hi, b);
+  const int n = int(a.size());
   for (int k = 1; k < n; ++k) {
     const uint32_t m = (1u << (6 * k)) - 1;
     if ((lo & ~m) != (hi & ~m)) {
@@ -435,11 +419,8 @@ void utf8_sequences(uint32_t lo, uint32_t hi, std::vector<byte_seq>& out) {
       }
     }
   }
-  uint8_t a[4], b[4];
-  utf8_encode(lo, a);
-  utf8_encode(hi, b);
   byte_seq seq;
-  for (int k = 0; k < n; ++k) seq.push_back({a[k], b[k]});
+  for (int k = 0; k < n; ++k) seq.push_back({uint8_t(a[size_t(k)]), uint8_t(b[size_t(k)])});
   out.push_back(seq);
 }
 

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "grammar/grammar_internal.h"
+#include "grammar/utf8.h"
 
 namespace infer {
 namespace {
@@ -20,22 +21,6 @@ const std::vector<int>& unicode_to_byte() {
     return t;
   }();
   return table;
-}
-
-// Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as themselves.
-uint32_t next_code_point(const std::string& s, size_t& i, size_t& len) {
-  unsigned char c = (unsigned char)s[i];
-  int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-  if (n == 0 || i + size_t(n) > s.size()) { len = 1; ++i; return 0xFFFFFFFFu; }
-  uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-  for (int k = 1; k < n; ++k) {
-    unsigned char cc = (unsigned char)s[i + size_t(k)];
-    if ((cc & 0xC0) != 0x80) { len = 1; ++i; return 0xFFFFFFFFu; }
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  len = size_t(n);
-  i += size_t(n);
-  return cp;
 }
 
 std::string byte_level_decode(const std::string& tok) {
