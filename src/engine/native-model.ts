@@ -169,18 +169,20 @@ export class NativeModel implements EngineModel {
     }
     // A JSON schema is compiled on the thread pool first (a big one takes a while); the native
     // memo then hands submit() the compiled grammar without blocking the event loop.
-    const schema = req.grammar?.kind === 'json_schema' ? JSON.stringify(req.grammar.schema) : undefined;
-    const start = (): Promise<GenerateResult> => (req.signal?.aborted ? Promise.resolve(cancelled) : this.run(req, onToken, schema));
-    const started = schema === undefined ? start() : native().compileGrammar(schema).then(start, (e: unknown) => Promise.reject(fromNativeError(e)));
+    const grammar: NativeSubmitOptions['grammar'] =
+      req.grammar && (req.grammar.kind === 'json_schema' ? { kind: 'json_schema', schema: JSON.stringify(req.grammar.schema) } : { kind: req.grammar.kind });
+    const start = (): Promise<GenerateResult> => (req.signal?.aborted ? Promise.resolve(cancelled) : this.run(req, onToken, grammar));
+    const started =
+      grammar?.kind === 'json_schema' ? native().compileGrammar(grammar.schema).then(start, (e: unknown) => Promise.reject(fromNativeError(e))) : start();
     if (req.priority === 'batch') return started;
     this.interactive++;
     return started.finally(() => this.interactive--);
   }
 
   /** Submits to the engine and streams the sequence's events into onToken until it finishes. */
-  private run(req: GenerateRequest, onToken: (ev: TokenEvent) => void, schema?: string): Promise<GenerateResult> {
+  private run(req: GenerateRequest, onToken: (ev: TokenEvent) => void, grammar: NativeSubmitOptions['grammar']): Promise<GenerateResult> {
     const promptTokens = req.prompt.length;
-    const opts = this.submitOptions(req, schema);
+    const opts = this.submitOptions(req, grammar);
     const n = native();
     return new Promise<GenerateResult>((resolve, reject) => {
       let seq: number;
@@ -298,8 +300,8 @@ export class NativeModel implements EngineModel {
     if (this.unloaded) throw new ApiError('model_not_ready', `model ${this.info.id} was unloaded`);
   }
 
-  /** schema: req.grammar's JSON schema as text, when it has one. */
-  private submitOptions(req: GenerateRequest, schema?: string): NativeSubmitOptions {
+  /** grammar: req.grammar as the native call takes it (built once, in generate()). */
+  private submitOptions(req: GenerateRequest, grammar: NativeSubmitOptions['grammar']): NativeSubmitOptions {
     const s = req.sampling;
     const biasIds: number[] = [];
     const biasValues: number[] = [];
@@ -333,9 +335,7 @@ export class NativeModel implements EngineModel {
         opts.maxDraft = req.maxDraftTokens;
       }
     }
-    if (req.grammar) {
-      opts.grammar = req.grammar.kind === 'json_schema' ? { kind: 'json_schema', schema: schema ?? JSON.stringify(req.grammar.schema) } : { kind: req.grammar.kind };
-    }
+    if (grammar) opts.grammar = grammar;
     return opts;
   }
 
