@@ -96,6 +96,8 @@ struct schema_node {
   uint8_t need = 0, need_obj = 0, need_arr = 0;
   int32_t additional = 0;             // object: schema for other keys, -1 = none allowed
   bool length_limited() const { return min_length != 0 || max_length != UINT32_MAX; }
+  // An integer value inside the integer bounds and a multiple of int_multiple.
+  bool int_allowed(int64_t v) const { return v >= int_min && v <= int_max && v % int_multiple == 0; }
 };
 
 struct compiled_grammar {

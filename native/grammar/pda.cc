@@ -187,7 +187,6 @@ void child_done(const compiled_grammar& g, frame& p) {
 constexpr uint32_t kNegative = 2;
 
 inline int64_t signed_value(const frame& f) { return (f.b & kNegative) ? -int64_t(f.seen) : int64_t(f.seen); }
-inline bool int_in_range(const schema_node& n, int64_t v) { return v >= n.int_min && v <= n.int_max && v % n.int_multiple == 0; }
 
 // Whether [a, b] holds an allowed value: inside the bounds and a multiple of int_multiple.
 inline bool int_interval_allowed(const schema_node& n, int64_t a, int64_t b) {
@@ -338,7 +337,7 @@ inline bool number_finishes(const compiled_grammar& g, const frame& f) {
   if (f.sub == n_frac || f.sub == n_exp) return true;
   if (f.sub != n_zero && f.sub != n_int) return false;
   const schema_node& n = g.nodes[f.node];
-  return !(n.int_bounded && f.b != 0) || int_in_range(n, signed_value(f));
+  return !(n.int_bounded && f.b != 0) || n.int_allowed(signed_value(f));
 }
 
 step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
@@ -355,7 +354,7 @@ step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
       [[fallthrough]];
     case n_minus:
       if (c == '0') {
-        if (!int_in_range(n, 0)) return step::dead;
+        if (!n.int_allowed(0)) return step::dead;
         f.sub = n_zero;
         f.seen = 0;
         return step::consumed;
@@ -375,7 +374,7 @@ step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
         ++f.a;
         return step::consumed;
       }
-      return int_in_range(n, signed_value(f)) ? step::pop_refeed : step::dead;
+      return n.int_allowed(signed_value(f)) ? step::pop_refeed : step::dead;
     }
   }
 }

@@ -307,8 +307,7 @@ struct schema_compiler {
         if (!(n.types & (integral ? (t_int | t_num) : t_num))) return false;
         if (!(n.types & t_num)) {  // integer-only: the integer bounds and multiple
           if (!n.int_bounded) return true;
-          const int128 x = lo / kNumScale;
-          return x >= n.int_min && x <= n.int_max && x % n.int_multiple == 0;
+          return n.int_allowed(int64_t(lo / kNumScale));  // |value| <= 10^16 after clamping
         }
         if (!n.num_bounded) return true;
         if (hi < n.num_min || lo > n.num_max) return false;  // v >= min iff ceil(v) >= min, etc.
