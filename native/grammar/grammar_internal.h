@@ -35,6 +35,8 @@ constexpr size_t kStateCacheBytes = 64u << 20;  // per vocab, cleared when excee
 // write: kMaxIntDigits + kMaxFracDigits digits, well inside 128 bits).
 __extension__ typedef __int128 int128;
 constexpr int128 kNumScale = int128(10000000000000000LL);  // 10^kMaxFracDigits
+// The largest multipleOf mantissa a number node enforces (its residue lives in 24 bits of a frame).
+constexpr uint32_t kMaxNumMult = (1u << 24) - 1;
 constexpr int128 kNumLimit = kNumScale * kNumScale - 1;    // the largest writable magnitude, scaled
 inline int128 pow10_128(int k) {
   int128 p = 1;
@@ -80,10 +82,13 @@ struct schema_node {
   int64_t int_min = 0, int_max = 0;
   int64_t int_multiple = 1;  // multipleOf (a positive integer; 1 = any)
   int32_t pattern = -1;      // strings: index into compiled_grammar::patterns (pattern / format)
-  // numbers (type number): inclusive bounds scaled by kNumScale, and the fraction digits allowed
-  // (multipleOf 10^-q); such numbers are written without an exponent.
+  // numbers (type number): inclusive bounds scaled by kNumScale, and multipleOf as
+  // num_mult / 10^max_frac (max_frac caps the fraction digits; num_mult < 2^24 so that the
+  // residue of the digits so far fits the number frame); such numbers are written without an
+  // exponent.
   bool num_bounded = false;
   uint8_t max_frac = kMaxFracDigits;
+  uint32_t num_mult = 1;
   int128 num_min = -kNumLimit, num_max = kNumLimit;
   uint32_t items = 0;                                // array item schema (0 = any)
   uint32_t min_items = 0, max_items = UINT32_MAX;
@@ -98,6 +103,8 @@ struct schema_node {
   bool length_limited() const { return min_length != 0 || max_length != UINT32_MAX; }
   // An integer value inside the integer bounds and a multiple of int_multiple.
   bool int_allowed(int64_t v) const { return v >= int_min && v <= int_max && v % int_multiple == 0; }
+  // The step between allowed numbers, scaled by kNumScale (multipleOf, or the fraction digits' unit).
+  int128 num_grid() const { return int128(num_mult) * pow10_128(kMaxFracDigits - max_frac); }
 };
 
 struct compiled_grammar {

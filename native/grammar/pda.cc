@@ -224,14 +224,32 @@ inline magnitude_bounds num_magnitudes(const schema_node& n, bool negative) {
   return {std::max<int128>(0, -n.num_max), -n.num_min};
 }
 
-// Whether [a, b] (scaled magnitudes) holds an allowed one: inside the bounds, on the grid.
+// Whether [a, b] (scaled magnitudes) holds an allowed one: inside the bounds, on the grid (a
+// multiple of multipleOf; multiples are symmetric, so magnitudes will do).
 bool num_interval_allowed(const schema_node& n, bool negative, int128 a, int128 b) {
   const magnitude_bounds m = num_magnitudes(n, negative);
   a = std::max(a, m.lo);
   b = std::min(b, m.hi);
   if (a > b) return false;
-  const int128 grid = pow10_128(kMaxFracDigits - n.max_frac);
+  const int128 grid = n.num_grid();
   return (a + grid - 1) / grid * grid <= b;
+}
+
+// In the fraction, b bits 8.. hold the residue mod num_mult of the digits so far read as one
+// integer (integer part and fraction digits): the integer part itself is not kept there.
+constexpr int kResidueShift = 8;
+inline uint32_t frac_residue(const frame& f) { return f.b >> kResidueShift; }
+inline void set_frac_residue(frame& f, uint32_t r) { f.b = (f.b & ((1u << kResidueShift) - 1)) | (r << kResidueShift); }
+
+// Whether a fraction with residue r after `digits` fraction digits can end on a multiple of
+// num_mult / 10^max_frac by adding fewer than `span` units of 10^-max_frac (the completions:
+// span = 10^(max_frac - digits); the value as it stands: span = 1).
+bool num_residue_feasible(const schema_node& n, uint32_t r, int digits, uint64_t span) {
+  const uint64_t p = n.num_mult;
+  if (p == 1) return true;
+  uint64_t at = r;  // the digits so far as a count of 10^-max_frac units, mod p
+  for (int k = digits; k < n.max_frac; ++k) at = at * 10 % p;
+  return (p - at) % p < span;
 }
 
 // An integer part of magnitude v, `digits` long ("0" is v = 0, digits = 1 and takes no more):
@@ -253,10 +271,11 @@ int128 tied_int_part(const schema_node& n, const frame& f) {
   return -1;
 }
 
-// Whether the fraction so far (value `frac`, `digits` long) can still end inside the bounds.
-bool num_frac_feasible(const schema_node& n, const frame& f, uint64_t frac, int digits) {
+// Whether the fraction so far (value `frac`, `digits` long, residue r) can still end inside the
+// bounds on a multiple.
+bool num_frac_feasible(const schema_node& n, const frame& f, uint64_t frac, int digits, uint32_t r) {
   const int128 i = tied_int_part(n, f);
-  if (i < 0) return true;
+  if (i < 0) return num_residue_feasible(n, r, digits, uint64_t(pow10_128(n.max_frac - digits)));
   const int128 unit = pow10_128(kMaxFracDigits - digits);
   const int128 a = i * kNumScale + int128(frac) * unit;
   return num_interval_allowed(n, (f.b & kNegative) != 0, a, a + unit - 1);
@@ -271,7 +290,7 @@ bool num_value_allowed(const schema_node& n, const frame& f) {
   }
   if (f.sub != n_frac) return false;
   const int128 i = tied_int_part(n, f);
-  if (i < 0) return true;
+  if (i < 0) return num_residue_feasible(n, frac_residue(f), int(f.a), 1);
   const int128 v = i * kNumScale + int128(f.seen) * pow10_128(kMaxFracDigits - int(f.a));
   return num_interval_allowed(n, negative, v, v);
 }
@@ -313,6 +332,7 @@ step bounded_num_step(const schema_node& n, frame& f, uint8_t c) {
         const magnitude_bounds m = num_magnitudes(n, negative);
         if (m.lo >= a && m.lo <= b) f.b |= kTieLo;
         if (m.hi >= a && m.hi <= b) f.b |= kTieHi;
+        set_frac_residue(f, uint32_t(f.seen % n.num_mult));
         f.sub = n_dot;
         f.a = 0;
         f.seen = 0;
@@ -322,7 +342,9 @@ step bounded_num_step(const schema_node& n, frame& f, uint8_t c) {
     default:  // n_dot, n_frac
       if (digit && f.a < n.max_frac) {
         const uint64_t v = f.seen * 10 + uint64_t(c - '0');
-        if (!num_frac_feasible(n, f, v, int(f.a) + 1)) return step::dead;
+        const uint32_t r = uint32_t((uint64_t(frac_residue(f)) * 10 + uint64_t(c - '0')) % n.num_mult);
+        if (!num_frac_feasible(n, f, v, int(f.a) + 1, r)) return step::dead;
+        set_frac_residue(f, r);
         f.sub = n_frac;
         f.seen = v;
         ++f.a;

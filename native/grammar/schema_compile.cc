@@ -240,8 +240,9 @@ struct schema_compiler {
   }
 
   // minimum / maximum / exclusive* of a number node, exactly; multipleOf: an integer one makes the
-  // node integer-only (a multiple of an integer written as an integer), 10^-q caps the fraction
-  // digits, others are not enforced (documented).
+  // node integer-only (a multiple of an integer written as an integer); a decimal one p / 10^q
+  // (0.25, 0.5, 2.5, 0.01) caps the fraction digits at q and keeps the digits' value a multiple of
+  // p. Finer than 10^-16, or p of 2^24 or more: not enforced (documented).
   void read_num_bounds(const json_value& s, const std::string& path, schema_node& n) {
     int128 lo = 0, hi = 0, up = 0, down = 0;
     bool any = false;
@@ -252,16 +253,22 @@ struct schema_compiler {
         read_int_bounds(s, path, n);
         return;
       }
-      for (int q = 1; q <= kMaxFracDigits; ++q)
-        if (exact && up * pow10_128(q) == kNumScale) {
-          n.max_frac = uint8_t(q);
-          any = true;
-        }
+      int q = kMaxFracDigits;
+      int128 p = up;
+      while (p % 10 == 0) {
+        p /= 10;
+        --q;
+      }
+      if (exact && p <= kMaxNumMult) {
+        n.max_frac = uint8_t(q);
+        n.num_mult = uint32_t(p);
+        any = true;
+      }
     }
     if (!err.empty()) return;
     any = read_bounds(s, path, lo, hi) || any;
     if (!err.empty() || !any) return;
-    const int128 grid = pow10_128(kMaxFracDigits - n.max_frac);
+    const int128 grid = n.num_grid();
     const int128 first = ceil_div(lo, grid) * grid;
     if (lo > hi || first > hi) {
       unsatisfiable(n, t_int | t_num, path, "no number satisfies minimum/maximum/multipleOf");
@@ -311,7 +318,7 @@ struct schema_compiler {
         }
         if (!n.num_bounded) return true;
         if (hi < n.num_min || lo > n.num_max) return false;  // v >= min iff ceil(v) >= min, etc.
-        return n.max_frac == kMaxFracDigits || (lo == hi && lo % pow10_128(kMaxFracDigits - n.max_frac) == 0);
+        return n.num_grid() == 1 || (lo == hi && lo % n.num_grid() == 0);
       }
     }
   }

@@ -274,8 +274,10 @@ describe('response_format', () => {
         code: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{2}$' },
         // and bounds on numbers, exactly (a decimal multipleOf 10^-q too)
         price: { type: 'number', exclusiveMinimum: 0.5, maximum: 0.75, multipleOf: 0.01 },
+        // any decimal multipleOf (it used to be ignored unless 10^-q)
+        rating: { type: 'number', minimum: 1, maximum: 5, multipleOf: 0.5 },
       },
-      required: ['mood', 'ok', 'tags', 'count', 'step', 'id', 'day', 'code', 'price'],
+      required: ['mood', 'ok', 'tags', 'count', 'step', 'id', 'day', 'code', 'price', 'rating'],
       additionalProperties: false,
     };
     for (let i = 0; i < 3; i++) {
@@ -289,7 +291,8 @@ describe('response_format', () => {
       });
       expect(r.choices[0]!.finish_reason).toBe('stop');
       const v = JSON.parse(r.choices[0]!.message.content!) as Record<string, unknown>;
-      expect(Object.keys(v).sort()).toEqual(['code', 'count', 'day', 'id', 'mood', 'ok', 'price', 'step', 'tags']);
+      expect(Object.keys(v).sort()).toEqual(['code', 'count', 'day', 'id', 'mood', 'ok', 'price', 'rating', 'step', 'tags']);
+      expect([1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5]).toContain(v.rating);
       expect(v.price as number).toBeGreaterThan(0.5);
       expect(v.price as number).toBeLessThanOrEqual(0.75);
       expect(String(v.price)).toMatch(/^0\.\d{1,2}$/);

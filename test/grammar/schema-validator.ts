@@ -58,6 +58,24 @@ const FORMATS: Record<string, (v: string) => boolean> = {
   duration: (v) => /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/.test(v),
 };
 
+/** A finite number's shortest decimal text as digits × 10^exp (trailing zeros moved into exp). */
+function decimal(x: number): { digits: bigint; exp: number } {
+  const m = /^-?(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(x));
+  if (!m) throw new Error(`not a finite number: ${x}`);
+  let digits = BigInt(m[1]! + (m[2] ?? ''));
+  let exp = Number(m[3] ?? 0) - (m[2] ?? '').length;
+  while (digits !== 0n && digits % 10n === 0n) {
+    digits /= 10n;
+    exp++;
+  }
+  return { digits, exp };
+}
+
+function isMultiple(v: { digits: bigint; exp: number }, step: { digits: bigint; exp: number }): boolean {
+  const e = Math.min(v.exp, step.exp);
+  return (v.digits * 10n ** BigInt(v.exp - e)) % (step.digits * 10n ** BigInt(step.exp - e)) === 0n;
+}
+
 export function validate(v: unknown, schema: Schema, root: Schema = schema, path = '$'): string | null {
   if (schema === true) return null;
   if (schema === false) return `${path}: schema false`;
@@ -93,12 +111,11 @@ export function validate(v: unknown, schema: Schema, root: Schema = schema, path
     if (typeof s.maximum === 'number' && v > s.maximum) return `${path}: above maximum ${s.maximum}`;
     if (typeof s.exclusiveMinimum === 'number' && v <= s.exclusiveMinimum) return `${path}: not above ${s.exclusiveMinimum}`;
     if (typeof s.exclusiveMaximum === 'number' && v >= s.exclusiveMaximum) return `${path}: not below ${s.exclusiveMaximum}`;
-    // multipleOf as the grammar enforces it: integers, powers of ten below one (0.01, 1e-3), and
-    // any decimal on integer schemas.
-    const m = s.multipleOf;
-    if (typeof m === 'number' && Number.isInteger(m) && v % m !== 0) return `${path}: not a multiple of ${m}`;
-    const checked = typeof m === 'number' && (/^(0\.0*1|1e-\d+)$/.test(String(m)) || s.type === 'integer');
-    if (checked && Math.abs(v / m - Math.round(v / m)) > 1e-6) return `${path}: not a multiple of ${m}`;
+    // multipleOf, exactly in decimal, where the grammar enforces it: a step of at least 10^-16
+    // whose digits (trailing zeros dropped) are below 2^24, or any step on an integer schema.
+    const m = typeof s.multipleOf === 'number' ? decimal(s.multipleOf) : null;
+    const enforced = m !== null && m.exp >= -16 && (m.exp >= 0 || m.digits < 2n ** 24n || s.type === 'integer');
+    if (enforced && !isMultiple(decimal(v), m)) return `${path}: not a multiple of ${s.multipleOf as number}`;
   }
   if (typeof v === 'string') {
     const len = [...v].length;
