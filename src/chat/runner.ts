@@ -296,14 +296,16 @@ function schemaError(err: unknown, param: string): unknown {
   return invalidRequest(`${param}: the JSON schema cannot be used: ${err.message.slice('grammar: '.length)}`, param);
 }
 
-/** One generation with no streaming of its own (used for choosing the tool's name); `observe` sees every token event, `onText` each non-empty piece. */
+/** One generation with no streaming of its own (choosing a tool's name, a call's arguments, whether
+ *  another call follows); `observe` sees every token event, `onText` each non-empty piece. No
+ *  grammar: free text under the request's sampling. */
 async function generateText(
   model: LoadedModel,
   tokens: Uint32Array,
   plan: ChatPlan,
   opts: RunOptions,
   maxTokens: number,
-  grammar: NonNullable<ChatPlan['grammar']>,
+  grammar: ChatPlan['grammar'],
   observe: (ev: TokenEvent) => void,
   onText?: (t: string) => void,
 ): Promise<{ text: string; result: GenerateResult; tokens: number }> {
@@ -322,7 +324,7 @@ async function generateText(
         prompt: tokens,
         maxTokens,
         sampling: sampling(plan, opts),
-        grammar,
+        ...(grammar ? { grammar } : {}),
         ...(opts.priority ? { priority: opts.priority } : {}),
         ...(opts.signal ? { signal: opts.signal } : {}),
       },
@@ -335,25 +337,72 @@ async function generateText(
   return { text, result, tokens: n };
 }
 
-/** Forced tool call: the model writes `<tool_call>\n{"name": …, "arguments": ` as a prefill we
- *  supply, then generates the arguments under the tool's parameters schema, so they always parse
- *  (unless max_tokens cuts them off, which finish 'length' reports). With several candidate tools
- *  the name is chosen first by a generation constrained to the enum of names. */
+/** The most calls one forced tool choice makes (parallel tool calls; each further one is the
+ *  model's own choice, below). */
+export const MAX_FORCED_CALLS = 16;
+
+/** Forced tool choice: one call, then, where parallel calls are allowed and the choice did not
+ *  name the tool, as many more as the model asks for: after each call's `</tool_call>` a free
+ *  generation of two tokens shows whether it opens another `<tool_call>` (the Hermes/Qwen layout
+ *  puts a newline between calls) or ends the turn. */
 async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, opts: RunOptions): Promise<ChoiceResult> {
   const res = emptyResult();
   if (plan.toolMode.kind !== 'forced') throw new Error('runForcedTool: tool mode is not forced');
-  const { names, named } = plan.toolMode;
-  res.forcedNamed = named;
+  res.forcedNamed = plan.toolMode.named;
   res.promptTokens = prompt.tokens.length;
-  const reportPrefilled = prefilledReporter(opts, res.promptTokens);
+  const parallel = plan.parallelToolCalls && !plan.toolMode.named;
+  let text = prompt.text;
   let budget = opts.maxTokens;
+  for (let index = 0; ; index++) {
+    const call = await forcedCall(model, plan, text, index, budget, opts, res);
+    budget -= call.tokens;
+    if (call.finish !== 'tool_calls') {
+      res.finish = call.finish;
+      return res;
+    }
+    if (!parallel || index + 1 >= MAX_FORCED_CALLS || budget <= 0) break;
+    text += call.text;
+    const next = await generateText(model, await tokenizePrompt(model, text), plan, opts, Math.min(2, budget), undefined, () => {});
+    res.completionTokens += next.tokens;
+    budget -= next.tokens;
+    if (next.result.finishReason === 'cancelled') {
+      res.finish = 'cancelled';
+      return res;
+    }
+    if (!next.text.trimStart().startsWith(TOOL_OPEN.trimEnd()) || budget <= 0) break;
+    text += '\n';
+  }
+  res.finish = 'tool_calls';
+  return res;
+}
+
+/** One forced call at `text` (the prompt, and the calls before this one): the model writes
+ *  `<tool_call>\n{"name": …, "arguments": ` as a prefill we supply, then generates the arguments
+ *  under the tool's parameters schema, so they always parse (unless the budget cuts them off,
+ *  which finish 'length' reports). With several candidate tools the name is chosen first by a
+ *  generation constrained to the enum of names. Adds the call and its tokens to `res`; `text` is
+ *  the call as the conversation continues after it. */
+async function forcedCall(
+  model: LoadedModel,
+  plan: ChatPlan,
+  text: string,
+  index: number,
+  budget: number,
+  opts: RunOptions,
+  res: ChoiceResult,
+): Promise<{ finish: ChoiceFinish; tokens: number; text: string }> {
+  if (plan.toolMode.kind !== 'forced') throw new Error('forcedCall: tool mode is not forced');
+  const { names } = plan.toolMode;
+  // The first generation of the choice reports the prompt tokens the cache served.
+  const reportPrefilled = index === 0 ? prefilledReporter(opts, res.promptTokens) : (): void => {};
+  let used = 0;
   let name = names[0];
   if (names.length > 1) {
     // The name is a JSON string value right after the prefilled `{"name": `, from the enum of
     // candidates: fewer tokens than a whole {"name": …} object.
     const pick = await generateText(
       model,
-      await tokenizePrompt(model, `${prompt.text}${TOOL_OPEN}{"name": `),
+      await tokenizePrompt(model, `${text}${TOOL_OPEN}{"name": `),
       plan,
       opts,
       budget,
@@ -361,25 +410,19 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
       reportPrefilled,
     );
     res.completionTokens += pick.tokens;
-    res.cachedTokens = Math.min(pick.result.cachedTokens, res.promptTokens);
-    budget -= pick.tokens;
+    if (index === 0) res.cachedTokens = Math.min(pick.result.cachedTokens, res.promptTokens);
+    used += pick.tokens;
     let picked: unknown;
     try {
       picked = JSON.parse(pick.text.trim());
     } catch {
       picked = undefined;
     }
-    if (pick.result.finishReason === 'cancelled') {
-      res.finish = 'cancelled';
-      return res;
-    }
-    if (typeof picked !== 'string' || !names.includes(picked) || budget <= 0) {
-      res.finish = 'length';
-      return res;
-    }
+    if (pick.result.finishReason === 'cancelled') return { finish: 'cancelled', tokens: used, text: '' };
+    if (typeof picked !== 'string' || !names.includes(picked) || budget - used <= 0) return { finish: 'length', tokens: used, text: '' };
     name = picked;
   }
-  if (name === undefined) throw new Error('runForcedTool: no tool to call');
+  if (name === undefined) throw new Error('forcedCall: no tool to call');
   const tool = plan.tools.find((t) => t.name === name);
   // Before the call shows in the stream, so that a schema we refuse is a plain 400.
   const grammar: NonNullable<ChatPlan['grammar']> = tool?.parameters ? { kind: 'json_schema', schema: grammarSchema(tool.parameters, 'tools') } : { kind: 'json_object' };
@@ -389,16 +432,16 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
   const open = (): void => {
     if (opened) return;
     opened = true;
-    opts.onEvent?.({ type: 'tool_start', index: 0, id, name });
+    opts.onEvent?.({ type: 'tool_start', index, id, name });
   };
   const prefix = `${TOOL_OPEN}{"name": ${JSON.stringify(name)}, "arguments": `;
   let started = false;
   const args = await generateText(
     model,
-    await tokenizePrompt(model, prompt.text + prefix),
+    await tokenizePrompt(model, text + prefix),
     plan,
     opts,
-    budget,
+    budget - used,
     grammar,
     (ev) => {
       reportPrefilled(ev);
@@ -410,14 +453,16 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
       const fragment = started ? t : t.replace(/^\s+/, '');
       if (!fragment) return;
       started = true;
-      opts.onEvent?.({ type: 'tool_args', index: 0, fragment });
+      opts.onEvent?.({ type: 'tool_args', index, fragment });
     },
   );
   open();
   res.completionTokens += args.tokens;
-  if (names.length === 1) res.cachedTokens = Math.min(args.result.cachedTokens, res.promptTokens);
-  res.toolCalls.push({ id, name, arguments: args.text.replace(/^\s+/, '') });
+  used += args.tokens;
+  if (index === 0 && names.length === 1) res.cachedTokens = Math.min(args.result.cachedTokens, res.promptTokens);
+  const argsText = args.text.replace(/^\s+/, '');
+  res.toolCalls.push({ id, name, arguments: argsText });
   const fr = args.result.finishReason;
-  res.finish = fr === 'length' ? 'length' : fr === 'cancelled' ? 'cancelled' : 'tool_calls';
-  return res;
+  const finish: ChoiceFinish = fr === 'length' ? 'length' : fr === 'cancelled' ? 'cancelled' : 'tool_calls';
+  return { finish, tokens: used, text: `${prefix}${argsText}}\n</tool_call>` };
 }

@@ -255,6 +255,35 @@ describe('tools', () => {
     if (call.function.name === 'get_weather') checkWeatherArgs(call.function.arguments);
     else expect(['utc', 'local']).toContain(args.zone);
   });
+
+  it("tool_choice 'required' makes parallel calls when the model opens another <tool_call>, each under its schema", async () => {
+    // The model's own next token decides whether another call follows: biased towards
+    // <tool_call>, it keeps calling up to the cap; banned, or with parallel_tool_calls false, one call.
+    const [open] = await h.model.tokenize('<tool_call>', { addSpecial: false, parseSpecial: true });
+    const body = { model: MODEL_ID, messages: user('Weather in Paris and Tokyo?'), tools: [weatherTool, timeTool], tool_choice: 'required' as const, max_tokens: 3000 };
+    const stream = openai.chat.completions.stream({ ...body, logit_bias: { [String(open)]: 100 }, stream_options: { include_usage: true } });
+    const final = await stream.finalChatCompletion();
+    const many = final.choices[0]!;
+    expect(many.finish_reason).toBe('tool_calls');
+    expect(many.message.tool_calls).toHaveLength(16); // MAX_FORCED_CALLS
+    const ids = new Set<string>();
+    for (const call of many.message.tool_calls!) {
+      if (call.type !== 'function') throw new Error('not a function call');
+      ids.add(call.id);
+      if (call.function.name === 'get_weather') checkWeatherArgs(call.function.arguments);
+      else expect(JSON.parse(call.function.arguments)).toHaveProperty('zone');
+    }
+    expect(ids.size).toBe(16);
+    const banned = await openai.chat.completions.create({ ...body, logit_bias: { [String(open)]: -100 } });
+    expect(banned.choices[0]!.message.tool_calls).toHaveLength(1);
+    const single = await openai.chat.completions.create({ ...body, logit_bias: { [String(open)]: 100 }, parallel_tool_calls: false });
+    expect(single.choices[0]!.message.tool_calls).toHaveLength(1);
+    // A named tool choice is one call of that tool.
+    const named = await openai.chat.completions.create({ ...body, tool_choice: { type: 'function', function: { name: 'get_time' } }, logit_bias: { [String(open)]: 100 } });
+    expect(named.choices[0]!.message.tool_calls).toHaveLength(1);
+    // Each call's tokens count: 16 calls use more than one.
+    expect(final.usage!.completion_tokens).toBeGreaterThan(banned.usage!.completion_tokens * 4);
+  });
 });
 
 describe('response_format', () => {
