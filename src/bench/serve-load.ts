@@ -28,6 +28,8 @@ export interface ServeResult {
   model: string;
   dataset: string;
   load: LoadShape;
+  /** Failed requests the run tolerated (--max-failed; absent in results written before it). */
+  maxFailed?: number;
   startedAt: string;
   machine: { cpus: number; cpuModel: string; node: string; platform: string };
   durationS: number;

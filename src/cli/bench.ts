@@ -26,6 +26,8 @@ Drives an OpenAI-compatible /v1/chat/completions endpoint with streaming request
   --warmup N            uncounted warm-up requests (default 2)
   --timeout-ms MS       per-request timeout (default 120000)
   --seed N              dataset and arrival seed (default 1)
+  --max-failed N        failed requests tolerated before the exit status is 3 (default 0;
+                        the results are reported and written either way)
   --label TEXT          name of this run in reports (default: the base URL)
   --out FILE            write the JSON result here
   --markdown FILE       write the markdown summary here (also printed)`;
@@ -43,6 +45,7 @@ const ServeArgs = z.object({
   warmup: z.coerce.number().int().min(0).default(2),
   timeoutMs: z.coerce.number().int().min(1).default(120_000),
   seed: z.coerce.number().int().default(1),
+  maxFailed: z.coerce.number().int().min(0).default(0),
   label: z.string().optional(),
   out: z.string().optional(),
   markdown: z.string().optional(),
@@ -91,7 +94,7 @@ function progressBar(label: string): (done: number, total: number) => void {
 }
 
 export async function benchServe(argv: string[], stop?: AbortSignal): Promise<ServeResult> {
-  const flags = ['base-url', 'api-key', 'model', 'dataset', 'concurrency', 'rate', 'max-in-flight', 'requests', 'duration', 'warmup', 'timeout-ms', 'seed', 'label', 'out', 'markdown'];
+  const flags = ['base-url', 'api-key', 'model', 'dataset', 'concurrency', 'rate', 'max-in-flight', 'requests', 'duration', 'warmup', 'timeout-ms', 'seed', 'max-failed', 'label', 'out', 'markdown'];
   const raw = parseFlags(argv, flags);
   const fromEnv = { baseUrl: process.env.SVC_BENCH_BASE_URL, apiKey: process.env.SVC_BENCH_API_KEY };
   const merged: Record<string, unknown> = { ...fromEnv };
@@ -123,6 +126,7 @@ export async function benchServe(argv: string[], stop?: AbortSignal): Promise<Se
     model,
     dataset: args.dataset,
     load,
+    maxFailed: args.maxFailed,
     startedAt,
     machine: machineInfo(),
     ...summarizeSamples(samples, wallS),
@@ -196,10 +200,17 @@ export const command: Command = {
             process.off('SIGINT', onSigint);
           }
           if (stop.signal.aborted) return 130;
-          // A run in which no request succeeded measured nothing: say so in the exit status too.
-          if (r.requests.completed > 0) return 0;
-          console.error(`svc bench serve: all ${r.requests.sent} requests failed`);
-          return 1;
+          // A run in which no request succeeded measured nothing; one with failures measured a
+          // server that did not serve them all: the exit status says so (1, 3) for scripts.
+          if (r.requests.completed === 0) {
+            console.error(`svc bench serve: all ${r.requests.sent} requests failed`);
+            return 1;
+          }
+          if (r.requests.failed > (r.maxFailed ?? 0)) {
+            console.error(`svc bench serve: ${r.requests.failed} of ${r.requests.sent} requests failed (more than --max-failed ${r.maxFailed ?? 0})`);
+            return 3;
+          }
+          return 0;
         }
         case 'report':
           return benchReport(rest);

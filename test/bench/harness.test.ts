@@ -110,7 +110,7 @@ describe('against a streaming server', () => {
     expect((await run('synthetic:8:4')).model).toBe('chat-m');
   });
 
-  it('svc bench serve exits 1 when every request failed, and 2 naming the cause when the server cannot be reached', async () => {
+  it('svc bench serve exits 1 when every request failed, 3 past --max-failed, and 2 naming the cause when the server cannot be reached', async () => {
     const failing = await startServer(() => 'error');
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const logs = vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -119,6 +119,13 @@ describe('against a streaming server', () => {
       expect(await benchCommand.run(['serve', '--base-url', failing.url, ...common])).toBe(1);
       expect(errors.mock.calls.flat().join('\n')).toContain('all 2 requests failed');
       expect(await benchCommand.run(['serve', '--base-url', ok.url, ...common])).toBe(0);
+      // Some failed: 3 unless --max-failed tolerates them.
+      errors.mockClear();
+      const six = ['--dataset', 'synthetic:8:4', '--requests', '6', '--warmup', '0'];
+      expect(await benchCommand.run(['serve', '--base-url', flaky.url, ...six])).toBe(3);
+      expect(errors.mock.calls.flat().join('\n')).toMatch(/svc bench serve: [1-6] of 6 requests failed \(more than --max-failed 0\)/);
+      expect(await benchCommand.run(['serve', '--base-url', flaky.url, ...six, '--max-failed', '6'])).toBe(0);
+      expect(await benchCommand.run(['serve', '--base-url', flaky.url, ...six, '--max-failed', '-1'])).toBe(2);
       // A port nothing listens on (and no client holds a connection to).
       const probe = createServer();
       await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
