@@ -108,12 +108,42 @@ function toolResultText(b: z.output<typeof toolResultBlock>, param: string): str
     .join('\n');
 }
 
+/** As the Messages API checks tool turns: a tool_result answers a tool_use of the message right
+ *  before it, and every tool_use of an assistant message is answered in the next message (when
+ *  there is one: a final assistant message is a prefill). */
+function checkToolTurns(messages: CountTokensRequest['messages']): void {
+  let asked = new Set<string>(); // tool_use ids of the message before
+  for (const [i, m] of messages.entries()) {
+    const blocks = typeof m.content === 'string' ? [] : m.content;
+    const answered = new Set<string>();
+    blocks.forEach((b, j) => {
+      if (b.type !== 'tool_result') return;
+      if (!asked.has(b.tool_use_id)) {
+        throw invalidRequest(
+          `unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+          `messages[${i}].content[${j}].tool_use_id`,
+        );
+      }
+      answered.add(b.tool_use_id);
+    });
+    const missing = [...asked].filter((id) => !answered.has(id));
+    if (missing.length > 0) {
+      throw invalidRequest(
+        `\`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+        `messages[${i - 1}].content`,
+      );
+    }
+    asked = new Set(blocks.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])));
+  }
+}
+
 /** Anthropic turns → HF template messages. A user turn's tool_result blocks become `tool` messages
  *  (in order, before the turn's text); an assistant turn's tool_use blocks become tool_calls. */
 function toTemplateMessages(req: CountTokensRequest): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   const system = req.system === undefined ? '' : typeof req.system === 'string' ? req.system : req.system.map((b) => b.text).join('\n');
   if (system) out.push({ role: 'system', content: system });
+  checkToolTurns(req.messages);
   req.messages.forEach((m, i) => {
     // As the Messages API: content may be empty only in a final assistant message (a prefill of
     // nothing), and a text block never.

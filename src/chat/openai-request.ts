@@ -143,7 +143,37 @@ function userText(content: ChatCompletionRequest['messages'][number]['content'],
   return parts.join('\n');
 }
 
+/** As the Chat Completions API checks tool turns: each `tool` message answers a call of the
+ *  assistant message before its run of tool messages, and every call gets its answer before the
+ *  next other message (or the end). */
+function checkToolTurns(messages: ChatCompletionRequest['messages']): void {
+  // The assistant message whose calls are being answered, and the ids still unanswered.
+  let calls: { at: number; ids: Set<string> } | null = null;
+  const unanswered = (c: { at: number; ids: Set<string> }): never => {
+    throw invalidRequest(
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...c.ids].join(', ')}`,
+      `messages[${c.at}].role`,
+    );
+  };
+  for (const [i, m] of messages.entries()) {
+    if (m.role === 'tool') {
+      if (!calls) {
+        throw invalidRequest("messages with role 'tool' must be a response to a preceding message with 'tool_calls'", `messages[${i}].role`);
+      }
+      if (!calls.ids.delete(m.tool_call_id)) {
+        throw invalidRequest(`tool_call_id '${m.tool_call_id}' was not found in the 'tool_calls' of the preceding assistant message (or was answered already)`, `messages[${i}].tool_call_id`);
+      }
+      continue;
+    }
+    if (calls && calls.ids.size > 0) unanswered(calls);
+    const made = m.role === 'assistant' ? (m.tool_calls ?? []) : [];
+    calls = made.length > 0 ? { at: i, ids: new Set(made.map((c) => c.id)) } : null;
+  }
+  if (calls && calls.ids.size > 0) unanswered(calls);
+}
+
 function toTemplateMessages(req: ChatCompletionRequest): Array<Record<string, unknown>> {
+  checkToolTurns(req.messages);
   return req.messages.map((m, i) => {
     switch (m.role) {
       case 'system':

@@ -56,6 +56,24 @@ describe('Messages request', () => {
     expect(p.template.assistantPrefill).toBeUndefined();
   });
 
+  it('checks tool turns as the API does: a tool_result answers the message before, every tool_use is answered', () => {
+    const use = (id: string) => ({ type: 'tool_use', id, name: 'f', input: {} });
+    const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'ok' });
+    const asked = { role: 'assistant', content: [{ type: 'text', text: 'calling' }, use('toolu_1'), use('toolu_2')] };
+    const tools = [{ name: 'f', input_schema: { type: 'object' } }];
+    const ok = plan({ ...base, tools, messages: [...base.messages, asked, { role: 'user', content: [result('toolu_2'), result('toolu_1'), { type: 'text', text: 'and?' }] }] });
+    expect(ok.template.messages).toHaveLength(5);
+    // A final assistant message with tool_use is a prefill: nothing to answer yet.
+    expect(() => plan({ ...base, tools, messages: [...base.messages, asked] })).not.toThrow();
+    const stray = apiError(() => plan({ ...base, messages: [{ role: 'user', content: [result('toolu_1')] }] }));
+    expect([stray.status, stray.param]).toEqual([400, 'messages[0].content[0].tool_use_id']);
+    expect(stray.message).toMatch(/unexpected `tool_use_id` found in `tool_result` blocks: toolu_1\. Each `tool_result` block must have a corresponding `tool_use` block in the previous message/);
+    const missing = apiError(() => plan({ ...base, tools, messages: [...base.messages, asked, { role: 'user', content: [result('toolu_1')] }] }));
+    expect([missing.param, missing.message]).toEqual(['messages[1].content', expect.stringMatching(/without `tool_result` blocks immediately after: toolu_2\./)]);
+    const late = apiError(() => plan({ ...base, tools, messages: [...base.messages, asked, { role: 'user', content: 'wait' }, { role: 'assistant', content: 'x' }, { role: 'user', content: [result('toolu_1')] }] }));
+    expect(late.param).toBe('messages[1].content');
+  });
+
   it('treats a trailing assistant message as a prefill', () => {
     const p = plan({ ...base, messages: [...base.messages, { role: 'assistant', content: 'The answer is' }] });
     expect(p.template.assistantPrefill).toBe('The answer is');

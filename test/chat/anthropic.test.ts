@@ -158,7 +158,9 @@ describe('tools', () => {
     expect(['Paris', 'Rome']).toContain(input.city);
     expect(['c', 'f']).toContain(input.unit);
     messages.push({ role: 'assistant', content: first.content });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21C and sunny' }] });
+    // Every tool_use gets its result (a forced choice may make parallel calls).
+    const uses = first.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
+    messages.push({ role: 'user', content: uses.map((u) => ({ type: 'tool_result' as const, tool_use_id: u.id, content: '21C and sunny' })) });
     const second = await anthropic.messages.create({ model: MODEL_ID, max_tokens: 8, tools: [weather], tool_choice: { type: 'none' }, messages });
     expect(['end_turn', 'max_tokens']).toContain(second.stop_reason);
     expect(second.content.every((b) => b.type === 'text')).toBe(true);

@@ -46,6 +46,25 @@ describe('OpenAI SDK error classes', () => {
     expect(e.requestID).toBeTruthy();
   });
 
+  it('400 for tool turns the APIs refuse: an orphan tool message, an unanswered tool_use', async () => {
+    const orphan = (await caught(
+      h.openai.chat.completions.create({ model: MODEL_ID, messages: [...msgs, { role: 'tool', tool_call_id: 'call_x', content: 'r' }] }),
+    )) as InstanceType<typeof OpenAI.APIError>;
+    expect(orphan).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(orphan.param).toBe('messages[1].role');
+    const call = { id: 'toolu_1', name: 'f', input: {}, type: 'tool_use' as const };
+    const unanswered = await caught(
+      h.anthropic.messages.create({
+        model: MODEL_ID,
+        max_tokens: 4,
+        tools: [{ name: 'f', input_schema: { type: 'object' } }],
+        messages: [...msgs, { role: 'assistant', content: [call] }, { role: 'user', content: 'and?' }],
+      }),
+    );
+    expect(unanswered).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(String((unanswered as Error).message)).toMatch(/tool_use` ids were found without `tool_result` blocks immediately after: toolu_1/);
+  });
+
   it('400 naming the field for a schema the grammar compiler refuses, and for too many stop sequences', async () => {
     const bad = { type: 'object', properties: { a: { type: 'nonsense' } } };
     const rf = (await caught(

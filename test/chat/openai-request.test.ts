@@ -51,6 +51,25 @@ describe('Chat Completions request', () => {
     ]);
   });
 
+  it('checks tool turns as the API does: each tool message answers a call just made, every call is answered', () => {
+    const call = (id: string) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } });
+    const asked = { role: 'assistant', content: null, tool_calls: [call('call_1'), call('call_2')] };
+    const answer = (id: string) => ({ role: 'tool', tool_call_id: id, content: 'ok' });
+    const user = { role: 'user', content: 'go' };
+    // Both answered (any order), then the conversation goes on.
+    expect(plan({ model: 'm', messages: [user, asked, answer('call_2'), answer('call_1'), user] }).template.messages).toHaveLength(5);
+    const orphan = apiError(() => plan({ model: 'm', messages: [user, answer('call_1')] }));
+    expect([orphan.status, orphan.param]).toEqual([400, 'messages[1].role']);
+    expect(orphan.message).toMatch(/role 'tool' must be a response to a preceding message with 'tool_calls'/);
+    const unknown = apiError(() => plan({ model: 'm', messages: [user, asked, answer('call_9')] }));
+    expect([unknown.param, unknown.message]).toEqual(['messages[2].tool_call_id', expect.stringMatching(/'call_9' was not found/)]);
+    const twice = apiError(() => plan({ model: 'm', messages: [user, asked, answer('call_1'), answer('call_1')] }));
+    expect(twice.param).toBe('messages[3].tool_call_id');
+    const missing = apiError(() => plan({ model: 'm', messages: [user, asked, answer('call_1'), user] }));
+    expect([missing.param, missing.message]).toEqual(['messages[1].role', expect.stringMatching(/did not have response messages: call_2$/)]);
+    expect(apiError(() => plan({ model: 'm', messages: [user, asked] })).message).toMatch(/call_1, call_2$/);
+  });
+
   it('rejects images with a clear message naming the part', () => {
     const e = apiError(() => plan({ model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:,' } }] }] }));
     expect(e.status).toBe(400);
