@@ -2,6 +2,10 @@
 // 64 tokens of context, as llama.cpp's penalty_last_n), an optional allowed-token mask (grammar),
 // then greedy or temperature -> top_k -> min_p -> top_p sampling from a seeded RNG.
 // Log-probabilities are log-softmax of the biased/penalised/masked logits at temperature 1.
+// The softmax is one vectorised pass over the vocabulary (a polynomial exp, ~1e-7 relative
+// error); a plain temperature draw then needs no candidate list, and top_k / min_p / top_p look
+// at the head of the distribution (probability >= 1e-4 of the top token's) first, falling back to
+// every token only when the head cannot decide.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -35,8 +39,12 @@ struct sample_result {
 };
 
 // Scratch shared by all samplers run on one thread (sized to the vocabulary once).
+constexpr int64_t kSampleBlock = 1024;  // tokens per block of sampler_scratch::block_mass
+
 struct sampler_scratch {
-  std::vector<std::pair<float, int32_t>> cand;
+  std::vector<float> exps;                     // exp((logit - max) / T) per token, 0 when masked
+  std::vector<double> block_mass;              // sums of exps per block of kSampleBlock tokens
+  std::vector<std::pair<float, int32_t>> cand;  // (exp, token) for top_k / min_p / top_p
 };
 
 class sampler {
@@ -52,6 +60,10 @@ class sampler {
 
  private:
   static constexpr int kPenaltyWindow = 64;
+  // Tokens at least this likely relative to the top one are the head (see the header comment).
+  static constexpr float kHead = 1e-4f;
+  // top_k / min_p / top_p over scratch.exps, then the draw at u01 of what they keep.
+  int32_t draw_filtered(sampler_scratch& scratch, double total, double u01) const;
   sampling_params p_;
   int64_t n_vocab_;
   std::vector<int32_t> window_;  // ring of the last kPenaltyWindow tokens

@@ -6,6 +6,7 @@
 //          --no-matvec --shapes 896x4864,4864x896,896x151936 (cols x rows: cols = ne0)
 //          --model FILE.gguf (decode matvecs and 512-token prefill over a real file's weights)
 //          --working-set-mib N (default 256: far above L3; small values measure the in-cache kernel speed)
+//          --sampler (instead: one sampling call over a 151,936-token row per sampling configuration)
 #include <time.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 
 #include "gguf/gguf_file.h"
 #include "kernels/kernels.h"
+#include "sample/sampler.h"
 #include "tests/ref_quant.h"
 #include "tests/test_main.h"
 
@@ -149,6 +151,58 @@ int bench_model(const std::string& path, const std::vector<int>& threads, double
   return 0;
 }
 
+// One sampling call over a Qwen-sized vocabulary (151,936 logits, N(0, sd) like a random model's
+// flat rows or, with sd 8, a peaked one) per configuration: greedy, temperature, the filters,
+// logprobs; median µs of the call alone (the logits are restored before each call).
+int bench_sampler(double seconds) {
+  const int64_t V = 151936;
+  std::printf("# infer sampler bench: one row of %lld logits, median us per call\n", static_cast<long long>(V));
+  std::printf("%-30s %10s %10s\n", "config", "sd 3", "sd 8");
+  struct config {
+    const char* name;
+    float temperature, top_p;
+    int32_t top_k;
+    float min_p;
+    int32_t top_logprobs;
+  };
+  const config configs[] = {
+      {"greedy", 0.0f, 1.0f, 0, 0.0f, -1},        {"greedy + 5 top_logprobs", 0.0f, 1.0f, 0, 0.0f, 5},
+      {"T=1", 1.0f, 1.0f, 0, 0.0f, -1},           {"T=0.8", 0.8f, 1.0f, 0, 0.0f, -1},
+      {"T=1 + logprobs", 1.0f, 1.0f, 0, 0.0f, 0}, {"T=0.8 top_k=40", 0.8f, 1.0f, 40, 0.0f, -1},
+      {"T=0.8 top_p=0.95", 0.8f, 0.95f, 0, 0.0f, -1}, {"T=0.8 min_p=0.05", 0.8f, 1.0f, 0, 0.05f, -1},
+  };
+  for (const config& c : configs) {
+    std::printf("%-30s", c.name);
+    for (float sd : {3.0f, 8.0f}) {
+      std::mt19937 g(11);
+      std::normal_distribution<float> nd(0.0f, sd);
+      std::vector<float> base(static_cast<size_t>(V)), l;
+      for (auto& x : base) x = nd(g);
+      infer::sampling_params p;
+      p.temperature = c.temperature;
+      p.top_p = c.top_p;
+      p.top_k = c.top_k;
+      p.min_p = c.min_p;
+      p.top_logprobs = c.top_logprobs;
+      p.has_seed = true;
+      infer::sampler smp(p, V);
+      infer::sampler_scratch sc;
+      std::vector<double> per_call;
+      auto start = std::chrono::steady_clock::now();
+      while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds || per_call.size() < 5) {
+        l = base;
+        auto t0 = std::chrono::steady_clock::now();
+        smp.sample(l.data(), nullptr, sc);
+        per_call.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      }
+      std::printf(" %10.1f", median(per_call) * 1e6);
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_bench(int argc, char** argv) {
@@ -159,6 +213,7 @@ int run_bench(int argc, char** argv) {
   size_t kWorkingSet = 256u << 20;
   bool prefill = true, matvec = true;
   std::string model;
+  bool sampler_only = false;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -171,6 +226,7 @@ int run_bench(int argc, char** argv) {
     else if (a == "--model") model = next();
     else if (a == "--working-set-mib") kWorkingSet = static_cast<size_t>(std::atoll(next().c_str())) << 20;
     else if (a == "--no-matvec") matvec = false;
+    else if (a == "--sampler") sampler_only = true;
     else if (a == "--shapes") {
       shapes.clear();
       for (auto& s : split(next())) {
@@ -180,6 +236,7 @@ int run_bench(int argc, char** argv) {
     }
   }
   if (!model.empty()) return bench_model(model, threads, seconds);
+  if (sampler_only) return bench_sampler(seconds);
   std::printf("# infer kernels bench (medians; matvec GB/s = weight bytes / time, working set >= %zu MiB)\n",
               kWorkingSet >> 20);
   if (matvec) {
