@@ -76,7 +76,7 @@ engine::engine(std::shared_ptr<model> m, const engine_options& opts)
           opts.block_size),
       cache_(kv_, opts.prefix_cache),
       fwd_(*m_, kv_, pool_, std::max(1, opts.max_batch_tokens), std::max(1, opts.max_seqs) + std::max(0, opts.spec_rows)) {
-  scratch_.cand.reserve(m_->hp.n_vocab);
+  scratch_.resize(static_cast<size_t>(pool_.size()));  // one per pool thread (step() samples in parallel)
   if (opts.gpu) {  // GPU backend hook: null (CPU path) without a usable GPU
     std::string why;
     fwd_.attach_backend(gpu_backend_create(*m_, kv_, fwd_.max_tokens(), fwd_.max_logits(), &why));
@@ -427,7 +427,19 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
         break;
       }
   };
-  for (const out_group& g : groups) {
+  // Each sequence's first row (its grammar mask, then the sample) does not depend on the others:
+  // all of the step's are done together, spread over the pool. A softmax over a 150k vocabulary
+  // or a new grammar state's first mask, one sequence after another on this thread, would hold
+  // up every sequence of the step.
+  first_.resize(groups.size());
+  pool_.parallel_for(static_cast<int>(groups.size()), [&](int i, int thread) {
+    const out_group& g = groups[static_cast<size_t>(i)];
+    sequence& s = *g.s;
+    const uint8_t* mask = s.constraint ? s.constraint->allowed() : nullptr;
+    first_[static_cast<size_t>(i)] = s.smp.sample(fwd_.logits_mut(g.first_row), mask, scratch_[static_cast<size_t>(thread)]);
+  });
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const out_group& g = groups[gi];
     sequence& s = *g.s;
     s.decode_steps++;
     s.draft_proposed += g.n_draft;
@@ -438,8 +450,8 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
     // while every earlier draft token was the greedy choice, so each sample sees exactly the
     // context (and sampler state) of plain decoding.
     for (int32_t j = 0; j <= g.n_draft; ++j) {
-      const uint8_t* mask = s.constraint ? s.constraint->allowed() : nullptr;
-      sample_result r = s.smp.sample(fwd_.logits_mut(g.first_row + j), mask, scratch_);
+      // Draft rows (j > 0) come only without a grammar (speculates()).
+      const sample_result r = j == 0 ? first_[gi] : s.smp.sample(fwd_.logits_mut(g.first_row + j), nullptr, scratch_[0]);
       if (r.token < 0) {  // the constraint admits nothing: end here
         end_seq(s, finish_reason::grammar_end);
         ended_here = true;

@@ -62,7 +62,9 @@ enum class finish_reason : uint8_t { none = 0, stop = 1, length = 2, cancelled =
 class token_constraint {
  public:
   virtual ~token_constraint() = default;
-  // Per-token 0/1 mask of n_vocab entries, valid until the next call.
+  // Per-token 0/1 mask of n_vocab entries, valid until the next call. Called on any of the
+  // engine's compute threads, several sequences' constraints at once (one thread each): state
+  // shared between constraints must be thread-safe.
   virtual const uint8_t* allowed() = 0;
   virtual void accept(int32_t token) = 0;
   // True when the constraint admits nothing more (generation ends with grammar_end).
@@ -203,7 +205,7 @@ class engine {
   kv_pool kv_;
   prefix_cache cache_;
   forward_pass fwd_;
-  sampler_scratch scratch_;
+  std::vector<sampler_scratch> scratch_;  // per pool thread
 
   // Shared with other threads (mu_).
   mutable std::mutex mu_;
@@ -226,6 +228,7 @@ class engine {
   std::vector<fwd_token> batch_;
   std::vector<sequence*> batch_seq_;
   std::vector<int32_t> out_rows_;
+  std::vector<sample_result> first_;  // per logits group of a step: the sample of its first row
   // Events of the current step grouped by sink (one sink per JS environment: a short list).
   std::vector<std::pair<std::shared_ptr<event_sink>, std::vector<token_event>>> by_sink_;
 
