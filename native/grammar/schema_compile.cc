@@ -135,9 +135,10 @@ struct schema_compiler {
     lo = -kNumLimit;
     hi = kNumLimit;
     bool any = false;
-    auto number = [&](const char* key) -> const json_value* {
+    // Only the exclusive keys may be booleans (draft 4's flags, read by `flag`).
+    auto number = [&](const char* key, bool flag_allowed) -> const json_value* {
       const json_value* v = s.find(key);
-      if (!v || v->is_bool()) return nullptr;
+      if (!v || (flag_allowed && v->is_bool())) return nullptr;
       if (!v->is_number()) { fail(path, std::string(key) + " must be a number"); return nullptr; }
       any = true;
       return v;
@@ -148,10 +149,10 @@ struct schema_compiler {
     };
     auto up = [](const json_value* v) { return scaled_decimal(v->text, true); };
     auto down = [](const json_value* v) { return scaled_decimal(v->text, false); };
-    if (const json_value* v = number("minimum")) lo = std::max(lo, flag("exclusiveMinimum") ? down(v) + 1 : up(v));
-    if (const json_value* v = number("maximum")) hi = std::min(hi, flag("exclusiveMaximum") ? up(v) - 1 : down(v));
-    if (const json_value* v = number("exclusiveMinimum")) lo = std::max(lo, down(v) + 1);
-    if (const json_value* v = number("exclusiveMaximum")) hi = std::min(hi, up(v) - 1);
+    if (const json_value* v = number("minimum", false)) lo = std::max(lo, flag("exclusiveMinimum") ? down(v) + 1 : up(v));
+    if (const json_value* v = number("maximum", false)) hi = std::min(hi, flag("exclusiveMaximum") ? up(v) - 1 : down(v));
+    if (const json_value* v = number("exclusiveMinimum", true)) lo = std::max(lo, down(v) + 1);
+    if (const json_value* v = number("exclusiveMaximum", true)) hi = std::min(hi, up(v) - 1);
     return any;
   }
 
@@ -159,7 +160,7 @@ struct schema_compiler {
   // when absent or malformed (then err is set).
   bool read_multiple_of(const json_value& s, const std::string& path, int128& up, int128& down) {
     const json_value* mv = s.find("multipleOf");
-    if (!mv || mv->is_bool()) return false;
+    if (!mv) return false;
     if (!mv->is_number()) return fail(path, "multipleOf must be a number");
     up = scaled_decimal(mv->text, true);
     down = scaled_decimal(mv->text, false);
