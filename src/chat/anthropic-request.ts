@@ -113,15 +113,28 @@ function toolResultText(b: z.output<typeof toolResultBlock>, param: string): str
  *  there is one: a final assistant message is a prefill). */
 function checkToolTurns(messages: CountTokensRequest['messages']): void {
   let asked = new Set<string>(); // tool_use ids of the message before
+  const used = new Set<string>(); // every tool_use id so far: ids are unique in a conversation
   for (const [i, m] of messages.entries()) {
     const blocks = typeof m.content === 'string' ? [] : m.content;
     const answered = new Set<string>();
     blocks.forEach((b, j) => {
+      const at = `messages[${i}].content[${j}]`;
+      if (b.type === 'tool_use') {
+        if (used.has(b.id)) throw invalidRequest(`${at}: \`tool_use\` ids must be unique: ${b.id}`, `${at}.id`);
+        used.add(b.id);
+        return;
+      }
       if (b.type !== 'tool_result') return;
       if (!asked.has(b.tool_use_id)) {
         throw invalidRequest(
-          `unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
-          `messages[${i}].content[${j}].tool_use_id`,
+          `${at}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+          `${at}.tool_use_id`,
+        );
+      }
+      if (answered.has(b.tool_use_id)) {
+        throw invalidRequest(
+          `${at}: each \`tool_use\` must have a single result. Found multiple \`tool_result\` blocks with id: ${b.tool_use_id}`,
+          `${at}.tool_use_id`,
         );
       }
       answered.add(b.tool_use_id);
@@ -129,7 +142,7 @@ function checkToolTurns(messages: CountTokensRequest['messages']): void {
     const missing = [...asked].filter((id) => !answered.has(id));
     if (missing.length > 0) {
       throw invalidRequest(
-        `\`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+        `messages[${i - 1}]: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
         `messages[${i - 1}].content`,
       );
     }

@@ -167,7 +167,13 @@ function checkToolTurns(messages: ChatCompletionRequest['messages']): void {
     }
     if (calls && calls.ids.size > 0) unanswered(calls);
     const made = m.role === 'assistant' ? (m.tool_calls ?? []) : [];
-    calls = made.length > 0 ? { at: i, ids: new Set(made.map((c) => c.id)) } : null;
+    const ids = new Set<string>();
+    made.forEach((c, k) => {
+      // Two calls with one id could not both be answered: which tool message answers which?
+      if (ids.has(c.id)) throw invalidRequest(`duplicate tool_call id '${c.id}' in one assistant message`, `messages[${i}].tool_calls[${k}].id`);
+      ids.add(c.id);
+    });
+    calls = ids.size > 0 ? { at: i, ids } : null;
   }
   if (calls && calls.ids.size > 0) unanswered(calls);
 }

@@ -72,6 +72,16 @@ describe('Messages request', () => {
     expect([missing.param, missing.message]).toEqual(['messages[1].content', expect.stringMatching(/without `tool_result` blocks immediately after: toolu_2\./)]);
     const late = apiError(() => plan({ ...base, tools, messages: [...base.messages, asked, { role: 'user', content: 'wait' }, { role: 'assistant', content: 'x' }, { role: 'user', content: [result('toolu_1')] }] }));
     expect(late.param).toBe('messages[1].content');
+    // Messages name where they point, as the API's do.
+    expect(stray.message).toMatch(/^messages\[0\]\.content\[0\]: /);
+    expect(missing.message).toMatch(/^messages\[1\]: /);
+    // One result per tool_use; tool_use ids unique across the conversation.
+    const twice = apiError(() => plan({ ...base, tools, messages: [...base.messages, asked, { role: 'user', content: [result('toolu_1'), result('toolu_2'), result('toolu_1')] }] }));
+    expect([twice.param, twice.message]).toEqual(['messages[2].content[2].tool_use_id', expect.stringMatching(/single result\. Found multiple `tool_result` blocks with id: toolu_1$/)]);
+    const sameId = { role: 'assistant', content: [use('toolu_1'), use('toolu_1')] };
+    expect(apiError(() => plan({ ...base, tools, messages: [...base.messages, sameId] })).param).toBe('messages[1].content[1].id');
+    const reused = [...base.messages, asked, { role: 'user', content: [result('toolu_1'), result('toolu_2')] }, { role: 'assistant', content: [use('toolu_2')] }];
+    expect(apiError(() => plan({ ...base, tools, messages: reused })).message).toMatch(/^messages\[3\]\.content\[0\]: `tool_use` ids must be unique: toolu_2$/);
   });
 
   it('treats a trailing assistant message as a prefill', () => {

@@ -68,6 +68,8 @@ describe('Chat Completions request', () => {
     const missing = apiError(() => plan({ model: 'm', messages: [user, asked, answer('call_1'), user] }));
     expect([missing.param, missing.message]).toEqual(['messages[1].role', expect.stringMatching(/did not have response messages: call_2$/)]);
     expect(apiError(() => plan({ model: 'm', messages: [user, asked] })).message).toMatch(/call_1, call_2$/);
+    const sameId = { role: 'assistant', content: null, tool_calls: [call('call_1'), call('call_1')] };
+    expect(apiError(() => plan({ model: 'm', messages: [user, sameId, answer('call_1')] })).param).toBe('messages[1].tool_calls[1].id');
   });
 
   it('rejects images with a clear message naming the part', () => {
