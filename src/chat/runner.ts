@@ -1,10 +1,10 @@
 // Runs one choice of a chat request on the engine: stop sequences, output parsing (text, reasoning,
 // tool calls), forced tool calls under the tool's schema, token accounting. Format-neutral: the
 // OpenAI and Anthropic layers turn its events and result into their own wire shapes.
-import type { GenerateResult, LoadedModel, TokenEvent } from '../engine/types.js';
+import type { GenerateResult, GrammarSpec, LoadedModel, TokenEvent } from '../engine/types.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import { OutputParser, type OutputEvent } from './output-parser.js';
-import type { ChatPlan } from './plan.js';
+import type { ChatPlan, ToolSpec } from './plan.js';
 import type { BuiltPrompt } from './prompt.js';
 import { tokenizePrompt } from './prompt.js';
 import { StopMatcher } from './stop-matcher.js';
@@ -337,6 +337,13 @@ async function generateText(
   return { text, result, tokens: n };
 }
 
+const JSON_OBJECT: GrammarSpec = { kind: 'json_object' };
+
+/** The grammar of a forced call's arguments: the tool's parameters schema (any object without one). */
+function toolGrammar(tool: ToolSpec): GrammarSpec {
+  return tool.parameters ? { kind: 'json_schema', schema: grammarSchema(tool.parameters, 'tools') } : JSON_OBJECT;
+}
+
 /** The most calls one forced tool choice makes (parallel tool calls; each further one is the
  *  model's own choice, below). */
 export const MAX_FORCED_CALLS = 16;
@@ -351,6 +358,11 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
   res.forcedNamed = plan.toolMode.named;
   res.promptTokens = prompt.tokens.length;
   const parallel = plan.parallelToolCalls && !plan.toolMode.named;
+  // Every candidate's schema is compiled before the first token, so that one the engine refuses
+  // is a plain 400 whichever tool the model would pick (not a mid-stream error, nor a 200 when it
+  // happens to pick another).
+  const candidates = plan.tools.filter((t) => plan.toolMode.kind === 'forced' && plan.toolMode.names.includes(t.name));
+  await Promise.all(candidates.map((t) => model.checkGrammar(toolGrammar(t)))).catch((err: unknown) => Promise.reject(schemaError(err, 'tools')));
   let text = prompt.text;
   let budget = opts.maxTokens;
   for (let index = 0; ; index++) {
@@ -424,8 +436,7 @@ async function forcedCall(
   }
   if (name === undefined) throw new Error('forcedCall: no tool to call');
   const tool = plan.tools.find((t) => t.name === name);
-  // Before the call shows in the stream, so that a schema we refuse is a plain 400.
-  const grammar: NonNullable<ChatPlan['grammar']> = tool?.parameters ? { kind: 'json_schema', schema: grammarSchema(tool.parameters, 'tools') } : { kind: 'json_object' };
+  const grammar = tool ? toolGrammar(tool) : JSON_OBJECT;
   const id = opts.newToolCallId();
   // The call opens with the arguments' first token (after the cache count is reported), or at the end.
   let opened = false;

@@ -15,6 +15,7 @@ import type {
   FinishReason,
   GenerateRequest,
   GenerateResult,
+  GrammarSpec,
   KvBlock,
   KvLayout,
   KvTransfer,
@@ -85,6 +86,19 @@ function approxChars(input: ChatTemplateInput): number {
 
 function toU32(tokens: ArrayLike<number>): Uint32Array {
   return tokens instanceof Uint32Array ? tokens : Uint32Array.from(tokens as ArrayLike<number>);
+}
+
+/** The grammar as submit() takes it (a JSON schema as its text). */
+function nativeGrammar(grammar: GrammarSpec): NonNullable<NativeSubmitOptions['grammar']> {
+  return grammar.kind === 'json_schema' ? { kind: 'json_schema', schema: JSON.stringify(grammar.schema) } : { kind: grammar.kind };
+}
+
+/** A JSON schema is compiled on the thread pool (a big one takes a while) into the native memo,
+ *  which then hands submit() the compiled grammar without blocking the event loop. */
+function compileSchema(schemaText: string): Promise<void> {
+  return native()
+    .compileGrammar(schemaText)
+    .catch((e: unknown) => Promise.reject(fromNativeError(e)));
 }
 
 export class NativeModel implements EngineModel {
@@ -167,16 +181,18 @@ export class NativeModel implements EngineModel {
     if (req.priority !== 'batch' && this.interactive >= this.admission.maxRunning + this.admission.maxWaiting) {
       return Promise.reject(queueFull(this.admission.maxWaiting));
     }
-    // A JSON schema is compiled on the thread pool first (a big one takes a while); the native
-    // memo then hands submit() the compiled grammar without blocking the event loop.
-    const grammar: NativeSubmitOptions['grammar'] =
-      req.grammar && (req.grammar.kind === 'json_schema' ? { kind: 'json_schema', schema: JSON.stringify(req.grammar.schema) } : { kind: req.grammar.kind });
+    const grammar = req.grammar && nativeGrammar(req.grammar);
     const start = (): Promise<GenerateResult> => (req.signal?.aborted ? Promise.resolve(cancelled) : this.run(req, onToken, grammar));
-    const started =
-      grammar?.kind === 'json_schema' ? native().compileGrammar(grammar.schema).then(start, (e: unknown) => Promise.reject(fromNativeError(e))) : start();
+    const started = grammar?.kind === 'json_schema' ? compileSchema(grammar.schema).then(start) : start();
     if (req.priority === 'batch') return started;
     this.interactive++;
     return started.finally(() => this.interactive--);
+  }
+
+  checkGrammar(grammar: GrammarSpec): Promise<void> {
+    this.assertLoaded();
+    const g = nativeGrammar(grammar);
+    return g.kind === 'json_schema' ? compileSchema(g.schema) : Promise.resolve();
   }
 
   /** Submits to the engine and streams the sequence's events into onToken until it finishes. */

@@ -169,6 +169,9 @@ export interface LoadedModel {
    *  Rejects with ApiError('overloaded') when KV memory stays exhausted, ('context_length_exceeded')
    *  when the prompt does not fit. Cancels (finishReason 'cancelled') when req.signal aborts. */
   generate(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult>;
+  /** Compiles a grammar as generate() would, without generating: rejects with the same 400
+   *  (invalid_request_error "grammar: …") for a JSON schema the engine refuses. */
+  checkGrammar(grammar: GrammarSpec): Promise<void>;
   stats(): EngineStats;
   /** Present when the engine supports moving KV blocks between processes. */
   readonly kv?: KvTransfer;

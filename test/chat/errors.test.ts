@@ -89,6 +89,34 @@ describe('OpenAI SDK error classes', () => {
       }),
     )) as InstanceType<typeof OpenAI.APIError>;
     expect([tool.status, tool.param]).toEqual([400, 'tools']);
+    // One refused schema among several candidates: 400 whichever tool the model would have
+    // picked (it was a 200 when it picked the good one, a mid-stream error when a later parallel
+    // call picked the bad one). Eight seeds at temperature 1, streamed and not.
+    const tools = [
+      { type: 'function' as const, function: { name: 'good', parameters: { type: 'object', properties: { a: { type: 'string' } } } } },
+      { type: 'function' as const, function: { name: 'f', parameters: bad } },
+    ];
+    for (let seed = 1; seed <= 8; seed++) {
+      const stream = seed % 2 === 0;
+      const res = (await caught(
+        (async () => {
+          const body = { model: MODEL_ID, messages: msgs, max_tokens: 24, temperature: 1, seed, tools, tool_choice: 'required' as const };
+          if (!stream) return h.openai.chat.completions.create(body);
+          for await (const _ of await h.openai.chat.completions.create({ ...body, stream: true }));
+        })(),
+      )) as InstanceType<typeof OpenAI.APIError>;
+      expect([seed, res.status, res.param]).toEqual([seed, 400, 'tools']);
+    }
+    const anyTool = await caught(
+      h.anthropic.messages.create({
+        model: MODEL_ID,
+        max_tokens: 24,
+        messages: msgs,
+        tools: tools.map((t) => ({ name: t.function.name, input_schema: t.function.parameters as { type: 'object' } })),
+        tool_choice: { type: 'any' },
+      }),
+    );
+    expect(anyTool).toBeInstanceOf(Anthropic.BadRequestError);
     const stop = (await caught(h.openai.chat.completions.create({ model: MODEL_ID, messages: msgs, stop: ['a', 'b', 'c', 'd', 'e'] }))) as InstanceType<typeof OpenAI.APIError>;
     expect([stop.status, stop.param]).toEqual([400, 'stop']);
     expect(stop.message).toMatch(/at most 4/);

@@ -42,6 +42,7 @@ class ScriptedModel {
     if (req.grammar && finishReason === 'stop') finishReason = 'grammar_end';
     return { finishReason, promptTokens: req.prompt.length, cachedTokens: 2, completionTokens: n };
   }
+  async checkGrammar(): Promise<void> {}
   stats(): never {
     throw new Error('unused');
   }
