@@ -7,6 +7,7 @@
 //   socket write carries both) or, when nothing is written in the same tick, for a microtask;
 // - after end() or abort the HttpResponse must not be touched again (`aborted`/`finished` guard it).
 import { STATUS_CODES } from 'node:http';
+import { setMaxListeners } from 'node:events';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, ERROR_CATALOGUE, anthropicErrorBody, openaiErrorBody, predictErrorBody } from '../errors.js';
 import type { ByteStream, ErrorFormat, HttpMethod, RequestContext, SseWriter } from './types.js';
@@ -122,7 +123,12 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
   }
 
   get signal(): AbortSignal {
-    this.controller ??= new AbortController();
+    if (!this.controller) {
+      this.controller = new AbortController();
+      // Each of a request's choices (n ≤ 16) listens on it, twice at most: past Node's default
+      // of 10 it printed a MaxListenersExceededWarning.
+      setMaxListeners(64, this.controller.signal);
+    }
     if (!this.controller.signal.aborted) {
       if (this.interruption) this.controller.abort(this.interruption);
       else if (this.aborted) this.controller.abort(new ClientAbortedError());

@@ -103,6 +103,20 @@ describe('non-streaming', () => {
     }
     expect(r.usage!.completion_tokens).toBeLessThanOrEqual(8);
   });
+
+  it('n = 16 with stop sequences: every choice listens on the request\'s abort signal, and Node warns of nothing', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const r = await openai.chat.completions.create({ model: MODEL_ID, messages: user('x'), max_tokens: 3, n: 16, stop: ['zzz'], seed: 2 });
+      expect(r.choices).toHaveLength(16);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
 });
 
 describe('streaming', () => {
