@@ -381,7 +381,15 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
       res.finish = 'cancelled';
       return res;
     }
-    if (!next.text.trimStart().startsWith(TOOL_OPEN.trimEnd()) || budget <= 0) break;
+    const another = next.text.trimStart().startsWith(TOOL_OPEN.trimEnd());
+    // Cut off before the model could say (only whitespace so far), or it opened a call there is no
+    // budget left to make: the turn ends for length, as a free generation cut there would.
+    const undecided = !another && next.result.finishReason === 'length' && next.text.trim() === '';
+    if ((another || undecided) && budget <= 0) {
+      res.finish = 'length';
+      return res;
+    }
+    if (!another) break;
     text += '\n';
   }
   res.finish = 'tool_calls';

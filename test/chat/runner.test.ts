@@ -162,6 +162,19 @@ describe('runChoice', () => {
     expect(result.completionTokens).toBe(4);
   });
 
+  it('forced parallel calls: the next two tokens decide; a budget spent there ends the turn as length', async () => {
+    const tools = [{ name: 'f', parameters: null }];
+    const plan = mkPlan({ tools, toolMode: { kind: 'forced', names: ['f'], named: false } });
+    const two = await run([['{}'], ['\n', '<tool_call>'], ['{"a":2}'], ['<|im_end|>']], plan);
+    expect(two.result.toolCalls.map((c) => c.arguments)).toEqual(['{}', '{"a":2}']);
+    expect(two.result).toMatchObject({ finish: 'tool_calls', completionTokens: 5 });
+    // Another call opened with no budget to make it, or cut before the model could say.
+    expect((await run([['{}'], ['<tool_call>']], plan, 2)).result).toMatchObject({ finish: 'length', completionTokens: 2 });
+    expect((await run([['{}'], ['\n', '<tool_call>']], plan, 2)).result).toMatchObject({ finish: 'length', completionTokens: 2 });
+    // The turn ended within the budget: the calls are complete.
+    expect((await run([['{}'], ['<|im_end|>']], plan, 2)).result).toMatchObject({ finish: 'tool_calls', completionTokens: 2 });
+  });
+
   it('with several candidate tools, picks the name under an enum grammar first', async () => {
     const tools = [
       { name: 'a', parameters: null },
