@@ -14,7 +14,7 @@ let sink = 0;
 let i = 0;
 const next = (): string => TOKENS[i++ % TOKENS.length]!;
 
-const chunker = new OpenAIChunker({ id: 'chatcmpl-abcdefghijklmnopqrstuvwx', created: 1_700_000_000, model: 'builtin', logprobs: false }, true);
+const chunker = new OpenAIChunker({ id: 'chatcmpl-abcdefghijklmnopqrstuvwx', created: 1_700_000_000, model: 'builtin', logprobs: false, legacyFunctions: false }, true);
 const parser = new OutputParser({ tools: true, thinking: true });
 const stops = new StopMatcher(['\n\nUser:', '###']);
 const plainParser = new OutputParser({ tools: false, thinking: false });

@@ -2,7 +2,7 @@
 // (batches): validate → plan → prompt → run each choice.
 import type { LoadedModel } from '../engine/types.js';
 import { newChatCompletionId, newOpenAIToolCallId } from './ids.js';
-import { chatCompletionRequestSchema, planFromOpenAI, type ChatCompletionRequest } from './openai-request.js';
+import { chatCompletionRequestSchema, planFromOpenAI, usesLegacyFunctions, type ChatCompletionRequest } from './openai-request.js';
 import { fastChatCompletionRequest } from './openai-request-fast.js';
 import { chatCompletionBody, type CompletionMeta } from './openai-response.js';
 import type { ChatPlan } from './plan.js';
@@ -33,7 +33,13 @@ export async function prepareOpenAIChat(services: ChatServices, body: unknown): 
     model,
     prompt,
     maxTokens,
-    meta: { id: newChatCompletionId(), created: Math.floor(Date.now() / 1000), model: req.model, logprobs: plan.logprobs },
+    meta: {
+      id: newChatCompletionId(),
+      created: Math.floor(Date.now() / 1000),
+      model: req.model,
+      logprobs: plan.logprobs,
+      legacyFunctions: usesLegacyFunctions(req),
+    },
   };
 }
 

@@ -232,6 +232,11 @@ function collectTools(req: ChatCompletionRequest): ToolSpec[] {
   return out;
 }
 
+/** The request offers the deprecated `functions` (no `tools`): the answer is a `function_call`. */
+export function usesLegacyFunctions(req: ChatCompletionRequest): boolean {
+  return !req.tools && (req.functions?.length ?? 0) > 0;
+}
+
 function resolveToolMode(req: ChatCompletionRequest, tools: ToolSpec[]): { mode: ToolMode; offered: ToolSpec[] } {
   let choice: ChatCompletionRequest['tool_choice'] = req.tool_choice;
   if (choice == null && req.function_call != null && !req.tools) {
@@ -311,7 +316,8 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
     },
     tools: offered,
     toolMode: mode,
-    parallelToolCalls: req.parallel_tool_calls ?? true,
+    // The legacy `functions` API answers with one function_call at most.
+    parallelToolCalls: usesLegacyFunctions(req) ? false : (req.parallel_tool_calls ?? true),
     maxTokens: req.max_completion_tokens ?? req.max_tokens ?? null,
     maxTokensParam,
     sampling,

@@ -15,15 +15,16 @@ export interface OpenAIUsage {
   };
 }
 
-export type OpenAIFinish = 'stop' | 'length' | 'tool_calls';
+export type OpenAIFinish = 'stop' | 'length' | 'tool_calls' | 'function_call';
 
-export function openaiFinish(r: ChoiceResult): OpenAIFinish {
+export function openaiFinish(r: ChoiceResult, legacyFunctions: boolean): OpenAIFinish {
   switch (r.finish) {
     case 'length':
       return 'length';
     case 'tool_calls':
       // OpenAI reports 'stop' when the client named the function (api.md §1.5).
-      return r.forcedNamed ? 'stop' : 'tool_calls';
+      if (r.forcedNamed) return 'stop';
+      return legacyFunctions ? 'function_call' : 'tool_calls';
     default:
       return 'stop';
   }
@@ -53,6 +54,9 @@ export interface CompletionMeta {
   created: number;
   model: string;
   logprobs: boolean;
+  /** The request used the deprecated `functions`: a call is answered as `function_call` (one at
+   *  most), not `tool_calls`. */
+  legacyFunctions: boolean;
 }
 
 export function chatCompletionBody(meta: CompletionMeta, results: readonly ChoiceResult[]): Record<string, unknown> {
@@ -69,14 +73,17 @@ export function chatCompletionBody(meta: CompletionMeta, results: readonly Choic
         annotations: [],
       };
       if (r.thinking) message.reasoning_content = r.thinking;
-      if (r.toolCalls.length > 0) {
+      const first = r.toolCalls[0];
+      if (first && meta.legacyFunctions) {
+        message.function_call = { name: first.name, arguments: first.arguments };
+      } else if (first) {
         message.tool_calls = r.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
       }
       return {
         index,
         message,
         logprobs: meta.logprobs ? { content: r.logprobs, refusal: null } : null,
-        finish_reason: openaiFinish(r),
+        finish_reason: openaiFinish(r, meta.legacyFunctions),
       };
     }),
     usage: openaiUsage(results),
@@ -128,6 +135,10 @@ export class OpenAIChunker {
       case 'thinking':
         return this.chunk([this.choice(index, this.withRole(index, { reasoning_content: ev.text }), null, null)]);
       case 'tool_start':
+        if (this.meta.legacyFunctions) {
+          const delta = { ...(this.started.has(index) ? {} : { content: null }), function_call: { name: ev.name, arguments: '' } };
+          return this.chunk([this.choice(index, this.withRole(index, delta), null, null)]);
+        }
         return this.chunk([
           this.choice(
             index,
@@ -140,6 +151,7 @@ export class OpenAIChunker {
           ),
         ]);
       case 'tool_args':
+        if (this.meta.legacyFunctions) return this.chunk([this.choice(index, { function_call: { arguments: ev.fragment } }, null, null)]);
         return this.chunk([this.choice(index, { tool_calls: [{ index: ev.index, function: { arguments: ev.fragment } }] }, null, null)]);
     }
   }
@@ -148,7 +160,7 @@ export class OpenAIChunker {
   finish(index: number, r: ChoiceResult): Record<string, unknown>[] {
     const out: Record<string, unknown>[] = [];
     if (!this.started.has(index)) out.push(this.chunk([this.choice(index, this.withRole(index, { content: '' }), null, null)]));
-    out.push(this.chunk([this.choice(index, {}, r.logprobs.length ? r.logprobs : null, openaiFinish(r))]));
+    out.push(this.chunk([this.choice(index, {}, r.logprobs.length ? r.logprobs : null, openaiFinish(r, this.meta.legacyFunctions))]));
     return out;
   }
 

@@ -250,6 +250,34 @@ describe('tools', () => {
     expect(second.usage!.prompt_tokens).toBeGreaterThan(first.usage!.prompt_tokens);
   });
 
+  it('the deprecated functions / function_call API is answered with message.function_call, streamed and not', async () => {
+    const [open] = await h.model.tokenize('<tool_call>', { addSpecial: false, parseSpecial: true });
+    const body = {
+      model: MODEL_ID,
+      messages: user('What is the weather in Paris?'),
+      functions: [weatherTool.function, timeTool.function],
+      // A bias towards another call: the legacy API makes one at most.
+      logit_bias: { [String(open)]: 100 },
+      max_tokens: 256,
+    };
+    const named = await openai.chat.completions.create({ ...body, function_call: { name: 'get_weather' } });
+    const c = named.choices[0]!;
+    expect(c.finish_reason).toBe('stop'); // as for a named tool_choice
+    expect(c.message.tool_calls).toBeUndefined();
+    expect(c.message.content).toBeNull();
+    expect(c.message.function_call!.name).toBe('get_weather');
+    checkWeatherArgs(c.message.function_call!.arguments);
+    // function_call 'auto' is free output; a forced one ('required' has no legacy spelling) is named.
+    const streamed = await openai.chat.completions.stream({ ...body, function_call: { name: 'get_time' } }).finalChatCompletion();
+    const s = streamed.choices[0]!;
+    expect(s.message.tool_calls ?? []).toEqual([]);
+    expect(s.message.function_call!.name).toBe('get_time');
+    expect(['utc', 'local']).toContain((JSON.parse(s.message.function_call!.arguments) as { zone: string }).zone);
+    // A tools request is unchanged by the legacy path.
+    const modern = await openai.chat.completions.create({ ...body, functions: undefined, tools: [weatherTool], tool_choice: 'required', logit_bias: {} });
+    expect([modern.choices[0]!.finish_reason, modern.choices[0]!.message.function_call]).toEqual(['tool_calls', undefined]);
+  });
+
   it("tool_choice 'required' streams a call through the .stream() helper", async () => {
     const stream = openai.chat.completions.stream({
       model: MODEL_ID,

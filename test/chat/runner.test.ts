@@ -190,7 +190,7 @@ describe('runChoice', () => {
 });
 
 describe('OpenAI framing', () => {
-  const meta = { id: 'chatcmpl-1', created: 1, model: 'm', logprobs: false };
+  const meta = { id: 'chatcmpl-1', created: 1, model: 'm', logprobs: false, legacyFunctions: false };
 
   it('puts the role in the first delta, then finish_reason, and usage only when asked', async () => {
     const { events, result } = await run([['Hi', ' there']], mkPlan());
@@ -227,6 +227,24 @@ describe('OpenAI framing', () => {
     const body = chatCompletionBody(meta, [result]) as { choices: Array<{ message: Record<string, unknown>; finish_reason: string }> };
     expect(body.choices[0]!.message.content).toBeNull();
     expect(body.choices[0]!.message.tool_calls).toEqual([{ id: 'id0', type: 'function', function: { name: 'f', arguments: '{"x":1}' } }]);
+  });
+
+  it('answers the legacy functions API with function_call deltas and finish_reason function_call', async () => {
+    const tools = [{ name: 'f', parameters: null }];
+    const script = ['<tool_call>{"name":"f","arguments":{"x":1}}</tool_call>'];
+    const { events, result } = await run([script], mkPlan({ tools, toolMode: { kind: 'auto' }, parallelToolCalls: false }));
+    const legacy = { ...meta, legacyFunctions: true };
+    const c = new OpenAIChunker(legacy, false);
+    const deltas = [...events.map((e) => c.event(0, e)), ...c.finish(0, result)].map((x) => (x.choices as Array<Record<string, unknown>>)[0]);
+    expect(deltas.map((d) => d!.delta)).toEqual([
+      { role: 'assistant', content: null, function_call: { name: 'f', arguments: '' } },
+      { function_call: { arguments: '{"x":1}' } },
+      {},
+    ]);
+    expect(deltas[2]!.finish_reason).toBe('function_call');
+    const body = chatCompletionBody(legacy, [result]) as { choices: Array<{ message: Record<string, unknown>; finish_reason: string }> };
+    expect(body.choices[0]).toMatchObject({ message: { content: null, function_call: { name: 'f', arguments: '{"x":1}' } }, finish_reason: 'function_call' });
+    expect(body.choices[0]!.message.tool_calls).toBeUndefined();
   });
 });
 
