@@ -116,19 +116,13 @@ class cuda_forward final : public forward_backend {
   void launch_forward(int n, int n_out) {
     const int T = max_tokens_;
     const int32_t *d_ids = meta_, *d_pos = meta_ + T, *d_toff = meta_ + 2 * T, *d_out = meta_ + 3 * T;
-    const int d = static_cast<int>(hp_.n_embd), qd = static_cast<int>(hp_.q_dim()), kvd = static_cast<int>(hp_.kv_dim());
-    const int64_t ff = hp_.n_ff;
+    const int d = static_cast<int>(hp_.n_embd), kvd = static_cast<int>(hp_.kv_dim());
     const cu::token_placement tp{d_pos, d_toff, tables_};
     cu::get_rows(emb_, d_ids, n, x_, stream_);
     for (int64_t il = 0; il < hp_.n_layer; ++il) {
       const device_layer& L = layers_[il];
       cu::rms_norm(x_, L.attn_norm, xn_, n, d, hp_.rms_eps, nullptr, stream_);
-      cu::matmul(L.wq, xn_, n, q_, stream_);
-      cu::matmul(L.wk, xn_, n, k_, stream_);
-      cu::matmul(L.wv, xn_, n, v_, stream_);
-      if (L.bq) cu::add_bias(q_, L.bq, n, qd, stream_);
-      if (L.bk) cu::add_bias(k_, L.bk, n, kvd, stream_);
-      if (L.bv) cu::add_bias(v_, L.bv, n, kvd, stream_);
+      cu::matmul_multi({{&L.wq, q_, L.bq}, {&L.wk, k_, L.bk}, {&L.wv, v_, L.bv}}, xn_, n, false, stream_);
       cu::rope(q_, k_, d_pos, n, static_cast<int>(hp_.n_head), static_cast<int>(hp_.n_head_kv),
                static_cast<int>(hp_.head_dim), static_cast<int>(hp_.n_rot), hp_.rope_base, hp_.rope == rope_style::neox,
                stream_);
@@ -137,14 +131,10 @@ class cuda_forward final : public forward_backend {
       cu::kv_store(pkv, tp, k_, v_, n, stream_);
       cu::attention(pkv, tp, q_, att_, n, static_cast<int>(hp_.n_head), static_cast<int>(hp_.n_head_kv),
                     static_cast<int>(hp_.head_dim), stream_);
-      cu::matmul(L.wo, att_, n, xn_, stream_);
-      cu::add_inplace(x_, xn_, static_cast<int64_t>(n) * d, stream_);
+      cu::matmul_multi({{&L.wo, x_}}, att_, n, true, stream_);  // x += wo · att
       cu::rms_norm(x_, L.ffn_norm, xn_, n, d, hp_.rms_eps, nullptr, stream_);
-      cu::matmul(L.w_gate, xn_, n, gate_, stream_);
-      cu::matmul(L.w_up, xn_, n, up_, stream_);
-      cu::swiglu(gate_, up_, n * ff, stream_);
-      cu::matmul(L.w_down, gate_, n, xn_, stream_);
-      cu::add_inplace(x_, xn_, static_cast<int64_t>(n) * d, stream_);
+      cu::matmul_glu(L.w_gate, L.w_up, xn_, n, gate_, up_, stream_);
+      cu::matmul_multi({{&L.w_down, x_}}, gate_, n, true, stream_);  // x += w_down · swiglu
     }
     if (n_out > 0) {
       cu::rms_norm(x_, out_norm_, out_x_, n_out, d, hp_.rms_eps, d_out, stream_);

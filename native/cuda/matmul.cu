@@ -10,6 +10,7 @@
 
 #include "cuda/common.cuh"
 #include "cuda/dequant.cuh"
+#include "cuda/elementwise.cuh"
 #include "cuda/matmul.cuh"
 
 namespace infer {
@@ -20,41 +21,66 @@ namespace cu {
 
 constexpr int kMatmulWarps = 4;  // rows per block
 
-template <tensor_type T, int NT>
+// Version 1, the forward pass's kernel. One launch covers the parts of `set` (q, k and v of a
+// layer: one type and row length), rows numbered across them, each with its own output, optional
+// bias, and optionally added into its output (residual adds): kernels a decode step does not
+// launch. GLU: parts 0 and 1 are gate and up; a warp takes row r of both (one pass over x) and
+// writes silu(gate) * up to part 0's output. The epilogue's adds are the CPU's, in its order.
+template <tensor_type T, int NT, bool GLU>
 __global__ void __launch_bounds__(kMatmulWarps * 32)
-    matmul_kernel(const uint8_t* __restrict__ w, size_t row_bytes, int ne0, int ne1, const float* __restrict__ x,
-                  int n_tokens, float* __restrict__ y) {
+    matmul_kernel(const matmul_set set, int ne0, const float* __restrict__ x, int n_tokens) {
   const int lane = threadIdx.x % 32;
-  const int r = blockIdx.x * kMatmulWarps + threadIdx.x / 32;
-  if (r >= ne1) return;
+  int r = blockIdx.x * kMatmulWarps + threadIdx.x / 32;
+  int k = 0;
+  if constexpr (GLU) {
+    if (r >= set.part[0].ne1) return;
+  } else {
+    while (k < set.n && r >= set.part[k].ne1) r -= set.part[k++].ne1;
+    if (k == set.n) return;
+  }
+  const matmul_part P = k == 0 ? set.part[0] : k == 1 ? set.part[1] : set.part[2];
   const int t0 = blockIdx.y * NT;
   const int nt = min(NT, n_tokens - t0);
-  const uint8_t* row = w + static_cast<size_t>(r) * row_bytes;
+  const uint8_t* row = P.w + static_cast<size_t>(r) * P.row_bytes;
+  const uint8_t* row_up = GLU ? set.part[1].w + static_cast<size_t>(r) * set.part[1].row_bytes : nullptr;
   const int n_units = ne0 / 32;
-  float acc[NT];
+  float acc[NT], acc_up[GLU ? NT : 1];
 #pragma unroll
   for (int t = 0; t < NT; ++t) acc[t] = 0.0f;
+#pragma unroll
+  for (int t = 0; t < (GLU ? NT : 1); ++t) acc_up[t] = 0.0f;
   for (int u = lane; u < n_units; u += 32) {
-    float wv[32];
+    float wv[32], wu[GLU ? 32 : 1];
     dequant_unit<T>(row, u, wv);
+    if constexpr (GLU) dequant_unit<T>(row_up, u, wu);
 #pragma unroll
     for (int t = 0; t < NT; ++t) {
       if (t < nt) {
         const float4* xp = reinterpret_cast<const float4*>(x + static_cast<size_t>(t0 + t) * ne0 + u * 32);
-        float s = 0.0f;
+        float s = 0.0f, su = 0.0f;
 #pragma unroll
         for (int i = 0; i < 8; ++i) {
           const float4 v = xp[i];
           s += wv[4 * i] * v.x + wv[4 * i + 1] * v.y + wv[4 * i + 2] * v.z + wv[4 * i + 3] * v.w;
+          if constexpr (GLU) su += wu[4 * i] * v.x + wu[4 * i + 1] * v.y + wu[4 * i + 2] * v.z + wu[4 * i + 3] * v.w;
         }
         acc[t] += s;
+        if constexpr (GLU) acc_up[t] += su;
       }
     }
   }
 #pragma unroll
   for (int t = 0; t < NT; ++t) {
     const float s = warp_sum(acc[t]);
-    if (lane == 0 && t < nt) y[static_cast<size_t>(t0 + t) * ne1 + r] = s;
+    const float su = GLU ? warp_sum(acc_up[GLU ? t : 0]) : 0.0f;
+    if (lane != 0 || t >= nt) continue;
+    float* o = P.y + static_cast<size_t>(t0 + t) * P.ne1 + r;
+    if constexpr (GLU) {
+      *o = (s / (1.0f + expf(-s))) * su;
+    } else {
+      const float v = P.bias ? s + P.bias[r] : s;
+      *o = set.accumulate ? *o + v : v;
+    }
   }
 }
 
@@ -207,7 +233,10 @@ void matmul_launch(const device_tensor& w, const float* x, int n_tokens, float* 
   const dim3 grid(ceil_div(static_cast<int>(w.ne1), kMatmulWarps), ceil_div(n_tokens, NT));
   const int ne0 = static_cast<int>(w.ne0), ne1 = static_cast<int>(w.ne1);
   if (version != 2) {
-    matmul_kernel<T, NT><<<grid, block, 0, stream>>>(w.data, w.row_bytes, ne0, ne1, x, n_tokens, y);
+    matmul_set set{};
+    set.part[0] = {w.data, w.row_bytes, ne1, nullptr, y};
+    set.n = 1;
+    matmul_kernel<T, NT, false><<<grid, block, 0, stream>>>(set, ne0, x, n_tokens);
   } else if constexpr (T == tensor_type::f32 || T == tensor_type::f16 || T == tensor_type::bf16) {
     matmul_plain_kernel2<T, NT><<<grid, block, 0, stream>>>(w.data, w.row_bytes, ne0, ne1, x, n_tokens, y);
   } else {
@@ -220,6 +249,29 @@ void matmul_typed(const device_tensor& w, const float* x, int n_tokens, float* y
   if (n_tokens == 1) matmul_launch<T, 1>(w, x, n_tokens, y, stream, version);
   else matmul_launch<T, 8>(w, x, n_tokens, y, stream, version);
   CUDA_CHECK_LAUNCH();
+}
+
+template <tensor_type T, bool GLU>
+void matmul_set_typed(const matmul_set& set, int ne0, const float* x, int n_tokens, cudaStream_t stream) {
+  int rows = 0;
+  for (int k = 0; k < (GLU ? 1 : set.n); ++k) rows += set.part[k].ne1;
+  const dim3 block(kMatmulWarps * 32);
+  if (n_tokens == 1) {
+    matmul_kernel<T, 1, GLU><<<dim3(ceil_div(rows, kMatmulWarps), 1), block, 0, stream>>>(set, ne0, x, n_tokens);
+  } else {
+    matmul_kernel<T, 8, GLU><<<dim3(ceil_div(rows, kMatmulWarps), ceil_div(n_tokens, 8)), block, 0, stream>>>(set, ne0, x, n_tokens);
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+template <tensor_type T>
+void matmul_set_plain(const matmul_set& set, int ne0, const float* x, int n_tokens, cudaStream_t stream) {
+  matmul_set_typed<T, false>(set, ne0, x, n_tokens, stream);
+}
+
+template <tensor_type T>
+void matmul_set_glu(const matmul_set& set, int ne0, const float* x, int n_tokens, cudaStream_t stream) {
+  matmul_set_typed<T, true>(set, ne0, x, n_tokens, stream);
 }
 
 // INFER_CUDA_MATMUL=2 selects version 2 process-wide (read once).
@@ -269,6 +321,45 @@ void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cuda
   if (!matmul_supported(w.type, w.ne0)) throw std::runtime_error("cuda matmul: unsupported weight type or row length");
   if (version == 0) version = default_version();
   INFER_DISPATCH_TYPE(w.type, matmul_typed, w, x, n_tokens, y, stream, version)
+}
+
+void matmul_multi(std::initializer_list<matmul_out> outs, const float* x, int n_tokens, bool accumulate, cudaStream_t stream) {
+  if (n_tokens <= 0) return;
+  // Consecutive matrices of one type and row length share a launch (at most 3 per launch).
+  matmul_set set{};
+  set.accumulate = accumulate;
+  const device_tensor* first = nullptr;
+  auto flush = [&] {
+    if (set.n == 0) return;
+    INFER_DISPATCH_TYPE(first->type, matmul_set_plain, set, static_cast<int>(first->ne0), x, n_tokens, stream)
+    set.n = 0;
+  };
+  for (const matmul_out& o : outs) {
+    const device_tensor& w = *o.w;
+    if (!matmul_supported(w.type, w.ne0)) throw std::runtime_error("cuda matmul: unsupported weight type or row length");
+    if (set.n == 3 || (first && (first->type != w.type || first->ne0 != w.ne0))) flush();
+    if (set.n == 0) first = &w;
+    set.part[set.n++] = {w.data, w.row_bytes, static_cast<int>(w.ne1), o.bias, o.y};
+  }
+  flush();
+}
+
+void matmul_glu(const device_tensor& gate, const device_tensor& up, const float* x, int n_tokens, float* y, float* up_scratch,
+                cudaStream_t stream) {
+  if (n_tokens <= 0) return;
+  if (gate.type != up.type || gate.ne0 != up.ne0 || gate.ne1 != up.ne1) {
+    // Mixed encodings (a K-quant mix may give gate and up different types): two products, then SwiGLU.
+    matmul(gate, x, n_tokens, y, stream, 1);
+    matmul(up, x, n_tokens, up_scratch, stream, 1);
+    swiglu(y, up_scratch, static_cast<int64_t>(n_tokens) * gate.ne1, stream);
+    return;
+  }
+  if (!matmul_supported(gate.type, gate.ne0)) throw std::runtime_error("cuda matmul: unsupported weight type or row length");
+  matmul_set set{};
+  set.part[0] = {gate.data, gate.row_bytes, static_cast<int>(gate.ne1), nullptr, y};
+  set.part[1] = {up.data, up.row_bytes, static_cast<int>(up.ne1), nullptr, nullptr};
+  set.n = 2;
+  INFER_DISPATCH_TYPE(gate.type, matmul_set_glu, set, static_cast<int>(gate.ne0), x, n_tokens, stream)
 }
 
 void get_rows(const device_tensor& w, const int32_t* ids, int n_rows, float* out, cudaStream_t stream) {

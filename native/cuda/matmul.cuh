@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 #include "kernels/kernels.h"
 
@@ -27,6 +28,36 @@ bool matmul_supported(tensor_type t, int64_t ne0);
 // version: 1 = lane-per-unit loads, 2 = warp-staged coalesced loads (matmul.cu), 0 = the process
 // default (1, or INFER_CUDA_MATMUL=2). Both give the same sums in the same order.
 void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version = 0);
+
+// One matrix of a fused launch (kernel parameter, by value): rows, optional bias, output.
+struct matmul_part {
+  const uint8_t* w;
+  size_t row_bytes;
+  int ne1;
+  const float* bias;
+  float* y;
+};
+struct matmul_set {
+  matmul_part part[3];
+  int n;
+  bool accumulate;
+};
+
+struct matmul_out {
+  const device_tensor* w;
+  float* y;
+  const float* bias = nullptr;  // y[t * ne1 + r] += bias[r]
+};
+
+// The forward pass's products (version 1 kernels): y_i = W_i x (+ bias_i) for each output, the
+// consecutive ones of one type and row length in one launch (q, k, v); with accumulate the
+// product is added into y_i (the residual adds). Same sums, same order as matmul() plus the adds.
+void matmul_multi(std::initializer_list<matmul_out> outs, const float* x, int n_tokens, bool accumulate, cudaStream_t stream);
+
+// y = silu(W_gate x) * (W_up x), one launch when gate and up share type and shape (one pass over
+// x); otherwise two products into y and up_scratch, then SwiGLU.
+void matmul_glu(const device_tensor& gate, const device_tensor& up, const float* x, int n_tokens, float* y, float* up_scratch,
+                cudaStream_t stream);
 
 // out[t * w.ne0 ...] = dequantized row ids[t] of w (embedding lookup).
 void get_rows(const device_tensor& w, const int32_t* ids, int n_rows, float* out, cudaStream_t stream);

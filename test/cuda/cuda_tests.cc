@@ -210,20 +210,68 @@ void check_attention(checker& c, std::mt19937_64& rng) {
 
 void check_elementwise(checker& c, std::mt19937_64& rng) {
   const int n = 3, d = 200;
-  const std::vector<float> g = randn(n * d, rng), u = randn(n * d, rng), b = randn(d, rng);
-  dbuf<float> dg(g), du(u), db(b), dx(g);
+  const std::vector<float> g = randn(n * d, rng), u = randn(n * d, rng);
+  dbuf<float> dg(g), du(u);
   cu::swiglu(dg.get(), du.get(), n * d, nullptr);
-  cu::add_bias(du.get(), db.get(), n, d, nullptr);
-  cu::add_inplace(dx.get(), db.get(), d, nullptr);
-  std::vector<double> rg(n * d), ru(n * d), rx(g.begin(), g.end());
-  for (int i = 0; i < n * d; ++i) {
-    rg[i] = g[i] / (1.0 + std::exp(-static_cast<double>(g[i]))) * u[i];
-    ru[i] = static_cast<double>(u[i]) + b[i % d];
-  }
-  for (int i = 0; i < d; ++i) rx[i] += b[i];
+  std::vector<double> rg(n * d);
+  for (int i = 0; i < n * d; ++i) rg[i] = g[i] / (1.0 + std::exp(-static_cast<double>(g[i]))) * u[i];
   c.expect(compare(dg.download(), rg, rg.size()).rel_l2 < 1e-6, "swiglu");
-  c.expect(compare(du.download(), ru, ru.size()).rel_l2 < 1e-7, "add_bias");
-  c.expect(compare(dx.download(), rx, rx.size()).rel_l2 < 1e-7, "add_inplace");
+}
+
+// The forward pass's fused products (bias and residual in the epilogue, q/k/v in one launch,
+// gate/up with SwiGLU) give exactly what matmul() and the separate adds gave: same sums, same order.
+void check_fused_matmul(checker& c, std::mt19937_64& rng) {
+  const int64_t ne0 = 512;
+  struct mat {
+    std::vector<std::unique_ptr<uint8_t[]>> storage;
+    tensor_view host;
+    dbuf<uint8_t> dev;
+    cu::device_tensor dt;
+    mat(tensor_type t, int64_t rows, uint64_t seed)
+        : host(synth_tensor(t, ne0, rows, seed, storage)), dev(host.row_bytes * rows), dt{t, nullptr, ne0, rows, host.row_bytes} {
+      cudaMemcpy(dev.get(), host.data, host.row_bytes * rows, cudaMemcpyHostToDevice);
+      dt.data = dev.get();
+    }
+  };
+  mat a(tensor_type::q8_0, 67, rng()), b(tensor_type::q8_0, 19, rng()), cm(tensor_type::q4_k, 5, rng());
+  mat gate(tensor_type::q4_k, 40, rng()), up(tensor_type::q4_k, 40, rng()), up_other(tensor_type::q6_k, 40, rng());
+  const std::vector<float> bias = randn(67, rng);
+  dbuf<float> dbias(bias);
+  for (int nt : {1, 5, 19}) {
+    const std::vector<float> x = randn(nt * ne0, rng);
+    dbuf<float> dx(x);
+    // Reference: one matmul() per matrix, bias and residual added on the host in the CPU's order.
+    auto product = [&](const mat& m) {
+      dbuf<float> y(nt * m.dt.ne1);
+      cu::matmul(m.dt, dx.get(), nt, y.get(), nullptr, 1);
+      return y.download();
+    };
+    const std::vector<float> pa = product(a), pb = product(b), pc = product(cm);
+    const std::vector<float> base = randn(nt * 67, rng);
+    dbuf<float> ya(base), yb(nt * 19), yc(nt * 5);
+    cu::matmul_multi({{&a.dt, ya.get(), dbias.get()}, {&b.dt, yb.get()}, {&cm.dt, yc.get()}}, dx.get(), nt, false, nullptr);
+    std::vector<float> ra(pa);
+    for (int t = 0; t < nt; ++t)
+      for (int r = 0; r < 67; ++r) ra[t * 67 + r] = pa[t * 67 + r] + bias[r];
+    const std::string tag = " n_tokens=" + std::to_string(nt);
+    c.expect(ya.download() == ra && yb.download() == pb && yc.download() == pc,
+             "matmul_multi: q/k/v-style parts (bias, a third of another type) equal matmul() + bias exactly" + tag);
+    dbuf<float> acc(base);
+    cu::matmul_multi({{&a.dt, acc.get()}}, dx.get(), nt, true, nullptr);
+    std::vector<float> racc(base);
+    for (size_t i = 0; i < racc.size(); ++i) racc[i] = base[i] + pa[i];
+    c.expect(acc.download() == racc, "matmul_multi accumulate: y + W x exactly" + tag);
+    for (const mat* u : {&up, &up_other}) {
+      dbuf<float> yg(nt * 40), scratch(nt * 40), rg(nt * 40), ru(nt * 40);
+      cu::matmul_glu(gate.dt, u->dt, dx.get(), nt, yg.get(), scratch.get(), nullptr);
+      cu::matmul(gate.dt, dx.get(), nt, rg.get(), nullptr, 1);
+      cu::matmul(u->dt, dx.get(), nt, ru.get(), nullptr, 1);
+      cu::swiglu(rg.get(), ru.get(), nt * 40, nullptr);
+      c.expect(yg.download() == rg.download(),
+               std::string("matmul_glu ") + (u == &up ? "(one launch)" : "(mixed types: two products + swiglu)") +
+                   " equals matmul + swiglu exactly" + tag);
+    }
+  }
 }
 
 void check_sampling(checker& c, std::mt19937_64& rng) {
@@ -539,6 +587,8 @@ int main(int argc, char** argv) {
   try {
     if (kernels) {
       check_matmul(c, rng);
+      std::mt19937_64 fused_rng(7);  // its own stream: the checks after it draw what they always drew
+      check_fused_matmul(c, fused_rng);
       check_rms_norm(c, rng);
       check_rope(c, rng);
       check_attention(c, rng);
