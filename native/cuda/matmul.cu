@@ -6,6 +6,7 @@
 // units, so one warp-wide step reads 32 adjacent units (~1 KB for Q8_0), coalesced.
 // Batches (prefill, many decoding sequences) reuse each dequantized unit for NT = 8 tokens from
 // registers, cutting weight traffic 8x; that path becomes compute-bound (FFMA, no tensor cores yet).
+#include <atomic>
 #include <cstdlib>
 
 #include "cuda/common.cuh"
@@ -19,7 +20,19 @@ namespace cu {
 // ----------------------------------------------------------------------------
 // CUDA kernels
 
-constexpr int kMatmulWarps = 4;  // rows per block
+constexpr int kMatmulWarps = 4;  // rows per block (a row's share of warps when split)
+// Decode: rows of at least this many units are split across the block's warps: a 896-row product
+// with 4864-long rows (ffn_down) had 7 warps per SM, each walking 152 units in a dependent chain.
+constexpr int kSplitUnits = 64;
+
+__host__ __device__ constexpr bool split_rows(int ne0, int nt) { return nt == 1 && ne0 / 32 >= kSplitUnits; }
+inline int matmul_blocks(int rows, int ne0, int nt) { return split_rows(ne0, nt) ? rows : ceil_div(rows, kMatmulWarps); }
+
+// Decode stages x in shared memory, unit u's 32 floats at u * kUnitStride: read from global memory
+// by unit, a lane's float4 loads were 128 bytes apart, 32 L1 wavefronts per instruction (more
+// than the weights cost); the 4-float skew puts a load phase's 8 lanes on distinct banks.
+constexpr int kUnitStride = 36;
+inline size_t staged_x_bytes(int ne0, int nt) { return nt == 1 ? static_cast<size_t>(ne0 / 32) * kUnitStride * sizeof(float) : 0; }
 
 // Version 1, the forward pass's kernel. One launch covers the parts of `set` (q, k and v of a
 // layer: one type and row length), rows numbered across them, each with its own output, optional
@@ -29,8 +42,17 @@ constexpr int kMatmulWarps = 4;  // rows per block
 template <tensor_type T, int NT, bool GLU>
 __global__ void __launch_bounds__(kMatmulWarps * 32)
     matmul_kernel(const matmul_set set, int ne0, const float* __restrict__ x, int n_tokens) {
-  const int lane = threadIdx.x % 32;
-  int r = blockIdx.x * kMatmulWarps + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  extern __shared__ float4 x_staged[];
+  if constexpr (NT == 1) {  // before any thread returns: every thread copies and syncs
+    for (int i = threadIdx.x; i < ne0 / 4; i += blockDim.x)
+      x_staged[(i / 8) * (kUnitStride / 4) + i % 8] = reinterpret_cast<const float4*>(x)[i];
+    __syncthreads();
+  }
+  // Split: the block's warps take every kMatmulWarps-th run of 32 units of one row (uniform per
+  // block, so every thread of a block returns together and reaches the __syncthreads below).
+  const bool split = split_rows(ne0, NT);
+  int r = split ? blockIdx.x : blockIdx.x * kMatmulWarps + warp;
   int k = 0;
   if constexpr (GLU) {
     if (r >= set.part[0].ne1) return;
@@ -49,14 +71,16 @@ __global__ void __launch_bounds__(kMatmulWarps * 32)
   for (int t = 0; t < NT; ++t) acc[t] = 0.0f;
 #pragma unroll
   for (int t = 0; t < (GLU ? NT : 1); ++t) acc_up[t] = 0.0f;
-  for (int u = lane; u < n_units; u += 32) {
+  const int u_step = split ? 32 * kMatmulWarps : 32;
+  for (int u = split ? warp * 32 + lane : lane; u < n_units; u += u_step) {
     float wv[32], wu[GLU ? 32 : 1];
     dequant_unit<T>(row, u, wv);
     if constexpr (GLU) dequant_unit<T>(row_up, u, wu);
 #pragma unroll
     for (int t = 0; t < NT; ++t) {
       if (t < nt) {
-        const float4* xp = reinterpret_cast<const float4*>(x + static_cast<size_t>(t0 + t) * ne0 + u * 32);
+        const float4* xp = NT == 1 ? x_staged + u * (kUnitStride / 4)
+                                   : reinterpret_cast<const float4*>(x + static_cast<size_t>(t0 + t) * ne0 + u * 32);
         float s = 0.0f, su = 0.0f;
 #pragma unroll
         for (int i = 0; i < 8; ++i) {
@@ -69,10 +93,30 @@ __global__ void __launch_bounds__(kMatmulWarps * 32)
       }
     }
   }
+  float sum[NT], sum_up[NT];
 #pragma unroll
   for (int t = 0; t < NT; ++t) {
-    const float s = warp_sum(acc[t]);
-    const float su = GLU ? warp_sum(acc_up[GLU ? t : 0]) : 0.0f;
+    sum[t] = warp_sum(acc[t]);
+    sum_up[t] = GLU ? warp_sum(acc_up[GLU ? t : 0]) : 0.0f;
+  }
+  if (split) {  // the warps' partial sums, added in warp order (deterministic)
+    __shared__ float partial[kMatmulWarps][NT][2];
+    if (lane == 0) {
+#pragma unroll
+      for (int t = 0; t < NT; ++t) partial[warp][t][0] = sum[t], partial[warp][t][1] = sum_up[t];
+    }
+    __syncthreads();
+    if (warp != 0) return;
+#pragma unroll
+    for (int t = 0; t < NT; ++t) {
+      sum[t] = partial[0][t][0], sum_up[t] = partial[0][t][1];
+#pragma unroll
+      for (int w = 1; w < kMatmulWarps; ++w) sum[t] += partial[w][t][0], sum_up[t] += partial[w][t][1];
+    }
+  }
+#pragma unroll
+  for (int t = 0; t < NT; ++t) {
+    const float s = sum[t], su = sum_up[t];
     if (lane != 0 || t >= nt) continue;
     float* o = P.y + static_cast<size_t>(t0 + t) * P.ne1 + r;
     if constexpr (GLU) {
@@ -226,17 +270,28 @@ __global__ void get_rows_kernel(const uint8_t* __restrict__ w, size_t row_bytes,
 
 namespace {
 
+// Past 48 KiB a kernel must opt in to dynamic shared memory (x of a 7B model's ffn_down: 49 KiB).
+template <tensor_type T, int NT, bool GLU>
+void reserve_staged_x(size_t bytes) {
+  static std::atomic<size_t> allowed{48 * 1024};
+  if (bytes <= allowed.load()) return;
+  CUDA_CHECK(cudaFuncSetAttribute(matmul_kernel<T, NT, GLU>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  allowed.store(bytes);
+}
+
 template <tensor_type T, int NT>
 void matmul_launch(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version) {
   const dim3 block(kMatmulWarps * 32);
   // gridDim.y is limited to 65535 token groups (524k tokens): far above any batch.
-  const dim3 grid(ceil_div(static_cast<int>(w.ne1), kMatmulWarps), ceil_div(n_tokens, NT));
   const int ne0 = static_cast<int>(w.ne0), ne1 = static_cast<int>(w.ne1);
+  const dim3 grid(ceil_div(ne1, kMatmulWarps), ceil_div(n_tokens, NT));
   if (version != 2) {
     matmul_set set{};
     set.part[0] = {w.data, w.row_bytes, ne1, nullptr, y};
     set.n = 1;
-    matmul_kernel<T, NT, false><<<grid, block, 0, stream>>>(set, ne0, x, n_tokens);
+    reserve_staged_x<T, NT, false>(staged_x_bytes(ne0, NT));
+    matmul_kernel<T, NT, false><<<dim3(matmul_blocks(ne1, ne0, NT), grid.y), block, staged_x_bytes(ne0, NT), stream>>>(
+        set, ne0, x, n_tokens);
   } else if constexpr (T == tensor_type::f32 || T == tensor_type::f16 || T == tensor_type::bf16) {
     matmul_plain_kernel2<T, NT><<<grid, block, 0, stream>>>(w.data, w.row_bytes, ne0, ne1, x, n_tokens, y);
   } else {
@@ -257,9 +312,10 @@ void matmul_set_typed(const matmul_set& set, int ne0, const float* x, int n_toke
   for (int k = 0; k < (GLU ? 1 : set.n); ++k) rows += set.part[k].ne1;
   const dim3 block(kMatmulWarps * 32);
   if (n_tokens == 1) {
-    matmul_kernel<T, 1, GLU><<<dim3(ceil_div(rows, kMatmulWarps), 1), block, 0, stream>>>(set, ne0, x, n_tokens);
+    reserve_staged_x<T, 1, GLU>(staged_x_bytes(ne0, 1));
+    matmul_kernel<T, 1, GLU><<<dim3(matmul_blocks(rows, ne0, 1), 1), block, staged_x_bytes(ne0, 1), stream>>>(set, ne0, x, n_tokens);
   } else {
-    matmul_kernel<T, 8, GLU><<<dim3(ceil_div(rows, kMatmulWarps), ceil_div(n_tokens, 8)), block, 0, stream>>>(set, ne0, x, n_tokens);
+    matmul_kernel<T, 8, GLU><<<dim3(matmul_blocks(rows, ne0, 8), ceil_div(n_tokens, 8)), block, 0, stream>>>(set, ne0, x, n_tokens);
   }
   CUDA_CHECK_LAUNCH();
 }
@@ -274,13 +330,16 @@ void matmul_set_glu(const matmul_set& set, int ne0, const float* x, int n_tokens
   matmul_set_typed<T, true>(set, ne0, x, n_tokens, stream);
 }
 
-// INFER_CUDA_MATMUL=2 selects version 2 process-wide (read once).
-int default_version() {
-  static const int v = [] {
+// INFER_CUDA_MATMUL=1 or 2 selects that version process-wide (read once). Otherwise version 2 for
+// the plain types (its 16-byte loads read an f16 lm_head at 80% of bandwidth, version 1 at 45%)
+// and version 1 for the quantized ones (as fast or faster there).
+int default_version(tensor_type t) {
+  static const int forced = [] {
     const char* e = std::getenv("INFER_CUDA_MATMUL");
-    return e && e[0] == '2' ? 2 : 1;
+    return e && (e[0] == '1' || e[0] == '2') ? e[0] - '0' : 0;
   }();
-  return v;
+  if (forced) return forced;
+  return t == tensor_type::f32 || t == tensor_type::f16 || t == tensor_type::bf16 ? 2 : 1;
 }
 
 template <tensor_type T>
@@ -319,7 +378,7 @@ bool matmul_supported(tensor_type t, int64_t ne0) {
 void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version) {
   if (n_tokens <= 0) return;
   if (!matmul_supported(w.type, w.ne0)) throw std::runtime_error("cuda matmul: unsupported weight type or row length");
-  if (version == 0) version = default_version();
+  if (version == 0) version = default_version(w.type);
   INFER_DISPATCH_TYPE(w.type, matmul_typed, w, x, n_tokens, y, stream, version)
 }
 

@@ -55,7 +55,11 @@ void check_matmul(checker& c, std::mt19937_64& rng) {
     const bool kq = t == tensor_type::q4_k || t == tensor_type::q5_k || t == tensor_type::q6_k;
     // 512: one 16-unit chunk, 4-byte aligned rows. 1056 (33 units) / 2304 (72 units): several
     // chunks with a short tail, and for Q8_0/Q4_0/Q5_0 rows that are only 2-byte aligned.
-    for (const int64_t ne0 : {int64_t{512}, kq ? int64_t{2304} : int64_t{1056}}) {
+    // 2080 (65 units) and 2304 (72): rows long enough to be split across a block's warps. 12288:
+    // decode's staged x needs more than 48 KiB of shared memory (the kernel opts in).
+    std::vector<int64_t> sizes = kq ? std::vector<int64_t>{512, 2304} : std::vector<int64_t>{512, 1056, 2080};
+    if (t == tensor_type::q8_0 || t == tensor_type::q4_k) sizes.push_back(12288);
+    for (const int64_t ne0 : sizes) {
     const int64_t ne1 = 67;
     const std::string sz = " ne0=" + std::to_string(ne0);
     std::vector<std::unique_ptr<uint8_t[]>> storage;
@@ -221,55 +225,56 @@ void check_elementwise(checker& c, std::mt19937_64& rng) {
 // The forward pass's fused products (bias and residual in the epilogue, q/k/v in one launch,
 // gate/up with SwiGLU) give exactly what matmul() and the separate adds gave: same sums, same order.
 void check_fused_matmul(checker& c, std::mt19937_64& rng) {
-  const int64_t ne0 = 512;
   struct mat {
     std::vector<std::unique_ptr<uint8_t[]>> storage;
     tensor_view host;
     dbuf<uint8_t> dev;
     cu::device_tensor dt;
-    mat(tensor_type t, int64_t rows, uint64_t seed)
+    mat(tensor_type t, int64_t ne0, int64_t rows, uint64_t seed)
         : host(synth_tensor(t, ne0, rows, seed, storage)), dev(host.row_bytes * rows), dt{t, nullptr, ne0, rows, host.row_bytes} {
       cudaMemcpy(dev.get(), host.data, host.row_bytes * rows, cudaMemcpyHostToDevice);
       dt.data = dev.get();
     }
   };
-  mat a(tensor_type::q8_0, 67, rng()), b(tensor_type::q8_0, 19, rng()), cm(tensor_type::q4_k, 5, rng());
-  mat gate(tensor_type::q4_k, 40, rng()), up(tensor_type::q4_k, 40, rng()), up_other(tensor_type::q6_k, 40, rng());
-  const std::vector<float> bias = randn(67, rng);
-  dbuf<float> dbias(bias);
-  for (int nt : {1, 5, 19}) {
-    const std::vector<float> x = randn(nt * ne0, rng);
-    dbuf<float> dx(x);
-    // Reference: one matmul() per matrix, bias and residual added on the host in the CPU's order.
-    auto product = [&](const mat& m) {
-      dbuf<float> y(nt * m.dt.ne1);
-      cu::matmul(m.dt, dx.get(), nt, y.get(), nullptr, 1);
-      return y.download();
-    };
-    const std::vector<float> pa = product(a), pb = product(b), pc = product(cm);
-    const std::vector<float> base = randn(nt * 67, rng);
-    dbuf<float> ya(base), yb(nt * 19), yc(nt * 5);
-    cu::matmul_multi({{&a.dt, ya.get(), dbias.get()}, {&b.dt, yb.get()}, {&cm.dt, yc.get()}}, dx.get(), nt, false, nullptr);
-    std::vector<float> ra(pa);
-    for (int t = 0; t < nt; ++t)
-      for (int r = 0; r < 67; ++r) ra[t * 67 + r] = pa[t * 67 + r] + bias[r];
-    const std::string tag = " n_tokens=" + std::to_string(nt);
-    c.expect(ya.download() == ra && yb.download() == pb && yc.download() == pc,
-             "matmul_multi: q/k/v-style parts (bias, a third of another type) equal matmul() + bias exactly" + tag);
-    dbuf<float> acc(base);
-    cu::matmul_multi({{&a.dt, acc.get()}}, dx.get(), nt, true, nullptr);
-    std::vector<float> racc(base);
-    for (size_t i = 0; i < racc.size(); ++i) racc[i] = base[i] + pa[i];
-    c.expect(acc.download() == racc, "matmul_multi accumulate: y + W x exactly" + tag);
-    for (const mat* u : {&up, &up_other}) {
-      dbuf<float> yg(nt * 40), scratch(nt * 40), rg(nt * 40), ru(nt * 40);
-      cu::matmul_glu(gate.dt, u->dt, dx.get(), nt, yg.get(), scratch.get(), nullptr);
-      cu::matmul(gate.dt, dx.get(), nt, rg.get(), nullptr, 1);
-      cu::matmul(u->dt, dx.get(), nt, ru.get(), nullptr, 1);
-      cu::swiglu(rg.get(), ru.get(), nt * 40, nullptr);
-      c.expect(yg.download() == rg.download(),
-               std::string("matmul_glu ") + (u == &up ? "(one launch)" : "(mixed types: two products + swiglu)") +
-                   " equals matmul + swiglu exactly" + tag);
+  for (const int64_t ne0 : {int64_t{512}, int64_t{2304}}) {  // rows a warp each, rows split across warps
+    mat a(tensor_type::q8_0, ne0, 67, rng()), b(tensor_type::q8_0, ne0, 19, rng()), cm(tensor_type::q4_k, ne0, 5, rng());
+    mat gate(tensor_type::q4_k, ne0, 40, rng()), up(tensor_type::q4_k, ne0, 40, rng()), up_other(tensor_type::q6_k, ne0, 40, rng());
+    const std::vector<float> bias = randn(67, rng);
+    dbuf<float> dbias(bias);
+    for (int nt : {1, 5, 19}) {
+      const std::vector<float> x = randn(nt * ne0, rng);
+      dbuf<float> dx(x);
+      // Reference: one matmul() per matrix, bias and residual added on the host in the CPU's order.
+      auto product = [&](const mat& m) {
+        dbuf<float> y(nt * m.dt.ne1);
+        cu::matmul(m.dt, dx.get(), nt, y.get(), nullptr, 1);
+        return y.download();
+      };
+      const std::vector<float> pa = product(a), pb = product(b), pc = product(cm);
+      const std::vector<float> base = randn(nt * 67, rng);
+      dbuf<float> ya(base), yb(nt * 19), yc(nt * 5);
+      cu::matmul_multi({{&a.dt, ya.get(), dbias.get()}, {&b.dt, yb.get()}, {&cm.dt, yc.get()}}, dx.get(), nt, false, nullptr);
+      std::vector<float> ra(pa);
+      for (int t = 0; t < nt; ++t)
+        for (int r = 0; r < 67; ++r) ra[t * 67 + r] = pa[t * 67 + r] + bias[r];
+      const std::string tag = " ne0=" + std::to_string(ne0) + " n_tokens=" + std::to_string(nt);
+      c.expect(ya.download() == ra && yb.download() == pb && yc.download() == pc,
+               "matmul_multi: q/k/v-style parts (bias, a third of another type) equal matmul() + bias exactly" + tag);
+      dbuf<float> acc(base);
+      cu::matmul_multi({{&a.dt, acc.get()}}, dx.get(), nt, true, nullptr);
+      std::vector<float> racc(base);
+      for (size_t i = 0; i < racc.size(); ++i) racc[i] = base[i] + pa[i];
+      c.expect(acc.download() == racc, "matmul_multi accumulate: y + W x exactly" + tag);
+      for (const mat* u : {&up, &up_other}) {
+        dbuf<float> yg(nt * 40), scratch(nt * 40), rg(nt * 40), ru(nt * 40);
+        cu::matmul_glu(gate.dt, u->dt, dx.get(), nt, yg.get(), scratch.get(), nullptr);
+        cu::matmul(gate.dt, dx.get(), nt, rg.get(), nullptr, 1);
+        cu::matmul(u->dt, dx.get(), nt, ru.get(), nullptr, 1);
+        cu::swiglu(rg.get(), ru.get(), nt * 40, nullptr);
+        c.expect(yg.download() == rg.download(),
+                 std::string("matmul_glu ") + (u == &up ? "(one launch)" : "(mixed types: two products + swiglu)") +
+                     " equals matmul + swiglu exactly" + tag);
+      }
     }
   }
 }
