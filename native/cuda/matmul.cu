@@ -20,13 +20,7 @@ namespace cu {
 // ----------------------------------------------------------------------------
 // CUDA kernels
 
-constexpr int kMatmulWarps = 4;  // rows per block (a row's share of warps when split)
-// Decode: rows of at least this many units are split across the block's warps: a 896-row product
-// with 4864-long rows (ffn_down) had 7 warps per SM, each walking 152 units in a dependent chain.
-constexpr int kSplitUnits = 64;
-
-__host__ __device__ constexpr bool split_rows(int ne0, int nt) { return nt == 1 && ne0 / 32 >= kSplitUnits; }
-inline int matmul_blocks(int rows, int ne0, int nt) { return split_rows(ne0, nt) ? rows : ceil_div(rows, kMatmulWarps); }
+constexpr int kMatmulWarps = 4;  // rows per block
 
 // Decode stages x in shared memory, unit u's 32 floats at u * kUnitStride: read from global memory
 // by unit, a lane's float4 loads were 128 bytes apart, 32 L1 wavefronts per instruction (more
@@ -49,10 +43,7 @@ __global__ void __launch_bounds__(kMatmulWarps * 32)
       x_staged[(i / 8) * (kUnitStride / 4) + i % 8] = reinterpret_cast<const float4*>(x)[i];
     __syncthreads();
   }
-  // Split: the block's warps take every kMatmulWarps-th run of 32 units of one row (uniform per
-  // block, so every thread of a block returns together and reaches the __syncthreads below).
-  const bool split = split_rows(ne0, NT);
-  int r = split ? blockIdx.x : blockIdx.x * kMatmulWarps + warp;
+  int r = blockIdx.x * kMatmulWarps + warp;
   int k = 0;
   if constexpr (GLU) {
     if (r >= set.part[0].ne1) return;
@@ -71,8 +62,7 @@ __global__ void __launch_bounds__(kMatmulWarps * 32)
   for (int t = 0; t < NT; ++t) acc[t] = 0.0f;
 #pragma unroll
   for (int t = 0; t < (GLU ? NT : 1); ++t) acc_up[t] = 0.0f;
-  const int u_step = split ? 32 * kMatmulWarps : 32;
-  for (int u = split ? warp * 32 + lane : lane; u < n_units; u += u_step) {
+  for (int u = lane; u < n_units; u += 32) {
     float wv[32], wu[GLU ? 32 : 1];
     dequant_unit<T>(row, u, wv);
     if constexpr (GLU) dequant_unit<T>(row_up, u, wu);
@@ -93,30 +83,10 @@ __global__ void __launch_bounds__(kMatmulWarps * 32)
       }
     }
   }
-  float sum[NT], sum_up[NT];
 #pragma unroll
   for (int t = 0; t < NT; ++t) {
-    sum[t] = warp_sum(acc[t]);
-    sum_up[t] = GLU ? warp_sum(acc_up[GLU ? t : 0]) : 0.0f;
-  }
-  if (split) {  // the warps' partial sums, added in warp order (deterministic)
-    __shared__ float partial[kMatmulWarps][NT][2];
-    if (lane == 0) {
-#pragma unroll
-      for (int t = 0; t < NT; ++t) partial[warp][t][0] = sum[t], partial[warp][t][1] = sum_up[t];
-    }
-    __syncthreads();
-    if (warp != 0) return;
-#pragma unroll
-    for (int t = 0; t < NT; ++t) {
-      sum[t] = partial[0][t][0], sum_up[t] = partial[0][t][1];
-#pragma unroll
-      for (int w = 1; w < kMatmulWarps; ++w) sum[t] += partial[w][t][0], sum_up[t] += partial[w][t][1];
-    }
-  }
-#pragma unroll
-  for (int t = 0; t < NT; ++t) {
-    const float s = sum[t], su = sum_up[t];
+    const float s = warp_sum(acc[t]);
+    const float su = GLU ? warp_sum(acc_up[GLU ? t : 0]) : 0.0f;
     if (lane != 0 || t >= nt) continue;
     float* o = P.y + static_cast<size_t>(t0 + t) * P.ne1 + r;
     if constexpr (GLU) {
@@ -290,7 +260,7 @@ void matmul_launch(const device_tensor& w, const float* x, int n_tokens, float* 
     set.part[0] = {w.data, w.row_bytes, ne1, nullptr, y};
     set.n = 1;
     reserve_staged_x<T, NT, false>(staged_x_bytes(ne0, NT));
-    matmul_kernel<T, NT, false><<<dim3(matmul_blocks(ne1, ne0, NT), grid.y), block, staged_x_bytes(ne0, NT), stream>>>(
+    matmul_kernel<T, NT, false><<<dim3(ceil_div(ne1, kMatmulWarps), grid.y), block, staged_x_bytes(ne0, NT), stream>>>(
         set, ne0, x, n_tokens);
   } else if constexpr (T == tensor_type::f32 || T == tensor_type::f16 || T == tensor_type::bf16) {
     matmul_plain_kernel2<T, NT><<<grid, block, 0, stream>>>(w.data, w.row_bytes, ne0, ne1, x, n_tokens, y);
@@ -313,9 +283,9 @@ void matmul_set_typed(const matmul_set& set, int ne0, const float* x, int n_toke
   const dim3 block(kMatmulWarps * 32);
   if (n_tokens == 1) {
     reserve_staged_x<T, 1, GLU>(staged_x_bytes(ne0, 1));
-    matmul_kernel<T, 1, GLU><<<dim3(matmul_blocks(rows, ne0, 1), 1), block, staged_x_bytes(ne0, 1), stream>>>(set, ne0, x, n_tokens);
+    matmul_kernel<T, 1, GLU><<<dim3(ceil_div(rows, kMatmulWarps), 1), block, staged_x_bytes(ne0, 1), stream>>>(set, ne0, x, n_tokens);
   } else {
-    matmul_kernel<T, 8, GLU><<<dim3(matmul_blocks(rows, ne0, 8), ceil_div(n_tokens, 8)), block, 0, stream>>>(set, ne0, x, n_tokens);
+    matmul_kernel<T, 8, GLU><<<dim3(ceil_div(rows, kMatmulWarps), ceil_div(n_tokens, 8)), block, 0, stream>>>(set, ne0, x, n_tokens);
   }
   CUDA_CHECK_LAUNCH();
 }

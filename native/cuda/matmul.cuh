@@ -27,7 +27,7 @@ bool matmul_supported(tensor_type t, int64_t ne0);
 // y[t * w.ne1 + r] = dot(row r of w, x[t * w.ne0 ...]) for t < n_tokens; fp32 in and out.
 // version: 1 = lane-per-unit loads, 2 = warp-staged coalesced loads (matmul.cu), 0 = the process
 // default (2 for f32/f16/bf16, 1 for the quantized types; INFER_CUDA_MATMUL=1|2 forces one).
-// Version 1 splits rows of 64+ units across a block's warps, so its sums there are in another order.
+// Both give the same sums in the same order.
 void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version = 0);
 
 // One matrix of a fused launch (kernel parameter, by value): rows, optional bias, output.

@@ -55,8 +55,8 @@ void check_matmul(checker& c, std::mt19937_64& rng) {
     const bool kq = t == tensor_type::q4_k || t == tensor_type::q5_k || t == tensor_type::q6_k;
     // 512: one 16-unit chunk, 4-byte aligned rows. 1056 (33 units) / 2304 (72 units): several
     // chunks with a short tail, and for Q8_0/Q4_0/Q5_0 rows that are only 2-byte aligned.
-    // 2080 (65 units) and 2304 (72): rows long enough to be split across a block's warps. 12288:
-    // decode's staged x needs more than 48 KiB of shared memory (the kernel opts in).
+    // 2080: 65 units, 2-byte-aligned rows, a tail of one unit. 12288: decode's staged x needs more
+    // than 48 KiB of shared memory (the kernel opts in).
     std::vector<int64_t> sizes = kq ? std::vector<int64_t>{512, 2304} : std::vector<int64_t>{512, 1056, 2080};
     if (t == tensor_type::q8_0 || t == tensor_type::q4_k) sizes.push_back(12288);
     for (const int64_t ne0 : sizes) {
@@ -236,7 +236,7 @@ void check_fused_matmul(checker& c, std::mt19937_64& rng) {
       dt.data = dev.get();
     }
   };
-  for (const int64_t ne0 : {int64_t{512}, int64_t{2304}}) {  // rows a warp each, rows split across warps
+  for (const int64_t ne0 : {int64_t{512}, int64_t{2304}}) {
     mat a(tensor_type::q8_0, ne0, 67, rng()), b(tensor_type::q8_0, ne0, 19, rng()), cm(tensor_type::q4_k, ne0, 5, rng());
     mat gate(tensor_type::q4_k, ne0, 40, rng()), up(tensor_type::q4_k, ne0, 40, rng()), up_other(tensor_type::q6_k, ne0, 40, rng());
     const std::vector<float> bias = randn(67, rng);
