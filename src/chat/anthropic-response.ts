@@ -1,6 +1,7 @@
 // Anthropic wire shapes for a chat run: the Message body (api.md §3.3) and the named-event stream
 // (api.md §3.4). Content blocks are built from the runner's events in output order, so the
 // streamed and the whole-body forms of one run agree.
+import { createHash } from 'node:crypto';
 import type { ChoiceEvent, ChoiceResult } from './runner.js';
 
 export type AnthropicBlock =
@@ -109,9 +110,20 @@ export class BlockBuilder {
     const b = this.current();
     if (!b) return;
     if (b.type === 'tool_use') b.input = parseInput(this.json);
+    if (b.type === 'thinking') {
+      // The API closes every thinking block with a signature_delta; clients keep the signature
+      // and send it back with the block. Ours is a digest of the text (nothing is encrypted).
+      b.signature = thinkingSignature(b.thinking);
+      this.delta({ type: 'signature_delta', signature: b.signature });
+    }
     this.open = false;
     this.emit?.('content_block_stop', { type: 'content_block_stop', index: this.blocks.length - 1 });
   }
+}
+
+/** An opaque, non-empty signature for a thinking block: base64 of the text's SHA-256. */
+export function thinkingSignature(thinking: string): string {
+  return createHash('sha256').update(thinking).digest('base64');
 }
 
 export interface MessageMeta {

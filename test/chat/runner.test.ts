@@ -5,7 +5,7 @@ import type { GenerateRequest, GenerateResult, LoadedModel, TokenEvent } from '.
 import { runChoice, type ChoiceEvent } from '../../src/chat/runner.js';
 import { defaultSampling, type ChatPlan } from '../../src/chat/plan.js';
 import { OpenAIChunker, chatCompletionBody } from '../../src/chat/openai-response.js';
-import { BlockBuilder, messageBody, messageDelta } from '../../src/chat/anthropic-response.js';
+import { BlockBuilder, messageBody, messageDelta, thinkingSignature } from '../../src/chat/anthropic-response.js';
 import type { BuiltPrompt } from '../../src/chat/prompt.js';
 
 /** Emits the next script (list of token texts) per generate() call; records the requests. */
@@ -278,12 +278,22 @@ describe('Anthropic framing', () => {
 
   it('turns <think> output into a thinking block before the text when reasoning was asked for', async () => {
     const { events, result } = await run([['<think>', 'let me see', '</think>', '\n\nAnswer']], mkPlan({ reasoningEffort: 'low' }));
-    const b = new BlockBuilder();
+    const seen: Array<Record<string, unknown>> = [];
+    const b = new BlockBuilder((_, d) => seen.push(d));
     for (const e of events) b.onEvent(e);
     b.close();
+    const signature = thinkingSignature('let me see');
+    expect(signature).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     expect(b.blocks).toEqual([
-      { type: 'thinking', thinking: 'let me see', signature: '' },
+      { type: 'thinking', thinking: 'let me see', signature },
       { type: 'text', text: 'Answer' },
+    ]);
+    // As the API streams a thinking block: empty signature at the start, a signature_delta last.
+    expect(seen.slice(0, 4)).toEqual([
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'let me see' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature } },
+      { type: 'content_block_stop', index: 0 },
     ]);
     expect(result.reasoningTokens).toBe(2);
     const plain = await run([['<think>', 'x', '</think>']], mkPlan());
