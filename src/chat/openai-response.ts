@@ -133,7 +133,7 @@ export class OpenAIChunker {
       case 'text':
         return this.chunk([this.choice(index, this.withRole(index, { content: ev.text }), ev.logprobs ?? null, null)]);
       case 'thinking':
-        return this.chunk([this.choice(index, this.withRole(index, { reasoning_content: ev.text }), null, null)]);
+        return this.chunk([this.choice(index, this.withRole(index, { reasoning_content: ev.text }), ev.logprobs ?? null, null)]);
       case 'tool_start':
         if (this.meta.legacyFunctions) {
           const delta = { ...(this.started.has(index) ? {} : { content: null }), function_call: { name: ev.name, arguments: '' } };

@@ -19,7 +19,7 @@ export interface LogprobEntry {
 
 export type ChoiceEvent =
   | { type: 'text'; text: string; logprobs?: LogprobEntry[] }
-  | { type: 'thinking'; text: string }
+  | { type: 'thinking'; text: string; logprobs?: LogprobEntry[] }
   | { type: 'tool_start'; index: number; id: string; name: string }
   | { type: 'tool_args'; index: number; fragment: string };
 
@@ -197,17 +197,16 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
 
   const feed = (events: OutputEvent[]): void => {
     for (const ev of events) {
-      if (ev.type === 'text') {
-        res.text += ev.text;
-        const out: ChoiceEvent = { type: 'text', text: ev.text };
+      if (ev.type === 'text' || ev.type === 'thinking') {
+        if (ev.type === 'text') res.text += ev.text;
+        else res.thinking += ev.text;
+        // Reasoning tokens' entries ride on the reasoning deltas, in token order with the rest.
+        const out: Extract<ChoiceEvent, { type: 'text' | 'thinking' }> = { type: ev.type, text: ev.text };
         if (opts.onEvent) {
           const ready = logprobs.takeReleased();
           if (ready.length) out.logprobs = ready;
         }
         opts.onEvent?.(out);
-      } else if (ev.type === 'thinking') {
-        res.thinking += ev.text;
-        opts.onEvent?.({ type: 'thinking', text: ev.text });
       } else {
         if (!plan.parallelToolCalls && res.toolCalls.length > 0) continue;
         const index = res.toolCalls.length;

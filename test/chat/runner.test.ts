@@ -300,6 +300,17 @@ describe('Anthropic framing', () => {
     expect(plain.result.text).toBe('<think>x</think>');
   });
 
+  it('streams reasoning tokens\' logprobs on the reasoning deltas, in token order with the content\'s', async () => {
+    const { events, result } = await run([['<think>', 'ab', '</think>', 'cd']], mkPlan({ reasoningEffort: 'low', logprobs: true }));
+    const c = new OpenAIChunker({ id: 'chatcmpl-1', created: 1, model: 'm', logprobs: true, legacyFunctions: false }, false);
+    const deltas = events.map((e) => (c.event(0, e).choices as Array<{ delta: Record<string, unknown>; logprobs: { content: Array<{ token: string }> } | null }>)[0]!);
+    expect(deltas.map((d) => [d.delta.reasoning_content ?? d.delta.content, d.logprobs?.content.map((e) => e.token)])).toEqual([
+      ['ab', ['<think>', 'ab']],
+      ['cd', ['</think>', 'cd']],
+    ]);
+    expect(result.logprobs).toEqual([]); // all sent with the deltas
+  });
+
   it('echoes the matched stop sequence', async () => {
     const { result } = await run([['a', 'XY', 'b']], mkPlan({ stop: ['XY'] }));
     expect(messageDelta(result)).toMatchObject({ delta: { stop_reason: 'stop_sequence', stop_sequence: 'XY' }, usage: { output_tokens: 2 } });
