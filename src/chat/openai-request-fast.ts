@@ -6,7 +6,7 @@
 // null and the zod schema decides, with its error messages. What it returns is what
 // chatCompletionRequestSchema.parse would (same keys, order and values: test/chat/openai-request-fast.test.ts
 // compares the two on generated requests).
-import { OPENAI_LIMITS, type ChatCompletionRequest } from './openai-request.js';
+import { OPENAI_LIMITS, REASONING_EFFORTS, type ChatCompletionRequest } from './openai-request.js';
 
 type Obj = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ const SCALARS: Array<[string, (v: unknown) => boolean]> = [
   ['stream', (v) => typeof v === 'boolean'],
   ['stream_options', () => true], // checked below (copied)
   ['parallel_tool_calls', (v) => typeof v === 'boolean'],
-  ['reasoning_effort', (v) => typeof v === 'string'],
+  ['reasoning_effort', (v) => (REASONING_EFFORTS as readonly unknown[]).includes(v)],
 ];
 
 const TEXT_ROLES = new Set(['system', 'developer', 'user', 'assistant']);

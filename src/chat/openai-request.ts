@@ -15,6 +15,9 @@ import {
 } from './plan.js';
 
 /** Limits of this server, stated where they are enforced. */
+/** The values OpenAI takes for `reasoning_effort` ('none' turns a hybrid model's thinking off). */
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+
 export const OPENAI_LIMITS = { maxN: 16, maxStop: 4, maxTopLogprobs: 20 } as const;
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -38,9 +41,9 @@ const toolCall = z.object({
 });
 
 const message = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(textPart)]), name: z.string().optional() }),
-  z.object({ role: z.literal('developer'), content: z.union([z.string(), z.array(textPart)]), name: z.string().optional() }),
-  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(userPart)]), name: z.string().optional() }),
+  z.object({ role: z.literal('system'), content: z.union([z.string(), z.array(textPart)]), name: z.string().nullish() }),
+  z.object({ role: z.literal('developer'), content: z.union([z.string(), z.array(textPart)]), name: z.string().nullish() }),
+  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(userPart)]), name: z.string().nullish() }),
   z.object({
     role: z.literal('assistant'),
     content: z.union([z.string(), z.array(assistantPart)]).nullish(),
@@ -48,7 +51,7 @@ const message = z.discriminatedUnion('role', [
     function_call: z.object({ name: z.string(), arguments: z.string() }).nullish(),
     reasoning_content: z.string().nullish(),
     refusal: z.string().nullish(),
-    name: z.string().optional(),
+    name: z.string().nullish(),
   }),
   z.object({ role: z.literal('tool'), content: z.union([z.string(), z.array(textPart)]), tool_call_id: z.string() }),
   z.object({ role: z.literal('function'), name: z.string(), content: z.string().nullable() }),
@@ -114,7 +117,7 @@ export const chatCompletionRequestSchema = z.object({
   tool_choice: toolChoice.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   response_format: responseFormat.nullish(),
-  reasoning_effort: z.string().nullish(),
+  reasoning_effort: z.enum(REASONING_EFFORTS).nullish(),
   functions: z.array(functionDef).nullish(),
   function_call: z.union([z.enum(['none', 'auto']), z.object({ name: z.string() })]).nullish(),
 });
@@ -189,6 +192,10 @@ function toTemplateMessages(req: ChatCompletionRequest): Array<Record<string, un
       case 'user':
         return { role: 'user', content: userText(m.content, i) };
       case 'assistant': {
+        // As the API answers: content may be left out only beside tool_calls / function_call.
+        if (m.content == null && !m.tool_calls?.length && !m.function_call) {
+          throw invalidRequest(`messages[${i}]: an assistant message needs 'content' unless it has 'tool_calls'`, `messages[${i}].content`);
+        }
         const out: Record<string, unknown> = { role: 'assistant', content: joinText(m.content) };
         const calls = m.tool_calls ?? (m.function_call ? [{ id: `call_${i}`, type: 'function' as const, function: m.function_call }] : null);
         if (calls && calls.length > 0) {
@@ -271,7 +278,7 @@ function grammarFor(req: ChatCompletionRequest): GrammarSpec | undefined {
   return rf.json_schema.schema ? { kind: 'json_schema', schema: grammarSchema(rf.json_schema.schema, 'response_format') } : { kind: 'json_object' };
 }
 
-const EFFORTS: Record<string, ReasoningEffort> = { minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'high' };
+const EFFORTS: Record<Exclude<(typeof REASONING_EFFORTS)[number], 'none'>, ReasoningEffort> = { minimal: 'low', low: 'low', medium: 'medium', high: 'high', xhigh: 'high' };
 
 export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
   const tools = collectTools(req);
@@ -295,7 +302,7 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
   if (req.logit_bias) {
     for (const [k, v] of Object.entries(req.logit_bias)) sampling.logitBias[Number(k)] = v;
   }
-  const effort = req.reasoning_effort ? EFFORTS[req.reasoning_effort] : undefined;
+  const effort = req.reasoning_effort && req.reasoning_effort !== 'none' ? EFFORTS[req.reasoning_effort] : undefined;
   const extra: Record<string, unknown> = {};
   if (effort) extra.reasoning_effort = effort;
   if (req.reasoning_effort === 'none') extra.enable_thinking = false;

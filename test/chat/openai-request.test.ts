@@ -72,6 +72,16 @@ describe('Chat Completions request', () => {
     expect(apiError(() => plan({ model: 'm', messages: [user, sameId, answer('call_1')] })).param).toBe('messages[1].tool_calls[1].id');
   });
 
+  it('refuses what the API refuses: an unknown reasoning_effort, an assistant message with neither content nor calls', () => {
+    const user = { role: 'user', content: 'go' };
+    expect(apiError(() => plan({ model: 'm', messages: [user], reasoning_effort: 'ultra' })).param).toBe('reasoning_effort');
+    expect(plan({ model: 'm', messages: [user], reasoning_effort: 'none' }).reasoningEffort).toBeUndefined();
+    const empty = apiError(() => plan({ model: 'm', messages: [user, { role: 'assistant' }, user] }));
+    expect([empty.status, empty.param]).toEqual([400, 'messages[1].content']);
+    // content '' is content; name: null is no name.
+    expect(plan({ model: 'm', messages: [{ ...user, name: null }, { role: 'assistant', content: '' }, user] }).template.messages).toHaveLength(3);
+  });
+
   it('rejects images with a clear message naming the part', () => {
     const e = apiError(() => plan({ model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:,' } }] }] }));
     expect(e.status).toBe(400);
