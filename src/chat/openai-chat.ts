@@ -52,7 +52,20 @@ export interface RunChatOptions {
   onChoiceDone?: (choice: number, r: ChoiceResult) => void;
 }
 
-/** Runs all n choices concurrently (choice i gets seed+i so that seeded choices differ). */
+const U64 = (1n << 64n) - 1n;
+
+/** Choice i's seed: choice 0 keeps the request's (n = 1 and n > 1 agree on it), the others a
+ *  splitmix64 hash of (seed, i) as a safe integer, so that seeds s and s + 1 share no choice
+ *  (with seed + i, choice 1 of seed s was choice 0 of seed s + 1). */
+export function choiceSeed(seed: number, i: number): number {
+  if (i === 0) return seed;
+  let x = (BigInt.asUintN(64, BigInt(seed)) + BigInt(i) * 0x9e3779b97f4a7c15n) & U64;
+  x = ((x ^ (x >> 30n)) * 0xbf58476d1ce4e5b9n) & U64;
+  x = ((x ^ (x >> 27n)) * 0x94d049bb133111ebn) & U64;
+  return Number((x ^ (x >> 31n)) & ((1n << 53n) - 1n));
+}
+
+/** Runs all n choices concurrently, each with its own seed (choiceSeed). */
 export async function runOpenAIChat(p: PreparedChat, opts: RunChatOptions = {}): Promise<ChoiceResult[]> {
   const seed = p.plan.sampling.seed;
   const runs: Promise<ChoiceResult>[] = [];
@@ -63,7 +76,7 @@ export async function runOpenAIChat(p: PreparedChat, opts: RunChatOptions = {}):
         maxTokens: p.maxTokens,
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.priority ? { priority: opts.priority } : {}),
-        ...(seed !== undefined && p.plan.n > 1 ? { seed: seed + i } : {}),
+        ...(seed !== undefined && p.plan.n > 1 ? { seed: choiceSeed(seed, i) } : {}),
         newToolCallId: newOpenAIToolCallId,
         ...(onEvent ? { onEvent: (ev: ChoiceEvent) => onEvent(i, ev) } : {}),
       }).then((r) => {

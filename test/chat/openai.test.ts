@@ -104,6 +104,14 @@ describe('non-streaming', () => {
     expect(r.usage!.completion_tokens).toBeLessThanOrEqual(8);
   });
 
+  it('seeded choices: choice 0 is the n = 1 answer, and seeds s and s + 1 share no choice', async () => {
+    const ask = (seed: number, n: number) =>
+      openai.chat.completions.create({ model: MODEL_ID, messages: user('x'), max_tokens: 8, temperature: 1, seed, n }).then((r) => r.choices.map((c) => c.message.content));
+    const [a, b, single] = await Promise.all([ask(100, 3), ask(101, 3), ask(100, 1)]);
+    expect(a[0]).toBe(single[0]);
+    expect(new Set([...a, ...b]).size).toBe(6);
+  });
+
   it('n = 16 with stop sequences: every choice listens on the request\'s abort signal, and Node warns of nothing', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
