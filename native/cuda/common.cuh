@@ -50,10 +50,10 @@ __device__ __forceinline__ float f16_to_f32(uint16_t h) { return __half2float(__
 __device__ __forceinline__ float bf16_to_f32(uint16_t h) { return __uint_as_float(static_cast<uint32_t>(h) << 16); }
 __device__ __forceinline__ uint16_t f32_to_f16(float f) { return __half_as_ushort(__float2half_rn(f)); }
 
-// Unaligned-safe little-endian loads from a byte pointer (GGUF blocks are 2-byte aligned at most).
-__device__ __forceinline__ uint16_t ld_u16(const uint8_t* p) {
-  return static_cast<uint16_t>(p[0] | (static_cast<uint16_t>(p[1]) << 8));
-}
+// Little-endian loads from a 2-byte-aligned byte pointer: every GGUF block size is even and every
+// device tensor is its own cudaMalloc (256-byte aligned), so block fields at even offsets are
+// 2-byte aligned (one 16-bit load instead of two byte loads).
+__device__ __forceinline__ uint16_t ld_u16(const uint8_t* p) { return *reinterpret_cast<const uint16_t*>(p); }
 __device__ __forceinline__ uint32_t ld_u32(const uint8_t* p) {
   return static_cast<uint32_t>(ld_u16(p)) | (static_cast<uint32_t>(ld_u16(p + 2)) << 16);
 }

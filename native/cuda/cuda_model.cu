@@ -121,8 +121,11 @@ class cuda_forward final : public forward_backend {
     cu::get_rows(emb_, d_ids, n, x_, stream_);
     for (int64_t il = 0; il < hp_.n_layer; ++il) {
       const device_layer& L = layers_[il];
-      cu::rms_norm(x_, L.attn_norm, xn_, n, d, hp_.rms_eps, nullptr, stream_);
-      cu::matmul_multi({{&L.wq, q_, L.bq}, {&L.wk, k_, L.bk}, {&L.wv, v_, L.bv}}, xn_, n, false, stream_);
+      // Decode normalises x inside the products that read it (the blocks staging x sum its squares).
+      const bool fuse_norm = n == 1;
+      if (!fuse_norm) cu::rms_norm(x_, L.attn_norm, xn_, n, d, hp_.rms_eps, nullptr, stream_);
+      cu::matmul_multi({{&L.wq, q_, L.bq}, {&L.wk, k_, L.bk}, {&L.wv, v_, L.bv}}, fuse_norm ? x_ : xn_, n, false, stream_,
+                       fuse_norm ? cu::rms_in{L.attn_norm, hp_.rms_eps} : cu::rms_in{});
       cu::rope(q_, k_, d_pos, n, static_cast<int>(hp_.n_head), static_cast<int>(hp_.n_head_kv),
                static_cast<int>(hp_.head_dim), static_cast<int>(hp_.n_rot), hp_.rope_base, hp_.rope == rope_style::neox,
                stream_);
@@ -132,8 +135,9 @@ class cuda_forward final : public forward_backend {
       cu::attention(pkv, tp, q_, att_, n, static_cast<int>(hp_.n_head), static_cast<int>(hp_.n_head_kv),
                     static_cast<int>(hp_.head_dim), stream_);
       cu::matmul_multi({{&L.wo, x_}}, att_, n, true, stream_);  // x += wo · att
-      cu::rms_norm(x_, L.ffn_norm, xn_, n, d, hp_.rms_eps, nullptr, stream_);
-      cu::matmul_glu(L.w_gate, L.w_up, xn_, n, gate_, up_, stream_);
+      if (!fuse_norm) cu::rms_norm(x_, L.ffn_norm, xn_, n, d, hp_.rms_eps, nullptr, stream_);
+      cu::matmul_glu(L.w_gate, L.w_up, fuse_norm ? x_ : xn_, n, gate_, up_, stream_,
+                     fuse_norm ? cu::rms_in{L.ffn_norm, hp_.rms_eps} : cu::rms_in{});
       cu::matmul_multi({{&L.w_down, x_}}, gate_, n, true, stream_);  // x += w_down · swiglu
     }
     if (n_out > 0) {

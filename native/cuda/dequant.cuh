@@ -9,6 +9,14 @@
 namespace infer {
 namespace cu {
 
+// 32 bytes from a 16-byte-aligned pointer in two 16-byte loads, as 8 little-endian words. Q4_K
+// and Q5_K super-blocks (144 and 176 bytes) are multiples of 16, so their quant arrays are aligned.
+__device__ __forceinline__ void ld_32_bytes(const uint8_t* p, uint32_t (&v)[8]) {
+  const uint4 a = reinterpret_cast<const uint4*>(p)[0], b = reinterpret_cast<const uint4*>(p)[1];
+  v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w, v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
+}
+__device__ __forceinline__ int byte_of(const uint32_t (&v)[8], int l) { return (v[l / 4] >> (8 * (l % 4))) & 0xFF; }
+
 // K-quant 6-bit scale/min of sub-block j (ggml's get_scale_min_k4).
 __device__ __forceinline__ void scale_min_k4(int j, const uint8_t* s, float& sc, float& m) {
   if (j < 4) {
@@ -96,12 +104,16 @@ __device__ __forceinline__ void dequant_unit<tensor_type::q5_0>(const uint8_t* r
   const float d = f16_to_f32(ld_u16(b));
   const uint32_t qh = ld_u32(b + 2);
 #pragma unroll
-  for (int j = 0; j < 16; ++j) {
-    const int q = b[6 + j];
-    const int xh0 = ((qh >> j) << 4) & 0x10;
-    const int xh1 = (qh >> (j + 12)) & 0x10;
-    w[j] = d * static_cast<float>(((q & 0xF) | xh0) - 16);
-    w[j + 16] = d * static_cast<float>(((q >> 4) | xh1) - 16);
+  for (int j = 0; j < 16; j += 2) {
+    const uint16_t pair = ld_u16(b + 6 + j);
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const int q = (pair >> (8 * k)) & 0xFF;
+      const int xh0 = ((qh >> (j + k)) << 4) & 0x10;
+      const int xh1 = (qh >> (j + k + 12)) & 0x10;
+      w[j + k] = d * static_cast<float>(((q & 0xF) | xh0) - 16);
+      w[j + k + 16] = d * static_cast<float>(((q >> 4) | xh1) - 16);
+    }
   }
 }
 
@@ -112,10 +124,11 @@ __device__ __forceinline__ void dequant_unit<tensor_type::q4_k>(const uint8_t* r
   float sc, m;
   scale_min_k4(sub, b + 4, sc, m);
   const float d = f16_to_f32(ld_u16(b)) * sc, mn = f16_to_f32(ld_u16(b + 2)) * m;
-  const uint8_t* q = b + 16 + 32 * (sub / 2);
+  uint32_t q[8];
+  ld_32_bytes(b + 16 + 32 * (sub / 2), q);
   const int shift = (sub & 1) * 4;
 #pragma unroll
-  for (int l = 0; l < 32; ++l) w[l] = d * static_cast<float>((q[l] >> shift) & 0xF) - mn;
+  for (int l = 0; l < 32; ++l) w[l] = d * static_cast<float>((byte_of(q, l) >> shift) & 0xF) - mn;
 }
 
 template <>
@@ -125,13 +138,14 @@ __device__ __forceinline__ void dequant_unit<tensor_type::q5_k>(const uint8_t* r
   float sc, m;
   scale_min_k4(sub, b + 4, sc, m);
   const float d = f16_to_f32(ld_u16(b)) * sc, mn = f16_to_f32(ld_u16(b + 2)) * m;
-  const uint8_t* qh = b + 16;
-  const uint8_t* q = b + 48 + 32 * (sub / 2);
+  uint32_t qh[8], q[8];
+  ld_32_bytes(b + 16, qh);
+  ld_32_bytes(b + 48 + 32 * (sub / 2), q);
   const int shift = (sub & 1) * 4;
-  const uint8_t hbit = static_cast<uint8_t>(1u << sub);  // u1 = 1 << 2c for low nibbles, u2 = 2 << 2c for high
+  const int hbit = 1 << sub;  // u1 = 1 << 2c for low nibbles, u2 = 2 << 2c for high
 #pragma unroll
   for (int l = 0; l < 32; ++l)
-    w[l] = d * static_cast<float>(((q[l] >> shift) & 0xF) + ((qh[l] & hbit) ? 16 : 0)) - mn;
+    w[l] = d * static_cast<float>(((byte_of(q, l) >> shift) & 0xF) + ((byte_of(qh, l) & hbit) ? 16 : 0)) - mn;
 }
 
 template <>
@@ -145,9 +159,13 @@ __device__ __forceinline__ void dequant_unit<tensor_type::q6_k>(const uint8_t* r
   const int lshift = (g >= 2) ? 4 : 0, hshift = 2 * g;
   const float d0 = d * static_cast<float>(sc[0]), d1 = d * static_cast<float>(sc[1]);
 #pragma unroll
-  for (int l = 0; l < 32; ++l) {
-    const int q = ((ql[l] >> lshift) & 0xF) | (((qh[l] >> hshift) & 3) << 4);
-    w[l] = (l < 16 ? d0 : d1) * static_cast<float>(q - 32);
+  for (int l = 0; l < 32; l += 2) {  // Q6_K blocks are 210 bytes: 2-byte loads only
+    const uint16_t lo = ld_u16(ql + l), hi = ld_u16(qh + l);
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const int q = (((lo >> (8 * k)) >> lshift) & 0xF) | ((((hi >> (8 * k)) >> hshift) & 3) << 4);
+      w[l + k] = (l < 16 ? d0 : d1) * static_cast<float>(q - 32);
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 // registers, cutting weight traffic 8x; that path becomes compute-bound (FFMA, no tensor cores yet).
 #include <atomic>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "cuda/common.cuh"
 #include "cuda/dequant.cuh"
@@ -39,8 +40,20 @@ __global__ void __launch_bounds__(kMatmulWarps * 32)
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   extern __shared__ float4 x_staged[];
   if constexpr (NT == 1) {  // before any thread returns: every thread copies and syncs
-    for (int i = threadIdx.x; i < ne0 / 4; i += blockDim.x)
-      x_staged[(i / 8) * (kUnitStride / 4) + i % 8] = reinterpret_cast<const float4*>(x)[i];
+    float ss = 0.0f;
+    for (int i = threadIdx.x; i < ne0 / 4; i += blockDim.x) {
+      const float4 v = reinterpret_cast<const float4*>(x)[i];
+      x_staged[(i / 8) * (kUnitStride / 4) + i % 8] = v;
+      ss += v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
+    }
+    if (set.norm_w) {  // uniform per launch; each thread rescales what it staged, as rms_norm does
+      const float scale = rsqrtf(block_sum(ss) / static_cast<float>(ne0) + set.norm_eps);
+      for (int i = threadIdx.x; i < ne0 / 4; i += blockDim.x) {
+        float4& v = x_staged[(i / 8) * (kUnitStride / 4) + i % 8];
+        const float4 w = reinterpret_cast<const float4*>(set.norm_w)[i];
+        v.x = (v.x * scale) * w.x, v.y = (v.y * scale) * w.y, v.z = (v.z * scale) * w.z, v.w = (v.w * scale) * w.w;
+      }
+    }
     __syncthreads();
   }
   int r = blockIdx.x * kMatmulWarps + warp;
@@ -352,11 +365,15 @@ void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cuda
   INFER_DISPATCH_TYPE(w.type, matmul_typed, w, x, n_tokens, y, stream, version)
 }
 
-void matmul_multi(std::initializer_list<matmul_out> outs, const float* x, int n_tokens, bool accumulate, cudaStream_t stream) {
+void matmul_multi(std::initializer_list<matmul_out> outs, const float* x, int n_tokens, bool accumulate, cudaStream_t stream,
+                  rms_in norm) {
   if (n_tokens <= 0) return;
+  if (norm.w && n_tokens != 1) throw std::runtime_error("cuda matmul: a fused RMSNorm is for decode (one token) only");
   // Consecutive matrices of one type and row length share a launch (at most 3 per launch).
   matmul_set set{};
   set.accumulate = accumulate;
+  set.norm_w = norm.w;
+  set.norm_eps = norm.eps;
   const device_tensor* first = nullptr;
   auto flush = [&] {
     if (set.n == 0) return;
@@ -374,12 +391,13 @@ void matmul_multi(std::initializer_list<matmul_out> outs, const float* x, int n_
 }
 
 void matmul_glu(const device_tensor& gate, const device_tensor& up, const float* x, int n_tokens, float* y, float* up_scratch,
-                cudaStream_t stream) {
+                cudaStream_t stream, rms_in norm) {
   if (n_tokens <= 0) return;
+  if (norm.w && n_tokens != 1) throw std::runtime_error("cuda matmul: a fused RMSNorm is for decode (one token) only");
   if (gate.type != up.type || gate.ne0 != up.ne0 || gate.ne1 != up.ne1) {
     // Mixed encodings (a K-quant mix may give gate and up different types): two products, then SwiGLU.
-    matmul(gate, x, n_tokens, y, stream, 1);
-    matmul(up, x, n_tokens, up_scratch, stream, 1);
+    matmul_multi({{&gate, y}}, x, n_tokens, false, stream, norm);
+    matmul_multi({{&up, up_scratch}}, x, n_tokens, false, stream, norm);
     swiglu(y, up_scratch, static_cast<int64_t>(n_tokens) * gate.ne1, stream);
     return;
   }
@@ -388,6 +406,8 @@ void matmul_glu(const device_tensor& gate, const device_tensor& up, const float*
   set.part[0] = {gate.data, gate.row_bytes, static_cast<int>(gate.ne1), nullptr, y};
   set.part[1] = {up.data, up.row_bytes, static_cast<int>(up.ne1), nullptr, nullptr};
   set.n = 2;
+  set.norm_w = norm.w;
+  set.norm_eps = norm.eps;
   INFER_DISPATCH_TYPE(gate.type, matmul_set_glu, set, static_cast<int>(gate.ne0), x, n_tokens, stream)
 }
 

@@ -265,6 +265,21 @@ void check_fused_matmul(checker& c, std::mt19937_64& rng) {
       std::vector<float> racc(base);
       for (size_t i = 0; i < racc.size(); ++i) racc[i] = base[i] + pa[i];
       c.expect(acc.download() == racc, "matmul_multi accumulate: y + W x exactly" + tag);
+      if (nt == 1) {  // decode: RMSNorm fused into the staging of x, against rms_norm() then the product
+        const std::vector<float> nw = randn(ne0, rng);
+        dbuf<float> dnw(nw), xn(ne0), ref(67), got(67), gref(40), gup(40), ggot(40), scratch(40);
+        cu::rms_norm(dx.get(), dnw.get(), xn.get(), 1, static_cast<int>(ne0), 1e-6f, nullptr, nullptr);
+        cu::matmul(a.dt, xn.get(), 1, ref.get(), nullptr, 1);
+        cu::matmul_multi({{&a.dt, got.get()}}, dx.get(), 1, false, nullptr, {dnw.get(), 1e-6f});
+        const err_stats e = compare(got.download(), ref.download(), 67);
+        c.expect(e.rel_l2 < 1e-6, "matmul_multi with a fused RMSNorm" + tag, fmt("rel %.2e", e.rel_l2));
+        cu::matmul(gate.dt, xn.get(), 1, gref.get(), nullptr, 1);
+        cu::matmul(up.dt, xn.get(), 1, gup.get(), nullptr, 1);
+        cu::swiglu(gref.get(), gup.get(), 40, nullptr);
+        cu::matmul_glu(gate.dt, up.dt, dx.get(), 1, ggot.get(), scratch.get(), nullptr, {dnw.get(), 1e-6f});
+        const err_stats g = compare(ggot.download(), gref.download(), 40);
+        c.expect(g.rel_l2 < 1e-5, "matmul_glu with a fused RMSNorm" + tag, fmt("rel %.2e", g.rel_l2));
+      }
       for (const mat* u : {&up, &up_other}) {
         dbuf<float> yg(nt * 40), scratch(nt * 40), rg(nt * 40), ru(nt * 40);
         cu::matmul_glu(gate.dt, u->dt, dx.get(), nt, yg.get(), scratch.get(), nullptr);
