@@ -51,6 +51,7 @@ export const ConfigSchema = z.object({
   kvCacheMb: z.coerce.number().int().min(16).max(1_048_576),
   maxQueue: z.coerce.number().int().min(0).max(1_000_000),
   prefixCache: z.boolean(),
+  decodeStallMs: z.coerce.number().min(0).max(60_000),
   /** GGUF model svc-v3-large decodes with, the merge result as its speculative draft (null: merge only). */
   applyModel: z.string().min(1).nullable(),
   predictApiKey: z.string().min(8, 'the prediction API key must be at least 8 characters').nullable(),
@@ -118,6 +119,14 @@ const COMMON: FlagSpec[] = [
   { flag: 'kv-cache-mb', key: 'kvCacheMb', kind: 'number', def: '1024', arg: 'MB', help: 'KV cache memory per model' },
   { flag: 'max-queue', key: 'maxQueue', kind: 'number', def: '1024', arg: 'N', help: 'requests that may wait for a free engine slot, per model (503 overloaded past it)' },
   { flag: 'no-prefix-cache', key: 'prefixCache', kind: 'bool', negated: true, def: undefined, help: 'disable prefix caching' },
+  {
+    flag: 'decode-stall-ms',
+    key: 'decodeStallMs',
+    kind: 'number',
+    def: '50',
+    arg: 'MS',
+    help: 'prefill first: a step that can finish new prompts leaves decoding streams out while none has waited this long (0: always mix them in)',
+  },
   { flag: 'predict-api-key', key: 'predictApiKey', kind: 'string', def: undefined, arg: 'KEY', help: 'require this key on the prediction service (default: no auth)' },
   { flag: 'shutdown-timeout', key: 'shutdownTimeoutS', kind: 'number', def: '10', arg: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish' },
 ];
@@ -164,6 +173,7 @@ const DEFAULTS: Record<ConfigKey, unknown> = {
   kvCacheMb: 1024,
   maxQueue: 1024,
   prefixCache: true,
+  decodeStallMs: 50,
   applyModel: null,
   predictApiKey: null,
   shutdownTimeoutS: 10,

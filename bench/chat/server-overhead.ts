@@ -178,6 +178,7 @@ async function main(): Promise<void> {
       json: { type: 'string' },
       'no-fetch': { type: 'boolean', default: false },
       baseline: { type: 'string' },
+      'decode-stall-ms': { type: 'string' },
     },
   });
   const levels = values.concurrency.split(',').map(Number);
@@ -188,7 +189,9 @@ async function main(): Promise<void> {
 
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-chat-'));
   const path = values.model ? resolve(values.model) : await ensureBuiltinModel(dataDir);
-  const model = await loadModel(path, { id: 'builtin', threads: Number(values.threads), maxSequences: Math.max(64, ...levels) });
+  const model = await loadModel(path, { id: 'builtin', threads: Number(values.threads), maxSequences: Math.max(64, ...levels),
+    ...(values['decode-stall-ms'] !== undefined ? { decodeStallMs: Number(values['decode-stall-ms']) } : {}),
+  });
   const servers = [new TimedServer('http', { createHttpServer, chatCompletionRoutes }, model)];
   // --baseline DIR[,DIR...]: other builds' servers, labelled by their directory's parent name.
   for (const dirArg of values.baseline ? values.baseline.split(',') : []) {

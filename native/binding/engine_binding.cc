@@ -198,6 +198,7 @@ Napi::Value load_model(const Napi::CallbackInfo& info) {
     o.max_batch_tokens = static_cast<int>(num_opt(js, "maxBatchTokens", o.max_batch_tokens));
     o.max_seqs = static_cast<int>(num_opt(js, "maxSequences", o.max_seqs));
     o.n_ctx = static_cast<int64_t>(num_opt(js, "contextLength", 0));
+    o.decode_stall_us = static_cast<int>(num_opt(js, "decodeStallMs", o.decode_stall_us / 1000.0) * 1000.0);
     // gpu: 'auto' (default: the GPU when one is usable) | 'off'.
     Napi::Value g = js.Get("gpu");
     if (g.IsString()) {
@@ -210,7 +211,7 @@ Napi::Value load_model(const Napi::CallbackInfo& info) {
     }
   }
   if (o.threads < 1 || o.threads > 256 || o.block_size < 1 || o.block_size > 1024 || o.max_batch_tokens < 1 ||
-      o.max_seqs < 1 || o.kv_cache_mb < 1)
+      o.max_seqs < 1 || o.kv_cache_mb < 1 || o.decode_stall_us < 0 || o.decode_stall_us > 60000000)
     throw_error(env, "loadModel", engine_status::invalid_argument, "option out of range");
   auto* w = new load_worker(env, info[0].As<Napi::String>().Utf8Value(), o);
   Napi::Promise p = w->promise();
@@ -322,6 +323,7 @@ Napi::Value model_info(const Napi::CallbackInfo& info) {
   o.Set("threads", eng.options().threads);
   o.Set("maxBatchTokens", eng.options().max_batch_tokens);
   o.Set("maxSequences", eng.options().max_seqs);
+  o.Set("decodeStallMs", eng.options().decode_stall_us / 1000.0);
   return o;
 }
 

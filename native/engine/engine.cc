@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -49,6 +50,7 @@ struct sequence {
   int64_t draft_proposed = 0;
   int64_t draft_accepted = 0;
   int64_t decode_steps = 0;
+  std::chrono::steady_clock::time_point last_token_at;  // when the latest token was sampled
   sequence(const sampling_params& p, int64_t n_vocab) : smp(p, n_vocab) {}
   bool speculates() const { return !draft.empty() && draft.max_per_step() > 0 && smp.params().temperature <= 0.0f && !constraint; }
   bool decoding() const { return n_generated > 0 && n_computed == static_cast<int64_t>(tokens.size()) - 1; }
@@ -56,6 +58,9 @@ struct sequence {
 };
 
 namespace {
+
+// An interactive prompt still prefilling (a preempted sequence that prefills again has tokens).
+bool awaits_first_token(const sequence& s) { return s.prefilling() && s.n_generated == 0 && !s.batch_priority; }
 
 int64_t blocks_for_mb(const model_hparams& hp, int64_t mb, int bs) {
   const int64_t per_block = static_cast<int64_t>(kv_pool::bytes_per_token(hp.n_layer, hp.kv_dim())) * bs;
@@ -312,6 +317,27 @@ int32_t engine::plan_draft(sequence& s, int32_t room) {
   return static_cast<int32_t>(std::max<int64_t>(0, k));
 }
 
+// True when this step should run prompts that await their first token without the decoding
+// sequences: some interactive prompt would finish its prefill in this step, and every decoding
+// sequence got a token less than decode_stall_us ago. On a CPU each decode row costs about as much
+// as a prompt's last row (the LM head), so 64 streams' decodes make a newcomer's first token wait
+// for all of them; decoders pay one step's delay instead, bounded by the stall cap.
+bool engine::prefill_first_now() const {
+  if (opts_.decode_stall_us <= 0) return false;
+  const int budget = fwd_.max_tokens();
+  bool finishes = false;
+  for (auto& sp : running_)
+    if (awaits_first_token(*sp) && sp->prefill_target - sp->n_computed <= budget) {
+      finishes = true;
+      break;
+    }
+  if (!finishes) return false;
+  const auto oldest = std::chrono::steady_clock::now() - std::chrono::microseconds(opts_.decode_stall_us);
+  for (auto& sp : running_)
+    if (sp->decoding() && sp->last_token_at < oldest) return false;
+  return true;
+}
+
 void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   const int bs = kv_.block_size();
   // 1. A decode position at a block boundary needs a new block. Beyond the reservations there may
@@ -353,10 +379,12 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   int n_decode = 0;
   for (auto& sp : running_)
     if (sp->decoding()) ++n_decode;
+  const bool prefill_first = n_decode > 0 && prefill_first_now();
+  if (prefill_first) n_decode = 0;
   int spare = std::max(0, budget - n_decode);
   int spec_rows_left = fwd_.max_logits() - std::max(1, opts_.max_seqs);
   for (auto& sp : running_)
-    if (sp->decoding() && budget > 0) {
+    if (!prefill_first && sp->decoding() && budget > 0) {
       const int32_t k = plan_draft(*sp, std::min(spare, spec_rows_left));
       plan.push_back({sp.get(), sp->n_computed, 1 + k, true, k});
       budget -= 1 + k;
@@ -364,9 +392,20 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
       spec_rows_left -= k;
     }
   const size_t nr = running_.size();
+  // A prefill-first step takes the prompts it can finish before any other chunk: it runs for them.
+  std::vector<char> planned(prefill_first ? nr : 0, 0);
+  for (size_t k = 0; k < planned.size(); ++k) {
+    sequence* s = running_[k].get();
+    const int64_t left = s->prefill_target - s->n_computed;
+    if (!awaits_first_token(*s) || left > budget) continue;
+    plan.push_back({s, s->n_computed, left, true, 0});
+    budget -= static_cast<int>(left);
+    planned[k] = 1;
+  }
   for (size_t k = 0; k < nr && budget > 0; ++k) {
-    sequence* s = running_[(rr_ + k) % nr].get();
-    if (!s->prefilling()) continue;
+    const size_t i = (rr_ + k) % nr;
+    sequence* s = running_[i].get();
+    if (!s->prefilling() || (!planned.empty() && planned[i])) continue;
     const int64_t n = std::min<int64_t>(budget, s->prefill_target - s->n_computed);
     const bool done = s->n_computed + n == s->prefill_target;
     plan.push_back({s, s->n_computed, n, done && s->n_generated == 0, 0});
@@ -431,6 +470,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   // all of the step's are done together, spread over the pool. A softmax over a 150k vocabulary
   // or a new grammar state's first mask, one sequence after another on this thread, would hold
   // up every sequence of the step.
+  const auto step_end = std::chrono::steady_clock::now();
   first_.resize(groups.size());
   pool_.parallel_for(static_cast<int>(groups.size()), [&](int i, int thread) {
     const out_group& g = groups[static_cast<size_t>(i)];
@@ -459,6 +499,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
       }
       s.tokens.push_back(r.token);
       s.n_generated++;
+      s.last_token_at = step_end;
       // KV is valid up to the input token of the row just sampled (rejected rows are dropped).
       s.n_computed = static_cast<int64_t>(s.tokens.size()) - 1;
       if (s.constraint) s.constraint->accept(r.token);

@@ -125,6 +125,10 @@ struct engine_options {
   int64_t n_ctx = 0;            // 0: the model's context_length
   bool gpu = true;              // run the forward pass on the GPU when one is usable (else the CPU)
   int spec_rows = 32;           // logit rows per step for draft verification, beyond max_seqs
+  // Prefill first: a step that can finish interactive prompts runs them without the decoding
+  // sequences (their first tokens do not wait for every other stream's next token) while no
+  // decoding sequence has waited this long for its next token; 0 always mixes decodes in.
+  int decode_stall_us = 50000;
 };
 
 struct engine_stats {
@@ -193,6 +197,7 @@ class engine {
   void emit(sequence& s, const token_event& ev);
   void deliver_events();
   void step(std::vector<std::unique_ptr<sequence>>& ended);
+  bool prefill_first_now() const;
   void publish_stats();
   int32_t plan_draft(sequence& s, int32_t room);
   int64_t available_blocks() const;

@@ -31,6 +31,9 @@ export interface LoadModelOptions {
   blockTokens?: number;
   /** 'auto' (default): the GPU when one is usable; 'off': CPU only. */
   gpu?: 'auto' | 'off';
+  /** Prefill first: a step that can finish interactive prompts leaves the decoding sequences out
+   *  while none of them has waited this long for its next token. 0 always mixes them in. Default 50. */
+  decodeStallMs?: number;
 }
 
 export async function loadModel(path: string, opts: LoadModelOptions = {}): Promise<EngineModel> {
@@ -44,6 +47,7 @@ export async function loadModel(path: string, opts: LoadModelOptions = {}): Prom
     blockTokens,
     contextLength: opts.contextLength ?? 0,
     gpu: opts.gpu ?? 'auto',
+    decodeStallMs: opts.decodeStallMs ?? 50,
   };
   if (opts.kvCacheTokens !== undefined) n.kvBlocks = Math.max(1, Math.ceil(opts.kvCacheTokens / blockTokens));
   let handle;

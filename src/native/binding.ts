@@ -47,6 +47,8 @@ export interface NativeLoadOptions {
   maxSequences?: number;
   /** Cap on the model's context length (0 = the model's). */
   contextLength?: number;
+  /** Prefill first while no decoding sequence has waited this long for its next token (0 = off). */
+  decodeStallMs?: number;
   /** 'auto' (default): run the forward pass on the GPU when one is usable; 'off': CPU only. */
   gpu?: 'auto' | 'off';
 }
@@ -72,6 +74,7 @@ export interface NativeModelInfo {
   threads: number;
   maxBatchTokens: number;
   maxSequences: number;
+  decodeStallMs: number;
 }
 
 export interface NativeStats {

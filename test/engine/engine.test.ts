@@ -154,6 +154,63 @@ describe('admission', () => {
   });
 });
 
+describe('scheduling', () => {
+  /** Starts four decoding streams, then a fifth request once they are under way; returns whether
+   *  the step that gave the newcomer its first token also gave any decoding stream a token. Events
+   *  of one engine step reach JS in one callback, so a microtask-counted tick tells steps apart. */
+  async function newcomerSharesStep(m: EngineModel): Promise<boolean> {
+    let tick = 0;
+    let bump = false;
+    const stamp = (): number => {
+      if (!bump) {
+        bump = true;
+        queueMicrotask(() => {
+          tick++;
+          bump = false;
+        });
+      }
+      return tick;
+    };
+    const ac = new AbortController();
+    const sampling = { ...GREEDY, logitBias: eosBan(m.info) };
+    const decoderTicks: number[] = [];
+    let started = 0;
+    let go!: () => void;
+    const underWay = new Promise<void>((r) => (go = r));
+    const decoders = [1, 2, 3, 4].map((i) => {
+      let n = 0;
+      return m.generate({ prompt: prompt(6, 40 + i), maxTokens: 5000, sampling, signal: ac.signal }, () => {
+        decoderTicks.push(stamp());
+        if (++n === 3 && ++started === 4) go();
+      });
+    });
+    await underWay;
+    let first = -1;
+    await m.generate({ prompt: prompt(9, 50), maxTokens: 2, sampling }, () => {
+      if (first < 0) first = stamp();
+    });
+    ac.abort();
+    await Promise.all(decoders);
+    return decoderTicks.includes(first);
+  }
+
+  it("runs a new prompt's last prefill step without the decoding streams (prefill first), unless turned off or past the stall cap", async () => {
+    const firstModel = await loadModel(await testModelPath('prefill-first'), { threads: 1, kvCacheMb: 16, decodeStallMs: 10_000 });
+    const mixed = await loadModel(await testModelPath('mixed'), { threads: 1, kvCacheMb: 16, decodeStallMs: 0 });
+    // 1 µs: every decoding stream has waited longer than that by the next step.
+    const capped = await loadModel(await testModelPath('stall-capped'), { threads: 1, kvCacheMb: 16, decodeStallMs: 0.001 });
+    try {
+      expect(await newcomerSharesStep(firstModel)).toBe(false);
+      expect(await newcomerSharesStep(mixed)).toBe(true);
+      expect(await newcomerSharesStep(capped)).toBe(true);
+    } finally {
+      firstModel.unload();
+      mixed.unload();
+      capped.unload();
+    }
+  });
+});
+
 describe('prefix cache', () => {
   it('reuses a shared prefix and gives the same output as a cold run', async () => {
     const shared = prompt(200, 11);
