@@ -17,6 +17,11 @@
 // callbacks alone). "engine ms/token" is the mean time between one stream's tokens at the engine's
 // callback (server side): its change is how much the HTTP path slowed the engine itself, apart from
 // when the client got to read (the client shares the machine's cores too).
+// The HTTP TTFT is also split per stream (matched by x-request-id): client send → engine submit
+// (what the server does before the engine sees the request), submit → first token at the engine's
+// callback (compare with TTFT direct: at 64 streams it differs because the requests reach the
+// engine spread over the burst, and late ones wait for a step already running), and first token →
+// client read (the token's way out).
 //
 // --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
 // millisecond, so any per-token cost shows at its largest there).
@@ -97,8 +102,26 @@ async function inProcess(
   return stats(streams, performance.now() - t0);
 }
 
-async function overHttp(worker: Worker, job: ClientJob): Promise<RunStats> {
+/** Where each HTTP stream's time to first token went (ms, per stream): client send → engine
+ *  submit, submit → first token at the engine's callback, that callback → client read. */
+interface TtftSplit {
+  toSubmit: number[];
+  engine: number[];
+  toClient: number[];
+}
+
+async function overHttp(worker: Worker, job: ClientJob, server?: TimedServer, split?: TtftSplit): Promise<RunStats> {
   const m = await runClientJob(worker, job);
+  if (server && split) {
+    for (const s of m.samples) {
+      const mark = s.requestId === undefined ? undefined : server.marks.get(s.requestId);
+      if (!mark || s.sentAt === undefined || s.ttftMs === undefined || mark.firstToken === undefined) continue;
+      split.toSubmit.push(mark.submit - s.sentAt);
+      split.engine.push(mark.firstToken - mark.submit);
+      split.toClient.push(s.sentAt + s.ttftMs - mark.firstToken);
+    }
+    server.marks.clear();
+  }
   const streams = m.samples.map((s) => ({
     ttftMs: s.ttftMs ?? NaN,
     itlMs: s.chunkTimesMs.slice(1).map((t, i) => t - s.chunkTimesMs[i]!),
@@ -122,6 +145,10 @@ class TimedServer {
   /** When each request reached the engine: the spread of one burst shows how many streams missed
    *  the first engine step (the in-process path submits all of them in one tick). */
   readonly submitAt: number[] = [];
+  /** Engine submit and first-token times (timeOrigin-based) by request id, for TtftSplit. */
+  readonly marks = new Map<string, { submit: number; firstToken?: number }>();
+  /** The request id behind each handler's abort signal (the route passes it to generate()). */
+  private readonly idOfSignal = new WeakMap<AbortSignal, string>();
   server!: HttpServer;
   port = 0;
 
@@ -137,10 +164,15 @@ class TimedServer {
       const entry = this.entries.shift();
       if (entry !== undefined) this.prepMs.push(performance.now() - entry);
       this.submitAt.push(performance.now());
+      const id = req.signal ? this.idOfSignal.get(req.signal) : undefined;
+      const mark: { submit: number; firstToken?: number } | undefined =
+        id === undefined ? undefined : { submit: performance.timeOrigin + performance.now() };
+      if (id !== undefined && mark) this.marks.set(id, mark);
       const times: number[] = [];
       return this.model
         .generate(req, (ev) => {
           times.push(performance.now());
+          if (mark && mark.firstToken === undefined) mark.firstToken = performance.timeOrigin + times[0]!;
           onToken(ev);
         })
         .then((r) => {
@@ -152,6 +184,7 @@ class TimedServer {
       ...r,
       handler: (ctx: Parameters<typeof r.handler>[0]) => {
         this.entries.push(performance.now());
+        this.idOfSignal.set(ctx.signal, ctx.requestId); // the route reads ctx.signal too
         return r.handler(ctx);
       },
     }));
@@ -230,6 +263,7 @@ async function main(): Promise<void> {
     };
     const direct: RunStats[] = [];
     const http = servers.map(() => [] as RunStats[]);
+    const splits = servers.map((): TtftSplit => ({ toSubmit: [], engine: [], toClient: [] }));
     const spreads = servers.map(() => [] as number[]);
     const viaFetch: RunStats[] = [];
     const n = c === 1 ? reps : 1; // single streams are short: repeat them for stable medians
@@ -242,7 +276,8 @@ async function main(): Promise<void> {
       },
       ...servers.map((s, k) => async () => {
         s.submitAt.length = 0;
-        http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!)));
+        s.marks.clear(); // warm-up and fetch rounds leave theirs
+        http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!, s, splits[k])));
         spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
       }),
     ];
@@ -279,6 +314,9 @@ async function main(): Promise<void> {
         direct_ttft_p50_ms: directTtft,
         http_ttft_p50_ms: ttft,
         added_ttft_ms: ttft - directTtft,
+        http_send_to_submit_p50_ms: median(splits[k]!.toSubmit),
+        http_engine_ttft_p50_ms: median(splits[k]!.engine),
+        http_token_to_client_p50_ms: median(splits[k]!.toClient),
         server_prep_p50_ms: median(s.prepMs),
         http_submit_spread_ms: median(spreads[k]!),
         direct_main_cpu_us_per_token: loopUs('direct'),
@@ -308,9 +346,9 @@ async function main(): Promise<void> {
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
   console.log(
-    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | server prep ms | submit spread ms | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
+    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const cols = [
       r.concurrency,
@@ -319,6 +357,9 @@ async function main(): Promise<void> {
       f(r.direct_ttft_p50_ms),
       f(r.http_ttft_p50_ms),
       f(r.added_ttft_ms),
+      f(r.http_send_to_submit_p50_ms),
+      f(r.http_engine_ttft_p50_ms),
+      f(r.http_token_to_client_p50_ms),
       f(r.server_prep_p50_ms),
       f(r.http_submit_spread_ms),
       f(r.direct_main_cpu_us_per_token),

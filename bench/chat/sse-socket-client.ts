@@ -22,6 +22,8 @@ export interface StreamSample {
   outputTokens: number;
   /** When the request was sent, as performance.timeOrigin + performance.now() (comparable across threads). */
   sentAt?: number;
+  /** The response's x-request-id: matches the sample with the server's marks of the request. */
+  requestId?: string;
 }
 
 const CRLF = Buffer.from('\r\n');
@@ -172,6 +174,8 @@ export class SseConnection {
           chunked = lower.includes('\r\ntransfer-encoding: chunked');
           const m = /\r\ncontent-length: *(\d+)/.exec(lower);
           contentLength = m ? Number(m[1]) : -1;
+          const id = /\r\nx-request-id: *([^\r]+)/i.exec(head);
+          if (id) sample.requestId = id[1]!.trim();
         }
         if (!chunked) {
           // An error answer (JSON with Content-Length): read it whole and report it.
