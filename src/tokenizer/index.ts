@@ -113,6 +113,10 @@ function optId(md: Record<string, unknown>, key: string, n: number): number | nu
 }
 
 const utf8 = new TextEncoder();
+/** Fragment cache bounds (UTF-16 units): all fragments together (cleared past it, ~10 MB with
+ *  their ids), and the longest one kept. */
+const FRAGMENT_CACHE_CHARS = 4 << 20;
+const FRAGMENT_CACHE_MAX_CHARS = 256 << 10;
 
 export function createTokenizer(md: Record<string, unknown>): Tokenizer {
   const modelName = String(md['tokenizer.ggml.model'] ?? '');
@@ -270,6 +274,28 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
     return frags;
   };
 
+  // Byte-level BPE splits text at special tokens first, so a fragment between two of them always
+  // gives the same ids: cache them. Chat requests resend their system prompt and history with every
+  // turn; those fragments come back as a lookup instead of a pre-tokenization and a walk of words.
+  const fragmentCache = new Map<string, readonly number[]>();
+  let fragmentCacheChars = 0;
+  const encodeFragment = (f: string, out: number[]): void => {
+    const hit = fragmentCache.get(f);
+    if (hit) {
+      for (let i = 0; i < hit.length; i++) out.push(hit[i]!);
+      return;
+    }
+    const start = out.length;
+    for (const w of preTokenize(f, preRegexes)) bpe!.encodeWord(w, out);
+    if (f.length > FRAGMENT_CACHE_MAX_CHARS) return;
+    if (fragmentCacheChars + f.length > FRAGMENT_CACHE_CHARS) {
+      fragmentCache.clear();
+      fragmentCacheChars = 0;
+    }
+    fragmentCache.set(f, out.slice(start));
+    fragmentCacheChars += f.length;
+  };
+
   const encode = (text: string, opts: EncodeOptions = {}): Uint32Array => {
     const addSpecial = opts.addSpecial ?? true;
     const out: number[] = [];
@@ -289,7 +315,7 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
         spm.encode(t.replaceAll(' ', '\u2581'), out);
         prevSpecial = false;
       } else {
-        for (const w of preTokenize(f, preRegexes)) bpe!.encodeWord(w, out);
+        encodeFragment(f, out);
       }
     }
     if (addSpecial && addEos && eos !== null) out.push(eos);

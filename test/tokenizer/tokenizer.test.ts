@@ -114,6 +114,24 @@ describe('byte-level BPE tokenizer (Qwen vocabulary from the built-in model)', (
     expect(tok.encode(t)).toEqual(tok.encode(t));
     expect(tok.decode(tok.encode(t))).toBe(t);
   });
+
+  it('caches the fragments between special tokens without changing results', async () => {
+    // A fresh tokenizer (empty caches) gives the reference for text the cached one saw in pieces,
+    // in other orders and positions.
+    const fresh = createTokenizer(readGgufHeader(await getTestModel({ ...TINY, name: 'tok-unit' })).metadata);
+    const sys = '<|im_start|>system\nYou are a careful assistant. 你好 😀<|im_end|>\n';
+    const user = '<|im_start|>user\nWrite a short paragraph about the sea.<|im_end|>\n';
+    const texts = [sys + user, user + sys + user, 'plain text, no specials', 'plain text, no specials' + sys, user + '<|im_start|>assistant\n'];
+    const seen = texts.map((t) => tok.encode(t, { parseSpecial: true }));
+    const again = texts.map((t) => tok.encode(t, { parseSpecial: true }));
+    seen[0]![0] = 0; // the caller owns what encode returns: the cache must not share it
+    for (let i = texts.length - 1; i >= 0; i--) {
+      const want = fresh.encode(texts[i]!, { parseSpecial: true });
+      expect(again[i]).toEqual(want);
+      if (i > 0) expect(seen[i]).toEqual(want);
+    }
+    expect(tok.encode(texts[0]!, { parseSpecial: true })).toEqual(fresh.encode(texts[0]!, { parseSpecial: true }));
+  });
 });
 
 describe('SentencePiece-style tokenizer (synthetic vocabulary)', () => {
