@@ -125,7 +125,7 @@ const COMMON: FlagSpec[] = [
     kind: 'number',
     def: '50',
     arg: 'MS',
-    help: 'prefill first: a step that can finish new prompts leaves decoding streams out while none has waited this long (0: always mix them in)',
+    help: 'prefill first: a step that can finish new prompts leaves decoding streams out (when that at least halves its work) while none has waited this long (0: always mix them in)',
   },
   { flag: 'predict-api-key', key: 'predictApiKey', kind: 'string', def: undefined, arg: 'KEY', help: 'require this key on the prediction service (default: no auth)' },
   { flag: 'shutdown-timeout', key: 'shutdownTimeoutS', kind: 'number', def: '10', arg: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish' },

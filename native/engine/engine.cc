@@ -317,25 +317,37 @@ int32_t engine::plan_draft(sequence& s, int32_t room) {
   return static_cast<int32_t>(std::max<int64_t>(0, k));
 }
 
-// True when this step should run prompts that await their first token without the decoding
-// sequences: some interactive prompt would finish its prefill in this step, and every decoding
-// sequence got a token less than decode_stall_us ago. On a CPU each decode row costs about as much
-// as a prompt's last row (the LM head), so 64 streams' decodes make a newcomer's first token wait
-// for all of them; decoders pay one step's delay instead, bounded by the stall cap.
+// True when this step should run the prompts that await their first token and can finish now
+// without the decoding sequences: leaving the decodes out must at least halve the step's work (a
+// decode row costs a whole pass of the model, LM head included; a prompt token the body, plus the
+// LM head for its last row), and every decoding sequence got a token less than decode_stall_us
+// ago. On a CPU the work is the time, so a newcomer's first token then no longer waits for every
+// other stream's next one; decoders pay one step's delay, bounded by the cap. With few decoders
+// beside a long prompt (a real model's usual case) the saving is small and an extra pass is not,
+// so the step stays mixed. The GPU forward is memory-bound at these sizes: it always mixes.
 bool engine::prefill_first_now() const {
-  if (opts_.decode_stall_us <= 0) return false;
-  const int budget = fwd_.max_tokens();
-  bool finishes = false;
-  for (auto& sp : running_)
-    if (awaits_first_token(*sp) && sp->prefill_target - sp->n_computed <= budget) {
-      finishes = true;
-      break;
-    }
-  if (!finishes) return false;
+  if (opts_.decode_stall_us <= 0 || fwd_.backend()) return false;
+  const model_hparams& hp = m_->hp;
+  const double body = static_cast<double>(hp.n_layer) *
+                      (static_cast<double>(hp.n_embd) * (2 * hp.q_dim() + 2 * hp.kv_dim()) + 3.0 * hp.n_embd * hp.n_ff);
+  const double head = static_cast<double>(hp.n_vocab) * hp.n_embd;
+  int budget = fwd_.max_tokens();
+  double prefill_work = 0;
+  for (auto& sp : running_) {  // the prompts step() plans first, in the same order
+    const int64_t left = sp->prefill_target - sp->n_computed;
+    if (!awaits_first_token(*sp) || left > budget) continue;
+    prefill_work += static_cast<double>(left) * body + head;
+    budget -= static_cast<int>(left);
+  }
+  if (prefill_work == 0) return false;
+  int64_t n_decode = 0;
   const auto oldest = std::chrono::steady_clock::now() - std::chrono::microseconds(opts_.decode_stall_us);
-  for (auto& sp : running_)
-    if (sp->decoding() && sp->last_token_at < oldest) return false;
-  return true;
+  for (auto& sp : running_) {
+    if (!sp->decoding()) continue;
+    if (sp->last_token_at < oldest) return false;
+    ++n_decode;
+  }
+  return static_cast<double>(n_decode) * (body + head) >= prefill_work;
 }
 
 void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {

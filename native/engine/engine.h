@@ -126,8 +126,9 @@ struct engine_options {
   bool gpu = true;              // run the forward pass on the GPU when one is usable (else the CPU)
   int spec_rows = 32;           // logit rows per step for draft verification, beyond max_seqs
   // Prefill first: a step that can finish interactive prompts runs them without the decoding
-  // sequences (their first tokens do not wait for every other stream's next token) while no
-  // decoding sequence has waited this long for its next token; 0 always mixes decodes in.
+  // sequences (their first tokens do not wait for every other stream's next token) when that at
+  // least halves the step's work and no decoding sequence has waited this long for its next
+  // token; 0 always mixes decodes in (see engine::prefill_first_now).
   int decode_stall_us = 50000;
 };
 

@@ -32,7 +32,8 @@ export interface LoadModelOptions {
   /** 'auto' (default): the GPU when one is usable; 'off': CPU only. */
   gpu?: 'auto' | 'off';
   /** Prefill first: a step that can finish interactive prompts leaves the decoding sequences out
-   *  while none of them has waited this long for its next token. 0 always mixes them in. Default 50. */
+   *  (when that at least halves its work; CPU only) while none of them has waited this long for
+   *  its next token. 0 always mixes them in. Default 50. */
   decodeStallMs?: number;
 }
 

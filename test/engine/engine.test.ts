@@ -155,10 +155,10 @@ describe('admission', () => {
 });
 
 describe('scheduling', () => {
-  /** Starts four decoding streams, then a fifth request once they are under way; returns whether
+  /** Starts four decoding streams, then a fifth request (newcomerTokens long) once they are under way; returns whether
    *  the step that gave the newcomer its first token also gave any decoding stream a token. Events
    *  of one engine step reach JS in one callback, so a microtask-counted tick tells steps apart. */
-  async function newcomerSharesStep(m: EngineModel): Promise<boolean> {
+  async function newcomerSharesStep(m: EngineModel, newcomerTokens = 1): Promise<boolean> {
     let tick = 0;
     let bump = false;
     const stamp = (): number => {
@@ -186,7 +186,7 @@ describe('scheduling', () => {
     });
     await underWay;
     let first = -1;
-    await m.generate({ prompt: prompt(9, 50), maxTokens: 2, sampling }, () => {
+    await m.generate({ prompt: prompt(newcomerTokens, 50), maxTokens: 2, sampling }, () => {
       if (first < 0) first = stamp();
     });
     ac.abort();
@@ -194,13 +194,15 @@ describe('scheduling', () => {
     return decoderTicks.includes(first);
   }
 
-  it("runs a new prompt's last prefill step without the decoding streams (prefill first), unless turned off or past the stall cap", async () => {
+  it("runs a short new prompt without the decoding streams (prefill first), unless turned off, past the stall cap, or the prompt outweighs the decodes", async () => {
     const firstModel = await loadModel(await testModelPath('prefill-first'), { threads: 1, kvCacheMb: 16, decodeStallMs: 10_000 });
     const mixed = await loadModel(await testModelPath('mixed'), { threads: 1, kvCacheMb: 16, decodeStallMs: 0 });
     // 1 µs: every decoding stream has waited longer than that by the next step.
     const capped = await loadModel(await testModelPath('stall-capped'), { threads: 1, kvCacheMb: 16, decodeStallMs: 0.001 });
     try {
       expect(await newcomerSharesStep(firstModel)).toBe(false);
+      // 200 prompt tokens are far more work than four decode rows: leaving those out saves little.
+      expect(await newcomerSharesStep(firstModel, 200)).toBe(true);
       expect(await newcomerSharesStep(mixed)).toBe(true);
       expect(await newcomerSharesStep(capped)).toBe(true);
     } finally {
