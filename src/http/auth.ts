@@ -1,9 +1,12 @@
 // API key check. Keys are kept only as SHA-256 digests and compared with timingSafeEqual
 // against every configured key (no early exit), so timing reveals neither key nor match index.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+// crypto.hash (Node 20.12+) is the one-shot form: no Hash object per request.
+const oneShot = (crypto as { hash?: (alg: string, data: string, enc: 'buffer') => Buffer }).hash;
 
 function digest(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  return oneShot ? oneShot('sha256', key, 'buffer') : crypto.createHash('sha256').update(key, 'utf8').digest();
 }
 
 /** The credential a request presents: `Authorization: Bearer <key>` and/or `x-api-key: <key>`. */
@@ -35,7 +38,7 @@ export class ApiKeyAuth {
     for (const key of presented) {
       const d = digest(key);
       for (let i = 0; i < this.digests.length; i++) {
-        if (timingSafeEqual(d, this.digests[i]!) && found < 0) found = i;
+        if (crypto.timingSafeEqual(d, this.digests[i]!) && found < 0) found = i;
       }
     }
     return found;
