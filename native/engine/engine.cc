@@ -404,20 +404,20 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
       spec_rows_left -= k;
     }
   const size_t nr = running_.size();
-  // A prefill-first step takes the prompts it can finish before any other chunk: it runs for them.
-  std::vector<char> planned(prefill_first ? nr : 0, 0);
-  for (size_t k = 0; k < planned.size(); ++k) {
-    sequence* s = running_[k].get();
-    const int64_t left = s->prefill_target - s->n_computed;
-    if (!awaits_first_token(*s) || left > budget) continue;
-    plan.push_back({s, s->n_computed, left, true, 0});
-    budget -= static_cast<int>(left);
-    planned[k] = 1;
+  // A prefill-first step runs just the prompts it can finish (what prefill_first_now weighed);
+  // other prompts' chunks wait for the next, mixed step.
+  if (prefill_first) {
+    for (auto& sp : running_) {
+      const int64_t left = sp->prefill_target - sp->n_computed;
+      if (!awaits_first_token(*sp) || left > budget) continue;
+      plan.push_back({sp.get(), sp->n_computed, left, true, 0});
+      budget -= static_cast<int>(left);
+    }
+    budget = 0;
   }
   for (size_t k = 0; k < nr && budget > 0; ++k) {
-    const size_t i = (rr_ + k) % nr;
-    sequence* s = running_[i].get();
-    if (!s->prefilling() || (!planned.empty() && planned[i])) continue;
+    sequence* s = running_[(rr_ + k) % nr].get();
+    if (!s->prefilling()) continue;
     const int64_t n = std::min<int64_t>(budget, s->prefill_target - s->n_computed);
     const bool done = s->n_computed + n == s->prefill_target;
     plan.push_back({s, s->n_computed, n, done && s->n_generated == 0, 0});
