@@ -120,7 +120,6 @@ async function overHttp(worker: Worker, job: ClientJob, server?: TimedServer, sp
       split.engine.push(mark.firstToken - mark.submit);
       split.toClient.push(s.sentAt + s.ttftMs - mark.firstToken);
     }
-    server.marks.clear();
   }
   const streams = m.samples.map((s) => ({
     ttftMs: s.ttftMs ?? NaN,
@@ -165,9 +164,8 @@ class TimedServer {
       if (entry !== undefined) this.prepMs.push(performance.now() - entry);
       this.submitAt.push(performance.now());
       const id = req.signal ? this.idOfSignal.get(req.signal) : undefined;
-      const mark: { submit: number; firstToken?: number } | undefined =
-        id === undefined ? undefined : { submit: performance.timeOrigin + performance.now() };
-      if (id !== undefined && mark) this.marks.set(id, mark);
+      let mark: { submit: number; firstToken?: number } | undefined;
+      if (id !== undefined) this.marks.set(id, (mark = { submit: performance.timeOrigin + performance.now() }));
       const times: number[] = [];
       return this.model
         .generate(req, (ev) => {
@@ -276,7 +274,7 @@ async function main(): Promise<void> {
       },
       ...servers.map((s, k) => async () => {
         s.submitAt.length = 0;
-        s.marks.clear(); // warm-up and fetch rounds leave theirs
+        s.marks.clear(); // only this run's requests (warm-up and fetch rounds leave theirs)
         http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!, s, splits[k])));
         spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
       }),

@@ -317,29 +317,22 @@ int32_t engine::plan_draft(sequence& s, int32_t room) {
   return static_cast<int32_t>(std::max<int64_t>(0, k));
 }
 
-// True when this step should run the prompts that await their first token and can finish now
-// without the decoding sequences: leaving the decodes out must at least halve the step's work (a
-// decode row costs a whole pass of the model, LM head included; a prompt token the body, plus the
-// LM head for its last row), and every decoding sequence got a token less than decode_stall_us
-// ago. On a CPU the work is the time, so a newcomer's first token then no longer waits for every
-// other stream's next one; decoders pay one step's delay, bounded by the cap. With few decoders
-// beside a long prompt (a real model's usual case) the saving is small and an extra pass is not,
-// so the step stays mixed. The GPU forward is memory-bound at these sizes: it always mixes.
-bool engine::prefill_first_now() const {
-  if (opts_.decode_stall_us <= 0 || fwd_.backend()) return false;
+// True when this step should run `finishing` (finishing_prompts()) without the decoding
+// sequences: leaving the decodes out must at least halve the step's work (a decode row costs a
+// whole pass of the model, LM head included; a prompt token the body, plus the LM head for its
+// last row), and every decoding sequence got a token less than decode_stall_us ago. On a CPU the
+// work is the time, so a newcomer's first token then no longer waits for every other stream's
+// next one; decoders pay one step's delay, bounded by the cap. With few decoders beside a long
+// prompt (a real model's usual case) the saving is small and an extra pass is not, so the step
+// stays mixed. The GPU forward is memory-bound at these sizes: it always mixes.
+bool engine::prefill_first_now(const std::vector<sequence*>& finishing) const {
+  if (opts_.decode_stall_us <= 0 || fwd_.backend() || finishing.empty()) return false;
   const model_hparams& hp = m_->hp;
   const double body = static_cast<double>(hp.n_layer) *
                       (static_cast<double>(hp.n_embd) * (2 * hp.q_dim() + 2 * hp.kv_dim()) + 3.0 * hp.n_embd * hp.n_ff);
   const double head = static_cast<double>(hp.n_vocab) * hp.n_embd;
-  int budget = fwd_.max_tokens();
   double prefill_work = 0;
-  for (auto& sp : running_) {  // the prompts step() plans first, in the same order
-    const int64_t left = sp->prefill_target - sp->n_computed;
-    if (!awaits_first_token(*sp) || left > budget) continue;
-    prefill_work += static_cast<double>(left) * body + head;
-    budget -= static_cast<int>(left);
-  }
-  if (prefill_work == 0) return false;
+  for (const sequence* s : finishing) prefill_work += static_cast<double>(s->prefill_target - s->n_computed) * body + head;
   int64_t n_decode = 0;
   const auto oldest = std::chrono::steady_clock::now() - std::chrono::microseconds(opts_.decode_stall_us);
   for (auto& sp : running_) {
@@ -348,6 +341,20 @@ bool engine::prefill_first_now() const {
     ++n_decode;
   }
   return static_cast<double>(n_decode) * (body + head) >= prefill_work;
+}
+
+// The prompts awaiting their first token whose whole rest fits one step, in running order, within
+// the step's token budget.
+std::vector<sequence*> engine::finishing_prompts() const {
+  std::vector<sequence*> out;
+  int budget = fwd_.max_tokens();
+  for (auto& sp : running_) {
+    const int64_t left = sp->prefill_target - sp->n_computed;
+    if (!awaits_first_token(*sp) || left > budget) continue;
+    out.push_back(sp.get());
+    budget -= static_cast<int>(left);
+  }
+  return out;
 }
 
 void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
@@ -391,8 +398,8 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   int n_decode = 0;
   for (auto& sp : running_)
     if (sp->decoding()) ++n_decode;
-  const bool prefill_first = n_decode > 0 && prefill_first_now();
-  if (prefill_first) n_decode = 0;
+  const std::vector<sequence*> finishing = n_decode > 0 ? finishing_prompts() : std::vector<sequence*>{};
+  const bool prefill_first = prefill_first_now(finishing);
   int spare = std::max(0, budget - n_decode);
   int spec_rows_left = fwd_.max_logits() - std::max(1, opts_.max_seqs);
   for (auto& sp : running_)
@@ -407,12 +414,7 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   // A prefill-first step runs just the prompts it can finish (what prefill_first_now weighed);
   // other prompts' chunks wait for the next, mixed step.
   if (prefill_first) {
-    for (auto& sp : running_) {
-      const int64_t left = sp->prefill_target - sp->n_computed;
-      if (!awaits_first_token(*sp) || left > budget) continue;
-      plan.push_back({sp.get(), sp->n_computed, left, true, 0});
-      budget -= static_cast<int>(left);
-    }
+    for (sequence* s : finishing) plan.push_back({s, s->n_computed, s->prefill_target - s->n_computed, true, 0});
     budget = 0;
   }
   for (size_t k = 0; k < nr && budget > 0; ++k) {

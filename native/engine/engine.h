@@ -198,7 +198,8 @@ class engine {
   void emit(sequence& s, const token_event& ev);
   void deliver_events();
   void step(std::vector<std::unique_ptr<sequence>>& ended);
-  bool prefill_first_now() const;
+  std::vector<sequence*> finishing_prompts() const;
+  bool prefill_first_now(const std::vector<sequence*>& finishing) const;
   void publish_stats();
   int32_t plan_draft(sequence& s, int32_t room);
   int64_t available_blocks() const;

@@ -155,9 +155,10 @@ describe('admission', () => {
 });
 
 describe('scheduling', () => {
-  /** Starts four decoding streams, then a fifth request (newcomerTokens long) once they are under way; returns whether
-   *  the step that gave the newcomer its first token also gave any decoding stream a token. Events
-   *  of one engine step reach JS in one callback, so a microtask-counted tick tells steps apart. */
+  /** Starts four decoding streams, then a fifth request (newcomerTokens long) once they are under
+   *  way; returns whether the step that gave the newcomer its first token also gave any decoding
+   *  stream a token. Events of one engine step reach JS in one callback, so a microtask-counted
+   *  tick tells steps apart. */
   async function newcomerSharesStep(m: EngineModel, newcomerTokens = 1): Promise<boolean> {
     let tick = 0;
     let bump = false;
