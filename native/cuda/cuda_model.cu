@@ -127,7 +127,7 @@ class cuda_forward final : public forward_backend {
       cu::matmul_multi({{&L.wq, q_, L.bq}, {&L.wk, k_, L.bk}, {&L.wv, v_, L.bv}}, fuse_norm ? x_ : xn_, n, false, stream_,
                        fuse_norm ? cu::rms_in{L.attn_norm, hp_.rms_eps} : cu::rms_in{});
       cu::rope(q_, k_, d_pos, n, static_cast<int>(hp_.n_head), static_cast<int>(hp_.n_head_kv),
-               static_cast<int>(hp_.head_dim), static_cast<int>(hp_.n_rot), hp_.rope_base, hp_.rope == rope_style::neox,
+               static_cast<int>(hp_.head_dim), static_cast<int>(hp_.n_rot), hp_.rope_global.base, hp_.rope == rope_style::neox,
                stream_);
       const size_t layer_off = static_cast<size_t>(il) * kv_.n_blocks() * kv_.block_elems();
       const cu::paged_kv pkv{k_cache_ + layer_off, v_cache_ + layer_off, kv_.block_size(), kvd};
@@ -181,6 +181,9 @@ class cuda_forward final : public forward_backend {
 
  private:
   void check_supported() const {
+    // The CUDA forward implements the llama/qwen2 layer; other families run on the CPU forward.
+    if (!hp_.plain_llama_layer())
+      throw std::runtime_error("cuda: architecture " + hp_.arch + " uses layer features the CUDA forward lacks");
     if (!cu::attention_supported(static_cast<int>(hp_.head_dim)))
       throw std::runtime_error("cuda: head dim " + std::to_string(hp_.head_dim) + " unsupported (32/64/128/256)");
     const auto need = [&](const tensor_view& t, const char* what) {

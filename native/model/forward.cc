@@ -34,13 +34,22 @@ inline void store_f16(uint16_t* dst, const float* src, int64_t n) {
   for (; i < n; ++i) dst[i] = fp32_to_fp16(src[i]);
 }
 
-// theta_i = pos * base^(-2i/n_rot), computed iteratively in float as ggml's rope cache does.
-void rope_cache(float* cs, int32_t pos, int64_t n_rot, float base) {
-  const float theta_scale = std::pow(base, -2.0f / static_cast<float>(n_rot));
+// theta_i = pos * base^(-2i/n_rot) (iteratively in float, as ggml's rope cache), divided by the
+// dimension's frequency factor and scaled by freq_scale; cos and sin times attn_factor.
+void rope_cache(float* cs, int32_t pos, int64_t n_rot, const rope_params& r) {
+  const float theta_scale = std::pow(r.base, -2.0f / static_cast<float>(n_rot));
+  const bool plain = r.freq_factors.empty() && r.freq_scale == 1.0f && r.attn_factor == 1.0f;
   float theta = static_cast<float>(pos);
   for (int64_t i0 = 0; i0 < n_rot; i0 += 2) {
-    cs[i0] = std::cos(theta);
-    cs[i0 + 1] = std::sin(theta);
+    if (plain) {
+      cs[i0] = std::cos(theta);
+      cs[i0 + 1] = std::sin(theta);
+    } else {
+      const float ff = r.freq_factors.empty() ? 1.0f : r.freq_factors[i0 / 2];
+      const float t = r.freq_scale * (theta / ff);
+      cs[i0] = std::cos(t) * r.attn_factor;
+      cs[i0 + 1] = std::sin(t) * r.attn_factor;
+    }
     theta *= theta_scale;
   }
 }
@@ -89,11 +98,12 @@ inline float hsum8(__m256 v) {
 }
 #endif
 
-// sc[g * stride + j] = dot(q[g], k_j) * scale for j < n_pos, H heads at once (k_j converted once).
+// sc[g * stride + j - j0] = dot(q[g], k_j) * scale for j0 <= j < n_pos, H heads at once (k_j
+// converted once).
 template <int H>
 void scores_heads(const float* const* q, const uint16_t* const* kblk, int bs, int64_t kv_stride, int64_t hd,
-                  int32_t n_pos, float scale, float* sc, int64_t stride) {
-  for (int32_t j = 0; j < n_pos; ++j) {
+                  int32_t j0, int32_t n_pos, float scale, float* sc, int64_t stride) {
+  for (int32_t j = j0; j < n_pos; ++j) {
     const uint16_t* k = kblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
     float s[H];
     int64_t i = 0;
@@ -112,22 +122,23 @@ void scores_heads(const float* const* q, const uint16_t* const* kblk, int bs, in
       const float kf = fp16_to_fp32(k[i]);
       for (int g = 0; g < H; ++g) s[g] += q[g][i] * kf;
     }
-    for (int g = 0; g < H; ++g) sc[g * stride + j] = s[g] * scale;
+    for (int g = 0; g < H; ++g) sc[g * stride + j - j0] = s[g] * scale;
   }
 }
 
-// out[g][0 .. hd) = sum_j p[g * stride + j] * v_j, H heads at once, 32 dims per pass (one cache
-// line of f16 V per position) with the accumulators in registers.
+// out[g][0 .. hd) = sum_j p[g * stride + j - j0] * v_j over j0 <= j < n_pos, H heads at once, 32
+// dims per pass (one cache line of f16 V per position) with the accumulators in registers.
 template <int H>
 void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk, int bs, int64_t kv_stride,
-                     int64_t hd, int32_t n_pos, float* const* out) {
+                     int64_t hd, int32_t j0, int32_t n_pos, float* const* out) {
+  p -= j0;  // p[g * stride + j] below is the probability of position j
   int64_t i0 = 0;
 #ifdef INFER_F16C
   for (; i0 + 32 <= hd; i0 += 32) {
     __m256 acc[H][4];
     for (int g = 0; g < H; ++g)
       for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_setzero_ps();
-    for (int32_t j = 0; j < n_pos; ++j) {
+    for (int32_t j = j0; j < n_pos; ++j) {
       const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
       __m256 vv[4];
       for (int c = 0; c < 4; ++c) vv[c] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * c)));
@@ -142,7 +153,7 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
   for (; i0 + 8 <= hd; i0 += 8) {
     __m256 acc[H];
     for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
-    for (int32_t j = 0; j < n_pos; ++j) {
+    for (int32_t j = j0; j < n_pos; ++j) {
       const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
       const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)));
       for (int g = 0; g < H; ++g) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p + g * stride + j), vv, acc[g]);
@@ -153,7 +164,7 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
   for (; i0 < hd; ++i0) {
     for (int g = 0; g < H; ++g) {
       float s = 0.0f;
-      for (int32_t j = 0; j < n_pos; ++j) {
+      for (int32_t j = j0; j < n_pos; ++j) {
         const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
         s = std::fma(p[g * stride + j], fp16_to_fp32(v[i0]), s);
       }
@@ -238,21 +249,63 @@ void swiglu_row(float* g, const float* u, int64_t n) {
 #endif
 }
 
+// GELU (tanh form) as ggml's CPU backend computes it: looked up in a table of f16 results indexed
+// by the f16-rounded input, exact below -10 (0) and above 10 (x).
+const float* gelu_f16_table() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(1 << 16);
+    for (uint32_t i = 0; i < t.size(); ++i) {
+      const float x = fp16_to_fp32(static_cast<uint16_t>(i));
+      const float g = 0.5f * x * (1.0f + std::tanh(0.79788456080286535588f * x * (1.0f + 0.044715f * x * x)));
+      t[i] = fp16_to_fp32(fp32_to_fp16(g));
+    }
+    return t;
+  }();
+  return table.data();
+}
+
+// g[i] = gelu(g[i]) * u[i].
+void geglu_row(float* g, const float* u, int64_t n) {
+  const float* table = gelu_f16_table();
+  for (int64_t i = 0; i < n; ++i) {
+    const float x = g[i];
+    const float a = x <= -10.0f ? 0.0f : x >= 10.0f ? x : table[fp32_to_fp16(x)];
+    g[i] = a * u[i];
+  }
+}
+
+// v -> tanh(v / cap) * cap, as ggml's scale, tanh, scale.
+void softcap_row(float* v, int64_t n, float cap) {
+  const float inv = 1.0f / cap;
+  for (int64_t i = 0; i < n; ++i) v[i] = std::tanh(v[i] * inv) * cap;
+}
+
 constexpr int kHeadsPerScorePass = 8;  // query heads whose scores share one K conversion
 constexpr int kHeadsPerValuePass = 4;  // query heads whose outputs share one V conversion (4 x 32 dims of accumulators)
 
+// The positions one query attends and how its scores are shaped: [j0, n_pos) (j0 > 0 under a
+// sliding window), the query scale, and the soft-cap (0: none).
+struct attend_span {
+  int32_t j0, n_pos;
+  float scale, softcap;
+};
+
 template <int H>
 void attend_heads(const float* const* q, float* const* out, const uint16_t* const* kblk, const uint16_t* const* vblk,
-                  int bs, int64_t kv_stride, int64_t hd, int32_t n_pos, float scale, float* sc, int64_t stride) {
-  scores_heads<H>(q, kblk, bs, kv_stride, hd, n_pos, scale, sc, stride);
-  for (int g = 0; g < H; ++g) softmax_row(sc + g * stride, n_pos);
+                  int bs, int64_t kv_stride, int64_t hd, const attend_span& sp, float* sc, int64_t stride) {
+  const int32_t j0 = sp.j0, n_pos = sp.n_pos;
+  scores_heads<H>(q, kblk, bs, kv_stride, hd, j0, n_pos, sp.scale, sc, stride);
+  for (int g = 0; g < H; ++g) {
+    if (sp.softcap > 0.0f) softcap_row(sc + g * stride, n_pos - j0, sp.softcap);
+    softmax_row(sc + g * stride, n_pos - j0);
+  }
   int g0 = 0;
   for (; g0 + kHeadsPerValuePass <= H; g0 += kHeadsPerValuePass)
-    weighted_values<kHeadsPerValuePass>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, n_pos, out + g0);
+    weighted_values<kHeadsPerValuePass>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, j0, n_pos, out + g0);
   switch (H - g0) {
-    case 3: weighted_values<3>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, n_pos, out + g0); break;
-    case 2: weighted_values<2>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, n_pos, out + g0); break;
-    case 1: weighted_values<1>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, n_pos, out + g0); break;
+    case 3: weighted_values<3>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
+    case 2: weighted_values<2>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
+    case 1: weighted_values<1>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
     default: break;
   }
 }
@@ -311,6 +364,7 @@ forward_pass::forward_pass(const model& m, kv_pool& kv, thread_pool& pool, int m
   out_rows_x_.resize(static_cast<size_t>(max_logits) * hp_.n_embd);
   logits_.resize(static_cast<size_t>(max_logits) * hp_.n_vocab);
   rope_cs_.resize(T * hp_.n_rot);
+  if (hp_.n_swa > 0) rope_cs_swa_.resize(T * hp_.n_rot);
   n_ctx_ = hp_.n_ctx_train;
   // Scores of the query heads of one KV head (one score pass at a time), per thread.
   const int64_t gqa = hp_.n_head / hp_.n_head_kv;
@@ -322,7 +376,7 @@ forward_pass::forward_pass(const model& m, kv_pool& kv, thread_pool& pool, int m
 void forward_pass::attention(int il, const fwd_token* toks, int n) {
   const int64_t hd = hp_.head_dim, nkv = hp_.n_head_kv, gqa = hp_.n_head / hp_.n_head_kv, kvd = hp_.kv_dim();
   const int bs = kv_.block_size();
-  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  const bool swa = hp_.is_swa(il);
   const int64_t per_pass = std::min<int64_t>(gqa, kHeadsPerScorePass);
   // One task per (token, KV head); the last tokens of a prefill attend to the most positions,
   // so tasks run from the last token back (the long ones first balance better).
@@ -331,6 +385,8 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
     const int64_t kvh = task % nkv;
     const fwd_token& tk = toks[t];
     const int32_t n_pos = tk.pos + 1;
+    const attend_span sp{swa ? std::max<int32_t>(0, n_pos - static_cast<int32_t>(hp_.n_swa)) : 0, n_pos, hp_.attn_scale,
+                         hp_.attn_softcap};
     const int n_blk = (n_pos + bs - 1) / bs;
     // Block base pointers of this layer and KV head (per-thread scratch sized for n_ctx).
     const uint16_t** kb = blk_ptrs_.data() + static_cast<size_t>(thread) * 2 * max_blocks_;
@@ -350,7 +406,7 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
         out[g] = att_.data() + t * hp_.q_dim() + h * hd;
       }
 #define INFER_ATTEND(G) \
-  case G: attend_heads<G>(q, out, kb, vb, bs, kvd, hd, n_pos, scale, sc, n_ctx_); break;
+  case G: attend_heads<G>(q, out, kb, vb, bs, kvd, hd, sp, sc, n_ctx_); break;
       switch (H) {
         INFER_ATTEND(1) INFER_ATTEND(2) INFER_ATTEND(3) INFER_ATTEND(4)
         INFER_ATTEND(5) INFER_ATTEND(6) INFER_ATTEND(7) INFER_ATTEND(8)
@@ -366,7 +422,7 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
     backend_->run(toks, n, out_rows, n_out, logits_.data());
     return;
   }
-  const int64_t d = hp_.n_embd, qd = hp_.q_dim(), kvd = hp_.kv_dim(), ff = hp_.n_ff;
+  const int64_t d = hp_.n_embd, qd = hp_.q_dim(), kvd = hp_.kv_dim(), ff = hp_.n_ff, hd = hp_.head_dim;
   const int bs = kv_.block_size();
   stage_timer prof(n);
   // Per-token stages run over the pool in token chunks for prefill-sized batches (each token's
@@ -383,8 +439,12 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
   };
 
   for_tokens([&](int t) {
-    dequantize_row(m_.w.token_embd, toks[t].token, x_.data() + t * d);
-    rope_cache(rope_cs_.data() + t * hp_.n_rot, toks[t].pos, hp_.n_rot, hp_.rope_base);
+    float* x = x_.data() + t * d;
+    dequantize_row(m_.w.token_embd, toks[t].token, x);
+    if (hp_.embd_scale != 1.0f)
+      for (int64_t i = 0; i < d; ++i) x[i] *= hp_.embd_scale;
+    rope_cache(rope_cs_.data() + t * hp_.n_rot, toks[t].pos, hp_.n_rot, hp_.rope_global);
+    if (hp_.n_swa > 0) rope_cache(rope_cs_swa_.data() + t * hp_.n_rot, toks[t].pos, hp_.n_rot, hp_.rope_swa);
   });
   prof.mark(st_embed);
   for (int64_t il = 0; il < hp_.n_layer; ++il) {
@@ -408,7 +468,11 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
       add_bias(q, L.bq);
       add_bias(k, L.bk);
       add_bias(v, L.bv);
-      const float* cs = rope_cs_.data() + t * hp_.n_rot;
+      if (!L.q_norm.empty()) {  // per-head RMSNorm of Q and K
+        for (int64_t h = 0; h < hp_.n_head; ++h) rms_norm(q + h * hd, L.q_norm.data(), q + h * hd, hd, hp_.rms_eps);
+        for (int64_t h = 0; h < hp_.n_head_kv; ++h) rms_norm(k + h * hd, L.k_norm.data(), k + h * hd, hd, hp_.rms_eps);
+      }
+      const float* cs = (hp_.is_swa(il) ? rope_cs_swa_ : rope_cs_).data() + t * hp_.n_rot;
       rope_apply(q, cs, hp_.n_head, hp_.head_dim, hp_.n_rot, hp_.rope);
       rope_apply(k, cs, hp_.n_head_kv, hp_.head_dim, hp_.n_rot, hp_.rope);
       const int32_t blk = toks[t].blocks[toks[t].pos / bs];
@@ -424,6 +488,7 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
     for_tokens([&](int t) {
       float* x = x_.data() + t * d;
       float* xn = xn_.data() + t * d;
+      if (!L.attn_post_norm.empty()) rms_norm(xn, L.attn_post_norm.data(), xn, d, hp_.rms_eps);
       for (int64_t i = 0; i < d; ++i) x[i] += xn[i];
       rms_norm(x, L.ffn_norm.data(), xn, d, hp_.rms_eps);
     });
@@ -431,13 +496,16 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
     const matmul_job gate_up[2] = {{&L.w_gate, gate_.data()}, {&L.w_up, up_.data()}};
     matmul_multi(gate_up, 2, xn_.data(), n, pool_);
     prof.mark(st_gate_up);
-    for_tokens([&](int t) {  // SwiGLU
+    for_tokens([&](int t) {  // SwiGLU or GeGLU
       float* g = gate_.data() + t * ff;
       const float* u = up_.data() + t * ff;
-      swiglu_row(g, u, ff);
+      if (hp_.act == ffn_activation::gelu_tanh) geglu_row(g, u, ff);
+      else swiglu_row(g, u, ff);
     });
     prof.mark(st_swiglu);
     matmul(L.w_down, gate_.data(), n, xn_.data(), pool_);
+    if (!L.ffn_post_norm.empty())  // before the residual, which the next layer's norm step adds
+      for_tokens([&](int t) { rms_norm(xn_.data() + t * d, L.ffn_post_norm.data(), xn_.data() + t * d, d, hp_.rms_eps); });
     prof.mark(st_down);
   }
   if (n_out == 0) return;
@@ -450,6 +518,7 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
     rms_norm(y, m_.w.output_norm.data(), y, d, hp_.rms_eps);
   }
   matmul(m_.w.output, out_rows_x_.data(), n_out, logits_.data(), pool_);
+  if (hp_.final_softcap > 0.0f) softcap_row(logits_.data(), static_cast<int64_t>(n_out) * hp_.n_vocab, hp_.final_softcap);
   prof.mark(st_head);
 }
 

@@ -58,7 +58,8 @@ class forward_pass {
   thread_pool& pool_;
   int max_tokens_, max_logits_;
   std::vector<float> x_, xn_, q_, k_, v_, att_, gate_, up_, out_rows_x_, logits_;
-  std::vector<float> rope_cs_;  // [token][n_rot] interleaved cos, sin
+  std::vector<float> rope_cs_;      // [token][n_rot] interleaved cos, sin
+  std::vector<float> rope_cs_swa_;  // the same for sliding-window layers (their own RoPE)
   std::vector<float> scores_;   // [thread][query heads per KV head (at most 8)][n_ctx]
   std::vector<const uint16_t*> blk_ptrs_;  // [thread][K, V][max_blocks_]: attention's block table
   int64_t max_blocks_ = 0;

@@ -1,5 +1,8 @@
-// A llama/qwen2-family transformer over mmap'd GGUF weights: hyperparameters read only from the
-// file's metadata, weights as kernels.h tensor views (never dequantized as a whole).
+// A decoder-only transformer of the llama family and its relatives (llama, qwen2, qwen3, gemma2,
+// gemma3, phi3) over mmap'd GGUF weights: hyperparameters read only from the file's metadata,
+// weights as kernels.h tensor views (never dequantized as a whole). What differs between families
+// is described here as data (flags, scales, optional tensors); model_loader.cc is the one place
+// that maps an architecture onto it.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -12,6 +15,16 @@
 namespace infer {
 
 enum class rope_style { norm, neox };  // norm: adjacent pairs (llama); neox: half offset (qwen2)
+enum class ffn_activation { silu, gelu_tanh };  // the gated FFN's activation: SwiGLU or GeGLU
+
+// RoPE of one kind of layer: base, linear position scale (1 / rope.scaling.factor), the factor
+// cos/sin are multiplied by (LongRoPE's attn_factor), and per-dimension frequency divisors.
+struct rope_params {
+  float base = 10000.0f;
+  float freq_scale = 1.0f;
+  float attn_factor = 1.0f;
+  std::vector<float> freq_factors;  // n_rot / 2 divisors of theta, or empty
+};
 
 struct model_hparams {
   std::string arch;
@@ -23,19 +36,40 @@ struct model_hparams {
   int64_t n_head_kv = 0;
   int64_t head_dim = 0;    // key_length (= value_length)
   int64_t n_rot = 0;       // rope.dimension_count
-  float rope_base = 10000.0f;
   float rms_eps = 1e-5f;
   int64_t n_vocab = 0;
   rope_style rope = rope_style::norm;
+  rope_params rope_global;  // full-attention layers
+  rope_params rope_swa;     // sliding-window layers (gemma3: its own base)
+  // Sliding-window attention: a query at position p sees positions > p - n_swa (n_swa = 0: none),
+  // on the layers marked in swa_layers.
+  int64_t n_swa = 0;
+  std::vector<uint8_t> swa_layers;
+  float attn_scale = 0.0f;     // query scale (1/sqrt(head_dim) unless the family sets another)
+  float attn_softcap = 0.0f;   // scores -> tanh(s / cap) * cap when > 0 (gemma2)
+  float final_softcap = 0.0f;  // logits -> tanh(l / cap) * cap when > 0 (gemma2)
+  float embd_scale = 1.0f;     // token embeddings are multiplied by it (gemma: sqrt(n_embd))
+  ffn_activation act = ffn_activation::silu;
+  bool is_swa(int64_t il) const { return n_swa > 0 && swa_layers[il] != 0; }
+  const rope_params& rope_of(int64_t il) const { return is_swa(il) ? rope_swa : rope_global; }
+  // True when a layer is exactly the llama/qwen2 one (what the CUDA forward implements).
+  bool plain_llama_layer() const {
+    return (arch == "llama" || arch == "qwen2") && n_swa == 0 && attn_softcap == 0 && final_softcap == 0 &&
+           embd_scale == 1.0f && act == ffn_activation::silu && rope_global.freq_factors.empty() &&
+           rope_global.freq_scale == 1.0f && rope_global.attn_factor == 1.0f;
+  }
   int64_t q_dim() const { return n_head * head_dim; }
   int64_t kv_dim() const { return n_head_kv * head_dim; }
 };
 
 struct layer_weights {
   std::vector<float> attn_norm, ffn_norm;  // small: kept as f32 copies
-  tensor_view wq, wk, wv, wo;
-  std::vector<float> bq, bk, bv;  // empty when the architecture has no biases
-  tensor_view w_gate, w_up, w_down;
+  // Optional norms, empty when the family has none: per-head RMSNorm of Q and K before RoPE
+  // (qwen3, gemma3) and RMSNorm of the attention and FFN outputs before their residual (gemma).
+  std::vector<float> q_norm, k_norm, attn_post_norm, ffn_post_norm;
+  tensor_view wq, wk, wv, wo;       // row ranges of one fused attn_qkv where the file has it (phi3)
+  std::vector<float> bq, bk, bv;    // empty when the architecture has no biases
+  tensor_view w_gate, w_up, w_down;  // gate and up: row ranges of one fused ffn_up (phi3)
 };
 
 // Everything the model needs from a file: filled by model_load (model_loader.cc), which is the

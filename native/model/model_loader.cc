@@ -1,5 +1,6 @@
 // model_load: the only code that maps GGUF names/keys onto the model structs.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -7,6 +8,15 @@
 
 namespace infer {
 namespace {
+
+// What an architecture adds to the llama layer; the rest is read from the file.
+struct family_traits {
+  const char* arch;
+  rope_style rope;
+  bool qk_norm;     // attn_q_norm / attn_k_norm per head before RoPE
+  bool post_norms;  // post_attention_norm / post_ffw_norm on the sublayer outputs
+  void (*hparams)(const gguf_file& f, const std::string& prefix, model_hparams& hp);  // family-only keys
+};
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw std::runtime_error("model_load(" + path + "): " + what);
@@ -58,6 +68,112 @@ tensor_view matrix(const gguf_file& f, const std::string& name, int64_t ne0, int
   return f.view(t);
 }
 
+
+// Rows [r0, r0 + n) of a weight, as a view of their own (fused tensors split without copying).
+tensor_view rows(const tensor_view& w, int64_t r0, int64_t n) {
+  tensor_view v = w;
+  v.data = static_cast<const uint8_t*>(w.data) + static_cast<size_t>(r0) * w.row_bytes;
+  v.ne1 = n;
+  return v;
+}
+
+// Layers marked sliding-window in a repeating pattern of `period` layers, the last of each period
+// being a full-attention layer (llama.cpp's set_swa_pattern).
+std::vector<uint8_t> swa_pattern(int64_t n_layer, int64_t period) {
+  std::vector<uint8_t> out(static_cast<size_t>(n_layer));
+  for (int64_t il = 0; il < n_layer; ++il) out[il] = il % period < period - 1;
+  return out;
+}
+
+// The query scale of the gemma families: 1/sqrt(head size), except for the 27B shapes (known only
+// by their layer count, as llama.cpp and gemma_pytorch do), which use 1/sqrt(dim / heads).
+float gemma_query_scale(const model_hparams& hp, int64_t layers_27b) {
+  const int64_t n = hp.n_layer == layers_27b ? hp.n_embd / hp.n_head : hp.head_dim;
+  return 1.0f / std::sqrt(static_cast<float>(n));
+}
+
+void gemma2_hparams(const gguf_file& f, const std::string& a, model_hparams& hp) {
+  hp.embd_scale = std::sqrt(static_cast<float>(hp.n_embd));
+  hp.act = ffn_activation::gelu_tanh;
+  hp.n_swa = hparam_int(f, a + "attention.sliding_window", false, 4096);
+  hp.swa_layers = swa_pattern(hp.n_layer, 2);
+  hp.rope_swa = hp.rope_global;
+  hp.attn_softcap = f.get_f32(a + "attn_logit_softcapping").value_or(50.0f);
+  hp.final_softcap = f.get_f32(a + "final_logit_softcapping").value_or(30.0f);
+  hp.attn_scale = gemma_query_scale(hp, 46);
+}
+
+void gemma3_hparams(const gguf_file& f, const std::string& a, model_hparams& hp) {
+  hp.embd_scale = std::sqrt(static_cast<float>(hp.n_embd));
+  hp.act = ffn_activation::gelu_tanh;
+  hp.n_swa = hparam_int(f, a + "attention.sliding_window", false, 0);
+  if (hp.n_swa > 0) {
+    hp.swa_layers = swa_pattern(hp.n_layer, 6);
+    hp.rope_swa = rope_params{};  // local layers: base 10000, unscaled
+  } else {
+    // Without sliding windows llama.cpp's gemma3 graph applies the final soft-cap when the file sets one.
+    hp.final_softcap = f.get_f32(a + "final_logit_softcapping").value_or(0.0f);
+  }
+  hp.attn_scale = gemma_query_scale(hp, 62);
+}
+
+void no_extra_hparams(const gguf_file&, const std::string&, model_hparams&) {}
+
+// What each supported architecture adds to the llama layer. Mistral and Llama 3.x files are
+// `llama` (their rope_freqs and scaling are read for every family); phi3's fused tensors are found
+// by name. llama.cpp disables phi3's sliding window, and ignores llama's, so neither is read.
+const family_traits kFamilies[] = {
+    {"llama", rope_style::norm, false, false, no_extra_hparams},
+    {"qwen2", rope_style::neox, false, false, no_extra_hparams},
+    {"qwen3", rope_style::neox, true, false, no_extra_hparams},
+    {"gemma2", rope_style::neox, false, true, gemma2_hparams},
+    {"gemma3", rope_style::neox, true, true, gemma3_hparams},
+    {"phi3", rope_style::neox, false, false, no_extra_hparams},
+};
+
+const family_traits* find_family(const std::string& arch) {
+  for (const family_traits& fam : kFamilies)
+    if (arch == fam.arch) return &fam;
+  return nullptr;
+}
+
+std::string supported_families() {
+  std::string s;
+  for (const family_traits& fam : kFamilies) s += (s.empty() ? "" : ", ") + std::string(fam.arch);
+  return s;
+}
+
+// Base, linear scaling and attention factor of the full-attention layers' RoPE.
+void load_rope(const gguf_file& f, const std::string& a, const family_traits&, model_hparams& hp) {
+  rope_params& r = hp.rope_global;
+  r.base = f.get_f32(a + "rope.freq_base").value_or(10000.0f);
+  const std::string type(f.get_string(a + "rope.scaling.type").value_or("none"));
+  if (type != "none" && type != "linear" && type != "longrope")
+    fail(f.path(), "unsupported rope scaling type '" + type + "' (supported: none, linear, longrope)");
+  if (auto fac = f.get_f32(a + "rope.scaling.factor"); fac && *fac != 0.0f) {
+    if (type == "none" && *fac != 1.0f) fail(f.path(), "rope.scaling.factor set without a scaling type");
+    if (type == "linear") r.freq_scale = 1.0f / *fac;
+  }
+  r.attn_factor = f.get_f32(a + "rope.scaling.attn_factor").value_or(1.0f);
+  hp.rope_swa = r;
+}
+
+// Per-dimension frequency divisors: rope_freqs (Llama 3.1+) or LongRoPE's long/short factors
+// (phi3). Long factors apply when the model's context exceeds the original training context
+// (the engine serves the whole context), short ones otherwise, as llama.cpp picks by its context.
+void load_rope_factors(const gguf_file& f, const family_traits&, model_hparams& hp) {
+  const int64_t n = hp.n_rot / 2;
+  std::vector<float>& ff = hp.rope_global.freq_factors;
+  if (const gguf_tensor_info* t = f.tensor("rope_freqs.weight")) {
+    ff = f32_vector(f, *t, n);
+  } else {
+    const int64_t orig = hparam_int(f, hp.arch + ".rope.scaling.original_context_length", false, hp.n_ctx_train);
+    const char* name = hp.n_ctx_train > orig ? "rope_factors_long.weight" : "rope_factors_short.weight";
+    if (const gguf_tensor_info* t = f.tensor(name)) ff = f32_vector(f, *t, n);
+  }
+  if (hp.n_swa == 0) hp.rope_swa = hp.rope_global;
+}
+
 }  // namespace
 
 std::shared_ptr<model> model_load(const std::string& path) {
@@ -73,9 +189,9 @@ std::shared_ptr<model> model_load(const std::string& path) {
   auto arch = f.get_string("general.architecture");
   if (!arch) fail(path, "missing metadata key general.architecture");
   hp.arch = std::string(*arch);
-  if (hp.arch == "llama") hp.rope = rope_style::norm;
-  else if (hp.arch == "qwen2") hp.rope = rope_style::neox;
-  else fail(path, "unsupported architecture '" + hp.arch + "' (supported: llama, qwen2)");
+  const family_traits* fam = find_family(hp.arch);
+  if (!fam) fail(path, "unsupported architecture '" + hp.arch + "' (supported: " + supported_families() + ")");
+  hp.rope = fam->rope;
   const std::string a = hp.arch + ".";
 
   hp.n_ctx_train = hparam_int(f, a + "context_length", true, 0);
@@ -86,21 +202,21 @@ std::shared_ptr<model> model_load(const std::string& path) {
   hp.n_head_kv = hparam_int(f, a + "attention.head_count_kv", false, hp.n_head);
   if (hp.n_head <= 0 || hp.n_embd <= 0 || hp.n_layer <= 0 || hp.n_ff <= 0 || hp.n_ctx_train <= 0)
     fail(path, "non-positive hyperparameter");
+  // The head size is its own key where it is not dim / heads (qwen3, gemma).
   hp.head_dim = hparam_int(f, a + "attention.key_length", false, hp.n_embd / hp.n_head);
   const int64_t v_len = hparam_int(f, a + "attention.value_length", false, hp.head_dim);
   if (v_len != hp.head_dim) fail(path, "attention.value_length != key_length (unsupported)");
   if (hp.n_head_kv <= 0 || hp.n_head % hp.n_head_kv != 0) fail(path, "head_count not a multiple of head_count_kv");
   hp.n_rot = hparam_int(f, a + "rope.dimension_count", false, hp.head_dim);
   if (hp.n_rot > hp.head_dim || hp.n_rot % 2 != 0) fail(path, "bad rope.dimension_count");
-  if (hp.arch == "llama" && hp.n_rot != hp.head_dim) fail(path, "llama requires rope.dimension_count == head dim");
-  hp.rope_base = f.get_f32(a + "rope.freq_base").value_or(10000.0f);
-  if (auto st = f.get_string(a + "rope.scaling.type"); st && *st != "none" && *st != "linear")
-    fail(path, "unsupported rope scaling type '" + std::string(*st) + "'");
-  if (auto fac = f.get_f32(a + "rope.scaling.factor"); fac && *fac != 1.0f && *fac != 0.0f)
-    fail(path, "rope scaling factor != 1 is not supported");
+  if (hp.rope == rope_style::norm && hp.n_rot != hp.head_dim) fail(path, hp.arch + " requires rope.dimension_count == head dim");
   auto eps = f.get_f32(a + "attention.layer_norm_rms_epsilon");
   if (!eps) fail(path, "missing metadata key " + a + "attention.layer_norm_rms_epsilon");
   hp.rms_eps = *eps;
+  hp.attn_scale = 1.0f / std::sqrt(static_cast<float>(hp.head_dim));
+  load_rope(f, a, *fam, hp);
+  fam->hparams(f, a, hp);
+  if (hp.n_swa < 0) fail(path, "negative attention.sliding_window");
 
   const gguf_tensor_info& emb = need(f, "token_embd.weight");
   if (emb.ne[0] != hp.n_embd) fail(path, "token_embd.weight row length != embedding_length");
@@ -113,25 +229,47 @@ std::shared_ptr<model> model_load(const std::string& path) {
     m->w.output = m->w.token_embd;
     m->w.tied_output = true;
   }
+  load_rope_factors(f, *fam, hp);
 
-  const int64_t qd = hp.q_dim(), kvd = hp.kv_dim();
+  const int64_t qd = hp.q_dim(), kvd = hp.kv_dim(), hd = hp.head_dim;
   m->w.layers.resize(hp.n_layer);
   for (int64_t i = 0; i < hp.n_layer; ++i) {
     const std::string p = "blk." + std::to_string(i) + ".";
     layer_weights& L = m->w.layers[i];
     L.attn_norm = f32_vector(f, need(f, p + "attn_norm.weight"), hp.n_embd);
     L.ffn_norm = f32_vector(f, need(f, p + "ffn_norm.weight"), hp.n_embd);
-    L.wq = matrix(f, p + "attn_q.weight", hp.n_embd, qd);
-    L.wk = matrix(f, p + "attn_k.weight", hp.n_embd, kvd);
-    L.wv = matrix(f, p + "attn_v.weight", hp.n_embd, kvd);
+    if (f.tensor(p + "attn_qkv.weight")) {  // fused Q, K, V rows (phi3)
+      const tensor_view qkv = matrix(f, p + "attn_qkv.weight", hp.n_embd, qd + 2 * kvd);
+      L.wq = rows(qkv, 0, qd);
+      L.wk = rows(qkv, qd, kvd);
+      L.wv = rows(qkv, qd + kvd, kvd);
+    } else {
+      L.wq = matrix(f, p + "attn_q.weight", hp.n_embd, qd);
+      L.wk = matrix(f, p + "attn_k.weight", hp.n_embd, kvd);
+      L.wv = matrix(f, p + "attn_v.weight", hp.n_embd, kvd);
+    }
     L.wo = matrix(f, p + "attn_output.weight", qd, hp.n_embd);
-    L.w_gate = matrix(f, p + "ffn_gate.weight", hp.n_embd, hp.n_ff);
-    L.w_up = matrix(f, p + "ffn_up.weight", hp.n_embd, hp.n_ff);
+    if (f.tensor(p + "ffn_gate.weight")) {
+      L.w_gate = matrix(f, p + "ffn_gate.weight", hp.n_embd, hp.n_ff);
+      L.w_up = matrix(f, p + "ffn_up.weight", hp.n_embd, hp.n_ff);
+    } else {  // fused gate and up rows (phi3): the first n_ff rows are the gate
+      const tensor_view up = matrix(f, p + "ffn_up.weight", hp.n_embd, 2 * hp.n_ff);
+      L.w_gate = rows(up, 0, hp.n_ff);
+      L.w_up = rows(up, hp.n_ff, hp.n_ff);
+    }
     L.w_down = matrix(f, p + "ffn_down.weight", hp.n_ff, hp.n_embd);
-    // Biases: qwen2 has them; accepted for llama too when present.
+    // Biases: qwen2 has them; accepted for the other families too when present.
     if (auto* t = f.tensor(p + "attn_q.bias")) L.bq = f32_vector(f, *t, qd);
     if (auto* t = f.tensor(p + "attn_k.bias")) L.bk = f32_vector(f, *t, kvd);
     if (auto* t = f.tensor(p + "attn_v.bias")) L.bv = f32_vector(f, *t, kvd);
+    if (fam->qk_norm) {
+      L.q_norm = f32_vector(f, need(f, p + "attn_q_norm.weight"), hd);
+      L.k_norm = f32_vector(f, need(f, p + "attn_k_norm.weight"), hd);
+    }
+    if (fam->post_norms) {
+      L.attn_post_norm = f32_vector(f, need(f, p + "post_attention_norm.weight"), hp.n_embd);
+      L.ffn_post_norm = f32_vector(f, need(f, p + "post_ffw_norm.weight"), hp.n_embd);
+    }
   }
 
   // Ids that end generation: eos, eot, eom when present.

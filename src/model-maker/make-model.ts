@@ -1,5 +1,5 @@
-// Deterministic GGUF generator: llama / qwen2 architectures with random weights (normal x scale,
-// norms = 1), the real Qwen BPE vocabulary (or a synthetic SPM one), and a real chat template.
+// Deterministic GGUF generator: llama, qwen2, qwen3, gemma2, gemma3 and phi3 architectures with
+// random weights (normal x scale, norms = 1; see ./arch.ts for what each family writes), the real Qwen BPE vocabulary (or a synthetic SPM one), and a real chat template.
 // Same spec and seed -> byte-identical file.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -11,14 +11,24 @@ import { Rng } from './prng.js';
 import { qwenVocab } from './qwen-vocab.js';
 import { syntheticSpmVocab } from './spm-vocab.js';
 import { resolvePreTokenizer } from '../tokenizer/pre-tokenizers.js';
+import { ARCHS, archTraits, fixedTensor, headDim, validateArchSpec, writeArchMetadata, type ModelArch, type TensorInit } from './arch.js';
 
-export const MODEL_MAKER_VERSION = 3;
+export const MODEL_MAKER_VERSION = 4;
 
 export const DTYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q5_0', 'q4_k_m', 'q5_k_m', 'q6_k'] as const;
 export type ModelDtype = (typeof DTYPES)[number];
 
 export interface ModelSpec {
-  arch: 'llama' | 'qwen2';
+  arch: ModelArch;
+  /** Attention head size (attention.key_length); default dim / heads. */
+  headDim?: number;
+  /** Sliding-window size of the families that have one (gemma2, gemma3); default the family's. */
+  slidingWindow?: number;
+  /** Linear RoPE scaling factor (rope.scaling.factor, type linear); default none. */
+  ropeScale?: number;
+  /** Per-dimension RoPE frequency factors: llama → rope_freqs (Llama 3.1 formula), phi3 →
+   *  LongRoPE long/short factors. */
+  ropeFactors?: boolean;
   dim: number;
   layers: number;
   heads: number;
@@ -93,11 +103,12 @@ export function validateSpec(s: ModelSpec): void {
   posInt('kvHeads', 256);
   posInt('ffn', 65536);
   posInt('ctx', 1 << 20);
-  if (s.arch !== 'llama' && s.arch !== 'qwen2') throw new Error(`arch must be llama or qwen2, got ${s.arch}`);
+  if (!ARCHS.includes(s.arch)) throw new Error(`arch must be one of ${ARCHS.join(', ')}, got ${s.arch}`);
+  validateArchSpec(s);
   if (!DTYPES.includes(s.dtype)) throw new Error(`dtype must be one of ${DTYPES.join(', ')}, got ${s.dtype}`);
-  if (s.dim % s.heads !== 0) throw new Error(`dim ${s.dim} is not a multiple of heads ${s.heads}`);
+  if (s.headDim === undefined && s.dim % s.heads !== 0) throw new Error(`dim ${s.dim} is not a multiple of heads ${s.heads}`);
   if (s.heads % s.kvHeads !== 0) throw new Error(`heads ${s.heads} is not a multiple of kv heads ${s.kvHeads}`);
-  if ((s.dim / s.heads) % 2 !== 0) throw new Error('head dim must be even (RoPE)');
+  if (headDim(s) % 2 !== 0) throw new Error('head dim must be even (RoPE)');
   if (s.dim % 32 !== 0 || s.ffn % 32 !== 0) throw new Error('dim and ffn must be multiples of 32 (block size)');
   if (!(s.scale > 0 && s.scale < 100)) throw new Error(`scale out of range: ${s.scale}`);
   if (!(s.eps > 0 && s.eps < 1)) throw new Error(`eps out of range: ${s.eps}`);
@@ -164,36 +175,56 @@ interface TensorPlan {
   name: string;
   dims: number[];
   type: GgmlType;
-  init: 'normal' | 'ones';
+  init: TensorInit;
 }
 
 export function planTensors(s: ModelSpec, vocabSize: number): TensorPlan[] {
-  const hd = s.dim / s.heads;
+  const hd = headDim(s);
   const qDim = s.heads * hd;
   const kvDim = s.kvHeads * hd;
+  const t = archTraits(s.arch);
   const plans: TensorPlan[] = [];
   const w = (name: string, ne0: number, ne1: number, layer = 0) =>
     plans.push({ name, dims: [ne0, ne1], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied), init: 'normal' });
-  const v = (name: string, n: number, init: 'normal' | 'ones') => plans.push({ name, dims: [n], type: GgmlType.F32, init });
+  const v = (name: string, n: number, init: TensorPlan['init']) => plans.push({ name, dims: [n], type: GgmlType.F32, init });
   w('token_embd.weight', s.dim, vocabSize);
+  if (s.ropeFactors && s.arch === 'llama') v('rope_freqs.weight', hd / 2, 'llama3-rope-freqs');
+  if (s.ropeFactors && s.arch === 'phi3') {
+    v('rope_factors_long.weight', hd / 2, 'rope-factors');
+    v('rope_factors_short.weight', hd / 2, 'rope-factors');
+  }
   for (let i = 0; i < s.layers; i++) {
     const p = `blk.${i}.`;
-    v(`${p}attn_norm.weight`, s.dim, 'ones');
-    w(`${p}attn_q.weight`, s.dim, qDim, i);
-    w(`${p}attn_k.weight`, s.dim, kvDim, i);
-    w(`${p}attn_v.weight`, s.dim, kvDim, i);
-    if (s.arch === 'qwen2') {
+    v(`${p}attn_norm.weight`, s.dim, t.norms);
+    if (t.fusedQkv) {
+      w(`${p}attn_qkv.weight`, s.dim, qDim + 2 * kvDim, i);
+    } else {
+      w(`${p}attn_q.weight`, s.dim, qDim, i);
+      w(`${p}attn_k.weight`, s.dim, kvDim, i);
+      w(`${p}attn_v.weight`, s.dim, kvDim, i);
+    }
+    if (t.qkvBias) {
       v(`${p}attn_q.bias`, qDim, 'normal');
       v(`${p}attn_k.bias`, kvDim, 'normal');
       v(`${p}attn_v.bias`, kvDim, 'normal');
     }
+    if (t.qkNorm) {
+      v(`${p}attn_q_norm.weight`, hd, t.norms);
+      v(`${p}attn_k_norm.weight`, hd, t.norms);
+    }
     w(`${p}attn_output.weight`, qDim, s.dim, i);
-    v(`${p}ffn_norm.weight`, s.dim, 'ones');
-    w(`${p}ffn_gate.weight`, s.dim, s.ffn, i);
-    w(`${p}ffn_up.weight`, s.dim, s.ffn, i);
+    if (t.postNorms) v(`${p}post_attention_norm.weight`, s.dim, t.norms);
+    v(`${p}ffn_norm.weight`, s.dim, t.norms);
+    if (t.fusedGateUp) {
+      w(`${p}ffn_up.weight`, s.dim, 2 * s.ffn, i);
+    } else {
+      w(`${p}ffn_gate.weight`, s.dim, s.ffn, i);
+      w(`${p}ffn_up.weight`, s.dim, s.ffn, i);
+    }
     w(`${p}ffn_down.weight`, s.ffn, s.dim, i);
+    if (t.postNorms) v(`${p}post_ffw_norm.weight`, s.dim, t.norms);
   }
-  v('output_norm.weight', s.dim, 'ones');
+  v('output_norm.weight', s.dim, t.norms);
   if (!s.tied) w('output.weight', s.dim, vocabSize);
   return plans;
 }
@@ -261,7 +292,7 @@ export async function makeModel(spec: ModelSpec, outPath: string): Promise<MakeR
     w.bool('tokenizer.ggml.add_bos_token', true);
     w.bool('tokenizer.ggml.add_eos_token', false);
   }
-  const hd = spec.dim / spec.heads;
+  const hd = headDim(spec);
   w.u32(`${a}.context_length`, spec.ctx);
   w.u32(`${a}.embedding_length`, spec.dim);
   w.u32(`${a}.block_count`, spec.layers);
@@ -272,6 +303,7 @@ export async function makeModel(spec: ModelSpec, outPath: string): Promise<MakeR
   w.f32(`${a}.rope.freq_base`, spec.ropeTheta);
   w.f32(`${a}.attention.layer_norm_rms_epsilon`, spec.eps);
   w.u32(`${a}.vocab_size`, vocabSize);
+  writeArchMetadata(w, spec);
   w.u32('svc.model_maker.version', MODEL_MAKER_VERSION);
   w.string('svc.model_maker.spec', JSON.stringify(spec));
 
@@ -288,9 +320,8 @@ export async function makeModel(spec: ModelSpec, outPath: string): Promise<MakeR
       dims: p.dims,
       type: p.type,
       produce(emit) {
-        if (p.init === 'ones') {
-          const out = new Float32Array(ne0 * rows).fill(1);
-          emit(new Uint8Array(out.buffer));
+        if (p.init !== 'normal') {
+          emit(new Uint8Array(fixedTensor(p.init, p.name, ne0 * rows, spec).buffer));
           return;
         }
         const rng = new Rng(`${spec.seed}:${p.name}`);

@@ -105,7 +105,8 @@ std::unique_ptr<synth_model> synth_model_make(const synth_spec& s) {
   hp.n_head_kv = s.kv_heads;
   hp.head_dim = s.dim / s.heads;
   hp.n_rot = hp.head_dim;
-  hp.rope_base = s.rope_base;
+  hp.rope_global.base = s.rope_base;
+  hp.attn_scale = 1.0f / std::sqrt(static_cast<float>(hp.head_dim));
   hp.rms_eps = s.eps;
   hp.n_vocab = s.vocab;
   uint64_t seed = s.seed * 1000003ull;

@@ -22,7 +22,17 @@ interface Case {
   tied: boolean;
   /** Bound on |our logit - llama.cpp's| over llama.cpp's top candidates at every position. */
   maxLogitDiff: number;
+  /** The family's own shape options (head size, sliding window, RoPE factors). */
+  extra?: Partial<ModelSpec>;
 }
+
+// Family shapes: a head size that is not dim / heads (qwen3, gemma), sliding windows shorter than
+// the teacher-forced sequence (so windowed layers really drop positions), RoPE frequency factors.
+const QWEN3: Partial<ModelSpec> = { headDim: 128 };
+const GEMMA2: Partial<ModelSpec> = { headDim: 128, slidingWindow: 48 };
+const GEMMA3: Partial<ModelSpec> = { headDim: 128, slidingWindow: 40, layers: 7, ropeScale: 8 };
+const PHI3: Partial<ModelSpec> = { ropeFactors: true };
+const LLAMA31: Partial<ModelSpec> = { ropeFactors: true };
 
 const CASES: Case[] = [
   { dtype: 'f32', arch: 'qwen2', tied: true, maxLogitDiff: 1e-3 },
@@ -37,6 +47,20 @@ const CASES: Case[] = [
   { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2 },
   { dtype: 'q5_k_m', arch: 'qwen2', tied: false, maxLogitDiff: 8e-2 },
   { dtype: 'q6_k', arch: 'qwen2', tied: true, maxLogitDiff: 8e-2 },
+  { dtype: 'f32', arch: 'qwen3', tied: true, maxLogitDiff: 1e-3, extra: QWEN3 },
+  { dtype: 'q8_0', arch: 'qwen3', tied: true, maxLogitDiff: 5e-2, extra: QWEN3 },
+  { dtype: 'q4_k_m', arch: 'qwen3', tied: false, maxLogitDiff: 8e-2, extra: QWEN3 },
+  { dtype: 'f32', arch: 'gemma2', tied: true, maxLogitDiff: 1e-3, extra: GEMMA2 },
+  { dtype: 'q8_0', arch: 'gemma2', tied: true, maxLogitDiff: 5e-2, extra: GEMMA2 },
+  { dtype: 'q4_k_m', arch: 'gemma2', tied: true, maxLogitDiff: 8e-2, extra: GEMMA2 },
+  { dtype: 'f32', arch: 'gemma3', tied: true, maxLogitDiff: 1e-3, extra: GEMMA3 },
+  { dtype: 'q8_0', arch: 'gemma3', tied: true, maxLogitDiff: 5e-2, extra: GEMMA3 },
+  { dtype: 'q4_k_m', arch: 'gemma3', tied: true, maxLogitDiff: 8e-2, extra: GEMMA3 },
+  { dtype: 'f32', arch: 'phi3', tied: false, maxLogitDiff: 1e-3, extra: PHI3 },
+  { dtype: 'q8_0', arch: 'phi3', tied: false, maxLogitDiff: 5e-2, extra: PHI3 },
+  { dtype: 'q4_k_m', arch: 'phi3', tied: false, maxLogitDiff: 8e-2, extra: PHI3 },
+  { dtype: 'f32', arch: 'llama', tied: false, maxLogitDiff: 1e-3, extra: LLAMA31 },
+  { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: LLAMA31 },
 ];
 // Bounds are about 1.3-1.5x what was measured (the quantized ones are at or below llama.cpp's own
 // batched-vs-one-by-one difference on the same file); both engines run 1 thread, deterministically.
@@ -66,9 +90,9 @@ function maxCommonDiff(a: PeerTop[], b: PeerTop[]): number {
   return d;
 }
 
-describe.each(CASES)('forward vs llama.cpp: $dtype $arch', (c) => {
+describe.each(CASES)('forward vs llama.cpp: $dtype $arch $extra', (c) => {
   it(`agrees with llama.cpp's top-1 above the near-tie margin and stays within ${c.maxLogitDiff} of its logits`, async () => {
-    const path = await getTestModel({ ...SHAPE, name: 'fwd', dtype: c.dtype, arch: c.arch, tied: c.tied });
+    const path = await getTestModel({ ...SHAPE, ...c.extra, name: 'fwd', dtype: c.dtype, arch: c.arch, tied: c.tied });
     const ref = await peer.loadModel(path);
     let prompt: number[];
     let greedy;
@@ -119,7 +143,7 @@ describe.each(CASES)('forward vs llama.cpp: $dtype $arch', (c) => {
       if (arg !== top[0]!.id) failures.push(`step ${i}: llama.cpp ${top[0]!.id} (${top[0]!.logit.toFixed(5)}, margin ${margin.toFixed(5)}), ours ${arg} (${row[arg]!.toFixed(5)})`);
     }
     summary.push(
-      `  ${c.dtype.padEnd(7)} ${c.arch.padEnd(6)} ${c.tied ? 'tied  ' : 'untied'}  top-1 ${checked - failures.length}/${checked} above margin ${tieMargin} ` +
+      `  ${c.dtype.padEnd(7)} ${c.arch.padEnd(6)}${c.extra ? ' ' + JSON.stringify(c.extra) : ''} ${c.tied ? 'tied  ' : 'untied'}  top-1 ${checked - failures.length}/${checked} above margin ${tieMargin} ` +
         `(near-ties ${ties}, flipped ${tieFlips}; same as llama.cpp greedy ${greedyAgree}/${STEPS})  ` +
         `max |Δlogit| ours-llama.cpp ${maxDiff.toExponential(2)}, llama.cpp batched-vs-one-by-one ${selfDiff.toExponential(2)}`,
     );

@@ -1,0 +1,129 @@
+// What each architecture the model maker writes adds to the llama layout: its tensors (fused or
+// not, biases, extra norms), its metadata keys, and the fixed-value tensors (norm weights, RoPE
+// factors). Keys and tensor names are llama.cpp's (gguf-py's constants); the engine's
+// native/model/model_loader.cc reads the same names.
+import type { GgufWriter } from '../gguf/gguf-writer.js';
+import type { ModelSpec } from './make-model.js';
+import { Rng } from './prng.js';
+
+export const ARCHS = ['llama', 'qwen2', 'qwen3', 'gemma2', 'gemma3', 'phi3'] as const;
+export type ModelArch = (typeof ARCHS)[number];
+
+/** How a fixed (non-random-matrix) tensor is filled. */
+export type TensorInit = 'normal' | 'ones' | 'norm-jitter' | 'llama3-rope-freqs' | 'rope-factors';
+
+interface ArchTraits {
+  qkvBias: boolean;
+  qkNorm: boolean;
+  /** post_attention_norm and post_ffw_norm (gemma). */
+  postNorms: boolean;
+  /** One attn_qkv and one ffn_up holding gate and up (phi3). */
+  fusedQkv: boolean;
+  fusedGateUp: boolean;
+  /** Norm weights: exactly 1 (llama, qwen2: the files the benchmarks were measured on), or 1 plus
+   *  noise so that a norm weight applied in the wrong place changes the output. */
+  norms: 'ones' | 'norm-jitter';
+  /** Default sliding window (0: the family has none). */
+  slidingWindow: number;
+}
+
+const TRAITS: Record<ModelArch, ArchTraits> = {
+  llama: { qkvBias: false, qkNorm: false, postNorms: false, fusedQkv: false, fusedGateUp: false, norms: 'ones', slidingWindow: 0 },
+  qwen2: { qkvBias: true, qkNorm: false, postNorms: false, fusedQkv: false, fusedGateUp: false, norms: 'ones', slidingWindow: 0 },
+  qwen3: { qkvBias: false, qkNorm: true, postNorms: false, fusedQkv: false, fusedGateUp: false, norms: 'norm-jitter', slidingWindow: 0 },
+  gemma2: { qkvBias: false, qkNorm: false, postNorms: true, fusedQkv: false, fusedGateUp: false, norms: 'norm-jitter', slidingWindow: 4096 },
+  gemma3: { qkvBias: false, qkNorm: true, postNorms: true, fusedQkv: false, fusedGateUp: false, norms: 'norm-jitter', slidingWindow: 512 },
+  phi3: { qkvBias: false, qkNorm: false, postNorms: false, fusedQkv: true, fusedGateUp: true, norms: 'norm-jitter', slidingWindow: 0 },
+};
+
+export function archTraits(arch: ModelArch): ArchTraits {
+  return TRAITS[arch];
+}
+
+export function headDim(s: ModelSpec): number {
+  return s.headDim ?? s.dim / s.heads;
+}
+
+export function validateArchSpec(s: ModelSpec): void {
+  const t = TRAITS[s.arch];
+  if (s.headDim !== undefined && (!Number.isInteger(s.headDim) || s.headDim < 2 || s.headDim > 1024))
+    throw new Error(`head dim must be an integer in [2, 1024], got ${s.headDim}`);
+  if (s.slidingWindow !== undefined) {
+    if (t.slidingWindow === 0) throw new Error(`${s.arch} has no sliding window`);
+    if (!Number.isInteger(s.slidingWindow) || s.slidingWindow < 1) throw new Error(`sliding window must be a positive integer, got ${s.slidingWindow}`);
+  }
+  if (s.ropeScale !== undefined && !(s.ropeScale >= 1)) throw new Error(`rope scale must be >= 1, got ${s.ropeScale}`);
+  if (s.ropeFactors && s.arch !== 'llama' && s.arch !== 'phi3') throw new Error('rope factors are written for llama and phi3 only');
+  if (t.fusedQkv && s.headDim !== undefined && s.headDim * s.heads !== s.dim) throw new Error('phi3 needs head dim = dim / heads');
+}
+
+/** The architecture's own metadata keys (the common ones are written by makeModel). */
+export function writeArchMetadata(w: GgufWriter, s: ModelSpec): void {
+  const a = s.arch;
+  const t = TRAITS[a];
+  const hd = headDim(s);
+  if (s.headDim !== undefined || t.qkNorm) {
+    w.u32(`${a}.attention.key_length`, hd);
+    w.u32(`${a}.attention.value_length`, hd);
+  }
+  if (t.slidingWindow > 0) w.u32(`${a}.attention.sliding_window`, s.slidingWindow ?? t.slidingWindow);
+  if (a === 'gemma2') {
+    w.f32(`${a}.attn_logit_softcapping`, 50);
+    w.f32(`${a}.final_logit_softcapping`, 30);
+  }
+  if (s.ropeScale !== undefined) {
+    w.string(`${a}.rope.scaling.type`, 'linear');
+    w.f32(`${a}.rope.scaling.factor`, s.ropeScale);
+  }
+  if (s.ropeFactors && a === 'phi3') {
+    // LongRoPE: the engine (and llama.cpp) use the short factors while the context stays within
+    // the original one, which here is the whole context.
+    w.string(`${a}.rope.scaling.type`, 'longrope');
+    w.u32(`${a}.rope.scaling.original_context_length`, s.ctx);
+  }
+}
+
+/** Values of a tensor that is not a random weight matrix. */
+export function fixedTensor(init: Exclude<TensorInit, 'normal'>, name: string, n: number, s: ModelSpec): Float32Array {
+  const out = new Float32Array(n);
+  switch (init) {
+    case 'ones':
+      return out.fill(1);
+    case 'norm-jitter': {
+      const rng = new Rng(`${s.seed}:${name}`);
+      rng.fillNormal(out, 0.1);
+      for (let i = 0; i < n; i++) out[i] = 1 + out[i]!;
+      return out;
+    }
+    case 'llama3-rope-freqs':
+      return llama3RopeFreqs(n, s.ropeTheta);
+    case 'rope-factors': {
+      // LongRoPE factors grow from 1 at the fastest dimension to a few at the slowest.
+      for (let i = 0; i < n; i++) out[i] = 1 + (3 * i) / Math.max(1, n - 1);
+      return out;
+    }
+  }
+}
+
+/** Llama 3.1's rope_freqs as its converter computes them (factor 8, low/high frequency factors 1
+ *  and 4, original context 8192): divisors 1 for short wavelengths, 8 for long ones, smooth between. */
+function llama3RopeFreqs(n: number, base: number): Float32Array {
+  const factor = 8;
+  const lowFreqFactor = 1;
+  const highFreqFactor = 4;
+  const oldCtx = 8192;
+  const lowWavelen = oldCtx / lowFreqFactor;
+  const highWavelen = oldCtx / highFreqFactor;
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const freq = 1 / base ** ((2 * i) / (2 * n));
+    const wavelen = (2 * Math.PI) / freq;
+    if (wavelen < highWavelen) out[i] = 1;
+    else if (wavelen > lowWavelen) out[i] = factor;
+    else {
+      const smooth = (oldCtx / wavelen - lowFreqFactor) / (highFreqFactor - lowFreqFactor);
+      out[i] = 1 / ((1 - smooth) / factor + smooth);
+    }
+  }
+  return out;
+}
