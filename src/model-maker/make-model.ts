@@ -76,6 +76,13 @@ export const PRESETS = {
   small: { ...BASE, name: 'svc-small', dim: 896, layers: 24, heads: 14, kvHeads: 2, ffn: 4864, ctx: 32768 },
   /** Qwen2.5-1.5B shapes. */
   medium: { ...BASE, name: 'svc-medium', dim: 1536, layers: 28, heads: 12, kvHeads: 2, ffn: 8960, ctx: 32768 },
+  /** Qwen3-0.6B / 1.7B shapes (head size 128 beside dim / heads = 64 / 128, per-head Q/K norms). */
+  'qwen3-0.6b': { ...BASE, arch: 'qwen3', name: 'svc-qwen3-0.6b', dim: 1024, layers: 28, heads: 16, kvHeads: 8, headDim: 128, ffn: 3072, ctx: 40960 },
+  'qwen3-1.7b': { ...BASE, arch: 'qwen3', name: 'svc-qwen3-1.7b', dim: 2048, layers: 28, heads: 16, kvHeads: 8, headDim: 128, ffn: 6144, ctx: 40960 },
+  /** Gemma-3-1B shapes: 4 heads of 256 over one KV head, 512-token windows on 5 of every 6 layers. */
+  'gemma3-1b': { ...BASE, arch: 'gemma3', name: 'svc-gemma3-1b', dim: 1152, layers: 26, heads: 4, kvHeads: 1, headDim: 256, ffn: 6912, ctx: 32768, slidingWindow: 512 },
+  /** Phi-3-mini-4k shapes (fused QKV and gate/up, 32k SentencePiece-sized vocabulary). */
+  'phi3-mini': { ...BASE, arch: 'phi3', name: 'svc-phi3-mini', dim: 3072, layers: 32, heads: 32, kvHeads: 32, ffn: 8192, ctx: 4096, ropeTheta: 10000, eps: 1e-5, tied: false, vocab: 'spm', vocabLimit: 32064 },
 } satisfies Record<string, ModelSpec>;
 
 export type PresetName = keyof typeof PRESETS;
