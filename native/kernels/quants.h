@@ -74,7 +74,18 @@ inline float e8m0_to_fp32_half(uint8_t e) {
   return f;
 }
 // The 16 signed 6-bit scales of a Q3_K block (ggml's kmask unpacking), already minus 32.
-void unpack_q3_K_scales(const uint8_t* packed, int8_t* out);
+inline void unpack_q3_K_scales(const uint8_t* packed, int8_t* out) {
+  constexpr uint32_t kmask1 = 0x03030303, kmask2 = 0x0f0f0f0f;
+  uint32_t aux[4];
+  std::memcpy(aux, packed, 12);
+  const uint32_t tmp = aux[2];
+  aux[2] = ((aux[0] >> 4) & kmask2) | (((tmp >> 4) & kmask1) << 4);
+  aux[3] = ((aux[1] >> 4) & kmask2) | (((tmp >> 6) & kmask1) << 4);
+  aux[0] = (aux[0] & kmask2) | (((tmp >> 0) & kmask1) << 4);
+  aux[1] = (aux[1] & kmask2) | (((tmp >> 2) & kmask1) << 4);
+  std::memcpy(out, aux, 16);
+  for (int j = 0; j < 16; j++) out[j] = static_cast<int8_t>(out[j] - 32);
+}
 
 // What a weight type's dot product wants the activations converted to (as llama.cpp's CPU
 // backend does): f32 weights take f32; f16 weights take f32 values rounded to f16; bf16 weights

@@ -481,9 +481,19 @@ inline void tile_q23_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
     float d, dmin = 0;
     if (THREE) {
       const block_q3_K& w = *reinterpret_cast<const block_q3_K*>(b);
-      int8_t sc[16];
-      unpack_q3_K_scales(w.scales, sc);
-      sc16 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sc)));
+      // the kmask unpacking of unpack_q3_K_scales, in one vector: 16 bytes, then minus 32
+      uint32_t aux[4];
+      std::memcpy(aux, w.scales, 12);
+      const uint32_t tmp = aux[2];
+      constexpr uint32_t kmask1 = 0x03030303, kmask2 = 0x0f0f0f0f;
+      aux[2] = ((aux[0] >> 4) & kmask2) | (((tmp >> 4) & kmask1) << 4);
+      aux[3] = ((aux[1] >> 4) & kmask2) | (((tmp >> 6) & kmask1) << 4);
+      aux[0] = (aux[0] & kmask2) | (((tmp >> 0) & kmask1) << 4);
+      aux[1] = (aux[1] & kmask2) | (((tmp >> 2) & kmask1) << 4);
+      const __m128i sc8 = _mm_sub_epi8(_mm_set_epi32(static_cast<int>(aux[3]), static_cast<int>(aux[2]),
+                                                     static_cast<int>(aux[1]), static_cast<int>(aux[0])),
+                                       _mm_set1_epi8(32));
+      sc16 = _mm256_cvtepi8_epi16(sc8);
       qs = w.qs;
       hbits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w.hmask));
       d = h2f(w.d);

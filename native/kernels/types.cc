@@ -49,20 +49,6 @@ uint16_t fp32_to_fp16(float f) {
 float bf16_to_fp32(uint16_t h) { return from_bits(static_cast<uint32_t>(h) << 16); }
 
 namespace kq {
-// The 16 signed 6-bit scales of a Q3_K block (ggml's kmask unpacking), minus 32.
-void unpack_q3_K_scales(const uint8_t* packed, int8_t* out) {
-  constexpr uint32_t kmask1 = 0x03030303, kmask2 = 0x0f0f0f0f;
-  uint32_t aux[4];
-  std::memcpy(aux, packed, 12);
-  const uint32_t tmp = aux[2];
-  aux[2] = ((aux[0] >> 4) & kmask2) | (((tmp >> 4) & kmask1) << 4);
-  aux[3] = ((aux[1] >> 4) & kmask2) | (((tmp >> 6) & kmask1) << 4);
-  aux[0] = (aux[0] & kmask2) | (((tmp >> 0) & kmask1) << 4);
-  aux[1] = (aux[1] & kmask2) | (((tmp >> 2) & kmask1) << 4);
-  std::memcpy(out, aux, 16);
-  for (int j = 0; j < 16; j++) out[j] = static_cast<int8_t>(out[j] - 32);
-}
-
 uint16_t fp32_to_bf16(float f) {
   uint32_t u = to_bits(f);
   if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 64);  // quiet NaN
