@@ -61,6 +61,16 @@ const CASES: Case[] = [
   { dtype: 'q4_k_m', arch: 'phi3', tied: false, maxLogitDiff: 8e-2, extra: PHI3 },
   { dtype: 'f32', arch: 'llama', tied: false, maxLogitDiff: 1e-3, extra: LLAMA31 },
   { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: LLAMA31 },
+  { dtype: 'q4_1', arch: 'qwen2', tied: true, maxLogitDiff: 7e-2 },
+  { dtype: 'q5_1', arch: 'qwen2', tied: false, maxLogitDiff: 7e-2 },
+  { dtype: 'q2_k', arch: 'qwen2', tied: true, maxLogitDiff: 5e-2 },
+  { dtype: 'q3_k_m', arch: 'qwen2', tied: true, maxLogitDiff: 6.5e-2 },
+  { dtype: 'q3_k_m', arch: 'llama', tied: false, maxLogitDiff: 6e-2 },
+  { dtype: 'q3_k_s', arch: 'qwen2', tied: false, maxLogitDiff: 7.5e-2 },
+  { dtype: 'q3_k_l', arch: 'qwen2', tied: true, maxLogitDiff: 4.5e-2 },
+  { dtype: 'iq4_nl', arch: 'qwen2', tied: true, maxLogitDiff: 8e-2 },
+  { dtype: 'iq4_xs', arch: 'qwen2', tied: false, maxLogitDiff: 2.5e-2 },
+  { dtype: 'iq4_xs', arch: 'llama', tied: true, maxLogitDiff: 4.5e-2 },
 ];
 // Bounds are about 1.3-1.5x what was measured (the quantized ones are at or below llama.cpp's own
 // batched-vs-one-by-one difference on the same file); both engines run 1 thread, deterministically.
