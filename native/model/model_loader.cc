@@ -147,7 +147,7 @@ std::shared_ptr<model> model_load(const std::string& path) {
     for (size_t i = 0; i < toks->strings.size() && static_cast<int64_t>(i) < hp.n_vocab; ++i) {
       const std::string_view s = toks->strings[i];
       if (s == "<|eot_id|>" || s == "<|im_end|>" || s == "<|end|>" || s == "<end_of_turn>" || s == "<|endoftext|>" ||
-          s == "<|eom_id|>" || s == "<|end_of_text|>") {
+          s == "<|eom_id|>" || s == "<|end_of_text|>" || s == "<|return|>" || s == "<|call|>") {
         const int32_t t = static_cast<int32_t>(i);
         if (std::find(m->vocab.eos.begin(), m->vocab.eos.end(), t) == m->vocab.eos.end()) m->vocab.eos.push_back(t);
       }

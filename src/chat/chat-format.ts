@@ -105,7 +105,8 @@ export function detectChatFormat(template: string | null): ChatFormat {
       forced: args
         ? { beforeName: () => '[TOOL_CALLS]', name: (n) => n, afterName: '[ARGS]', afterArguments: '', next: { marker: '[TOOL_CALLS]', join: '' } }
         : {
-            beforeName: (i) => (i === 0 ? '[TOOL_CALLS] [{"name": ' : '{"name": '),
+            // As the template writes calls: v0.3 with a space before the array, Nemo without.
+            beforeName: (i) => (i > 0 ? '{"name": ' : t.includes('[TOOL_CALLS] [') ? '[TOOL_CALLS] [{"name": ' : '[TOOL_CALLS][{"name": '),
             name: (n) => JSON.stringify(n),
             afterName: ', "arguments": ',
             afterArguments: '}',

@@ -30,6 +30,8 @@ export class HarmonyParser implements ChatOutputParser {
   private recipient: string | null = null;
   private callBuf = '';
   private toolCalls = 0;
+  /** Whitespace outside messages, held until text follows it. */
+  private wsOutside = '';
 
   constructor(private readonly opts: HarmonyParserOptions) {}
 
@@ -72,6 +74,7 @@ export class HarmonyParser implements ChatOutputParser {
         const at = s < 0 ? c : c < 0 ? s : Math.min(s, c);
         if (at >= 0) {
           this.text(out, this.pending.slice(0, at));
+          this.wsOutside = '';
           this.header = '';
           this.pending = this.pending.slice(at);
           this.state = 'header';
@@ -86,8 +89,10 @@ export class HarmonyParser implements ChatOutputParser {
       if (this.state === 'header') {
         const at = this.pending.indexOf(MESSAGE);
         if (at < 0) {
-          this.header += this.pending;
-          this.pending = '';
+          // Held: the part of pending that may be the start of <|message|>.
+          const keep = final ? 0 : partialSuffix(this.pending, [MESSAGE]);
+          this.header += this.pending.slice(0, this.pending.length - keep);
+          this.pending = this.pending.slice(this.pending.length - keep);
           return;
         }
         this.header += this.pending.slice(0, at);
@@ -157,9 +162,17 @@ export class HarmonyParser implements ChatOutputParser {
   }
 
   private text(out: OutputEvent[], s: string): void {
-    // Between messages only layout whitespace comes; inside one, text is kept as written.
-    if (this.state === 'between' && s.trim() === '') return;
-    if (s) out.push({ type: 'text', text: s });
+    if (!s) return;
+    if (this.state === 'between') {
+      // Outside messages, whitespace is layout unless more text follows it.
+      if (s.trim() === '') {
+        this.wsOutside += s;
+        return;
+      }
+      s = this.wsOutside + s;
+      this.wsOutside = '';
+    }
+    out.push({ type: 'text', text: s });
   }
 }
 

@@ -55,6 +55,8 @@ export class OutputParser implements ChatOutputParser {
   private wsHeld = '';
   /** Drop leading whitespace after a closing tag (models put a newline there). */
   private stripLeading = false;
+  /** The whitespace held when the current block opened (given back if it is not a call). */
+  private wsBefore = '';
   /** Some answer text (not whitespace) has been let out: at-start blocks no longer apply. */
   private answered = false;
   private readonly markers: Marker[];
@@ -120,7 +122,10 @@ export class OutputParser implements ChatOutputParser {
         const hit = this.earliest(markers);
         if (hit) {
           this.emitText(out, this.pending.slice(0, hit.at));
-          this.wsHeld = ''; // whitespace right before a tool call or reasoning block is layout
+          // Whitespace right before a tool call or reasoning block is layout; kept aside in case
+          // the block turns out not to be a call.
+          this.wsBefore = this.wsHeld;
+          this.wsHeld = '';
           const { block } = hit.marker;
           this.pending = this.pending.slice(hit.at + (block?.openInBody ? 0 : hit.marker.text.length));
           this.state = block ? 'tool' : 'thinking';
@@ -148,13 +153,15 @@ export class OutputParser implements ChatOutputParser {
       if (at >= 0) {
         const inner = this.pending.slice(0, at);
         this.pending = this.pending.slice(at + close.length);
-        if (this.state === 'thinking') {
-          if (inner) out.push({ type: 'thinking', text: inner });
-        } else {
-          this.endToolCall(out, this.toolBuf + inner, false);
-        }
+        const wasThinking = this.state === 'thinking';
         this.state = 'text';
-        this.stripLeading = true;
+        if (wasThinking) {
+          if (inner) out.push({ type: 'thinking', text: inner });
+          this.stripLeading = true;
+        } else {
+          // After a call, whitespace is layout; after a block given back as text, it is text.
+          this.stripLeading = this.endToolCall(out, this.toolBuf + inner, false);
+        }
         continue;
       }
       if (final) return;
@@ -182,19 +189,24 @@ export class OutputParser implements ChatOutputParser {
     return best;
   }
 
-  private endToolCall(out: OutputEvent[], raw: string, unclosed: boolean): void {
+  /** Ends a call block: its calls, or its text as written. True when it held calls. */
+  private endToolCall(out: OutputEvent[], raw: string, unclosed: boolean): boolean {
     this.toolBuf = '';
     const block = this.block!;
     const calls = block.parse(raw, this.toolNames);
+    const before = this.wsBefore;
+    this.wsBefore = '';
     if (calls) {
       for (const c of calls) {
         this.toolCalls++;
         out.push({ type: 'tool_call', name: c.name, arguments: c.arguments });
       }
-      return;
+      return true;
     }
+    this.wsHeld = before + this.wsHeld;
     const opened = block.openInBody ? '' : block.open;
     this.emitText(out, opened + raw + (unclosed || block.close === null ? '' : block.close));
+    return false;
   }
 
   private emitText(out: OutputEvent[], s: string): void {
