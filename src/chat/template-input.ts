@@ -148,6 +148,13 @@ export function adaptTemplateInput(input: ChatTemplateInput, format: ChatFormat)
       const { reasoning_content, ...rest } = m;
       return { ...rest, thinking: reasoning_content };
     });
+    // Its template concatenates each tool's description: a tool without one would fail it.
+    if (tools?.some((t) => (t.function as { description?: unknown } | undefined)?.description === undefined)) {
+      tools = tools.map((t) => {
+        const fn = t.function as Record<string, unknown> | undefined;
+        return fn && fn.description === undefined ? { ...t, function: { ...fn, description: '' } } : t;
+      });
+    }
     if (extra && extra.enable_thinking === false && extra.reasoning_effort === undefined) {
       // Harmony cannot turn reasoning off; the least there is.
       extra = { ...extra, reasoning_effort: 'low' };
