@@ -124,15 +124,18 @@ function builtinCall(body: string): ParsedCall | null {
   return { name: m[1]!, arguments: JSON.stringify(args) };
 }
 
-/** Llama 3.x: `<|python_tag|>` then JSON call(s) or a built-in `tool.call(k="v")`, to the end. */
+/** Llama 3.x: `<|python_tag|>` then JSON call(s) or a built-in `tool.call(k="v")`, to the end;
+ *  plain code is a call of an offered `python` / `code_interpreter` tool (its built-in). */
 export const LLAMA3_PYTHON_TAG_BLOCK: CallBlock = {
   open: '<|python_tag|>',
   close: null,
-  parse: (body) => {
+  parse: (body, tools) => {
     const json = jsonCallSequence(body);
     if (json) return json;
     const b = builtinCall(body);
-    return b ? [b] : null;
+    if (b) return [b];
+    const code = ['python', 'code_interpreter'].find((n) => tools.has(n));
+    return code && body.trim() ? [{ name: code, arguments: JSON.stringify({ code: body.trim() }) }] : null;
   },
 };
 

@@ -217,6 +217,10 @@ describe('Llama 3.x', () => {
     expect(parseEverySplit(make, '{"name": "Alice", "parameters": {}}')).toEqual([{ type: 'text', text: '{"name": "Alice", "parameters": {}}' }]);
     expect(parseEverySplit(make, 'Use {"name": "get_weather", "parameters": {}}')).toEqual([{ type: 'text', text: 'Use {"name": "get_weather", "parameters": {}}' }]);
     expect(parseEverySplit(make, '<|python_tag|>print(1)')).toEqual([{ type: 'text', text: '<|python_tag|>print(1)' }]);
+    // Plain code is a call where a python tool is offered.
+    const PY = { type: 'function', function: { name: 'python', parameters: { type: 'object', properties: { code: { type: 'string' } } } } };
+    const withPython = await parserFor(TEMPLATES.llama31(), openaiPlan({ ...toolsAuto, tools: [WEATHER, PY] }));
+    expect(parseEverySplit(withPython, '<|python_tag|>print(1)\n')).toEqual([call('python', { code: 'print(1)' })]);
   });
 
   it('3.0 (no tool syntax): tools as instructions, tool turns as text, calls as ```json blocks', async () => {
