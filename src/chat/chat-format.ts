@@ -57,6 +57,9 @@ export interface ChatFormat {
   rendersTools: boolean;
   /** The template writes assistant tool calls and tool results itself. */
   rendersToolTurns: boolean;
+  /** The template takes a system message: false for one that raises on roles and never names
+   *  'system' (Mistral v0.1's, Llama 2-style user/assistant-only templates). */
+  systemRole: boolean;
   /** Tool call ids the template accepts (Mistral's templates raise on anything but 9 alphanumerics). */
   callIds: 'any' | 'alnum9';
   /** Control tokens the parser must see in the output though they render no text. */
@@ -78,7 +81,7 @@ export function detectChatFormat(template: string | null): ChatFormat {
   // `tools` as a variable (not `tool_calls`): the template lists the offered tools itself.
   const rendersTools = /\btools\b/.test(t);
   const rendersToolTurns = /\btool_calls\b/.test(t);
-  const base = { rendersTools, rendersToolTurns, callIds: 'any' as const, markers: [] as string[] };
+  const base = { rendersTools, rendersToolTurns, systemRole: !(t.includes('raise_exception') && !/['"]system['"]/.test(t)), callIds: 'any' as const, markers: [] as string[] };
   if (t.includes('<|channel|>') && t.includes('<|message|>')) {
     return {
       ...base,

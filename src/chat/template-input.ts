@@ -108,13 +108,17 @@ function toolTurnsAsText(messages: Msg[]): Msg[] {
   return out;
 }
 
-/** `text` added to the system message (a new one first when there is none). */
-function withSystemText(messages: Msg[], text: string): Msg[] {
-  const first = messages[0];
-  if (first && first.role === 'system' && typeof first.content === 'string') {
-    return [{ ...first, content: first.content ? `${first.content}\n\n${text}` : text }, ...messages.slice(1)];
+/** `text` added to the system message (a new one first when there is none), or, for a template
+ *  that takes no system message, to the start of the first user message. */
+function withSystemText(messages: Msg[], text: string, systemRole: boolean): Msg[] {
+  const role = systemRole ? 'system' : 'user';
+  const at = systemRole ? 0 : messages.findIndex((m) => m.role === 'user');
+  const first = messages[at];
+  if (first && first.role === role && typeof first.content === 'string') {
+    const content = !first.content ? text : systemRole ? `${first.content}\n\n${text}` : `${text}\n\n${first.content}`;
+    return [...messages.slice(0, at), { ...first, content }, ...messages.slice(at + 1)];
   }
-  return [{ role: 'system', content: text }, ...messages];
+  return [{ role, content: text }, ...messages];
 }
 
 export function adaptTemplateInput(input: ChatTemplateInput, format: ChatFormat): ChatTemplateInput {
@@ -163,7 +167,7 @@ export function adaptTemplateInput(input: ChatTemplateInput, format: ChatFormat)
   if (!format.rendersToolTurns) messages = toolTurnsAsText(messages);
   if (!format.rendersTools && tools && tools.length > 0) {
     const text = format.family === 'deepseek' ? deepseekToolInstructions(tools) : jsonToolInstructions(tools);
-    messages = withSystemText(messages, text);
+    messages = withSystemText(messages, text, format.systemRole);
     tools = undefined;
   }
   if (messages === input.messages && tools === input.tools && extra === input.extra) return input;

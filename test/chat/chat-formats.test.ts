@@ -387,6 +387,17 @@ describe('forced calls in each family\'s syntax parse back into the call', () =>
 });
 
 describe('adaptTemplateInput', () => {
+  it('puts the tool instructions in the first user message where the template takes no system message', async () => {
+    // Mistral v0.1's template (docs.mistral.ai, "Tokenizer V1"): user and assistant roles only.
+    const v1 =
+      "{{ bos_token }}{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}{% if message['role'] == 'user' %}{{ ' [INST] ' + message['content'] + ' [/INST]' }}{% elif message['role'] == 'assistant' %}{{ ' ' + message['content'] + eos_token }}{% else %}{{ raise_exception('Only user and assistant roles are supported!') }}{% endif %}{% endfor %}";
+    const f = detectChatFormat(v1);
+    expect([f.family, f.systemRole]).toEqual(['json', false]);
+    const p = await prompt({ template: v1, bos: '<s>', eos: '</s>' }, openaiPlan(toolsAuto));
+    expect(p.text.startsWith('<s> [INST] # Tools\n\nYou can call the functions listed below.')).toBe(true);
+    expect(p.text.endsWith('\n\nWeather in Paris? [/INST]')).toBe(true);
+  });
+
   it('leaves the input alone where the template renders everything', () => {
     const input: ChatTemplateInput = { messages: [{ role: 'user', content: 'x' }], addGenerationPrompt: true };
     expect(adaptTemplateInput(input, detectChatFormat(TEMPLATES.qwen3().template))).toBe(input);
