@@ -5,12 +5,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { GgufWriter } from '../gguf/gguf-writer.js';
 import { quantize } from '../gguf/quantize.js';
-import { GgmlType, GgufValueType, LlamaFileType, rowBytes } from '../gguf/types.js';
-import { QWEN25_CHAT_TEMPLATE } from './chat-template.js';
+import { GgmlType, LlamaFileType, rowBytes } from '../gguf/types.js';
 import { Rng } from './prng.js';
-import { qwenVocab } from './qwen-vocab.js';
-import { syntheticSpmVocab } from './spm-vocab.js';
-import { resolvePreTokenizer } from '../tokenizer/pre-tokenizers.js';
+import { validateVocab, writeVocab, type VocabName } from './write-vocab.js';
 
 export const MODEL_MAKER_VERSION = 3;
 
@@ -33,11 +30,12 @@ export interface ModelSpec {
   seed: number;
   /** Standard deviation of the random weights (norm weights are 1). */
   scale: number;
-  /** 'qwen' = the Qwen byte-level BPE vocabulary; 'spm' = a synthetic SentencePiece vocabulary. */
-  vocab: 'qwen' | 'spm';
-  /** qwen: keep the first N BPE tokens (plus the added tokens); spm: vocabulary size. */
+  /** 'qwen' = the Qwen byte-level BPE vocabulary with the Qwen2.5 template; 'spm' = a synthetic
+   *  SentencePiece vocabulary; the others are real families' vocabularies (hf-vocab.ts). */
+  vocab: VocabName;
+  /** spm: vocabulary size; others: keep the first N tokens (plus the added tokens). */
   vocabLimit?: number;
-  /** tokenizer.ggml.pre for the BPE vocabulary (qwen2 by default). */
+  /** tokenizer.ggml.pre for the 'qwen' vocabulary (qwen2 by default; real families carry their own). */
   pre: string;
   /** K-quant scale search (see QuantizeOptions): 'ref' (default) or 'fast'. */
   kquantSearch?: 'ref' | 'fast';
@@ -104,13 +102,7 @@ export function validateSpec(s: ModelSpec): void {
   if (!(s.ropeTheta > 0)) throw new Error(`rope theta out of range: ${s.ropeTheta}`);
   if (!Number.isInteger(s.seed) || s.seed < 0) throw new Error(`seed must be a non-negative integer, got ${s.seed}`);
   if (s.kquantSearch !== undefined && s.kquantSearch !== 'ref' && s.kquantSearch !== 'fast') throw new Error(`kquant search must be ref or fast, got ${s.kquantSearch}`);
-  if (s.vocab !== 'qwen' && s.vocab !== 'spm') throw new Error(`vocab must be qwen or spm, got ${s.vocab}`);
-  // A BPE vocabulary's pre-tokenizer must be one the tokenizer knows, or no server could load the file.
-  if (s.vocab === 'qwen') resolvePreTokenizer(s.pre);
-  const minVocab = s.vocab === 'qwen' ? 256 : 400;
-  if (s.vocabLimit !== undefined && (!Number.isInteger(s.vocabLimit) || s.vocabLimit < minVocab || s.vocabLimit > 151643)) {
-    throw new Error(`vocab limit must be an integer in [${minVocab}, 151643], got ${s.vocabLimit}`);
-  }
+  validateVocab(s);
 }
 
 const FILE_TYPE: Record<ModelDtype, LlamaFileType> = {
@@ -220,47 +212,7 @@ export async function makeModel(spec: ModelSpec, outPath: string): Promise<MakeR
   w.string('general.name', spec.name);
   w.u32('general.file_type', FILE_TYPE[spec.dtype]);
   w.u32('general.quantization_version', 2);
-  let vocabSize: number;
-  if (spec.vocab === 'qwen') {
-    const v = qwenVocab(spec.vocabLimit);
-    vocabSize = v.tokens.length;
-    w.string('tokenizer.ggml.model', 'gpt2');
-    w.string('tokenizer.ggml.pre', spec.pre);
-    w.array('tokenizer.ggml.tokens', GgufValueType.STRING, v.tokens);
-    w.array('tokenizer.ggml.token_type', GgufValueType.INT32, v.types);
-    w.array('tokenizer.ggml.merges', GgufValueType.STRING, v.merges);
-    w.u32('tokenizer.ggml.bos_token_id', v.bos);
-    w.u32('tokenizer.ggml.eos_token_id', v.eos);
-    w.u32('tokenizer.ggml.padding_token_id', v.pad);
-    // Explicit ids, so llama.cpp does not guess them from token texts (its guess depends on hash order).
-    const special: Array<[string, string]> = [
-      ['tokenizer.ggml.eot_token_id', '<|im_end|>'],
-      ['tokenizer.ggml.fim_pre_token_id', '<|fim_prefix|>'],
-      ['tokenizer.ggml.fim_suf_token_id', '<|fim_suffix|>'],
-      ['tokenizer.ggml.fim_mid_token_id', '<|fim_middle|>'],
-      ['tokenizer.ggml.fim_pad_token_id', '<|fim_pad|>'],
-      ['tokenizer.ggml.fim_rep_token_id', '<|repo_name|>'],
-      ['tokenizer.ggml.fim_sep_token_id', '<|file_sep|>'],
-    ];
-    for (const [key, text] of special) {
-      const id = v.added.get(text);
-      if (id !== undefined) w.u32(key, id);
-    }
-    w.bool('tokenizer.ggml.add_bos_token', false);
-    w.string('tokenizer.chat_template', QWEN25_CHAT_TEMPLATE);
-  } else {
-    const v = syntheticSpmVocab(spec.vocabLimit ?? 8000);
-    vocabSize = v.tokens.length;
-    w.string('tokenizer.ggml.model', 'llama');
-    w.array('tokenizer.ggml.tokens', GgufValueType.STRING, v.tokens);
-    w.array('tokenizer.ggml.scores', GgufValueType.FLOAT32, v.scores);
-    w.array('tokenizer.ggml.token_type', GgufValueType.INT32, v.types);
-    w.u32('tokenizer.ggml.bos_token_id', v.bos);
-    w.u32('tokenizer.ggml.eos_token_id', v.eos);
-    w.u32('tokenizer.ggml.unknown_token_id', v.unk);
-    w.bool('tokenizer.ggml.add_bos_token', true);
-    w.bool('tokenizer.ggml.add_eos_token', false);
-  }
+  const vocabSize = writeVocab(w, spec);
   const hd = spec.dim / spec.heads;
   w.u32(`${a}.context_length`, spec.ctx);
   w.u32(`${a}.embedding_length`, spec.dim);
