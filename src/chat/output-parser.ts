@@ -60,6 +60,8 @@ export class OutputParser implements ChatOutputParser {
   /** Some answer text (not whitespace) has been let out: at-start blocks no longer apply. */
   private answered = false;
   private readonly markers: Marker[];
+  /** The markers once the answer has text (at-start blocks left out). */
+  private readonly laterMarkers: Marker[];
   private readonly toolNames: ReadonlySet<string>;
   private toolCalls = 0;
 
@@ -68,6 +70,7 @@ export class OutputParser implements ChatOutputParser {
     this.markers = [];
     if (opts.tools) for (const b of opts.calls ?? [HERMES_BLOCK]) this.markers.push({ text: b.open, block: b });
     if (opts.thinking) this.markers.push({ text: THINK_OPEN, block: null });
+    this.laterMarkers = this.markers.filter((m) => !m.block?.atStart);
     this.toolNames = opts.toolNames ?? new Set();
   }
 
@@ -112,7 +115,7 @@ export class OutputParser implements ChatOutputParser {
 
   /** The markers that can open something here. */
   private live(): Marker[] {
-    return this.answered ? this.markers.filter((m) => !m.block?.atStart) : this.markers;
+    return this.answered ? this.laterMarkers : this.markers;
   }
 
   private drain(out: OutputEvent[], final: boolean): void {
