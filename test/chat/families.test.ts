@@ -89,7 +89,7 @@ for (const c of CASES) {
       expect(usage?.completion_tokens).toBeGreaterThan(0);
 
       const events: string[] = [];
-      const ms = h.anthropic.messages.stream({ model: MODEL_ID, max_tokens: 6, system: 'Be brief.', messages: [{ role: 'user', content: 'Hello there' }] });
+      const ms = h.anthropic.messages.stream({ model: MODEL_ID, temperature: 0, max_tokens: 6, system: 'Be brief.', messages: [{ role: 'user', content: 'Hello there' }] });
       for await (const ev of ms) events.push(ev.type);
       const final = await ms.finalMessage();
       expect(events[0]).toBe('message_start');
@@ -102,6 +102,7 @@ for (const c of CASES) {
     it('forced tool call round trip (Chat Completions)', async () => {
       const first = await h.openai.chat.completions.create({
         model: MODEL_ID,
+        temperature: 0,
         messages: [{ role: 'user', content: 'Weather in Paris?' }],
         tools: [WEATHER],
         tool_choice: { type: 'function', function: { name: 'get_weather' } },
@@ -119,7 +120,7 @@ for (const c of CASES) {
         { role: 'assistant', content: null, tool_calls: [tc] },
         { role: 'tool', tool_call_id: tc.id, content: 'Sunny, 18 C' },
       ];
-      const second = await h.openai.chat.completions.create({ model: MODEL_ID, messages, tools: [WEATHER], max_tokens: 4 });
+      const second = await h.openai.chat.completions.create({ model: MODEL_ID, temperature: 0, messages, tools: [WEATHER], max_tokens: 4 });
       expect(second.choices[0]!.finish_reason).toMatch(/stop|length|tool_calls/);
       const built = await buildPrompt(model, planFromOpenAI(chatCompletionRequestSchema.parse({ model: MODEL_ID, messages, tools: [WEATHER] })));
       expect(built.text).toContain('Sunny, 18 C');
@@ -127,10 +128,32 @@ for (const c of CASES) {
       expect(second.usage?.prompt_tokens).toBe(built.tokens.length);
     });
 
+    it('tool_choice required picks among the tools under the grammar', async () => {
+      const TIME: OpenAI.Chat.Completions.ChatCompletionTool = { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: {}, additionalProperties: false } } };
+      const r = await h.openai.chat.completions.create({
+        model: MODEL_ID,
+        temperature: 0,
+        messages: [{ role: 'user', content: 'Weather and time?' }],
+        tools: [WEATHER, TIME],
+        tool_choice: 'required',
+        max_tokens: 60,
+      });
+      expect(r.choices[0]!.finish_reason).toBe('tool_calls');
+      const calls = r.choices[0]!.message.tool_calls as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall[];
+      expect(calls.length).toBeGreaterThan(0);
+      for (const tc of calls) {
+        expect(['get_weather', 'get_time']).toContain(tc.function.name);
+        const args = JSON.parse(tc.function.arguments) as Record<string, unknown>;
+        if (tc.function.name === 'get_weather') expect(['Paris', 'Rome']).toContain(args.city);
+        else expect(args).toEqual({});
+      }
+    });
+
     it('forced tool_use round trip (Messages, streamed)', async () => {
       const tools = [{ name: 'get_weather', description: 'Current weather in a city', input_schema: CITY_SCHEMA as { type: 'object' } }];
       const ms = h.anthropic.messages.stream({
         model: MODEL_ID,
+        temperature: 0,
         max_tokens: 40,
         tools,
         tool_choice: { type: 'tool', name: 'get_weather' },
@@ -144,6 +167,7 @@ for (const c of CASES) {
       expect(['Paris', 'Rome']).toContain((use.input as { city: string }).city);
       const second = await h.anthropic.messages.create({
         model: MODEL_ID,
+        temperature: 0,
         max_tokens: 4,
         tools,
         messages: [
@@ -158,6 +182,7 @@ for (const c of CASES) {
     it('json_schema answers parse (both APIs)', async () => {
       const r = await h.openai.chat.completions.create({
         model: MODEL_ID,
+        temperature: 0,
         messages: [{ role: 'user', content: 'Answer in JSON.' }],
         response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: ANSWER_SCHEMA, strict: true } },
         max_tokens: 60,
@@ -169,6 +194,7 @@ for (const c of CASES) {
 
       const a = await h.anthropic.messages.create({
         model: MODEL_ID,
+        temperature: 0,
         max_tokens: 60,
         messages: [{ role: 'user', content: 'Answer in JSON.' }],
         output_config: { format: { type: 'json_schema', schema: ANSWER_SCHEMA } },
@@ -183,6 +209,7 @@ for (const c of CASES) {
         // An assistant prefill that opens <think> puts the output in reasoning: thinking blocks.
         const ms = h.anthropic.messages.stream({
           model: MODEL_ID,
+          temperature: 0,
           max_tokens: 8,
           messages: [
             { role: 'user', content: 'Think first.' },
