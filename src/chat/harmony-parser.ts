@@ -139,6 +139,7 @@ export class HarmonyParser implements ChatOutputParser {
   private body(out: OutputEvent[], s: string): void {
     if (!s) return;
     if (this.isCall()) this.callBuf += s;
+    else if (this.recipient !== null) this.callBuf += s; // addressed to a tool we do not call: given back whole at its end
     else if (this.channel === 'analysis' && this.opts.thinking) out.push({ type: 'thinking', text: s });
     else if (this.channel === 'analysis' || this.channel === 'final' || this.channel === 'commentary') this.text(out, s);
     else this.callBuf += s; // an unknown channel: given back whole, header included, at its end

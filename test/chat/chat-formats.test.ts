@@ -338,6 +338,15 @@ describe('gpt-oss (harmony)', () => {
       { type: 'text', text: '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": ' },
     ]);
     expect(parseEverySplit(make, 'plain words')).toEqual([{ type: 'text', text: 'plain words' }]);
+    // A built-in tool's call (not a function) and any call under tool_choice none: text, header included.
+    expect(parseEverySplit(make, '<|channel|>analysis<|message|>x<|end|><|start|>assistant<|channel|>commentary to=browser.search <|constrain|>json<|message|>{"query":"a"}')).toEqual([
+      { type: 'thinking', text: 'x' },
+      { type: 'text', text: '<|start|>assistant<|channel|>commentary to=browser.search <|constrain|>json<|message|>{"query":"a"}' },
+    ]);
+    const none = await parserFor(t, openaiPlan({ ...toolsAuto, tool_choice: 'none' }));
+    expect(parseEverySplit(none, '<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}')).toEqual([
+      { type: 'text', text: '<|channel|>commentary to=functions.get_time <|constrain|>json<|message|>{}' },
+    ]);
   });
 
   it('opens the final channel for a json_schema answer', async () => {
