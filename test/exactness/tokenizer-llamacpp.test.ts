@@ -35,6 +35,9 @@ const CASES: Array<{ name: string; opts: TestModelOptions; corpus: string[] }> =
   { name: 'DeepSeek-V3 vocabulary (deepseek-v3 pre)', opts: { ...SHAPE, name: 'tok-deepseek-v3', vocab: 'deepseek_v3' }, corpus: corpus(14, 200) },
   { name: 'Gemma 3 vocabulary (SPM, 262k, no space prefix)', opts: { ...SHAPE, name: 'tok-gemma3', vocab: 'gemma3', arch: 'llama' }, corpus: corpus(15, 200) },
   { name: 'Llama 2 vocabulary (SPM, 32k, space prefix)', opts: { ...SHAPE, name: 'tok-llama2', vocab: 'llama2', arch: 'llama' }, corpus: corpus(16, 200) },
+  // Cut-down real vocabularies (--vocab-limit): a prefix plus the added (and byte) tokens.
+  { name: 'Llama 3 vocabulary, first 3000 tokens', opts: { ...SHAPE, name: 'tok-llama3-3k', vocab: 'llama3', vocabLimit: 3000 }, corpus: corpus(18, 100) },
+  { name: 'Gemma 3 vocabulary, first 3000 tokens', opts: { ...SHAPE, name: 'tok-gemma3-3k', vocab: 'gemma3', vocabLimit: 3000, arch: 'llama' }, corpus: corpus(19, 100) },
   { name: 'tekken pre (Qwen BPE, ignore_merges)', opts: { ...SHAPE, name: 'tok-tekken', pre: 'tekken' }, corpus: corpus(17, 200) },
   { name: 'qwen2 pre (Qwen BPE)', opts: { ...SHAPE, name: 'tok-qwen2', pre: 'qwen2' }, corpus: [...FIXED_CORPUS, ...randomCorpus(1, 300)] },
   { name: 'llama3 pre (Qwen BPE, ignore_merges)', opts: { ...SHAPE, name: 'tok-llama3', pre: 'llama3' }, corpus: [...FIXED_CORPUS, ...randomCorpus(2, 200)] },
@@ -91,4 +94,17 @@ describe.each(cases)('tokenizer vs llama.cpp: $name', ({ opts, corpus }) => {
     }
     expect(mismatches.slice(0, 5).join('\n'), `${mismatches.length} differ`).toBe('');
   });
+
+  for (const special of [false, true]) {
+    it(`decodes ids with special tokens in them as llama.cpp does (special=${special})`, () => {
+      const mismatches: string[] = [];
+      for (const text of corpus) {
+        const ids = ref.tokenize(text, true);
+        const want = ref.detokenize(ids, special);
+        const got = tok.decode(ids, { special });
+        if (want !== got) mismatches.push(`${JSON.stringify(text)}: llama.cpp ${JSON.stringify(want)} ours ${JSON.stringify(got)}`);
+      }
+      expect(mismatches.slice(0, 5).join('\n'), `${mismatches.length} differ`).toBe('');
+    });
+  }
 });
