@@ -215,7 +215,7 @@ export function hfVocab(name: HfVocabName, limit?: number): HfVocabData {
     const merges = tj.model.merges;
     for (let r = 0; r < merges.length; r++) {
       const [a, b] = splitMerge(merges[r]!);
-      if (!spScore.has(a + b)) spScore.set(a + b, -r);
+      if (!spScore.has(a + b)) spScore.set(a + b, r === 0 ? 0 : -r);
     }
   }
   const unkText = tj.model.unk_token ?? null;
