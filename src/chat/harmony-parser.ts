@@ -18,8 +18,22 @@ type State = 'between' | 'header' | 'body';
 export interface HarmonyParserOptions {
   /** Turn calls into tool_call events (tools offered and tool_choice not 'none'). */
   tools: boolean;
-  /** Give the analysis channel as reasoning (otherwise it is dropped from nothing: it is text). */
+  /** Give the analysis channel as reasoning (otherwise it is answer text). */
   thinking: boolean;
+  /** The header of a message the prompt left open (an assistant prefill past `<|message|>`):
+   *  the output starts inside that message's body. */
+  openHeader?: string;
+}
+
+/** The header of the message `prompt` ends inside (its text from the last <|start|> or
+ *  <|channel|> up to <|message|>), or undefined when the prompt ends between messages. */
+export function openHarmonyHeader(prompt: string): string | undefined {
+  const at = Math.max(prompt.lastIndexOf(START), prompt.lastIndexOf(CHANNEL));
+  if (at < 0) return undefined;
+  const tail = prompt.slice(at);
+  const m = tail.indexOf(MESSAGE);
+  if (m < 0 || BODY_ENDS.some((e) => tail.includes(e, m))) return undefined;
+  return tail.slice(0, m);
 }
 
 export class HarmonyParser implements ChatOutputParser {
@@ -33,7 +47,12 @@ export class HarmonyParser implements ChatOutputParser {
   /** Whitespace outside messages, held until text follows it. */
   private wsOutside = '';
 
-  constructor(private readonly opts: HarmonyParserOptions) {}
+  constructor(private readonly opts: HarmonyParserOptions) {
+    if (opts.openHeader !== undefined) {
+      this.header = opts.openHeader;
+      this.startMessage();
+    }
+  }
 
   get inThinking(): boolean {
     return this.state === 'body' && this.channel === 'analysis' && this.opts.thinking;

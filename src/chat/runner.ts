@@ -4,7 +4,7 @@
 import type { GenerateResult, GrammarSpec, LoadedModel, TokenEvent } from '../engine/types.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import { OutputParser, type ChatOutputParser, type OutputEvent } from './output-parser.js';
-import { HarmonyParser } from './harmony-parser.js';
+import { HarmonyParser, openHarmonyHeader } from './harmony-parser.js';
 import { answerPrefix, type ModelChatFormat } from './chat-format.js';
 import type { ChatPlan, ToolSpec } from './plan.js';
 import type { BuiltPrompt } from './prompt.js';
@@ -181,7 +181,10 @@ export function outputParser(plan: ChatPlan, prompt: BuiltPrompt): ChatOutputPar
   // Reasoning is split out when the template is a reasoning one or the client asked for it.
   const thinking = (prompt.reasoningTemplate || plan.reasoningEffort !== undefined) && !plan.grammar;
   // Under a grammar the answer is the constrained text itself (the prompt opened the answer).
-  if (format.reasoning === 'harmony' && !plan.grammar) return new HarmonyParser({ tools, thinking });
+  if (format.reasoning === 'harmony' && !plan.grammar) {
+    const openHeader = openHarmonyHeader(prompt.text);
+    return new HarmonyParser({ tools, thinking, ...(openHeader !== undefined ? { openHeader } : {}) });
+  }
   return new OutputParser({
     tools,
     thinking,

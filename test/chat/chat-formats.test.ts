@@ -349,6 +349,18 @@ describe('gpt-oss (harmony)', () => {
     ]);
   });
 
+  it('starts inside the message an assistant prefill opened', async () => {
+    const plan = anthropicPlan({ tools: [{ name: 'get_time', input_schema: { type: 'object' } }], messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: '<|channel|>analysis<|message|>Let me' }] });
+    const p = await prompt(t, plan);
+    expect(p.text.endsWith('<|start|>assistant<|channel|>analysis<|message|>Let me')).toBe(true);
+    expect(parseEverySplit(() => outputParser(plan, p), ' think.<|end|><|start|>assistant<|channel|>final<|message|>Hi!')).toEqual([
+      { type: 'thinking', text: ' think.' },
+      { type: 'text', text: 'Hi!' },
+    ]);
+    const plain = await prompt(t, anthropicPlan({ messages: [{ role: 'user', content: 'Hi' }] }));
+    expect(parseEverySplit(() => outputParser(plan, plain), 'Hi!')).toEqual([{ type: 'text', text: 'Hi!' }]);
+  });
+
   it('opens the final channel for a json_schema answer', async () => {
     const p = await prompt(t, openaiPlan({ messages: toolsAuto.messages, response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object' } } } }));
     expect(p.text.endsWith('<|start|>assistant<|channel|>final<|message|>')).toBe(true);
