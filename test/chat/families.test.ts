@@ -27,19 +27,24 @@ function loadable(pre: string): boolean {
 }
 const PRE: Record<string, string> = { qwen3: 'qwen2', llama3: 'llama-bpe', gemma3: 'default', llama2: 'default', deepseek_v3: 'deepseek-v3', gptoss: 'gpt-4o' };
 import { MODEL_ID, startChatServer, type ChatHarness } from './harness.js';
+import { withChatTemplate } from './gguf-template.js';
+import { TEMPLATES } from './templates/index.js';
 
 interface Case {
   vocab: TestModelOptions['vocab'];
   family: ChatFamily;
-  /** The template knows <think>. */
-  think: boolean;
+  reasoning: 'think' | 'harmony' | null;
+  /** A template written into the model (its vocabulary package has none). */
+  template?: string;
 }
 
 const CASES: Case[] = [
-  { vocab: 'qwen3', family: 'hermes', think: true },
-  { vocab: 'llama3', family: 'json', think: false },
-  { vocab: 'gemma3', family: 'json', think: false },
-  { vocab: 'deepseek_v3', family: 'deepseek', think: false },
+  { vocab: 'qwen3', family: 'hermes', reasoning: 'think' },
+  { vocab: 'llama3', family: 'json', reasoning: null },
+  { vocab: 'gemma3', family: 'json', reasoning: null },
+  { vocab: 'deepseek_v3', family: 'deepseek', reasoning: null },
+  // gpt-oss's vocabulary package has no template: the model's own (openai/gpt-oss-120b) is added.
+  { vocab: 'gptoss', family: 'harmony', reasoning: 'harmony', template: TEMPLATES.gptOss().template },
 ];
 
 const CITY_SCHEMA = { type: 'object', properties: { city: { type: 'string', enum: ['Paris', 'Rome'] } }, required: ['city'], additionalProperties: false };
@@ -61,7 +66,8 @@ for (const c of CASES) {
     let model: EngineModel;
 
     beforeAll(async () => {
-      const path = await getTestModel({ vocab: c.vocab, vocabLimit: 4096, ctx: 8192 });
+      let path = await getTestModel({ vocab: c.vocab, vocabLimit: 4096, ctx: 8192 });
+      if (c.template) path = withChatTemplate(path, c.template, path.replace(/\.gguf$/, '-template.gguf'));
       model = await loadModel(path, { id: MODEL_ID, threads: 2, kvCacheMb: 32 });
       h = await startChatServer({}, model);
     }, 240_000);
@@ -74,7 +80,7 @@ for (const c of CASES) {
     it('detects the family from the template in the GGUF', async () => {
       const f = await modelChatFormat(model);
       expect(f.format.family).toBe(c.family);
-      expect(f.format.reasoning).toBe(c.think ? 'think' : null);
+      expect(f.format.reasoning).toBe(c.reasoning);
     });
 
     it('streams a chat (Chat Completions and Messages) with the prompt counted as built', async () => {
@@ -211,7 +217,33 @@ for (const c of CASES) {
       expect(a.stop_reason).toBe('end_turn');
     });
 
-    if (c.think) {
+    if (c.reasoning === 'harmony') {
+      it('harmony: reasoning_effort reaches the template, an analysis prefill streams as thinking', async () => {
+        const high = await buildPrompt(model, planFromOpenAI(chatCompletionRequestSchema.parse({ model: MODEL_ID, messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'high' })));
+        expect(high.text).toContain('Reasoning: high');
+        expect(high.text.endsWith('<|start|>assistant')).toBe(true);
+        const ms = h.anthropic.messages.stream({
+          model: MODEL_ID,
+          temperature: 0,
+          max_tokens: 8,
+          messages: [
+            { role: 'user', content: 'Think first.' },
+            { role: 'assistant', content: '<|channel|>analysis<|message|>Hmm' },
+          ],
+        });
+        const deltas: string[] = [];
+        ms.on('thinking', (d) => deltas.push(d));
+        const final = await ms.finalMessage();
+        const block = final.content[0];
+        expect(block?.type).toBe('thinking');
+        if (block?.type === 'thinking') {
+          expect(block.thinking.length).toBeGreaterThan(0);
+          expect(block.thinking).toBe(deltas.join(''));
+        }
+      });
+    }
+
+    if (c.reasoning === 'think') {
       it('reasoning reaches both wire formats', async () => {
         // An assistant prefill that opens <think> puts the output in reasoning: thinking blocks.
         const ms = h.anthropic.messages.stream({
