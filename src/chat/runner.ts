@@ -268,6 +268,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   let result: GenerateResult;
   let tokens = prompt.tokens;
   let firstCached: number | null = null;
+  let budgetCut = false;
   try {
     for (;;) {
       const generated: number[] = [];
@@ -293,9 +294,13 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
         },
       );
       firstCached ??= result.cachedTokens;
-      const resume =
-        endId !== undefined && result.finishReason === 'stop' && generated[generated.length - 1] === endId && matched === null && !oneCallDone && res.completionTokens < opts.maxTokens;
+      const resume = endId !== undefined && result.finishReason === 'stop' && generated[generated.length - 1] === endId && matched === null && !oneCallDone;
       if (!resume) break;
+      if (res.completionTokens >= opts.maxTokens) {
+        // The turn goes on but the budget is spent: cut for length.
+        budgetCut = true;
+        break;
+      }
       const next = new Uint32Array(tokens.length + generated.length);
       next.set(tokens);
       next.set(generated, tokens.length);
@@ -323,7 +328,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
     res.stopSequence = matched;
   } else if (oneCallDone) {
     res.finish = 'tool_calls';
-  } else if (result.finishReason === 'length') {
+  } else if (result.finishReason === 'length' || budgetCut) {
     res.finish = 'length';
   } else if (result.finishReason === 'cancelled') {
     res.finish = 'cancelled';

@@ -241,6 +241,19 @@ for (const c of CASES) {
           expect(block.thinking).toBe(deltas.join(''));
         }
       });
+
+      it('harmony: the turn goes on past <|end|> (an end token of the engine) until the budget', async () => {
+        // The engine ends generation at <|end|> (native/model/model_loader.cc lists it); harmony
+        // writes it after every message, so the runner resumes. Made certain by a logit bias,
+        // every token is <|end|>: each one ends a generation and the next resumes.
+        const end = (await model.tokenize('<|end|>', { addSpecial: false, parseSpecial: true }))[0]!;
+        expect(model.info.eosTokens).toContain(end);
+        const r = await h.openai.chat.completions.create({ model: MODEL_ID, messages: [{ role: 'user', content: 'Hi' }], logit_bias: { [String(end)]: 100 }, max_tokens: 4 });
+        expect(r.choices[0]!.finish_reason).toBe('length');
+        expect(r.usage?.completion_tokens).toBe(4);
+        // Outside any message the marker is text: nothing the model wrote is lost.
+        expect(r.choices[0]!.message.content).toBe('<|end|>'.repeat(4));
+      });
     }
 
     if (c.reasoning === 'think') {

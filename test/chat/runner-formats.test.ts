@@ -63,13 +63,13 @@ class ScriptedModel {
 const WEATHER = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
 const TIME = { type: 'function', function: { name: 'get_time', parameters: { type: 'object', properties: {} } } };
 
-async function runWith(t: FamilyTemplate, scripts: (m: ScriptedModel) => Tok[][], body: Record<string, unknown>) {
+async function runWith(t: FamilyTemplate, scripts: (m: ScriptedModel) => Tok[][], body: Record<string, unknown>, maxTokens = 100) {
   const model = new ScriptedModel(t, []);
   model['scripts'].push(...scripts(model));
   const plan = planFromOpenAI(chatCompletionRequestSchema.parse({ model: 'm', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [WEATHER, TIME], ...body }));
   const prompt = await buildPrompt(model as unknown as LoadedModel, plan);
   let ids = 0;
-  const result = await runChoice(model as unknown as LoadedModel, plan, prompt, { maxTokens: 100, newToolCallId: () => `call_${ids++}` });
+  const result = await runChoice(model as unknown as LoadedModel, plan, prompt, { maxTokens, newToolCallId: () => `call_${ids++}` });
   return { model, result, prompt };
 }
 
@@ -99,6 +99,17 @@ describe('runner, per family', () => {
     // The second generation continues the first: the prompt, then every token so far.
     expect(Array.from(model.requests[1]!.prompt)).toEqual([...prompt.tokens, ...[m(model, '<|channel|>'), 65, m(model, '<|message|>'), 65, m(model, '<|end|>')]]);
     expect(model.requests[1]!.maxTokens).toBe(95);
+  });
+
+  it('gpt-oss: an <|end|> that spends the budget ends the turn for length', async () => {
+    const { model, result } = await runWith(TEMPLATES.gptOss(), (m) => [['a', 'b', [m.markerId('<|end|>'), '']], ['c', [m.markerId('<|end|>'), '']]], {});
+    // With room, each <|end|> resumes the turn (the third generation, empty, ends it); with a
+    // budget of 3 the first <|end|> spends it.
+    expect(model.requests).toHaveLength(3);
+    expect(result.finish).toBe('stop');
+    const cut = await runWith(TEMPLATES.gptOss(), (m) => [['a', 'b', [m.markerId('<|end|>'), '']]], {}, 3);
+    expect(cut.model.requests).toHaveLength(1);
+    expect(cut.result).toMatchObject({ finish: 'length', completionTokens: 3 });
   });
 
   it('gpt-oss: a forced call is prefilled in the commentary channel', async () => {
