@@ -286,7 +286,7 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
           if (matched !== null) return;
           reportPrefilled(ev);
           res.completionTokens++;
-          generated.push(ev.token);
+          if (endId !== undefined) generated.push(ev.token);
           if (parser.inThinking) res.reasoningTokens++;
           const text = tokenText(ev, prompt.format);
           if (plan.logprobs) logprobs.add(logprobEntry(ev), text.length);
