@@ -238,43 +238,81 @@ export function preTokenize(text: string, steps: readonly SplitStep[]): string[]
 }
 
 function splitSteps(text: string, steps: readonly SplitStep[]): string[] {
-  let pieces = [text];
+  if (steps.every((st) => st.view === 'unicode')) {
+    let pieces = [text];
+    for (const st of steps) {
+      const next: string[] = [];
+      for (const p of pieces) splitAt(p, st.re, next);
+      pieces = next;
+    }
+    return pieces;
+  }
+  // Other views: the pieces are kept as cut positions (UTF-16 offsets into text) and every view is
+  // built once for the whole text. The collapsed view has one unit per code point ('collapsed'),
+  // the wide one the text's own layout (only BMP whitespace replaced).
+  let collapsed = '';
+  let cpStart: Int32Array | null = null; // code point index -> UTF-16 offset
+  let cpIndex: Int32Array | null = null; // UTF-16 offset -> code point index
+  let wide = '';
+  const buildCollapsed = () => {
+    cpStart = new Int32Array(text.length + 1);
+    cpIndex = new Int32Array(text.length + 1);
+    let n = 0;
+    const units: number[] = [];
+    for (let u = 0; u < text.length; ) {
+      const cp = text.codePointAt(u)!;
+      cpStart[n] = u;
+      cpIndex[u] = n;
+      units.push(collapsedByte(cp));
+      u += cp > 0xffff ? 2 : 1;
+      n++;
+    }
+    cpStart[n] = text.length;
+    cpIndex[text.length] = n;
+    for (let i = 0; i < units.length; i += 4096) collapsed += String.fromCharCode(...units.slice(i, i + 4096));
+  };
+  const buildWide = () => {
+    let w = '';
+    for (const c of text) {
+      const cp = c.codePointAt(0)!;
+      w += cp >= 0x80 && collapsedByte(cp) === 0x0b ? '\v' : c;
+    }
+    wide = w;
+  };
+  let cuts = [0, text.length];
   for (const st of steps) {
-    const next: string[] = [];
-    for (const p of pieces) {
-      if (st.view === 'unicode') {
-        splitAt(p, st.re, next);
-        continue;
-      }
-      // Views with one UTF-16 unit per code point ('collapsed') or the same layout as the text
-      // ('wide': only BMP whitespace replaced): split the view, cut the text at the same places.
-      const cps = Array.from(p);
-      let view = '';
+    const next = [0];
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const s = cuts[i]!;
+      const e = cuts[i + 1]!;
       if (st.view === 'collapsed') {
-        for (const c of cps) view += String.fromCharCode(collapsedByte(c.codePointAt(0)!));
+        if (!cpStart) buildCollapsed();
+        const cs = cpIndex![s]!;
+        pieceEnds(collapsed.slice(cs, cpIndex![e]!), st.re, (end) => next.push(cpStart![cs + end]!));
       } else {
-        for (const c of cps) {
-          const cp = c.codePointAt(0)!;
-          view += cp >= 0x80 && collapsedByte(cp) === 0x0b ? '\v' : c;
-        }
-      }
-      const parts: string[] = [];
-      splitAt(view, st.re, parts);
-      if (st.view === 'wide') {
-        let at = 0;
-        for (const q of parts) {
-          next.push(p.slice(at, at + q.length));
-          at += q.length;
-        }
-      } else {
-        let at = 0;
-        for (const q of parts) {
-          next.push(cps.slice(at, at + q.length).join(''));
-          at += q.length;
-        }
+        if (st.view === 'wide' && wide.length !== text.length) buildWide();
+        pieceEnds((st.view === 'wide' ? wide : text).slice(s, e), st.re, (end) => next.push(s + end));
       }
     }
-    pieces = next;
+    cuts = next;
   }
+  const pieces: string[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) pieces.push(text.slice(cuts[i], cuts[i + 1]));
   return pieces;
+}
+
+/** splitAt, reporting where each piece ends (offsets into text). */
+function pieceEnds(text: string, re: RegExp, end: (at: number) => void): void {
+  let last = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    if (m.index > last) end(m.index);
+    last = m.index + m[0].length;
+    end(last);
+  }
+  if (last < text.length) end(text.length);
 }
