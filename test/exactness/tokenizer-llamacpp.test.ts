@@ -23,6 +23,10 @@ const FAMILY_TEXTS = [
   '<|start|>system<|message|>You are ChatGPT.<|end|><|start|>assistant<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>Hi!<|return|>',
   '<|startoftext|>x<|endoftext|> <|constrain|>json<|call|>',
   '<｜begin▁of▁sentence｜>sys<｜User｜>hi<｜Assistant｜>hello<｜end▁of▁sentence｜><｜tool▁calls▁begin｜>',
+  // case changes inside words (gpt-4o and tekken split them; non-ASCII letters count as both cases)
+  'helloÉCOLE CamelCaseWord naïveTEXT ÀÉÎõü XMLHttpRequest getHTTPResponseCode',
+  // letters, digits and marks assigned after Unicode 15.1 (llama.cpp's table): uncategorised there
+  'Cyrillic \u1C89\u1C8Aab, Garay \u{10D50}\u{10D51}x\u{10D40}\u{10D41}9 1\u{10D40}23 4\u{10D41}\u{10D42}567, Tulu \u{11380}\u{113B8}, emoji \u{1FAE9}!',
   '  two  spaces\n\n\nthree newlines\t\ttabs   ▁▁ already-escaped ▁x',
 ];
 
