@@ -7,8 +7,16 @@ import type { EmbedResult, Pooling } from './types.js';
 
 const NATIVE_POOLING: Record<Pooling, NativePooling> = { mean: NativePooling.mean, cls: NativePooling.cls, last: NativePooling.last };
 
+export interface EmbedOptions {
+  /** Default: the model's own pooling type. */
+  pooling?: Pooling;
+  /** L2-normalise each vector (default true). */
+  normalize?: boolean;
+}
+
 interface Pending {
   inputs: readonly Uint32Array[];
+  normalize: boolean;
   resolve(r: EmbedResult): void;
   reject(e: unknown): void;
 }
@@ -25,7 +33,8 @@ export function l2NormaliseRows(rows: Float32Array, dims: number): void {
 }
 
 export class EmbedBatcher {
-  private pending: Pending[] = [];
+  /** Calls waiting for the next flush, by pooling (one native job per pooling kind). */
+  private readonly pending = new Map<Pooling, Pending[]>();
 
   constructor(
     private readonly handle: ModelHandle,
@@ -33,17 +42,23 @@ export class EmbedBatcher {
     private readonly dims: number,
   ) {}
 
-  embed(inputs: readonly Uint32Array[]): Promise<EmbedResult> {
-    if (inputs.length === 0) return Promise.resolve({ pooling: this.pooling, dims: this.dims, vectors: new Float32Array(0) });
+  embed(inputs: readonly Uint32Array[], opts: EmbedOptions = {}): Promise<EmbedResult> {
+    const pooling = opts.pooling ?? this.pooling;
+    if (inputs.length === 0) return Promise.resolve({ pooling, dims: this.dims, vectors: new Float32Array(0) });
     return new Promise<EmbedResult>((resolve, reject) => {
-      if (this.pending.length === 0) setImmediate(() => this.flush());
-      this.pending.push({ inputs, resolve, reject });
+      let list = this.pending.get(pooling);
+      if (!list) {
+        list = [];
+        this.pending.set(pooling, list);
+        setImmediate(() => this.flush(pooling));
+      }
+      list.push({ inputs, normalize: opts.normalize ?? true, resolve, reject });
     });
   }
 
-  private flush(): void {
-    const group = this.pending;
-    this.pending = [];
+  private flush(pooling: Pooling): void {
+    const group = this.pending.get(pooling) ?? [];
+    this.pending.delete(pooling);
     let total = 0;
     let count = 0;
     for (const p of group) {
@@ -62,14 +77,15 @@ export class EmbedBatcher {
       }
     }
     native()
-      .embed(this.handle, tokens, lengths, NATIVE_POOLING[this.pooling])
+      .embed(this.handle, tokens, lengths, NATIVE_POOLING[pooling])
       .then(
         (rows) => {
-          l2NormaliseRows(rows, this.dims);
           let row = 0;
           for (const p of group) {
             const n = p.inputs.length;
-            p.resolve({ pooling: this.pooling, dims: this.dims, vectors: rows.slice(row * this.dims, (row + n) * this.dims) });
+            const vectors = rows.slice(row * this.dims, (row + n) * this.dims);
+            if (p.normalize) l2NormaliseRows(vectors, this.dims);
+            p.resolve({ pooling, dims: this.dims, vectors });
             row += n;
           }
         },

@@ -7,7 +7,7 @@ import type { Tokenizer } from '../tokenizer/index.js';
 import type { ChatTemplate } from './chat-template.js';
 import { contextExceeded, fromNativeError, fromNativeStatus, queueFull } from './engine-errors.js';
 import { StepDispatcher } from './step-dispatcher.js';
-import { EmbedBatcher } from './embed-batcher.js';
+import { EmbedBatcher, type EmbedOptions } from './embed-batcher.js';
 import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
 import { modelText } from './text-worker.js';
 import type {
@@ -65,7 +65,8 @@ export interface EngineModel extends LoadedModel {
   unload(): void;
   /** How embed() pools (from the GGUF's <arch>.pooling_type; causal models without one: last token). */
   readonly pooling: Pooling;
-  embed(inputs: readonly Uint32Array[]): Promise<EmbedResult>;
+  /** LoadedModel.embed, plus another pooling than the model's or raw (unnormalised) vectors. */
+  embed(inputs: readonly Uint32Array[], opts?: EmbedOptions): Promise<EmbedResult>;
   /** Test hook: the scheduler's next wake-up with work sleeps `ms` first (a stuck scheduler). */
   debugStallScheduler(ms: number): void;
 }
@@ -311,7 +312,7 @@ export class NativeModel implements EngineModel {
     };
   }
 
-  embed(inputs: readonly Uint32Array[]): Promise<EmbedResult> {
+  embed(inputs: readonly Uint32Array[], opts: EmbedOptions = {}): Promise<EmbedResult> {
     this.assertLoaded();
     for (const t of inputs) {
       if (t.length === 0) return Promise.reject(invalidRequest('an input has no tokens', 'input'));
@@ -322,7 +323,7 @@ export class NativeModel implements EngineModel {
         if (t[i]! >= this.info.vocabSize) return Promise.reject(invalidRequest(`token id ${t[i]} is not in the vocabulary`, 'input'));
       }
     }
-    return this.embedder.embed(inputs);
+    return this.embedder.embed(inputs, opts);
   }
 
   debugStallScheduler(ms: number): void {

@@ -3,6 +3,7 @@
 import { healthRoutes } from '../api/health.js';
 import { chatCompletionRoutes } from '../api/chat-completions.js';
 import { completionRoutes } from '../api/completions.js';
+import { embeddingRoutes } from '../api/embeddings.js';
 import { MESSAGES_MAX_BODY, messagesRoutes } from '../api/messages.js';
 import { modelRoutes } from '../api/models.js';
 import { filesAndBatchesRoutes } from '../api/batches.js';
@@ -14,6 +15,7 @@ export function mainRoutes(services: Services): Route[] {
     ...healthRoutes(services),
     ...chatCompletionRoutes(services),
     ...completionRoutes(services),
+    ...embeddingRoutes(services),
     // --max-body, when given, is the limit everywhere; otherwise Messages keeps Anthropic's.
     ...messagesRoutes(services, services.config.maxBody ?? MESSAGES_MAX_BODY),
     ...modelRoutes(services),
