@@ -8,6 +8,7 @@ import { parseServeConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { createServices, type Services, type ServicesOptions } from '../../src/server/services.js';
 import { startMainServer } from '../../src/server/main-server.js';
+import { startPredictServer } from '../../src/server/predict-server.js';
 import type { HttpServer } from '../../src/http/server.js';
 import type { EngineModel } from '../../src/engine/index.js';
 import { MeteredModel } from '../../src/server/engine-metrics.js';
@@ -17,6 +18,8 @@ export const KEY = 'sk-ops-test-0123456789';
 
 export interface OpsServer {
   url: string;
+  /** The prediction service (only with `predict: true`). */
+  predictUrl: string | null;
   services: Services;
   server: HttpServer;
   openai: OpenAI;
@@ -25,22 +28,25 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-export async function startOpsServer(modelPaths: string[], flags: string[] = [], opts: ServicesOptions = {}): Promise<OpsServer> {
+export async function startOpsServer(modelPaths: string[], flags: string[] = [], opts: ServicesOptions & { predict?: boolean } = {}): Promise<OpsServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-ops-'));
-  const argv = ['--port', '0', '--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--threads', '2', '--kv-cache-mb', '64', ...flags];
+  const argv = ['--port', '0', ...(opts.predict ? ['--predict-port', '0'] : ['--no-predict']), '--data-dir', dataDir, '--api-key', KEY, '--threads', '2', '--kv-cache-mb', '64', ...flags];
   for (const p of modelPaths) argv.push('--model', p);
   const config = parseServeConfig(argv, {});
   const services = await createServices(config, { logger: createLogger({ level: 'error', sink: () => {} }), ...opts });
   const server = await startMainServer(services);
+  const predict = opts.predict ? await startPredictServer(services) : null;
   const url = `http://127.0.0.1:${server.port}`;
   return {
     url,
+    predictUrl: predict ? `http://127.0.0.1:${predict.port}` : null,
     services,
     server,
     openai: new OpenAI({ baseURL: `${url}/v1`, apiKey: KEY, maxRetries: 0, timeout: 120_000 }),
     engine: () => (services.models.values().next().value as MeteredModel).inner as EngineModel,
     close: async () => {
       await server.shutdown(2000);
+      await predict?.shutdown(2000);
       await services.close();
       for (const m of services.models.values()) ((m as MeteredModel).inner as EngineModel).unload();
       await closeApplyPool();
