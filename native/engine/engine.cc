@@ -825,6 +825,9 @@ std::vector<float> engine::embed(const std::vector<std::vector<int32_t>>& inputs
       explicit hidden_mode(forward_pass& fp) : f(fp) { f.set_hidden_output(true); }
       ~hidden_mode() { f.set_hidden_output(false); }
     } mode(fwd_);
+    // batch_ / out_rows_ may still hold the last pass of another job (compute_private leaves them).
+    batch_.clear();
+    out_rows_.clear();
     auto release = [&] {
       for (auto& b : blocks)
         for (int32_t blk : b) kv_.release(blk);

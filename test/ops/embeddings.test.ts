@@ -125,6 +125,16 @@ describe('engine pooling', () => {
     expectClose(api, Array.from(lastRow, (x) => x / n), 1e-5);
   });
 
+  it('embeds right after an evaluate() (a job that leaves its last pass in the engine\'s scratch)', async () => {
+    const e = s.engine();
+    const toks = await e.tokenize('scratch state between jobs');
+    const before = await e.embed([toks]);
+    await e.evaluate(await e.tokenize('an evaluation of some other tokens first'));
+    const after = await e.embed([toks, toks]);
+    expectClose(after.vectors.subarray(0, before.dims), before.vectors, 1e-5);
+    expectClose(after.vectors.subarray(before.dims), before.vectors, 1e-5);
+  });
+
   it('runs a batch of 256 inputs in a few engine steps', async () => {
     const e = s.engine();
     const inputs = await Promise.all(Array.from({ length: 256 }, (_, i) => e.tokenize(`input ${i} of the batch`)));
