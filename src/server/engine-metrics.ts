@@ -137,6 +137,16 @@ export class MeteredModel implements LoadedModel {
   stats(): EngineStats {
     return this.inner.stats();
   }
+  // What an engine model adds (src/engine/native-model.ts EngineModel), forwarded where the wrapped
+  // model has it: callers holding a served model as an EngineModel keep working.
+  /** Releases the wrapped model where it can be released. */
+  unload(): void {
+    (this.inner as { unload?: () => void }).unload?.();
+  }
+  /** The engine's raw counters (undefined for a model that is not an engine model). */
+  nativeStats(): unknown {
+    return (this.inner as { nativeStats?: () => unknown }).nativeStats?.();
+  }
 
   get embed(): ((inputs: readonly Uint32Array[]) => Promise<EmbedResult>) | undefined {
     const inner = this.inner;
