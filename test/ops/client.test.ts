@@ -62,6 +62,15 @@ describe('client library against a rate-limited server', () => {
     expect(bad).toMatchObject({ success: false, status: 400, attempts: 1 });
   }, 60_000);
 
+  it('the prediction port serves /ready and the process\'s /metrics without a key', async () => {
+    expect((await fetch(`${s.predictUrl}/ready`)).status).toBe(200);
+    const m = await fetch(`${s.predictUrl}/metrics`);
+    expect(m.status).toBe(200);
+    const text = await m.text();
+    expect(text).toContain(`vllm:num_requests_running{model_name="${model}"} 0`);
+    expect(text).toMatch(/svc_http_requests_total\{server="predict",route="\/v1\/predict",method="POST",status="200"\} \d+/);
+  });
+
   it('retries refused connections with backoff, up to the retry count', async () => {
     const port = await new Promise<number>((resolve) => {
       const srv = net.createServer().listen(0, '127.0.0.1', () => {
