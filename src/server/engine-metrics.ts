@@ -109,6 +109,8 @@ export class EngineMetrics {
 export class MeteredModel implements LoadedModel {
   /** generate() and embed() calls not finished yet (readiness: work the engine should be stepping on). */
   pending = 0;
+  /** Of those, the generations at interactive priority (batch work waits behind them anyway). */
+  interactivePending = 0;
 
   constructor(
     readonly inner: LoadedModel,
@@ -174,7 +176,9 @@ export class MeteredModel implements LoadedModel {
     const started = performance.now();
     let last = 0;
     const cells = this.cells;
+    const interactive = req.priority !== 'batch';
     this.pending++;
+    if (interactive) this.interactivePending++;
     try {
       const r = await this.inner.generate(req, (ev) => {
         const now = performance.now();
@@ -193,6 +197,7 @@ export class MeteredModel implements LoadedModel {
       throw e;
     } finally {
       this.pending--;
+      if (interactive) this.interactivePending--;
     }
   }
 }

@@ -69,6 +69,14 @@ export class Readiness {
     return m instanceof MeteredModel ? m.pending : running + waiting;
   }
 
+  /** Waiting requests that count against the queue limit: batch-priority work waits behind
+   *  interactive work and bounds itself, so it does not make a replica unready. The engine's queue
+   *  holds both; the interactive generations in flight (running or waiting) bound the share that
+   *  is interactive. */
+  private static waitingInteractive(m: LoadedModel, waiting: number): number {
+    return m instanceof MeteredModel ? Math.min(waiting, m.interactivePending) : waiting;
+  }
+
   private sampleOne(m: LoadedModel): { running: number; waiting: number; stalledMs: number } {
     const s = m.stats();
     const now = this.now();
@@ -104,7 +112,7 @@ export class Readiness {
         const { running, waiting, stalledMs } = this.sampleOne(m);
         let reason = '';
         if (stalledMs > this.opts.stallDeadlineMs) reason = `scheduler has not stepped for ${Math.round(stalledMs)} ms with requests pending`;
-        else if (waiting >= limit) reason = `queue full (${waiting} waiting, limit ${limit})`;
+        else if (Readiness.waitingInteractive(m, waiting) >= limit) reason = `queue full (${waiting} waiting, limit ${limit})`;
         r = { model: m.info.id, ready: reason === '', running, waiting, reason };
       } catch (e) {
         r = { model: m.info.id, ready: false, running: 0, waiting: 0, reason: `stats unavailable: ${(e as Error).message}` };

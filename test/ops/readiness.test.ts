@@ -7,6 +7,7 @@ import { chatModelPath } from '../chat/harness.js';
 import { loadModels } from '../../src/server/services.js';
 import { shutdownAll } from '../../src/server/shutdown.js';
 import type { LoadedModel } from '../../src/engine/types.js';
+import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 import { startOpsServer, sleep, type OpsServer } from './helpers.js';
 
 let s: OpsServer | null = null;
@@ -91,6 +92,27 @@ describe('GET /ready', () => {
     expect(full?.body.models[0]!.reason).toMatch(/queue full \(\d+ waiting, limit 3\)/);
     expect(results.filter((r) => r.status === 'rejected').length).toBeGreaterThan(0);
     expect((await ready(s.url)).status).toBe(200);
+  }, 300_000);
+
+  it('stays ready while only batch-priority work fills the queue', async () => {
+    s = await startOpsServer([await chatModelPath()], ['--max-queue', '3']);
+    const m = s.services.models.values().next().value as LoadedModel;
+    const prompt = await m.tokenize('batch line');
+    let done = false;
+    const all = Promise.all(
+      Array.from({ length: 80 }, () => m.generate({ prompt, maxTokens: 32, sampling: { ...GREEDY_SAMPLING, logitBias: {} }, priority: 'batch' }, () => {})),
+    ).then(() => (done = true));
+    let maxWaiting = 0;
+    let notReady = 0;
+    while (!done) {
+      const r = await ready(s.url);
+      if (r.status !== 200) notReady++;
+      maxWaiting = Math.max(maxWaiting, r.body.models[0]!.waiting);
+      await sleep(5);
+    }
+    await all;
+    expect(maxWaiting).toBeGreaterThan(3);
+    expect(notReady).toBe(0);
   }, 300_000);
 
   it('turns 503 at once when shutdown begins, on a connection that stays open', async () => {
