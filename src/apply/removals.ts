@@ -34,18 +34,26 @@ function escapeRe(s: string): string {
 const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE))\b/i;
 
 /** Whether original line j defines `name`. */
-function definesName(text: string, name: string): boolean {
+export function definesName(text: string, name: string): boolean {
   const t = text.trim();
   const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
   if (!word.test(t)) return false;
   if (DEF_WORDS.test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
-  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+\\s)?[.#]?${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
+  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
 }
 
 /** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
-function blockEnd(o: Lines, h: number): number {
+export function blockEnd(o: Lines, h: number): number {
   const N = o.text.length;
+  // SQL: a statement runs to its `;` (a `$$ … $$` body's own semicolons do not count).
+  if (/^CREATE\b/i.test(o.norm[h]!)) {
+    let dollars = 0;
+    for (let j = h; j < N; j++) {
+      dollars += (o.text[j]!.match(/\$\$/g) ?? []).length;
+      if (dollars % 2 === 0 && /;\s*$/.test(o.text[j]!)) return j + 1;
+    }
+  }
   // Brace mode when the header opens a block (`{` or an unclosed bracket) or the next line is a lone `{`.
   let depth = 0;
   let opened = false;
@@ -67,12 +75,12 @@ function blockEnd(o: Lines, h: number): number {
   for (let j = h; j < N; j++) {
     const t = o.text[j]!;
     for (const ch of t) {
-      if (ch === '{' || ch === '(' || ch === '[') {
-        depth++;
-        opened = true;
-      } else if (ch === '}' || ch === ')' || ch === ']') depth--;
+      if (ch === '{' || ch === '(' || ch === '[') depth++;
+      else if (ch === '}' || ch === ')' || ch === ']') depth--;
     }
+    // Opened only by a line that leaves a bracket open: `Total()` on its own line, its `{` below (Allman).
     if (opened && depth <= 0) return j + 1;
+    if (depth > 0) opened = true;
     if (!opened && j === h && /[;,]\s*$/.test(t)) return h + 1;
     if (!opened && j > h && !o.blank[j] && o.indent[j]! <= o.indent[h]!) {
       // Indentation block ended; `end` closes Ruby/Lua blocks at the header's level.

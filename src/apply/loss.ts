@@ -1,0 +1,384 @@
+// The no-loss invariant of an apply: an original line may be missing from the merged file only when
+//   (a) 'replaced'        an update line that reads as its edit stands in its place,
+//   (b) 'between-anchors' it lies between two original lines that one update segment shows in order
+//                         with no marker between them, inside the same block (nothing between them
+//                         sits left of both), weak anchors (`}`, `return err`) backed by context, or
+//   (c) 'instructed'      the instruction asks to remove the definition it belongs to.
+// Computed from the original, the update, the instruction and the output alone (an LCS alignment of
+// the original's non-blank lines against the output's), so it serves both as the merge's final pass
+// (restoreLost puts unlicensed lines back) and as the test oracle.
+import { alignLines } from './line-diff.js';
+import { editedVersion, splitLines, tokens, type Lines } from './lines.js';
+import { splitUpdate, type Segment } from './merge-context.js';
+import { blockEnd, definesName, removalTargets } from './removals.js';
+
+export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
+
+/** One stretch of the output between two original lines it kept (or the file's edges). */
+export interface Gap {
+  /** Kept original lines around the gap: -1 / N at the file's edges. */
+  p: number;
+  q: number;
+  /** The output lines the kept ones became: -1 / output length at the edges. */
+  kp: number;
+  kq: number;
+  /** Original non-blank lines in (p, q) missing from the output, each with the rule that licenses it (null: lost). */
+  vanished: Array<{ j: number; rule: LossRule | null; pairedWith: number }>;
+}
+
+export interface LossCheck {
+  /** Original line indices (0-based) missing from the output with no rule for it. */
+  lost: number[];
+  licensed: Record<LossRule, number>;
+  /** Output lines that are marker lines of the update (not expanded). */
+  markersKept: number;
+  gaps: Gap[];
+}
+
+interface UpdateView {
+  segments: Segment[];
+  hasMarkers: boolean;
+  /** Normalised non-marker update line → [segment, line] occurrences. */
+  where: Map<string, Array<[number, number]>>;
+  markers: Set<string>;
+  /** Update lines holding an inline marker, as [text before, text after] the marker. */
+  inline: Array<[string, string]>;
+  wholeFile: boolean;
+  originalText: string;
+  /** Normalised original line → how many times it occurs. */
+  origCount: Map<string, number>;
+}
+
+/** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
+export const INLINE_MARKER = /\{?\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}?/;
+
+function fromInline(view: UpdateView, norm: string): boolean {
+  for (const [a, b] of view.inline) if (norm.length > a.length + b.length && norm.startsWith(a) && norm.endsWith(b)) return true;
+  return false;
+}
+
+/** Leading tokens an edited statement keeps (`if (!v) return` → `if (!v) throw`). */
+const SHARED_LEAD = 5;
+
+function sharedLead(a: string, b: string): number {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  let k = 0;
+  while (k < ta.length && k < tb.length && ta[k] === tb[k]) k++;
+  return k;
+}
+
+/** Comparison key of a line: normalised, a byte-order mark dropped. */
+function key(norm: string): string {
+  return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
+}
+
+function updateView(orig: Lines, original: string, update: string): UpdateView {
+  const split = splitUpdate(update, orig, original);
+  const where = new Map<string, Array<[number, number]>>();
+  split.segments.forEach((seg, s) => {
+    seg.lines.norm.forEach((n, i) => {
+      if (seg.lines.blank[i]) return;
+      const k = key(n);
+      const list = where.get(k);
+      if (list) list.push([s, i]);
+      else where.set(k, [[s, i]]);
+    });
+  });
+  const markers = new Set<string>();
+  const u = split.updateLines;
+  const segText = new Set<string>();
+  for (const seg of split.segments) for (const n of seg.lines.norm) segText.add(n);
+  for (let i = 0; i < u.text.length; i++) if (!u.blank[i] && !segText.has(u.norm[i]!)) markers.add(u.norm[i]!);
+  const inline: Array<[string, string]> = [];
+  for (const n of u.norm) {
+    const m = INLINE_MARKER.exec(n);
+    if (m && n.trim() !== m[0]) inline.push([n.slice(0, m.index).replace(/\s+$/, ''), n.slice(m.index + m[0].length).replace(/^[\s,]+/, '')]);
+  }
+  let wholeFile = false;
+  if (!split.hasMarkers) {
+    // A marker-less update is the new file only when it reads as one: it keeps the original's first
+    // and last lines, or most of its lines. A lone function is a snippet, not a file.
+    const nb = orig.norm.filter((_, j) => !orig.blank[j]).map(key);
+    const un = u.norm.filter((_, i) => !u.blank[i]).map(key);
+    if (nb.length === 0) wholeFile = true;
+    else {
+      const common = alignLines(nb, un).length;
+      wholeFile = (where.has(nb[0]!) && where.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
+    }
+  }
+  const origCount = new Map<string, number>();
+  for (const n of orig.norm) origCount.set(key(n), (origCount.get(key(n)) ?? 0) + 1);
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount };
+}
+
+/** Original lines inside a definition the instruction asks to remove. */
+function instructedLines(orig: Lines, instruction: string | null): Set<number> {
+  const out = new Set<number>();
+  const targets = removalTargets(instruction);
+  if (targets.length === 0) return out;
+  for (let h = 0; h < orig.text.length; h++) {
+    if (orig.blank[h]) continue;
+    for (const name of targets) {
+      if (!definesName(orig.text[h]!, name)) {
+        if (orig.text[h]!.includes(name)) out.add(h);
+        continue;
+      }
+      let start = h;
+      while (start > 0 && !orig.blank[start - 1] && /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(orig.norm[start - 1]!)) start--;
+      const end = blockEnd(orig, h);
+      for (let j = start; j < end; j++) out.add(j);
+    }
+  }
+  return out;
+}
+
+/**
+ * Walks from update line i and original line j in direction dir over non-blank lines while they are
+ * equal, until a strong (not weak) original line confirms the match. Reaching the update's edge
+ * counts only where no marker stands (the update shows the file's edge there).
+ */
+function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1): boolean {
+  const s = seg.lines;
+  if (view.origCount.get(key(orig.norm[j]!)) === 1) return true;
+  for (;;) {
+    if (!orig.weak[j]) return true;
+    i += dir;
+    j += dir;
+    while (i >= 0 && i < s.text.length && s.blank[i]) i += dir;
+    while (j >= 0 && j < orig.text.length && orig.blank[j]) j += dir;
+    const segOut = i < 0 || i >= s.text.length;
+    const origOut = j < 0 || j >= orig.text.length;
+    if (segOut) return origOut && (dir < 0 ? isFirst && !seg.markerBefore : isLast && !seg.markerAfter);
+    if (origOut) return false;
+    if (key(s.norm[i]!) !== key(orig.norm[j]!)) return false;
+  }
+}
+
+/** Rule (b): one segment shows original lines p and q in order with no marker between them. */
+function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number): boolean {
+  const N = orig.text.length;
+  const segs = view.segments;
+  const startOk = (s: number): boolean => s === 0 && !segs[0]!.markerBefore && (view.hasMarkers ? false : view.wholeFile);
+  const endOk = (s: number): boolean => s === segs.length - 1 && !segs[s]!.markerAfter && (view.hasMarkers ? false : view.wholeFile);
+  const ps: Array<[number, number]> = p < 0 ? segs.map((_, s) => [s, -1] as [number, number]).filter(([s]) => startOk(s)) : (view.where.get(key(orig.norm[p]!)) ?? []);
+  for (const [s, i1] of ps) {
+    const seg = segs[s]!;
+    if (p >= 0 && !contextHolds(view, seg, s === 0, s === segs.length - 1, i1, orig, p, -1)) continue;
+    if (q >= N) {
+      if (endOk(s)) return true;
+      continue;
+    }
+    for (const [s2, i2] of view.where.get(key(orig.norm[q]!)) ?? []) {
+      if (s2 !== s || i2 <= i1) continue;
+      if (contextHolds(view, seg, s === 0, s === segs.length - 1, i2, orig, q, 1)) return true;
+    }
+  }
+  return false;
+}
+
+/** Some segment shows original line j (with context) and, next to it in direction dir, the line `next`. */
+function showsNext(view: UpdateView, orig: Lines, j: number, next: string, dir: 1 | -1): boolean {
+  const segs = view.segments;
+  for (const [s, i] of view.where.get(key(orig.norm[j]!)) ?? []) {
+    const seg = segs[s]!;
+    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, j, dir === 1 ? -1 : 1)) continue;
+    let x = i + dir;
+    while (x >= 0 && x < seg.lines.text.length && seg.lines.blank[x]) x += dir;
+    if (x >= 0 && x < seg.lines.text.length && key(seg.lines.norm[x]!) === key(next)) return true;
+  }
+  return false;
+}
+
+/** Nothing deleted between p and q sits left of both: the deletion stays inside one block. */
+function sameBlock(orig: Lines, p: number, q: number, vanished: number[]): boolean {
+  const N = orig.text.length;
+  const bound = Math.min(p >= 0 ? orig.indent[p]! : 0, q < N ? orig.indent[q]! : 0);
+  for (const j of vanished) if (orig.indent[j]! < bound) return false;
+  return true;
+}
+
+export function analyseLoss(orig: Lines, out: Lines, original: string, update: string, instruction: string | null): LossCheck {
+  const view = updateView(orig, original, update);
+  const instructed = instructedLines(orig, instruction);
+  // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
+  // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
+  let best = analyseWith(orig, out, view, instructed, false, false);
+  for (const [late, skip] of [[true, false], [false, true], [true, true]] as const) {
+    if (best.lost.length === 0) break;
+    if (skip && instructed.size === 0) break;
+    const other = analyseWith(orig, out, view, instructed, late, skip);
+    if (other.lost.length < best.lost.length) best = other;
+  }
+  return best;
+}
+
+/**
+ * One reading of the output: `lateDeletions` picks among equally long alignments; `skipInstructed`
+ * leaves the lines the instruction removes out of the alignment (so a removed method's `}` is not
+ * matched in place of the class's).
+ */
+function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<number>, lateDeletions: boolean, skipInstructed: boolean): LossCheck {
+  const oIdx: number[] = [];
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && !(skipInstructed && instructed.has(j))) oIdx.push(j);
+  const kIdx: number[] = [];
+  for (let k = 0; k < out.text.length; k++) if (!out.blank[k]) kIdx.push(k);
+  const pairs = alignLines(oIdx.map((j) => key(orig.norm[j]!)), kIdx.map((k) => key(out.norm[k]!)), lateDeletions);
+  const N = orig.text.length;
+  const K = out.text.length;
+  const anchors: Array<[number, number]> = [[-1, -1], ...pairs.map(([a, b]) => [oIdx[a]!, kIdx[b]!] as [number, number]), [N, K]];
+  const licensed: Record<LossRule, number> = { replaced: 0, 'between-anchors': 0, instructed: 0 };
+  const lost: number[] = [];
+  const gaps: Gap[] = [];
+  for (let g = 1; g < anchors.length; g++) {
+    const [p, kp] = anchors[g - 1]!;
+    const [q, kq] = anchors[g]!;
+    const missing: number[] = [];
+    for (let j = p + 1; j < q; j++) if (!orig.blank[j]) missing.push(j);
+    if (missing.length === 0) continue;
+    const inserted: number[] = [];
+    for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)))) inserted.push(k);
+    const adjacent = shownAdjacent(view, orig, p, q) && sameBlock(orig, p, q, missing);
+    const gap: Gap = { p, q, kp, kq, vanished: [] };
+    let from = 0;
+    for (const j of missing) {
+      let rule: LossRule | null = null;
+      let pairedWith = -1;
+      // (a) first: it also tells the restorer where the line stood.
+      for (let x = from; x < inserted.length; x++) {
+        const k = inserted[x]!;
+        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sharedLead(orig.norm[j]!, out.norm[k]!) >= SHARED_LEAD)) {
+          rule = 'replaced';
+          pairedWith = k;
+          from = x + 1;
+          break;
+        }
+      }
+      gap.vanished.push({ j, rule, pairedWith });
+    }
+    // (a) by position: the update shows the kept line before the gap followed directly by the gap's
+    // new lines (or the new lines followed directly by the kept line after it): each new line stands
+    // in for one original line, counted from that side.
+    let budget = inserted.length - gap.vanished.filter((v) => v.rule).length;
+    const open = gap.vanished.filter((v) => !v.rule);
+    if (budget > 0 && inserted.length > 0 && p >= 0 && showsNext(view, orig, p, out.norm[inserted[0]!]!, 1)) {
+      for (const v of open) if (budget > 0 && !v.rule) (v.rule = 'replaced'), budget--;
+    }
+    if (budget > 0 && inserted.length > 0 && q < N && showsNext(view, orig, q, out.norm[inserted[inserted.length - 1]!]!, -1)) {
+      for (let x = open.length - 1; x >= 0; x--) if (budget > 0 && !open[x]!.rule) (open[x]!.rule = 'replaced'), budget--;
+    }
+    for (const v of gap.vanished) {
+      if (!v.rule && adjacent) v.rule = 'between-anchors';
+      if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
+      if (v.rule) licensed[v.rule]++;
+      else lost.push(v.j);
+    }
+    gaps.push(gap);
+  }
+  let markersKept = 0;
+  const origSet = new Set(orig.norm);
+  for (let k = 0; k < K; k++) {
+    if (origSet.has(out.norm[k]!)) continue;
+    if (view.markers.has(out.norm[k]!) || (INLINE_MARKER.test(out.norm[k]!) && !view.originalText.includes(INLINE_MARKER.exec(out.norm[k]!)![0]))) markersKept++;
+  }
+  return { lost, licensed, markersKept, gaps };
+}
+
+/** The oracle: original, update, instruction and merged output as the client sees them. */
+export function checkLoss(original: string, update: string, instruction: string | null, output: string): LossCheck {
+  return analyseLoss(splitLines(original), splitLines(output), original, update, instruction);
+}
+
+interface OutLine {
+  text: string;
+  eol: string;
+}
+
+/**
+ * Puts every unlicensed missing line back where the original had it, relative to the kept lines and
+ * to the update lines around it. Returns the new output and how many lines were restored.
+ */
+export function restoreLost(original: string, update: string, instruction: string | null, output: string): { content: string; restored: number[] } {
+  const orig = splitLines(original);
+  let content = output;
+  const restored: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const out = splitLines(content);
+    const check = analyseLoss(orig, out, original, update, instruction);
+    if (check.lost.length === 0) break;
+    restored.push(...check.lost);
+    content = rebuild(orig, out, check, update);
+  }
+  return { content, restored: [...new Set(restored)].sort((a, b) => a - b) };
+}
+
+function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): string {
+  const updNorm = splitLines(update).norm.filter((n) => n.length > 0);
+  const follows = (a: string, b: string): boolean => {
+    for (let i = 0; i + 1 < updNorm.length; i++) if (updNorm[i] === a && updNorm[i + 1] === b) return true;
+    return false;
+  };
+  const lines: OutLine[] = [];
+  const outLine = (k: number): OutLine => ({ text: out.text[k]!, eol: out.eol[k] || orig.dominantEol });
+  const origLine = (j: number): OutLine => ({ text: orig.text[j]!, eol: orig.eol[j] || orig.dominantEol });
+  let k = 0;
+  for (const gap of check.gaps) {
+    if (!gap.vanished.some((v) => v.rule === null)) continue;
+    // Output up to and including the kept line before the gap.
+    for (; k <= gap.kp; k++) lines.push(outLine(k));
+    const lostSet = new Set(gap.vanished.filter((v) => v.rule === null).map((v) => v.j));
+    const ins: number[] = [];
+    for (let x = gap.kp + 1; x < gap.kq; x++) ins.push(x);
+    const hasInserted = ins.some((x) => !out.blank[x]);
+    const anyLicensed = gap.vanished.some((v) => v.rule !== null);
+    if (!hasInserted && !anyLicensed) {
+      // A pure loss: the original stretch comes back as it was.
+      for (let j = gap.p + 1; j < gap.q; j++) lines.push(origLine(j));
+      k = gap.kq;
+      continue;
+    }
+    // Runs of lost lines (with the blank lines inside them), in original order.
+    const runs: Array<[number, number]> = [];
+    for (let j = gap.p + 1; j < gap.q; j++) {
+      if (!lostSet.has(j)) continue;
+      const last = runs[runs.length - 1];
+      let joinable = !!last;
+      if (last) for (let y = last[1] + 1; y < j; y++) if (!orig.blank[y]) joinable = false;
+      if (last && joinable) last[1] = j;
+      else runs.push([j, j]);
+    }
+    const emitRun = ([a, b]: [number, number], afterContent: boolean): void => {
+      if (afterContent && a > 0 && orig.blank[a - 1] && lines.length > 0 && lines[lines.length - 1]!.text.trim() !== '') lines.push(origLine(a - 1));
+      for (let j = a; j <= b; j++) lines.push(origLine(j));
+      if (!afterContent && b + 1 < orig.text.length && orig.blank[b + 1]) lines.push(origLine(b + 1));
+    };
+    let x = 0;
+    const paired = gap.vanished.filter((v) => v.pairedWith >= 0);
+    if (paired.length > 0) {
+      let r = 0;
+      for (const v of paired) {
+        while (r < runs.length && runs[r]![0] < v.j) emitRun(runs[r++]!, x > 0);
+        while (x < ins.length && ins[x]! <= v.pairedWith) lines.push(outLine(ins[x++]!));
+      }
+      while (r < runs.length) emitRun(runs[r++]!, true);
+      while (x < ins.length) lines.push(outLine(ins[x++]!));
+    } else {
+      const firstIns = ins.find((y) => !out.blank[y]);
+      const lastIns = [...ins].reverse().find((y) => !out.blank[y]);
+      const insertedFirst = gap.p >= 0 && firstIns !== undefined && follows(orig.norm[gap.p]!, out.norm[firstIns]!);
+      const insertedLast = gap.q < orig.text.length && lastIns !== undefined && follows(out.norm[lastIns]!, orig.norm[gap.q]!);
+      if (insertedFirst || !insertedLast) {
+        for (const y of ins) lines.push(outLine(y));
+        for (const run of runs) emitRun(run, true);
+      } else {
+        for (const run of runs) emitRun(run, false);
+        for (const y of ins) lines.push(outLine(y));
+      }
+    }
+    k = gap.kq;
+  }
+  for (; k < out.text.length; k++) lines.push(outLine(k));
+  const finalNewline = out.text.length === 0 ? orig.finalNewline : out.finalNewline;
+  return lines.map((l, i) => l.text + (i === lines.length - 1 ? (finalNewline ? l.eol : '') : l.eol)).join('');
+}
+
