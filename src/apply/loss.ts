@@ -68,6 +68,16 @@ function sharedLead(a: string, b: string): number {
   return k;
 }
 
+/** Same tokens but one (`super()` → `superNext()`, `test:` → `testRenamed:`): a rename in place. */
+function renamed(a: string, b: string): boolean {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  if (ta.length !== tb.length || ta.length < 2) return false;
+  let diff = 0;
+  for (let k = 0; k < ta.length; k++) if (ta[k] !== tb[k]) diff++;
+  return diff === 1;
+}
+
 /** Comparison key of a line: normalised, a byte-order mark dropped. */
 function key(norm: string): string {
   return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
@@ -120,10 +130,7 @@ function instructedLines(orig: Lines, instruction: string | null): Set<number> {
   for (let h = 0; h < orig.text.length; h++) {
     if (orig.blank[h]) continue;
     for (const name of targets) {
-      if (!definesName(orig.text[h]!, name)) {
-        if (orig.text[h]!.includes(name)) out.add(h);
-        continue;
-      }
+      if (!definesName(orig.text[h]!, name)) continue;
       let start = h;
       while (start > 0 && !orig.blank[start - 1] && /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(orig.norm[start - 1]!)) start--;
       const end = blockEnd(orig, h);
@@ -140,41 +147,72 @@ function instructedLines(orig: Lines, instruction: string | null): Set<number> {
  */
 function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1): boolean {
   const s = seg.lines;
-  if (view.origCount.get(key(orig.norm[j]!)) === 1) return true;
   for (;;) {
-    if (!orig.weak[j]) return true;
+    // A line unique in the original pins the position; a repeated one (`}`, a copied statement) needs its neighbours.
+    if (view.origCount.get(key(orig.norm[j]!)) === 1) return true;
     i += dir;
     j += dir;
     while (i >= 0 && i < s.text.length && s.blank[i]) i += dir;
     while (j >= 0 && j < orig.text.length && orig.blank[j]) j += dir;
     const segOut = i < 0 || i >= s.text.length;
     const origOut = j < 0 || j >= orig.text.length;
-    if (segOut) return origOut && (dir < 0 ? isFirst && !seg.markerBefore : isLast && !seg.markerAfter);
+    // The update's edge stands for the file's only where no marker is (and a marker-less update is the whole file).
+    // A model that stops without a marker has not said the file ends there (issue 28's lost tail
+    // function): only a marker-less update that reads as the whole file vouches for the file's edges.
+    if (segOut) return origOut && !view.hasMarkers && view.wholeFile && (dir < 0 ? isFirst : isLast);
     if (origOut) return false;
     if (key(s.norm[i]!) !== key(orig.norm[j]!)) return false;
   }
 }
 
 /** Rule (b): one segment shows original lines p and q in order with no marker between them. */
-function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number): boolean {
+function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, gapKeys: Set<string>): boolean {
   const N = orig.text.length;
   const segs = view.segments;
-  const startOk = (s: number): boolean => s === 0 && !segs[0]!.markerBefore && (view.hasMarkers ? false : view.wholeFile);
-  const endOk = (s: number): boolean => s === segs.length - 1 && !segs[s]!.markerAfter && (view.hasMarkers ? false : view.wholeFile);
+  const startOk = (s: number): boolean => s === 0 && !segs[0]!.markerBefore && !view.hasMarkers && view.wholeFile;
+  const endOk = (s: number): boolean => s === segs.length - 1 && !segs[s]!.markerAfter && !view.hasMarkers && view.wholeFile;
   const ps: Array<[number, number]> = p < 0 ? segs.map((_, s) => [s, -1] as [number, number]).filter(([s]) => startOk(s)) : (view.where.get(key(orig.norm[p]!)) ?? []);
   for (const [s, i1] of ps) {
     const seg = segs[s]!;
-    if (p >= 0 && !contextHolds(view, seg, s === 0, s === segs.length - 1, i1, orig, p, -1)) continue;
+    const first = s === 0;
+    const last = s === segs.length - 1;
+    const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1);
     if (q >= N) {
-      if (endOk(s)) return true;
+      if (pHolds && endOk(s)) return true;
       continue;
     }
     for (const [s2, i2] of view.where.get(key(orig.norm[q]!)) ?? []) {
       if (s2 !== s || i2 <= i1) continue;
-      if (contextHolds(view, seg, s === 0, s === segs.length - 1, i2, orig, q, 1)) return true;
+      // The update shows them adjacent only if it shows none of the missing lines between them.
+      let showsMissing = false;
+      for (let x = Math.max(0, i1 + 1); x < i2 && !showsMissing; x++) if (!seg.lines.blank[x] && gapKeys.has(key(seg.lines.norm[x]!))) showsMissing = true;
+      if (showsMissing) continue;
+      const qHolds = contextHolds(view, seg, first, last, i2, orig, q, 1);
+      if (pHolds && qHolds) return true;
+      if (p < 0) continue;
+      // One side pinned, the other found by structure (q closes the block p opens, in the update
+      // and in the original) or as the nearest occurrence next to the pinned one.
+      const structural = i1 >= 0 && closesAt(seg.lines.text, i1) === i2 && closesAt(orig.text, p) === q;
+      if ((pHolds || qHolds) && structural) return true;
+      if (pHolds && nearestAfter(view, orig, p, q)) return true;
+      if (qHolds && nearestBefore(view, orig, p, q)) return true;
     }
   }
   return false;
+}
+
+/** q is the first line after p with its text. */
+function nearestAfter(view: UpdateView, orig: Lines, p: number, q: number): boolean {
+  const k = key(orig.norm[q]!);
+  for (let j = p + 1; j < q; j++) if (key(orig.norm[j]!) === k) return false;
+  return true;
+}
+
+/** p is the last line before q with its text. */
+function nearestBefore(view: UpdateView, orig: Lines, p: number, q: number): boolean {
+  const k = key(orig.norm[p]!);
+  for (let j = p + 1; j < q; j++) if (key(orig.norm[j]!) === k) return false;
+  return true;
 }
 
 /** Some segment shows original line j (with context) and, next to it in direction dir, the line `next`. */
@@ -190,6 +228,66 @@ function showsNext(view: UpdateView, orig: Lines, j: number, next: string, dir: 
   return false;
 }
 
+/** Net brackets a line opens (strings not skipped: code lines rarely hold unbalanced ones in quotes). */
+function bracketDelta(t: string): number {
+  let d = 0;
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 123 || c === 40 || c === 91) d++;
+    else if (c === 125 || c === 41 || c === 93) d--;
+  }
+  return d;
+}
+
+/** The line that closes the block line h opens (brackets back to h's level), or -1. */
+function closesAt(text: readonly string[], h: number): number {
+  let depth = bracketDelta(text[h]!);
+  if (depth <= 0) return -1;
+  for (let j = h + 1; j < text.length; j++) {
+    depth += bracketDelta(text[j]!);
+    if (depth <= 0) return j;
+  }
+  return -1;
+}
+
+/** End (exclusive) of the indentation block headed by line h (`def f():`, `key:`): deeper lines after it. */
+function indentBlockEnd(l: Lines, h: number): number {
+  let end = h + 1;
+  for (let j = h + 1; j < l.text.length; j++) {
+    if (l.blank[j]) continue;
+    if (l.indent[j]! <= l.indent[h]!) break;
+    end = j + 1;
+  }
+  return end;
+}
+
+/**
+ * When some segment shows original line p (a block header, position confirmed) and the block's
+ * body after it, through its end (the closing line, or the dedent), what the segment shows is the
+ * new block: returns the end (exclusive) of p's original block, whose lines it replaces; p + 1 otherwise.
+ */
+function blockRestReplaced(view: UpdateView, orig: Lines, p: number): number {
+  const segs = view.segments;
+  const close = closesAt(orig.text, p);
+  const indented = close < 0 && /:\s*$/.test(orig.norm[p]!);
+  if (close < 0 && !indented) return p + 1;
+  for (const [s, i] of view.where.get(key(orig.norm[p]!)) ?? []) {
+    const seg = segs[s]!;
+    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1)) continue;
+    if (!indented) {
+      const c = closesAt(seg.lines.text, i);
+      // A closing line the update shows as it was is kept, not replaced.
+      if (c >= 0) return key(seg.lines.norm[c]!) === key(orig.norm[close]!) ? close : close + 1;
+      continue;
+    }
+    // The segment's body ends before a line back at the header's level, or where the segment ends
+    // (a marker or the update's end follows).
+    const bodyEnd = indentBlockEnd(seg.lines, i);
+    if (bodyEnd > i + 1) return indentBlockEnd(orig, p);
+  }
+  return p + 1;
+}
+
 /** Nothing deleted between p and q sits left of both: the deletion stays inside one block. */
 function sameBlock(orig: Lines, p: number, q: number, vanished: number[]): boolean {
   const N = orig.text.length;
@@ -203,8 +301,8 @@ export function analyseLoss(orig: Lines, out: Lines, original: string, update: s
   const instructed = instructedLines(orig, instruction);
   // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
   // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
-  let best = analyseWith(orig, out, view, instructed, false, false);
-  for (const [late, skip] of [[true, false], [false, true], [true, true]] as const) {
+  let best = analyseWith(orig, out, view, instructed, true, false);
+  for (const [late, skip] of [[false, false], [true, true], [false, true]] as const) {
     if (best.lost.length === 0) break;
     if (skip && instructed.size === 0) break;
     const other = analyseWith(orig, out, view, instructed, late, skip);
@@ -223,7 +321,9 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && !(skipInstructed && instructed.has(j))) oIdx.push(j);
   const kIdx: number[] = [];
   for (let k = 0; k < out.text.length; k++) if (!out.blank[k]) kIdx.push(k);
-  const pairs = alignLines(oIdx.map((j) => key(orig.norm[j]!)), kIdx.map((k) => key(out.norm[k]!)), lateDeletions);
+  // Kept original lines keep their indentation: `  }` closing a method is not the class's `}`.
+  const exact = (t: string): string => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
+  const pairs = alignLines(oIdx.map((j) => exact(orig.text[j]!)), kIdx.map((k) => exact(out.text[k]!)), lateDeletions);
   const N = orig.text.length;
   const K = out.text.length;
   const anchors: Array<[number, number]> = [[-1, -1], ...pairs.map(([a, b]) => [oIdx[a]!, kIdx[b]!] as [number, number]), [N, K]];
@@ -238,7 +338,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     if (missing.length === 0) continue;
     const inserted: number[] = [];
     for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)))) inserted.push(k);
-    const adjacent = shownAdjacent(view, orig, p, q) && sameBlock(orig, p, q, missing);
+    const adjacent = shownAdjacent(view, orig, p, q, new Set(missing.map((j) => key(orig.norm[j]!)))) && sameBlock(orig, p, q, missing);
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
     for (const j of missing) {
@@ -247,7 +347,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
-        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sharedLead(orig.norm[j]!, out.norm[k]!) >= SHARED_LEAD)) {
+        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sharedLead(orig.norm[j]!, out.norm[k]!) >= SHARED_LEAD || renamed(orig.norm[j]!, out.norm[k]!))) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
@@ -256,16 +356,11 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       }
       gap.vanished.push({ j, rule, pairedWith });
     }
-    // (a) by position: the update shows the kept line before the gap followed directly by the gap's
-    // new lines (or the new lines followed directly by the kept line after it): each new line stands
-    // in for one original line, counted from that side.
-    let budget = inserted.length - gap.vanished.filter((v) => v.rule).length;
-    const open = gap.vanished.filter((v) => !v.rule);
-    if (budget > 0 && inserted.length > 0 && p >= 0 && showsNext(view, orig, p, out.norm[inserted[0]!]!, 1)) {
-      for (const v of open) if (budget > 0 && !v.rule) (v.rule = 'replaced'), budget--;
-    }
-    if (budget > 0 && inserted.length > 0 && q < N && showsNext(view, orig, q, out.norm[inserted[inserted.length - 1]!]!, -1)) {
-      for (let x = open.length - 1; x >= 0; x--) if (budget > 0 && !open[x]!.rule) (open[x]!.rule = 'replaced'), budget--;
+    // (a) by structure: the update shows the kept line before the gap, a block header, followed by
+    // new lines that finish its block; the original lines that finished it are what they replace.
+    if (p >= 0 && gap.vanished.some((v) => !v.rule)) {
+      const rest = blockRestReplaced(view, orig, p);
+      for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest) v.rule = 'replaced';
     }
     for (const v of gap.vanished) {
       if (!v.rule && adjacent) v.rule = 'between-anchors';

@@ -10,7 +10,7 @@ import { expandInlineMarkers } from './inline-markers.js';
 import { restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals } from './removals.js';
-import { describeReport, type MergeReport } from './report.js';
+import type { MergeReport } from './report.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -138,4 +138,3 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   return finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
 }
 
-export { describeReport };

@@ -12,7 +12,8 @@ export function removalTargets(instruction: string | null): string[] {
   if (!instruction) return [];
   const out = new Set<string>();
   for (const m of instruction.matchAll(VERBS)) {
-    const phrase = m[1] ?? '';
+    // "Remove `a` and update B": the names after another verb are not removals.
+    const phrase = (m[1] ?? '').split(/\b(?:and|then|but)\s+(?:update|add|change|rename|make|fix|modify|set|use|replace|move|keep|bump|increase|decrease|edit|adjust|return|log|call)\b/i)[0]!;
     for (const b of phrase.matchAll(/`([^`]+)`/g)) {
       const name = /[A-Za-z_$][\w$-]*/.exec(b[1]!.replace(/\(\)$/, ''));
       if (name) out.add(name[0]);
@@ -31,14 +32,15 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE))\b/i;
+const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE|TRIGGER))\b/i;
 
 /** Whether original line j defines `name`. */
 export function definesName(text: string, name: string): boolean {
   const t = text.trim();
   const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
   if (!word.test(t)) return false;
-  if (DEF_WORDS.test(t)) return true;
+  // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
+  if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-])`, 'i').test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
   return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
 }

@@ -6,6 +6,7 @@ import {
   type Block, type Change, type Edit, type Lang,
 } from './edit-gen.js';
 import { applyChanges } from './edit-gen.js';
+import { definesName } from '../../src/apply/removals.js';
 
 export interface ShapeInput {
   lines: string[];
@@ -61,7 +62,7 @@ function result(x: ShapeInput, changes: Change[], update: string[], instruction:
 
 /** A definition named by a declaration (`function f`, `def f`, `f() {`), not a call such as `router.get(`. */
 function declared(x: ShapeInput, b: Block): boolean {
-  return /^[A-Za-z_]\w*$/.test(b.name) && !/^\s*[\w$]+\.[\w$]+\(/.test(x.lines[b.header]!);
+  return /^[A-Za-z_]\w*$/.test(b.name) && !/^\s*[\w$]+\.[\w$]+\(/.test(x.lines[b.header]!) && definesName(x.lines[b.header]!, b.name);
 }
 
 /** What a person calls the definition: function, method, rule, view, section. */
