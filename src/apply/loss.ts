@@ -296,8 +296,29 @@ function sameBlock(orig: Lines, p: number, q: number, vanished: number[]): boole
   return true;
 }
 
-export function analyseLoss(orig: Lines, out: Lines, original: string, update: string, instruction: string | null): LossCheck {
-  const view = updateView(orig, original, update);
+/** Exact comparison text of a line: trailing space and a byte-order mark dropped, indentation kept. */
+function exactText(t: string): string {
+  return (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
+}
+
+/** True when every non-blank original line is in the output, in order: nothing can be missing. */
+function nothingMissing(orig: Lines, out: Lines): boolean {
+  let k = 0;
+  for (let j = 0; j < orig.text.length; j++) {
+    if (orig.blank[j]) continue;
+    const t = exactText(orig.text[j]!);
+    while (k < out.text.length && exactText(out.text[k]!) !== t) k++;
+    if (k >= out.text.length) return false;
+    k++;
+  }
+  return true;
+}
+
+export function analyseLoss(orig: Lines, out: Lines, original: string, update: string, instruction: string | null, prepared?: UpdateView): LossCheck {
+  if (!prepared && nothingMissing(orig, out)) {
+    return { lost: [], licensed: { replaced: 0, 'between-anchors': 0, instructed: 0 }, markersKept: countMarkersKept(orig, out, updateView(orig, original, update)), gaps: [] };
+  }
+  const view = prepared ?? updateView(orig, original, update);
   const instructed = instructedLines(orig, instruction);
   // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
   // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
@@ -311,6 +332,16 @@ export function analyseLoss(orig: Lines, out: Lines, original: string, update: s
   return best;
 }
 
+function countMarkersKept(orig: Lines, out: Lines, view: UpdateView): number {
+  let markersKept = 0;
+  const origSet = new Set(orig.norm);
+  for (let k = 0; k < out.text.length; k++) {
+    if (origSet.has(out.norm[k]!)) continue;
+    if (view.markers.has(out.norm[k]!) || (INLINE_MARKER.test(out.norm[k]!) && !view.originalText.includes(INLINE_MARKER.exec(out.norm[k]!)![0]))) markersKept++;
+  }
+  return markersKept;
+}
+
 /**
  * One reading of the output: `lateDeletions` picks among equally long alignments; `skipInstructed`
  * leaves the lines the instruction removes out of the alignment (so a removed method's `}` is not
@@ -322,8 +353,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const kIdx: number[] = [];
   for (let k = 0; k < out.text.length; k++) if (!out.blank[k]) kIdx.push(k);
   // Kept original lines keep their indentation: `  }` closing a method is not the class's `}`.
-  const exact = (t: string): string => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
-  const pairs = alignLines(oIdx.map((j) => exact(orig.text[j]!)), kIdx.map((k) => exact(out.text[k]!)), lateDeletions);
+  const pairs = alignLines(oIdx.map((j) => exactText(orig.text[j]!)), kIdx.map((k) => exactText(out.text[k]!)), lateDeletions);
   const N = orig.text.length;
   const K = out.text.length;
   const anchors: Array<[number, number]> = [[-1, -1], ...pairs.map(([a, b]) => [oIdx[a]!, kIdx[b]!] as [number, number]), [N, K]];
@@ -370,18 +400,21 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     }
     gaps.push(gap);
   }
-  let markersKept = 0;
-  const origSet = new Set(orig.norm);
-  for (let k = 0; k < K; k++) {
-    if (origSet.has(out.norm[k]!)) continue;
-    if (view.markers.has(out.norm[k]!) || (INLINE_MARKER.test(out.norm[k]!) && !view.originalText.includes(INLINE_MARKER.exec(out.norm[k]!)![0]))) markersKept++;
-  }
+  const markersKept = countMarkersKept(orig, out, view);
   return { lost, licensed, markersKept, gaps };
 }
 
 /** The oracle: original, update, instruction and merged output as the client sees them. */
 export function checkLoss(original: string, update: string, instruction: string | null, output: string): LossCheck {
-  return analyseLoss(splitLines(original), splitLines(output), original, update, instruction);
+  return analyseLoss(originalLines(original), splitLines(output), original, update, instruction);
+}
+
+/** The last original split (tests and benchmarks check many edits of one file in a row). */
+let lastOriginal: { text: string; lines: Lines } | null = null;
+
+function originalLines(text: string): Lines {
+  if (lastOriginal?.text !== text) lastOriginal = { text, lines: splitLines(text) };
+  return lastOriginal.lines;
 }
 
 interface OutLine {
@@ -393,16 +426,19 @@ interface OutLine {
  * Puts every unlicensed missing line back where the original had it, relative to the kept lines and
  * to the update lines around it. Returns the new output and how many lines were restored.
  */
-export function restoreLost(original: string, update: string, instruction: string | null, output: string): { content: string; restored: number[] } {
-  const orig = splitLines(original);
+export function restoreLost(original: string, update: string, instruction: string | null, output: string, origLines?: Lines): { content: string; restored: number[] } {
+  const orig = origLines ?? splitLines(original);
   let content = output;
+  let out = splitLines(content);
+  if (nothingMissing(orig, out)) return { content, restored: [] };
+  const view = updateView(orig, original, update);
   const restored: number[] = [];
   for (let round = 0; round < 3; round++) {
-    const out = splitLines(content);
-    const check = analyseLoss(orig, out, original, update, instruction);
+    const check = analyseLoss(orig, out, original, update, instruction, view);
     if (check.lost.length === 0) break;
     restored.push(...check.lost);
     content = rebuild(orig, out, check, update);
+    out = splitLines(content);
   }
   return { content, restored: [...new Set(restored)].sort((a, b) => a - b) };
 }

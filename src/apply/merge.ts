@@ -1,7 +1,7 @@
 // The merge engine's entry point: original code + update snippet (+ instruction) → merged file.
 // Pure and deterministic. `fast` = greedy anchored alignment, `large` = global sequence alignment,
 // `auto` = fast unless fast had to guess, then large; the result says which ran.
-import { splitLines } from './lines.js';
+import { splitLines, type Lines } from './lines.js';
 import { buildContext, splitUpdate, type Chain, type MergeContext } from './merge-context.js';
 import { fastChains } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
@@ -72,7 +72,7 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
     restored: [],
     wholeFile: false,
   };
-  return keepOriginal(input, { content: assemble(ctx, placed.spans, removed), model, confidence: conf, ambiguities, fullReplacement: false, report });
+  return keepOriginal(input, { content: assemble(ctx, placed.spans, removed), model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
 }
 
 /** Below this confidence a merge that had to put original lines back reports itself. */
@@ -83,8 +83,8 @@ const RESTORED_CONFIDENCE = 0.4;
  * licenses (src/apply/loss.ts) are put back where they stood, and the merge says so (its
  * confidence drops, so `auto` hands the request to svc-v3-large).
  */
-function keepOriginal(input: ApplyInput, r: MergeResult): MergeResult {
-  const { content, restored } = restoreLost(input.code, input.update, input.instruction, r.content);
+function keepOriginal(input: ApplyInput, r: MergeResult, orig?: Lines): MergeResult {
+  const { content, restored } = restoreLost(input.code, input.update, input.instruction, r.content, orig);
   if (restored.length === 0) return r;
   const note = `kept ${restored.length} original line(s) the update did not remove (${describeLines(restored)}): placement was uncertain`;
   return {
@@ -121,7 +121,7 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
     const finalNewline = orig.text.length === 0 ? true : orig.finalNewline;
     const content = lines.length === 0 ? '' : render(lines, orig.text.length === 0 ? u.dominantEol : orig.dominantEol, finalNewline);
     const report: MergeReport = { hunks: [], removedByInstruction: 0, restored: [], wholeFile: true };
-    const r = keepOriginal(input, { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true, report });
+    const r = keepOriginal(input, { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true, report }, orig);
     return r.report.restored.length > 0 && mode === 'auto' ? { ...r, model: 'svc-v3-large' } : r;
   }
   const ctx = buildContext(orig, split.segments);
