@@ -4,9 +4,10 @@
 // starts with the same text before the marker (or ends with the same text after it).
 import { INLINE_MARKER } from './loss.js';
 
+/** Length of the closing text both end with: brackets, `;`, `,`, spaces (`'];` would take a quote of the last item). */
 function commonSuffix(a: string, b: string): number {
   let k = 0;
-  while (k < a.length && k < b.length && a[a.length - 1 - k] === b[b.length - 1 - k]) k++;
+  while (k < a.length && k < b.length && a[a.length - 1 - k] === b[b.length - 1 - k] && /[\s)\]}>;,]/.test(a[a.length - 1 - k]!)) k++;
   return k;
 }
 

@@ -3,7 +3,7 @@
 // `auto` = fast unless fast had to guess, then large; the result says which ran.
 import { splitLines, type Lines } from './lines.js';
 import { buildContext, splitUpdate, type Chain, type MergeContext } from './merge-context.js';
-import { fastChains } from './merge-fast.js';
+import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
 import { expandInlineMarkers } from './inline-markers.js';
@@ -124,7 +124,13 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
     const r = keepOriginal(input, { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true, report }, orig);
     return r.report.restored.length > 0 && mode === 'auto' ? { ...r, model: 'svc-v3-large' } : r;
   }
-  const ctx = buildContext(orig, split.segments);
+  let ctx = buildContext(orig, split.segments);
+  const order = fileOrder(ctx);
+  if (order) {
+    // Out-of-order hunks go in file order; a marker stands between any two of them.
+    const segments = order.map((k) => ({ ...split.segments[k]!, markerBefore: true, markerAfter: true }));
+    ctx = buildContext(orig, segments);
+  }
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);
     const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);

@@ -17,6 +17,7 @@ type Tally = Map<string, { pass: number; total: number }>;
 const byMode = new Map<MergeMode, { lang: Tally; shape: Tally; all: { pass: number; total: number } }>();
 for (const m of MODES) byMode.set(m, { lang: new Map(), shape: new Map(), all: { pass: 0, total: 0 } });
 const lossy: string[] = [];
+const misses: string[] = [];
 
 function count(t: Tally, key: string, ok: boolean): void {
   const e = t.get(key) ?? { pass: 0, total: 0 };
@@ -49,6 +50,7 @@ describe('held-out apply corpus', () => {
         const ok = out === c.expected;
         t.all.total++;
         if (ok) t.all.pass++;
+        else if (mode === 'fast') misses.push(c.name);
         count(t.lang, c.lang, ok);
         count(t.shape, c.tags[0]!, ok);
         const r = checkLoss(c.code, c.update, c.instruction, out);
@@ -68,6 +70,7 @@ describe('held-out apply corpus', () => {
       rows.push(`  by ${dim}: fast / large / auto`);
       for (const k of keys) rows.push(`    ${k.padEnd(30)} ${MODES.map((m) => { const e = byMode.get(m)![dim].get(k)!; return `${e.pass}/${e.total}`.padStart(7); }).join(' ')}`);
     }
+    if (process.env.APPLY_LIST_MISSES) rows.push(...misses.map((m) => `    miss ${m}`));
     if (lossy.length) rows.push(`  outputs that lose code: ${lossy.length}`, ...lossy.slice(0, 40).map((l) => `    ${l}`));
     console.log(rows.join('\n'));
   });
