@@ -30,7 +30,9 @@ function expandLine(line: string, originals: string[]): string | null {
       const score = tail;
       if (score > bestScore && items.length > 0) {
         bestScore = score;
-        best = indent + before + items + (items.length > 0 ? after : after.replace(/^\s*,\s*/, ''));
+        // The original's own spacing between the opening bracket and its first item.
+        const lead = t.slice(before.trim().length, t.length - tail).match(/^\s*/)![0];
+        best = indent + before.trimEnd() + lead + items + after;
       }
     } else if (after.trim().length >= 1 && before.trim().length >= 3 && t.endsWith(after.trim())) {
       // Marker last (`f(a, /* ... */)`): what the update shows, then the original's remaining items.

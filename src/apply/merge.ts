@@ -9,7 +9,7 @@ import { largeChains } from './merge-large.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
-import { instructedRemovals } from './removals.js';
+import { instructedRemovals, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
@@ -72,7 +72,8 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
     restored: [],
     wholeFile: false,
   };
-  return keepOriginal(input, { content: assemble(ctx, placed.spans, removed), model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
+  const content = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update);
+  return keepOriginal(input, { content, model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
 }
 
 /** Below this confidence a merge that had to put original lines back reports itself. */

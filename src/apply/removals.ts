@@ -1,7 +1,7 @@
 // Removals the instruction asks for: "Remove the `debugLog` function" when the update leaves that
 // function inside a region a marker keeps. Only definitions named in the instruction, absent from the
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
-import type { Lines } from './lines.js';
+import { splitLines, type Lines } from './lines.js';
 
 const VERBS = /\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
 const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper)s?\b/i;
@@ -125,4 +125,23 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
     }
   }
   return removed;
+}
+
+/**
+ * The instruction's removals applied to a merged file: a definition it names that is still there
+ * (the update showed context the merge matched inside it, so it was not wholly kept) is dropped,
+ * unless the update itself mentions the name. Line endings are kept.
+ */
+export function removeInstructed(content: string, instruction: string | null, updateText: string): string {
+  if (removalTargets(instruction).length === 0) return content;
+  const o = splitLines(content);
+  const all = new Uint8Array(o.text.length).fill(1);
+  const removed = instructedRemovals(o, all, instruction, updateText);
+  if (removed.size === 0) return content;
+  let out = '';
+  for (let j = 0; j < o.text.length; j++) if (!removed.has(j)) out += o.text[j]! + o.eol[j]!;
+  // The file's last line kept its terminator state only if it survived: a removed tail leaves the
+  // new last line's own terminator, which matches the original convention when it had one.
+  if (!o.finalNewline && out.endsWith('\n')) out = out.replace(/\r?\n$/, '');
+  return out;
 }

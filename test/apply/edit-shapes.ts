@@ -160,13 +160,7 @@ export const SHAPES: Record<string, Shape> = {
     const e = editLine(x.lines[js[0]!]!, x.r);
     if (!e) return null;
     const changes = js.map((j) => ({ start: j, end: j + 1, lines: [ind(x.lines[j]!) + e.trim()] }));
-    // Context: the enclosing function's header down to the line, so each copy is identified.
-    const u: string[] = [];
-    for (const c of changes) {
-      const b = ls.find((bb) => bb.header < c.start && bb.end > c.start)!;
-      u.push(marker(x.lang, ind(x.lines[b.header]!), x.r), ...applyChanges(x.lines.slice(b.header, c.start + 2), [{ ...c, start: c.start - b.header, end: c.end - b.header }]));
-    }
-    u.push(marker(x.lang, '', x.r));
+    const u = renderUpdate(x.lines, changes, x.lang, x.r, { ...standard, before: 3, after: 1 });
     return result(x, changes, u, 'Apply the same change everywhere.');
   },
   /** The anchor itself edited: the header gains a parameter / changes, a body line added. */

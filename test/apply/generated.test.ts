@@ -14,7 +14,7 @@ import { applyChanges, editLine, langOf, pick, renderUpdate, rng, strongLine, ty
 
 const EDITS = 10_000;
 /** Byte-exact floor on determined edits (measured, rounded down). */
-const EXACT_FLOOR = 0.9;
+const EXACT_FLOOR = 0.95;
 
 interface Source {
   name: string;
