@@ -26,7 +26,7 @@ function expandLine(line: string, originals: string[]): string | null {
     if (before.trim().length >= 3 && t.startsWith(before.trim())) {
       // Marker first: the original's items, then what the update adds after the marker.
       const tail = commonSuffix(t, after);
-      const items = t.slice(before.trim().length, t.length - tail).replace(/[\s,]+$/, '');
+      const items = t.slice(before.trim().length, t.length - tail).replace(/[\s,]+$/, '').trimStart();
       const score = tail;
       if (score > bestScore && items.length > 0) {
         bestScore = score;

@@ -50,7 +50,7 @@ interface UpdateView {
 }
 
 /** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
-export const INLINE_MARKER = /\{?\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}?/;
+export const INLINE_MARKER = /\{\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}|\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\//;
 
 function fromInline(view: UpdateView, norm: string): boolean {
   for (const [a, b] of view.inline) if (norm.length > a.length + b.length && norm.startsWith(a) && norm.endsWith(b)) return true;

@@ -250,7 +250,10 @@ export const SHAPES: Record<string, Shape> = {
     for (const b of x.blocks) names.set(b.name, (names.get(b.name) ?? 0) + 1);
     const ls = leaves(x).filter((b) => declared(x, b) && names.get(b.name) === 1 && b.header > 1);
     if (ls.length < 2) return null;
-    const gone = pick(x.r, ls);
+    // An unused definition: its name appears nowhere outside it.
+    const unused = ls.filter((b) => !x.lines.some((t, j) => (j < b.header || j >= b.end) && new RegExp(`\\b${b.name}\\b`).test(t)));
+    const gone = pick(x.r, unused);
+    if (!gone) return null;
     const other = pick(x.r, ls.filter((b) => b !== gone && (b.end < gone.header - 2 || b.header > gone.end + 2)));
     if (!other) return null;
     const c = editIn(x, other);

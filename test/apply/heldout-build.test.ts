@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { langOf, rng, type Lang } from './edit-gen.js';
 import { isMarkerLine } from '../../src/apply/markers.js';
+import { INLINE_MARKER } from '../../src/apply/loss.js';
 import { SHAPES, shapeEdit } from './edit-shapes.js';
 import { HELDOUT_DIR } from './corpus-loader.js';
 
@@ -40,6 +41,11 @@ function pinned(lines: string[], update: string, lang: Lang): boolean {
   void lang;
   return hunks.filter((h) => h.length > 0).every((h) => {
     if (h.some((l) => count.get(l) === 1)) return true;
+    // An inline marker's line: the original line it extends is the one starting with its head.
+    for (const l of h) {
+      const m = INLINE_MARKER.exec(l);
+      if (m && m.index >= 3 && orig.filter((o) => o.startsWith(l.slice(0, m.index).trim())).length === 1) return true;
+    }
     for (let k = 0; k + 1 < h.length; k++) if (pairs.get(`${h[k]}\n${h[k + 1]}`) === 1) return true;
     return false;
   });
