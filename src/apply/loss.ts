@@ -166,9 +166,22 @@ function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: 
 }
 
 /** Rule (b): one segment shows original lines p and q in order with no marker between them. */
-function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, gapKeys: Set<string>): boolean {
+function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, missing: number[]): boolean {
   const N = orig.text.length;
   const segs = view.segments;
+  const gapKeys = new Set(missing.map((j) => key(orig.norm[j]!)));
+  // Same block: missing lines left of both anchors are block boundaries (`}`, `case x:`, a new
+  // function's head); the update must show as many boundaries of its own between the anchors.
+  const bound = Math.min(p >= 0 ? orig.indent[p]! : 0, q < N ? orig.indent[q]! : 0);
+  const shallow = missing.filter((j) => orig.indent[j]! < bound).length;
+  const blockOk = (seg: Segment, i1: number, i2: number): boolean => {
+    if (shallow === 0) return true;
+    const l = seg.lines;
+    const ub = Math.min(i1 >= 0 ? l.indent[i1]! : 0, i2 < l.text.length ? l.indent[i2]! : 0);
+    let shown = 0;
+    for (let x = Math.max(0, i1 + 1); x < i2; x++) if (!l.blank[x] && l.indent[x]! < ub) shown++;
+    return shown >= shallow;
+  };
   const startOk = (s: number): boolean => s === 0 && !segs[0]!.markerBefore && !view.hasMarkers && view.wholeFile;
   const endOk = (s: number): boolean => s === segs.length - 1 && !segs[s]!.markerAfter && !view.hasMarkers && view.wholeFile;
   const ps: Array<[number, number]> = p < 0 ? segs.map((_, s) => [s, -1] as [number, number]).filter(([s]) => startOk(s)) : (view.where.get(key(orig.norm[p]!)) ?? []);
@@ -178,7 +191,7 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, gapK
     const last = s === segs.length - 1;
     const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1);
     if (q >= N) {
-      if (pHolds && endOk(s)) return true;
+      if (pHolds && endOk(s) && shallow === 0) return true;
       continue;
     }
     for (const [s2, i2] of view.where.get(key(orig.norm[q]!)) ?? []) {
@@ -187,6 +200,7 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, gapK
       let showsMissing = false;
       for (let x = Math.max(0, i1 + 1); x < i2 && !showsMissing; x++) if (!seg.lines.blank[x] && gapKeys.has(key(seg.lines.norm[x]!))) showsMissing = true;
       if (showsMissing) continue;
+      if (!blockOk(seg, i1, i2)) continue;
       const qHolds = contextHolds(view, seg, first, last, i2, orig, q, 1);
       if (pHolds && qHolds) return true;
       if (p < 0) continue;
@@ -288,13 +302,6 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): number {
   return p + 1;
 }
 
-/** Nothing deleted between p and q sits left of both: the deletion stays inside one block. */
-function sameBlock(orig: Lines, p: number, q: number, vanished: number[]): boolean {
-  const N = orig.text.length;
-  const bound = Math.min(p >= 0 ? orig.indent[p]! : 0, q < N ? orig.indent[q]! : 0);
-  for (const j of vanished) if (orig.indent[j]! < bound) return false;
-  return true;
-}
 
 /** Exact comparison text of a line: trailing space and a byte-order mark dropped, indentation kept. */
 function exactText(t: string): string {
@@ -368,7 +375,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     if (missing.length === 0) continue;
     const inserted: number[] = [];
     for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)))) inserted.push(k);
-    const adjacent = shownAdjacent(view, orig, p, q, new Set(missing.map((j) => key(orig.norm[j]!)))) && sameBlock(orig, p, q, missing);
+    const adjacent = shownAdjacent(view, orig, p, q, missing);
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
     for (const j of missing) {
