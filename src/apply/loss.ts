@@ -8,7 +8,7 @@
 // the original's non-blank lines against the output's), so it serves both as the merge's final pass
 // (restoreLost puts unlicensed lines back) and as the test oracle.
 import { alignLines } from './line-diff.js';
-import { editedVersion, splitLines, tokens, type Lines } from './lines.js';
+import { editedVersion, renamedInPlace, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
 
@@ -68,15 +68,6 @@ function sharedLead(a: string, b: string): number {
   return k;
 }
 
-/** Same tokens but one (`super()` → `superNext()`, `test:` → `testRenamed:`): a rename in place. */
-function renamed(a: string, b: string): boolean {
-  const ta = tokens(a);
-  const tb = tokens(b);
-  if (ta.length !== tb.length || ta.length < 2) return false;
-  let diff = 0;
-  for (let k = 0; k < ta.length; k++) if (ta[k] !== tb[k]) diff++;
-  return diff === 1;
-}
 
 /** Comparison key of a line: normalised, a byte-order mark dropped. */
 function key(norm: string): string {
@@ -280,26 +271,22 @@ function indentBlockEnd(l: Lines, h: number): number {
  * body after it, through its end (the closing line, or the dedent), what the segment shows is the
  * new block: returns the end (exclusive) of p's original block, whose lines it replaces; p + 1 otherwise.
  */
-function blockRestReplaced(view: UpdateView, orig: Lines, p: number): number {
+function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: number; shown: Set<string> } {
+  const none = { end: p + 1, shown: new Set<string>() };
   const segs = view.segments;
   const close = closesAt(orig.text, p);
   const indented = close < 0 && /:\s*$/.test(orig.norm[p]!);
-  if (close < 0 && !indented) return p + 1;
+  if (close < 0 && !indented) return none;
   for (const [s, i] of view.where.get(key(orig.norm[p]!)) ?? []) {
     const seg = segs[s]!;
     if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1)) continue;
-    if (!indented) {
-      const c = closesAt(seg.lines.text, i);
-      // A closing line the update shows as it was is kept, not replaced.
-      if (c >= 0) return key(seg.lines.norm[c]!) === key(orig.norm[close]!) ? close : close + 1;
-      continue;
-    }
-    // The segment's body ends before a line back at the header's level, or where the segment ends
-    // (a marker or the update's end follows).
-    const bodyEnd = indentBlockEnd(seg.lines, i);
-    if (bodyEnd > i + 1) return indentBlockEnd(orig, p);
+    const blockEnd = indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;
+    if (blockEnd <= i + 1) continue;
+    const shown = new Set<string>();
+    for (let x = i + 1; x < blockEnd; x++) if (!seg.lines.blank[x]) shown.add(key(seg.lines.norm[x]!));
+    return { end: indented ? indentBlockEnd(orig, p) : close + 1, shown };
   }
-  return p + 1;
+  return none;
 }
 
 
@@ -384,7 +371,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
-        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sharedLead(orig.norm[j]!, out.norm[k]!) >= SHARED_LEAD || renamed(orig.norm[j]!, out.norm[k]!))) {
+        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sharedLead(orig.norm[j]!, out.norm[k]!) >= SHARED_LEAD || renamedInPlace(orig.norm[j]!, out.norm[k]!))) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
@@ -397,7 +384,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     // new lines that finish its block; the original lines that finished it are what they replace.
     if (p >= 0 && gap.vanished.some((v) => !v.rule)) {
       const rest = blockRestReplaced(view, orig, p);
-      for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest) v.rule = 'replaced';
+      // Lines the new block shows as they were are kept, not replaced.
+      for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!))) v.rule = 'replaced';
     }
     for (const v of gap.vanished) {
       if (!v.rule && adjacent) v.rule = 'between-anchors';

@@ -2,7 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import type { Lines } from './lines.js';
-import { dice, editedVersion, firstToken, tokens, TAB_WIDTH } from './lines.js';
+import { dice, editedVersion, firstToken, renamedInPlace, tokens, TAB_WIDTH } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -90,7 +90,7 @@ function sharedLead(a: string, b: string): number {
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number): boolean {
   if (fillEqual(s, i, o, j, delta)) return true;
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
-  if (editedVersion(o.norm[j]!, s.norm[i]!)) return true;
+  if (editedVersion(o.norm[j]!, s.norm[i]!) || renamedInPlace(o.norm[j]!, s.norm[i]!)) return true;
   return o.indent[j]! - s.indent[i]! === delta && sharedLead(o.norm[j]!, s.norm[i]!) >= SHARED_LEAD_TOKENS;
 }
 
