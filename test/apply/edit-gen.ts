@@ -42,8 +42,9 @@ export const LANGS: Record<string, Lang> = {
   yaml: { name: 'yaml', line: '#', block: null, statement: (i, t) => `${i}- run: echo ${t.replace(/\W/g, '-')}`, style: 'indent' },
 };
 
+/** The language of a file by its extension (`.txt` after it, as the samples are stored, is skipped). */
 export function langOf(file: string): Lang | null {
-  const ext = /\.([a-z]+)$/.exec(file)?.[1] ?? '';
+  const ext = /\.([a-z]+)$/.exec(file.replace(/\.txt$/, ''))?.[1] ?? '';
   return LANGS[ext === 'yml' ? 'yaml' : ext] ?? null;
 }
 

@@ -66,7 +66,7 @@ function npmSources(limit: number): Source[] {
 
 function sampleSources(): Source[] {
   const dir = join(import.meta.dirname, 'heldout', 'src');
-  return readdirSync(dir).sort().map((f) => ({ name: f, lang: langOf(f)!, lines: readFileSync(join(dir, f), 'utf8').replace(/\n$/, '').split('\n') }));
+  return readdirSync(dir).sort().map((f) => ({ name: f.replace(/\.txt$/, ''), lang: langOf(f)!, lines: readFileSync(join(dir, f), 'utf8').replace(/\n$/, '').split('\n') }));
 }
 
 /** One random lazy edit of `src`; null when the draw found nothing to change. */
