@@ -99,13 +99,14 @@ function updateView(orig: Lines, original: string, update: string): UpdateView {
   let wholeFile = false;
   if (!split.hasMarkers) {
     // A marker-less update is the new file only when it reads as one: it keeps the original's first
-    // and last lines, or most of its lines. A lone function is a snippet, not a file.
+    // and last lines, or most of its lines, or none at all. A lone function is a snippet, not a file.
     const nb = orig.norm.filter((_, j) => !orig.blank[j]).map(key);
     const un = u.norm.filter((_, i) => !u.blank[i]).map(key);
     if (nb.length === 0) wholeFile = true;
     else {
       const common = alignLines(nb, un).length;
-      wholeFile = (where.has(nb[0]!) && where.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
+      // An update sharing no line with the original anchors nowhere: it is a rewrite of the whole file.
+      wholeFile = common === 0 || (where.has(nb[0]!) && where.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
     }
   }
   const origCount = new Map<string, number>();
