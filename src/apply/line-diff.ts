@@ -1,10 +1,12 @@
 // Longest-common-subsequence alignment of two line sequences, fast on the sizes apply sees
-// (10,000-line files): common prefix and suffix first, then lines unique to both sides anchor the
-// alignment (patience diff), and the gaps between anchors are solved exactly by dynamic programming
-// when small, or matched from both ends when not.
+// (10,000-line files): the common prefix first, then lines unique to both sides anchor the
+// alignment (patience diff) where the rest is large, and the gaps between anchors are solved
+// exactly by dynamic programming when small, or by their common suffix when nothing is unique.
 
-/** Cells above which a gap is not solved by the quadratic LCS. */
-const MAX_DP_CELLS = 2_000_000;
+/** Cells above which a gap is first split at lines unique to both sides (patience). */
+const MAX_DP_CELLS = 40_000;
+/** Cells above which a gap without unique lines is left unmatched in its middle. */
+const MAX_BIG_DP_CELLS = 2_000_000;
 
 /** Matched index pairs [a index, b index], ascending in both. */
 export type Pairs = Array<[number, number]>;
@@ -29,17 +31,21 @@ export function alignLines(a: readonly string[], b: readonly string[], lateDelet
 function solve(a: readonly string[], a0: number, a1: number, b: readonly string[], b0: number, b1: number, out: Pairs, depth: number): void {
   // Common prefix.
   while (a0 < a1 && b0 < b1 && a[a0] === b[b0]) out.push([a0++, b0++]);
-  // Common suffix (emitted after the middle): only when the middle is too big for the exact LCS,
-  // whose traceback matches as early as it can (trimming the suffix first would move the
-  // unmatched lines forward).
-  const tail: Pairs = [];
-  if ((a1 - a0) * (b1 - b0) > MAX_DP_CELLS) while (a1 > a0 && b1 > b0 && a[a1 - 1] === b[b1 - 1]) tail.push([--a1, --b1]);
   const n = a1 - a0;
   const m = b1 - b0;
-  if (n > 0 && m > 0) {
-    if (n * m <= MAX_DP_CELLS) dpLcs(a, a0, a1, b, b0, b1, out);
-    else if (depth < 8) patience(a, a0, a1, b, b0, b1, out, depth);
+  if (n === 0 || m === 0) return;
+  // Small middles: the exact LCS, whose traceback matches as early as it can. Large ones: lines
+  // unique on both sides anchor the alignment first (no common-suffix trim before that: it would
+  // move the unmatched lines forward, away from where the exact LCS puts them).
+  if (n * m <= MAX_DP_CELLS) {
+    dpLcs(a, a0, a1, b, b0, b1, out);
+    return;
   }
+  if (depth < 12 && patience(a, a0, a1, b, b0, b1, out, depth)) return;
+  // Nothing unique: the common suffix, then the exact LCS when it became small enough.
+  const tail: Pairs = [];
+  while (a1 > a0 && b1 > b0 && a[a1 - 1] === b[b1 - 1]) tail.push([--a1, --b1]);
+  if ((a1 - a0) * (b1 - b0) <= MAX_BIG_DP_CELLS) dpLcs(a, a0, a1, b, b0, b1, out);
   for (let k = tail.length - 1; k >= 0; k--) out.push(tail[k]!);
 }
 
@@ -67,7 +73,7 @@ function dpLcs(a: readonly string[], a0: number, a1: number, b: readonly string[
 }
 
 /** Lines occurring exactly once on each side, aligned by their longest increasing run; gaps recurse. */
-function patience(a: readonly string[], a0: number, a1: number, b: readonly string[], b0: number, b1: number, out: Pairs, depth: number): void {
+function patience(a: readonly string[], a0: number, a1: number, b: readonly string[], b0: number, b1: number, out: Pairs, depth: number): boolean {
   const countA = new Map<string, number>();
   for (let i = a0; i < a1; i++) countA.set(a[i]!, (countA.get(a[i]!) ?? 0) + 1);
   const posB = new Map<string, number>();
@@ -82,10 +88,7 @@ function patience(a: readonly string[], a0: number, a1: number, b: readonly stri
     if (countA.get(s) === 1 && countB.get(s) === 1) cand.push([i, posB.get(s)!]);
   }
   const anchors = longestIncreasing(cand);
-  if (anchors.length === 0) {
-    // Nothing unique: match what is equal from both ends and give up on the middle.
-    return;
-  }
+  if (anchors.length === 0) return false;
   let pa = a0;
   let pb = b0;
   for (const [i, j] of anchors) {
@@ -95,6 +98,7 @@ function patience(a: readonly string[], a0: number, a1: number, b: readonly stri
     pb = j + 1;
   }
   solve(a, pa, a1, b, pb, b1, out, depth + 1);
+  return true;
 }
 
 /** Longest subsequence of pairs (sorted by first) increasing in the second, O(n log n). */
