@@ -28,7 +28,7 @@ function hash(s: string): number {
   return h >>> 0;
 }
 
-/** Readable JS/TS files of 50..220 lines from node_modules (no minified bundles), a fixed sample. */
+/** Readable JS/TS files of 50..160 lines from node_modules (no minified bundles), a fixed sample. */
 function npmSources(limit: number): Source[] {
   const found: string[] = [];
   const walk = (dir: string, depth: number): void => {
@@ -57,7 +57,7 @@ function npmSources(limit: number): Source[] {
   for (const p of found.sort((a, b) => hash(a) - hash(b))) {
     const text = readFileSync(p, 'utf8');
     const lines = text.replace(/\n$/, '').split('\n');
-    if (lines.length < 50 || lines.length > 220 || text.includes('\r') || lines.some((l) => l.length > 160)) continue;
+    if (lines.length < 50 || lines.length > 160 || text.includes('\r') || lines.some((l) => l.length > 160)) continue;
     out.push({ name: p.slice(PACKAGE_ROOT.length + 1), lang: langOf(p)!, lines });
     if (out.length >= limit) break;
   }
