@@ -89,26 +89,4 @@ describe('engine metrics on GET /metrics', () => {
     // Some requests waited for a slot: the queue-time histogram has a sample past its first bucket.
     expect(valueOf(after, 'vllm:request_queue_time_seconds_bucket', { ...l, le: '0.001' })!).toBeLessThan(valueOf(after, 'vllm:request_queue_time_seconds_count', l)!);
   }, 300_000);
-
-  it('renders the metrics in under 5 ms per scrape at 64 running streams (printed: p50, p90)', async () => {
-    // Timed in process (what a scrape costs the event loop), with 64 streams running.
-    const streams = Array.from({ length: 64 }, (_, i) =>
-      s.openai.chat.completions.create({ model, messages: [{ role: 'user', content: `Tell a story ${i}.` }], max_tokens: 64, temperature: 0 }),
-    );
-    let seen = 0;
-    for (let i = 0; i < 200 && seen < 64; i++) {
-      seen = (s.engine().stats().runningSequences);
-      if (seen < 64) await sleep(5);
-    }
-    const times: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const t = performance.now();
-      s.services.metrics.render();
-      times.push(performance.now() - t);
-    }
-    times.sort((a, b) => a - b);
-    process.stderr.write(`metrics render at ${seen} running: p50 ${times[25]!.toFixed(3)} ms, p90 ${times[45]!.toFixed(3)} ms\n`);
-    await Promise.all(streams);
-    expect(times[25]).toBeLessThan(5);
-  }, 300_000);
 });
