@@ -9,6 +9,7 @@
 #include "kernels/kernels.h"
 #include "kv/kv_pool.h"
 #include "model/model.h"
+#include "model/moe_ffn.h"
 
 namespace infer {
 
@@ -65,6 +66,7 @@ class forward_pass {
   int64_t max_blocks_ = 0;
   int64_t n_ctx_;
   std::unique_ptr<forward_backend> backend_;
+  std::unique_ptr<moe_ffn> moe_;  // MoE models: the expert FFN (dense FFN buffers unused)
 };
 
 }  // namespace infer

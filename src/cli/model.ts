@@ -8,11 +8,14 @@ import { DTYPES, PRESETS, builtinModelPath, makeModel, resolveSpec, type ModelSp
 
 const HELP = `usage:
   svc model make [--preset builtin|tiny|small|medium] [--dtype ${DTYPES.join('|')}]
-                 [--arch llama|qwen2] [--out PATH] [--data-dir DIR]
-                 [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N]
+                 [--arch llama|qwen2|qwen3|qwen3moe|gemma2|gemma3|phi3] [--out PATH] [--data-dir DIR]
+                 [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N] [--head-dim N]
+                 [--experts N --experts-used N [--expert-ffn N]]
                  [--rope-theta X] [--eps X] [--tied|--untied] [--seed N] [--scale X]
                  [--vocab qwen|spm] [--vocab-limit N] [--pre NAME] [--kquant-search ref|fast]
       Writes a deterministic model (random weights, real Qwen BPE vocabulary and chat template).
+      --experts/--experts-used: a mixture-of-experts FFN (qwen3moe; llama with experts is Mixtral);
+      --expert-ffn: each qwen3moe expert's width (default --ffn).
       --kquant-search fast: K-quant blocks from the initial scale fit only (several times faster,
       for large benchmark models). Default: the built-in preset into <data-dir>/models/builtin.gguf (data dir: $SVC_DATA_DIR or ./data).
       With another preset and no --out: <data-dir>/models/<preset>-<dtype>.gguf.
@@ -41,6 +44,10 @@ async function make(argv: string[]): Promise<number> {
       heads: { type: 'string' },
       'kv-heads': { type: 'string' },
       ffn: { type: 'string' },
+      'head-dim': { type: 'string' },
+      experts: { type: 'string' },
+      'experts-used': { type: 'string' },
+      'expert-ffn': { type: 'string' },
       ctx: { type: 'string' },
       'rope-theta': { type: 'string' },
       eps: { type: 'string' },
@@ -66,6 +73,10 @@ async function make(argv: string[]): Promise<number> {
     heads: num(values.heads, 'heads'),
     kvHeads: num(values['kv-heads'], 'kv-heads'),
     ffn: num(values.ffn, 'ffn'),
+    headDim: num(values['head-dim'], 'head-dim'),
+    experts: num(values.experts, 'experts'),
+    expertsUsed: num(values['experts-used'], 'experts-used'),
+    expertFfn: num(values['expert-ffn'], 'expert-ffn'),
     ctx: num(values.ctx, 'ctx'),
     ropeTheta: num(values['rope-theta'], 'rope-theta'),
     eps: num(values.eps, 'eps'),
@@ -91,7 +102,8 @@ async function make(argv: string[]): Promise<number> {
   const counts: Record<string, number> = {};
   for (const t of Object.values(r.tensorTypes)) counts[ggmlTypeName(t)] = (counts[ggmlTypeName(t)] ?? 0) + 1;
   console.log(
-    `wrote ${r.path}\n  ${spec.arch} ${spec.dim}/${spec.layers}/${spec.heads}/${spec.kvHeads}/${spec.ffn} ctx ${spec.ctx} ${spec.tied ? 'tied' : 'untied'} ${spec.dtype}` +
+    `wrote ${r.path}\n  ${spec.arch} ${spec.dim}/${spec.layers}/${spec.heads}/${spec.kvHeads}/${spec.ffn}` +
+      `${spec.experts ? ` experts ${spec.expertsUsed}/${spec.experts} x ${spec.expertFfn ?? spec.ffn}` : ''} ctx ${spec.ctx} ${spec.tied ? 'tied' : 'untied'} ${spec.dtype}` +
       `\n  ${(r.params / 1e6).toFixed(1)}M params, ${(r.bytes / 2 ** 20).toFixed(1)} MiB, ${(r.ms / 1000).toFixed(1)} s` +
       `\n  tensor types: ${Object.entries(counts).map(([k, v]) => `${k}×${v}`).join(' ')}`,
   );

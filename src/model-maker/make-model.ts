@@ -1,4 +1,4 @@
-// Deterministic GGUF generator: llama, qwen2, qwen3, gemma2, gemma3 and phi3 architectures with
+// Deterministic GGUF generator: llama (and Mixtral), qwen2, qwen3, qwen3moe, gemma2, gemma3 and phi3 architectures with
 // random weights (normal x scale, norms = 1; see ./arch.ts for what each family writes), the real Qwen BPE vocabulary (or a synthetic SPM one), and a real chat template.
 // Same spec and seed -> byte-identical file.
 import { mkdirSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { Rng } from './prng.js';
 import { qwenVocab } from './qwen-vocab.js';
 import { syntheticSpmVocab } from './spm-vocab.js';
 import { resolvePreTokenizer } from '../tokenizer/pre-tokenizers.js';
-import { ARCHS, archTraits, fixedTensor, headDim, validateArchSpec, writeArchMetadata, type ModelArch, type TensorInit } from './arch.js';
+import { ARCHS, archTraits, expertFfn, fixedTensor, headDim, isMoe, validateArchSpec, writeArchMetadata, type ModelArch, type TensorInit } from './arch.js';
 
 export const MODEL_MAKER_VERSION = 4;
 
@@ -29,6 +29,11 @@ export interface ModelSpec {
   /** Per-dimension RoPE frequency factors: llama → rope_freqs (Llama 3.1 formula), phi3 →
    *  LongRoPE long/short factors. */
   ropeFactors?: boolean;
+  /** Mixture of experts (qwen3moe; llama = Mixtral): number of experts, experts used per token,
+   *  and each expert's FFN width (qwen3moe; default ffn). */
+  experts?: number;
+  expertsUsed?: number;
+  expertFfn?: number;
   dim: number;
   layers: number;
   heads: number;
@@ -165,7 +170,8 @@ export function weightType(dtype: ModelDtype, name: string, ne0: number, layer: 
       const base = dtype === 'q4_k_m' ? GgmlType.Q4_K : GgmlType.Q5_K;
       const isOutput = name === 'output.weight' || (tied && name === 'token_embd.weight');
       if (isOutput) return ne0 % 256 === 0 ? GgmlType.Q6_K : GgmlType.Q8_0;
-      if ((name.endsWith('.attn_v.weight') || name.endsWith('.ffn_down.weight')) && useMoreBits(layer, nLayers)) return kFallback(GgmlType.Q6_K, ne0);
+      const down = name.endsWith('.ffn_down.weight') || name.endsWith('.ffn_down_exps.weight');
+      if ((name.endsWith('.attn_v.weight') || down) && useMoreBits(layer, nLayers)) return kFallback(GgmlType.Q6_K, ne0);
       return kFallback(base, ne0);
     }
   }
@@ -186,6 +192,9 @@ export function planTensors(s: ModelSpec, vocabSize: number): TensorPlan[] {
   const plans: TensorPlan[] = [];
   const w = (name: string, ne0: number, ne1: number, layer = 0) =>
     plans.push({ name, dims: [ne0, ne1], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied), init: 'normal' });
+  // Stacked experts: [ne0, ne1, experts], each expert's rows quantized as a 2-D weight's.
+  const w3 = (name: string, ne0: number, ne1: number, layer: number) =>
+    plans.push({ name, dims: [ne0, ne1, s.experts!], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied), init: 'normal' });
   const v = (name: string, n: number, init: TensorPlan['init']) => plans.push({ name, dims: [n], type: GgmlType.F32, init });
   w('token_embd.weight', s.dim, vocabSize);
   if (s.ropeFactors && s.arch === 'llama') v('rope_freqs.weight', hd / 2, 'llama3-rope-freqs');
@@ -215,13 +224,20 @@ export function planTensors(s: ModelSpec, vocabSize: number): TensorPlan[] {
     w(`${p}attn_output.weight`, qDim, s.dim, i);
     if (t.postNorms) v(`${p}post_attention_norm.weight`, s.dim, t.norms);
     v(`${p}ffn_norm.weight`, s.dim, t.norms);
-    if (t.fusedGateUp) {
+    if (isMoe(s)) {
+      // The router stays f32 in every file type (llama.cpp's converter and quantizer keep it so).
+      plans.push({ name: `${p}ffn_gate_inp.weight`, dims: [s.dim, s.experts!], type: GgmlType.F32, init: 'normal' });
+      const ef = expertFfn(s);
+      w3(`${p}ffn_gate_exps.weight`, s.dim, ef, i);
+      w3(`${p}ffn_up_exps.weight`, s.dim, ef, i);
+      w3(`${p}ffn_down_exps.weight`, ef, s.dim, i);
+    } else if (t.fusedGateUp) {
       w(`${p}ffn_up.weight`, s.dim, 2 * s.ffn, i);
     } else {
       w(`${p}ffn_gate.weight`, s.dim, s.ffn, i);
       w(`${p}ffn_up.weight`, s.dim, s.ffn, i);
     }
-    w(`${p}ffn_down.weight`, s.ffn, s.dim, i);
+    if (!isMoe(s)) w(`${p}ffn_down.weight`, s.ffn, s.dim, i);
     if (t.postNorms) v(`${p}post_ffw_norm.weight`, s.dim, t.norms);
   }
   v('output_norm.weight', s.dim, t.norms);
