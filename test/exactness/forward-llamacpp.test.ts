@@ -40,6 +40,8 @@ const LLAMA31: Partial<ModelSpec> = { ropeFactors: true };
 // Mixture of experts: enough experts and tokens that every expert is used and the batched
 // (teacher-forced) pass groups several tokens per expert.
 const QWEN3MOE: Partial<ModelSpec> = { headDim: 128, experts: 16, expertsUsed: 4, expertFfn: 256 };
+// Mixtral: llama files with experts, each as wide as feed_forward_length.
+const MIXTRAL: Partial<ModelSpec> = { experts: 8, expertsUsed: 2 };
 // Measured: q4_k_m 2 positions above 8e-2 (0.15, 0.21; llama.cpp's own paths differ by 0.18).
 const MOE_FLIPS = { positions: 5, maxDiff: 0.3 };
 
@@ -73,6 +75,8 @@ const CASES: Case[] = [
   { dtype: 'f32', arch: 'qwen3moe', tied: true, maxLogitDiff: 1e-3, extra: QWEN3MOE },
   { dtype: 'q8_0', arch: 'qwen3moe', tied: true, maxLogitDiff: 5e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
   { dtype: 'q4_k_m', arch: 'qwen3moe', tied: false, maxLogitDiff: 8e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
+  { dtype: 'f32', arch: 'llama', tied: false, maxLogitDiff: 1e-3, extra: MIXTRAL },
+  { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: MIXTRAL },
 ];
 // Bounds are about 1.3-1.5x what was measured (the quantized ones are at or below llama.cpp's own
 // batched-vs-one-by-one difference on the same file); both engines run 1 thread, deterministically.
