@@ -170,8 +170,7 @@ export function weightType(dtype: ModelDtype, name: string, ne0: number, layer: 
       const base = dtype === 'q4_k_m' ? GgmlType.Q4_K : GgmlType.Q5_K;
       const isOutput = name === 'output.weight' || (tied && name === 'token_embd.weight');
       if (isOutput) return ne0 % 256 === 0 ? GgmlType.Q6_K : GgmlType.Q8_0;
-      const down = name.endsWith('.ffn_down.weight') || name.endsWith('.ffn_down_exps.weight');
-      if ((name.endsWith('.attn_v.weight') || down) && useMoreBits(layer, nLayers)) return kFallback(GgmlType.Q6_K, ne0);
+      if ((name.endsWith('.attn_v.weight') || name.endsWith('.ffn_down.weight')) && useMoreBits(layer, nLayers)) return kFallback(GgmlType.Q6_K, ne0);
       return kFallback(base, ne0);
     }
   }

@@ -42,8 +42,9 @@ const LLAMA31: Partial<ModelSpec> = { ropeFactors: true };
 const QWEN3MOE: Partial<ModelSpec> = { headDim: 128, experts: 16, expertsUsed: 4, expertFfn: 256 };
 // Mixtral: llama files with experts, each as wide as feed_forward_length.
 const MIXTRAL: Partial<ModelSpec> = { experts: 8, expertsUsed: 2 };
-// Measured: q4_k_m 2 positions above 8e-2 (0.15, 0.21; llama.cpp's own paths differ by 0.18).
-const MOE_FLIPS = { positions: 5, maxDiff: 0.3 };
+// Measured (q4_k_m): 1 position above 8e-2 each, qwen3moe 0.12 and Mixtral 0.11 (llama.cpp's own
+// batched-vs-one-by-one 0.14 and 0.35).
+const MOE_FLIPS = { positions: 5, maxDiff: 0.2 };
 
 const CASES: Case[] = [
   { dtype: 'f32', arch: 'qwen2', tied: true, maxLogitDiff: 1e-3 },
@@ -76,7 +77,7 @@ const CASES: Case[] = [
   { dtype: 'q8_0', arch: 'qwen3moe', tied: true, maxLogitDiff: 5e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
   { dtype: 'q4_k_m', arch: 'qwen3moe', tied: false, maxLogitDiff: 8e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
   { dtype: 'f32', arch: 'llama', tied: false, maxLogitDiff: 1e-3, extra: MIXTRAL },
-  { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: MIXTRAL },
+  { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: MIXTRAL, routingFlips: MOE_FLIPS },
 ];
 // Bounds are about 1.3-1.5x what was measured (the quantized ones are at or below llama.cpp's own
 // batched-vs-one-by-one difference on the same file); both engines run 1 thread, deterministically.
