@@ -238,6 +238,9 @@ std::shared_ptr<model> model_load(const std::string& path) {
   auto arch = f.get_string("general.architecture");
   if (!arch) fail(path, "missing metadata key general.architecture");
   hp.arch = std::string(*arch);
+  if (hp.arch == "gpt-oss")  // an MoE family this engine does not compute (docs/moe.md)
+    fail(path, "architecture 'gpt-oss' is not supported (attention sinks, YaRN RoPE, biased MXFP4 experts with "
+               "swiglu_oai and top-k-then-softmax routing are not implemented)");
   const family_traits* fam = find_family(hp.arch);
   if (!fam) fail(path, "unsupported architecture '" + hp.arch + "' (supported: " + supported_families() + ")");
   hp.rope = fam->rope;

@@ -7,7 +7,7 @@ import { ggmlTypeName } from '../gguf/types.js';
 import { DTYPES, PRESETS, builtinModelPath, makeModel, resolveSpec, type ModelSpec, type PresetName } from '../model-maker/index.js';
 
 const HELP = `usage:
-  svc model make [--preset builtin|tiny|small|medium] [--dtype ${DTYPES.join('|')}]
+  svc model make [--preset builtin|tiny|small|medium|moe] [--dtype ${DTYPES.join('|')}]
                  [--arch llama|qwen2|qwen3|qwen3moe|gemma2|gemma3|phi3] [--out PATH] [--data-dir DIR]
                  [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N] [--head-dim N]
                  [--experts N --experts-used N [--expert-ffn N]]

@@ -81,6 +81,13 @@ export const PRESETS = {
   small: { ...BASE, name: 'svc-small', dim: 896, layers: 24, heads: 14, kvHeads: 2, ffn: 4864, ctx: 32768 },
   /** Qwen2.5-1.5B shapes. */
   medium: { ...BASE, name: 'svc-medium', dim: 1536, layers: 28, heads: 12, kvHeads: 2, ffn: 8960, ctx: 32768 },
+  /** Qwen3-30B-A3B shapes cut to 4 of its 48 layers (128 experts, 8 used, expert FFN 768, head
+   *  dim 128), for MoE decode/prefill benchmarks. The vocabulary is cut too (16k of 151k), so the
+   *  LM head's share of a token's weight bytes stays near the full model's (~10%, not ~65%). */
+  moe: {
+    ...BASE, name: 'svc-moe', arch: 'qwen3moe', dim: 2048, layers: 4, heads: 32, kvHeads: 4, headDim: 128, ffn: 6144,
+    experts: 128, expertsUsed: 8, expertFfn: 768, ctx: 40960, tied: false, dtype: 'q4_k_m', vocabLimit: 16000,
+  },
 } satisfies Record<string, ModelSpec>;
 
 export type PresetName = keyof typeof PRESETS;

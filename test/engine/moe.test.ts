@@ -4,7 +4,10 @@
 // tokens of different prompts (and the positions of one prompt) are routed to different experts,
 // so batching them together really mixes expert groups.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
+import { GgufWriter } from '../../src/gguf/gguf-writer.js';
 import { testModelPath } from './helpers/models.js';
 import { generateEvents, syntheticPrompt } from './helpers/generate.js';
 
@@ -47,5 +50,11 @@ describe('mixture of experts', () => {
       for (let v = 1; v < vocab; v++) if (row[v]! > row[arg]!) arg = v;
       expect(arg, `token ${i}`).toBe(tokens[i]);
     }
+  });
+
+  it('refuses gpt-oss with a message naming what is missing', async () => {
+    const path = join(tmpdir(), `svc-moe-gpt-oss-${process.pid}.gguf`);
+    await new GgufWriter().string('general.architecture', 'gpt-oss').write(path);
+    await expect(loadModel(path)).rejects.toThrow(/'gpt-oss' is not supported \(attention sinks/);
   });
 });
