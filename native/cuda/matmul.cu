@@ -341,8 +341,9 @@ bool matmul_supported(tensor_type t, int64_t ne0) {
       return true;
     case tensor_type::q4_k: case tensor_type::q5_k: case tensor_type::q6_k:
       return ne0 % 256 == 0;
+    default:  // no CUDA kernels (yet) for the other types: the model runs on the CPU forward
+      return false;
   }
-  return false;
 }
 
 #define INFER_DISPATCH_TYPE(t, fn, ...)                                  \
@@ -356,6 +357,7 @@ bool matmul_supported(tensor_type t, int64_t ne0) {
     case tensor_type::q4_k: fn<tensor_type::q4_k>(__VA_ARGS__); break;   \
     case tensor_type::q5_k: fn<tensor_type::q5_k>(__VA_ARGS__); break;   \
     case tensor_type::q6_k: fn<tensor_type::q6_k>(__VA_ARGS__); break;   \
+    default: throw std::runtime_error("cuda: unsupported weight type");  \
   }
 
 void matmul(const device_tensor& w, const float* x, int n_tokens, float* y, cudaStream_t stream, int version) {

@@ -11,7 +11,8 @@ namespace infer {
 
 // ggml type ids as stored in GGUF tensor infos.
 enum class tensor_type : uint32_t {
-  f32 = 0, f16 = 1, q4_0 = 2, q5_0 = 6, q8_0 = 8, q4_k = 12, q5_k = 13, q6_k = 14, bf16 = 30,
+  f32 = 0, f16 = 1, q4_0 = 2, q4_1 = 3, q5_0 = 6, q5_1 = 7, q8_0 = 8, q2_k = 10, q3_k = 11, q4_k = 12, q5_k = 13,
+  q6_k = 14, iq4_nl = 20, iq4_xs = 23, bf16 = 30, mxfp4 = 39,
 };
 
 const char* tensor_type_name(tensor_type t);

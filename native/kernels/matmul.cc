@@ -14,7 +14,7 @@ namespace infer {
 
 namespace {
 constexpr int64_t kTokenBlock = 32;  // tokens per inner block in prefill (activations stay in L1/L2)
-constexpr int kFormats = 5;          // kq::act_format values
+constexpr int kFormats = 6;          // kq::act_format values
 constexpr int kMaxJobs = 16;         // weights per pass of matmul_multi (more: further passes)
 
 int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }

@@ -80,6 +80,34 @@ void act_q8_0(const float* x, block_q8_0x* y, int64_t nb) {
   }
 }
 
+// Q8_1: the quants of act_q8_0 plus s = fp16(d * sum(qs)) (d before its fp16 rounding, as ggml).
+void act_q8_1(const float* x, block_q8_1x* y, int64_t nb) {
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  for (int64_t i = 0; i < nb; i++) {
+    const float* xb = x + i * QK;
+    __m256 v0 = _mm256_loadu_ps(xb), v1 = _mm256_loadu_ps(xb + 8);
+    __m256 v2 = _mm256_loadu_ps(xb + 16), v3 = _mm256_loadu_ps(xb + 24);
+    __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v0), _mm256_andnot_ps(sign, v1)),
+                             _mm256_max_ps(_mm256_andnot_ps(sign, v2), _mm256_andnot_ps(sign, v3)));
+    __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
+    m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+    m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+    const float amax = _mm_cvtss_f32(m4);
+    const float d = amax / 127.0f;
+    const float id = d ? 1.0f / d : 0.0f;
+    y[i].d = _cvtsh_ss(_cvtss_sh(d, _MM_FROUND_TO_NEAREST_INT));
+    const __m256 mul = _mm256_set1_ps(id);
+    constexpr int rnd = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    __m256i i0 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v0, mul), rnd));
+    __m256i i1 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v1, mul), rnd));
+    __m256i i2 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v2, mul), rnd));
+    __m256i i3 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v3, mul), rnd));
+    const int sum = hsum_i32(_mm256_add_epi32(_mm256_add_epi32(i0, i1), _mm256_add_epi32(i2, i3)));
+    y[i].s = _cvtsh_ss(_cvtss_sh(d * static_cast<float>(sum), _MM_FROUND_TO_NEAREST_INT));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(y[i].qs), pack_i32x32_to_i8(i0, i1, i2, i3));
+  }
+}
+
 void act_q8_K(const float* x, block_q8_K* y, int64_t nb) {
   const __m256 sign = _mm256_set1_ps(-0.0f);
   for (int64_t i = 0; i < nb; i++) {
@@ -131,32 +159,63 @@ void act_round_f16(const float* x, float* out, int64_t n) {
 // with the activations; offset * s4 is subtracted per 4-value lane afterwards, which gives
 // exactly the integers of sum((u - offset) * y). q8_0: signed x signed via the sign trick.
 
+// fp16 scale -> 8 x float
+inline __m256 f16x8(uint16_t h) { return _mm256_cvtph_ps(_mm_set1_epi16(static_cast<short>(h))); }
+
+// 16 packed nibbles -> 32 bytes in element order (low nibbles are elements 0..15).
+inline __m256i nibbles32(const uint8_t* qs) {
+  const __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(qs));
+  return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
+}
+
+// 0x10 in every byte j whose bit j of qh is set (the fifth bit of Q5_0 / Q5_1).
+inline __m256i fifth_bits32(const uint8_t* qh_bytes) {
+  uint32_t qh;
+  std::memcpy(&qh, qh_bytes, 4);
+  const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+  __m256i bits = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(qh)), shuf);
+  bits = _mm256_or_si256(bits, _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe));
+  bits = _mm256_cmpeq_epi8(bits, _mm256_set1_epi64x(-1));
+  return _mm256_and_si256(bits, _mm256_set1_epi8(0x10));
+}
+
+// A 16-entry int8 table in both 128-bit lanes (for _mm256_shuffle_epi8 lookups).
+inline __m256i table32(const int8_t* t) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t));
+  return _mm256_set_m128i(v, v);
+}
+
 struct dec_q4_0 {
   using block = block_q4_0;
   static constexpr bool kUnsigned = true;
   static constexpr int kOffsetShift = 3;  // offset 8
-  static inline __m256i quants(const block& b) {
-    const __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
-    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
-  }
+  static inline __m256i quants(const block& b) { return nibbles32(b.qs); }
+  static inline __m256 dscale(const block& b) { return f16x8(b.d); }
+};
+
+// IQ4_NL / MXFP4: signed values looked up from their tables (the sign trick applies).
+struct dec_iq4_nl {
+  using block = block_iq4_nl;
+  static constexpr bool kUnsigned = false;
+  static constexpr int kOffsetShift = 0;
+  static inline __m256i quants(const block& b) { return _mm256_shuffle_epi8(table32(kvalues_iq4nl), nibbles32(b.qs)); }
+  static inline __m256 dscale(const block& b) { return f16x8(b.d); }
+};
+
+struct dec_mxfp4 {
+  using block = block_mxfp4;
+  static constexpr bool kUnsigned = false;
+  static constexpr int kOffsetShift = 0;
+  static inline __m256i quants(const block& b) { return _mm256_shuffle_epi8(table32(kvalues_mxfp4), nibbles32(b.qs)); }
+  static inline __m256 dscale(const block& b) { return _mm256_set1_ps(e8m0_to_fp32_half(b.e)); }
 };
 
 struct dec_q5_0 {
   using block = block_q5_0;
   static constexpr bool kUnsigned = true;
   static constexpr int kOffsetShift = 4;  // offset 16
-  static inline __m256i quants(const block& b) {
-    const __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.qs));
-    const __m256i v = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(tmp, 4), tmp), _mm256_set1_epi8(0x0F));
-    // 0xFF in every byte whose qh bit is set, then 0x10 there
-    uint32_t qh;
-    std::memcpy(&qh, b.qh, 4);
-    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
-    __m256i bits = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(qh)), shuf);
-    bits = _mm256_or_si256(bits, _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe));
-    bits = _mm256_cmpeq_epi8(bits, _mm256_set1_epi64x(-1));
-    return _mm256_or_si256(v, _mm256_and_si256(bits, _mm256_set1_epi8(0x10)));
-  }
+  static inline __m256i quants(const block& b) { return _mm256_or_si256(nibbles32(b.qs), fifth_bits32(b.qh)); }
+  static inline __m256 dscale(const block& b) { return f16x8(b.d); }
 };
 
 struct dec_q8_0 {
@@ -164,6 +223,7 @@ struct dec_q8_0 {
   static constexpr bool kUnsigned = false;
   static constexpr int kOffsetShift = 0;
   static inline __m256i quants(const block& b) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qs)); }
+  static inline __m256 dscale(const block& b) { return f16x8(b.d); }
 };
 
 // lane k = sum over bytes 4k..4k+3 of u * s (u unsigned, s signed): one VNNI instruction where
@@ -209,7 +269,7 @@ template <typename D, int TT>
 inline void tile_q8_step(const typename D::block& w, const block_q8_0x* const* a, int64_t i, __m256* acc) {
   const __m256i q = D::quants(w);
   const __m256i aq = D::kUnsigned ? q : _mm256_sign_epi8(q, q);
-  const __m256 dw = _mm256_cvtph_ps(_mm_set1_epi16(static_cast<short>(w.d)));  // fp16 -> 8 x float
+  const __m256 dw = D::dscale(w);
   for (int t = 0; t < TT; t++) {
     const __m256i p = block_dot<D>(q, aq, a[t][i]);
     const __m256 scale = _mm256_mul_ps(dw, _mm256_broadcast_ss(&a[t][i].d));  // dw * dy, as a float product
@@ -228,6 +288,49 @@ inline void tile_q8(int64_t nb, const typename D::block* w, const block_q8_0x* c
   }
   if (i < nb) tile_q8_step<D, TT>(w[i], a, i, acc0);
   for (int t = 0; t < TT; t++) out[t] = hsum(_mm256_add_ps(acc0[t], acc1[t]));
+}
+
+// ---- Q4_1 / Q5_1 x Q8_1: unsigned quants straight into maddubs; the min term m * s per block is
+// summed in a scalar beside the vector accumulators (as ggml does). ----
+
+struct dec_q4_1 {
+  using block = block_q4_1;
+  static inline __m256i quants(const block& b) { return nibbles32(b.qs); }
+};
+struct dec_q5_1 {
+  using block = block_q5_1;
+  static inline __m256i quants(const block& b) { return _mm256_or_si256(nibbles32(b.qs), fifth_bits32(b.qh)); }
+};
+
+template <typename D, int TT>
+inline void tile_q8_1_step(const typename D::block& w, const block_q8_1x* const* a, int64_t i, __m256* acc,
+                           float* summs) {
+  const __m256i q = D::quants(w);
+  const __m256 dw = f16x8(w.d);
+  const float m = h2f(w.m);
+  for (int t = 0; t < TT; t++) {
+    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].qs));
+    const __m256i p = dot4_u8_i8(q, y);
+    acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(dw, _mm256_broadcast_ss(&a[t][i].d)), _mm256_cvtepi32_ps(p), acc[t]);
+    summs[t] += m * a[t][i].s;
+  }
+}
+
+template <typename D, int TT>
+inline void tile_q8_1(int64_t nb, const typename D::block* w, const block_q8_1x* const* a, float* out) {
+  __m256 acc0[TT], acc1[TT];
+  float summs[TT];
+  for (int t = 0; t < TT; t++) {
+    acc0[t] = acc1[t] = _mm256_setzero_ps();
+    summs[t] = 0;
+  }
+  int64_t i = 0;
+  for (; i + 2 <= nb; i += 2) {
+    tile_q8_1_step<D, TT>(w[i], a, i, acc0, summs);
+    tile_q8_1_step<D, TT>(w[i + 1], a, i + 1, acc1, summs);
+  }
+  if (i < nb) tile_q8_1_step<D, TT>(w[i], a, i, acc0, summs);
+  for (int t = 0; t < TT; t++) out[t] = hsum(_mm256_add_ps(acc0[t], acc1[t])) + summs[t];
 }
 
 // ---- K-quants x Q8_K ----
@@ -356,6 +459,127 @@ inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* 
       acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(dv, _mm256_broadcast_ss(&a[t][i].d)),
                                _mm256_cvtepi32_ps(_mm256_sub_epi32(sumi[t], corr)), acc[t]);
     }
+  }
+  for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
+}
+
+// Q2_K / Q3_K: 16 groups of 16 with one scale each (as Q6_K). Quants are unsigned in the
+// maddubs (Q2_K 0..3; Q3_K 0..7, i.e. value + 4), the group scales applied by madd. Q2_K then
+// subtracts dmin * sum(min_g * bsum_g); Q3_K subtracts 4 * sum(scale_g * bsum_g) (exact integers).
+template <bool THREE, int TT>
+inline void tile_q23_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const* a, float* out) {
+  __m256 acc[TT];
+  for (int t = 0; t < TT; t++) acc[t] = _mm256_setzero_ps();
+  const __m256i m3 = _mm256_set1_epi8(3);
+  const __m256i one = _mm256_set1_epi8(1);
+  const size_t bsize = THREE ? sizeof(block_q3_K) : sizeof(block_q2_K);
+  for (int64_t i = 0; i < nb; i++) {
+    const uint8_t* b = wrow + i * bsize;
+    __m256i sc16, mins16 = _mm256_setzero_si256();
+    const uint8_t* qs;
+    __m256i hbits = _mm256_setzero_si256();
+    float d, dmin = 0;
+    if (THREE) {
+      const block_q3_K& w = *reinterpret_cast<const block_q3_K*>(b);
+      // the kmask unpacking of unpack_q3_K_scales, in one vector: 16 bytes, then minus 32
+      uint32_t aux[4];
+      std::memcpy(aux, w.scales, 12);
+      const uint32_t tmp = aux[2];
+      constexpr uint32_t kmask1 = 0x03030303, kmask2 = 0x0f0f0f0f;
+      aux[2] = ((aux[0] >> 4) & kmask2) | (((tmp >> 4) & kmask1) << 4);
+      aux[3] = ((aux[1] >> 4) & kmask2) | (((tmp >> 6) & kmask1) << 4);
+      aux[0] = (aux[0] & kmask2) | (((tmp >> 0) & kmask1) << 4);
+      aux[1] = (aux[1] & kmask2) | (((tmp >> 2) & kmask1) << 4);
+      const __m128i sc8 = _mm_sub_epi8(_mm_set_epi32(static_cast<int>(aux[3]), static_cast<int>(aux[2]),
+                                                     static_cast<int>(aux[1]), static_cast<int>(aux[0])),
+                                       _mm_set1_epi8(32));
+      sc16 = _mm256_cvtepi8_epi16(sc8);
+      qs = w.qs;
+      hbits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w.hmask));
+      d = h2f(w.d);
+    } else {
+      const block_q2_K& w = *reinterpret_cast<const block_q2_K*>(b);
+      const __m128i sm = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w.scales));
+      sc16 = _mm256_cvtepu8_epi16(_mm_and_si128(sm, _mm_set1_epi8(0x0F)));
+      mins16 = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(sm, 4), _mm_set1_epi8(0x0F)));
+      qs = w.qs;
+      d = h2f(w.d);
+      dmin = h2f(w.dmin);
+    }
+    const __m256i sc_half[2] = {_mm256_permute2x128_si256(sc16, sc16, 0x00), _mm256_permute2x128_si256(sc16, sc16, 0x11)};
+    __m256i sumi[TT], sumi2[TT];
+    for (int t = 0; t < TT; t++) sumi[t] = sumi2[t] = _mm256_setzero_si256();
+    for (int h = 0; h < 2; h++) {
+      const __m256i q2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(qs + 32 * h));
+      __m256i q[4];
+      for (int k = 0; k < 4; k++) {
+        q[k] = _mm256_and_si256(_mm256_srli_epi16(q2, 2 * k), m3);
+        if (THREE)
+          q[k] = _mm256_or_si256(q[k], _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 4 * h + k), one), 2));
+      }
+      // vector k of this half uses group 8h+2k in its low 16 values and 8h+2k+1 in its high 16
+      __m256i s[4];
+      for (int k = 0; k < 4; k++)
+        s[k] = _mm256_shuffle_epi8(sc_half[h], _mm256_set_m128i(_mm_set1_epi16(static_cast<int16_t>(((4 * k + 3) << 8) | (4 * k + 2))),
+                                                                _mm_set1_epi16(static_cast<int16_t>(((4 * k + 1) << 8) | (4 * k)))));
+      for (int t = 0; t < TT; t++) {
+        const int8_t* y = a[t][i].qs + 128 * h;
+        for (int k = 0; k < 4; k++) {
+          const __m256i yk = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + 32 * k));
+          __m256i& acc_k = (k & 1) && TT < 8 ? sumi2[t] : sumi[t];
+          acc_k = madd_acc(acc_k, _mm256_maddubs_epi16(q[k], yk), s[k]);
+        }
+      }
+    }
+    for (int t = 0; t < TT; t++) sumi[t] = _mm256_add_epi32(sumi[t], sumi2[t]);
+    const __m256 dv = _mm256_set1_ps(d), ndminv = _mm256_set1_ps(-dmin);
+    for (int t = 0; t < TT; t++) {
+      const __m256i bs = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[t][i].bsums));
+      const __m256 dy = _mm256_broadcast_ss(&a[t][i].d);
+      if (THREE) {
+        const __m256i corr = _mm256_slli_epi32(_mm256_madd_epi16(bs, sc16), 2);
+        acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(dv, dy), _mm256_cvtepi32_ps(_mm256_sub_epi32(sumi[t], corr)), acc[t]);
+      } else {
+        acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(dv, dy), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+        acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(ndminv, dy), _mm256_cvtepi32_ps(_mm256_madd_epi16(bs, mins16)), acc[t]);
+      }
+    }
+  }
+  for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
+}
+
+// IQ4_XS: per 32-value sub-block, signed table values (sign trick into maddubs) times the
+// sub-block's scale (ls - 32) by madd; one float scale per super-block.
+template <int TT>
+inline void tile_iq4_xs(int64_t nb, const block_iq4_xs* w, const block_q8_K* const* a, float* out) {
+  __m256 acc[TT];
+  for (int t = 0; t < TT; t++) acc[t] = _mm256_setzero_ps();
+  const __m256i values = table32(kvalues_iq4nl);
+  for (int64_t i = 0; i < nb; i++) {
+    const block_iq4_xs& b = w[i];
+    __m256i sumi[TT], sumi2[TT];
+    for (int t = 0; t < TT; t++) sumi[t] = sumi2[t] = _mm256_setzero_si256();
+    uint32_t sh = b.scales_h;
+    for (int ib = 0; ib < QK_K / 32; ib += 2) {
+      const int ls1 = ((b.scales_l[ib / 2] & 0xf) | ((sh << 4) & 0x30)) - 32;
+      const int ls2 = ((b.scales_l[ib / 2] >> 4) | ((sh << 2) & 0x30)) - 32;
+      sh >>= 4;
+      const __m256i q1 = _mm256_shuffle_epi8(values, nibbles32(b.qs + 16 * ib));
+      const __m256i q2 = _mm256_shuffle_epi8(values, nibbles32(b.qs + 16 * ib + 16));
+      const __m256i aq1 = _mm256_sign_epi8(q1, q1), aq2 = _mm256_sign_epi8(q2, q2);
+      const __m256i s1 = _mm256_set1_epi16(static_cast<int16_t>(ls1)), s2 = _mm256_set1_epi16(static_cast<int16_t>(ls2));
+      for (int t = 0; t < TT; t++) {
+        const int8_t* y = a[t][i].qs + 32 * ib;
+        const __m256i y1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y));
+        const __m256i y2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(y + 32));
+        sumi[t] = madd_acc(sumi[t], _mm256_maddubs_epi16(aq1, _mm256_sign_epi8(y1, q1)), s1);
+        sumi2[t] = madd_acc(sumi2[t], _mm256_maddubs_epi16(aq2, _mm256_sign_epi8(y2, q2)), s2);
+      }
+    }
+    const __m256 dv = _mm256_set1_ps(h2f(b.d));
+    for (int t = 0; t < TT; t++)
+      acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(dv, _mm256_broadcast_ss(&a[t][i].d)),
+                               _mm256_cvtepi32_ps(_mm256_add_epi32(sumi[t], sumi2[t])), acc[t]);
   }
   for (int t = 0; t < TT; t++) out[t] = hsum(acc[t]);
 }
@@ -588,6 +812,23 @@ void gemm_q8(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act,
   by_token_groups(nt, run);
 }
 
+template <typename D>
+void gemm_q8_1(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
+               size_t ys) {
+  const int64_t nb = n / QK;
+  auto run = [&](auto tt_const, int t0) {
+    constexpr int TT = decltype(tt_const)::value;
+    const block_q8_1x* a[TT];
+    for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_1x*>(act + (t0 + t) * as);
+    for (int r = 0; r < nr; r++) {
+      float o[TT];
+      tile_q8_1<D, TT>(nb, reinterpret_cast<const typename D::block*>(w + r * ws), a, o);
+      for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
+    }
+  };
+  by_token_groups(nt, run);
+}
+
 // K-quant tiles of 8 tokens where the CPU has 32 vector registers (AVX-512VL): each decoded
 // weight block serves twice as many token dot products as the 4-token tiles.
 #if defined(__AVX512VL__)
@@ -596,7 +837,7 @@ constexpr bool kKQuantTokens8 = true;
 constexpr bool kKQuantTokens8 = false;
 #endif
 
-template <int KIND>  // 4: q4_K, 5: q5_K, 6: q6_K
+template <int KIND>  // 2: q2_K, 3: q3_K, 4: q4_K, 5: q5_K, 6: q6_K, 7: iq4_xs
 void gemm_k(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, size_t as, int nt, float* y,
             size_t ys) {
   const int64_t nb = n / QK_K;
@@ -608,6 +849,8 @@ void gemm_k(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, 
       const uint8_t* wr = w + r * ws;
       float o[TT];
       if (KIND == 6) tile_q6_K<TT>(nb, reinterpret_cast<const block_q6_K*>(wr), a, o);
+      else if (KIND == 7) tile_iq4_xs<TT>(nb, reinterpret_cast<const block_iq4_xs*>(wr), a, o);
+      else if (KIND <= 3) tile_q23_K<KIND == 3, TT>(nb, wr, a, o);
       else tile_q45_K<KIND == 5, TT>(nb, wr, a, o);
       for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
     }
@@ -625,6 +868,7 @@ void convert_act_row_avx2(act_format f, const float* x, void* out, int64_t n) {
   switch (f) {
     case act_format::q8_0: act_q8_0(x, static_cast<block_q8_0x*>(out), n / QK); break;
     case act_format::q8_K: act_q8_K(x, static_cast<block_q8_K*>(out), n / QK_K); break;
+    case act_format::q8_1: act_q8_1(x, static_cast<block_q8_1x*>(out), n / QK); break;
     case act_format::f32_round_f16: act_round_f16(x, static_cast<float*>(out), n); break;
     default: convert_act_row_ref(f, x, out, n); break;
   }
@@ -645,6 +889,13 @@ void gemm_tile_avx2(tensor_type w, int64_t n, const uint8_t* wr, size_t ws, int 
     case tensor_type::q4_k: gemm_k<4>(n, wr, ws, nr, act, as, nt, y, ys); break;
     case tensor_type::q5_k: gemm_k<5>(n, wr, ws, nr, act, as, nt, y, ys); break;
     case tensor_type::q6_k: gemm_k<6>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q2_k: gemm_k<2>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q3_k: gemm_k<3>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::iq4_xs: gemm_k<7>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q4_1: gemm_q8_1<dec_q4_1>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::q5_1: gemm_q8_1<dec_q5_1>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::iq4_nl: gemm_q8<dec_iq4_nl>(n, wr, ws, nr, act, as, nt, y, ys); break;
+    case tensor_type::mxfp4: gemm_q8<dec_mxfp4>(n, wr, ws, nr, act, as, nt, y, ys); break;
   }
 }
 

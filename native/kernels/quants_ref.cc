@@ -15,8 +15,13 @@ act_format act_format_for(tensor_type w) {
     case tensor_type::f32: return act_format::f32;
     case tensor_type::f16: return act_format::f32_round_f16;
     case tensor_type::bf16: return act_format::f32_round_bf16;
-    case tensor_type::q4_0: case tensor_type::q5_0: case tensor_type::q8_0: return act_format::q8_0;
-    case tensor_type::q4_k: case tensor_type::q5_k: case tensor_type::q6_k: return act_format::q8_K;
+    case tensor_type::q4_0: case tensor_type::q5_0: case tensor_type::q8_0: case tensor_type::iq4_nl:
+    case tensor_type::mxfp4:
+      return act_format::q8_0;
+    case tensor_type::q4_1: case tensor_type::q5_1: return act_format::q8_1;
+    case tensor_type::q2_k: case tensor_type::q3_k: case tensor_type::q4_k: case tensor_type::q5_k:
+    case tensor_type::q6_k: case tensor_type::iq4_xs:
+      return act_format::q8_K;
   }
   return act_format::f32;
 }
@@ -25,6 +30,7 @@ size_t act_row_bytes(act_format f, int64_t n) {
   switch (f) {
     case act_format::q8_0: return static_cast<size_t>(n / QK) * sizeof(block_q8_0x);
     case act_format::q8_K: return static_cast<size_t>(n / QK_K) * sizeof(block_q8_K);
+    case act_format::q8_1: return static_cast<size_t>(n / QK) * sizeof(block_q8_1x);
     default: return static_cast<size_t>(n) * sizeof(float);
   }
 }
@@ -55,6 +61,23 @@ void convert_act_row_ref(act_format f, const float* x, void* out, int64_t n) {
         for (int j = 0; j < QK; j++) y[i].qs[j] = static_cast<int8_t>(std::nearbyintf(x[i * QK + j] * id));
         for (int k = 0; k < QK / 4; k++)
           y[i].s4[k] = y[i].qs[4 * k] + y[i].qs[4 * k + 1] + y[i].qs[4 * k + 2] + y[i].qs[4 * k + 3];
+      }
+      break;
+    }
+    case act_format::q8_1: {
+      block_q8_1x* y = static_cast<block_q8_1x*>(out);
+      for (int64_t i = 0; i < n / QK; i++) {
+        float amax = 0.0f;
+        for (int j = 0; j < QK; j++) amax = std::max(amax, std::fabs(x[i * QK + j]));
+        const float d = amax / 127.0f;
+        const float id = d ? 1.0f / d : 0.0f;
+        y[i].d = fp16_to_fp32(fp32_to_fp16(d));
+        int sum = 0;
+        for (int j = 0; j < QK; j++) {
+          y[i].qs[j] = static_cast<int8_t>(std::nearbyintf(x[i * QK + j] * id));
+          sum += y[i].qs[j];
+        }
+        y[i].s = fp16_to_fp32(fp32_to_fp16(d * static_cast<float>(sum)));  // from the unrounded d, as ggml
       }
       break;
     }
@@ -255,6 +278,130 @@ float dot_q6_K(int64_t nb, const block_q6_K* x, const block_q8_K* y) {
   return sumf;
 }
 
+float dot_q4_1(int64_t nb, const block_q4_1* x, const block_q8_1x* y) {
+  float sumf = 0;
+  for (int64_t i = 0; i < nb; i++) {
+    int sumi = 0;
+    for (int j = 0; j < QK / 2; ++j)
+      sumi += (x[i].qs[j] & 0x0F) * y[i].qs[j] + (x[i].qs[j] >> 4) * y[i].qs[j + QK / 2];
+    sumf += fp16_to_fp32(x[i].d) * y[i].d * sumi + fp16_to_fp32(x[i].m) * y[i].s;
+  }
+  return sumf;
+}
+
+float dot_q5_1(int64_t nb, const block_q5_1* x, const block_q8_1x* y) {
+  float sumf = 0;
+  for (int64_t i = 0; i < nb; i++) {
+    uint32_t qh;
+    std::memcpy(&qh, x[i].qh, 4);
+    int sumi = 0;
+    for (int j = 0; j < QK / 2; ++j) {
+      const int x0 = (x[i].qs[j] & 0x0F) | (((qh >> j) & 1) << 4);
+      const int x1 = (x[i].qs[j] >> 4) | (((qh >> (j + 16)) & 1) << 4);
+      sumi += x0 * y[i].qs[j] + x1 * y[i].qs[j + QK / 2];
+    }
+    sumf += fp16_to_fp32(x[i].d) * y[i].d * sumi + fp16_to_fp32(x[i].m) * y[i].s;
+  }
+  return sumf;
+}
+
+// IQ4_NL / MXFP4: table lookups, integer sums per block, one float scale per block.
+float dot_iq4_nl(int64_t nb, const block_iq4_nl* x, const block_q8_0x* y) {
+  float sumf = 0;
+  for (int64_t i = 0; i < nb; i++) {
+    int sumi = 0;
+    for (int j = 0; j < QK / 2; ++j)
+      sumi += kvalues_iq4nl[x[i].qs[j] & 0xF] * y[i].qs[j] + kvalues_iq4nl[x[i].qs[j] >> 4] * y[i].qs[j + QK / 2];
+    sumf += fp16_to_fp32(x[i].d) * y[i].d * sumi;
+  }
+  return sumf;
+}
+
+float dot_mxfp4(int64_t nb, const block_mxfp4* x, const block_q8_0x* y) {
+  float sumf = 0;
+  for (int64_t i = 0; i < nb; i++) {
+    int sumi = 0;
+    for (int j = 0; j < QK / 2; ++j)
+      sumi += kvalues_mxfp4[x[i].qs[j] & 0xF] * y[i].qs[j] + kvalues_mxfp4[x[i].qs[j] >> 4] * y[i].qs[j + QK / 2];
+    sumf += y[i].d * e8m0_to_fp32_half(x[i].e) * sumi;
+  }
+  return sumf;
+}
+
+float dot_q2_K(int64_t nb, const block_q2_K* x, const block_q8_K* y) {
+  float sumf = 0;
+  for (int64_t i = 0; i < nb; i++) {
+    const uint8_t* q2 = x[i].qs;
+    const int8_t* a = y[i].qs;
+    const uint8_t* sc = x[i].scales;
+    int summs = 0;
+    for (int j = 0; j < 16; ++j) summs += y[i].bsums[j] * (sc[j] >> 4);
+    int isum = 0, is = 0;
+    for (int k = 0; k < QK_K / 128; ++k) {
+      for (int shift = 0; shift < 8; shift += 2) {
+        for (int half = 0; half < 2; half++) {
+          int s = 0;
+          for (int l = 16 * half; l < 16 * half + 16; ++l) s += a[l] * ((q2[l] >> shift) & 3);
+          isum += (sc[is++] & 0xF) * s;
+        }
+        a += 32;
+      }
+      q2 += 32;
+    }
+    const float dall = y[i].d * fp16_to_fp32(x[i].d);
+    const float dmin = y[i].d * fp16_to_fp32(x[i].dmin);
+    sumf += dall * isum - dmin * summs;
+  }
+  return sumf;
+}
+
+float dot_q3_K(int64_t nb, const block_q3_K* x, const block_q8_K* y) {
+  float sumf = 0;
+  for (int64_t i = 0; i < nb; i++) {
+    int8_t sc[16];
+    unpack_q3_K_scales(x[i].scales, sc);
+    const uint8_t* q3 = x[i].qs;
+    const uint8_t* hm = x[i].hmask;
+    const int8_t* a = y[i].qs;
+    int isum = 0, is = 0;
+    uint8_t m = 1;
+    for (int k = 0; k < QK_K / 128; ++k) {
+      for (int shift = 0; shift < 8; shift += 2) {
+        for (int half = 0; half < 2; half++) {
+          int s = 0;
+          for (int l = 16 * half; l < 16 * half + 16; ++l)
+            s += a[l] * (((q3[l] >> shift) & 3) - ((hm[l] & m) ? 0 : 4));
+          isum += sc[is++] * s;
+        }
+        a += 32;
+        m <<= 1;
+      }
+      q3 += 32;
+    }
+    sumf += y[i].d * fp16_to_fp32(x[i].d) * isum;
+  }
+  return sumf;
+}
+
+float dot_iq4_xs(int64_t nb, const block_iq4_xs* x, const block_q8_K* y) {
+  float sumf = 0;
+  for (int64_t i = 0; i < nb; i++) {
+    const uint8_t* qs = x[i].qs;
+    const int8_t* a = y[i].qs;
+    int isum = 0;
+    for (int ib = 0; ib < QK_K / 32; ++ib) {
+      const int ls = ((x[i].scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((x[i].scales_h >> 2 * ib) & 3) << 4);
+      int s = 0;
+      for (int j = 0; j < 16; ++j) s += a[j] * kvalues_iq4nl[qs[j] & 0xf] + a[j + 16] * kvalues_iq4nl[qs[j] >> 4];
+      isum += (ls - 32) * s;
+      qs += 16;
+      a += 32;
+    }
+    sumf += fp16_to_fp32(x[i].d) * y[i].d * isum;
+  }
+  return sumf;
+}
+
 }  // namespace
 
 float vec_dot_ref(tensor_type w, int64_t n, const void* wr, const void* ar) {
@@ -274,6 +421,20 @@ float vec_dot_ref(tensor_type w, int64_t n, const void* wr, const void* ar) {
       return dot_q5_K(n / QK_K, static_cast<const block_q5_K*>(wr), static_cast<const block_q8_K*>(ar));
     case tensor_type::q6_k:
       return dot_q6_K(n / QK_K, static_cast<const block_q6_K*>(wr), static_cast<const block_q8_K*>(ar));
+    case tensor_type::q4_1:
+      return dot_q4_1(n / QK, static_cast<const block_q4_1*>(wr), static_cast<const block_q8_1x*>(ar));
+    case tensor_type::q5_1:
+      return dot_q5_1(n / QK, static_cast<const block_q5_1*>(wr), static_cast<const block_q8_1x*>(ar));
+    case tensor_type::iq4_nl:
+      return dot_iq4_nl(n / QK, static_cast<const block_iq4_nl*>(wr), static_cast<const block_q8_0x*>(ar));
+    case tensor_type::mxfp4:
+      return dot_mxfp4(n / QK, static_cast<const block_mxfp4*>(wr), static_cast<const block_q8_0x*>(ar));
+    case tensor_type::q2_k:
+      return dot_q2_K(n / QK_K, static_cast<const block_q2_K*>(wr), static_cast<const block_q8_K*>(ar));
+    case tensor_type::q3_k:
+      return dot_q3_K(n / QK_K, static_cast<const block_q3_K*>(wr), static_cast<const block_q8_K*>(ar));
+    case tensor_type::iq4_xs:
+      return dot_iq4_xs(n / QK_K, static_cast<const block_iq4_xs*>(wr), static_cast<const block_q8_K*>(ar));
   }
   return 0;
 }

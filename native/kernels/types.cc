@@ -67,13 +67,22 @@ const char* tensor_type_name(tensor_type t) {
     case tensor_type::q4_k: return "q4_k";
     case tensor_type::q5_k: return "q5_k";
     case tensor_type::q6_k: return "q6_k";
+    case tensor_type::q4_1: return "q4_1";
+    case tensor_type::q5_1: return "q5_1";
+    case tensor_type::q2_k: return "q2_k";
+    case tensor_type::q3_k: return "q3_k";
+    case tensor_type::iq4_nl: return "iq4_nl";
+    case tensor_type::iq4_xs: return "iq4_xs";
+    case tensor_type::mxfp4: return "mxfp4";
   }
   return "?";
 }
 
 bool tensor_type_supported(uint32_t raw) {
   switch (raw) {
-    case 0: case 1: case 2: case 6: case 8: case 12: case 13: case 14: case 30: return true;
+    case 0: case 1: case 2: case 3: case 6: case 7: case 8: case 10: case 11: case 12: case 13: case 14:
+    case 20: case 23: case 30: case 39:
+      return true;
     default: return false;
   }
 }
@@ -81,8 +90,12 @@ bool tensor_type_supported(uint32_t raw) {
 int64_t tensor_type_block_elems(tensor_type t) {
   switch (t) {
     case tensor_type::f32: case tensor_type::f16: case tensor_type::bf16: return 1;
-    case tensor_type::q4_0: case tensor_type::q5_0: case tensor_type::q8_0: return kq::QK;
-    case tensor_type::q4_k: case tensor_type::q5_k: case tensor_type::q6_k: return kq::QK_K;
+    case tensor_type::q4_0: case tensor_type::q4_1: case tensor_type::q5_0: case tensor_type::q5_1:
+    case tensor_type::q8_0: case tensor_type::iq4_nl: case tensor_type::mxfp4:
+      return kq::QK;
+    case tensor_type::q2_k: case tensor_type::q3_k: case tensor_type::q4_k: case tensor_type::q5_k:
+    case tensor_type::q6_k: case tensor_type::iq4_xs:
+      return kq::QK_K;
   }
   return 1;
 }
@@ -97,6 +110,13 @@ size_t tensor_type_block_bytes(tensor_type t) {
     case tensor_type::q4_k: return sizeof(kq::block_q4_K);
     case tensor_type::q5_k: return sizeof(kq::block_q5_K);
     case tensor_type::q6_k: return sizeof(kq::block_q6_K);
+    case tensor_type::q4_1: return sizeof(kq::block_q4_1);
+    case tensor_type::q5_1: return sizeof(kq::block_q5_1);
+    case tensor_type::q2_k: return sizeof(kq::block_q2_K);
+    case tensor_type::q3_k: return sizeof(kq::block_q3_K);
+    case tensor_type::iq4_nl: return sizeof(kq::block_iq4_nl);
+    case tensor_type::iq4_xs: return sizeof(kq::block_iq4_xs);
+    case tensor_type::mxfp4: return sizeof(kq::block_mxfp4);
   }
   return 0;
 }
@@ -220,6 +240,108 @@ void deq_q6_K(const block_q6_K* x, float* y, int64_t nb) {
   }
 }
 
+void deq_q4_1(const block_q4_1* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d), m = fp16_to_fp32(x[i].m);
+    for (int j = 0; j < QK / 2; j++) {
+      y[i * QK + j] = (x[i].qs[j] & 0x0F) * d + m;
+      y[i * QK + j + QK / 2] = (x[i].qs[j] >> 4) * d + m;
+    }
+  }
+}
+
+void deq_q5_1(const block_q5_1* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d), m = fp16_to_fp32(x[i].m);
+    uint32_t qh;
+    std::memcpy(&qh, x[i].qh, 4);
+    for (int j = 0; j < QK / 2; j++) {
+      const uint8_t xh0 = ((qh >> (j + 0)) << 4) & 0x10;
+      const uint8_t xh1 = ((qh >> (j + 12))) & 0x10;
+      y[i * QK + j] = ((x[i].qs[j] & 0x0F) | xh0) * d + m;
+      y[i * QK + j + QK / 2] = ((x[i].qs[j] >> 4) | xh1) * d + m;
+    }
+  }
+}
+
+void deq_iq4_nl(const block_iq4_nl* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d);
+    for (int j = 0; j < QK / 2; j++) {
+      y[i * QK + j] = d * kvalues_iq4nl[x[i].qs[j] & 0x0F];
+      y[i * QK + j + QK / 2] = d * kvalues_iq4nl[x[i].qs[j] >> 4];
+    }
+  }
+}
+
+void deq_mxfp4(const block_mxfp4* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = e8m0_to_fp32_half(x[i].e);
+    for (int j = 0; j < QK / 2; j++) {
+      y[i * QK + j] = kvalues_mxfp4[x[i].qs[j] & 0x0F] * d;
+      y[i * QK + j + QK / 2] = kvalues_mxfp4[x[i].qs[j] >> 4] * d;
+    }
+  }
+}
+
+void deq_q2_K(const block_q2_K* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d), min = fp16_to_fp32(x[i].dmin);
+    const uint8_t* q = x[i].qs;
+    int is = 0;
+    for (int n = 0; n < QK_K; n += 128) {
+      for (int shift = 0; shift < 8; shift += 2) {
+        for (int half = 0; half < 2; half++) {
+          const uint8_t sc = x[i].scales[is++];
+          const float dl = d * (sc & 0xF), ml = min * (sc >> 4);
+          for (int l = 0; l < 16; ++l) *y++ = dl * ((q[l + 16 * half] >> shift) & 3) - ml;
+        }
+      }
+      q += 32;
+    }
+  }
+}
+
+void deq_q3_K(const block_q3_K* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d_all = fp16_to_fp32(x[i].d);
+    int8_t scales[16];
+    unpack_q3_K_scales(x[i].scales, scales);
+    const uint8_t* q = x[i].qs;
+    const uint8_t* hm = x[i].hmask;
+    uint8_t m = 1;
+    int is = 0;
+    for (int n = 0; n < QK_K; n += 128) {
+      for (int shift = 0; shift < 8; shift += 2) {
+        for (int half = 0; half < 2; half++) {
+          const float dl = d_all * scales[is++];
+          for (int l = 16 * half; l < 16 * half + 16; ++l)
+            *y++ = dl * (((q[l] >> shift) & 3) - ((hm[l] & m) ? 0 : 4));
+        }
+        m <<= 1;
+      }
+      q += 32;
+    }
+  }
+}
+
+void deq_iq4_xs(const block_iq4_xs* x, float* y, int64_t nb) {
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(x[i].d);
+    const uint8_t* qs = x[i].qs;
+    for (int ib = 0; ib < QK_K / 32; ++ib) {
+      const int ls = ((x[i].scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((x[i].scales_h >> 2 * ib) & 3) << 4);
+      const float dl = d * (ls - 32);
+      for (int j = 0; j < 16; ++j) {
+        y[j] = dl * kvalues_iq4nl[qs[j] & 0xf];
+        y[j + 16] = dl * kvalues_iq4nl[qs[j] >> 4];
+      }
+      y += 32;
+      qs += 16;
+    }
+  }
+}
+
 }  // namespace
 
 void dequantize_row(const tensor_view& w, int64_t row, float* out) {
@@ -243,6 +365,13 @@ void dequantize_row(const tensor_view& w, int64_t row, float* out) {
     case tensor_type::q4_k: deq_q4_K(reinterpret_cast<const block_q4_K*>(p), out, n / QK_K); break;
     case tensor_type::q5_k: deq_q5_K(reinterpret_cast<const block_q5_K*>(p), out, n / QK_K); break;
     case tensor_type::q6_k: deq_q6_K(reinterpret_cast<const block_q6_K*>(p), out, n / QK_K); break;
+    case tensor_type::q4_1: deq_q4_1(reinterpret_cast<const block_q4_1*>(p), out, n / QK); break;
+    case tensor_type::q5_1: deq_q5_1(reinterpret_cast<const block_q5_1*>(p), out, n / QK); break;
+    case tensor_type::iq4_nl: deq_iq4_nl(reinterpret_cast<const block_iq4_nl*>(p), out, n / QK); break;
+    case tensor_type::mxfp4: deq_mxfp4(reinterpret_cast<const block_mxfp4*>(p), out, n / QK); break;
+    case tensor_type::q2_k: deq_q2_K(reinterpret_cast<const block_q2_K*>(p), out, n / QK_K); break;
+    case tensor_type::q3_k: deq_q3_K(reinterpret_cast<const block_q3_K*>(p), out, n / QK_K); break;
+    case tensor_type::iq4_xs: deq_iq4_xs(reinterpret_cast<const block_iq4_xs*>(p), out, n / QK_K); break;
   }
 }
 

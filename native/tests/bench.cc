@@ -40,9 +40,10 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 bool parse_type(const std::string& s, tensor_type* t) {
-  const tensor_type all[] = {tensor_type::f32,  tensor_type::f16,  tensor_type::bf16,
-                             tensor_type::q8_0, tensor_type::q4_0, tensor_type::q5_0,
-                             tensor_type::q4_k, tensor_type::q5_k, tensor_type::q6_k};
+  const tensor_type all[] = {tensor_type::f32,  tensor_type::f16,    tensor_type::bf16,   tensor_type::q8_0,
+                             tensor_type::q4_0, tensor_type::q5_0,   tensor_type::q4_k,   tensor_type::q5_k,
+                             tensor_type::q6_k, tensor_type::q4_1,   tensor_type::q5_1,   tensor_type::q2_k,
+                             tensor_type::q3_k, tensor_type::iq4_nl, tensor_type::iq4_xs, tensor_type::mxfp4};
   for (tensor_type a : all)
     if (s == infer::tensor_type_name(a)) {
       *t = a;

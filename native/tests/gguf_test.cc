@@ -287,7 +287,7 @@ TEST(gguf_corrupt_files_report_errors) {
   with("bad value type", "value type", [](std::vector<uint8_t>& b) {
     poke<uint32_t>(b, 24 + 8 + std::strlen("general.architecture"), 99);
   });
-  with("unsupported tensor type q4_1", "q4_1", [&](std::vector<uint8_t>& b) { poke<uint32_t>(b, fp.type_field_pos[0], 3); });
+  with("unsupported tensor type iq2_xxs", "iq2_xxs", [&](std::vector<uint8_t>& b) { poke<uint32_t>(b, fp.type_field_pos[0], 16); });
   with("unknown tensor type 77", "id 77", [&](std::vector<uint8_t>& b) { poke<uint32_t>(b, fp.type_field_pos[1], 77); });
   with("misaligned offset", "alignment", [&](std::vector<uint8_t>& b) {
     poke<uint64_t>(b, fp.offset_field_pos[2], 33);

@@ -22,11 +22,18 @@ using namespace infer_test;
 
 namespace {
 
-const tensor_type kAllTypes[] = {tensor_type::f32,  tensor_type::f16,  tensor_type::bf16,
-                                 tensor_type::q8_0, tensor_type::q4_0, tensor_type::q5_0,
-                                 tensor_type::q4_k, tensor_type::q5_k, tensor_type::q6_k};
+const tensor_type kAllTypes[] = {tensor_type::f32,    tensor_type::f16,    tensor_type::bf16,  tensor_type::q8_0,
+                                 tensor_type::q4_0,   tensor_type::q5_0,   tensor_type::q4_k,  tensor_type::q5_k,
+                                 tensor_type::q6_k,   tensor_type::q4_1,   tensor_type::q5_1,  tensor_type::q2_k,
+                                 tensor_type::q3_k,   tensor_type::iq4_nl, tensor_type::iq4_xs, tensor_type::mxfp4};
 
-bool is_k(tensor_type t) { return t == tensor_type::q4_k || t == tensor_type::q5_k || t == tensor_type::q6_k; }
+// Types whose blocks are 256 wide and whose activations are Q8_K.
+bool is_k(tensor_type t) {
+  return t == tensor_type::q4_k || t == tensor_type::q5_k || t == tensor_type::q6_k || t == tensor_type::q2_k ||
+         t == tensor_type::q3_k || t == tensor_type::iq4_xs;
+}
+// Types with a per-block min, whose activations are Q8_1 (Q8_0 quants plus s = fp16(d * sum)).
+bool is_q8_1(tensor_type t) { return t == tensor_type::q4_1 || t == tensor_type::q5_1; }
 bool is_float(tensor_type t) { return t == tensor_type::f32 || t == tensor_type::f16 || t == tensor_type::bf16; }
 
 std::string tname(tensor_type t) { return infer::tensor_type_name(t); }
@@ -40,9 +47,12 @@ std::vector<float> randn(size_t n, std::mt19937& rng, float scale = 1.0f) {
 
 // The activation each weight type's kernel sees, dequantized, with the per-element worst-case
 // quantization error (test-side implementation of Q8_0 / Q8_K / f16 / bf16 rounding).
-void quantized_activation(tensor_type wt, const float* x, int64_t n, std::vector<double>* a, std::vector<double>* err) {
+// For Q8_1 types, s (per 32-block) gets the blocks' fp16(d * sum(q)).
+void quantized_activation(tensor_type wt, const float* x, int64_t n, std::vector<double>* a, std::vector<double>* err,
+                          std::vector<double>* s = nullptr) {
   a->assign(static_cast<size_t>(n), 0.0);
   err->assign(static_cast<size_t>(n), 0.0);
+  if (s) s->assign(static_cast<size_t>(n / 32), 0.0);
   if (wt == tensor_type::f32) {
     for (int64_t j = 0; j < n; j++) (*a)[j] = x[j];
     return;
@@ -73,11 +83,14 @@ void quantized_activation(tensor_type wt, const float* x, int64_t n, std::vector
       const float d = amax / 127.0f;
       const float id = d ? 1.0f / d : 0.0f;
       const double dh = infer::fp16_to_fp32(infer::fp32_to_fp16(d));
+      int sum = 0;
       for (int j = 0; j < 32; j++) {
         int q = static_cast<int>(std::nearbyintf(x[b * 32 + j] * id));
+        sum += q;
         (*a)[b * 32 + j] = dh * q;
         (*err)[b * 32 + j] = 0.6 * d + 1e-30;
       }
+      if (s) (*s)[b] = infer::fp16_to_fp32(infer::fp32_to_fp16(d * static_cast<float>(sum)));
     }
     return;
   }
@@ -127,17 +140,33 @@ void check_matmul(const weights& w, const std::vector<float>& x, int64_t n_token
                   const std::string& label) {
   const int64_t n = w.view.ne0, rows = w.view.ne1;
   const size_t rb = w.view.row_bytes;
-  std::vector<double> a, err;
+  std::vector<double> a, err, s;
   int bad = 0;
+  const bool q8_1 = is_q8_1(w.view.type);
   for (int64_t t = 0; t < n_tokens; t++) {
-    quantized_activation(w.view.type, x.data() + t * n, n, &a, &err);
+    quantized_activation(w.view.type, x.data() + t * n, n, &a, &err, &s);
     for (int64_t r = 0; r < rows; r++) {
       const uint8_t* row = w.bytes.data() + rb * static_cast<size_t>(r);
       double exact = 0, raw = 0, mag = 0, qbound = 0;
       for (int64_t j = 0; j < n; j++) {
         const double wj = ref_element(w.view.type, row, j);
-        exact += wj * a[j];
         raw += wj * x[t * n + j];
+        if (q8_1) {
+          // w = d*q + m: d*q against the quantized activations, m against the block's s.
+          const size_t bb = infer::tensor_type_block_bytes(w.view.type);
+          const double m = infer::fp16_to_fp32(static_cast<uint16_t>(row[bb * (j / 32) + 2] | (row[bb * (j / 32) + 3] << 8)));
+          exact += (wj - m) * a[j];
+          mag += std::fabs((wj - m) * a[j]);
+          qbound += (std::fabs(wj - m) + std::fabs(m)) * err[j];
+          if (j % 32 == 0) {
+            const double sa = s[j / 32];
+            exact += m * sa;
+            mag += std::fabs(m * sa);
+            qbound += std::fabs(m * sa) * std::ldexp(1.0, -9);  // s's fp16 rounding vs the rounded d's
+          }
+          continue;
+        }
+        exact += wj * a[j];
         mag += std::fabs(wj * a[j]);
         qbound += std::fabs(wj) * err[j];
       }
@@ -195,8 +224,12 @@ TEST(reference_quantizers_roundtrip) {
       ss += static_cast<double>(f[j]) * f[j];
     }
     double rel = std::sqrt(se / ss);
-    const double limit = t == tensor_type::q4_0 || t == tensor_type::q4_k ? 0.15
-                         : t == tensor_type::q5_0 || t == tensor_type::q5_k ? 0.08
+    const double limit = t == tensor_type::q2_k ? 0.45
+                         : t == tensor_type::q3_k ? 0.3
+                         : t == tensor_type::q4_0 || t == tensor_type::q4_k || t == tensor_type::q4_1 ||
+                                   t == tensor_type::iq4_nl || t == tensor_type::iq4_xs || t == tensor_type::mxfp4
+                             ? 0.15
+                         : t == tensor_type::q5_0 || t == tensor_type::q5_k || t == tensor_type::q5_1 ? 0.08
                          : t == tensor_type::q6_k ? 0.04 : 0.01;
     CHECK(rel < limit, tname(t) + " relative rms error " + std::to_string(rel));
   }
@@ -341,8 +374,8 @@ TEST(activation_conversion_matches_reference_bits) {
   // reference (so the two builds differ only in float summation order).
   std::mt19937 rng(5);
   namespace kq = infer::kq;
-  for (kq::act_format f : {kq::act_format::q8_0, kq::act_format::q8_K, kq::act_format::f32_round_f16,
-                           kq::act_format::f32_round_bf16}) {
+  for (kq::act_format f : {kq::act_format::q8_0, kq::act_format::q8_K, kq::act_format::q8_1,
+                           kq::act_format::f32_round_f16, kq::act_format::f32_round_bf16}) {
     for (int iter = 0; iter < 20; iter++) {
       const int64_t n = 1024;
       auto x = randn(n, rng, iter % 2 ? 0.01f : 3.0f);
@@ -367,7 +400,8 @@ TEST(portable_kernels_against_references) {
   for (tensor_type t : kAllTypes) {
     const int64_t n = is_k(t) ? 512 : (is_float(t) ? 45 : 96);
     const int64_t rows = 9, n_tokens = 3;
-    weights w = make_weights(t, rows, n, rng, t == tensor_type::q6_k || t == tensor_type::q4_0);
+    weights w = make_weights(t, rows, n, rng, t == tensor_type::q6_k || t == tensor_type::q4_0 ||
+                                                  t == tensor_type::q3_k || t == tensor_type::mxfp4 || t == tensor_type::q5_1);
     auto x = randn(static_cast<size_t>(n * n_tokens), rng, 1.0f);
     const kq::act_format f = kq::act_format_for(t);
     std::vector<uint8_t> act(kq::act_row_bytes(f, n));

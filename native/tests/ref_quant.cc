@@ -185,6 +185,174 @@ void q6_K_block(const float* x, uint8_t* b) {
   }
 }
 
+// Q4_1 / Q5_1 (quantize_row_q4_1_ref): affine over the block's min..max.
+void q_1_block(const float* x, uint8_t* b, bool five) {
+  float lo = x[0], hi = x[0];
+  for (int j = 1; j < 32; j++) {
+    lo = std::min(lo, x[j]);
+    hi = std::max(hi, x[j]);
+  }
+  const int nmax = five ? 31 : 15;
+  const float d = (hi - lo) / nmax;
+  const float id = d ? 1.0f / d : 0.0f;
+  put_f16(b, d);
+  put_f16(b + 2, lo);
+  uint32_t qh = 0;
+  uint8_t* qs = five ? b + 8 : b + 4;
+  for (int j = 0; j < 16; j++) {
+    const int x0 = std::min(nmax, static_cast<int>((x[j] - lo) * id + 0.5f));
+    const int x1 = std::min(nmax, static_cast<int>((x[16 + j] - lo) * id + 0.5f));
+    qs[j] = static_cast<uint8_t>((x0 & 0x0F) | ((x1 & 0x0F) << 4));
+    qh |= static_cast<uint32_t>((x0 >> 4) & 1) << j;
+    qh |= static_cast<uint32_t>((x1 >> 4) & 1) << (j + 16);
+  }
+  if (five) std::memcpy(b + 4, &qh, 4);
+}
+
+const int8_t kIq4nl[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+const int8_t kMxfp4[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+
+int nearest_index(const int8_t* table, float v) {
+  int best = 0;
+  for (int k = 1; k < 16; k++)
+    if (std::fabs(table[k] - v) < std::fabs(table[best] - v)) best = k;
+  return best;
+}
+
+// IQ4_NL without the scale search: d = max / -127 maps the largest magnitude onto -127.
+void iq4_nl_block(const float* x, uint8_t* b) {
+  const float d = signed_absmax(x, 32) / -127.f;
+  put_f16(b, d);
+  const float dd = get_f16(b);
+  const float id = dd ? 1.0f / dd : 0.0f;
+  for (int j = 0; j < 16; j++)
+    b[2 + j] = static_cast<uint8_t>(nearest_index(kIq4nl, x[j] * id) | (nearest_index(kIq4nl, x[16 + j] * id) << 4));
+}
+
+double e8m0_half(uint8_t e) { return std::ldexp(1.0, static_cast<int>(e) - 128); }
+
+// MXFP4 (quantize_row_mxfp4_ref): e = floor(log2(amax)) - 2 + 127, nearest table value.
+void mxfp4_block(const float* x, uint8_t* b) {
+  float amax = 0;
+  for (int j = 0; j < 32; j++) amax = std::max(amax, std::fabs(x[j]));
+  const uint8_t e = amax > 0 ? static_cast<uint8_t>(std::floor(std::log2(amax)) - 2 + 127) : 0;
+  b[0] = e;
+  const float d = static_cast<float>(e8m0_half(e));
+  for (int j = 0; j < 16; j++)
+    b[1 + j] = static_cast<uint8_t>(nearest_index(kMxfp4, x[j] / d) | (nearest_index(kMxfp4, x[16 + j] / d) << 4));
+}
+
+// Q2_K: per 16-group affine fit to 0..3, 4-bit scales and mins against d / dmin.
+void q2_K_block(const float* x, uint8_t* b) {
+  float scales[16], mins[16];
+  for (int g = 0; g < 16; g++) {
+    float lo = 0, hi = 0;
+    for (int j = 0; j < 16; j++) {
+      lo = std::min(lo, x[16 * g + j]);
+      hi = std::max(hi, x[16 * g + j]);
+    }
+    scales[g] = (hi - lo) / 3;
+    mins[g] = -lo;
+  }
+  const float max_scale = *std::max_element(scales, scales + 16), max_min = *std::max_element(mins, mins + 16);
+  uint8_t* sc = b;
+  uint8_t* qs = b + 16;
+  std::memset(b, 0, 84);
+  for (int g = 0; g < 16; g++) {
+    const int ls = max_scale > 0 ? std::min(15, nearest(15.f / max_scale * scales[g])) : 0;
+    const int lm = max_min > 0 ? std::min(15, nearest(15.f / max_min * mins[g])) : 0;
+    sc[g] = static_cast<uint8_t>(ls | (lm << 4));
+  }
+  put_f16(b + 80, max_scale / 15.f);
+  put_f16(b + 82, max_min / 15.f);
+  const float d = get_f16(b + 80), dmin = get_f16(b + 82);
+  uint8_t L[256] = {};
+  for (int g = 0; g < 16; g++) {
+    const float gd = d * (sc[g] & 15), gm = dmin * (sc[g] >> 4);
+    for (int j = 0; j < 16; j++)
+      L[16 * g + j] = static_cast<uint8_t>(gd ? std::max(0, std::min(3, nearest((x[16 * g + j] + gm) / gd))) : 0);
+  }
+  for (int h = 0; h < 2; h++)
+    for (int l = 0; l < 32; l++)
+      qs[32 * h + l] = static_cast<uint8_t>(L[128 * h + l] | (L[128 * h + l + 32] << 2) | (L[128 * h + l + 64] << 4) |
+                                            (L[128 * h + l + 96] << 6));
+}
+
+// Q3_K: per 16-group symmetric fit to -4..3, signed 6-bit scales against d.
+void q3_K_block(const float* x, uint8_t* b) {
+  float scales[16];
+  float max_scale = 0, amax = 0;
+  for (int g = 0; g < 16; g++) {
+    scales[g] = signed_absmax(x + 16 * g, 16) / -4.f;
+    if (std::fabs(scales[g]) > amax) {
+      amax = std::fabs(scales[g]);
+      max_scale = scales[g];
+    }
+  }
+  std::memset(b, 0, 110);
+  uint8_t* hm = b;
+  uint8_t* qs = b + 32;
+  uint8_t* sc = b + 96;
+  int8_t ls[16] = {};
+  if (max_scale) {
+    const float iscale = -32.f / max_scale;
+    for (int g = 0; g < 16; g++) {
+      ls[g] = static_cast<int8_t>(std::max(-32, std::min(31, nearest(iscale * scales[g]))));
+      const int l = ls[g] + 32;
+      if (g < 8) sc[g] = static_cast<uint8_t>(l & 0xF);
+      else sc[g - 8] |= static_cast<uint8_t>((l & 0xF) << 4);
+      sc[8 + g % 4] |= static_cast<uint8_t>((l >> 4) << (2 * (g / 4)));
+    }
+    put_f16(b + 108, 1 / iscale);
+  }
+  const float d = get_f16(b + 108);
+  uint8_t L[256];
+  for (int g = 0; g < 16; g++) {
+    const float gd = d * ls[g];
+    for (int j = 0; j < 16; j++)
+      L[16 * g + j] = static_cast<uint8_t>((gd ? std::max(-4, std::min(3, nearest(x[16 * g + j] / gd))) : 0) + 4);
+  }
+  for (int j = 0; j < 256; j++) {
+    // high bit of value j: hmask byte j % 32, bit j / 32
+    if (L[j] > 3) hm[j % 32] |= static_cast<uint8_t>(1 << (j / 32));
+  }
+  for (int h = 0; h < 2; h++)
+    for (int l = 0; l < 32; l++)
+      qs[32 * h + l] = static_cast<uint8_t>((L[128 * h + l] & 3) | ((L[128 * h + l + 32] & 3) << 2) |
+                                            ((L[128 * h + l + 64] & 3) << 4) | ((L[128 * h + l + 96] & 3) << 6));
+}
+
+// IQ4_XS without the scale search: per-32 scale max / -127, quantized to 6 bits against d.
+void iq4_xs_block(const float* x, uint8_t* b) {
+  float scales[8];
+  float max_scale = 0, amax = 0;
+  for (int s = 0; s < 8; s++) {
+    scales[s] = signed_absmax(x + 32 * s, 32) / -127.f;
+    if (std::fabs(scales[s]) > amax) {
+      amax = std::fabs(scales[s]);
+      max_scale = scales[s];
+    }
+  }
+  std::memset(b, 0, 136);
+  const float d = -max_scale / 32;
+  put_f16(b, d);
+  const float dd = get_f16(b);
+  const float id = d ? 1 / d : 0.f;
+  uint16_t sh = 0;
+  for (int s = 0; s < 8; s++) {
+    const int l = std::max(-32, std::min(31, nearest(id * scales[s])));
+    const float dl = dd * l;
+    const float idl = dl ? 1 / dl : 0.f;
+    const int u = l + 32;
+    b[4 + s / 2] |= static_cast<uint8_t>((u & 0xF) << (4 * (s % 2)));
+    sh = static_cast<uint16_t>(sh | ((u >> 4) << (2 * s)));
+    for (int j = 0; j < 16; j++)
+      b[8 + 16 * s + j] = static_cast<uint8_t>(nearest_index(kIq4nl, idl * x[32 * s + j]) |
+                                               (nearest_index(kIq4nl, idl * x[32 * s + 16 + j]) << 4));
+  }
+  std::memcpy(b + 2, &sh, 2);
+}
+
 uint16_t to_bf16(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
@@ -220,6 +388,13 @@ std::vector<uint8_t> quantize_rows(tensor_type t, const float* x, int64_t rows, 
         for (int64_t i = 0; i < n / 256; i++) qk_affine_block(xr + 256 * i, o + 176 * i, 31, true);
         break;
       case tensor_type::q6_k: for (int64_t i = 0; i < n / 256; i++) q6_K_block(xr + 256 * i, o + 210 * i); break;
+      case tensor_type::q4_1: for (int64_t i = 0; i < n / 32; i++) q_1_block(xr + 32 * i, o + 20 * i, false); break;
+      case tensor_type::q5_1: for (int64_t i = 0; i < n / 32; i++) q_1_block(xr + 32 * i, o + 24 * i, true); break;
+      case tensor_type::iq4_nl: for (int64_t i = 0; i < n / 32; i++) iq4_nl_block(xr + 32 * i, o + 18 * i); break;
+      case tensor_type::mxfp4: for (int64_t i = 0; i < n / 32; i++) mxfp4_block(xr + 32 * i, o + 17 * i); break;
+      case tensor_type::q2_k: for (int64_t i = 0; i < n / 256; i++) q2_K_block(xr + 256 * i, o + 84 * i); break;
+      case tensor_type::q3_k: for (int64_t i = 0; i < n / 256; i++) q3_K_block(xr + 256 * i, o + 110 * i); break;
+      case tensor_type::iq4_xs: for (int64_t i = 0; i < n / 256; i++) iq4_xs_block(xr + 256 * i, o + 136 * i); break;
     }
   }
   return out;
@@ -284,6 +459,64 @@ double ref_element(tensor_type t, const uint8_t* row, int64_t j) {
       const int sc = static_cast<int8_t>(b[192 + 8 * h + l / 16 + 2 * qd]);
       return static_cast<double>(get_f16(b + 208)) * sc * ((lo | (hi << 4)) - 32);
     }
+    case tensor_type::q4_1:
+    case tensor_type::q5_1: {
+      const bool five = t == tensor_type::q5_1;
+      const uint8_t* b = row + (five ? 24 : 20) * (j / 32);
+      const int k = static_cast<int>(j % 32);
+      const uint8_t* qs = five ? b + 8 : b + 4;
+      int q = k < 16 ? (qs[k] & 15) : (qs[k - 16] >> 4);
+      if (five) {
+        uint32_t qh;
+        std::memcpy(&qh, b + 4, 4);
+        q |= static_cast<int>((qh >> k) & 1) << 4;
+      }
+      return static_cast<double>(get_f16(b)) * q + get_f16(b + 2);
+    }
+    case tensor_type::iq4_nl: {
+      const uint8_t* b = row + 18 * (j / 32);
+      const int k = static_cast<int>(j % 32);
+      const int idx = k < 16 ? (b[2 + k] & 15) : (b[2 + k - 16] >> 4);
+      return static_cast<double>(get_f16(b)) * kIq4nl[idx];
+    }
+    case tensor_type::mxfp4: {
+      const uint8_t* b = row + 17 * (j / 32);
+      const int k = static_cast<int>(j % 32);
+      const int idx = k < 16 ? (b[1 + k] & 15) : (b[1 + k - 16] >> 4);
+      return e8m0_half(b[0]) * kMxfp4[idx];
+    }
+    case tensor_type::q2_k: {
+      // value k = 128h + 32s + l (s = shift index): bits 2s of qs[32h + l]; group k / 16
+      const uint8_t* b = row + 84 * (j / 256);
+      const int k = static_cast<int>(j % 256);
+      const int h = k / 128, s2 = (k % 128) / 32, l = k % 32;
+      const int q = (b[16 + 32 * h + l] >> (2 * s2)) & 3;
+      const uint8_t sc = b[k / 16];
+      return static_cast<double>(get_f16(b + 80)) * (sc & 15) * q - static_cast<double>(get_f16(b + 82)) * (sc >> 4);
+    }
+    case tensor_type::q3_k: {
+      const uint8_t* b = row + 110 * (j / 256);
+      const int k = static_cast<int>(j % 256);
+      const int h = k / 128, s2 = (k % 128) / 32, l = k % 32;
+      const int lo = (b[32 + 32 * h + l] >> (2 * s2)) & 3;
+      const int hi = (b[l] >> (4 * h + s2)) & 1;
+      const int g = k / 16;
+      const int sc_lo = g < 8 ? (b[96 + g] & 15) : (b[96 + g - 8] >> 4);
+      const int sc_hi = (b[96 + 8 + g % 4] >> (2 * (g / 4))) & 3;
+      const int sc = (sc_lo | (sc_hi << 4)) - 32;
+      return static_cast<double>(get_f16(b + 108)) * sc * (lo + 4 * hi - 4);
+    }
+    case tensor_type::iq4_xs: {
+      const uint8_t* b = row + 136 * (j / 256);
+      const int k = static_cast<int>(j % 256);
+      const int s = k / 32, w = k % 32;
+      uint16_t sh;
+      std::memcpy(&sh, b + 2, 2);
+      const int ls = ((b[4 + s / 2] >> (4 * (s % 2))) & 15) | (((sh >> (2 * s)) & 3) << 4);
+      const uint8_t byte = b[8 + 16 * s + w % 16];
+      const int idx = w < 16 ? (byte & 15) : (byte >> 4);
+      return static_cast<double>(get_f16(b)) * (ls - 32) * kIq4nl[idx];
+    }
   }
   return 0;
 }
@@ -317,6 +550,14 @@ std::vector<uint8_t> random_blocks(tensor_type t, int64_t rows, int64_t n, std::
         put_f16(b + 2, scale(rng));
         break;
       case tensor_type::q6_k: put_f16(b + 208, scale(rng)); break;
+      case tensor_type::q4_1: case tensor_type::q5_1:
+        put_f16(b, scale(rng));
+        put_f16(b + 2, (rng() & 1 ? -1 : 1) * scale(rng));
+        break;
+      case tensor_type::iq4_nl: case tensor_type::iq4_xs: put_f16(b, (rng() & 1 ? -1 : 1) * scale(rng) * 0.1f); break;
+      case tensor_type::mxfp4: b[0] = static_cast<uint8_t>(118 + rng() % 6); break;  // 2^-10 .. 2^-5
+      case tensor_type::q2_k: put_f16(b + 80, scale(rng)); put_f16(b + 82, scale(rng)); break;
+      case tensor_type::q3_k: put_f16(b + 108, (rng() & 1 ? -1 : 1) * scale(rng)); break;
     }
   }
   return out;

@@ -148,17 +148,31 @@ function engineRow(label: string, r: Record<string, unknown> | null): string {
   return `| ${label} | ${f(r.prefillTokS)} | ${f(peer?.prefillTokS)} | ${ratio(r.prefillTokS, peer?.prefillTokS)} | ${f(r.decodeTokS)} | ${f(peer?.decodeTokS)} | ${ratio(r.decodeTokS, peer?.decodeTokS)} |`;
 }
 
+/** Real shapes of the families besides qwen2 (random weights; speed depends only on the shapes). */
+const FAMILY_ROWS: Array<[string, PresetName, ModelDtype]> = [
+  ['Qwen3-0.6B q8_0', 'qwen3-0.6b', 'q8_0'],
+  ['Qwen3-0.6B q4_k_m', 'qwen3-0.6b', 'q4_k_m'],
+  ['Gemma-3-1B q8_0', 'gemma3-1b', 'q8_0'],
+  ['Gemma-3-1B q4_k_m', 'gemma3-1b', 'q4_k_m'],
+  ['Phi-3-mini q4_k_m', 'phi3-mini', 'q4_k_m'],
+];
+
 /** `npm run bench`: engine vs llama.cpp on the built-in and 0.5B-shaped models, then the
  *  serving benchmark against our own server on the built-in model. */
 async function suiteCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, 'no-peer': { type: 'boolean' }, 'serve-only': { type: 'boolean' }, out: { type: 'string', default: join(PACKAGE_ROOT, 'bench/results/latest.json') } } });
+  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, 'no-peer': { type: 'boolean' }, 'serve-only': { type: 'boolean' }, families: { type: 'boolean' }, out: { type: 'string', default: join(PACKAGE_ROOT, 'bench/results/latest.json') } } });
   const reps = values.quick ? 1 : 3;
   const peer = !values['no-peer'];
   const startedAt = new Date().toISOString();
   let engine: Record<string, Record<string, unknown> | null> = {};
   // --serve-only re-runs the serving half and keeps the engine half of the previous result.
   if (values['serve-only'] && existsSync(values.out as string)) engine = (JSON.parse(readFileSync(values.out as string, 'utf8')) as { engine: typeof engine }).engine;
-  const models: Array<[string, PresetName, ModelDtype]> = values.quick ? [['builtin q8_0', 'builtin', 'q8_0']] : [['builtin q8_0', 'builtin', 'q8_0'], ['0.5B q8_0', 'small', 'q8_0'], ['0.5B f16', 'small', 'f16']];
+  // --families: only the rows of the other model families' real shapes (their own table).
+  const models: Array<[string, PresetName, ModelDtype]> = values.quick
+    ? [['builtin q8_0', 'builtin', 'q8_0']]
+    : values.families
+      ? FAMILY_ROWS
+      : [['builtin q8_0', 'builtin', 'q8_0'], ['0.5B q8_0', 'small', 'q8_0'], ['0.5B f16', 'small', 'f16'], ...FAMILY_ROWS];
   for (const [label, preset, dtype] of values['serve-only'] ? [] : models) {
     console.log(`\n## engine: ${label}`);
     engine[label] = await runEngineBench({ model: await benchModel(preset, dtype), threads: 2, reps, peer, concurrency: '1,4,16,64' });

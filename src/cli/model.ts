@@ -4,18 +4,20 @@ import { resolve } from 'node:path';
 import { asksHelp, usageAnswer, type Command } from '../cli.js';
 import { readGgufHeader } from '../gguf/gguf-reader.js';
 import { ggmlTypeName } from '../gguf/types.js';
-import { DTYPES, PRESETS, builtinModelPath, makeModel, resolveSpec, type ModelSpec, type PresetName } from '../model-maker/index.js';
+import { ARCHS, DTYPES, PRESETS, builtinModelPath, makeModel, resolveSpec, type ModelSpec, type PresetName } from '../model-maker/index.js';
 
 const HELP = `usage:
-  svc model make [--preset builtin|tiny|small|medium|moe] [--dtype ${DTYPES.join('|')}]
-                 [--arch llama|qwen2|qwen3|qwen3moe|gemma2|gemma3|phi3] [--out PATH] [--data-dir DIR]
-                 [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N] [--head-dim N]
+  svc model make [--preset builtin|tiny|small|medium] [--dtype ${DTYPES.join('|')}]
+                 [--arch ${ARCHS.join('|')}] [--out PATH] [--data-dir DIR]
+                 [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N]
+                 [--head-dim N] [--sliding-window N] [--rope-scale X] [--rope-factors]
                  [--experts N --experts-used N [--expert-ffn N]]
                  [--rope-theta X] [--eps X] [--tied|--untied] [--seed N] [--scale X]
                  [--vocab qwen|spm] [--vocab-limit N] [--pre NAME] [--kquant-search ref|fast]
       Writes a deterministic model (random weights, real Qwen BPE vocabulary and chat template).
-      --experts/--experts-used: a mixture-of-experts FFN (qwen3moe; llama with experts is Mixtral);
-      --expert-ffn: each qwen3moe expert's width (default --ffn).
+      Presets with real shapes: ${Object.keys(PRESETS).join(', ')}. --rope-factors: Llama 3.1
+      rope_freqs (llama) or LongRoPE factors (phi3). --experts/--experts-used: a mixture-of-experts
+      FFN (qwen3moe; llama with experts is Mixtral); --expert-ffn: each qwen3moe expert's width.
       --kquant-search fast: K-quant blocks from the initial scale fit only (several times faster,
       for large benchmark models). Default: the built-in preset into <data-dir>/models/builtin.gguf (data dir: $SVC_DATA_DIR or ./data).
       With another preset and no --out: <data-dir>/models/<preset>-<dtype>.gguf.
@@ -44,7 +46,6 @@ async function make(argv: string[]): Promise<number> {
       heads: { type: 'string' },
       'kv-heads': { type: 'string' },
       ffn: { type: 'string' },
-      'head-dim': { type: 'string' },
       experts: { type: 'string' },
       'experts-used': { type: 'string' },
       'expert-ffn': { type: 'string' },
@@ -60,6 +61,10 @@ async function make(argv: string[]): Promise<number> {
       pre: { type: 'string' },
       name: { type: 'string' },
       'kquant-search': { type: 'string' },
+      'head-dim': { type: 'string' },
+      'sliding-window': { type: 'string' },
+      'rope-scale': { type: 'string' },
+      'rope-factors': { type: 'boolean' },
     },
   });
   const preset = values.preset as PresetName;
@@ -73,7 +78,6 @@ async function make(argv: string[]): Promise<number> {
     heads: num(values.heads, 'heads'),
     kvHeads: num(values['kv-heads'], 'kv-heads'),
     ffn: num(values.ffn, 'ffn'),
-    headDim: num(values['head-dim'], 'head-dim'),
     experts: num(values.experts, 'experts'),
     expertsUsed: num(values['experts-used'], 'experts-used'),
     expertFfn: num(values['expert-ffn'], 'expert-ffn'),
@@ -88,6 +92,10 @@ async function make(argv: string[]): Promise<number> {
     pre: values.pre,
     name: values.name,
     kquantSearch: values['kquant-search'] as ModelSpec['kquantSearch'],
+    headDim: num(values['head-dim'], 'head-dim'),
+    slidingWindow: num(values['sliding-window'], 'sliding-window'),
+    ropeScale: num(values['rope-scale'], 'rope-scale'),
+    ropeFactors: values['rope-factors'],
   };
   if (over.vocab !== undefined && over.vocab !== 'qwen' && over.vocab !== 'spm') throw new Error(`--vocab must be qwen or spm`);
   const spec = resolveSpec(preset, over);

@@ -27,12 +27,19 @@ export enum GgmlType {
   F32 = 0,
   F16 = 1,
   Q4_0 = 2,
+  Q4_1 = 3,
   Q5_0 = 6,
+  Q5_1 = 7,
   Q8_0 = 8,
+  Q2_K = 10,
+  Q3_K = 11,
   Q4_K = 12,
   Q5_K = 13,
   Q6_K = 14,
+  IQ4_NL = 20,
+  IQ4_XS = 23,
   BF16 = 30,
+  MXFP4 = 39,
 }
 
 export interface BlockLayout {
@@ -52,6 +59,13 @@ export const BLOCK_LAYOUT: Record<GgmlType, BlockLayout> = {
   [GgmlType.Q4_K]: { elems: 256, bytes: 144 },
   [GgmlType.Q5_K]: { elems: 256, bytes: 176 },
   [GgmlType.Q6_K]: { elems: 256, bytes: 210 },
+  [GgmlType.Q4_1]: { elems: 32, bytes: 20 },
+  [GgmlType.Q5_1]: { elems: 32, bytes: 24 },
+  [GgmlType.Q2_K]: { elems: 256, bytes: 84 },
+  [GgmlType.Q3_K]: { elems: 256, bytes: 110 },
+  [GgmlType.IQ4_NL]: { elems: 32, bytes: 18 },
+  [GgmlType.IQ4_XS]: { elems: 256, bytes: 136 },
+  [GgmlType.MXFP4]: { elems: 32, bytes: 17 },
 };
 
 export function ggmlTypeName(t: number): string {
@@ -79,10 +93,19 @@ export enum LlamaFileType {
   ALL_F32 = 0,
   MOSTLY_F16 = 1,
   MOSTLY_Q4_0 = 2,
+  MOSTLY_Q4_1 = 3,
   MOSTLY_Q8_0 = 7,
   MOSTLY_Q5_0 = 8,
+  MOSTLY_Q5_1 = 9,
+  MOSTLY_Q2_K = 10,
+  MOSTLY_Q3_K_S = 11,
+  MOSTLY_Q3_K_M = 12,
+  MOSTLY_Q3_K_L = 13,
   MOSTLY_Q4_K_M = 15,
   MOSTLY_Q5_K_M = 17,
   MOSTLY_Q6_K = 18,
+  MOSTLY_IQ4_NL = 25,
+  MOSTLY_IQ4_XS = 30,
   MOSTLY_BF16 = 32,
+  MOSTLY_MXFP4_MOE = 38,
 }

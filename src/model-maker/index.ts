@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readGgufHeader } from '../gguf/gguf-reader.js';
 import { MODEL_MAKER_VERSION, PRESETS, makeModel } from './make-model.js';
 
+export { ARCHS } from './arch.js';
 export { DTYPES, MODEL_MAKER_VERSION, PRESETS, makeModel, planTensors, resolveSpec, validateSpec, weightType } from './make-model.js';
 export type { MakeResult, ModelDtype, ModelSpec, PresetName } from './make-model.js';
 

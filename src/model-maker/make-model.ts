@@ -5,7 +5,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { GgufWriter } from '../gguf/gguf-writer.js';
 import { quantize } from '../gguf/quantize.js';
-import { GgmlType, GgufValueType, LlamaFileType, rowBytes } from '../gguf/types.js';
+import { GgmlType, GgufValueType, rowBytes } from '../gguf/types.js';
+import { DTYPES, FILE_TYPE, weightType, type ModelDtype } from './quant-recipe.js';
 import { QWEN25_CHAT_TEMPLATE } from './chat-template.js';
 import { Rng } from './prng.js';
 import { qwenVocab } from './qwen-vocab.js';
@@ -13,10 +14,10 @@ import { syntheticSpmVocab } from './spm-vocab.js';
 import { resolvePreTokenizer } from '../tokenizer/pre-tokenizers.js';
 import { ARCHS, archTraits, expertFfn, fixedTensor, headDim, isMoe, validateArchSpec, writeArchMetadata, type ModelArch, type TensorInit } from './arch.js';
 
-export const MODEL_MAKER_VERSION = 4;
+export const MODEL_MAKER_VERSION = 5;
 
-export const DTYPES = ['f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q5_0', 'q4_k_m', 'q5_k_m', 'q6_k'] as const;
-export type ModelDtype = (typeof DTYPES)[number];
+export { DTYPES, weightType } from './quant-recipe.js';
+export type { ModelDtype } from './quant-recipe.js';
 
 export interface ModelSpec {
   arch: ModelArch;
@@ -81,6 +82,13 @@ export const PRESETS = {
   small: { ...BASE, name: 'svc-small', dim: 896, layers: 24, heads: 14, kvHeads: 2, ffn: 4864, ctx: 32768 },
   /** Qwen2.5-1.5B shapes. */
   medium: { ...BASE, name: 'svc-medium', dim: 1536, layers: 28, heads: 12, kvHeads: 2, ffn: 8960, ctx: 32768 },
+  /** Qwen3-0.6B / 1.7B shapes (head size 128 beside dim / heads = 64 / 128, per-head Q/K norms). */
+  'qwen3-0.6b': { ...BASE, arch: 'qwen3', name: 'svc-qwen3-0.6b', dim: 1024, layers: 28, heads: 16, kvHeads: 8, headDim: 128, ffn: 3072, ctx: 40960 },
+  'qwen3-1.7b': { ...BASE, arch: 'qwen3', name: 'svc-qwen3-1.7b', dim: 2048, layers: 28, heads: 16, kvHeads: 8, headDim: 128, ffn: 6144, ctx: 40960 },
+  /** Gemma-3-1B shapes: 4 heads of 256 over one KV head, 512-token windows on 5 of every 6 layers. */
+  'gemma3-1b': { ...BASE, arch: 'gemma3', name: 'svc-gemma3-1b', dim: 1152, layers: 26, heads: 4, kvHeads: 1, headDim: 256, ffn: 6912, ctx: 32768, slidingWindow: 512 },
+  /** Phi-3-mini-4k shapes (fused QKV and gate/up, 32k SentencePiece-sized vocabulary). */
+  'phi3-mini': { ...BASE, arch: 'phi3', name: 'svc-phi3-mini', dim: 3072, layers: 32, heads: 32, kvHeads: 32, ffn: 8192, ctx: 4096, ropeTheta: 10000, eps: 1e-5, tied: false, vocab: 'spm', vocabLimit: 32064 },
   /** Qwen3-30B-A3B shapes cut to 4 of its 48 layers (128 experts, 8 used, expert FFN 768, head
    *  dim 128), for MoE decode/prefill benchmarks. The vocabulary is cut too (16k of 151k), so the
    *  LM head's share of a token's weight bytes stays near the full model's (~10%, not ~65%). */
@@ -136,53 +144,6 @@ export function validateSpec(s: ModelSpec): void {
   }
 }
 
-const FILE_TYPE: Record<ModelDtype, LlamaFileType> = {
-  f32: LlamaFileType.ALL_F32,
-  f16: LlamaFileType.MOSTLY_F16,
-  bf16: LlamaFileType.MOSTLY_BF16,
-  q8_0: LlamaFileType.MOSTLY_Q8_0,
-  q4_0: LlamaFileType.MOSTLY_Q4_0,
-  q5_0: LlamaFileType.MOSTLY_Q5_0,
-  q4_k_m: LlamaFileType.MOSTLY_Q4_K_M,
-  q5_k_m: LlamaFileType.MOSTLY_Q5_K_M,
-  q6_k: LlamaFileType.MOSTLY_Q6_K,
-};
-
-/** llama.cpp's use_more_bits: first and last eighth of the layers, and every third in between. */
-function useMoreBits(i: number, n: number): boolean {
-  return i < n / 8 || i >= (7 * n) / 8 || (i - Math.trunc(n / 8)) % 3 === 2;
-}
-
-/** Fallbacks of llama-quant.cpp for rows that are not a multiple of 256 (Q5_1 is not supported
- *  here, so Q5_K falls back to Q5_0). */
-function kFallback(t: GgmlType, ne0: number): GgmlType {
-  if (ne0 % 256 === 0) return t;
-  if (t === GgmlType.Q4_K || t === GgmlType.Q5_K) return GgmlType.Q5_0;
-  if (t === GgmlType.Q6_K) return GgmlType.Q8_0;
-  return t;
-}
-
-/** Tensor type for a 2-D weight, following llama.cpp's recipe for the file type. */
-export function weightType(dtype: ModelDtype, name: string, ne0: number, layer: number, nLayers: number, tied: boolean): GgmlType {
-  switch (dtype) {
-    case 'f32': return GgmlType.F32;
-    case 'f16': return GgmlType.F16;
-    case 'bf16': return GgmlType.BF16;
-    case 'q8_0': return GgmlType.Q8_0;
-    case 'q4_0': return GgmlType.Q4_0;
-    case 'q5_0': return GgmlType.Q5_0;
-    case 'q6_k': return kFallback(GgmlType.Q6_K, ne0);
-    case 'q4_k_m':
-    case 'q5_k_m': {
-      const base = dtype === 'q4_k_m' ? GgmlType.Q4_K : GgmlType.Q5_K;
-      const isOutput = name === 'output.weight' || (tied && name === 'token_embd.weight');
-      if (isOutput) return ne0 % 256 === 0 ? GgmlType.Q6_K : GgmlType.Q8_0;
-      if ((name.endsWith('.attn_v.weight') || name.endsWith('.ffn_down.weight')) && useMoreBits(layer, nLayers)) return kFallback(GgmlType.Q6_K, ne0);
-      return kFallback(base, ne0);
-    }
-  }
-}
-
 interface TensorPlan {
   name: string;
   dims: number[];
@@ -197,10 +158,10 @@ export function planTensors(s: ModelSpec, vocabSize: number): TensorPlan[] {
   const t = archTraits(s.arch);
   const plans: TensorPlan[] = [];
   const w = (name: string, ne0: number, ne1: number, layer = 0) =>
-    plans.push({ name, dims: [ne0, ne1], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied), init: 'normal' });
+    plans.push({ name, dims: [ne0, ne1], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied, s.heads / s.kvHeads), init: 'normal' });
   // Stacked experts: [ne0, ne1, experts], each expert's rows quantized as a 2-D weight's.
   const w3 = (name: string, ne0: number, ne1: number, layer: number) =>
-    plans.push({ name, dims: [ne0, ne1, s.experts!], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied), init: 'normal' });
+    plans.push({ name, dims: [ne0, ne1, s.experts!], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied, s.heads / s.kvHeads), init: 'normal' });
   const v = (name: string, n: number, init: TensorPlan['init']) => plans.push({ name, dims: [n], type: GgmlType.F32, init });
   w('token_embd.weight', s.dim, vocabSize);
   if (s.ropeFactors && s.arch === 'llama') v('rope_freqs.weight', hd / 2, 'llama3-rope-freqs');

@@ -26,7 +26,8 @@ interface Case {
   extra?: Partial<ModelSpec>;
   /** Mixture of experts: where two experts' router probabilities nearly tie, a rounding difference
    *  upstream picks the other expert (llama.cpp's own batched and one-by-one paths do too), and that
-   *  position's logits jump. At most `positions` positions may exceed maxLogitDiff, none `maxDiff`. */
+   *  position's logits jump. At most `positions` positions may exceed maxLogitDiff, none `maxDiff`;
+   *  their top-1 is counted with the near-ties. */
   routingFlips?: { positions: number; maxDiff: number };
 }
 
@@ -42,9 +43,10 @@ const LLAMA31: Partial<ModelSpec> = { ropeFactors: true };
 const QWEN3MOE: Partial<ModelSpec> = { headDim: 128, experts: 16, expertsUsed: 4, expertFfn: 256 };
 // Mixtral: llama files with experts, each as wide as feed_forward_length.
 const MIXTRAL: Partial<ModelSpec> = { experts: 8, expertsUsed: 2 };
-// Measured (q4_k_m): 1 position above 8e-2 each, qwen3moe 0.12 and Mixtral 0.11 (llama.cpp's own
-// batched-vs-one-by-one 0.14 and 0.35).
-const MOE_FLIPS = { positions: 5, maxDiff: 0.2 };
+// Measured: qwen3moe q8_0 1 position above 5e-2 (0.060), q4_k_m none (0.076); Mixtral q4_k_m 2
+// positions above 8e-2, max 0.34, one of them changing the top-1 (llama.cpp's own batched-vs-one-by-one
+// on these files: 0.088, 0.16, 0.62).
+const MOE_FLIPS = { positions: 5, maxDiff: 0.5 };
 
 const CASES: Case[] = [
   { dtype: 'f32', arch: 'qwen2', tied: true, maxLogitDiff: 1e-3 },
@@ -73,6 +75,16 @@ const CASES: Case[] = [
   { dtype: 'q4_k_m', arch: 'phi3', tied: false, maxLogitDiff: 8e-2, extra: PHI3 },
   { dtype: 'f32', arch: 'llama', tied: false, maxLogitDiff: 1e-3, extra: LLAMA31 },
   { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: LLAMA31 },
+  { dtype: 'q4_1', arch: 'qwen2', tied: true, maxLogitDiff: 7e-2 },
+  { dtype: 'q5_1', arch: 'qwen2', tied: false, maxLogitDiff: 7e-2 },
+  { dtype: 'q2_k', arch: 'qwen2', tied: true, maxLogitDiff: 5e-2 },
+  { dtype: 'q3_k_m', arch: 'qwen2', tied: true, maxLogitDiff: 6.5e-2 },
+  { dtype: 'q3_k_m', arch: 'llama', tied: false, maxLogitDiff: 6e-2 },
+  { dtype: 'q3_k_s', arch: 'qwen2', tied: false, maxLogitDiff: 7.5e-2 },
+  { dtype: 'q3_k_l', arch: 'qwen2', tied: true, maxLogitDiff: 4.5e-2 },
+  { dtype: 'iq4_nl', arch: 'qwen2', tied: true, maxLogitDiff: 8e-2 },
+  { dtype: 'iq4_xs', arch: 'qwen2', tied: false, maxLogitDiff: 2.5e-2 },
+  { dtype: 'iq4_xs', arch: 'llama', tied: true, maxLogitDiff: 4.5e-2 },
   { dtype: 'f32', arch: 'qwen3moe', tied: true, maxLogitDiff: 1e-3, extra: QWEN3MOE },
   { dtype: 'q8_0', arch: 'qwen3moe', tied: true, maxLogitDiff: 5e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
   { dtype: 'q4_k_m', arch: 'qwen3moe', tied: false, maxLogitDiff: 8e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
@@ -155,7 +167,10 @@ describe.each(CASES)('forward vs llama.cpp: $dtype $arch $extra', (c) => {
       selfDiff = Math.max(selfDiff, maxCommonDiff(greedy.steps[i]!, top));
       if (arg === greedy.ids[i]) greedyAgree++;
       const margin = top[0]!.logit - top[1]!.logit;
-      if (margin <= tieMargin) {
+      // A routing flip moves the logits by more than any rounding does: its top-1 is not compared
+      // (the flips themselves are counted and bounded below).
+      const routingFlip = c.routingFlips !== undefined && posDiff > c.maxLogitDiff;
+      if (margin <= tieMargin || routingFlip) {
         ties++;
         if (arg !== top[0]!.id) tieFlips++;
         continue;
