@@ -336,14 +336,23 @@ std::shared_ptr<model> model_load(const std::string& path) {
   }
   // End-of-generation tokens named by text, as llama.cpp detects them when the ids are not set.
   if (const gguf_value* toks = f.get_array("tokenizer.ggml.tokens")) {
+    int32_t end_id = -1;
+    bool has_return = false, has_call = false;
     for (size_t i = 0; i < toks->strings.size() && static_cast<int64_t>(i) < hp.n_vocab; ++i) {
       const std::string_view s = toks->strings[i];
+      if (s == "<|end|>") end_id = static_cast<int32_t>(i);
+      has_return |= s == "<|return|>";
+      has_call |= s == "<|call|>";
       if (s == "<|eot_id|>" || s == "<|im_end|>" || s == "<|end|>" || s == "<end_of_turn>" || s == "<|endoftext|>" ||
-          s == "<|eom_id|>" || s == "<|end_of_text|>") {
+          s == "<|eom_id|>" || s == "<|end_of_text|>" || s == "<|return|>" || s == "<|call|>") {
         const int32_t t = static_cast<int32_t>(i);
         if (std::find(m->vocab.eos.begin(), m->vocab.eos.end(), t) == m->vocab.eos.end()) m->vocab.eos.push_back(t);
       }
     }
+    // Harmony (gpt-oss) ends each message with <|end|> but a turn only with <|return|> or <|call|>:
+    // where both exist <|end|> does not end generation (llama.cpp's rule).
+    if (has_return && has_call && end_id >= 0)
+      m->vocab.eos.erase(std::remove(m->vocab.eos.begin(), m->vocab.eos.end(), end_id), m->vocab.eos.end());
   }
   return m;
 }

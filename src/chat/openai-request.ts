@@ -305,7 +305,10 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
   const effort = req.reasoning_effort && req.reasoning_effort !== 'none' ? EFFORTS[req.reasoning_effort] : undefined;
   const extra: Record<string, unknown> = {};
   if (effort) extra.reasoning_effort = effort;
-  if (req.reasoning_effort === 'none') extra.enable_thinking = false;
+  // A hybrid template's thinking switch: off for the two efforts that ask for (almost) none; on
+  // for the others (a template that defaults to off, e.g. some DeepSeek ones, then thinks).
+  if (req.reasoning_effort === 'none' || req.reasoning_effort === 'minimal') extra.enable_thinking = false;
+  else if (req.reasoning_effort) extra.enable_thinking = true;
   const stop = req.stop == null ? [] : typeof req.stop === 'string' ? [req.stop] : req.stop;
   if (req.max_tokens != null && req.max_completion_tokens != null) {
     // As OpenAI answers: one of them would be ignored without a word.

@@ -3,11 +3,15 @@
 import { ApiError } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
 import type { ChatPlan } from './plan.js';
+import { answerPrefix, modelChatFormat, type ModelChatFormat } from './chat-format.js';
+import { adaptTemplateInput } from './template-input.js';
 
 export interface BuiltPrompt {
   text: string;
   tokens: Uint32Array;
-  /** The template is a reasoning template (it knows <think>). */
+  /** How this model writes reasoning and tool calls. */
+  format: ModelChatFormat;
+  /** The template is a reasoning template (<think>, or harmony's analysis channel). */
   reasoningTemplate: boolean;
   /** The rendered prompt leaves a <think> block open for the model. */
   thinkingOpen: boolean;
@@ -22,17 +26,34 @@ export async function tokenizePrompt(model: LoadedModel, text: string): Promise<
   return ids;
 }
 
+/** The template leaves a <think> block open at the end of the prompt. */
+function endsInThinking(format: ModelChatFormat, text: string): boolean {
+  if (format.format.reasoning !== 'think') return false;
+  const tail = text.trimEnd();
+  return tail.lastIndexOf('<think>') > tail.lastIndexOf('</think>');
+}
+
+/** The prompt text: the template input adapted to the model's format, rendered by its template;
+ *  an answer under a grammar (json_schema) starts past the reasoning (chat-format.ts answerPrefix). */
 export async function renderPrompt(model: LoadedModel, plan: ChatPlan): Promise<string> {
-  return model.renderChat(plan.template);
+  return (await renderForModel(model, plan)).text;
+}
+
+async function renderForModel(model: LoadedModel, plan: ChatPlan): Promise<{ text: string; format: ModelChatFormat; thinkingOpen: boolean }> {
+  const format = await modelChatFormat(model);
+  let text = await model.renderChat(adaptTemplateInput(plan.template, format.format));
+  let thinkingOpen = endsInThinking(format, text);
+  if (plan.grammar) {
+    text += answerPrefix(format.format, thinkingOpen, false);
+    thinkingOpen = false;
+  }
+  return { text, format, thinkingOpen };
 }
 
 export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<BuiltPrompt> {
-  const text = await renderPrompt(model, plan);
+  const { text, format, thinkingOpen } = await renderForModel(model, plan);
   const tokens = await tokenizePrompt(model, text);
-  const reasoningTemplate = (model.info.chatTemplate ?? '').includes('<think>');
-  const tail = text.trimEnd();
-  const thinkingOpen = reasoningTemplate && tail.lastIndexOf('<think>') > tail.lastIndexOf('</think>');
-  return { text, tokens, reasoningTemplate, thinkingOpen };
+  return { text, tokens, format, reasoningTemplate: format.format.reasoning !== null, thinkingOpen };
 }
 
 /** The completion budget for a prompt of `promptTokens`: 400 naming the field when it cannot fit. */

@@ -3,7 +3,9 @@
 // OpenAI and Anthropic layers turn its events and result into their own wire shapes.
 import type { GenerateResult, GrammarSpec, LoadedModel, TokenEvent } from '../engine/types.js';
 import { ApiError, invalidRequest } from '../errors.js';
-import { OutputParser, type OutputEvent } from './output-parser.js';
+import { OutputParser, type ChatOutputParser, type OutputEvent } from './output-parser.js';
+import { HarmonyParser, openHarmonyHeader } from './harmony-parser.js';
+import { answerPrefix, type ModelChatFormat } from './chat-format.js';
 import type { ChatPlan, ToolSpec } from './plan.js';
 import type { BuiltPrompt } from './prompt.js';
 import { tokenizePrompt } from './prompt.js';
@@ -61,8 +63,6 @@ export interface RunOptions {
    *  (the result's cachedTokens), so that a stream can report usage up front. */
   onPrefilled?: (cachedTokens: number) => void;
 }
-
-const TOOL_OPEN = '<tool_call>\n';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -168,16 +168,37 @@ function emptyResult(): ChoiceResult {
   };
 }
 
-/** Free generation: text, optional reasoning, tool calls parsed from the Hermes format. */
+/** A token's text as the parser needs it: the engine's text, or a marker's when the token is a
+ *  control token the engine renders as nothing (Mistral's [TOOL_CALLS], Llama's <|python_tag|>). */
+function tokenText(ev: TokenEvent, format: ModelChatFormat): string {
+  return ev.text !== '' ? ev.text : (format.markerText.get(ev.token) ?? '');
+}
+
+/** The output parser for the model's format. */
+export function outputParser(plan: ChatPlan, prompt: BuiltPrompt): ChatOutputParser {
+  const { format } = prompt.format;
+  const tools = plan.toolMode.kind === 'auto' && !plan.grammar;
+  // Reasoning is split out when the template is a reasoning one or the client asked for it.
+  const thinking = (prompt.reasoningTemplate || plan.reasoningEffort !== undefined) && !plan.grammar;
+  // Under a grammar the answer is the constrained text itself (the prompt opened the answer).
+  if (format.reasoning === 'harmony' && !plan.grammar) {
+    const openHeader = openHarmonyHeader(prompt.text);
+    return new HarmonyParser({ tools, thinking, ...(openHeader !== undefined ? { openHeader } : {}) });
+  }
+  return new OutputParser({
+    tools,
+    thinking,
+    startInThinking: prompt.thinkingOpen,
+    calls: format.calls,
+    toolNames: new Set(plan.tools.map((t) => t.name)),
+  });
+}
+
+/** Free generation: text, optional reasoning, tool calls parsed in the model's format. */
 async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, opts: RunOptions): Promise<ChoiceResult> {
   const res = emptyResult();
   const stopper = new StopMatcher(plan.stop);
-  const parser = new OutputParser({
-    tools: plan.toolMode.kind === 'auto' && !plan.grammar,
-    // Reasoning is split out when the template is a reasoning one or the client asked for it.
-    thinking: (prompt.reasoningTemplate || plan.reasoningEffort !== undefined) && !plan.grammar,
-    startInThinking: prompt.thinkingOpen,
-  });
+  const parser = outputParser(plan, prompt);
   // Our own stops (a stop sequence, the one tool call asked for) need a controller of their own,
   // fed by the client's signal too (one controller and a listener: AbortSignal.any costs ~20 µs).
   // Without them the client's signal goes to the engine as is.
@@ -237,6 +258,8 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   const reportPrefilled = prefilledReporter(opts, prompt.tokens.length);
   let result: GenerateResult;
   try {
+    // Harmony's <|end|> closes a message, not the turn: the engine does not end generation there
+    // when the vocabulary has <|return|> and <|call|> (native/model/model_loader.cc).
     result = await model.generate(
       {
         prompt: prompt.tokens,
@@ -252,8 +275,9 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
         reportPrefilled(ev);
         res.completionTokens++;
         if (parser.inThinking) res.reasoningTokens++;
-        if (plan.logprobs) logprobs.add(logprobEntry(ev), ev.text.length);
-        onText(ev.text);
+        const text = tokenText(ev, prompt.format);
+        if (plan.logprobs) logprobs.add(logprobEntry(ev), text.length);
+        onText(text);
       },
     );
   } catch (err) {
@@ -302,6 +326,7 @@ async function generateText(
   model: LoadedModel,
   tokens: Uint32Array,
   plan: ChatPlan,
+  format: ModelChatFormat,
   opts: RunOptions,
   maxTokens: number,
   grammar: ChatPlan['grammar'],
@@ -313,8 +338,9 @@ async function generateText(
   const onToken = (ev: TokenEvent): void => {
     observe(ev);
     n++;
-    text += ev.text;
-    if (ev.text) onText?.(ev.text);
+    const t = tokenText(ev, format);
+    text += t;
+    if (t) onText?.(t);
   };
   let result: GenerateResult;
   try {
@@ -347,40 +373,42 @@ function toolGrammar(tool: ToolSpec): GrammarSpec {
  *  model's own choice, below). */
 export const MAX_FORCED_CALLS = 16;
 
-/** Forced tool choice: one call, then, where parallel calls are allowed and the choice did not
- *  name the tool, as many more as the model asks for: after each call's `</tool_call>` a free
- *  generation of two tokens shows whether it opens another `<tool_call>` (the Hermes/Qwen layout
- *  puts a newline between calls) or ends the turn. */
+/** Forced tool choice: one call, then, where parallel calls are allowed, the choice did not name
+ *  the tool and the format has a way to write several, as many more as the model asks for: after
+ *  each call a free generation of two tokens shows whether it opens another call (the format's
+ *  marker) or ends the turn. */
 async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, opts: RunOptions): Promise<ChoiceResult> {
   const res = emptyResult();
   if (plan.toolMode.kind !== 'forced') throw new Error('runForcedTool: tool mode is not forced');
   res.forcedNamed = plan.toolMode.named;
   res.promptTokens = prompt.tokens.length;
-  const parallel = plan.parallelToolCalls && !plan.toolMode.named;
+  const syntax = prompt.format.format.forced;
+  const parallel = plan.parallelToolCalls && !plan.toolMode.named && syntax.next !== null;
   // Every candidate's schema is compiled before the first token, so that one the engine refuses
   // is a plain 400 whichever tool the model would pick (not a mid-stream error, nor a 200 when it
   // happens to pick another).
   const candidates = plan.tools.filter((t) => plan.toolMode.kind === 'forced' && plan.toolMode.names.includes(t.name));
   await Promise.all(candidates.map((t) => model.checkGrammar(toolGrammar(t)))).catch((err: unknown) => Promise.reject(schemaError(err, 'tools')));
-  let text = prompt.text;
+  // A prompt that left reasoning open gets it closed: the call comes first.
+  let text = prompt.text + answerPrefix(prompt.format.format, prompt.thinkingOpen, true);
   let budget = opts.maxTokens;
   for (let index = 0; ; index++) {
-    const call = await forcedCall(model, plan, text, index, budget, opts, res);
+    const call = await forcedCall(model, plan, prompt.format, text, index, budget, opts, res);
     budget -= call.tokens;
     if (call.finish !== 'tool_calls') {
       res.finish = call.finish;
       return res;
     }
-    if (!parallel || index + 1 >= MAX_FORCED_CALLS || budget <= 0) break;
+    if (!parallel || !syntax.next || index + 1 >= MAX_FORCED_CALLS || budget <= 0) break;
     text += call.text;
-    const next = await generateText(model, await tokenizePrompt(model, text), plan, opts, Math.min(2, budget), undefined, () => {});
+    const next = await generateText(model, await tokenizePrompt(model, text), plan, prompt.format, opts, Math.min(2, budget), undefined, () => {});
     res.completionTokens += next.tokens;
     budget -= next.tokens;
     if (next.result.finishReason === 'cancelled') {
       res.finish = 'cancelled';
       return res;
     }
-    const another = next.text.trimStart().startsWith(TOOL_OPEN.trimEnd());
+    const another = next.text.trimStart().startsWith(syntax.next.marker);
     // Cut off before the model could say (only whitespace so far), or it opened a call there is no
     // budget left to make: the turn ends for length, as a free generation cut there would.
     const undecided = !another && next.result.finishReason === 'length' && next.text.trim() === '';
@@ -389,21 +417,23 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
       return res;
     }
     if (!another) break;
-    text += '\n';
+    text += syntax.next.join;
   }
   res.finish = 'tool_calls';
   return res;
 }
 
-/** One forced call at `text` (the prompt, and the calls before this one): the model writes
- *  `<tool_call>\n{"name": …, "arguments": ` as a prefill we supply, then generates the arguments
- *  under the tool's parameters schema, so they always parse (unless the budget cuts them off,
- *  which finish 'length' reports). With several candidate tools the name is chosen first by a
- *  generation constrained to the enum of names. Adds the call and its tokens to `res`; `text` is
- *  the call as the conversation continues after it. */
+/** One forced call at `text` (the prompt, and the calls before this one): the format's opening of
+ *  a call up to the tool's name (e.g. `<tool_call>\n{"name": "get_weather", "arguments": `) is a
+ *  prefill we supply, then the arguments are generated under the tool's parameters schema, so they
+ *  always parse (unless the budget cuts them off, which finish 'length' reports). With several
+ *  candidate tools the name is chosen first by a generation constrained to the enum of names (as a
+ *  JSON string, written bare where the format writes names bare). Adds the call and its tokens to
+ *  `res`; `text` is the call as the conversation continues after it. */
 async function forcedCall(
   model: LoadedModel,
   plan: ChatPlan,
+  format: ModelChatFormat,
   text: string,
   index: number,
   budget: number,
@@ -412,17 +442,17 @@ async function forcedCall(
 ): Promise<{ finish: ChoiceFinish; tokens: number; text: string }> {
   if (plan.toolMode.kind !== 'forced') throw new Error('forcedCall: tool mode is not forced');
   const { names } = plan.toolMode;
+  const syntax = format.format.forced;
   // The first generation of the choice reports the prompt tokens the cache served.
   const reportPrefilled = index === 0 ? prefilledReporter(opts, res.promptTokens) : (): void => {};
   let used = 0;
   let name = names[0];
   if (names.length > 1) {
-    // The name is a JSON string value right after the prefilled `{"name": `, from the enum of
-    // candidates: fewer tokens than a whole {"name": …} object.
     const pick = await generateText(
       model,
-      await tokenizePrompt(model, `${text}${TOOL_OPEN}{"name": `),
+      await tokenizePrompt(model, text + syntax.beforeName(index)),
       plan,
+      format,
       opts,
       budget,
       { kind: 'json_schema', schema: { type: 'string', enum: names } },
@@ -452,12 +482,13 @@ async function forcedCall(
     opened = true;
     opts.onEvent?.({ type: 'tool_start', index, id, name });
   };
-  const prefix = `${TOOL_OPEN}{"name": ${JSON.stringify(name)}, "arguments": `;
+  const prefix = syntax.beforeName(index) + syntax.name(name) + syntax.afterName;
   let started = false;
   const args = await generateText(
     model,
     await tokenizePrompt(model, text + prefix),
     plan,
+    format,
     opts,
     budget - used,
     grammar,
@@ -482,5 +513,5 @@ async function forcedCall(
   res.toolCalls.push({ id, name, arguments: argsText });
   const fr = args.result.finishReason;
   const finish: ChoiceFinish = fr === 'length' ? 'length' : fr === 'cancelled' ? 'cancelled' : 'tool_calls';
-  return { finish, tokens: used, text: `${prefix}${argsText}}\n</tool_call>` };
+  return { finish, tokens: used, text: `${prefix}${argsText}${syntax.afterArguments}` };
 }

@@ -5,6 +5,7 @@ import { asksHelp, usageAnswer, type Command } from '../cli.js';
 import { readGgufHeader } from '../gguf/gguf-reader.js';
 import { ggmlTypeName } from '../gguf/types.js';
 import { ARCHS, DTYPES, PRESETS, builtinModelPath, makeModel, resolveSpec, type ModelSpec, type PresetName } from '../model-maker/index.js';
+import { VOCABS } from '../model-maker/write-vocab.js';
 
 const HELP = `usage:
   svc model make [--preset builtin|tiny|small|medium] [--dtype ${DTYPES.join('|')}]
@@ -13,11 +14,15 @@ const HELP = `usage:
                  [--head-dim N] [--sliding-window N] [--rope-scale X] [--rope-factors]
                  [--experts N --experts-used N [--expert-ffn N]]
                  [--rope-theta X] [--eps X] [--tied|--untied] [--seed N] [--scale X]
-                 [--vocab qwen|spm] [--vocab-limit N] [--pre NAME] [--kquant-search ref|fast]
+                 [--vocab ${VOCABS.join('|')}] [--vocab-limit N] [--pre NAME]
+                 [--kquant-search ref|fast]
       Writes a deterministic model (random weights, real Qwen BPE vocabulary and chat template).
       Presets with real shapes: ${Object.keys(PRESETS).join(', ')}. --rope-factors: Llama 3.1
       rope_freqs (llama) or LongRoPE factors (phi3). --experts/--experts-used: a mixture-of-experts
       FFN (qwen3moe; llama with experts is Mixtral); --expert-ffn: each qwen3moe expert's width.
+      --vocab: qwen (default: Qwen BPE + Qwen2.5 template), spm (synthetic SentencePiece), or a real
+      family's vocabulary, special tokens and chat template, laid out as llama.cpp's converter does
+      (qwen3, llama3, gemma3, llama2, gptoss, deepseek_v3). --pre applies to qwen only.
       --kquant-search fast: K-quant blocks from the initial scale fit only (several times faster,
       for large benchmark models). Default: the built-in preset into <data-dir>/models/builtin.gguf (data dir: $SVC_DATA_DIR or ./data).
       With another preset and no --out: <data-dir>/models/<preset>-<dtype>.gguf.
@@ -97,7 +102,7 @@ async function make(argv: string[]): Promise<number> {
     ropeScale: num(values['rope-scale'], 'rope-scale'),
     ropeFactors: values['rope-factors'],
   };
-  if (over.vocab !== undefined && over.vocab !== 'qwen' && over.vocab !== 'spm') throw new Error(`--vocab must be qwen or spm`);
+  if (over.vocab !== undefined && !(VOCABS as readonly string[]).includes(over.vocab)) throw new Error(`--vocab must be one of ${VOCABS.join(', ')}`);
   const spec = resolveSpec(preset, over);
   const dataDir = resolve(values['data-dir'] ?? process.env['SVC_DATA_DIR'] ?? 'data');
   const customised = Object.values(over).some((v) => v !== undefined);

@@ -1,17 +1,15 @@
 // Deterministic GGUF generator: llama (and Mixtral), qwen2, qwen3, qwen3moe, gemma2, gemma3 and phi3 architectures with
-// random weights (normal x scale, norms = 1; see ./arch.ts for what each family writes), the real Qwen BPE vocabulary (or a synthetic SPM one), and a real chat template.
+// random weights (normal x scale, norms = 1; see ./arch.ts for what each family writes), a real
+// vocabulary with its chat template (./write-vocab.ts) or a synthetic SPM one.
 // Same spec and seed -> byte-identical file.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { GgufWriter } from '../gguf/gguf-writer.js';
 import { quantize } from '../gguf/quantize.js';
-import { GgmlType, GgufValueType, rowBytes } from '../gguf/types.js';
+import { GgmlType, rowBytes } from '../gguf/types.js';
 import { DTYPES, FILE_TYPE, weightType, type ModelDtype } from './quant-recipe.js';
-import { QWEN25_CHAT_TEMPLATE } from './chat-template.js';
 import { Rng } from './prng.js';
-import { qwenVocab } from './qwen-vocab.js';
-import { syntheticSpmVocab } from './spm-vocab.js';
-import { resolvePreTokenizer } from '../tokenizer/pre-tokenizers.js';
+import { validateVocab, writeVocab, type VocabName } from './write-vocab.js';
 import { ARCHS, archTraits, expertFfn, fixedTensor, headDim, isMoe, validateArchSpec, writeArchMetadata, type ModelArch, type TensorInit } from './arch.js';
 
 export const MODEL_MAKER_VERSION = 5;
@@ -49,11 +47,12 @@ export interface ModelSpec {
   seed: number;
   /** Standard deviation of the random weights (norm weights are 1). */
   scale: number;
-  /** 'qwen' = the Qwen byte-level BPE vocabulary; 'spm' = a synthetic SentencePiece vocabulary. */
-  vocab: 'qwen' | 'spm';
-  /** qwen: keep the first N BPE tokens (plus the added tokens); spm: vocabulary size. */
+  /** 'qwen' = the Qwen byte-level BPE vocabulary with the Qwen2.5 template; 'spm' = a synthetic
+   *  SentencePiece vocabulary; the others are real families' vocabularies (hf-vocab.ts). */
+  vocab: VocabName;
+  /** spm: vocabulary size; others: keep the first N tokens (plus the added tokens). */
   vocabLimit?: number;
-  /** tokenizer.ggml.pre for the BPE vocabulary (qwen2 by default). */
+  /** tokenizer.ggml.pre for the 'qwen' vocabulary (qwen2 by default; real families carry their own). */
   pre: string;
   /** K-quant scale search (see QuantizeOptions): 'ref' (default) or 'fast'. */
   kquantSearch?: 'ref' | 'fast';
@@ -83,12 +82,14 @@ export const PRESETS = {
   /** Qwen2.5-1.5B shapes. */
   medium: { ...BASE, name: 'svc-medium', dim: 1536, layers: 28, heads: 12, kvHeads: 2, ffn: 8960, ctx: 32768 },
   /** Qwen3-0.6B / 1.7B shapes (head size 128 beside dim / heads = 64 / 128, per-head Q/K norms). */
-  'qwen3-0.6b': { ...BASE, arch: 'qwen3', name: 'svc-qwen3-0.6b', dim: 1024, layers: 28, heads: 16, kvHeads: 8, headDim: 128, ffn: 3072, ctx: 40960 },
-  'qwen3-1.7b': { ...BASE, arch: 'qwen3', name: 'svc-qwen3-1.7b', dim: 2048, layers: 28, heads: 16, kvHeads: 8, headDim: 128, ffn: 6144, ctx: 40960 },
-  /** Gemma-3-1B shapes: 4 heads of 256 over one KV head, 512-token windows on 5 of every 6 layers. */
-  'gemma3-1b': { ...BASE, arch: 'gemma3', name: 'svc-gemma3-1b', dim: 1152, layers: 26, heads: 4, kvHeads: 1, headDim: 256, ffn: 6912, ctx: 32768, slidingWindow: 512 },
-  /** Phi-3-mini-4k shapes (fused QKV and gate/up, 32k SentencePiece-sized vocabulary). */
-  'phi3-mini': { ...BASE, arch: 'phi3', name: 'svc-phi3-mini', dim: 3072, layers: 32, heads: 32, kvHeads: 32, ffn: 8192, ctx: 4096, ropeTheta: 10000, eps: 1e-5, tied: false, vocab: 'spm', vocabLimit: 32064 },
+  'qwen3-0.6b': { ...BASE, arch: 'qwen3', vocab: 'qwen3', name: 'svc-qwen3-0.6b', dim: 1024, layers: 28, heads: 16, kvHeads: 8, headDim: 128, ffn: 3072, ctx: 40960 },
+  'qwen3-1.7b': { ...BASE, arch: 'qwen3', vocab: 'qwen3', name: 'svc-qwen3-1.7b', dim: 2048, layers: 28, heads: 16, kvHeads: 8, headDim: 128, ffn: 6144, ctx: 40960 },
+  /** Gemma-3-1B shapes with its 262k vocabulary: 4 heads of 256 over one KV head, 512-token
+   *  windows on 5 of every 6 layers. */
+  'gemma3-1b': { ...BASE, arch: 'gemma3', vocab: 'gemma3', name: 'svc-gemma3-1b', dim: 1152, layers: 26, heads: 4, kvHeads: 1, headDim: 256, ffn: 6912, ctx: 32768, slidingWindow: 512 },
+  /** Phi-3-mini-4k shapes (fused QKV and gate/up) with the Llama 2 SentencePiece vocabulary
+   *  Phi-3 builds on. */
+  'phi3-mini': { ...BASE, arch: 'phi3', name: 'svc-phi3-mini', dim: 3072, layers: 32, heads: 32, kvHeads: 32, ffn: 8192, ctx: 4096, ropeTheta: 10000, eps: 1e-5, tied: false, vocab: 'llama2' },
   /** Qwen3-30B-A3B shapes cut to 4 of its 48 layers (128 experts, 8 used, expert FFN 768, head
    *  dim 128), for MoE decode/prefill benchmarks. The vocabulary is cut too (16k of 151k), so the
    *  LM head's share of a token's weight bytes stays near the full model's (~10%, not ~65%). */
@@ -135,13 +136,7 @@ export function validateSpec(s: ModelSpec): void {
   if (!(s.ropeTheta > 0)) throw new Error(`rope theta out of range: ${s.ropeTheta}`);
   if (!Number.isInteger(s.seed) || s.seed < 0) throw new Error(`seed must be a non-negative integer, got ${s.seed}`);
   if (s.kquantSearch !== undefined && s.kquantSearch !== 'ref' && s.kquantSearch !== 'fast') throw new Error(`kquant search must be ref or fast, got ${s.kquantSearch}`);
-  if (s.vocab !== 'qwen' && s.vocab !== 'spm') throw new Error(`vocab must be qwen or spm, got ${s.vocab}`);
-  // A BPE vocabulary's pre-tokenizer must be one the tokenizer knows, or no server could load the file.
-  if (s.vocab === 'qwen') resolvePreTokenizer(s.pre);
-  const minVocab = s.vocab === 'qwen' ? 256 : 400;
-  if (s.vocabLimit !== undefined && (!Number.isInteger(s.vocabLimit) || s.vocabLimit < minVocab || s.vocabLimit > 151643)) {
-    throw new Error(`vocab limit must be an integer in [${minVocab}, 151643], got ${s.vocabLimit}`);
-  }
+  validateVocab(s);
 }
 
 interface TensorPlan {
@@ -234,47 +229,7 @@ export async function makeModel(spec: ModelSpec, outPath: string): Promise<MakeR
   w.string('general.name', spec.name);
   w.u32('general.file_type', FILE_TYPE[spec.dtype]);
   w.u32('general.quantization_version', 2);
-  let vocabSize: number;
-  if (spec.vocab === 'qwen') {
-    const v = qwenVocab(spec.vocabLimit);
-    vocabSize = v.tokens.length;
-    w.string('tokenizer.ggml.model', 'gpt2');
-    w.string('tokenizer.ggml.pre', spec.pre);
-    w.array('tokenizer.ggml.tokens', GgufValueType.STRING, v.tokens);
-    w.array('tokenizer.ggml.token_type', GgufValueType.INT32, v.types);
-    w.array('tokenizer.ggml.merges', GgufValueType.STRING, v.merges);
-    w.u32('tokenizer.ggml.bos_token_id', v.bos);
-    w.u32('tokenizer.ggml.eos_token_id', v.eos);
-    w.u32('tokenizer.ggml.padding_token_id', v.pad);
-    // Explicit ids, so llama.cpp does not guess them from token texts (its guess depends on hash order).
-    const special: Array<[string, string]> = [
-      ['tokenizer.ggml.eot_token_id', '<|im_end|>'],
-      ['tokenizer.ggml.fim_pre_token_id', '<|fim_prefix|>'],
-      ['tokenizer.ggml.fim_suf_token_id', '<|fim_suffix|>'],
-      ['tokenizer.ggml.fim_mid_token_id', '<|fim_middle|>'],
-      ['tokenizer.ggml.fim_pad_token_id', '<|fim_pad|>'],
-      ['tokenizer.ggml.fim_rep_token_id', '<|repo_name|>'],
-      ['tokenizer.ggml.fim_sep_token_id', '<|file_sep|>'],
-    ];
-    for (const [key, text] of special) {
-      const id = v.added.get(text);
-      if (id !== undefined) w.u32(key, id);
-    }
-    w.bool('tokenizer.ggml.add_bos_token', false);
-    w.string('tokenizer.chat_template', QWEN25_CHAT_TEMPLATE);
-  } else {
-    const v = syntheticSpmVocab(spec.vocabLimit ?? 8000);
-    vocabSize = v.tokens.length;
-    w.string('tokenizer.ggml.model', 'llama');
-    w.array('tokenizer.ggml.tokens', GgufValueType.STRING, v.tokens);
-    w.array('tokenizer.ggml.scores', GgufValueType.FLOAT32, v.scores);
-    w.array('tokenizer.ggml.token_type', GgufValueType.INT32, v.types);
-    w.u32('tokenizer.ggml.bos_token_id', v.bos);
-    w.u32('tokenizer.ggml.eos_token_id', v.eos);
-    w.u32('tokenizer.ggml.unknown_token_id', v.unk);
-    w.bool('tokenizer.ggml.add_bos_token', true);
-    w.bool('tokenizer.ggml.add_eos_token', false);
-  }
+  const vocabSize = writeVocab(w, spec);
   const hd = headDim(spec);
   w.u32(`${a}.context_length`, spec.ctx);
   w.u32(`${a}.embedding_length`, spec.dim);

@@ -3,7 +3,7 @@
 // (`llama`), special/added tokens split out first, BOS/EOS from the metadata.
 import { byteLevelDecode } from './byte-level.js';
 import { BpeModel } from './bpe.js';
-import { PRE_TOKENIZER_REGEXES, preTokenize, resolvePreTokenizer } from './pre-tokenizers.js';
+import { PRE_TOKENIZERS, preTokenize, resolvePreTokenizer, type SplitStep } from './pre-tokenizers.js';
 import { SpmModel } from './spm.js';
 
 /** tokenizer.ggml.token_type values. */
@@ -203,20 +203,20 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
   }
 
   let pre: string | null = null;
-  let preRegexes: RegExp[] = [];
+  let preSteps: SplitStep[] = [];
   let addBos = isSpm;
-  let ignoreMerges = false;
+  let cleanSpaces = false;
   let bpe: BpeModel | null = null;
   let spm: SpmModel | null = null;
   if (!isSpm) {
     pre = resolvePreTokenizer(md['tokenizer.ggml.pre'] === undefined ? 'default' : String(md['tokenizer.ggml.pre']));
-    preRegexes = PRE_TOKENIZER_REGEXES[pre]!;
-    if (pre === 'llama3') {
-      ignoreMerges = true;
-      addBos = true;
-    }
+    const info = PRE_TOKENIZERS[pre]!;
+    preSteps = info.steps;
+    addBos = info.addBos;
+    // llama.cpp's clean_up_tokenization_spaces: on for byte-level BPE unless the pre-tokenizer turns it off.
+    cleanSpaces = info.cleanSpaces;
     const merges = arr<string>(md['tokenizer.ggml.merges'], 'tokenizer.ggml.merges');
-    bpe = new BpeModel({ tokenToId, merges }, ignoreMerges);
+    bpe = new BpeModel({ tokenToId, merges }, info.ignoreMerges);
   } else {
     const scores = md['tokenizer.ggml.scores'] === undefined ? new Float32Array(n) : arr<number>(md['tokenizer.ggml.scores'], 'tokenizer.ggml.scores');
     const byteIds = new Int32Array(256).fill(-1);
@@ -228,8 +228,6 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
   }
   if (md['tokenizer.ggml.add_bos_token'] !== undefined) addBos = Boolean(md['tokenizer.ggml.add_bos_token']);
   const addEos = md['tokenizer.ggml.add_eos_token'] !== undefined ? Boolean(md['tokenizer.ggml.add_eos_token']) : false;
-  // llama.cpp's clean_up_tokenization_spaces: on for byte-level BPE except the qwen2 pre-tokenizer.
-  const cleanSpaces = !isSpm && pre !== 'qwen2' && pre !== 'qwen35';
   const addSpacePrefix = isSpm ? (md['tokenizer.ggml.add_space_prefix'] !== undefined ? Boolean(md['tokenizer.ggml.add_space_prefix']) : true) : false;
 
   // Tokens split out of raw text before the model runs: longest first (llama.cpp cache_special_tokens).
@@ -286,7 +284,7 @@ export function createTokenizer(md: Record<string, unknown>): Tokenizer {
       return;
     }
     const start = out.length;
-    for (const w of preTokenize(f, preRegexes)) bpe!.encodeWord(w, out);
+    for (const w of preTokenize(f, preSteps)) bpe!.encodeWord(w, out);
     if (f.length > FRAGMENT_CACHE_MAX_CHARS) return;
     if (fragmentCacheChars + f.length > FRAGMENT_CACHE_CHARS) {
       fragmentCache.clear();

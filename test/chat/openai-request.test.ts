@@ -155,7 +155,10 @@ describe('Chat Completions request', () => {
 
   it('passes reasoning_effort to the template', () => {
     const p = plan({ ...base, reasoning_effort: 'high' });
-    expect(p.template.extra).toEqual({ reasoning_effort: 'high' });
+    expect(p.template.extra).toEqual({ reasoning_effort: 'high', enable_thinking: true });
     expect(p.reasoningEffort).toBe('high');
+    // none and minimal turn a hybrid template's thinking off.
+    expect(plan({ ...base, reasoning_effort: 'minimal' }).template.extra).toEqual({ reasoning_effort: 'low', enable_thinking: false });
+    expect(plan({ ...base, reasoning_effort: 'none' }).template.extra).toEqual({ enable_thinking: false });
   });
 });

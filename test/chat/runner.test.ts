@@ -7,6 +7,11 @@ import { defaultSampling, type ChatPlan } from '../../src/chat/plan.js';
 import { OpenAIChunker, chatCompletionBody } from '../../src/chat/openai-response.js';
 import { BlockBuilder, messageBody, messageDelta, thinkingSignature } from '../../src/chat/anthropic-response.js';
 import type { BuiltPrompt } from '../../src/chat/prompt.js';
+import { detectChatFormat, type ModelChatFormat } from '../../src/chat/chat-format.js';
+import { QWEN25_CHAT_TEMPLATE } from '../../src/model-maker/chat-template.js';
+
+/** The Qwen2.5 template's format (Hermes <tool_call>), as the scripted outputs are written. */
+const HERMES: ModelChatFormat = { format: detectChatFormat(QWEN25_CHAT_TEMPLATE), markerText: new Map() };
 
 /** Emits the next script (list of token texts) per generate() call; records the requests. */
 class ScriptedModel {
@@ -68,7 +73,7 @@ function mkPlan(over: Partial<ChatPlan> = {}): ChatPlan {
 
 async function run(scripts: string[][], plan: ChatPlan, maxTokens = 50) {
   const model = new ScriptedModel(scripts);
-  const prompt: BuiltPrompt = { text: 'PROMPT', tokens: await model.tokenize('PROMPT'), reasoningTemplate: false, thinkingOpen: false };
+  const prompt: BuiltPrompt = { text: 'PROMPT', tokens: await model.tokenize('PROMPT'), format: HERMES, reasoningTemplate: false, thinkingOpen: false };
   const events: ChoiceEvent[] = [];
   let ids = 0;
   const result = await runChoice(model as unknown as LoadedModel, plan, prompt, {
@@ -97,7 +102,7 @@ describe('runChoice', () => {
     expect(streamed.result.text).toBe('Hello ');
 
     const model = new ScriptedModel([script]);
-    const prompt: BuiltPrompt = { text: 'PROMPT', tokens: await model.tokenize('PROMPT'), reasoningTemplate: false, thinkingOpen: false };
+    const prompt: BuiltPrompt = { text: 'PROMPT', tokens: await model.tokenize('PROMPT'), format: HERMES, reasoningTemplate: false, thinkingOpen: false };
     const whole = await runChoice(model as unknown as LoadedModel, plan, prompt, { maxTokens: 50, newToolCallId: () => 'id' });
     expect(whole.logprobs.map((e) => e.token)).toEqual(['Hel', 'lo', ' S']);
     expect(whole).toMatchObject({ text: 'Hello ', finish: 'stop_sequence', completionTokens: 4 });
