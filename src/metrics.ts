@@ -122,15 +122,17 @@ export interface GaugeSample {
   value: number;
 }
 
-class Gauge implements Series {
+/** A gauge, or a counter kept elsewhere (an engine's own totals): values read at scrape time. */
+class ReadSeries implements Series {
   constructor(
     readonly name: string,
     readonly help: string,
+    private readonly type: 'gauge' | 'counter',
     private readonly read: () => number | GaugeSample[],
   ) {}
 
   render(): string[] {
-    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`];
     let samples: GaugeSample[];
     try {
       const v = this.read();
@@ -141,6 +143,47 @@ class Gauge implements Series {
     for (const s of samples) {
       const names = Object.keys(s.labels ?? {});
       out.push(`${this.name}${labelText(names, names.map((n) => s.labels?.[n] ?? ''))} ${formatNumber(s.value)}`);
+    }
+    return out;
+  }
+}
+
+/** One label set of a histogram kept elsewhere: upper bounds, per-bucket counts (not cumulative;
+ *  one more than bounds, the last past the last bound) and the sum. */
+export interface HistogramSample {
+  labels: Labels;
+  bounds: readonly number[];
+  counts: readonly number[];
+  sum: number;
+}
+
+class ReadHistogram implements Series {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly read: () => HistogramSample[],
+  ) {}
+
+  render(): string[] {
+    let samples: HistogramSample[];
+    try {
+      samples = this.read();
+    } catch {
+      return [];
+    }
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
+    for (const s of samples) {
+      const names = Object.keys(s.labels);
+      const values = names.map((n) => s.labels[n] ?? '');
+      let cumulative = 0;
+      s.bounds.forEach((b, i) => {
+        cumulative += s.counts[i] ?? 0;
+        out.push(`${this.name}_bucket${labelText(names, values, ['le', formatNumber(b)])} ${cumulative}`);
+      });
+      cumulative += s.counts[s.bounds.length] ?? 0;
+      out.push(`${this.name}_bucket${labelText(names, values, ['le', '+Inf'])} ${cumulative}`);
+      out.push(`${this.name}_sum${labelText(names, values)} ${formatNumber(s.sum)}`);
+      out.push(`${this.name}_count${labelText(names, values)} ${cumulative}`);
     }
     return out;
   }
@@ -182,7 +225,17 @@ export class Metrics {
 
   /** A value read at scrape time (queue depth, KV usage, ...). */
   gauge(name: string, help: string, read: () => number | GaugeSample[]): void {
-    this.add(name, new Gauge(name, help, read));
+    this.add(name, new ReadSeries(name, help, 'gauge', read));
+  }
+
+  /** A counter whose totals live elsewhere (e.g. the engine's), read at scrape time. */
+  counterFrom(name: string, help: string, read: () => number | GaugeSample[]): void {
+    this.add(name, new ReadSeries(name, help, 'counter', read));
+  }
+
+  /** A histogram whose buckets live elsewhere (e.g. the engine's), read at scrape time. */
+  histogramFrom(name: string, help: string, read: () => HistogramSample[]): void {
+    this.add(name, new ReadHistogram(name, help, read));
   }
 
   private readonly requestCells = new Map<string, { count: { value: number }; latency: HistogramCell }>();

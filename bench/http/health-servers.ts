@@ -12,13 +12,15 @@ import { createHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { Metrics } from '../../src/metrics.js';
 import { uptimeSeconds } from '../../src/server/services.js';
+import { Readiness } from '../../src/server/readiness.js';
 
 async function main(kind: string): Promise<void> {
   const config = parseServeConfig(['--api-key', 'sk-bench-key-0000', '--rate-limit-rps', '0'], {});
   // Access lines go to stdout, which the bench points at /dev/null: the full cost of writing them.
   const logger = createLogger({ level: kind === 'uws' ? 'info' : 'warn' });
   // Only what /health reads: no models, no store (the bench must not touch a data dir).
-  const services = { startedAt: performance.now(), models: new Map<string, never>(), metrics: new Metrics() };
+  const models = new Map<string, never>();
+  const services = { startedAt: performance.now(), models, metrics: new Metrics(), readiness: new Readiness(() => models.values(), { stallDeadlineMs: 30_000, maxQueue: 1024 }) };
   let port: number;
   if (kind === 'node') {
     const server = createServer((req, res) => {

@@ -343,6 +343,14 @@ Napi::Value model_stats(const Napi::CallbackInfo& info) {
   o.Set("queued", static_cast<double>(s.queued));
   o.Set("steps", static_cast<double>(s.steps));
   o.Set("preemptions", static_cast<double>(s.preemptions));
+  // Queue time histogram: per-bucket counts (not cumulative), bounds in queueTimeBounds, the last
+  // bucket past the last bound.
+  Napi::Array qb = Napi::Array::New(env, kQueueTimeBuckets), qc = Napi::Array::New(env, kQueueTimeBuckets + 1);
+  for (int i = 0; i < kQueueTimeBuckets; ++i) qb.Set(static_cast<uint32_t>(i), kQueueTimeBounds[i]);
+  for (int i = 0; i <= kQueueTimeBuckets; ++i) qc.Set(static_cast<uint32_t>(i), static_cast<double>(s.queue_time.counts[i]));
+  o.Set("queueTimeBounds", qb);
+  o.Set("queueTimeCounts", qc);
+  o.Set("queueTimeSum", s.queue_time.sum_s);
   o.Set("modelsLoaded", static_cast<double>(registry_size()));
   o.Set("gpuAvailable", gpu_available());
   o.Set("gpuInUse", s.on_gpu);
@@ -604,6 +612,60 @@ Napi::Value cached_prefix_tokens(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), static_cast<double>(h.e->eng->cached_prefix_tokens(toks)));
 }
 
+class embed_worker : public promise_worker {
+ public:
+  embed_worker(Napi::Env env, std::shared_ptr<loaded_model> e, std::vector<std::vector<int32_t>> inputs, pooling_kind pooling)
+      : promise_worker(env, "embed"), e_(std::move(e)), inputs_(std::move(inputs)), pooling_(pooling) {}
+  void run() override { out_ = e_->eng->embed(inputs_, pooling_); }
+  Napi::Value result(Napi::Env env) override {
+    auto a = Napi::Float32Array::New(env, out_.size());
+    if (!out_.empty()) std::memcpy(a.Data(), out_.data(), out_.size() * sizeof(float));
+    return a;
+  }
+
+ private:
+  std::shared_ptr<loaded_model> e_;
+  std::vector<std::vector<int32_t>> inputs_;
+  pooling_kind pooling_;
+  std::vector<float> out_;
+};
+
+// embed(model, tokens (every input's ids, concatenated), lengths, pooling 1 mean | 2 cls | 3 last)
+// -> Float32Array [inputs][embeddingLength].
+Napi::Value embed(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  model_handle& h = model_arg(info, 0, "embed");
+  std::vector<int32_t> toks = tokens_arg(info, 1, "embed");
+  if (info.Length() < 4 || !info[2].IsTypedArray() || info[2].As<Napi::TypedArray>().TypedArrayType() != napi_int32_array ||
+      !info[3].IsNumber())
+    throw_error(env, "embed", engine_status::invalid_argument, "expected (model, tokens, lengths: Int32Array, pooling)");
+  auto lens = info[2].As<Napi::Int32Array>();
+  const int32_t pooling = info[3].As<Napi::Number>().Int32Value();
+  if (pooling < 1 || pooling > 3) throw_error(env, "embed", engine_status::invalid_argument, "pooling must be 1 (mean), 2 (cls) or 3 (last)");
+  std::vector<std::vector<int32_t>> inputs;
+  size_t at = 0;
+  for (size_t i = 0; i < lens.ElementLength(); ++i) {
+    const int32_t n = lens[i];
+    if (n < 0 || at + static_cast<size_t>(n) > toks.size())
+      throw_error(env, "embed", engine_status::invalid_argument, "lengths do not add up to the tokens");
+    inputs.emplace_back(toks.begin() + static_cast<std::ptrdiff_t>(at), toks.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += static_cast<size_t>(n);
+  }
+  if (at != toks.size()) throw_error(env, "embed", engine_status::invalid_argument, "lengths do not add up to the tokens");
+  auto* w = new embed_worker(env, h.e, std::move(inputs), static_cast<pooling_kind>(pooling));
+  Napi::Promise p = w->promise();
+  w->Queue();
+  return p;
+}
+
+// Test hook: the scheduler's next wake-up with work sleeps `ms` first (readiness tests).
+Napi::Value debug_stall_scheduler(const Napi::CallbackInfo& info) {
+  model_handle& h = model_arg(info, 0, "debugStallScheduler");
+  const int64_t ms = info.Length() > 1 && info[1].IsNumber() ? info[1].As<Napi::Number>().Int64Value() : 0;
+  h.e->eng->stall_for_test(ms);
+  return info.Env().Undefined();
+}
+
 class export_worker : public promise_worker {
  public:
   export_worker(Napi::Env env, std::shared_ptr<loaded_model> e, std::vector<int32_t> toks, int64_t from)
@@ -762,6 +824,8 @@ void register_engine_binding(Napi::Env env, Napi::Object exports) {
   add("importKv", import_kv);
   add("systemInfo", system_info);
   add("draftReplay", draft_replay);
+  add("embed", embed);
+  add("debugStallScheduler", debug_stall_scheduler);
 }
 
 }  // namespace infer

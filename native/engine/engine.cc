@@ -51,6 +51,8 @@ struct sequence {
   int64_t draft_accepted = 0;
   int64_t decode_steps = 0;
   std::chrono::steady_clock::time_point last_token_at;  // when the latest token was sampled
+  std::chrono::steady_clock::time_point submitted_at;   // queue time: until first admitted
+  bool admitted_once = false;
   sequence(const sampling_params& p, int64_t n_vocab) : smp(p, n_vocab) {}
   bool speculates() const { return !draft.empty() && draft.max_per_step() > 0 && smp.params().temperature <= 0.0f && !constraint; }
   bool decoding() const { return n_generated > 0 && n_computed == static_cast<int64_t>(tokens.size()) - 1; }
@@ -140,6 +142,7 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
     if (stop_) throw engine_error(engine_status::disposed, "submit: engine disposed");
     id = next_id_++;
     s->id = id;
+    s->submitted_at = std::chrono::steady_clock::now();
     incoming_.push_back(std::move(s));
   }
   cv_.notify_all();
@@ -167,10 +170,20 @@ void engine::publish_stats() {
   s.running = static_cast<int64_t>(running_.size());
   s.steps = steps_;
   s.preemptions = preemptions_;
+  s.queue_time = queue_time_;
   s.on_gpu = fwd_.backend() != nullptr;
   std::lock_guard<std::mutex> lk(mu_);
   s.queued = static_cast<int64_t>(waiting_interactive_.size() + waiting_batch_.size() + incoming_.size());
   stats_ = s;
+}
+
+void engine::record_queue_time(sequence& s) {
+  s.admitted_once = true;
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.submitted_at).count();
+  int b = 0;
+  while (b < kQueueTimeBuckets && secs > kQueueTimeBounds[b]) ++b;
+  queue_time_.counts[b]++;
+  queue_time_.sum_s += secs;
 }
 
 int64_t engine::available_blocks() const { return kv_.free_count() + cache_.reclaimable() - reserved_; }
@@ -577,6 +590,7 @@ void engine::loop() {
       jobs_.clear();
       if (stop_ && jobs.empty()) break;
     }
+    if (const int64_t ms = test_stall_ms_.exchange(0); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     for (auto* job : jobs) (*job)();
     // Sequences that ended this iteration live until their events are delivered.
     std::vector<std::unique_ptr<sequence>> ended;
@@ -598,6 +612,7 @@ void engine::loop() {
       while (!q->empty() && static_cast<int>(running_.size()) < opts_.max_seqs) {
         sequence& s = *q->front();
         if (admit(s)) {
+          if (!s.admitted_once) record_queue_time(s);
           running_.push_back(std::move(q->front()));
           q->pop_front();
         } else if (running_.empty()) {
@@ -785,6 +800,100 @@ int64_t engine::import_kv(const std::vector<int32_t>& tokens, int64_t first_bloc
     cache_.insert(tokens.data(), static_cast<int64_t>(blocks.size()), path, blocks);
     out = static_cast<int64_t>(path.size()) * bs;
     cache_.release(path);
+  });
+  return out;
+}
+
+std::vector<float> engine::embed(const std::vector<std::vector<int32_t>>& inputs, pooling_kind pooling) {
+  const int64_t V = m_->hp.n_vocab, d = m_->hp.n_embd;
+  for (const auto& in : inputs) {
+    if (in.empty()) throw engine_error(engine_status::invalid_argument, "embed: an input has no tokens");
+    if (static_cast<int64_t>(in.size()) > n_ctx_)
+      throw engine_error(engine_status::context_length_exceeded,
+                         "embed: an input has " + std::to_string(in.size()) + " tokens; the context holds " + std::to_string(n_ctx_));
+    for (int32_t t : in)
+      if (t < 0 || t >= V) throw engine_error(engine_status::invalid_argument, "embed: token id out of range");
+  }
+  std::vector<float> out(inputs.size() * static_cast<size_t>(d), 0.0f);
+  run_job([&] {
+    const int bs = kv_.block_size();
+    const int chunk = std::min(fwd_.max_tokens(), fwd_.max_hidden_rows());
+    std::vector<std::vector<int32_t>> blocks;
+    std::vector<size_t> row_input;  // per output row of the pass being packed: its input
+    struct hidden_mode {
+      forward_pass& f;
+      explicit hidden_mode(forward_pass& fp) : f(fp) { f.set_hidden_output(true); }
+      ~hidden_mode() { f.set_hidden_output(false); }
+    } mode(fwd_);
+    // batch_ / out_rows_ may still hold the last pass of another job (compute_private leaves them).
+    batch_.clear();
+    out_rows_.clear();
+    auto release = [&] {
+      for (auto& b : blocks)
+        for (int32_t blk : b) kv_.release(blk);
+      blocks.clear();
+    };
+    auto run_pass = [&] {
+      if (batch_.empty()) return;
+      fwd_.run(batch_.data(), static_cast<int>(batch_.size()), out_rows_.data(), static_cast<int>(out_rows_.size()));
+      steps_++;
+      for (size_t k = 0; k < out_rows_.size(); ++k) {
+        const float* h = fwd_.hidden(static_cast<int>(k));
+        float* o = out.data() + row_input[k] * d;
+        for (int64_t i = 0; i < d; ++i) o[i] += h[i];
+      }
+      batch_.clear();
+      out_rows_.clear();
+      row_input.clear();
+    };
+    try {
+      size_t next = 0;
+      while (next < inputs.size()) {
+        // As many inputs as the free KV blocks hold; each gets private blocks for its positions.
+        const int64_t avail = available_blocks();
+        int64_t need = 0;
+        size_t end = next;
+        while (end < inputs.size()) {
+          const int64_t b = ceil_div(static_cast<int64_t>(inputs[end].size()), bs);
+          if (need + b > avail) break;
+          need += b;
+          ++end;
+        }
+        if (end == next) throw engine_error(engine_status::overloaded, "embed: KV cache too small for the input");
+        for (size_t i = next; i < end; ++i) {
+          blocks.emplace_back();
+          for (int64_t b = 0; b < ceil_div(static_cast<int64_t>(inputs[i].size()), bs); ++b) blocks.back().push_back(alloc_block());
+        }
+        for (size_t i = next; i < end; ++i) {
+          const auto& in = inputs[i];
+          const int64_t n = static_cast<int64_t>(in.size());
+          const int32_t* table = blocks[i - next].data();
+          for (int64_t p = 0; p < n; ++p) {
+            const bool wanted = pooling == pooling_kind::mean || (pooling == pooling_kind::cls && p == 0) ||
+                                (pooling == pooling_kind::last && p == n - 1);
+            if (wanted) {
+              out_rows_.push_back(static_cast<int32_t>(batch_.size()));
+              row_input.push_back(i);
+            }
+            batch_.push_back({in[p], static_cast<int32_t>(p), table});
+            if (static_cast<int>(batch_.size()) == chunk) run_pass();
+          }
+        }
+        run_pass();
+        release();
+        next = end;
+      }
+    } catch (...) {
+      batch_.clear();
+      out_rows_.clear();
+      release();
+      throw;
+    }
+    if (pooling == pooling_kind::mean)
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        const float inv = 1.0f / static_cast<float>(inputs[i].size());
+        for (int64_t j = 0; j < d; ++j) out[i * d + j] *= inv;
+      }
   });
   return out;
 }

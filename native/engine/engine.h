@@ -132,6 +132,16 @@ struct engine_options {
   int decode_stall_us = 50000;
 };
 
+// Queue time (submit until first admitted to run) histogram bounds, seconds; one more bucket past
+// the last bound.
+constexpr int kQueueTimeBuckets = 15;
+constexpr double kQueueTimeBounds[kQueueTimeBuckets] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                                                        1, 2.5, 5, 10, 30, 60, 120};
+struct queue_time_histogram {
+  uint64_t counts[kQueueTimeBuckets + 1] = {};
+  double sum_s = 0;
+};
+
 struct engine_stats {
   prefix_cache_stats cache;
   int64_t kv_blocks_total = 0;
@@ -140,6 +150,7 @@ struct engine_stats {
   int64_t queued = 0;
   uint64_t steps = 0;
   uint64_t preemptions = 0;
+  queue_time_histogram queue_time;
   bool on_gpu = false;  // the forward pass runs on the GPU (native/backend)
 };
 
@@ -151,6 +162,9 @@ struct eval_result {
   std::vector<int32_t> logit_positions;
   std::vector<float> logits;  // [logit_positions.size()][n_vocab]
 };
+
+// How embed() turns an input's final hidden states into one vector (GGUF <arch>.pooling_type).
+enum class pooling_kind : int32_t { mean = 1, cls = 2, last = 3 };
 
 struct sequence;
 
@@ -184,6 +198,12 @@ class engine {
   // returns the tokens of `tokens` cached afterwards.
   int64_t import_kv(const std::vector<int32_t>& tokens, int64_t first_block,
                     const std::vector<const uint16_t*>& blocks);
+  // Pooled final-normed hidden states, [inputs][n_embd] (not normalised). The inputs share
+  // forward passes of up to max_batch_tokens tokens, on the scheduler thread between steps (each
+  // pass counts as a step). No prefix-cache use.
+  std::vector<float> embed(const std::vector<std::vector<int32_t>>& inputs, pooling_kind pooling);
+  // Test hook: the scheduler's next wake-up with work sleeps this long first (a stuck scheduler).
+  void stall_for_test(int64_t ms) { test_stall_ms_.store(ms); }
 
  private:
   void loop();
@@ -195,6 +215,7 @@ class engine {
   void finish(sequence& s, finish_reason why, engine_status err);
   void release_kv(sequence& s, bool keep_in_cache);
   void preempt(sequence& s);
+  void record_queue_time(sequence& s);
   void emit(sequence& s, const token_event& ev);
   void deliver_events();
   void step(std::vector<std::unique_ptr<sequence>>& ended);
@@ -233,12 +254,15 @@ class engine {
   uint64_t admit_counter_ = 0;
   uint64_t preemptions_ = 0;
   uint64_t steps_ = 0;
+  queue_time_histogram queue_time_;
   std::vector<fwd_token> batch_;
   std::vector<sequence*> batch_seq_;
   std::vector<int32_t> out_rows_;
   std::vector<sample_result> first_;  // per logits group of a step: the sample of its first row
   // Events of the current step grouped by sink (one sink per JS environment: a short list).
   std::vector<std::pair<std::shared_ptr<event_sink>, std::vector<token_event>>> by_sink_;
+
+  std::atomic<int64_t> test_stall_ms_{0};
 
   std::thread thread_;
 };

@@ -377,7 +377,7 @@ forward_pass::forward_pass(const model& m, kv_pool& kv, thread_pool& pool, int m
     gate_.resize(T * hp_.n_ff);
     up_.resize(T * hp_.n_ff);
   }
-  out_rows_x_.resize(static_cast<size_t>(max_logits) * hp_.n_embd);
+  out_rows_x_.resize(static_cast<size_t>(max_hidden_rows()) * hp_.n_embd);  // embedding output: every token a row
   logits_.resize(static_cast<size_t>(max_logits) * hp_.n_vocab);
   rope_cs_.resize(T * hp_.n_rot);
   if (hp_.n_swa > 0) rope_cs_swa_.resize(T * hp_.n_rot);
@@ -434,7 +434,7 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
 }
 
 void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, int n_out) {
-  if (backend_) {  // device backend hook (CUDA)
+  if (backend_ && !hidden_output_) {  // device backend hook (CUDA); embeddings run here on the CPU
     backend_->run(toks, n, out_rows, n_out, logits_.data());
     return;
   }
@@ -537,6 +537,7 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
     for (int64_t i = 0; i < d; ++i) y[i] = x[i] + xn[i];
     rms_norm(y, m_.w.output_norm.data(), y, d, hp_.rms_eps);
   }
+  if (hidden_output_) return;  // embeddings: the final-normed rows are the output
   matmul(m_.w.output, out_rows_x_.data(), n_out, logits_.data(), pool_);
   if (hp_.final_softcap > 0.0f) softcap_row(logits_.data(), static_cast<int64_t>(n_out) * hp_.n_vocab, hp_.final_softcap);
   prof.mark(st_head);

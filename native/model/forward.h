@@ -2,6 +2,7 @@
 // KV pool. Every weight multiply goes through kernels.h matmul. Scratch buffers are allocated once
 // for max_tokens tokens and max_logits logit rows; run() allocates nothing.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -44,6 +45,12 @@ class forward_pass {
   const float* logits(int k) const { return logits_.data() + static_cast<size_t>(k) * hp_.n_vocab; }
   float* logits_mut(int k) { return logits_.data() + static_cast<size_t>(k) * hp_.n_vocab; }
 
+  // Embedding output: run() stops after the output norm and hidden(k) holds the final-normed
+  // hidden state of token out_rows[k] (n_out <= max_tokens then). Always on the CPU path.
+  void set_hidden_output(bool on) { hidden_output_ = on; }
+  int max_hidden_rows() const { return std::max(max_tokens_, max_logits_); }
+  const float* hidden(int k) const { return out_rows_x_.data() + static_cast<size_t>(k) * hp_.n_embd; }
+
   // Device backend hook (CUDA): null runs on the CPU.
   void attach_backend(std::unique_ptr<forward_backend> b) { backend_ = std::move(b); }
   const forward_backend* backend() const { return backend_.get(); }
@@ -67,6 +74,7 @@ class forward_pass {
   int64_t n_ctx_;
   std::unique_ptr<forward_backend> backend_;
   std::unique_ptr<moe_ffn> moe_;  // MoE models: the expert FFN (dense FFN buffers unused)
+  bool hidden_output_ = false;
 };
 
 }  // namespace infer

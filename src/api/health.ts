@@ -1,30 +1,66 @@
-// GET /health (no key: liveness probes) and GET /metrics (Prometheus text; needs the API key
-// like every other main-API endpoint, Prometheus sends it with `authorization` in its scrape config).
+// GET /health (liveness: the process answers; `degraded` when a model failed to load or a GPU is
+// there but a model runs on the CPU), GET /ready (readiness: 200 only while every model is loaded,
+// each scheduler steps and each queue is below its limit; 503 from the start of shutdown), and
+// GET /metrics (Prometheus text). /health and /ready need no key (probes); /metrics needs the API
+// key like every other main-API endpoint (Prometheus sends it as `authorization` in its scrape
+// config). All three still answer on open connections while the server drains.
 import type { Route } from '../http/types.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../metrics.js';
+import type { ReadinessReport } from '../server/readiness.js';
 import { uptimeSeconds, type Services } from '../server/services.js';
 
 export interface MainHealth {
-  status: 'ok';
+  status: 'ok' | 'degraded';
   uptime_seconds: number;
   models: string[];
+  /** Why degraded (absent when ok). */
+  problems?: string[];
 }
 
-export function healthRoutes(services: Pick<Services, 'startedAt' | 'models' | 'metrics'>): Route[] {
+type HealthServices = Pick<Services, 'startedAt' | 'models' | 'metrics' | 'readiness'>;
+
+export function mainHealth(services: HealthServices): MainHealth {
+  const problems = services.readiness.problems();
+  const body: MainHealth = { status: problems.length ? 'degraded' : 'ok', uptime_seconds: uptimeSeconds(services), models: [...services.models.keys()] };
+  if (problems.length) body.problems = problems;
+  return body;
+}
+
+/** GET /ready, shared by the main API and the prediction service. */
+export function readyRoute(services: Pick<Services, 'readiness'>): Route {
+  return {
+    method: 'GET',
+    path: '/ready',
+    auth: false,
+    whileDraining: true,
+    handler: (ctx) => {
+      const report: ReadinessReport = services.readiness.check();
+      ctx.json(report.ready ? 200 : 503, report);
+    },
+  };
+}
+
+/** GET /metrics, shared by the main API (key required) and the prediction service (its own auth). */
+export function metricsRoute(services: Pick<Services, 'metrics'>, auth?: boolean): Route {
+  return {
+    method: 'GET',
+    path: '/metrics',
+    ...(auth === undefined ? {} : { auth }),
+    whileDraining: true,
+    handler: (ctx) => ctx.text(200, services.metrics.render(), PROMETHEUS_CONTENT_TYPE),
+  };
+}
+
+export function healthRoutes(services: HealthServices): Route[] {
   return [
     {
       method: 'GET',
       path: '/health',
       auth: false,
-      handler: (ctx) => {
-        const body: MainHealth = { status: 'ok', uptime_seconds: uptimeSeconds(services), models: [...services.models.keys()] };
-        ctx.json(200, body);
-      },
+      whileDraining: true,
+      handler: (ctx) => ctx.json(200, mainHealth(services)),
     },
-    {
-      method: 'GET',
-      path: '/metrics',
-      handler: (ctx) => ctx.text(200, services.metrics.render(), PROMETHEUS_CONTENT_TYPE),
-    },
+    readyRoute(services),
+    metricsRoute(services),
   ];
 }

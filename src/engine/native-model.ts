@@ -7,10 +7,12 @@ import type { Tokenizer } from '../tokenizer/index.js';
 import type { ChatTemplate } from './chat-template.js';
 import { contextExceeded, fromNativeError, fromNativeStatus, queueFull } from './engine-errors.js';
 import { StepDispatcher } from './step-dispatcher.js';
+import { EmbedBatcher, type EmbedOptions } from './embed-batcher.js';
 import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
 import { modelText } from './text-worker.js';
 import type {
   ChatTemplateInput,
+  EmbedResult,
   EngineStats,
   FinishReason,
   GenerateRequest,
@@ -21,6 +23,7 @@ import type {
   KvTransfer,
   LoadedModel,
   ModelInfo,
+  Pooling,
   TokenEvent,
   TokenLogprob,
 } from './types.js';
@@ -60,6 +63,21 @@ export interface EngineModel extends LoadedModel {
   nativeStats(): NativeStats;
   /** Releases this handle (the weights stay while another handle in the process uses them). */
   unload(): void;
+  /** How embed() pools (from the GGUF's <arch>.pooling_type; causal models without one: last token). */
+  readonly pooling: Pooling;
+  /** LoadedModel.embed, plus another pooling than the model's or raw (unnormalised) vectors. */
+  embed(inputs: readonly Uint32Array[], opts?: EmbedOptions): Promise<EmbedResult>;
+  /** Test hook: the scheduler's next wake-up with work sleeps `ms` first (a stuck scheduler). */
+  debugStallScheduler(ms: number): void;
+}
+
+/** GGUF pooling_type: 0 none, 1 mean, 2 cls, 3 last, 4 rank. A causal LM without one (or none)
+ *  embeds as its last token's state, as decoder embedding models (Qwen3-Embedding) are trained. */
+export function poolingOf(metadata: Record<string, unknown>, arch: string): Pooling {
+  const v = metadata[`${arch}.pooling_type`];
+  if (v === 1 || v === 1n) return 'mean';
+  if (v === 2 || v === 2n) return 'cls';
+  return 'last';
 }
 
 const FINISH: Record<number, FinishReason> = {
@@ -109,6 +127,8 @@ export class NativeModel implements EngineModel {
   readonly kv: KvTransfer;
   private readonly template: ChatTemplate;
   private readonly dispatcher: StepDispatcher;
+  readonly pooling: Pooling;
+  private readonly embedder: EmbedBatcher;
   private readonly stopIds: Int32Array;
   private readonly stopSet: Set<number>;
   private unloaded = false;
@@ -143,6 +163,8 @@ export class NativeModel implements EngineModel {
     this.template = text.template;
     this.dispatcher = new StepDispatcher(handle);
     this.kv = this.makeKvTransfer();
+    this.pooling = poolingOf(this.metadata, this.nativeInfo.architecture);
+    this.embedder = new EmbedBatcher(handle, this.pooling, this.nativeInfo.embeddingLength);
   }
 
   async tokenize(text: string, opts: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Promise<Uint32Array> {
@@ -283,7 +305,29 @@ export class NativeModel implements EngineModel {
       runningSequences: s.running,
       queuedSequences: s.queued,
       gpuAvailable: s.gpuAvailable,
+      steps: s.steps,
+      preemptions: s.preemptions,
+      gpuInUse: s.gpuInUse,
+      queueTime: { bounds: s.queueTimeBounds, counts: s.queueTimeCounts, sum: s.queueTimeSum },
     };
+  }
+
+  embed(inputs: readonly Uint32Array[], opts: EmbedOptions = {}): Promise<EmbedResult> {
+    this.assertLoaded();
+    for (const t of inputs) {
+      if (t.length === 0) return Promise.reject(invalidRequest('an input has no tokens', 'input'));
+      if (t.length > this.info.contextLength) {
+        return Promise.reject(contextExceeded(`This model's maximum context length is ${this.info.contextLength} tokens; an input has ${t.length}.`));
+      }
+      for (let i = 0; i < t.length; i++) {
+        if (t[i]! >= this.info.vocabSize) return Promise.reject(invalidRequest(`token id ${t[i]} is not in the vocabulary`, 'input'));
+      }
+    }
+    return this.embedder.embed(inputs, opts);
+  }
+
+  debugStallScheduler(ms: number): void {
+    native().debugStallScheduler(this.handle, ms);
   }
 
   nativeStats(): NativeStats {

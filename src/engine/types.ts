@@ -125,6 +125,26 @@ export interface EngineStats {
   runningSequences: number;
   queuedSequences: number;
   gpuAvailable: boolean;
+  /** Engine steps so far (forward passes of the scheduler; readiness watches it move). */
+  steps?: number;
+  /** Sequences preempted so far (KV memory ran dry mid-decode). */
+  preemptions?: number;
+  /** This model's forward pass runs on the GPU (false with gpuAvailable: it fell back to the CPU). */
+  gpuInUse?: boolean;
+  /** Time from submission until first admitted to run, as a histogram: upper bounds (seconds),
+   *  counts per bucket (not cumulative; the last past the last bound) and the sum. */
+  queueTime?: { bounds: readonly number[]; counts: readonly number[]; sum: number };
+}
+
+/** How an input's final hidden states become one vector (GGUF <arch>.pooling_type). */
+export type Pooling = 'mean' | 'cls' | 'last';
+
+export interface EmbedResult {
+  pooling: Pooling;
+  /** Length of each vector (the model's embedding length). */
+  dims: number;
+  /** [inputs][dims], each L2-normalised. */
+  vectors: Float32Array;
 }
 
 /** Layout facts two engines must share before KV blocks can move between them. */
@@ -173,6 +193,9 @@ export interface LoadedModel {
    *  (invalid_request_error "grammar: …") for a JSON schema the engine refuses. */
   checkGrammar(grammar: GrammarSpec): Promise<void>;
   stats(): EngineStats;
+  /** Embeddings of token inputs (pooled per the model's pooling type, L2-normalised); inputs of
+   *  calls made together share engine passes. Absent: the model cannot embed. */
+  embed?(inputs: readonly Uint32Array[]): Promise<EmbedResult>;
   /** Present when the engine supports moving KV blocks between processes. */
   readonly kv?: KvTransfer;
 }

@@ -200,7 +200,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const m = router.match(method, path);
     const route = m.kind === 'found' ? m.route : null;
     let error: ApiError | null = null;
-    if (draining) error = new ApiError('overloaded', 'server is shutting down');
+    if (draining && !route?.whileDraining) error = new ApiError('overloaded', 'server is shutting down');
     else if (m.kind === 'not_found') error = new ApiError('not_found', `no route for ${method} ${path}`);
     else if (m.kind === 'method_not_allowed') {
       error = new ApiError('method_not_allowed', `method ${method} is not allowed on ${path}`, { headers: { allow: m.allow.join(', ') } });

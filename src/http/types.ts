@@ -73,4 +73,6 @@ export interface Route {
   errorFormat?: ErrorFormat;
   /** Body limit in bytes for this route; default the server's --max-body. */
   maxBody?: number;
+  /** Still served while the server drains for shutdown (probes, metrics); others get 503. */
+  whileDraining?: boolean;
 }

@@ -34,6 +34,13 @@ export enum NativeFinish {
   error = 5,
 }
 
+/** embed() pooling, as GGUF <arch>.pooling_type numbers it. */
+export enum NativePooling {
+  mean = 1,
+  cls = 2,
+  last = 3,
+}
+
 export interface NativeLoadOptions {
   threads?: number;
   kvCacheMb?: number;
@@ -89,6 +96,11 @@ export interface NativeStats {
   queued: number;
   steps: number;
   preemptions: number;
+  /** Queue time (submit until first admitted to run) histogram: upper bounds in seconds, counts
+   *  per bucket (not cumulative; one more than bounds, the last past the last bound), sum. */
+  queueTimeBounds: number[];
+  queueTimeCounts: number[];
+  queueTimeSum: number;
   modelsLoaded: number;
   /** A CUDA device is usable in this process (CUDA compiled in and a GPU answered). */
   gpuAvailable: boolean;
@@ -203,6 +215,12 @@ export interface NativeBinding {
   exportKv(model: ModelHandle, tokens: Uint32Array, fromBlock: number): Promise<Uint8Array[]>;
   /** Blocks firstBlock.. of tokens into the prefix cache; resolves to the tokens cached afterwards. */
   importKv(model: ModelHandle, tokens: Uint32Array, firstBlock: number, blocks: Uint8Array[]): Promise<number>;
+  /** Pooled final-normed hidden states of each input ([inputs][embeddingLength], not normalised);
+   *  `tokens` holds every input's ids one after another, `lengths` their counts. The inputs share
+   *  forward passes on the scheduler thread (CPU forward, also where a GPU runs generation). */
+  embed(model: ModelHandle, tokens: Uint32Array, lengths: Int32Array, pooling: NativePooling): Promise<Float32Array>;
+  /** Test hook: the scheduler's next wake-up with work sleeps this long first (a stuck scheduler). */
+  debugStallScheduler(model: ModelHandle, ms: number): void;
   /** Build and device facts: CUDA compiled in, GPU usable, device name and memory. */
   systemInfo(): NativeSystemInfo;
   /** Replays the engine's speculative-draft policy on a known output (no model): what it would

@@ -1,9 +1,24 @@
-// The prediction service: src/predict/routes.ts on --host:--predict-port. No key by default
-// (SPEC: its reference requests carry none); --predict-api-key turns it on for routes that ask.
+// The prediction service: src/predict/routes.ts on --host:--predict-port, plus GET /ready and
+// GET /metrics (this process's metrics, engine series included). No key by default (SPEC: its
+// reference requests carry none); --predict-api-key turns it on for routes that ask. The
+// predictor takes the first model once it has loaded (until then /v1/predict answers 503).
 import { DEFAULT_MAX_BODY } from '../config.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
-import { predictRoutes } from '../predict/routes.js';
+import { createPredictor } from '../predict/routes.js';
+import { predictServiceRoutes } from '../predict/predict-routes.js';
+import { metricsRoute, readyRoute } from '../api/health.js';
 import type { Services } from './services.js';
+
+function predictRoutes(services: Services) {
+  const predictor = createPredictor(services);
+  let picked = false;
+  services.onModelLoaded((m) => {
+    if (picked) return;
+    picked = true;
+    predictor.setModel(m);
+  });
+  return [...predictServiceRoutes(predictor, { requireKey: services.config.predictApiKey !== null }), readyRoute(services), metricsRoute(services)];
+}
 
 export async function startPredictServer(services: Services): Promise<HttpServer> {
   const { config } = services;

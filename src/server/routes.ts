@@ -2,6 +2,8 @@
 // To add a module, import its factory and append one line to the list below.
 import { healthRoutes } from '../api/health.js';
 import { chatCompletionRoutes } from '../api/chat-completions.js';
+import { completionRoutes } from '../api/completions.js';
+import { embeddingRoutes } from '../api/embeddings.js';
 import { MESSAGES_MAX_BODY, messagesRoutes } from '../api/messages.js';
 import { modelRoutes } from '../api/models.js';
 import { filesAndBatchesRoutes } from '../api/batches.js';
@@ -12,6 +14,8 @@ export function mainRoutes(services: Services): Route[] {
   return [
     ...healthRoutes(services),
     ...chatCompletionRoutes(services),
+    ...completionRoutes(services),
+    ...embeddingRoutes(services),
     // --max-body, when given, is the limit everywhere; otherwise Messages keeps Anthropic's.
     ...messagesRoutes(services, services.config.maxBody ?? MESSAGES_MAX_BODY),
     ...modelRoutes(services),

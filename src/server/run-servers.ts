@@ -1,5 +1,6 @@
-// Process lifecycle shared by `svc serve` and `svc predict`: build the services (models load
-// here), start each server, log one `listening` line with their URLs, serve until a signal.
+// Process lifecycle shared by `svc serve` and `svc predict`: build the services, start each
+// server (GET /health answers and GET /ready says 503 while the models load), load the models,
+// log one `listening` line with the URLs, serve until a signal.
 import type { Config } from '../config.js';
 import type { HttpServer } from '../http/server.js';
 import type { Logger } from '../log.js';
@@ -29,7 +30,7 @@ export function serverUrl(host: string, port: number): string {
 export async function runServers(config: Config, logger: Logger, starters: ServerStarter[], extra: Record<string, unknown> = {}): Promise<number> {
   let services: Services;
   try {
-    services = await createServices(config, { logger });
+    services = await createServices(config, { logger, deferLoad: true });
   } catch (err) {
     return startupFailed(logger, err);
   }
@@ -46,7 +47,16 @@ export async function runServers(config: Config, logger: Logger, starters: Serve
     await services.close();
     return startupFailed(logger, err);
   }
-  logger.info('listening', { ...urls, ...extra, models: [...services.models.keys()] });
+  logger.info('started', { ...urls, loading: true });
+  // Signals during the load already shut down gracefully (and /ready says 503 from their start).
   installShutdown({ servers, services, timeoutMs: config.shutdownTimeoutS * 1000 });
+  try {
+    await services.load();
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.shutdown(0)));
+    await services.close();
+    return startupFailed(logger, err);
+  }
+  logger.info('listening', { ...urls, ...extra, models: [...services.models.keys()] });
   return new Promise<number>(() => {}); // serves until a signal; shutdown exits the process
 }

@@ -9,6 +9,9 @@ import { createLogger, type Logger } from '../log.js';
 import { Metrics } from '../metrics.js';
 import { BatchSystem } from '../batch/system.js';
 import { executeChatCompletion } from '../api/chat-executor.js';
+import { EngineMetrics } from './engine-metrics.js';
+import { registerBatchMetrics } from './batch-metrics.js';
+import { DEFAULT_STALL_DEADLINE_MS, Readiness } from './readiness.js';
 
 export type CloseHook = () => Promise<void> | void;
 
@@ -24,6 +27,15 @@ export interface Services {
   readonly applyModel: LoadedModel | null;
   /** Files + Batches on LMDB under --data-dir (main API only; null for svc predict). */
   readonly batch: BatchSystem | null;
+  /** GET /ready and the degraded flag of GET /health. */
+  readonly readiness: Readiness;
+  /** The engine series on `metrics`; models are wrapped by it as they load. */
+  readonly engineMetrics: EngineMetrics;
+  /** Loads the models (createServices does unless deferLoad), then resumes batches and marks the
+   *  process loaded. Rejects when no model could load (or the apply model failed). Once only. */
+  load(): Promise<void>;
+  /** Called with each model as it joins `models` (the prediction service picks its model so). */
+  onModelLoaded(listener: (model: LoadedModel) => void): void;
   /** Registers work to do on shutdown, after the HTTP servers drained (closing LMDB, engines).
    *  Hooks run last-registered first, each once, failures logged and skipped. */
   onClose(hook: CloseHook): void;
@@ -45,15 +57,25 @@ function engineOptions(config: Config): LoadModelOptions {
  * or the built-in model (generated into <data-dir>/models on first start) when none is given.
  * Errors thrown here abort startup with exit code 1.
  */
-export async function loadModels(config: Config, logger: Logger): Promise<LoadedModel[]> {
+export async function loadModels(config: Config, logger: Logger, onFailure?: (path: string, error: unknown) => void): Promise<LoadedModel[]> {
   const paths = config.models.length ? config.models : [await ensureBuiltinModel(config.dataDir)];
   const loaded: LoadedModel[] = [];
   for (const path of paths) {
     const started = performance.now();
-    const model = await loadModel(path, engineOptions(config));
+    let model: LoadedModel;
+    try {
+      model = await loadModel(path, engineOptions(config));
+    } catch (error) {
+      // With another model serving, the process runs degraded (GET /health says why); alone it stops.
+      if (!onFailure || paths.length === 1) throw error;
+      logger.error('model failed to load', { path, error });
+      onFailure(path, error);
+      continue;
+    }
     logger.info('model loaded', { id: model.info.id, path, context: model.info.contextLength, ms: Math.round(performance.now() - started) });
     loaded.push(model);
   }
+  if (loaded.length === 0) throw new Error('no model could be loaded');
   return loaded;
 }
 
@@ -69,35 +91,73 @@ export async function loadApplyModel(config: Config, logger: Logger): Promise<Lo
 export interface ServicesOptions {
   logger?: Logger;
   metrics?: Metrics;
-  /** Replaces loadModels (tests pass their own models, or none). */
-  loadModels?: (config: Config, logger: Logger) => Promise<LoadedModel[]>;
+  /** Replaces loadModels (tests pass their own models, or none); onFailure records a model that
+   *  failed while others load (the process then reports degraded). */
+  loadModels?: (config: Config, logger: Logger, onFailure: (path: string, error: unknown) => void) => Promise<LoadedModel[]>;
   /** Replaces loadApplyModel. */
   loadApplyModel?: (config: Config, logger: Logger) => Promise<LoadedModel | null>;
+  /** Return before loading the models; the caller runs services.load() (servers answer /ready
+   *  with 503 meanwhile). */
+  deferLoad?: boolean;
+  /** A scheduler with work that has not stepped for this long makes /ready 503 (default 30 s). */
+  stallDeadlineMs?: number;
 }
 
 export async function createServices(config: Config, opts: ServicesOptions = {}): Promise<Services> {
   const logger = opts.logger ?? createLogger({ level: config.logLevel });
   const metrics = opts.metrics ?? new Metrics();
   const hooks: CloseHook[] = [];
+  const loadedListeners: Array<(model: LoadedModel) => void> = [];
   let closing: Promise<void> | null = null;
+  let loading: Promise<void> | null = null;
   let batch: BatchSystem | null = null;
   let applyModel: LoadedModel | null = null;
+  const models = new Map<string, LoadedModel>();
+  const served = (): Iterable<LoadedModel> => (applyModel ? [...models.values(), applyModel] : models.values());
+  const engineMetrics = new EngineMetrics(metrics, served);
+  const readiness = new Readiness(() => models.values(), { stallDeadlineMs: opts.stallDeadlineMs ?? DEFAULT_STALL_DEADLINE_MS, maxQueue: config.maxQueue });
+  registerBatchMetrics(metrics, () => batch);
+
+  const load = async (): Promise<void> => {
+    const loaded = await (opts.loadModels ?? loadModels)(config, logger, (path, error) => {
+      readiness.loadFailures.push({ path, error: error instanceof Error ? error.message : String(error) });
+    });
+    for (const m of loaded) {
+      if (models.has(m.info.id)) throw new Error(`two models with the id '${m.info.id}'`);
+      const metered = engineMetrics.wrap(m);
+      models.set(m.info.id, metered);
+      for (const l of loadedListeners) l(metered);
+    }
+    const apply = await (opts.loadApplyModel ?? loadApplyModel)(config, logger);
+    applyModel = apply && engineMetrics.wrap(apply);
+    await batch?.start();
+    readiness.loaded = true;
+    readiness.start();
+  };
 
   const services: Services = {
     config,
     logger,
     metrics,
     startedAt: performance.now(),
-    models: new Map(),
+    models,
     get applyModel() {
       return applyModel;
     },
     get batch() {
       return batch;
     },
+    readiness,
+    engineMetrics,
+    load: () => (loading ??= load()),
+    onModelLoaded: (listener) => {
+      loadedListeners.push(listener);
+      for (const m of models.values()) listener(m);
+    },
     onClose: (hook) => void hooks.push(hook),
     close: () =>
       (closing ??= (async () => {
+        readiness.stop();
         for (const hook of hooks.reverse()) {
           try {
             await hook();
@@ -110,7 +170,7 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
 
   if (config.main) {
     // Opened before the models load: its data-dir lock refuses a second server on the same dir
-    // at once, not after the loading. Batches resume only once the models are there (start()).
+    // at once, not after the loading. Batches resume only once the models are there (load()).
     const system = new BatchSystem({
       dataDir: config.dataDir,
       maxFileBytes: config.maxUpload,
@@ -120,14 +180,9 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
     batch = system;
     services.onClose(() => system.close());
   }
+  if (opts.deferLoad) return services;
   try {
-    const models = await (opts.loadModels ?? loadModels)(config, logger);
-    for (const m of models) {
-      if (services.models.has(m.info.id)) throw new Error(`two models with the id '${m.info.id}'`);
-      services.models.set(m.info.id, m);
-    }
-    applyModel = await (opts.loadApplyModel ?? loadApplyModel)(config, logger);
-    await batch?.start();
+    await services.load();
   } catch (err) {
     await services.close(); // releases the store and its lock
     throw err;

@@ -13,6 +13,8 @@ export interface ShutdownOptions {
 
 export async function shutdownAll(opts: ShutdownOptions, reason: string): Promise<number> {
   const { logger } = opts.services;
+  // GET /ready turns 503 before anything stops, so a load balancer stops sending here.
+  opts.services.readiness.shuttingDown = true;
   logger.info('shutting down', { reason, in_flight: opts.servers.reduce((n, s) => n + s.inFlight, 0), timeout_ms: opts.timeoutMs });
   const results = await Promise.all(opts.servers.map((s) => s.shutdown(opts.timeoutMs)));
   const aborted = results.reduce((n, r) => n + r.aborted, 0);

@@ -1,0 +1,39 @@
+// POST /v1/completions (legacy text completions): one text_completion object, or a stream of
+// text_completion chunks ending with an optional usage chunk and [DONE].
+import { openaiErrorBody, toApiError } from '../errors.js';
+import type { RequestContext, Route, SseEvent } from '../http/types.js';
+import type { ChatServices } from '../chat/services.js';
+import { SseQueue } from '../chat/sse-queue.js';
+import { prepareCompletion, runCompletion } from '../completions/run.js';
+import { completionBody, finishChunk, textChunk, usageChunk } from '../completions/response.js';
+
+async function stream(services: ChatServices, ctx: RequestContext, body: unknown): Promise<void> {
+  const p = await prepareCompletion(services, body);
+  const out = new SseQueue(ctx);
+  const tail: SseEvent[] = [];
+  try {
+    const choices = await runCompletion(p, {
+      signal: ctx.signal,
+      onText: (index, text, lp) => out.send(textChunk(p, index, text, lp)),
+      onChoiceDone: (c) => out.send(finishChunk(p, c)),
+    });
+    if (p.plan.includeUsage) tail.push({ data: usageChunk(p, choices) });
+    tail.push({ data: '[DONE]' });
+  } catch (err) {
+    if (!out.started) throw err;
+    tail.push({ data: openaiErrorBody(toApiError(err)) as object });
+  } finally {
+    await out.end(tail);
+  }
+}
+
+async function handle(services: ChatServices, ctx: RequestContext): Promise<void> {
+  const body = await ctx.readJson();
+  if (body && typeof body === 'object' && (body as Record<string, unknown>).stream === true) return stream(services, ctx, body);
+  const p = await prepareCompletion(services, body);
+  ctx.json(200, completionBody(p, await runCompletion(p, { signal: ctx.signal })));
+}
+
+export function completionRoutes(services: ChatServices): Route[] {
+  return [{ method: 'POST', path: '/v1/completions', handler: (ctx) => handle(services, ctx), errorFormat: 'openai' }];
+}
