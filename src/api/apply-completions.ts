@@ -290,6 +290,9 @@ export async function handleApplyCompletion(ctx: RequestContext, body: unknown, 
   const r = await merge(req, ctx.signal);
   ctx.setHeader('x-apply-model', r.model);
   ctx.setHeader('x-apply-confidence', r.confidence.toFixed(2));
+  ctx.setHeader('x-apply-report', r.report);
+  // Code kept because placement was uncertain is worth a log line: the user may want to review it.
+  if (r.ambiguities.length > 0) console.log(JSON.stringify({ ts: new Date().toISOString(), level: 'info', msg: 'apply merge', model: r.model, confidence: r.confidence, report: r.report, notes: r.ambiguities }));
   const llm = llmFor(r, applyModel);
   if (llm) return handleLlmCompletion(ctx, req, r, llm);
   const id = newChatCompletionId();

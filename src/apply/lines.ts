@@ -185,3 +185,13 @@ export function editedVersion(a: string, b: string): boolean {
   if (assignmentKey(a) !== null || assignmentKey(b) !== null) return false;
   return firstToken(a) === firstToken(b) && dice(a, b) >= ANCHOR_DICE;
 }
+
+/** Same tokens but one (`super()` → `superNext()`, `test:` → `testRenamed:`): a rename in place. */
+export function renamedInPlace(a: string, b: string): boolean {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  if (ta.length !== tb.length || ta.length < 2) return false;
+  let diff = 0;
+  for (let k = 0; k < ta.length; k++) if (ta[k] !== tb[k]) diff++;
+  return diff === 1;
+}

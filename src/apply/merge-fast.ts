@@ -26,7 +26,7 @@ const SUPPORT_RADIUS = 24;
  * The pivot is the (line, occurrence) with the most agreeing context: other strong lines of the
  * segment found near their implied positions. Ties go to the rarer line, then the earlier position.
  */
-function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo: number): { i: number; j: number; tied: boolean } | null {
+export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo: number): { i: number; j: number; tied: boolean } | null {
   let bestI = -1;
   let bestJ = -1;
   let bestSupport = -1;
@@ -137,4 +137,24 @@ export function fastChains(ctx: MergeContext): FastChains {
     lo = prevJ + 1;
   }
   return { chains, ambiguities };
+}
+
+/**
+ * Hunks written out of file order (a model answering the second request first): each segment's
+ * best anchor looked up over the whole file. Returns the segment order by anchor position when that
+ * differs from the update's order and every segment has an untied anchor; null otherwise.
+ */
+export function fileOrder(ctx: MergeContext): number[] | null {
+  const segs = ctx.segments;
+  if (segs.length < 2) return null;
+  const at: number[] = [];
+  for (const seg of segs) {
+    const p = pickPivot(ctx, seg, strongLines(seg), 0);
+    if (!p || p.tied) return null;
+    at.push(p.j - p.i);
+  }
+  let ordered = true;
+  for (let k = 1; k < at.length; k++) if (at[k]! < at[k - 1]!) ordered = false;
+  if (ordered) return null;
+  return at.map((_, k) => k).sort((a, b) => at[a]! - at[b]! || a - b);
 }

@@ -2,7 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import type { Lines } from './lines.js';
-import { dice, editedVersion, firstToken, tokens, TAB_WIDTH } from './lines.js';
+import { dice, editedVersion, firstToken, renamedInPlace, tokens, TAB_WIDTH } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -15,9 +15,13 @@ export interface Span {
   delta: number;
 }
 
+/** How a segment was placed: on exact anchor lines, on an edited line, on common lines only, or by position alone. */
+export type PlacementRule = 'anchors' | 'edited-line' | 'common-lines' | 'position' | 'file-edge';
+
 export interface Placed {
   spans: Span[];
   ambiguities: string[];
+  rules: PlacementRule[];
 }
 
 /** Above this many cells the gap between two anchors is matched from both ends instead of by LCS. */
@@ -86,7 +90,7 @@ function sharedLead(a: string, b: string): number {
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number): boolean {
   if (fillEqual(s, i, o, j, delta)) return true;
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
-  if (editedVersion(o.norm[j]!, s.norm[i]!)) return true;
+  if (editedVersion(o.norm[j]!, s.norm[i]!) || renamedInPlace(o.norm[j]!, s.norm[i]!)) return true;
   return o.indent[j]! - s.indent[i]! === delta && sharedLead(o.norm[j]!, s.norm[i]!) >= SHARED_LEAD_TOKENS;
 }
 
@@ -473,6 +477,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
   const N = o.text.length;
   const segs = ctx.segments;
   const spans: Array<Span | null> = new Array(segs.length).fill(null);
+  const rules: PlacementRule[] = new Array<PlacementRule>(segs.length).fill('anchors');
   const ambiguities: string[] = [];
   const chains = inputChains.slice();
   // Total LCS cells spent aligning anchorless segments in one merge (many such segments in a
@@ -498,11 +503,17 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       }
       leads ??= o.norm.map(firstToken);
       chain = similarAnchor(ctx, seg, prevEnd, hi, leads);
-      if (chain.length > 0) ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
+      if (chain.length > 0) {
+        ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
+        rules[k] = 'edited-line';
+      }
       const edge = (k === 0 && !seg.markerBefore) || (k === segs.length - 1 && !seg.markerAfter);
       if (chain.length === 0 && !edge) {
         chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget);
-        if (chain.length > 0) ambiguities.push(`segment ${k + 1} anchored on common lines only`);
+        if (chain.length > 0) {
+          ambiguities.push(`segment ${k + 1} anchored on common lines only`);
+          rules[k] = 'common-lines';
+        }
       }
       if (chain.length === 0) continue;
       chains[k] = chain;
@@ -582,9 +593,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const isLast = k === segs.length - 1;
     const edgeBound = (isFirst && !seg.markerBefore) || (isLast && !seg.markerAfter);
     if (!edgeBound) ambiguities.push(`segment ${k + 1} has no anchor line in the original; placed by position`);
+    rules[k] = edgeBound ? 'file-edge' : 'position';
     spans[k] = placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
   }
-  return { spans: spans as Span[], ambiguities };
+  return { spans: spans as Span[], ambiguities, rules };
 }
 
 function renderIndent(cols: number, tabs: boolean): string {

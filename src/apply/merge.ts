@@ -1,13 +1,16 @@
 // The merge engine's entry point: original code + update snippet (+ instruction) → merged file.
 // Pure and deterministic. `fast` = greedy anchored alignment, `large` = global sequence alignment,
 // `auto` = fast unless fast had to guess, then large; the result says which ran.
-import { splitLines } from './lines.js';
+import { splitLines, type Lines } from './lines.js';
 import { buildContext, splitUpdate, type Chain, type MergeContext } from './merge-context.js';
-import { fastChains } from './merge-fast.js';
+import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
+import { expandInlineMarkers } from './inline-markers.js';
+import { restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
-import { instructedRemovals } from './removals.js';
+import { instructedRemovals, removeInstructed } from './removals.js';
+import type { MergeReport } from './report.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -22,6 +25,8 @@ export interface MergeResult {
   ambiguities: string[];
   /** Why the update was taken as the whole new file, when it was. */
   fullReplacement: boolean;
+  /** What the merge did: hunks placed and by which rule, original lines kept by the no-loss pass. */
+  report: MergeReport;
 }
 
 /** Deleting more than this share of the original through omission is flagged for review. */
@@ -61,10 +66,52 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
   const ratio = deletionRatio(ctx, placed.spans, kept);
   if (ratio > DELETION_FLAG_RATIO) ambiguities.push(`the update deletes ${(ratio * 100).toFixed(0)}% of the original by omission`);
   const conf = ambiguities.length === 0 ? confidence : Math.min(confidence, 0.5);
-  return { content: assemble(ctx, placed.spans, removed), model, confidence: conf, ambiguities, fullReplacement: false };
+  const report: MergeReport = {
+    hunks: placed.rules.map((rule, k) => ({ rule, start: placed.spans[k]!.start, end: placed.spans[k]!.end })),
+    removedByInstruction: removed.size,
+    restored: [],
+    wholeFile: false,
+  };
+  const content = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update);
+  return keepOriginal(input, { content, model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
 }
 
-export function mergeApply(input: ApplyInput, mode: MergeMode): MergeResult {
+/** Below this confidence a merge that had to put original lines back reports itself. */
+const RESTORED_CONFIDENCE = 0.4;
+
+/**
+ * The no-loss pass every merge ends with: original lines missing from the result that no rule
+ * licenses (src/apply/loss.ts) are put back where they stood, and the merge says so (its
+ * confidence drops, so `auto` hands the request to svc-v3-large).
+ */
+function keepOriginal(input: ApplyInput, r: MergeResult, orig?: Lines): MergeResult {
+  const { content, restored } = restoreLost(input.code, input.update, input.instruction, r.content, orig);
+  if (restored.length === 0) return r;
+  const note = `kept ${restored.length} original line(s) the update did not remove (${describeLines(restored)}): placement was uncertain`;
+  return {
+    ...r,
+    content,
+    confidence: Math.min(r.confidence, RESTORED_CONFIDENCE),
+    ambiguities: [...r.ambiguities, note],
+    report: { ...r.report, restored },
+  };
+}
+
+/** "3-7, 12" for 0-based line indices (printed 1-based). */
+function describeLines(lines: number[]): string {
+  const parts: string[] = [];
+  for (let a = 0; a < lines.length; ) {
+    let b = a;
+    while (b + 1 < lines.length && lines[b + 1] === lines[b]! + 1) b++;
+    parts.push(a === b ? `${lines[a]! + 1}` : `${lines[a]! + 1}-${lines[b]! + 1}`);
+    a = b + 1;
+  }
+  return parts.length > 6 ? `${parts.slice(0, 6).join(', ')}, …` : parts.join(', ');
+}
+
+export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
+  // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
+  const input = { ...raw, update: expandInlineMarkers(raw.update, raw.code) };
   const orig = splitLines(input.code);
   const split = splitUpdate(input.update, orig, input.code);
   const fallbackModel: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
@@ -74,9 +121,17 @@ export function mergeApply(input: ApplyInput, mode: MergeMode): MergeResult {
     const lines = u.text.map((text) => ({ text, eol: null }));
     const finalNewline = orig.text.length === 0 ? true : orig.finalNewline;
     const content = lines.length === 0 ? '' : render(lines, orig.text.length === 0 ? u.dominantEol : orig.dominantEol, finalNewline);
-    return { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true };
+    const report: MergeReport = { hunks: [], removedByInstruction: 0, restored: [], wholeFile: true };
+    const r = keepOriginal(input, { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true, report }, orig);
+    return r.report.restored.length > 0 && mode === 'auto' ? { ...r, model: 'svc-v3-large' } : r;
   }
-  const ctx = buildContext(orig, split.segments);
+  let ctx = buildContext(orig, split.segments);
+  const order = fileOrder(ctx);
+  if (order) {
+    // Out-of-order hunks go in file order; a marker stands between any two of them.
+    const segments = order.map((k) => ({ ...split.segments[k]!, markerBefore: true, markerAfter: true }));
+    ctx = buildContext(orig, segments);
+  }
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);
     const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
@@ -89,3 +144,4 @@ export function mergeApply(input: ApplyInput, mode: MergeMode): MergeResult {
   }
   return finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
 }
+

@@ -1,7 +1,7 @@
 // Removals the instruction asks for: "Remove the `debugLog` function" when the update leaves that
 // function inside a region a marker keeps. Only definitions named in the instruction, absent from the
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
-import type { Lines } from './lines.js';
+import { splitLines, type Lines } from './lines.js';
 
 const VERBS = /\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
 const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper)s?\b/i;
@@ -12,7 +12,8 @@ export function removalTargets(instruction: string | null): string[] {
   if (!instruction) return [];
   const out = new Set<string>();
   for (const m of instruction.matchAll(VERBS)) {
-    const phrase = m[1] ?? '';
+    // "Remove `a` and update B": the names after another verb are not removals.
+    const phrase = (m[1] ?? '').split(/\b(?:and|then|but)\s+(?:update|add|change|rename|make|fix|modify|set|use|replace|move|keep|bump|increase|decrease|edit|adjust|return|log|call)\b/i)[0]!;
     for (const b of phrase.matchAll(/`([^`]+)`/g)) {
       const name = /[A-Za-z_$][\w$-]*/.exec(b[1]!.replace(/\(\)$/, ''));
       if (name) out.add(name[0]);
@@ -31,21 +32,30 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE))\b/i;
+const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE|TRIGGER))\b/i;
 
 /** Whether original line j defines `name`. */
-function definesName(text: string, name: string): boolean {
+export function definesName(text: string, name: string): boolean {
   const t = text.trim();
   const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
   if (!word.test(t)) return false;
-  if (DEF_WORDS.test(t)) return true;
+  // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
+  if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-])`, 'i').test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
-  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+\\s)?[.#]?${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
+  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
 }
 
 /** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
-function blockEnd(o: Lines, h: number): number {
+export function blockEnd(o: Lines, h: number): number {
   const N = o.text.length;
+  // SQL: a statement runs to its `;` (a `$$ … $$` body's own semicolons do not count).
+  if (/^CREATE\b/i.test(o.norm[h]!)) {
+    let dollars = 0;
+    for (let j = h; j < N; j++) {
+      dollars += (o.text[j]!.match(/\$\$/g) ?? []).length;
+      if (dollars % 2 === 0 && /;\s*$/.test(o.text[j]!)) return j + 1;
+    }
+  }
   // Brace mode when the header opens a block (`{` or an unclosed bracket) or the next line is a lone `{`.
   let depth = 0;
   let opened = false;
@@ -67,12 +77,12 @@ function blockEnd(o: Lines, h: number): number {
   for (let j = h; j < N; j++) {
     const t = o.text[j]!;
     for (const ch of t) {
-      if (ch === '{' || ch === '(' || ch === '[') {
-        depth++;
-        opened = true;
-      } else if (ch === '}' || ch === ')' || ch === ']') depth--;
+      if (ch === '{' || ch === '(' || ch === '[') depth++;
+      else if (ch === '}' || ch === ')' || ch === ']') depth--;
     }
+    // Opened only by a line that leaves a bracket open: `Total()` on its own line, its `{` below (Allman).
     if (opened && depth <= 0) return j + 1;
+    if (depth > 0) opened = true;
     if (!opened && j === h && /[;,]\s*$/.test(t)) return h + 1;
     if (!opened && j > h && !o.blank[j] && o.indent[j]! <= o.indent[h]!) {
       // Indentation block ended; `end` closes Ruby/Lua blocks at the header's level.
@@ -115,4 +125,23 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
     }
   }
   return removed;
+}
+
+/**
+ * The instruction's removals applied to a merged file: a definition it names that is still there
+ * (the update showed context the merge matched inside it, so it was not wholly kept) is dropped,
+ * unless the update itself mentions the name. Line endings are kept.
+ */
+export function removeInstructed(content: string, instruction: string | null, updateText: string): string {
+  if (removalTargets(instruction).length === 0) return content;
+  const o = splitLines(content);
+  const all = new Uint8Array(o.text.length).fill(1);
+  const removed = instructedRemovals(o, all, instruction, updateText);
+  if (removed.size === 0) return content;
+  let out = '';
+  for (let j = 0; j < o.text.length; j++) if (!removed.has(j)) out += o.text[j]! + o.eol[j]!;
+  // The file's last line kept its terminator state only if it survived: a removed tail leaves the
+  // new last line's own terminator, which matches the original convention when it had one.
+  if (!o.finalNewline && out.endsWith('\n')) out = out.replace(/\r?\n$/, '');
+  return out;
 }

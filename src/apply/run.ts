@@ -1,6 +1,7 @@
 // One apply request's CPU work, as the piscina worker runs it: parse the message, merge, count
 // tokens. Pure (no I/O), so tests and benchmarks can also call it in-process.
 import { mergeApply, type ApplyModelId, type MergeMode } from './merge.js';
+import { describeReport } from './report.js';
 import { parseApplyContent } from './parse.js';
 import { completionTokens, promptTokenCount } from './tokens.js';
 
@@ -20,6 +21,8 @@ export type ApplyTaskResult =
       completionTokens: number;
       confidence: number;
       ambiguities: string[];
+      /** What the merge did, one header-safe line (see report.ts). */
+      report: string;
       /** Milliseconds spent merging (without parsing and token counting). */
       mergeMs: number;
     }
@@ -41,6 +44,7 @@ export function runApplyTask(task: ApplyTask): ApplyTaskResult {
     completionTokens: completion.tokens,
     confidence: merged.confidence,
     ambiguities: merged.ambiguities,
+    report: describeReport(merged.report),
     mergeMs,
   };
 }

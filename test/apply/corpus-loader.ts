@@ -29,6 +29,8 @@ interface Options {
   finalNewline?: boolean;
   /** Leading runs of 4 spaces become tabs in every section (Go, Makefiles). */
   tabs?: boolean;
+  /** The original and the expected output start with a UTF-8 byte-order mark. */
+  bom?: boolean;
 }
 
 export const CORPUS_DIR = join(import.meta.dirname, 'corpus');
@@ -60,6 +62,7 @@ export function parseCase(name: string, text: string): CorpusCase {
     let out = tabify(s);
     if (opts.finalNewline === false) out = out.slice(0, -1);
     if (opts.crlf) out = out.replace(/\n/g, '\r\n');
+    if (opts.bom) out = '\uFEFF' + out;
     return out;
   };
   const instruction = body('instruction');
@@ -75,6 +78,8 @@ export function parseCase(name: string, text: string): CorpusCase {
     expected: shape(expected),
   };
 }
+
+export const HELDOUT_DIR = join(import.meta.dirname, 'heldout', 'cases');
 
 export function loadCorpus(dir = CORPUS_DIR): CorpusCase[] {
   return readdirSync(dir)

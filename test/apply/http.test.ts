@@ -110,6 +110,28 @@ describe('apply over HTTP (openai SDK)', () => {
     for (const ch of chunks) expect(ch.object).toBe('chat.completion.chunk');
   }, 60_000);
 
+  it('says what the merge did in x-apply-report, and keeps code the update did not remove', async () => {
+    const c = byName('ts-two-hunks');
+    const res = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-v3-fast', messages: [{ role: 'user', content: caseMessage(c) }] }),
+    });
+    expect(res.headers.get('x-apply-report')).toMatch(/^hunks=\d+ anchors=\d+.*kept-uncertain=0$/);
+    await res.json();
+    // A lone function with no markers: the other function stays, and the report says it was kept.
+    const code = 'function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n';
+    const lazy = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'svc-v3-fast', messages: [{ role: 'user', content: `<code>${code}</code>\n<update>function b() {\n  return 3;\n}</update>` }] }),
+    });
+    expect(lazy.headers.get('x-apply-report')).toMatch(/kept-uncertain=[1-9]/);
+    expect(Number(lazy.headers.get('x-apply-confidence'))).toBeLessThan(0.5);
+    const body = (await lazy.json()) as { choices: Array<{ message: { content: string } }> };
+    expect(body.choices[0]!.message.content).toBe(code.replace('return 2', 'return 3'));
+  }, 60_000);
+
   it('ends the raw SSE stream with data: [DONE] and sends no usage chunk unless asked', async () => {
     const c = byName('ts-single-hunk');
     const res = await fetch(`${url}/v1/chat/completions`, {

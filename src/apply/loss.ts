@@ -1,0 +1,511 @@
+// The no-loss invariant of an apply: an original line may be missing from the merged file only when
+//   (a) 'replaced'        an update line that reads as its edit stands in its place,
+//   (b) 'between-anchors' it lies between two original lines that one update segment shows in order
+//                         with no marker between them, inside the same block (nothing between them
+//                         sits left of both), weak anchors (`}`, `return err`) backed by context, or
+//   (c) 'instructed'      the instruction asks to remove the definition it belongs to.
+// Computed from the original, the update, the instruction and the output alone (an LCS alignment of
+// the original's non-blank lines against the output's), so it serves both as the merge's final pass
+// (restoreLost puts unlicensed lines back) and as the test oracle.
+import { alignLines } from './line-diff.js';
+import { editedVersion, renamedInPlace, splitLines, tokens, type Lines } from './lines.js';
+import { splitUpdate, type Segment } from './merge-context.js';
+import { blockEnd, definesName, removalTargets } from './removals.js';
+
+export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
+
+/** One stretch of the output between two original lines it kept (or the file's edges). */
+export interface Gap {
+  /** Kept original lines around the gap: -1 / N at the file's edges. */
+  p: number;
+  q: number;
+  /** The output lines the kept ones became: -1 / output length at the edges. */
+  kp: number;
+  kq: number;
+  /** Original non-blank lines in (p, q) missing from the output, each with the rule that licenses it (null: lost). */
+  vanished: Array<{ j: number; rule: LossRule | null; pairedWith: number }>;
+}
+
+export interface LossCheck {
+  /** Original line indices (0-based) missing from the output with no rule for it. */
+  lost: number[];
+  licensed: Record<LossRule, number>;
+  /** Output lines that are marker lines of the update (not expanded). */
+  markersKept: number;
+  gaps: Gap[];
+}
+
+interface UpdateView {
+  segments: Segment[];
+  hasMarkers: boolean;
+  /** Normalised non-marker update line → [segment, line] occurrences. */
+  where: Map<string, Array<[number, number]>>;
+  markers: Set<string>;
+  /** Update lines holding an inline marker, as [text before, text after] the marker. */
+  inline: Array<[string, string]>;
+  wholeFile: boolean;
+  originalText: string;
+  /** Normalised original line → how many times it occurs. */
+  origCount: Map<string, number>;
+}
+
+/** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
+export const INLINE_MARKER = /\{\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}|\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\//;
+
+function fromInline(view: UpdateView, norm: string): boolean {
+  for (const [a, b] of view.inline) if (norm.length > a.length + b.length && norm.startsWith(a) && norm.endsWith(b)) return true;
+  return false;
+}
+
+/** Leading tokens an edited statement keeps (`if (!v) return` → `if (!v) throw`). */
+const SHARED_LEAD = 5;
+
+function sharedLead(a: string, b: string): number {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  let k = 0;
+  while (k < ta.length && k < tb.length && ta[k] === tb[k]) k++;
+  return k;
+}
+
+
+/** Comparison key of a line: normalised, a byte-order mark dropped. */
+function key(norm: string): string {
+  return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
+}
+
+function updateView(orig: Lines, original: string, update: string): UpdateView {
+  const split = splitUpdate(update, orig, original);
+  const where = new Map<string, Array<[number, number]>>();
+  split.segments.forEach((seg, s) => {
+    seg.lines.norm.forEach((n, i) => {
+      if (seg.lines.blank[i]) return;
+      const k = key(n);
+      const list = where.get(k);
+      if (list) list.push([s, i]);
+      else where.set(k, [[s, i]]);
+    });
+  });
+  const markers = new Set<string>();
+  const u = split.updateLines;
+  const segText = new Set<string>();
+  for (const seg of split.segments) for (const n of seg.lines.norm) segText.add(n);
+  for (let i = 0; i < u.text.length; i++) if (!u.blank[i] && !segText.has(u.norm[i]!)) markers.add(u.norm[i]!);
+  const inline: Array<[string, string]> = [];
+  for (const n of u.norm) {
+    const m = INLINE_MARKER.exec(n);
+    if (m && n.trim() !== m[0]) inline.push([n.slice(0, m.index).replace(/\s+$/, ''), n.slice(m.index + m[0].length).replace(/^[\s,]+/, '')]);
+  }
+  let wholeFile = false;
+  if (!split.hasMarkers) {
+    // A marker-less update is the new file only when it reads as one: it keeps the original's first
+    // and last lines, or most of its lines, or none at all. A lone function is a snippet, not a file.
+    const nb = orig.norm.filter((_, j) => !orig.blank[j]).map(key);
+    const un = u.norm.filter((_, i) => !u.blank[i]).map(key);
+    if (nb.length === 0) wholeFile = true;
+    else {
+      const common = alignLines(nb, un).length;
+      // An update sharing no line with the original anchors nowhere: it is a rewrite of the whole file.
+      wholeFile = common === 0 || (where.has(nb[0]!) && where.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
+    }
+  }
+  const origCount = new Map<string, number>();
+  for (const n of orig.norm) origCount.set(key(n), (origCount.get(key(n)) ?? 0) + 1);
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount };
+}
+
+/** Original lines inside a definition the instruction asks to remove. */
+function instructedLines(orig: Lines, instruction: string | null): Set<number> {
+  const out = new Set<number>();
+  const targets = removalTargets(instruction);
+  if (targets.length === 0) return out;
+  for (let h = 0; h < orig.text.length; h++) {
+    if (orig.blank[h]) continue;
+    for (const name of targets) {
+      if (!definesName(orig.text[h]!, name)) continue;
+      let start = h;
+      while (start > 0 && !orig.blank[start - 1] && /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(orig.norm[start - 1]!)) start--;
+      const end = blockEnd(orig, h);
+      for (let j = start; j < end; j++) out.add(j);
+    }
+  }
+  return out;
+}
+
+/**
+ * Walks from update line i and original line j in direction dir over non-blank lines while they are
+ * equal, until a strong (not weak) original line confirms the match. Reaching the update's edge
+ * counts only where no marker stands (the update shows the file's edge there).
+ */
+function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1): boolean {
+  const s = seg.lines;
+  for (;;) {
+    // A line unique in the original pins the position; a repeated one (`}`, a copied statement) needs its neighbours.
+    if (view.origCount.get(key(orig.norm[j]!)) === 1) return true;
+    i += dir;
+    j += dir;
+    while (i >= 0 && i < s.text.length && s.blank[i]) i += dir;
+    while (j >= 0 && j < orig.text.length && orig.blank[j]) j += dir;
+    const segOut = i < 0 || i >= s.text.length;
+    const origOut = j < 0 || j >= orig.text.length;
+    // The update's edge stands for the file's only where no marker is (and a marker-less update is the whole file).
+    // A model that stops without a marker has not said the file ends there (issue 28's lost tail
+    // function): only a marker-less update that reads as the whole file vouches for the file's edges.
+    if (segOut) return origOut && !view.hasMarkers && view.wholeFile && (dir < 0 ? isFirst : isLast);
+    if (origOut) return false;
+    if (key(s.norm[i]!) !== key(orig.norm[j]!)) return false;
+  }
+}
+
+/** Rule (b): one segment shows original lines p and q in order with no marker between them. */
+function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, missing: number[]): boolean {
+  const N = orig.text.length;
+  const segs = view.segments;
+  const gapKeys = new Set(missing.map((j) => key(orig.norm[j]!)));
+  // Same block: missing lines left of both anchors are block boundaries (`}`, `case x:`, a new
+  // function's head); the update must show as many boundaries of its own between the anchors.
+  const bound = Math.min(p >= 0 ? orig.indent[p]! : 0, q < N ? orig.indent[q]! : 0);
+  const shallow = missing.filter((j) => orig.indent[j]! < bound).length;
+  const blockOk = (seg: Segment, i1: number, i2: number): boolean => {
+    if (shallow === 0) return true;
+    const l = seg.lines;
+    const ub = Math.min(i1 >= 0 ? l.indent[i1]! : 0, i2 < l.text.length ? l.indent[i2]! : 0);
+    let shown = 0;
+    for (let x = Math.max(0, i1 + 1); x < i2; x++) if (!l.blank[x] && l.indent[x]! < ub) shown++;
+    return shown >= shallow;
+  };
+  const startOk = (s: number): boolean => s === 0 && !segs[0]!.markerBefore && !view.hasMarkers && view.wholeFile;
+  const endOk = (s: number): boolean => s === segs.length - 1 && !segs[s]!.markerAfter && !view.hasMarkers && view.wholeFile;
+  const ps: Array<[number, number]> = p < 0 ? segs.map((_, s) => [s, -1] as [number, number]).filter(([s]) => startOk(s)) : (view.where.get(key(orig.norm[p]!)) ?? []);
+  for (const [s, i1] of ps) {
+    const seg = segs[s]!;
+    const first = s === 0;
+    const last = s === segs.length - 1;
+    const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1);
+    if (q >= N) {
+      if (pHolds && endOk(s) && shallow === 0) return true;
+      continue;
+    }
+    for (const [s2, i2] of view.where.get(key(orig.norm[q]!)) ?? []) {
+      if (s2 !== s || i2 <= i1) continue;
+      // The update shows them adjacent only if it shows none of the missing lines between them.
+      let showsMissing = false;
+      for (let x = Math.max(0, i1 + 1); x < i2 && !showsMissing; x++) if (!seg.lines.blank[x] && gapKeys.has(key(seg.lines.norm[x]!))) showsMissing = true;
+      if (showsMissing) continue;
+      if (!blockOk(seg, i1, i2)) continue;
+      const qHolds = contextHolds(view, seg, first, last, i2, orig, q, 1);
+      if (pHolds && qHolds) return true;
+      if (p < 0) continue;
+      // One side pinned, the other found by structure (q closes the block p opens, in the update
+      // and in the original) or as the nearest occurrence next to the pinned one.
+      const structural = i1 >= 0 && closesAt(seg.lines.text, i1) === i2 && closesAt(orig.text, p) === q;
+      if ((pHolds || qHolds) && structural) return true;
+      if (pHolds && nearestAfter(view, orig, p, q)) return true;
+      if (qHolds && nearestBefore(view, orig, p, q)) return true;
+    }
+  }
+  return false;
+}
+
+/** q is the first line after p with its text. */
+function nearestAfter(view: UpdateView, orig: Lines, p: number, q: number): boolean {
+  const k = key(orig.norm[q]!);
+  for (let j = p + 1; j < q; j++) if (key(orig.norm[j]!) === k) return false;
+  return true;
+}
+
+/** p is the last line before q with its text. */
+function nearestBefore(view: UpdateView, orig: Lines, p: number, q: number): boolean {
+  const k = key(orig.norm[p]!);
+  for (let j = p + 1; j < q; j++) if (key(orig.norm[j]!) === k) return false;
+  return true;
+}
+
+/** Some segment shows original line j (with context) and, next to it in direction dir, the line `next`. */
+function showsNext(view: UpdateView, orig: Lines, j: number, next: string, dir: 1 | -1): boolean {
+  const segs = view.segments;
+  for (const [s, i] of view.where.get(key(orig.norm[j]!)) ?? []) {
+    const seg = segs[s]!;
+    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, j, dir === 1 ? -1 : 1)) continue;
+    let x = i + dir;
+    while (x >= 0 && x < seg.lines.text.length && seg.lines.blank[x]) x += dir;
+    if (x >= 0 && x < seg.lines.text.length && key(seg.lines.norm[x]!) === key(next)) return true;
+  }
+  return false;
+}
+
+/** Net brackets a line opens (strings not skipped: code lines rarely hold unbalanced ones in quotes). */
+function bracketDelta(t: string): number {
+  let d = 0;
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 123 || c === 40 || c === 91) d++;
+    else if (c === 125 || c === 41 || c === 93) d--;
+  }
+  return d;
+}
+
+/** The line that closes the block line h opens (brackets back to h's level), or -1. */
+function closesAt(text: readonly string[], h: number): number {
+  let depth = bracketDelta(text[h]!);
+  if (depth <= 0) return -1;
+  for (let j = h + 1; j < text.length; j++) {
+    depth += bracketDelta(text[j]!);
+    if (depth <= 0) return j;
+  }
+  return -1;
+}
+
+/** End (exclusive) of the indentation block headed by line h (`def f():`, `key:`): deeper lines after it. */
+function indentBlockEnd(l: Lines, h: number): number {
+  let end = h + 1;
+  for (let j = h + 1; j < l.text.length; j++) {
+    if (l.blank[j]) continue;
+    if (l.indent[j]! <= l.indent[h]!) break;
+    end = j + 1;
+  }
+  return end;
+}
+
+/**
+ * When some segment shows original line p (a block header, position confirmed) and the block's
+ * body after it, through its end (the closing line, or the dedent), what the segment shows is the
+ * new block: returns the end (exclusive) of p's original block, whose lines it replaces; p + 1 otherwise.
+ */
+function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: number; shown: Set<string> } {
+  const none = { end: p + 1, shown: new Set<string>() };
+  const segs = view.segments;
+  const close = closesAt(orig.text, p);
+  const indented = close < 0 && /:\s*$/.test(orig.norm[p]!);
+  if (close < 0 && !indented) return none;
+  for (const [s, i] of view.where.get(key(orig.norm[p]!)) ?? []) {
+    const seg = segs[s]!;
+    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1)) continue;
+    const blockEnd = indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;
+    if (blockEnd <= i + 1) continue;
+    const shown = new Set<string>();
+    for (let x = i + 1; x < blockEnd; x++) if (!seg.lines.blank[x]) shown.add(key(seg.lines.norm[x]!));
+    return { end: indented ? indentBlockEnd(orig, p) : close + 1, shown };
+  }
+  return none;
+}
+
+
+/** Exact comparison text of a line: trailing space and a byte-order mark dropped, indentation kept. */
+function exactText(t: string): string {
+  return (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
+}
+
+/** True when every non-blank original line is in the output, in order: nothing can be missing. */
+function nothingMissing(orig: Lines, out: Lines): boolean {
+  let k = 0;
+  for (let j = 0; j < orig.text.length; j++) {
+    if (orig.blank[j]) continue;
+    const t = exactText(orig.text[j]!);
+    while (k < out.text.length && exactText(out.text[k]!) !== t) k++;
+    if (k >= out.text.length) return false;
+    k++;
+  }
+  return true;
+}
+
+export function analyseLoss(orig: Lines, out: Lines, original: string, update: string, instruction: string | null, prepared?: UpdateView): LossCheck {
+  if (!prepared && nothingMissing(orig, out)) {
+    return { lost: [], licensed: { replaced: 0, 'between-anchors': 0, instructed: 0 }, markersKept: countMarkersKept(orig, out, updateView(orig, original, update)), gaps: [] };
+  }
+  const view = prepared ?? updateView(orig, original, update);
+  const instructed = instructedLines(orig, instruction);
+  // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
+  // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
+  let best = analyseWith(orig, out, view, instructed, true, false);
+  for (const [late, skip] of [[false, false], [true, true], [false, true]] as const) {
+    if (best.lost.length === 0) break;
+    if (skip && instructed.size === 0) break;
+    const other = analyseWith(orig, out, view, instructed, late, skip);
+    if (other.lost.length < best.lost.length) best = other;
+  }
+  return best;
+}
+
+function countMarkersKept(orig: Lines, out: Lines, view: UpdateView): number {
+  let markersKept = 0;
+  const origSet = new Set(orig.norm);
+  for (let k = 0; k < out.text.length; k++) {
+    if (origSet.has(out.norm[k]!)) continue;
+    if (view.markers.has(out.norm[k]!) || (INLINE_MARKER.test(out.norm[k]!) && !view.originalText.includes(INLINE_MARKER.exec(out.norm[k]!)![0]))) markersKept++;
+  }
+  return markersKept;
+}
+
+/**
+ * One reading of the output: `lateDeletions` picks among equally long alignments; `skipInstructed`
+ * leaves the lines the instruction removes out of the alignment (so a removed method's `}` is not
+ * matched in place of the class's).
+ */
+function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<number>, lateDeletions: boolean, skipInstructed: boolean): LossCheck {
+  const oIdx: number[] = [];
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && !(skipInstructed && instructed.has(j))) oIdx.push(j);
+  const kIdx: number[] = [];
+  for (let k = 0; k < out.text.length; k++) if (!out.blank[k]) kIdx.push(k);
+  // Kept original lines keep their indentation: `  }` closing a method is not the class's `}`.
+  const pairs = alignLines(oIdx.map((j) => exactText(orig.text[j]!)), kIdx.map((k) => exactText(out.text[k]!)), lateDeletions);
+  const N = orig.text.length;
+  const K = out.text.length;
+  const anchors: Array<[number, number]> = [[-1, -1], ...pairs.map(([a, b]) => [oIdx[a]!, kIdx[b]!] as [number, number]), [N, K]];
+  const licensed: Record<LossRule, number> = { replaced: 0, 'between-anchors': 0, instructed: 0 };
+  const lost: number[] = [];
+  const gaps: Gap[] = [];
+  for (let g = 1; g < anchors.length; g++) {
+    const [p, kp] = anchors[g - 1]!;
+    const [q, kq] = anchors[g]!;
+    const missing: number[] = [];
+    for (let j = p + 1; j < q; j++) if (!orig.blank[j]) missing.push(j);
+    if (missing.length === 0) continue;
+    const inserted: number[] = [];
+    for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)))) inserted.push(k);
+    const adjacent = shownAdjacent(view, orig, p, q, missing);
+    const gap: Gap = { p, q, kp, kq, vanished: [] };
+    let from = 0;
+    for (const j of missing) {
+      let rule: LossRule | null = null;
+      let pairedWith = -1;
+      // (a) first: it also tells the restorer where the line stood.
+      for (let x = from; x < inserted.length; x++) {
+        const k = inserted[x]!;
+        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sharedLead(orig.norm[j]!, out.norm[k]!) >= SHARED_LEAD || renamedInPlace(orig.norm[j]!, out.norm[k]!))) {
+          rule = 'replaced';
+          pairedWith = k;
+          from = x + 1;
+          break;
+        }
+      }
+      gap.vanished.push({ j, rule, pairedWith });
+    }
+    // (a) by structure: the update shows the kept line before the gap, a block header, followed by
+    // new lines that finish its block; the original lines that finished it are what they replace.
+    if (p >= 0 && gap.vanished.some((v) => !v.rule)) {
+      const rest = blockRestReplaced(view, orig, p);
+      // Lines the new block shows as they were are kept, not replaced.
+      for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!))) v.rule = 'replaced';
+    }
+    for (const v of gap.vanished) {
+      if (!v.rule && adjacent) v.rule = 'between-anchors';
+      if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
+      if (v.rule) licensed[v.rule]++;
+      else lost.push(v.j);
+    }
+    gaps.push(gap);
+  }
+  const markersKept = countMarkersKept(orig, out, view);
+  return { lost, licensed, markersKept, gaps };
+}
+
+/** The oracle: original, update, instruction and merged output as the client sees them. */
+export function checkLoss(original: string, update: string, instruction: string | null, output: string): LossCheck {
+  return analyseLoss(originalLines(original), splitLines(output), original, update, instruction);
+}
+
+/** The last original split (tests and benchmarks check many edits of one file in a row). */
+let lastOriginal: { text: string; lines: Lines } | null = null;
+
+function originalLines(text: string): Lines {
+  if (lastOriginal?.text !== text) lastOriginal = { text, lines: splitLines(text) };
+  return lastOriginal.lines;
+}
+
+interface OutLine {
+  text: string;
+  eol: string;
+}
+
+/**
+ * Puts every unlicensed missing line back where the original had it, relative to the kept lines and
+ * to the update lines around it. Returns the new output and how many lines were restored.
+ */
+export function restoreLost(original: string, update: string, instruction: string | null, output: string, origLines?: Lines): { content: string; restored: number[] } {
+  const orig = origLines ?? splitLines(original);
+  let content = output;
+  let out = splitLines(content);
+  if (nothingMissing(orig, out)) return { content, restored: [] };
+  const view = updateView(orig, original, update);
+  const restored: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const check = analyseLoss(orig, out, original, update, instruction, view);
+    if (check.lost.length === 0) break;
+    restored.push(...check.lost);
+    content = rebuild(orig, out, check, update);
+    out = splitLines(content);
+  }
+  return { content, restored: [...new Set(restored)].sort((a, b) => a - b) };
+}
+
+function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): string {
+  const updNorm = splitLines(update).norm.filter((n) => n.length > 0);
+  const follows = (a: string, b: string): boolean => {
+    for (let i = 0; i + 1 < updNorm.length; i++) if (updNorm[i] === a && updNorm[i + 1] === b) return true;
+    return false;
+  };
+  const lines: OutLine[] = [];
+  const outLine = (k: number): OutLine => ({ text: out.text[k]!, eol: out.eol[k] || orig.dominantEol });
+  const origLine = (j: number): OutLine => ({ text: orig.text[j]!, eol: orig.eol[j] || orig.dominantEol });
+  let k = 0;
+  for (const gap of check.gaps) {
+    if (!gap.vanished.some((v) => v.rule === null)) continue;
+    // Output up to and including the kept line before the gap.
+    for (; k <= gap.kp; k++) lines.push(outLine(k));
+    const lostSet = new Set(gap.vanished.filter((v) => v.rule === null).map((v) => v.j));
+    const ins: number[] = [];
+    for (let x = gap.kp + 1; x < gap.kq; x++) ins.push(x);
+    const hasInserted = ins.some((x) => !out.blank[x]);
+    const anyLicensed = gap.vanished.some((v) => v.rule !== null);
+    if (!hasInserted && !anyLicensed) {
+      // A pure loss: the original stretch comes back as it was.
+      for (let j = gap.p + 1; j < gap.q; j++) lines.push(origLine(j));
+      k = gap.kq;
+      continue;
+    }
+    // Runs of lost lines (with the blank lines inside them), in original order.
+    const runs: Array<[number, number]> = [];
+    for (let j = gap.p + 1; j < gap.q; j++) {
+      if (!lostSet.has(j)) continue;
+      const last = runs[runs.length - 1];
+      let joinable = !!last;
+      if (last) for (let y = last[1] + 1; y < j; y++) if (!orig.blank[y]) joinable = false;
+      if (last && joinable) last[1] = j;
+      else runs.push([j, j]);
+    }
+    const emitRun = ([a, b]: [number, number], afterContent: boolean): void => {
+      if (afterContent && a > 0 && orig.blank[a - 1] && lines.length > 0 && lines[lines.length - 1]!.text.trim() !== '') lines.push(origLine(a - 1));
+      for (let j = a; j <= b; j++) lines.push(origLine(j));
+      if (!afterContent && b + 1 < orig.text.length && orig.blank[b + 1]) lines.push(origLine(b + 1));
+    };
+    let x = 0;
+    const paired = gap.vanished.filter((v) => v.pairedWith >= 0);
+    if (paired.length > 0) {
+      let r = 0;
+      for (const v of paired) {
+        while (r < runs.length && runs[r]![0] < v.j) emitRun(runs[r++]!, x > 0);
+        while (x < ins.length && ins[x]! <= v.pairedWith) lines.push(outLine(ins[x++]!));
+      }
+      while (r < runs.length) emitRun(runs[r++]!, true);
+      while (x < ins.length) lines.push(outLine(ins[x++]!));
+    } else {
+      const firstIns = ins.find((y) => !out.blank[y]);
+      const lastIns = [...ins].reverse().find((y) => !out.blank[y]);
+      const insertedFirst = gap.p >= 0 && firstIns !== undefined && follows(orig.norm[gap.p]!, out.norm[firstIns]!);
+      const insertedLast = gap.q < orig.text.length && lastIns !== undefined && follows(out.norm[lastIns]!, orig.norm[gap.q]!);
+      if (insertedFirst || !insertedLast) {
+        for (const y of ins) lines.push(outLine(y));
+        for (const run of runs) emitRun(run, true);
+      } else {
+        for (const run of runs) emitRun(run, false);
+        for (const y of ins) lines.push(outLine(y));
+      }
+    }
+    k = gap.kq;
+  }
+  for (; k < out.text.length; k++) lines.push(outLine(k));
+  const finalNewline = out.text.length === 0 ? orig.finalNewline : out.finalNewline;
+  return lines.map((l, i) => l.text + (i === lines.length - 1 ? (finalNewline ? l.eol : '') : l.eol)).join('');
+}
+

@@ -1,0 +1,29 @@
+// What a merge did, for the `x-apply-report` response header and the log: each hunk's placement
+// rule and the original lines it replaced, lines removed because the instruction named them, and
+// original lines the no-loss pass kept because the update's placement was uncertain.
+import type { PlacementRule } from './merge-finish.js';
+
+export interface MergeReport {
+  /** One per update segment, in order: how it was placed and the original lines [start, end) it replaced. */
+  hunks: Array<{ rule: PlacementRule; start: number; end: number }>;
+  /** Original lines dropped because the instruction names their definition. */
+  removedByInstruction: number;
+  /** Original lines (0-based) the no-loss pass put back. */
+  restored: number[];
+  /** The update had no marker and was taken as the whole file. */
+  wholeFile: boolean;
+}
+
+/** One header-safe line: `hunks=3 anchors=2 position=1; removed-by-instruction=4; kept-uncertain=2`. */
+export function describeReport(r: MergeReport): string {
+  const parts: string[] = [];
+  if (r.wholeFile) parts.push('whole-file');
+  else {
+    const byRule = new Map<string, number>();
+    for (const h of r.hunks) byRule.set(h.rule, (byRule.get(h.rule) ?? 0) + 1);
+    parts.push([`hunks=${r.hunks.length}`, ...[...byRule].map(([k, v]) => `${k}=${v}`)].join(' '));
+  }
+  if (r.removedByInstruction > 0) parts.push(`removed-by-instruction=${r.removedByInstruction}`);
+  parts.push(`kept-uncertain=${r.restored.length}`);
+  return parts.join('; ');
+}
