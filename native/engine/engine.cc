@@ -342,7 +342,7 @@ bool engine::prefill_first_now(const std::vector<sequence*>& finishing) const {
   if (opts_.decode_stall_us <= 0 || fwd_.backend() || finishing.empty()) return false;
   const model_hparams& hp = m_->hp;
   const double body = static_cast<double>(hp.n_layer) *
-                      (static_cast<double>(hp.n_embd) * (2 * hp.q_dim() + 2 * hp.kv_dim()) + 3.0 * hp.n_embd * hp.n_ff);
+                      (static_cast<double>(hp.n_embd) * (2 * hp.q_dim() + 2 * hp.kv_dim()) + 3.0 * hp.n_embd * hp.n_ff_active());
   const double head = static_cast<double>(hp.n_vocab) * hp.n_embd;
   double prefill_work = 0;
   for (const sequence* s : finishing) prefill_work += static_cast<double>(s->prefill_target - s->n_computed) * body + head;

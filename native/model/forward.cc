@@ -371,8 +371,12 @@ forward_pass::forward_pass(const model& m, kv_pool& kv, thread_pool& pool, int m
   k_.resize(T * hp_.kv_dim());
   v_.resize(T * hp_.kv_dim());
   att_.resize(T * hp_.q_dim());
-  gate_.resize(T * hp_.n_ff);
-  up_.resize(T * hp_.n_ff);
+  if (hp_.is_moe()) {
+    moe_ = std::make_unique<moe_ffn>(hp_, max_tokens);
+  } else {
+    gate_.resize(T * hp_.n_ff);
+    up_.resize(T * hp_.n_ff);
+  }
   out_rows_x_.resize(static_cast<size_t>(max_hidden_rows()) * hp_.n_embd);  // embedding output: every token a row
   logits_.resize(static_cast<size_t>(max_logits) * hp_.n_vocab);
   rope_cs_.resize(T * hp_.n_rot);
@@ -505,17 +509,21 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
       rms_norm(x, L.ffn_norm.data(), xn, d, hp_.rms_eps);
     });
     prof.mark(st_resid_norm);
-    const matmul_job gate_up[2] = {{&L.w_gate, gate_.data()}, {&L.w_up, up_.data()}};
-    matmul_multi(gate_up, 2, xn_.data(), n, pool_);
-    prof.mark(st_gate_up);
-    for_tokens([&](int t) {  // SwiGLU or GeGLU
-      float* g = gate_.data() + t * ff;
-      const float* u = up_.data() + t * ff;
-      if (hp_.act == ffn_activation::gelu_tanh) geglu_row(g, u, ff);
-      else swiglu_row(g, u, ff);
-    });
-    prof.mark(st_swiglu);
-    matmul(L.w_down, gate_.data(), n, xn_.data(), pool_);
+    if (moe_) {  // mixture of experts (moe_ffn.h), with the family's gated activation
+      moe_->run(L.moe, xn_.data(), n, xn_.data(), hp_.act == ffn_activation::gelu_tanh ? geglu_row : swiglu_row, pool_);
+    } else {
+      const matmul_job gate_up[2] = {{&L.w_gate, gate_.data()}, {&L.w_up, up_.data()}};
+      matmul_multi(gate_up, 2, xn_.data(), n, pool_);
+      prof.mark(st_gate_up);
+      for_tokens([&](int t) {  // SwiGLU or GeGLU
+        float* g = gate_.data() + t * ff;
+        const float* u = up_.data() + t * ff;
+        if (hp_.act == ffn_activation::gelu_tanh) geglu_row(g, u, ff);
+        else swiglu_row(g, u, ff);
+      });
+      prof.mark(st_swiglu);
+      matmul(L.w_down, gate_.data(), n, xn_.data(), pool_);
+    }
     if (!L.ffn_post_norm.empty())  // before the residual, which the next layer's norm step adds
       for_tokens([&](int t) { rms_norm(xn_.data() + t * d, L.ffn_post_norm.data(), xn_.data() + t * d, d, hp_.rms_eps); });
     prof.mark(st_down);

@@ -10,6 +10,7 @@
 #include "kernels/kernels.h"
 #include "kv/kv_pool.h"
 #include "model/model.h"
+#include "model/moe_ffn.h"
 
 namespace infer {
 
@@ -72,6 +73,7 @@ class forward_pass {
   int64_t max_blocks_ = 0;
   int64_t n_ctx_;
   std::unique_ptr<forward_backend> backend_;
+  std::unique_ptr<moe_ffn> moe_;  // MoE models: the expert FFN (dense FFN buffers unused)
   bool hidden_output_ = false;
 };
 

@@ -17,6 +17,15 @@ namespace infer {
 enum class rope_style { norm, neox };  // norm: adjacent pairs (llama); neox: half offset (qwen2)
 enum class ffn_activation { silu, gelu_tanh };  // the gated FFN's activation: SwiGLU or GeGLU
 
+// Mixture-of-experts FFN (qwen3moe, Mixtral): a router picks n_expert_used of n_expert gated FFNs
+// per token (softmax over all experts, then top-k), their outputs summed with the routing weights.
+struct moe_hparams {
+  int64_t n_expert = 0;       // 0: dense FFN
+  int64_t n_expert_used = 0;  // top-k
+  int64_t n_ff_exp = 0;       // each expert's FFN width
+  bool norm_w = false;        // renormalise the k selected weights to sum 1
+};
+
 // RoPE of one kind of layer: base, linear position scale (1 / rope.scaling.factor), the factor
 // cos/sin are multiplied by (LongRoPE's attn_factor), and per-dimension frequency divisors.
 struct rope_params {
@@ -50,16 +59,37 @@ struct model_hparams {
   float final_softcap = 0.0f;  // logits -> tanh(l / cap) * cap when > 0 (gemma2)
   float embd_scale = 1.0f;     // token embeddings are multiplied by it (gemma: sqrt(n_embd))
   ffn_activation act = ffn_activation::silu;
+  moe_hparams moe;
+  bool is_moe() const { return moe.n_expert > 0; }
+  // FFN width one token's rows pass through (the dense width, or the selected experts' total).
+  int64_t n_ff_active() const { return is_moe() ? moe.n_expert_used * moe.n_ff_exp : n_ff; }
   bool is_swa(int64_t il) const { return n_swa > 0 && swa_layers[il] != 0; }
   const rope_params& rope_of(int64_t il) const { return is_swa(il) ? rope_swa : rope_global; }
   // True when a layer is exactly the llama/qwen2 one (what the CUDA forward implements).
   bool plain_llama_layer() const {
-    return (arch == "llama" || arch == "qwen2") && n_swa == 0 && attn_softcap == 0 && final_softcap == 0 &&
+    return (arch == "llama" || arch == "qwen2") && !is_moe() && n_swa == 0 && attn_softcap == 0 && final_softcap == 0 &&
            embd_scale == 1.0f && act == ffn_activation::silu && rope_global.freq_factors.empty() &&
            rope_global.freq_scale == 1.0f && rope_global.attn_factor == 1.0f;
   }
   int64_t q_dim() const { return n_head * head_dim; }
   int64_t kv_dim() const { return n_head_kv * head_dim; }
+};
+
+// The experts of one MoE weight, stacked in one 3-D tensor [ne0, ne1, n_expert]: expert e is
+// the 2-D view at data + e * expert_bytes (so only the selected experts' bytes are ever read).
+struct expert_stack {
+  tensor_view first;  // expert 0
+  size_t expert_bytes = 0;
+  tensor_view expert(int64_t e) const {
+    tensor_view v = first;
+    v.data = static_cast<const uint8_t*>(first.data) + static_cast<size_t>(e) * expert_bytes;
+    return v;
+  }
+};
+
+struct moe_weights {
+  tensor_view router;  // ffn_gate_inp [n_embd, n_expert]
+  expert_stack gate, up, down;
 };
 
 struct layer_weights {
@@ -70,6 +100,7 @@ struct layer_weights {
   tensor_view wq, wk, wv, wo;       // row ranges of one fused attn_qkv where the file has it (phi3)
   std::vector<float> bq, bk, bv;    // empty when the architecture has no biases
   tensor_view w_gate, w_up, w_down;  // gate and up: row ranges of one fused ffn_up (phi3)
+  moe_weights moe;                   // MoE layers: the router and experts (the dense FFN views stay empty)
 };
 
 // Everything the model needs from a file: filled by model_load (model_loader.cc), which is the

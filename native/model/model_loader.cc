@@ -68,6 +68,31 @@ tensor_view matrix(const gguf_file& f, const std::string& name, int64_t ne0, int
   return f.view(t);
 }
 
+// A stacked expert tensor [ne0, ne1, n_expert], as a view of expert 0 and the stride between experts.
+expert_stack experts(const gguf_file& f, const std::string& name, int64_t ne0, int64_t ne1, int64_t n_expert) {
+  const gguf_tensor_info& t = need(f, name);
+  if (t.ne[0] != ne0 || t.ne[1] != ne1 || t.ne[2] != n_expert || t.ne[3] != 1)
+    fail(f.path(), "tensor " + name + " has shape [" + std::to_string(t.ne[0]) + ", " + std::to_string(t.ne[1]) + ", " +
+                       std::to_string(t.ne[2]) + "], expected [" + std::to_string(ne0) + ", " + std::to_string(ne1) +
+                       ", " + std::to_string(n_expert) + "]");
+  expert_stack s;
+  s.first = f.view(t);
+  s.first.ne1 = ne1;
+  s.expert_bytes = s.first.row_bytes * static_cast<size_t>(ne1);
+  return s;
+}
+
+// The router and the experts of one MoE layer.
+moe_weights load_moe_layer(const gguf_file& f, const std::string& p, const model_hparams& hp) {
+  const int64_t d = hp.n_embd, ffe = hp.moe.n_ff_exp, ne = hp.moe.n_expert;
+  moe_weights w;
+  w.router = matrix(f, p + "ffn_gate_inp.weight", d, ne);
+  w.gate = experts(f, p + "ffn_gate_exps.weight", d, ffe, ne);
+  w.up = experts(f, p + "ffn_up_exps.weight", d, ffe, ne);
+  w.down = experts(f, p + "ffn_down_exps.weight", ffe, d, ne);
+  return w;
+}
+
 
 // Rows [r0, r0 + n) of a weight, as a view of their own (fused tensors split without copying).
 tensor_view rows(const tensor_view& w, int64_t r0, int64_t n) {
@@ -119,13 +144,37 @@ void gemma3_hparams(const gguf_file& f, const std::string& a, model_hparams& hp)
 
 void no_extra_hparams(const gguf_file&, const std::string&, model_hparams&) {}
 
+// Expert counts of an MoE file (expert_count 0 or absent: dense). llama.cpp's qwen3moe and llama
+// graphs both renormalise the selected weights (norm_w is fixed in the graph, not read from the
+// file) and apply no weight scale.
+void read_moe_hparams(const gguf_file& f, const std::string& a, model_hparams& hp, int64_t n_ff_exp_default) {
+  moe_hparams& m = hp.moe;
+  m.n_expert = hparam_int(f, a + "expert_count", false, 0);
+  if (m.n_expert == 0) return;
+  m.n_expert_used = hparam_int(f, a + "expert_used_count", true, 0);
+  if (m.n_expert < 0 || m.n_expert_used <= 0 || m.n_expert_used > m.n_expert)
+    fail(f.path(), "expert_used_count must be in [1, expert_count]");
+  m.n_ff_exp = hparam_int(f, a + "expert_feed_forward_length", false, n_ff_exp_default);
+  if (m.n_ff_exp <= 0) fail(f.path(), "non-positive expert feed_forward_length");
+  m.norm_w = true;
+}
+
+// Llama files with experts are Mixtral: each expert has the dense FFN width.
+void llama_hparams(const gguf_file& f, const std::string& a, model_hparams& hp) { read_moe_hparams(f, a, hp, hp.n_ff); }
+
+void qwen3moe_hparams(const gguf_file& f, const std::string& a, model_hparams& hp) {
+  read_moe_hparams(f, a, hp, hp.n_ff / std::max<int64_t>(1, hparam_int(f, a + "expert_used_count", true, 1)));
+  if (!hp.is_moe()) fail(f.path(), "qwen3moe needs " + a + "expert_count > 0");
+}
+
 // What each supported architecture adds to the llama layer. Mistral and Llama 3.x files are
 // `llama` (their rope_freqs and scaling are read for every family); phi3's fused tensors are found
 // by name. llama.cpp disables phi3's sliding window, and ignores llama's, so neither is read.
 const family_traits kFamilies[] = {
-    {"llama", rope_style::norm, false, false, no_extra_hparams},
+    {"llama", rope_style::norm, false, false, llama_hparams},
     {"qwen2", rope_style::neox, false, false, no_extra_hparams},
     {"qwen3", rope_style::neox, true, false, no_extra_hparams},
+    {"qwen3moe", rope_style::neox, true, false, qwen3moe_hparams},
     {"gemma2", rope_style::neox, false, true, gemma2_hparams},
     {"gemma3", rope_style::neox, true, true, gemma3_hparams},
     {"phi3", rope_style::neox, false, false, no_extra_hparams},
@@ -189,6 +238,9 @@ std::shared_ptr<model> model_load(const std::string& path) {
   auto arch = f.get_string("general.architecture");
   if (!arch) fail(path, "missing metadata key general.architecture");
   hp.arch = std::string(*arch);
+  if (hp.arch == "gpt-oss")  // an MoE family this engine does not compute (docs/moe.md)
+    fail(path, "architecture 'gpt-oss' is not supported (attention sinks, YaRN RoPE, biased MXFP4 experts with "
+               "swiglu_oai and top-k-then-softmax routing are not implemented)");
   const family_traits* fam = find_family(hp.arch);
   if (!fam) fail(path, "unsupported architecture '" + hp.arch + "' (supported: " + supported_families() + ")");
   hp.rope = fam->rope;
@@ -249,7 +301,9 @@ std::shared_ptr<model> model_load(const std::string& path) {
       L.wv = matrix(f, p + "attn_v.weight", hp.n_embd, kvd);
     }
     L.wo = matrix(f, p + "attn_output.weight", qd, hp.n_embd);
-    if (f.tensor(p + "ffn_gate.weight")) {
+    if (hp.is_moe()) {
+      L.moe = load_moe_layer(f, p, hp);
+    } else if (f.tensor(p + "ffn_gate.weight")) {
       L.w_gate = matrix(f, p + "ffn_gate.weight", hp.n_embd, hp.n_ff);
       L.w_up = matrix(f, p + "ffn_up.weight", hp.n_embd, hp.n_ff);
     } else {  // fused gate and up rows (phi3): the first n_ff rows are the gate
@@ -257,7 +311,7 @@ std::shared_ptr<model> model_load(const std::string& path) {
       L.w_gate = rows(up, 0, hp.n_ff);
       L.w_up = rows(up, hp.n_ff, hp.n_ff);
     }
-    L.w_down = matrix(f, p + "ffn_down.weight", hp.n_ff, hp.n_embd);
+    if (!hp.is_moe()) L.w_down = matrix(f, p + "ffn_down.weight", hp.n_ff, hp.n_embd);
     // Biases: qwen2 has them; accepted for the other families too when present.
     if (auto* t = f.tensor(p + "attn_q.bias")) L.bq = f32_vector(f, *t, qd);
     if (auto* t = f.tensor(p + "attn_k.bias")) L.bk = f32_vector(f, *t, kvd);

@@ -12,12 +12,14 @@ const HELP = `usage:
                  [--arch ${ARCHS.join('|')}] [--out PATH] [--data-dir DIR]
                  [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N]
                  [--head-dim N] [--sliding-window N] [--rope-scale X] [--rope-factors]
+                 [--experts N --experts-used N [--expert-ffn N]]
                  [--rope-theta X] [--eps X] [--tied|--untied] [--seed N] [--scale X]
                  [--vocab ${VOCABS.join('|')}] [--vocab-limit N] [--pre NAME]
                  [--kquant-search ref|fast]
       Writes a deterministic model (random weights, real Qwen BPE vocabulary and chat template).
       Presets with real shapes: ${Object.keys(PRESETS).join(', ')}. --rope-factors: Llama 3.1
-      rope_freqs (llama) or LongRoPE factors (phi3).
+      rope_freqs (llama) or LongRoPE factors (phi3). --experts/--experts-used: a mixture-of-experts
+      FFN (qwen3moe; llama with experts is Mixtral); --expert-ffn: each qwen3moe expert's width.
       --vocab: qwen (default: Qwen BPE + Qwen2.5 template), spm (synthetic SentencePiece), or a real
       family's vocabulary, special tokens and chat template, laid out as llama.cpp's converter does
       (qwen3, llama3, gemma3, llama2, gptoss, deepseek_v3). --pre applies to qwen only.
@@ -49,6 +51,9 @@ async function make(argv: string[]): Promise<number> {
       heads: { type: 'string' },
       'kv-heads': { type: 'string' },
       ffn: { type: 'string' },
+      experts: { type: 'string' },
+      'experts-used': { type: 'string' },
+      'expert-ffn': { type: 'string' },
       ctx: { type: 'string' },
       'rope-theta': { type: 'string' },
       eps: { type: 'string' },
@@ -78,6 +83,9 @@ async function make(argv: string[]): Promise<number> {
     heads: num(values.heads, 'heads'),
     kvHeads: num(values['kv-heads'], 'kv-heads'),
     ffn: num(values.ffn, 'ffn'),
+    experts: num(values.experts, 'experts'),
+    expertsUsed: num(values['experts-used'], 'experts-used'),
+    expertFfn: num(values['expert-ffn'], 'expert-ffn'),
     ctx: num(values.ctx, 'ctx'),
     ropeTheta: num(values['rope-theta'], 'rope-theta'),
     eps: num(values.eps, 'eps'),
@@ -107,7 +115,8 @@ async function make(argv: string[]): Promise<number> {
   const counts: Record<string, number> = {};
   for (const t of Object.values(r.tensorTypes)) counts[ggmlTypeName(t)] = (counts[ggmlTypeName(t)] ?? 0) + 1;
   console.log(
-    `wrote ${r.path}\n  ${spec.arch} ${spec.dim}/${spec.layers}/${spec.heads}/${spec.kvHeads}/${spec.ffn} ctx ${spec.ctx} ${spec.tied ? 'tied' : 'untied'} ${spec.dtype}` +
+    `wrote ${r.path}\n  ${spec.arch} ${spec.dim}/${spec.layers}/${spec.heads}/${spec.kvHeads}/${spec.ffn}` +
+      `${spec.experts ? ` experts ${spec.expertsUsed}/${spec.experts} x ${spec.expertFfn ?? spec.ffn}` : ''} ctx ${spec.ctx} ${spec.tied ? 'tied' : 'untied'} ${spec.dtype}` +
       `\n  ${(r.params / 1e6).toFixed(1)}M params, ${(r.bytes / 2 ** 20).toFixed(1)} MiB, ${(r.ms / 1000).toFixed(1)} s` +
       `\n  tensor types: ${Object.entries(counts).map(([k, v]) => `${k}×${v}`).join(' ')}`,
   );

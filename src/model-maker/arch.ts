@@ -6,7 +6,7 @@ import type { GgufWriter } from '../gguf/gguf-writer.js';
 import type { ModelSpec } from './make-model.js';
 import { Rng } from './prng.js';
 
-export const ARCHS = ['llama', 'qwen2', 'qwen3', 'gemma2', 'gemma3', 'phi3'] as const;
+export const ARCHS = ['llama', 'qwen2', 'qwen3', 'gemma2', 'gemma3', 'phi3', 'qwen3moe'] as const;
 export type ModelArch = (typeof ARCHS)[number];
 
 /** How a fixed (non-random-matrix) tensor is filled. */
@@ -34,7 +34,36 @@ const TRAITS: Record<ModelArch, ArchTraits> = {
   gemma2: { qkvBias: false, qkNorm: false, postNorms: true, fusedQkv: false, fusedGateUp: false, norms: 'norm-jitter', slidingWindow: 4096 },
   gemma3: { qkvBias: false, qkNorm: true, postNorms: true, fusedQkv: false, fusedGateUp: false, norms: 'norm-jitter', slidingWindow: 512 },
   phi3: { qkvBias: false, qkNorm: false, postNorms: false, fusedQkv: true, fusedGateUp: true, norms: 'norm-jitter', slidingWindow: 0 },
+  qwen3moe: { qkvBias: false, qkNorm: true, postNorms: false, fusedQkv: false, fusedGateUp: false, norms: 'norm-jitter', slidingWindow: 0 },
 };
+
+/** Families whose FFN may be a mixture of experts: qwen3moe always is; llama with experts is
+ *  Mixtral (each expert as wide as feed_forward_length). */
+const MOE: Partial<Record<ModelArch, 'required' | 'optional'>> = { qwen3moe: 'required', llama: 'optional' };
+
+/** True when the spec describes a mixture-of-experts FFN. */
+export function isMoe(s: ModelSpec): boolean {
+  return (s.experts ?? 0) > 0;
+}
+
+/** Width of each expert's FFN: expertFfn (qwen3moe's expert_feed_forward_length) or ffn (Mixtral). */
+export function expertFfn(s: ModelSpec): number {
+  return s.expertFfn ?? s.ffn;
+}
+
+function validateMoeSpec(s: ModelSpec): void {
+  const moe = MOE[s.arch];
+  if (moe === 'required' && !isMoe(s)) throw new Error(`${s.arch} needs experts and expertsUsed`);
+  if (s.experts === undefined && s.expertsUsed === undefined && s.expertFfn === undefined) return;
+  if (!moe) throw new Error(`${s.arch} has no experts`);
+  const e = s.experts, k = s.expertsUsed;
+  if (e === undefined || !Number.isInteger(e) || e < 1 || e > 512) throw new Error(`experts must be an integer in [1, 512], got ${e}`);
+  if (k === undefined || !Number.isInteger(k) || k < 1 || k > e) throw new Error(`expertsUsed must be an integer in [1, experts], got ${k}`);
+  if (s.expertFfn !== undefined) {
+    if (s.arch === 'llama') throw new Error('llama experts are feed_forward_length wide (set ffn, not expertFfn)');
+    if (!Number.isInteger(s.expertFfn) || s.expertFfn < 32 || s.expertFfn % 32 !== 0) throw new Error(`expertFfn must be a positive multiple of 32, got ${s.expertFfn}`);
+  }
+}
 
 export function archTraits(arch: ModelArch): ArchTraits {
   return TRAITS[arch];
@@ -55,6 +84,7 @@ export function validateArchSpec(s: ModelSpec): void {
   if (s.ropeScale !== undefined && !(s.ropeScale >= 1)) throw new Error(`rope scale must be >= 1, got ${s.ropeScale}`);
   if (s.ropeFactors && s.arch !== 'llama' && s.arch !== 'phi3') throw new Error('rope factors are written for llama and phi3 only');
   if (t.fusedQkv && s.headDim !== undefined && s.headDim * s.heads !== s.dim) throw new Error('phi3 needs head dim = dim / heads');
+  validateMoeSpec(s);
 }
 
 /** The architecture's own metadata keys (the common ones are written by makeModel). */
@@ -74,6 +104,13 @@ export function writeArchMetadata(w: GgufWriter, s: ModelSpec): void {
   if (s.ropeScale !== undefined) {
     w.string(`${a}.rope.scaling.type`, 'linear');
     w.f32(`${a}.rope.scaling.factor`, s.ropeScale);
+  }
+  if (isMoe(s)) {
+    // As llama.cpp's converter writes them; llama.cpp's graphs for both families renormalise the
+    // selected weights whatever the file says, so no expert_weights_norm is written.
+    w.u32(`${a}.expert_count`, s.experts!);
+    w.u32(`${a}.expert_used_count`, s.expertsUsed!);
+    if (a === 'qwen3moe') w.u32(`${a}.expert_feed_forward_length`, expertFfn(s));
   }
   if (s.ropeFactors && a === 'phi3') {
     // LongRoPE: the engine (and llama.cpp) use the short factors while the context stays within

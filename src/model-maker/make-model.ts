@@ -1,4 +1,4 @@
-// Deterministic GGUF generator: llama, qwen2, qwen3, gemma2, gemma3 and phi3 architectures with
+// Deterministic GGUF generator: llama (and Mixtral), qwen2, qwen3, qwen3moe, gemma2, gemma3 and phi3 architectures with
 // random weights (normal x scale, norms = 1; see ./arch.ts for what each family writes), a real
 // vocabulary with its chat template (./write-vocab.ts) or a synthetic SPM one.
 // Same spec and seed -> byte-identical file.
@@ -10,7 +10,7 @@ import { GgmlType, rowBytes } from '../gguf/types.js';
 import { DTYPES, FILE_TYPE, weightType, type ModelDtype } from './quant-recipe.js';
 import { Rng } from './prng.js';
 import { validateVocab, writeVocab, type VocabName } from './write-vocab.js';
-import { ARCHS, archTraits, fixedTensor, headDim, validateArchSpec, writeArchMetadata, type ModelArch, type TensorInit } from './arch.js';
+import { ARCHS, archTraits, expertFfn, fixedTensor, headDim, isMoe, validateArchSpec, writeArchMetadata, type ModelArch, type TensorInit } from './arch.js';
 
 export const MODEL_MAKER_VERSION = 5;
 
@@ -28,6 +28,11 @@ export interface ModelSpec {
   /** Per-dimension RoPE frequency factors: llama → rope_freqs (Llama 3.1 formula), phi3 →
    *  LongRoPE long/short factors. */
   ropeFactors?: boolean;
+  /** Mixture of experts (qwen3moe; llama = Mixtral): number of experts, experts used per token,
+   *  and each expert's FFN width (qwen3moe; default ffn). */
+  experts?: number;
+  expertsUsed?: number;
+  expertFfn?: number;
   dim: number;
   layers: number;
   heads: number;
@@ -85,6 +90,13 @@ export const PRESETS = {
   /** Phi-3-mini-4k shapes (fused QKV and gate/up) with the Llama 2 SentencePiece vocabulary
    *  Phi-3 builds on. */
   'phi3-mini': { ...BASE, arch: 'phi3', name: 'svc-phi3-mini', dim: 3072, layers: 32, heads: 32, kvHeads: 32, ffn: 8192, ctx: 4096, ropeTheta: 10000, eps: 1e-5, tied: false, vocab: 'llama2' },
+  /** Qwen3-30B-A3B shapes cut to 4 of its 48 layers (128 experts, 8 used, expert FFN 768, head
+   *  dim 128), for MoE decode/prefill benchmarks. The vocabulary is cut too (16k of 151k), so the
+   *  LM head's share of a token's weight bytes stays near the full model's (~10%, not ~65%). */
+  moe: {
+    ...BASE, name: 'svc-moe', arch: 'qwen3moe', dim: 2048, layers: 4, heads: 32, kvHeads: 4, headDim: 128, ffn: 6144,
+    experts: 128, expertsUsed: 8, expertFfn: 768, ctx: 40960, tied: false, dtype: 'q4_k_m', vocabLimit: 16000,
+  },
 } satisfies Record<string, ModelSpec>;
 
 export type PresetName = keyof typeof PRESETS;
@@ -142,6 +154,9 @@ export function planTensors(s: ModelSpec, vocabSize: number): TensorPlan[] {
   const plans: TensorPlan[] = [];
   const w = (name: string, ne0: number, ne1: number, layer = 0) =>
     plans.push({ name, dims: [ne0, ne1], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied, s.heads / s.kvHeads), init: 'normal' });
+  // Stacked experts: [ne0, ne1, experts], each expert's rows quantized as a 2-D weight's.
+  const w3 = (name: string, ne0: number, ne1: number, layer: number) =>
+    plans.push({ name, dims: [ne0, ne1, s.experts!], type: weightType(s.dtype, name, ne0, layer, s.layers, s.tied, s.heads / s.kvHeads), init: 'normal' });
   const v = (name: string, n: number, init: TensorPlan['init']) => plans.push({ name, dims: [n], type: GgmlType.F32, init });
   w('token_embd.weight', s.dim, vocabSize);
   if (s.ropeFactors && s.arch === 'llama') v('rope_freqs.weight', hd / 2, 'llama3-rope-freqs');
@@ -171,13 +186,20 @@ export function planTensors(s: ModelSpec, vocabSize: number): TensorPlan[] {
     w(`${p}attn_output.weight`, qDim, s.dim, i);
     if (t.postNorms) v(`${p}post_attention_norm.weight`, s.dim, t.norms);
     v(`${p}ffn_norm.weight`, s.dim, t.norms);
-    if (t.fusedGateUp) {
+    if (isMoe(s)) {
+      // The router stays f32 in every file type (llama.cpp's converter and quantizer keep it so).
+      plans.push({ name: `${p}ffn_gate_inp.weight`, dims: [s.dim, s.experts!], type: GgmlType.F32, init: 'normal' });
+      const ef = expertFfn(s);
+      w3(`${p}ffn_gate_exps.weight`, s.dim, ef, i);
+      w3(`${p}ffn_up_exps.weight`, s.dim, ef, i);
+      w3(`${p}ffn_down_exps.weight`, ef, s.dim, i);
+    } else if (t.fusedGateUp) {
       w(`${p}ffn_up.weight`, s.dim, 2 * s.ffn, i);
     } else {
       w(`${p}ffn_gate.weight`, s.dim, s.ffn, i);
       w(`${p}ffn_up.weight`, s.dim, s.ffn, i);
     }
-    w(`${p}ffn_down.weight`, s.ffn, s.dim, i);
+    if (!isMoe(s)) w(`${p}ffn_down.weight`, s.ffn, s.dim, i);
     if (t.postNorms) v(`${p}post_ffw_norm.weight`, s.dim, t.norms);
   }
   v('output_norm.weight', s.dim, t.norms);

@@ -24,6 +24,11 @@ interface Case {
   maxLogitDiff: number;
   /** The family's own shape options (head size, sliding window, RoPE factors). */
   extra?: Partial<ModelSpec>;
+  /** Mixture of experts: where two experts' router probabilities nearly tie, a rounding difference
+   *  upstream picks the other expert (llama.cpp's own batched and one-by-one paths do too), and that
+   *  position's logits jump. At most `positions` positions may exceed maxLogitDiff, none `maxDiff`;
+   *  their top-1 is counted with the near-ties. */
+  routingFlips?: { positions: number; maxDiff: number };
 }
 
 // Family shapes: a head size that is not dim / heads (qwen3, gemma), sliding windows shorter than
@@ -33,6 +38,15 @@ const GEMMA2: Partial<ModelSpec> = { headDim: 128, slidingWindow: 48 };
 const GEMMA3: Partial<ModelSpec> = { headDim: 128, slidingWindow: 40, layers: 7, ropeScale: 8 };
 const PHI3: Partial<ModelSpec> = { ropeFactors: true };
 const LLAMA31: Partial<ModelSpec> = { ropeFactors: true };
+// Mixture of experts: enough experts and tokens that every expert is used and the batched
+// (teacher-forced) pass groups several tokens per expert.
+const QWEN3MOE: Partial<ModelSpec> = { headDim: 128, experts: 16, expertsUsed: 4, expertFfn: 256 };
+// Mixtral: llama files with experts, each as wide as feed_forward_length.
+const MIXTRAL: Partial<ModelSpec> = { experts: 8, expertsUsed: 2 };
+// Measured: qwen3moe q8_0 1 position above 5e-2 (0.060), q4_k_m none (0.076); Mixtral q4_k_m 2
+// positions above 8e-2, max 0.34, one of them changing the top-1 (llama.cpp's own batched-vs-one-by-one
+// on these files: 0.088, 0.16, 0.62).
+const MOE_FLIPS = { positions: 5, maxDiff: 0.5 };
 
 const CASES: Case[] = [
   { dtype: 'f32', arch: 'qwen2', tied: true, maxLogitDiff: 1e-3 },
@@ -71,6 +85,11 @@ const CASES: Case[] = [
   { dtype: 'iq4_nl', arch: 'qwen2', tied: true, maxLogitDiff: 8e-2 },
   { dtype: 'iq4_xs', arch: 'qwen2', tied: false, maxLogitDiff: 2.5e-2 },
   { dtype: 'iq4_xs', arch: 'llama', tied: true, maxLogitDiff: 4.5e-2 },
+  { dtype: 'f32', arch: 'qwen3moe', tied: true, maxLogitDiff: 1e-3, extra: QWEN3MOE },
+  { dtype: 'q8_0', arch: 'qwen3moe', tied: true, maxLogitDiff: 5e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
+  { dtype: 'q4_k_m', arch: 'qwen3moe', tied: false, maxLogitDiff: 8e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
+  { dtype: 'f32', arch: 'llama', tied: false, maxLogitDiff: 1e-3, extra: MIXTRAL },
+  { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: MIXTRAL, routingFlips: MOE_FLIPS },
 ];
 // Bounds are about 1.3-1.5x what was measured (the quantized ones are at or below llama.cpp's own
 // batched-vs-one-by-one difference on the same file); both engines run 1 thread, deterministically.
@@ -132,6 +151,7 @@ describe.each(CASES)('forward vs llama.cpp: $dtype $arch $extra', (c) => {
     let tieFlips = 0;
     let greedyAgree = 0;
     let maxDiff = 0;
+    let overBound = 0;
     let selfDiff = 0;
     const failures: string[] = [];
     for (let i = 0; i < STEPS; i++) {
@@ -140,11 +160,17 @@ describe.each(CASES)('forward vs llama.cpp: $dtype $arch $extra', (c) => {
       let arg = 0;
       for (let v = 1; v < vocab; v++) if (row[v]! > row[arg]!) arg = v;
       const top = forced[pos]!;
-      for (const t of top) maxDiff = Math.max(maxDiff, Math.abs(row[t.id]! - t.logit));
+      let posDiff = 0;
+      for (const t of top) posDiff = Math.max(posDiff, Math.abs(row[t.id]! - t.logit));
+      maxDiff = Math.max(maxDiff, posDiff);
+      if (posDiff > c.maxLogitDiff) overBound++;
       selfDiff = Math.max(selfDiff, maxCommonDiff(greedy.steps[i]!, top));
       if (arg === greedy.ids[i]) greedyAgree++;
       const margin = top[0]!.logit - top[1]!.logit;
-      if (margin <= tieMargin) {
+      // A routing flip moves the logits by more than any rounding does: its top-1 is not compared
+      // (the flips themselves are counted and bounded below).
+      const routingFlip = c.routingFlips !== undefined && posDiff > c.maxLogitDiff;
+      if (margin <= tieMargin || routingFlip) {
         ties++;
         if (arg !== top[0]!.id) tieFlips++;
         continue;
@@ -155,10 +181,15 @@ describe.each(CASES)('forward vs llama.cpp: $dtype $arch $extra', (c) => {
     summary.push(
       `  ${c.dtype.padEnd(7)} ${c.arch.padEnd(6)}${c.extra ? ' ' + JSON.stringify(c.extra) : ''} ${c.tied ? 'tied  ' : 'untied'}  top-1 ${checked - failures.length}/${checked} above margin ${tieMargin} ` +
         `(near-ties ${ties}, flipped ${tieFlips}; same as llama.cpp greedy ${greedyAgree}/${STEPS})  ` +
-        `max |Δlogit| ours-llama.cpp ${maxDiff.toExponential(2)}, llama.cpp batched-vs-one-by-one ${selfDiff.toExponential(2)}`,
+        `max |Δlogit| ours-llama.cpp ${maxDiff.toExponential(2)}${overBound ? ` (${overBound} positions above ${c.maxLogitDiff})` : ''}, llama.cpp batched-vs-one-by-one ${selfDiff.toExponential(2)}`,
     );
     expect(failures.slice(0, 5).join('\n'), `${failures.length} of ${checked} steps disagree`).toBe('');
     expect(checked, 'too few steps above the near-tie margin for the comparison to mean anything').toBeGreaterThanOrEqual(Math.floor(STEPS / 3));
-    expect(maxDiff).toBeLessThanOrEqual(c.maxLogitDiff);
+    if (c.routingFlips) {
+      expect(overBound, `positions above ${c.maxLogitDiff}`).toBeLessThanOrEqual(c.routingFlips.positions);
+      expect(maxDiff).toBeLessThanOrEqual(c.routingFlips.maxDiff);
+    } else {
+      expect(maxDiff).toBeLessThanOrEqual(c.maxLogitDiff);
+    }
   }, 600_000);
 });
