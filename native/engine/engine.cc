@@ -214,6 +214,7 @@ void engine::run_job(const std::function<void()>& fn) {
     } catch (...) {
       ex = std::current_exception();
     }
+    publish_stats();  // the caller may read stats as soon as it wakes (a job's steps included)
     std::lock_guard<std::mutex> lk(m);
     done = true;
     c.notify_all();

@@ -476,7 +476,7 @@ bool gguf_file::parse(std::string* err) {
       const char* known = ggml_type_label(raw_type);
       *err = label + ": tensor type " + (known ? std::string(known) + " (id " + std::to_string(raw_type) + ")"
                                              : "id " + std::to_string(raw_type)) +
-             " is not supported (supported: f32, f16, bf16, q8_0, q4_0, q5_0, q4_k, q5_k, q6_k)";
+             " is not supported (supported: f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, q6_k, iq4_nl, iq4_xs, mxfp4)";
       return false;
     }
     ti.type = static_cast<tensor_type>(raw_type);
