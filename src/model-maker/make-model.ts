@@ -88,8 +88,9 @@ export const PRESETS = {
    *  windows on 5 of every 6 layers. */
   'gemma3-1b': { ...BASE, arch: 'gemma3', vocab: 'gemma3', name: 'svc-gemma3-1b', dim: 1152, layers: 26, heads: 4, kvHeads: 1, headDim: 256, ffn: 6912, ctx: 32768, slidingWindow: 512 },
   /** Phi-3-mini-4k shapes (fused QKV and gate/up) with the Llama 2 SentencePiece vocabulary
-   *  Phi-3 builds on. */
-  'phi3-mini': { ...BASE, arch: 'phi3', name: 'svc-phi3-mini', dim: 3072, layers: 32, heads: 32, kvHeads: 32, ffn: 8192, ctx: 4096, ropeTheta: 10000, eps: 1e-5, tied: false, vocab: 'llama2' },
+   *  Phi-3 builds on. Not named "phi3": llama.cpp recognises Phi-3 vocabularies by general.name
+   *  and then requires Phi-3's added tokens (<|end|> ...), which the Llama 2 package lacks. */
+  'phi3-mini': { ...BASE, arch: 'phi3', name: 'svc-mini-3.8b', dim: 3072, layers: 32, heads: 32, kvHeads: 32, ffn: 8192, ctx: 4096, ropeTheta: 10000, eps: 1e-5, tied: false, vocab: 'llama2' },
   /** Qwen3-30B-A3B shapes cut to 4 of its 48 layers (128 experts, 8 used, expert FFN 768, head
    *  dim 128), for MoE decode/prefill benchmarks. The vocabulary is cut too (16k of 151k), so the
    *  LM head's share of a token's weight bytes stays near the full model's (~10%, not ~65%). */
