@@ -186,6 +186,17 @@ export function editedVersion(a: string, b: string): boolean {
   return firstToken(a) === firstToken(b) && dice(a, b) >= ANCHOR_DICE;
 }
 
+/** Leading tokens two lines must share to be one statement edited (`if (!v) return` → `if (!v) throw`). */
+const SHARED_LEAD_TOKENS = 5;
+
+export function sameStatementEdited(a: string, b: string): boolean {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  let k = 0;
+  while (k < ta.length && k < tb.length && ta[k] === tb[k]) k++;
+  return k >= SHARED_LEAD_TOKENS;
+}
+
 /** Same tokens but one (`super()` → `superNext()`, `test:` → `testRenamed:`): a rename in place. */
 export function renamedInPlace(a: string, b: string): boolean {
   const ta = tokens(a);

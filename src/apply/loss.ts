@@ -8,7 +8,7 @@
 // the original's non-blank lines against the output's), so it serves both as the merge's final pass
 // (restoreLost puts unlicensed lines back) and as the test oracle.
 import { alignLines } from './line-diff.js';
-import { editedVersion, renamedInPlace, splitLines, tokens, type Lines } from './lines.js';
+import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
 
@@ -57,16 +57,6 @@ function fromInline(view: UpdateView, norm: string): boolean {
   return false;
 }
 
-/** Leading tokens an edited statement keeps (`if (!v) return` → `if (!v) throw`). */
-const SHARED_LEAD = 5;
-
-function sharedLead(a: string, b: string): number {
-  const ta = tokens(a);
-  const tb = tokens(b);
-  let k = 0;
-  while (k < ta.length && k < tb.length && ta[k] === tb[k]) k++;
-  return k;
-}
 
 
 /** Comparison key of a line: normalised, a byte-order mark dropped. */
@@ -372,7 +362,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
-        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sharedLead(orig.norm[j]!, out.norm[k]!) >= SHARED_LEAD || renamedInPlace(orig.norm[j]!, out.norm[k]!))) {
+        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;

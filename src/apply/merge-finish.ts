@@ -2,7 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import type { Lines } from './lines.js';
-import { dice, editedVersion, firstToken, renamedInPlace, tokens, TAB_WIDTH } from './lines.js';
+import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -72,16 +72,6 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
   }
 }
 
-/** Leading tokens two adjacent lines must share to count as one statement edited (`if (!v) …`). */
-const SHARED_LEAD_TOKENS = 5;
-
-function sharedLead(a: string, b: string): number {
-  const ta = tokens(a);
-  const tb = tokens(b);
-  let k = 0;
-  while (k < ta.length && k < tb.length && ta[k] === tb[k]) k++;
-  return k;
-}
 
 /**
  * Next to an anchor, an update line that is not in the original replaces the original line in the
@@ -91,7 +81,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number): boo
   if (fillEqual(s, i, o, j, delta)) return true;
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
   if (editedVersion(o.norm[j]!, s.norm[i]!) || renamedInPlace(o.norm[j]!, s.norm[i]!)) return true;
-  return o.indent[j]! - s.indent[i]! === delta && sharedLead(o.norm[j]!, s.norm[i]!) >= SHARED_LEAD_TOKENS;
+  return o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!);
 }
 
 /**
