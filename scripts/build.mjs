@@ -41,8 +41,8 @@ function mtime(p) {
 const lockStamp = 'node_modules/.package-lock.json';
 if (!existsSync(join(root, 'node_modules')) || mtime('package.json') > mtime(lockStamp) ||
     (existsSync(join(root, 'package-lock.json')) && mtime('package-lock.json') > mtime(lockStamp))) {
-  // `npm install` follows package-lock.json; `npm ci` is not used because npm 11 rejects locks
-  // whose optional per-platform packages (msgpackr-extract's) it recorded without versions.
+  // `npm install` follows package-lock.json and repairs a partial node_modules in place; the lock
+  // is complete, so `npm ci` works on a fresh clone too and neither rewrites it.
   console.log('build: installing dependencies (npm install)');
   run('npm', ['install', '--no-audit', '--no-fund']);
 }
