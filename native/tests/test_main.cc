@@ -1,5 +1,6 @@
 // infer_native_tests: runs every registered test (optionally those whose name contains --filter),
-// prints one summary line, exits 1 on any failure. `--bench` runs the kernel benchmark instead.
+// prints one summary line, exits 1 on any failure. `--list` prints the case names (one per line,
+// so vitest can report each case as its own test); `--bench` runs the kernel benchmark instead.
 #include <chrono>
 #include <cstring>
 
@@ -35,6 +36,10 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--gguf-info") && i + 1 < argc) return gguf_info(argv[i + 1]);
     if (!std::strcmp(argv[i], "--gguf-dequant") && i + 1 < argc) return gguf_dequant(argv[i + 1]);
     if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+    if (!std::strcmp(argv[i], "--list")) {
+      for (const auto& tc : registry()) std::printf("%s\n", tc.name);
+      return 0;
+    }
   }
   int ran = 0;
   auto t0 = std::chrono::steady_clock::now();
