@@ -13,6 +13,51 @@
 
 namespace infer {
 namespace {
+template <typename T>
+T load_le(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));  // host is little-endian (x86/ARM); GGUF is little-endian
+  return v;
+}
+
+}  // namespace
+
+// Bounds-checked cursor over the mapping. Every read checks the remaining length first.
+class gguf_cursor {
+ public:
+  gguf_cursor(const uint8_t* base, size_t size) : base_(base), size_(size) {}
+  size_t pos() const { return pos_; }
+  size_t remaining() const { return size_ - pos_; }
+  const uint8_t* here() const { return base_ + pos_; }
+
+  template <typename T>
+  bool read(T* out) {
+    if (remaining() < sizeof(T)) return false;
+    *out = load_le<T>(here());
+    pos_ += sizeof(T);
+    return true;
+  }
+  bool skip(uint64_t n) {
+    if (n > remaining()) return false;
+    pos_ += static_cast<size_t>(n);
+    return true;
+  }
+  bool read_string(std::string_view* out) {
+    uint64_t len;
+    if (!read(&len)) return false;
+    if (len > remaining()) return false;
+    *out = std::string_view(reinterpret_cast<const char*>(here()), static_cast<size_t>(len));
+    pos_ += static_cast<size_t>(len);
+    return true;
+  }
+
+ private:
+  const uint8_t* base_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+namespace {
 
 constexpr uint32_t kMagic = 0x46554747;  // "GGUF" little-endian
 constexpr int kMaxArrayDepth = 8;         // nested arrays deeper than this are rejected
@@ -30,13 +75,6 @@ size_t scalar_size(gguf_type t) {
 }
 
 bool valid_gguf_type(uint32_t t) { return t <= 12; }
-
-template <typename T>
-T load_le(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));  // host is little-endian (x86/ARM); GGUF is little-endian
-  return v;
-}
 
 // Reads scalar `t` at p into the widened fields of v.
 void read_scalar(gguf_type t, const uint8_t* p, gguf_value* v) {
@@ -76,45 +114,11 @@ const char* ggml_type_label(uint32_t raw) {
   }
 }
 
-// Bounds-checked cursor over the mapping. Every read checks the remaining length first.
-class cursor {
- public:
-  cursor(const uint8_t* base, size_t size) : base_(base), size_(size) {}
-  size_t pos() const { return pos_; }
-  size_t remaining() const { return size_ - pos_; }
-  const uint8_t* here() const { return base_ + pos_; }
-
-  template <typename T>
-  bool read(T* out) {
-    if (remaining() < sizeof(T)) return false;
-    *out = load_le<T>(here());
-    pos_ += sizeof(T);
-    return true;
-  }
-  bool skip(uint64_t n) {
-    if (n > remaining()) return false;
-    pos_ += static_cast<size_t>(n);
-    return true;
-  }
-  bool read_string(std::string_view* out) {
-    uint64_t len;
-    if (!read(&len)) return false;
-    if (len > remaining()) return false;
-    *out = std::string_view(reinterpret_cast<const char*>(here()), static_cast<size_t>(len));
-    pos_ += static_cast<size_t>(len);
-    return true;
-  }
-
- private:
-  const uint8_t* base_;
-  size_t size_;
-  size_t pos_ = 0;
-};
 
 std::string at(size_t pos) { return " (at byte " + std::to_string(pos) + ")"; }
 
 // Parses a value of type t at the cursor. `what` names the key for errors.
-bool parse_value(cursor& c, gguf_type t, int depth, const std::string& what, gguf_value* v,
+bool parse_value(gguf_cursor& c, gguf_type t, int depth, const std::string& what, gguf_value* v,
                  std::string* err) {
   v->type = t;
   if (t == gguf_type::string) {
@@ -196,6 +200,92 @@ bool parse_value(cursor& c, gguf_type t, int depth, const std::string& what, ggu
     if (!parse_value(c, gguf_type::array, depth + 1, what + "[" + std::to_string(i) + "]", &v->items[i], err))
       return false;
   }
+  return true;
+}
+
+// One tensor-info record at the cursor (name, dims, type, offset), checked on its own: the
+// name's length, dims without overflow, a supported type, whole blocks per row, an aligned offset.
+bool read_tensor_info(gguf_cursor& c, uint64_t k, uint32_t alignment, gguf_tensor_info* ti, std::string* err) {
+  std::string_view name;
+  size_t p = c.pos();
+  if (!c.read_string(&name)) {
+    *err = "tensor info " + std::to_string(k) + ": name runs past the end of the file" + at(p);
+    return false;
+  }
+  ti->name = std::string(name);
+  const std::string label = "tensor '" + ti->name + "'";
+  if (name.empty() || name.size() > kMaxTensorName) {
+    *err = "tensor info " + std::to_string(k) + ": name length " + std::to_string(name.size()) +
+           " is not in [1, " + std::to_string(kMaxTensorName) + "]" + at(p);
+    return false;
+  }
+  if (!c.read(&ti->n_dims)) {
+    *err = label + ": info truncated (n_dims)" + at(c.pos());
+    return false;
+  }
+  if (ti->n_dims > kMaxDims) {  // 0 dims: a scalar (one element), as gguf-py writes shape ()
+    *err = label + ": n_dims " + std::to_string(ti->n_dims) + " is more than 4";
+    return false;
+  }
+  for (uint32_t d = 0; d < ti->n_dims; d++) {
+    uint64_t ne;
+    if (!c.read(&ne)) {
+      *err = label + ": info truncated (dims)" + at(c.pos());
+      return false;
+    }
+    if (ne > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      *err = label + ": dimension " + std::to_string(d) + " is negative or too large";
+      return false;
+    }
+    ti->ne[d] = static_cast<int64_t>(ne);
+  }
+  // Element count must not overflow int64.
+  {
+    int64_t n = 1;
+    for (int d = 0; d < 4; d++) {
+      if (ti->ne[d] != 0 && n > std::numeric_limits<int64_t>::max() / ti->ne[d]) {
+        *err = label + ": element count overflows";
+        return false;
+      }
+      n *= ti->ne[d];
+    }
+  }
+  uint32_t raw_type;
+  if (!c.read(&raw_type)) {
+    *err = label + ": info truncated (type)" + at(c.pos());
+    return false;
+  }
+  if (!tensor_type_supported(raw_type)) {
+    const char* known = ggml_type_label(raw_type);
+    *err = label + ": tensor type " + (known ? std::string(known) + " (id " + std::to_string(raw_type) + ")"
+                                           : "id " + std::to_string(raw_type)) +
+           " is not supported (supported: f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, q6_k, iq4_nl, iq4_xs, mxfp4)";
+    return false;
+  }
+  ti->type = static_cast<tensor_type>(raw_type);
+  if (!c.read(&ti->offset)) {
+    *err = label + ": info truncated (offset)" + at(c.pos());
+    return false;
+  }
+  int64_t blk = tensor_type_block_elems(ti->type);
+  if (ti->ne[0] % blk != 0) {
+    *err = label + ": row length " + std::to_string(ti->ne[0]) + " is not a multiple of " +
+           tensor_type_name(ti->type) + "'s block size " + std::to_string(blk);
+    return false;
+  }
+  if (ti->offset % alignment != 0) {
+    *err = label + ": data offset " + std::to_string(ti->offset) + " is not a multiple of the alignment " +
+           std::to_string(alignment);
+    return false;
+  }
+  // Bytes: rows * row_bytes; row_bytes <= ne0 * 4, so check the product against overflow.
+  uint64_t row_bytes = tensor_row_bytes(ti->type, ti->ne[0]);
+  uint64_t rows = static_cast<uint64_t>(ti->ne[1]) * static_cast<uint64_t>(ti->ne[2]) * static_cast<uint64_t>(ti->ne[3]);
+  if (row_bytes != 0 && rows > std::numeric_limits<uint64_t>::max() / row_bytes) {
+    *err = label + ": byte size overflows";
+    return false;
+  }
+  ti->n_bytes = rows * row_bytes;
   return true;
 }
 
@@ -339,8 +429,15 @@ std::unique_ptr<gguf_file> gguf_file::from_memory(const uint8_t* data, size_t si
   return f;
 }
 
+// The file is read in four steps, each validating what it reads before the next relies on it.
 bool gguf_file::parse(std::string* err) {
-  cursor c(base_, size_);
+  gguf_cursor c(base_, size_);
+  uint64_t n_tensors = 0, n_kv = 0;
+  return parse_header(c, &n_tensors, &n_kv, err) && parse_metadata(c, n_kv, err) &&
+         parse_tensor_infos(c, n_tensors, err) && locate_tensor_data(c.pos(), err);
+}
+
+bool gguf_file::parse_header(gguf_cursor& c, uint64_t* n_tensors, uint64_t* n_kv, std::string* err) {
   uint32_t magic;
   if (!c.read(&magic)) {
     *err = "file too small for a GGUF header";
@@ -363,21 +460,23 @@ bool gguf_file::parse(std::string* err) {
     else *err = "unsupported GGUF version " + std::to_string(version_) + " (expected 3)";
     return false;
   }
-  uint64_t n_tensors, n_kv;
-  if (!c.read(&n_tensors) || !c.read(&n_kv)) {
+  if (!c.read(n_tensors) || !c.read(n_kv)) {
     *err = "header truncated (tensor/metadata counts)";
     return false;
   }
   // Each kv is at least 8 (key len) + 4 (type) + 1 bytes; each tensor info at least 8 + 4 + 4 + 8.
-  if (n_kv > c.remaining() / 13) {
-    *err = "metadata count " + std::to_string(n_kv) + " cannot fit in a " + std::to_string(size_) + "-byte file";
+  if (*n_kv > c.remaining() / 13) {
+    *err = "metadata count " + std::to_string(*n_kv) + " cannot fit in a " + std::to_string(size_) + "-byte file";
     return false;
   }
-  if (n_tensors > c.remaining() / 24) {
-    *err = "tensor count " + std::to_string(n_tensors) + " cannot fit in a " + std::to_string(size_) + "-byte file";
+  if (*n_tensors > c.remaining() / 24) {
+    *err = "tensor count " + std::to_string(*n_tensors) + " cannot fit in a " + std::to_string(size_) + "-byte file";
     return false;
   }
+  return true;
+}
 
+bool gguf_file::parse_metadata(gguf_cursor& c, uint64_t n_kv, std::string* err) {
   kv_.reserve(static_cast<size_t>(n_kv));
   for (uint64_t k = 0; k < n_kv; k++) {
     std::string_view key;
@@ -419,90 +518,14 @@ bool gguf_file::parse(std::string* err) {
     }
     alignment_ = static_cast<uint32_t>(*v);
   }
+  return true;
+}
 
+bool gguf_file::parse_tensor_infos(gguf_cursor& c, uint64_t n_tensors, std::string* err) {
   tensors_.reserve(static_cast<size_t>(n_tensors));
   for (uint64_t k = 0; k < n_tensors; k++) {
     gguf_tensor_info ti;
-    std::string_view name;
-    size_t p = c.pos();
-    if (!c.read_string(&name)) {
-      *err = "tensor info " + std::to_string(k) + ": name runs past the end of the file" + at(p);
-      return false;
-    }
-    ti.name = std::string(name);
-    const std::string label = "tensor '" + ti.name + "'";
-    if (name.empty() || name.size() > kMaxTensorName) {
-      *err = "tensor info " + std::to_string(k) + ": name length " + std::to_string(name.size()) +
-             " is not in [1, " + std::to_string(kMaxTensorName) + "]" + at(p);
-      return false;
-    }
-    if (!c.read(&ti.n_dims)) {
-      *err = label + ": info truncated (n_dims)" + at(c.pos());
-      return false;
-    }
-    if (ti.n_dims > kMaxDims) {  // 0 dims: a scalar (one element), as gguf-py writes shape ()
-      *err = label + ": n_dims " + std::to_string(ti.n_dims) + " is more than 4";
-      return false;
-    }
-    for (uint32_t d = 0; d < ti.n_dims; d++) {
-      uint64_t ne;
-      if (!c.read(&ne)) {
-        *err = label + ": info truncated (dims)" + at(c.pos());
-        return false;
-      }
-      if (ne > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        *err = label + ": dimension " + std::to_string(d) + " is negative or too large";
-        return false;
-      }
-      ti.ne[d] = static_cast<int64_t>(ne);
-    }
-    // Element count must not overflow int64.
-    {
-      int64_t n = 1;
-      for (int d = 0; d < 4; d++) {
-        if (ti.ne[d] != 0 && n > std::numeric_limits<int64_t>::max() / ti.ne[d]) {
-          *err = label + ": element count overflows";
-          return false;
-        }
-        n *= ti.ne[d];
-      }
-    }
-    uint32_t raw_type;
-    if (!c.read(&raw_type)) {
-      *err = label + ": info truncated (type)" + at(c.pos());
-      return false;
-    }
-    if (!tensor_type_supported(raw_type)) {
-      const char* known = ggml_type_label(raw_type);
-      *err = label + ": tensor type " + (known ? std::string(known) + " (id " + std::to_string(raw_type) + ")"
-                                             : "id " + std::to_string(raw_type)) +
-             " is not supported (supported: f32, f16, bf16, q8_0, q4_0, q4_1, q5_0, q5_1, q2_k, q3_k, q4_k, q5_k, q6_k, iq4_nl, iq4_xs, mxfp4)";
-      return false;
-    }
-    ti.type = static_cast<tensor_type>(raw_type);
-    if (!c.read(&ti.offset)) {
-      *err = label + ": info truncated (offset)" + at(c.pos());
-      return false;
-    }
-    int64_t blk = tensor_type_block_elems(ti.type);
-    if (ti.ne[0] % blk != 0) {
-      *err = label + ": row length " + std::to_string(ti.ne[0]) + " is not a multiple of " +
-             tensor_type_name(ti.type) + "'s block size " + std::to_string(blk);
-      return false;
-    }
-    if (ti.offset % alignment_ != 0) {
-      *err = label + ": data offset " + std::to_string(ti.offset) + " is not a multiple of the alignment " +
-             std::to_string(alignment_);
-      return false;
-    }
-    // Bytes: rows * row_bytes; row_bytes <= ne0 * 4, so check the product against overflow.
-    uint64_t row_bytes = tensor_row_bytes(ti.type, ti.ne[0]);
-    uint64_t rows = static_cast<uint64_t>(ti.ne[1]) * static_cast<uint64_t>(ti.ne[2]) * static_cast<uint64_t>(ti.ne[3]);
-    if (row_bytes != 0 && rows > std::numeric_limits<uint64_t>::max() / row_bytes) {
-      *err = label + ": byte size overflows";
-      return false;
-    }
-    ti.n_bytes = rows * row_bytes;
+    if (!read_tensor_info(c, k, alignment_, &ti, err)) return false;
     if (tensor_index_.count(ti.name)) {
       *err = "duplicate tensor name '" + ti.name + "'";
       return false;
@@ -510,9 +533,12 @@ bool gguf_file::parse(std::string* err) {
     tensor_index_.emplace(ti.name, tensors_.size());
     tensors_.push_back(std::move(ti));
   }
+  return true;
+}
 
+bool gguf_file::locate_tensor_data(size_t infos_end, std::string* err) {
   // Tensor data starts at the next multiple of the alignment.
-  uint64_t pos = c.pos();
+  uint64_t pos = infos_end;
   data_offset_ = (pos + alignment_ - 1) / alignment_ * alignment_;
   if (data_offset_ > size_) {
     if (!tensors_.empty()) {

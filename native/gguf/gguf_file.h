@@ -77,6 +77,8 @@ struct gguf_tensor_info {
   int64_t n_rows() const { return ne[1] * ne[2] * ne[3]; }
 };
 
+class gguf_cursor;  // bounds-checked reader over the mapping (gguf_file.cc)
+
 class gguf_file {
  public:
   // Maps and validates `path`. On failure returns nullptr and sets *error (if non-null).
@@ -118,6 +120,10 @@ class gguf_file {
  private:
   gguf_file() = default;
   bool parse(std::string* error);
+  bool parse_header(gguf_cursor& c, uint64_t* n_tensors, uint64_t* n_kv, std::string* error);
+  bool parse_metadata(gguf_cursor& c, uint64_t n_kv, std::string* error);  // and general.alignment
+  bool parse_tensor_infos(gguf_cursor& c, uint64_t n_tensors, std::string* error);
+  bool locate_tensor_data(size_t infos_end, std::string* error);  // data offset, bounds, no overlap
 
   std::string path_;
   const uint8_t* base_ = nullptr;
