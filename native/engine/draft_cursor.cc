@@ -66,4 +66,23 @@ void draft_cursor::advance(int64_t proposed, int64_t accepted, int32_t token, co
   }
 }
 
+draft_replay_stats replay_draft_policy(const std::vector<int32_t>& output, std::vector<int32_t> draft, int32_t max_per_step) {
+  draft_cursor cur(std::move(draft), max_per_step);
+  const int64_t n = static_cast<int64_t>(output.size());
+  draft_replay_stats r;
+  int64_t done = 0;
+  while (done < n) {
+    const int64_t k = done == 0 ? 0 : cur.proposal(n - done - 1);
+    int64_t acc = 0;
+    while (acc < k && output[static_cast<size_t>(done + acc)] == cur.at(acc)) ++acc;
+    const int32_t last = output[static_cast<size_t>(done + acc)];
+    done += acc + 1;
+    r.proposed += k;
+    r.accepted += acc;
+    r.steps++;
+    if (done < n) cur.advance(k, acc, last, output.data(), done);
+  }
+  return r;
+}
+
 }  // namespace infer

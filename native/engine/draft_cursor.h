@@ -47,4 +47,13 @@ class draft_cursor {
   int64_t dead_ = -1;      // re-alignments land after this index
 };
 
+struct draft_replay_stats {
+  int64_t proposed = 0, accepted = 0, steps = 0;
+};
+
+// Replays the policy on a known output: the proposals, acceptances and steps speculative decoding
+// would take if the model produced `output` (its first token from the prefill pass, no step
+// budget limit). The policy's own measure, without a model (tests, benches).
+draft_replay_stats replay_draft_policy(const std::vector<int32_t>& output, std::vector<int32_t> draft, int32_t max_per_step);
+
 }  // namespace infer
