@@ -6,6 +6,7 @@
 #include <napi.h>
 
 #include "binding/binding_calls.h"
+#include "engine/abi.h"
 
 namespace infer {
 
@@ -13,7 +14,14 @@ using namespace binding;
 
 void register_engine_binding(Napi::Env env, Napi::Object exports) {
   auto add = [&](const char* name, Napi::Function::Callback fn) { exports.Set(name, Napi::Function::New(env, fn, name)); };
-  exports.Set("engineAbiVersion", Napi::Number::New(env, 1));
+  exports.Set("engineAbiVersion", Napi::Number::New(env, kEngineAbiVersion));
+  auto names = [&](const auto& table) {
+    Napi::Array a = Napi::Array::New(env);
+    for (const char* n : table) a.Set(a.Length(), Napi::String::New(env, n));
+    return a;
+  };
+  exports.Set("engineStatusNames", names(kEngineStatusNames));
+  exports.Set("finishReasonNames", names(kFinishReasonNames));
   add("loadModel", load_model);
   add("unloadModel", unload_model);
   add("modelMetadata", model_metadata);

@@ -11,18 +11,6 @@
 
 namespace infer {
 
-const char* engine_status_name(engine_status s) {
-  switch (s) {
-    case engine_status::ok: return "ok";
-    case engine_status::overloaded: return "overloaded";
-    case engine_status::context_length_exceeded: return "context_length_exceeded";
-    case engine_status::invalid_argument: return "invalid_argument";
-    case engine_status::internal: return "internal";
-    case engine_status::disposed: return "disposed";
-  }
-  return "unknown";
-}
-
 struct sequence {
   uint64_t id = 0;
   std::shared_ptr<event_sink> sink;

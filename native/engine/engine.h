@@ -37,6 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/abi.h"
 #include "engine/draft_cursor.h"
 #include "kernels/thread_pool.h"
 #include "kv/kv_pool.h"
@@ -46,18 +47,6 @@
 #include "sample/sampler.h"
 
 namespace infer {
-
-enum class engine_status : int32_t {
-  ok = 0,
-  overloaded = 1,               // KV memory cannot hold the sequence
-  context_length_exceeded = 2,  // prompt does not fit the context
-  invalid_argument = 3,
-  internal = 4,
-  disposed = 5,
-};
-const char* engine_status_name(engine_status s);
-
-enum class finish_reason : uint8_t { none = 0, stop = 1, length = 2, cancelled = 3, grammar_end = 4, error = 5 };
 
 // Per-sequence token constraint (grammar). allowed() is called before each sample; accept() after.
 class token_constraint {

@@ -194,6 +194,9 @@ export interface NativeEvalResult {
 
 export interface NativeBinding {
   readonly engineAbiVersion: number;
+  /** native/engine/abi.h's names by value; checked against NativeStatus / NativeFinish at load. */
+  readonly engineStatusNames: readonly string[];
+  readonly finishReasonNames: readonly string[];
   version(): string;
   loadModel(path: string, opts: NativeLoadOptions): Promise<ModelHandle>;
   unloadModel(model: ModelHandle): void;
@@ -240,8 +243,20 @@ export function native(): NativeBinding {
   if (b.engineAbiVersion !== ENGINE_ABI_VERSION) {
     throw new Error(`addon engine ABI ${String(b.engineAbiVersion)} != expected ${ENGINE_ABI_VERSION}; rebuild with node scripts/build.mjs`);
   }
+  checkEnumTable('engine status', NativeStatus, b.engineStatusNames);
+  checkEnumTable('finish reason', NativeFinish, b.finishReasonNames);
   cached = b;
   return b;
+}
+
+/** The addon's names by value must be this enum's members (camelCase here, snake_case there). */
+function checkEnumTable(what: string, e: Record<string, string | number>, names: readonly string[] | undefined): void {
+  const ours = Object.entries(e).filter((kv): kv is [string, number] => typeof kv[1] === 'number');
+  const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const same = names !== undefined && names.length === ours.length && ours.every(([k, v]) => names[v] === snake(k));
+  if (!same) {
+    throw new Error(`addon ${what} table [${names?.join(', ') ?? 'missing'}] differs from src/native/binding.ts; rebuild with node scripts/build.mjs or update both`);
+  }
 }
 
 export function isNativeError(e: unknown): e is Error & { code: NativeErrorCode } {
