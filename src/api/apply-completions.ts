@@ -1,30 +1,25 @@
 // The code-edit apply models (svc-v3-fast, svc-v3-large, auto) in the Chat Completions format.
-// POST /v1/chat/completions dispatches here (src/chat/apply-link.ts); the batch executor calls
+// POST /v1/chat/completions dispatches here (src/api/chat-completions.ts); the batch executor calls
 // completeApply. Validation runs on the event loop (cheap field checks); parsing the message,
 // the merge and token counting run in the piscina pool (src/apply/pool.ts). With an apply LLM
 // configured (--apply-model, src/apply/llm.ts), svc-v3-large (and auto when it picks large) has
 // the LLM write the file, the merge result serving as its speculative draft.
 import { ApiError, invalidRequest, openaiErrorBody, toApiError } from '../errors.js';
 import type { RequestContext, SseEvent } from '../http/types.js';
-import { SseQueue } from '../chat/sse-queue.js';
+import { SseQueue } from '../http/sse-queue.js';
 import { newChatCompletionId } from '../chat/ids.js';
 import type { MergeMode } from '../apply/merge.js';
 import { runInPool } from '../apply/pool.js';
 import type { ApplyTaskResult } from '../apply/run.js';
 import { runApplyLlm, type LlmApplyResult } from '../apply/llm.js';
+import { APPLY_MODELS, isApplyModel, type ApplyModel } from '../apply/models.js';
 import type { LoadedModel } from '../engine/types.js';
 
-export const APPLY_MODELS = ['svc-v3-fast', 'svc-v3-large', 'auto'] as const;
-export type ApplyModel = (typeof APPLY_MODELS)[number];
 
 /** Largest message content accepted (characters): 8 MiB of code plus update. */
 export const MAX_APPLY_CONTENT_CHARS = 8 * 1024 * 1024;
 /** Characters per streamed content delta (cut at a line end when one is near). */
 const STREAM_PIECE_CHARS = 2048;
-
-export function isApplyModel(model: string): boolean {
-  return (APPLY_MODELS as readonly string[]).includes(model);
-}
 
 const MODE: Record<ApplyModel, MergeMode> = { 'svc-v3-fast': 'fast', 'svc-v3-large': 'large', auto: 'auto' };
 

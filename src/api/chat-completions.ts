@@ -2,11 +2,12 @@
 // engine, answered as one chat.completion or as a chat.completion.chunk SSE stream.
 import { toApiError, openaiErrorBody } from '../errors.js';
 import type { RequestContext, Route, SseEvent } from '../http/types.js';
-import { handleApply, isApply } from '../chat/apply-link.js';
+import { isApplyModel } from '../apply/models.js';
+import { handleApplyCompletion } from './apply-completions.js';
 import { prepareOpenAIChat, runOpenAIChat } from '../chat/openai-chat.js';
 import { chatCompletionBody, OpenAIChunker } from '../chat/openai-response.js';
 import type { ChatServices } from '../chat/services.js';
-import { SseQueue } from '../chat/sse-queue.js';
+import { SseQueue } from '../http/sse-queue.js';
 import { endOfIoBatch } from '../chat/engine-turn.js';
 
 function field(body: unknown, name: string): unknown {
@@ -47,7 +48,7 @@ async function streamChat(services: ChatServices, ctx: RequestContext, body: unk
 async function handle(services: ChatServices, ctx: RequestContext): Promise<void> {
   const body = await ctx.readJson();
   const model = field(body, 'model');
-  if (typeof model === 'string' && isApply(model)) return handleApply(ctx, body, services.applyModel);
+  if (typeof model === 'string' && isApplyModel(model)) return handleApplyCompletion(ctx, body, services.applyModel);
   if (field(body, 'stream') === true) return streamChat(services, ctx, body);
   const p = await prepareOpenAIChat(services, body);
   if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);

@@ -4,7 +4,8 @@
 import { openaiErrorBody, toApiError } from '../errors.js';
 import { completeOpenAIChat } from '../chat/openai-chat.js';
 import type { ChatServices } from '../chat/services.js';
-import { completeApply, isApply } from '../chat/apply-link.js';
+import { isApplyModel } from '../apply/models.js';
+import { completeApply } from './apply-completions.js';
 
 export interface ExecuteOptions {
   signal?: AbortSignal;
@@ -31,7 +32,7 @@ export async function executeChatCompletion(services: ChatServices, body: unknow
     const b = body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>), stream: false } : body;
     if (b && typeof b === 'object' && 'stream_options' in b) delete (b as Record<string, unknown>).stream_options;
     const model = modelOf(b);
-    if (model !== undefined && isApply(model)) return await completeApply(b, { ...(opts.signal ? { signal: opts.signal } : {}), applyModel: services.applyModel ?? null });
+    if (model !== undefined && isApplyModel(model)) return await completeApply(b, { ...(opts.signal ? { signal: opts.signal } : {}), applyModel: services.applyModel ?? null });
     const out = await completeOpenAIChat(services, b, {
       ...(opts.signal ? { signal: opts.signal } : {}),
       priority: opts.priority ?? 'interactive',

@@ -3,7 +3,7 @@
 import { openaiErrorBody, toApiError } from '../errors.js';
 import type { RequestContext, Route, SseEvent } from '../http/types.js';
 import type { ChatServices } from '../chat/services.js';
-import { SseQueue } from '../chat/sse-queue.js';
+import { SseQueue } from '../http/sse-queue.js';
 import { prepareCompletion, runCompletion } from '../completions/run.js';
 import { completionBody, finishChunk, textChunk, usageChunk } from '../completions/response.js';
 

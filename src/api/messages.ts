@@ -5,7 +5,7 @@ import type { RequestContext, Route } from '../http/types.js';
 import { countMessageTokens, prepareMessage, runMessage } from '../chat/anthropic-chat.js';
 import { BlockBuilder, messageBody, messageDelta, messageStart } from '../chat/anthropic-response.js';
 import type { ChatServices } from '../chat/services.js';
-import { SseQueue } from '../chat/sse-queue.js';
+import { SseQueue } from '../http/sse-queue.js';
 import { endOfIoBatch } from '../chat/engine-turn.js';
 
 /** Messages and count_tokens bodies may be up to 32 MB (api.md §3.5) unless --max-body says otherwise. */

@@ -4,7 +4,7 @@
 // list pages (Anthropic's has_more/first_id/last_id, with its before_id/after_id/limit paging).
 import { invalidRequest, notFound } from '../errors.js';
 import type { Route } from '../http/types.js';
-import { APPLY_MODEL_IDS } from '../chat/apply-link.js';
+import { APPLY_MODELS } from '../apply/models.js';
 import type { ChatServices } from '../chat/services.js';
 
 const OWNER = 'svc';
@@ -31,7 +31,7 @@ export function listModels(services: ChatServices, created: number): ModelObject
   for (const [id, m] of services.models) {
     out.push({ ...common(id), context_window: m.info.contextLength, formats: ['chat.completions', 'messages'], kind: 'chat' });
   }
-  for (const id of APPLY_MODEL_IDS) {
+  for (const id of APPLY_MODELS) {
     if (services.models.has(id)) continue;
     out.push({ ...common(id), context_window: null, formats: ['chat.completions'], kind: 'apply' });
   }

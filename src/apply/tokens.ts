@@ -1,8 +1,7 @@
 // Token counting for the apply models with the served tokenizer: the built-in model's byte-level
 // BPE (the Qwen vocabulary the model maker writes into builtin.gguf), built from the same metadata
 // without reading the GGUF file, so usage matches what that model would count.
-import { PRESETS } from '../model-maker/make-model.js';
-import { qwenVocab } from '../model-maker/qwen-vocab.js';
+import { QWEN_PRE_TOKENIZER, qwenVocab } from '../assets/qwen-vocab.js';
 import { createTokenizer, type Tokenizer } from '../tokenizer/index.js';
 
 let cached: Tokenizer | null = null;
@@ -10,11 +9,10 @@ let cached: Tokenizer | null = null;
 /** The built-in model's tokenizer (built once per thread, ~1 s). */
 export function servedTokenizer(): Tokenizer {
   if (cached) return cached;
-  const spec = PRESETS.builtin as { vocabLimit?: number; pre: string };
-  const v = qwenVocab(spec.vocabLimit);
+  const v = qwenVocab();  // the built-in preset writes the whole vocabulary
   cached = createTokenizer({
     'tokenizer.ggml.model': 'gpt2',
-    'tokenizer.ggml.pre': spec.pre,
+    'tokenizer.ggml.pre': QWEN_PRE_TOKENIZER,
     'tokenizer.ggml.tokens': v.tokens,
     'tokenizer.ggml.token_type': v.types,
     'tokenizer.ggml.merges': v.merges,

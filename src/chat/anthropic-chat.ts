@@ -1,7 +1,7 @@
 // Messages over the engine: validation, prompt, one run; count_tokens on the identical prompt.
 import { invalidRequest } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
-import { isApply } from './apply-link.js';
+import { isApplyModel } from '../apply/models.js';
 import { newAnthropicToolUseId, newMessageId } from './ids.js';
 import { countTokensRequestSchema, messagesRequestSchema, planFromAnthropic, type MessagesRequest } from './anthropic-request.js';
 import type { MessageMeta } from './anthropic-response.js';
@@ -21,7 +21,7 @@ export interface PreparedMessage {
 }
 
 function rejectApplyModel(model: string): void {
-  if (isApply(model)) {
+  if (isApplyModel(model)) {
     throw invalidRequest(`model '${model}' is served by /v1/chat/completions only; /v1/messages serves the open-source chat models`, 'model');
   }
 }

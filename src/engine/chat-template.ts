@@ -1,7 +1,7 @@
 // The model's own chat template (tokenizer.chat_template), rendered with @huggingface/jinja.
 import { Template } from '@huggingface/jinja';
 import { invalidRequest } from '../errors.js';
-import { QWEN25_CHAT_TEMPLATE } from '../model-maker/chat-template.js';
+import { QWEN25_CHAT_TEMPLATE } from '../assets/qwen25-chat-template.js';
 import type { ChatTemplateInput } from './types.js';
 
 /** Used only when a model has no template of its own (ChatML). */

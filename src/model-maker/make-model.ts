@@ -2,6 +2,7 @@
 // random weights (normal x scale, norms = 1; see ./arch.ts for what each family writes), a real
 // vocabulary with its chat template (./write-vocab.ts) or a synthetic SPM one.
 // Same spec and seed -> byte-identical file.
+import { QWEN_PRE_TOKENIZER } from '../assets/qwen-vocab.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { GgufWriter } from '../gguf/gguf-writer.js';
@@ -69,7 +70,7 @@ const BASE: Omit<ModelSpec, 'dim' | 'layers' | 'heads' | 'kvHeads' | 'ffn' | 'na
   seed: 1,
   scale: 0.02,
   vocab: 'qwen',
-  pre: 'qwen2',
+  pre: QWEN_PRE_TOKENIZER,
 };
 
 export const PRESETS = {

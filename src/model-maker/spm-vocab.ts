@@ -4,7 +4,7 @@
 // by rank so earlier merges win, like a real SPM model's log-probabilities.
 import { byteLevelDecode } from '../tokenizer/byte-level.js';
 import { TokenType } from '../tokenizer/index.js';
-import { qwenVocab } from './qwen-vocab.js';
+import { qwenVocab } from '../assets/qwen-vocab.js';
 
 export interface SpmVocabData {
   tokens: string[];

@@ -4,9 +4,9 @@
 import type { GgufWriter } from '../gguf/gguf-writer.js';
 import { GgufValueType } from '../gguf/types.js';
 import { resolvePreTokenizer } from '../tokenizer/pre-tokenizers.js';
-import { QWEN25_CHAT_TEMPLATE } from './chat-template.js';
+import { QWEN25_CHAT_TEMPLATE } from '../assets/qwen25-chat-template.js';
 import { HF_VOCABS, hfBaseVocabSize, hfVocab, isHfVocab, writeHfVocab, type HfVocabName } from './hf-vocab.js';
-import { qwenVocab } from './qwen-vocab.js';
+import { qwenVocab } from '../assets/qwen-vocab.js';
 import { syntheticSpmVocab } from './spm-vocab.js';
 
 export const VOCABS = ['qwen', 'spm', ...HF_VOCABS] as const;

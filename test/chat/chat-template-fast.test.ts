@@ -2,7 +2,7 @@
 import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
 import { ChatTemplate } from '../../src/engine/chat-template.js';
-import { QWEN25_CHAT_TEMPLATE } from '../../src/model-maker/chat-template.js';
+import { QWEN25_CHAT_TEMPLATE } from '../../src/assets/qwen25-chat-template.js';
 import { seededRandom } from '../../src/bench/stats.js';
 
 describe('ChatTemplate direct Qwen2.5 rendering', () => {

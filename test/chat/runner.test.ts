@@ -8,7 +8,7 @@ import { OpenAIChunker, chatCompletionBody } from '../../src/chat/openai-respons
 import { BlockBuilder, messageBody, messageDelta, thinkingSignature } from '../../src/chat/anthropic-response.js';
 import type { BuiltPrompt } from '../../src/chat/prompt.js';
 import { detectChatFormat, type ModelChatFormat } from '../../src/chat/chat-format.js';
-import { QWEN25_CHAT_TEMPLATE } from '../../src/model-maker/chat-template.js';
+import { QWEN25_CHAT_TEMPLATE } from '../../src/assets/qwen25-chat-template.js';
 
 /** The Qwen2.5 template's format (Hermes <tool_call>), as the scripted outputs are written. */
 const HERMES: ModelChatFormat = { format: detectChatFormat(QWEN25_CHAT_TEMPLATE), markerText: new Map() };

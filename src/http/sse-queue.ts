@@ -6,7 +6,7 @@
 // content_block_start and first delta) are written together right after it, as one socket write;
 // end() writes whatever is still held plus its closing events together with the end of the body.
 // The SseWriter keeps writes in order and bounds what a slow client can make us hold.
-import type { RequestContext, SseEvent, SseWriter } from '../http/types.js';
+import type { RequestContext, SseEvent, SseWriter } from './types.js';
 
 export interface KeepAlive {
   /** Open the stream after this long without an event. */

@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { TokenType } from '../tokenizer/index.js';
 
+/** The pre-tokenizer the Qwen vocabulary is written with (tokenizer.ggml.pre). */
+export const QWEN_PRE_TOKENIZER = 'qwen2';
+
 export interface VocabData {
   tokens: string[];
   types: number[];

@@ -1,7 +1,7 @@
 // SseQueue against a recording SseWriter: lazy open, keep-alive pings, ordering, early exits.
 import { describe, expect, it } from 'vitest';
 import type { RequestContext, SseEvent, SseWriter } from '../../src/http/types.js';
-import { SseQueue } from '../../src/chat/sse-queue.js';
+import { SseQueue } from '../../src/http/sse-queue.js';
 
 function fakeCtx(): { ctx: RequestContext; log: string[]; abort: () => void; opened: () => number } {
   const log: string[] = [];
