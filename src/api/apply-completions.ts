@@ -12,7 +12,7 @@ import type { MergeMode } from '../apply/merge.js';
 import { runInPool } from '../apply/pool.js';
 import type { ApplyTaskResult } from '../apply/run.js';
 import { runApplyLlm, type LlmApplyResult } from '../apply/llm.js';
-import { APPLY_MODELS, isApplyModel, type ApplyModel } from '../apply/models.js';
+import { APPLY_MODELS, isApplyModel, type ApplyModel } from '../assets/apply-models.js';
 import type { LoadedModel } from '../engine/types.js';
 
 

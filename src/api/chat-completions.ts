@@ -2,7 +2,7 @@
 // engine, answered as one chat.completion or as a chat.completion.chunk SSE stream.
 import { toApiError, openaiErrorBody } from '../errors.js';
 import type { RequestContext, Route, SseEvent } from '../http/types.js';
-import { isApplyModel } from '../apply/models.js';
+import { isApplyModel } from '../assets/apply-models.js';
 import { handleApplyCompletion } from './apply-completions.js';
 import { prepareOpenAIChat, runOpenAIChat } from '../chat/openai-chat.js';
 import { chatCompletionBody, OpenAIChunker } from '../chat/openai-response.js';

@@ -4,7 +4,7 @@
 import { openaiErrorBody, toApiError } from '../errors.js';
 import { completeOpenAIChat } from '../chat/openai-chat.js';
 import type { ChatServices } from '../chat/services.js';
-import { isApplyModel } from '../apply/models.js';
+import { isApplyModel } from '../assets/apply-models.js';
 import { completeApply } from './apply-completions.js';
 
 export interface ExecuteOptions {

@@ -4,7 +4,7 @@
 // list pages (Anthropic's has_more/first_id/last_id, with its before_id/after_id/limit paging).
 import { invalidRequest, notFound } from '../errors.js';
 import type { Route } from '../http/types.js';
-import { APPLY_MODELS } from '../apply/models.js';
+import { APPLY_MODELS } from '../assets/apply-models.js';
 import type { ChatServices } from '../chat/services.js';
 
 const OWNER = 'svc';

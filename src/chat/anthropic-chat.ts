@@ -1,7 +1,7 @@
 // Messages over the engine: validation, prompt, one run; count_tokens on the identical prompt.
 import { invalidRequest } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
-import { isApplyModel } from '../apply/models.js';
+import { isApplyModel } from '../assets/apply-models.js';
 import { newAnthropicToolUseId, newMessageId } from './ids.js';
 import { countTokensRequestSchema, messagesRequestSchema, planFromAnthropic, type MessagesRequest } from './anthropic-request.js';
 import type { MessageMeta } from './anthropic-response.js';

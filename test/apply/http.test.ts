@@ -6,7 +6,7 @@ import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
 import { completeApply } from '../../src/api/apply-completions.js';
-import { isApplyModel } from '../../src/apply/models.js';
+import { isApplyModel } from '../../src/assets/apply-models.js';
 import { closeApplyPool } from '../../src/apply/pool.js';
 import { servedTokenizer } from '../../src/apply/tokens.js';
 import { caseMessage, loadCorpus } from './corpus-loader.js';
