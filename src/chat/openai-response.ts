@@ -43,8 +43,8 @@ export function openaiUsage(results: readonly ChoiceResult[]): OpenAIUsage {
     completion_tokens_details: {
       reasoning_tokens: results.reduce((a, r) => a + r.reasoningTokens, 0),
       audio_tokens: 0,
-      accepted_prediction_tokens: 0,
-      rejected_prediction_tokens: 0,
+      accepted_prediction_tokens: first?.prediction?.accepted ?? 0,
+      rejected_prediction_tokens: first?.prediction?.rejected ?? 0,
     },
   };
 }

@@ -49,6 +49,8 @@ export interface ChoiceResult {
   reasoningTokens: number;
   /** Logprob entries not yet attached to a text event (all of them for non-streaming use). */
   logprobs: LogprobEntry[];
+  /** Draft tokens the model accepted / rejected (predicted outputs: the apply LLM's draft). */
+  prediction?: { accepted: number; rejected: number };
 }
 
 export interface RunOptions {

@@ -171,10 +171,10 @@ describe('apply over HTTP (openai SDK)', () => {
       [{ model: 'svc-v3-fast', max_tokens: 0, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /max_tokens/],
       [{ model: 'svc-v3-fast', stream: 'yes', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /stream/],
       // chat features a merge does not have: refused by name, not silently ignored
-      [{ model: 'svc-v3-fast', stop: 'return', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /stop is not supported by the apply models/],
-      [{ model: 'auto', logprobs: true, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /logprobs is not supported/],
-      [{ model: 'svc-v3-large', tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'required', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /tools is not supported/],
-      [{ model: 'svc-v3-fast', response_format: { type: 'json_object' }, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /response_format is not supported/],
+      [{ model: 'svc-v3-fast', stop: 'return', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /stop:? is not supported by the apply models/],
+      [{ model: 'auto', logprobs: true, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /logprobs:? is not supported/],
+      [{ model: 'svc-v3-large', tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: 'required', messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /tools:? is not supported/],
+      [{ model: 'svc-v3-fast', response_format: { type: 'json_object' }, messages: [{ role: 'user', content: '<code>a</code>\n<update>b</update>' }] }, /response_format:? is not supported/],
     ];
     for (const [body, re] of bad) {
       const res = await fetch(`${url}/v1/chat/completions`, {
