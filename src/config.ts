@@ -6,6 +6,26 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { LOG_LEVELS } from './log.js';
 
+/** The engine's defaults, in one place: the server's flags and loadModel() (src/engine) both
+ *  read them, so a model loaded by a test, a bench or `svc serve` gets the same engine. */
+export const ENGINE_DEFAULTS = {
+  /** Compute threads, the scheduler's included: one per core. */
+  threads: availableParallelism(),
+  /** KV cache budget per model, MiB (reserved, not touched until used). */
+  kvCacheMb: 1024,
+  /** Interactive requests that may wait for a running slot, per model. */
+  maxQueued: 1024,
+  /** Sequences decoding at once. */
+  maxSequences: 64,
+  /** Tokens per engine step (the chunked-prefill budget). */
+  maxBatchTokens: 512,
+  /** Tokens per KV block. */
+  blockTokens: 16,
+  prefixCache: true,
+  /** Prefill first while no decoding stream has waited this long (0: always mix). */
+  decodeStallMs: 50,
+} as const;
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -115,7 +135,7 @@ const COMMON: FlagSpec[] = [
     help: 'largest JSON request body on every route (413 past it) (default 8MiB, and 32MiB on /v1/messages and count_tokens as in the Anthropic API)',
   },
   { flag: 'log-level', key: 'logLevel', kind: 'string', def: 'info', arg: 'LEVEL', help: `${LOG_LEVELS.join('|')}` },
-  { flag: 'threads', key: 'threads', kind: 'number', def: String(availableParallelism()), arg: 'N', help: 'engine CPU threads' },
+  { flag: 'threads', key: 'threads', kind: 'number', def: String(ENGINE_DEFAULTS.threads), arg: 'N', help: 'engine CPU threads' },
   { flag: 'kv-cache-mb', key: 'kvCacheMb', kind: 'number', def: '1024', arg: 'MB', help: 'KV cache memory per model' },
   { flag: 'max-queue', key: 'maxQueue', kind: 'number', def: '1024', arg: 'N', help: 'requests that may wait for a free engine slot, per model (503 overloaded past it)' },
   { flag: 'no-prefix-cache', key: 'prefixCache', kind: 'bool', negated: true, def: undefined, help: 'disable prefix caching' },
@@ -169,11 +189,11 @@ const DEFAULTS: Record<ConfigKey, unknown> = {
   rateLimitRps: 50,
   rateLimitBurst: 100,
   logLevel: 'info',
-  threads: availableParallelism(),
-  kvCacheMb: 1024,
-  maxQueue: 1024,
-  prefixCache: true,
-  decodeStallMs: 50,
+  threads: ENGINE_DEFAULTS.threads,
+  kvCacheMb: ENGINE_DEFAULTS.kvCacheMb,
+  maxQueue: ENGINE_DEFAULTS.maxQueued,
+  prefixCache: ENGINE_DEFAULTS.prefixCache,
+  decodeStallMs: ENGINE_DEFAULTS.decodeStallMs,
   applyModel: null,
   predictApiKey: null,
   shutdownTimeoutS: 10,

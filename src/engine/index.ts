@@ -2,53 +2,54 @@
 // engine. Loading the same path twice in a process shares weights, KV pool and scheduler.
 import { native, type NativeLoadOptions } from '../native/binding.js';
 import { ApiError } from '../errors.js';
+import { ENGINE_DEFAULTS } from '../config.js';
 import { NativeModel, type EngineModel } from './native-model.js';
 
 export type { EngineModel, EvaluateOptions, EvaluateResult } from './native-model.js';
 
 export interface LoadModelOptions {
-  /** Compute threads (including the scheduler thread). Default: 2. */
+  /** Compute threads (including the scheduler thread). Defaults for every option: ENGINE_DEFAULTS (src/config.ts). */
   threads?: number;
-  /** KV cache budget in MiB (default 256). */
+  /** KV cache budget in MiB. */
   kvCacheMb?: number;
   /** KV cache budget in tokens (overrides kvCacheMb; rounded up to whole blocks). */
   kvCacheTokens?: number;
-  /** Radix prefix cache (default true). */
+  /** Radix prefix cache. */
   prefixCache?: boolean;
   /** Model id reported in ModelInfo (default: file name without .gguf). */
   id?: string;
-  /** Tokens per engine step (chunked-prefill budget). Default 512. */
+  /** Tokens per engine step (chunked-prefill budget). */
   maxBatchTokens?: number;
-  /** Sequences decoding at once. Default 64. */
+  /** Sequences decoding at once. */
   maxSequences?: number;
   /** Interactive requests that may wait for one of those slots; past it generate() rejects with
    *  503 overloaded at once. Batch-priority requests are not counted (the batch runner bounds its
-   *  own). Default 1024. */
+   *  own). */
   maxQueued?: number;
   /** Cap the context below the model's context_length. */
   contextLength?: number;
-  /** Tokens per KV block (default 16). */
+  /** Tokens per KV block. */
   blockTokens?: number;
   /** 'auto' (default): the GPU when one is usable; 'off': CPU only. */
   gpu?: 'auto' | 'off';
   /** Prefill first: a step that can finish interactive prompts leaves the decoding sequences out
    *  (when that at least halves its work; CPU only) while none of them has waited this long for
-   *  its next token. 0 always mixes them in. Default 50. */
+   *  its next token. 0 always mixes them in. */
   decodeStallMs?: number;
 }
 
 export async function loadModel(path: string, opts: LoadModelOptions = {}): Promise<EngineModel> {
-  const blockTokens = opts.blockTokens ?? 16;
+  const blockTokens = opts.blockTokens ?? ENGINE_DEFAULTS.blockTokens;
   const n: NativeLoadOptions = {
-    threads: opts.threads ?? 2,
-    kvCacheMb: opts.kvCacheMb ?? 256,
-    prefixCache: opts.prefixCache ?? true,
-    maxBatchTokens: opts.maxBatchTokens ?? 512,
-    maxSequences: opts.maxSequences ?? 64,
+    threads: opts.threads ?? ENGINE_DEFAULTS.threads,
+    kvCacheMb: opts.kvCacheMb ?? ENGINE_DEFAULTS.kvCacheMb,
+    prefixCache: opts.prefixCache ?? ENGINE_DEFAULTS.prefixCache,
+    maxBatchTokens: opts.maxBatchTokens ?? ENGINE_DEFAULTS.maxBatchTokens,
+    maxSequences: opts.maxSequences ?? ENGINE_DEFAULTS.maxSequences,
     blockTokens,
     contextLength: opts.contextLength ?? 0,
     gpu: opts.gpu ?? 'auto',
-    decodeStallMs: opts.decodeStallMs ?? 50,
+    decodeStallMs: opts.decodeStallMs ?? ENGINE_DEFAULTS.decodeStallMs,
   };
   if (opts.kvCacheTokens !== undefined) n.kvBlocks = Math.max(1, Math.ceil(opts.kvCacheTokens / blockTokens));
   let handle;
@@ -57,5 +58,5 @@ export async function loadModel(path: string, opts: LoadModelOptions = {}): Prom
   } catch (e) {
     throw new ApiError('model_not_ready', (e as Error).message);
   }
-  return new NativeModel(handle, path, opts.id, { maxRunning: n.maxSequences ?? 64, maxWaiting: opts.maxQueued ?? 1024 });
+  return new NativeModel(handle, path, opts.id, { maxRunning: n.maxSequences ?? ENGINE_DEFAULTS.maxSequences, maxWaiting: opts.maxQueued ?? ENGINE_DEFAULTS.maxQueued });
 }
