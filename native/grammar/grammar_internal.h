@@ -125,15 +125,76 @@ enum frame_kind : uint8_t {
 };
 struct frame {
   uint8_t kind = 0;
-  uint8_t sub = 0;
+  uint8_t sub = 0;    // the kind's step (pda.cc: o_*, a_*, n_*, d_*, l_*; string flag bits)
   uint8_t ws = 0;     // whitespace bytes used in the current run
   uint8_t depth = 0;  // containers open below this frame
   uint32_t node = 0;  // schema node
-  uint32_t a = 0;     // kind-specific (see pda.cc)
-  uint32_t b = 0;
-  uint64_t seen = 0;  // object: declared properties present
+  // Kind-specific storage: read and write it only through the kind's accessors below. A field a
+  // kind does not use stays 0 (the bytes are the cache key: the same state, the same bytes).
+  uint32_t slot32_1 = 0;
+  uint32_t slot32_2 = 0;
+  uint64_t slot64 = 0;
 };
 static_assert(sizeof(frame) == 24, "frame must stay packed: it is hashed as bytes");
+
+// ---- frame fields by kind: each accessor names one storage slot as one kind uses it (the `sub`
+// steps o_*, n_*, ... and the flag constants named below are defined in pda.cc) ----
+// value, doc, lines: no kind-specific fields. A value frame (node, depth, ws: its leading
+// whitespace) turns into the concrete kind on its first byte; doc holds the single root value
+// (sub d_*), lines NDJSON lines of root values (sub l_*).
+
+// object (sub o_*): while reading a declared key (o_key), the node in the declared names' trie
+// and the key's string state (string_step); once the key is read (o_colon, o_in_value), the
+// property index (kExtra for an undeclared key); throughout, the bits of the declared properties
+// present (or out of reach: never offered).
+inline uint32_t& object_key_node(frame& f) { return f.slot32_1; }
+inline uint32_t object_key_node(const frame& f) { return f.slot32_1; }
+inline uint32_t& object_key_state(frame& f) { return f.slot32_2; }
+inline uint32_t object_key_state(const frame& f) { return f.slot32_2; }
+inline uint32_t& object_property(frame& f) { return f.slot32_2; }
+inline uint32_t object_property(const frame& f) { return f.slot32_2; }
+inline uint64_t& object_seen(frame& f) { return f.slot64; }
+inline uint64_t object_seen(const frame& f) { return f.slot64; }
+
+// array (sub a_*): the items so far, saturating at the largest bound that matters.
+inline uint32_t& array_items(frame& f) { return f.slot32_1; }
+inline uint32_t array_items(const frame& f) { return f.slot32_1; }
+
+// string (sub: flag bits kStrKey, kStrPattern, and kStrBudgetNormalized when a cache-normalized
+// budget stands for a larger one: running out of it is then "uncertain", never "dead"): the
+// characters still allowed (0xFFFF: no limit) and still needed, packed in one slot (16 bits
+// each); the string state (string_step); for a pattern string, the state of the node's DFA.
+inline uint32_t string_chars_allowed(const frame& f) { return f.slot32_1 & 0xFFFF; }
+inline uint32_t string_chars_needed(const frame& f) { return f.slot32_1 >> 16; }
+inline void set_string_chars(frame& f, uint32_t allowed, uint32_t needed) {
+  f.slot32_1 = allowed | needed << 16;
+}
+inline uint32_t& string_state(frame& f) { return f.slot32_2; }
+inline uint32_t string_state(const frame& f) { return f.slot32_2; }
+inline uint64_t& string_pattern_state(frame& f) { return f.slot64; }
+inline uint64_t string_pattern_state(const frame& f) { return f.slot64; }
+
+// number (sub n_*): the digits in the current part (integer, fraction, exponent); flags: kIntOnly,
+// kNegative (bounded integers and numbers), kTieLo / kTieHi (a bounded number's integer part
+// equals its lower / upper bound's), and above the low 8 bits, in a bounded number's fraction,
+// the residue of its digits (frac_residue); the value of the digits so far in the current part
+// (bounded integers and numbers only).
+inline uint32_t& number_digits(frame& f) { return f.slot32_1; }
+inline uint32_t number_digits(const frame& f) { return f.slot32_1; }
+inline uint32_t& number_flags(frame& f) { return f.slot32_2; }
+inline uint32_t number_flags(const frame& f) { return f.slot32_2; }
+inline uint64_t& number_value(frame& f) { return f.slot64; }
+inline uint64_t number_value(const frame& f) { return f.slot64; }
+
+// keyword: which one (0 true, 1 false, 2 null) and the bytes of it matched so far.
+inline uint32_t& keyword_index(frame& f) { return f.slot32_1; }
+inline uint32_t keyword_index(const frame& f) { return f.slot32_1; }
+inline uint32_t& keyword_matched(frame& f) { return f.slot32_2; }
+inline uint32_t keyword_matched(const frame& f) { return f.slot32_2; }
+
+// literal (enum / const; node: its schema node): the node reached in the schema's literal trie.
+inline uint32_t& literal_trie_node(frame& f) { return f.slot32_1; }
+inline uint32_t literal_trie_node(const frame& f) { return f.slot32_1; }
 
 struct pda_stack {
   int n = 0;

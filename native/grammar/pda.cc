@@ -1,22 +1,8 @@
 // The byte-level pushdown automaton: one step function per frame kind. Deterministic except for
 // unions (anyOf), which report `split` so the caller can try each alternative.
 //
-// Frame fields by kind:
-//   value:   node, depth, ws (leading whitespace); turns into the concrete kind on its first byte
-//   object:  sub (o_*), a = key-trie node while in a key, b = string state in a key, then the
-//            property index (kExtra for an undeclared key), seen = declared properties present
-//   array:   sub (a_*), a = items so far (saturating at the largest bound that matters)
-//   string:  a = characters still allowed (low 16 bits, 0xFFFF = no limit) | characters still
-//            needed << 16, b = string state, sub bits: kStrBudgetNormalized when a cache-
-//            normalized budget stands for a larger one (running out of it is then "uncertain",
-//            never "dead"), kStrKey, kStrPattern (seen = the node's pattern DFA state)
-//   number:  sub (n_*), a = digits in the current part, b = 1 for integers only (| 2: a minus
-//            sign, for bounded integers and numbers; | 4 / 8: a bounded number's integer part
-//            equals its lower / upper bound's), seen = the digits' value so far in the current
-//            part (bounded integers and numbers)
-//   keyword: a = which (true/false/null), b = bytes matched
-//   literal: node, a = node in the schema's literal trie
-//   doc:     sub (d_*): the single root value;  lines: sub (l_*): NDJSON lines of root values
+// Each frame kind's fields and their accessors (object_seen, string_state, number_digits, ...)
+// are documented in grammar_internal.h; the kinds' `sub` steps and flags are defined below.
 #include <algorithm>
 
 #include "grammar/grammar_internal.h"
@@ -30,6 +16,15 @@ enum : uint8_t { o_start, o_key, o_colon, o_in_value, o_after_value, o_after_com
 constexpr uint8_t kStrBudgetNormalized = 1, kStrKey = 2, kStrPattern = 4;
 enum : uint8_t { a_start, a_in_item, a_after_item };
 enum : uint8_t { n_start, n_minus, n_zero, n_int, n_dot, n_frac, n_e, n_esign, n_exp };
+// number_flags bits. Integer-only frames carry kIntOnly from the start; kNegative is set only on
+// bounded integers (integer-only, as int_bounded nodes are) and bounded numbers, the ties only on
+// bounded numbers (never int_bounded). So where the code asks int_bounded, or on an unbounded
+// number, `number_flags(f) != 0` means integer-only.
+constexpr uint32_t kIntOnly = 1, kNegative = 2, kTieLo = 4, kTieHi = 8;
+// In a bounded number's fraction, number_flags bits 8.. hold the residue mod num_mult of the
+// digits so far read as one integer (integer part and fraction digits): the integer part itself
+// is not kept there.
+constexpr int kResidueShift = 8;
 enum : uint8_t { d_in, d_done };
 enum : uint8_t { l_start, l_in, l_after };
 constexpr uint32_t kExtra = 0xFFFF;
@@ -148,12 +143,12 @@ frame make_value(uint32_t node, uint8_t depth) {
   return v;
 }
 
-frame make_key_string(uint32_t string_state) {
+frame make_key_string(uint32_t state) {
   frame k;
   k.kind = fk_string;
   k.sub = kStrKey;
-  k.a = kNoLimit;
-  k.b = string_state;
+  set_string_chars(k, kNoLimit, 0);
+  string_state(k) = state;
   return k;
 }
 
@@ -162,17 +157,17 @@ void child_done(const compiled_grammar& g, frame& p) {
     case fk_object:
       if (p.sub == o_in_key) {  // an undeclared key ended
         p.sub = o_colon;
-        p.b = kExtra;
+        object_property(p) = kExtra;
         p.ws = 0;
         break;
       }
-      if (p.b != kExtra) p.seen |= uint64_t(1) << p.b;
+      if (object_property(p) != kExtra) object_seen(p) |= uint64_t(1) << object_property(p);
       p.sub = o_after_value;
       p.ws = 0;
       break;
     case fk_array: {
       const schema_node& n = g.nodes[p.node];
-      if (p.a < count_cap(n.min_items, n.max_items)) ++p.a;
+      if (array_items(p) < count_cap(n.min_items, n.max_items)) ++array_items(p);
       p.sub = a_after_item;
       p.ws = 0;
       break;
@@ -183,10 +178,11 @@ void child_done(const compiled_grammar& g, frame& p) {
   }
 }
 
-// ---- integers with bounds: `seen` holds the digits' value so far, b bit 2 the minus sign ----
-constexpr uint32_t kNegative = 2;
+// ---- integers with bounds: number_value holds the digits' value so far, kNegative the sign ----
 
-inline int64_t signed_value(const frame& f) { return (f.b & kNegative) ? -int64_t(f.seen) : int64_t(f.seen); }
+inline int64_t signed_value(const frame& f) {
+  return (number_flags(f) & kNegative) ? -int64_t(number_value(f)) : int64_t(number_value(f));
+}
 
 // Whether [a, b] holds an allowed value: inside the bounds and a multiple of int_multiple.
 inline bool int_interval_allowed(const schema_node& n, int64_t a, int64_t b) {
@@ -214,8 +210,6 @@ bool int_prefix_feasible(const schema_node& n, bool negative, uint64_t v, int di
 // ---- numbers with bounds: magnitudes against the bounds mirrored for the sign, exact in int128.
 // Every scaled value in a prefix's range of completions is writable (kMaxFracDigits digits), so
 // a prefix is feasible iff that range meets the bounds on the grid of the allowed fraction digits.
-constexpr uint32_t kTieLo = 4, kTieHi = 8;
-
 struct magnitude_bounds {
   int128 lo, hi;
 };
@@ -235,11 +229,11 @@ bool num_interval_allowed(const schema_node& n, bool negative, int128 a, int128 
   return (a + grid - 1) / grid * grid <= b;
 }
 
-// In the fraction, b bits 8.. hold the residue mod num_mult of the digits so far read as one
-// integer (integer part and fraction digits): the integer part itself is not kept there.
-constexpr int kResidueShift = 8;
-inline uint32_t frac_residue(const frame& f) { return f.b >> kResidueShift; }
-inline void set_frac_residue(frame& f, uint32_t r) { f.b = (f.b & ((1u << kResidueShift) - 1)) | (r << kResidueShift); }
+// The residue in a bounded number's fraction (kResidueShift).
+inline uint32_t frac_residue(const frame& f) { return number_flags(f) >> kResidueShift; }
+inline void set_frac_residue(frame& f, uint32_t r) {
+  number_flags(f) = (number_flags(f) & ((1u << kResidueShift) - 1)) | (r << kResidueShift);
+}
 
 // Whether a fraction with residue r after `digits` fraction digits can end on a multiple of
 // num_mult / 10^max_frac by adding fewer than `span` units of 10^-max_frac (the completions:
@@ -265,9 +259,9 @@ bool num_int_prefix_feasible(const schema_node& n, bool negative, uint64_t v, in
 // The integer part of a number in its fraction: known only where it ties with a bound (otherwise
 // every fraction is inside the bounds). -1: no tie.
 int128 tied_int_part(const schema_node& n, const frame& f) {
-  const magnitude_bounds m = num_magnitudes(n, (f.b & kNegative) != 0);
-  if (f.b & kTieLo) return m.lo / kNumScale;
-  if (f.b & kTieHi) return m.hi / kNumScale;
+  const magnitude_bounds m = num_magnitudes(n, (number_flags(f) & kNegative) != 0);
+  if (number_flags(f) & kTieLo) return m.lo / kNumScale;
+  if (number_flags(f) & kTieHi) return m.hi / kNumScale;
   return -1;
 }
 
@@ -278,76 +272,76 @@ bool num_frac_feasible(const schema_node& n, const frame& f, uint64_t frac, int 
   if (i < 0) return num_residue_feasible(n, r, digits, uint64_t(pow10_128(n.max_frac - digits)));
   const int128 unit = pow10_128(kMaxFracDigits - digits);
   const int128 a = i * kNumScale + int128(frac) * unit;
-  return num_interval_allowed(n, (f.b & kNegative) != 0, a, a + unit - 1);
+  return num_interval_allowed(n, (number_flags(f) & kNegative) != 0, a, a + unit - 1);
 }
 
 // Whether the number read so far is an allowed value as it stands.
 bool num_value_allowed(const schema_node& n, const frame& f) {
-  const bool negative = (f.b & kNegative) != 0;
+  const bool negative = (number_flags(f) & kNegative) != 0;
   if (f.sub == n_zero || f.sub == n_int) {
-    const int128 v = int128(f.seen) * kNumScale;
+    const int128 v = int128(number_value(f)) * kNumScale;
     return num_interval_allowed(n, negative, v, v);
   }
   if (f.sub != n_frac) return false;
   const int128 i = tied_int_part(n, f);
-  if (i < 0) return num_residue_feasible(n, frac_residue(f), int(f.a), 1);
-  const int128 v = i * kNumScale + int128(f.seen) * pow10_128(kMaxFracDigits - int(f.a));
+  if (i < 0) return num_residue_feasible(n, frac_residue(f), int(number_digits(f)), 1);
+  const int128 v = i * kNumScale + int128(number_value(f)) * pow10_128(kMaxFracDigits - int(number_digits(f)));
   return num_interval_allowed(n, negative, v, v);
 }
 
 inline bool num_bounded_frame(const compiled_grammar& g, const frame& f) {
-  return !(f.b & 1) && g.nodes[f.node].num_bounded;
+  return !(number_flags(f) & kIntOnly) && g.nodes[f.node].num_bounded;
 }
 
 step bounded_num_step(const schema_node& n, frame& f, uint8_t c) {
   const bool digit = c >= '0' && c <= '9';
-  const bool negative = (f.b & kNegative) != 0;
+  const bool negative = (number_flags(f) & kNegative) != 0;
   switch (f.sub) {
     case n_start:
       if (c == '-') {
         if (!num_interval_allowed(n, true, 0, kNumLimit)) return step::dead;  // no negative value fits
         f.sub = n_minus;
-        f.b |= kNegative;
+        number_flags(f) |= kNegative;
         return step::consumed;
       }
       [[fallthrough]];
     case n_minus:
       if (!digit || !num_int_prefix_feasible(n, negative, uint64_t(c - '0'), 1)) return step::dead;
       f.sub = c == '0' ? n_zero : n_int;
-      f.a = 1;
-      f.seen = uint64_t(c - '0');
+      number_digits(f) = 1;
+      number_value(f) = uint64_t(c - '0');
       return step::consumed;
     case n_zero:
     case n_int:
-      if (digit && f.sub == n_int && f.a < uint32_t(kMaxIntDigits)) {
-        const uint64_t v = f.seen * 10 + uint64_t(c - '0');
-        if (!num_int_prefix_feasible(n, negative, v, int(f.a) + 1)) return step::dead;
-        f.seen = v;
-        ++f.a;
+      if (digit && f.sub == n_int && number_digits(f) < uint32_t(kMaxIntDigits)) {
+        const uint64_t v = number_value(f) * 10 + uint64_t(c - '0');
+        if (!num_int_prefix_feasible(n, negative, v, int(number_digits(f)) + 1)) return step::dead;
+        number_value(f) = v;
+        ++number_digits(f);
         return step::consumed;
       }
       if (c == '.' && n.max_frac > 0) {
-        const int128 a = int128(f.seen) * kNumScale, b = a + kNumScale - 1;
+        const int128 a = int128(number_value(f)) * kNumScale, b = a + kNumScale - 1;
         if (!num_interval_allowed(n, negative, a, b)) return step::dead;
         const magnitude_bounds m = num_magnitudes(n, negative);
-        if (m.lo >= a && m.lo <= b) f.b |= kTieLo;
-        if (m.hi >= a && m.hi <= b) f.b |= kTieHi;
-        set_frac_residue(f, uint32_t(f.seen % n.num_mult));
+        if (m.lo >= a && m.lo <= b) number_flags(f) |= kTieLo;
+        if (m.hi >= a && m.hi <= b) number_flags(f) |= kTieHi;
+        set_frac_residue(f, uint32_t(number_value(f) % n.num_mult));
         f.sub = n_dot;
-        f.a = 0;
-        f.seen = 0;
+        number_digits(f) = 0;
+        number_value(f) = 0;
         return step::consumed;
       }
       return num_value_allowed(n, f) ? step::pop_refeed : step::dead;
     default:  // n_dot, n_frac
-      if (digit && f.a < n.max_frac) {
-        const uint64_t v = f.seen * 10 + uint64_t(c - '0');
+      if (digit && number_digits(f) < n.max_frac) {
+        const uint64_t v = number_value(f) * 10 + uint64_t(c - '0');
         const uint32_t r = uint32_t((uint64_t(frac_residue(f)) * 10 + uint64_t(c - '0')) % n.num_mult);
-        if (!num_frac_feasible(n, f, v, int(f.a) + 1, r)) return step::dead;
+        if (!num_frac_feasible(n, f, v, int(number_digits(f)) + 1, r)) return step::dead;
         set_frac_residue(f, r);
         f.sub = n_frac;
-        f.seen = v;
-        ++f.a;
+        number_value(f) = v;
+        ++number_digits(f);
         return step::consumed;
       }
       return f.sub == n_frac && num_value_allowed(n, f) ? step::pop_refeed : step::dead;
@@ -359,18 +353,18 @@ inline bool number_finishes(const compiled_grammar& g, const frame& f) {
   if (f.sub == n_frac || f.sub == n_exp) return true;
   if (f.sub != n_zero && f.sub != n_int) return false;
   const schema_node& n = g.nodes[f.node];
-  return !(n.int_bounded && f.b != 0) || n.int_allowed(signed_value(f));
+  return !(n.int_bounded && number_flags(f) != 0) || n.int_allowed(signed_value(f));
 }
 
 step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
   const bool digit = c >= '0' && c <= '9';
-  const bool negative = (f.b & kNegative) != 0;
+  const bool negative = (number_flags(f) & kNegative) != 0;
   switch (f.sub) {
     case n_start:
       if (c == '-') {
         if (!int_interval_allowed(n, n.int_min, -1)) return step::dead;  // no negative value fits
         f.sub = n_minus;
-        f.b |= kNegative;
+        number_flags(f) |= kNegative;
         return step::consumed;
       }
       [[fallthrough]];
@@ -378,22 +372,22 @@ step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
       if (c == '0') {
         if (!n.int_allowed(0)) return step::dead;
         f.sub = n_zero;
-        f.seen = 0;
+        number_value(f) = 0;
         return step::consumed;
       }
       if (digit && int_prefix_feasible(n, negative, uint64_t(c - '0'), 1)) {
         f.sub = n_int;
-        f.a = 1;
-        f.seen = uint64_t(c - '0');
+        number_digits(f) = 1;
+        number_value(f) = uint64_t(c - '0');
         return step::consumed;
       }
       return step::dead;
     default: {  // n_zero, n_int
-      if (digit && f.sub == n_int && f.a < uint32_t(kMaxIntDigits)) {
-        const uint64_t v = f.seen * 10 + uint64_t(c - '0');
-        if (!int_prefix_feasible(n, negative, v, int(f.a) + 1)) return step::dead;
-        f.seen = v;
-        ++f.a;
+      if (digit && f.sub == n_int && number_digits(f) < uint32_t(kMaxIntDigits)) {
+        const uint64_t v = number_value(f) * 10 + uint64_t(c - '0');
+        if (!int_prefix_feasible(n, negative, v, int(number_digits(f)) + 1)) return step::dead;
+        number_value(f) = v;
+        ++number_digits(f);
         return step::consumed;
       }
       return n.int_allowed(signed_value(f)) ? step::pop_refeed : step::dead;
@@ -402,39 +396,39 @@ step bounded_int_step(const schema_node& n, frame& f, uint8_t c) {
 }
 
 step number_step(const compiled_grammar& g, frame& f, uint8_t c) {
-  if (f.b != 0 && g.nodes[f.node].int_bounded) return bounded_int_step(g.nodes[f.node], f, c);
+  if (number_flags(f) != 0 && g.nodes[f.node].int_bounded) return bounded_int_step(g.nodes[f.node], f, c);
   if (num_bounded_frame(g, f)) return bounded_num_step(g.nodes[f.node], f, c);
   bool digit = c >= '0' && c <= '9';
-  bool int_only = f.b != 0;
+  bool int_only = number_flags(f) != 0;
   switch (f.sub) {
     case n_start:
       if (c == '-') { f.sub = n_minus; return step::consumed; }
       [[fallthrough]];
     case n_minus:
       if (c == '0') { f.sub = n_zero; return step::consumed; }
-      if (digit) { f.sub = n_int; f.a = 1; return step::consumed; }
+      if (digit) { f.sub = n_int; number_digits(f) = 1; return step::consumed; }
       return step::dead;
     case n_zero:
     case n_int:
-      if (digit && f.sub == n_int && f.a < uint32_t(kMaxIntDigits)) { ++f.a; return step::consumed; }
-      if (!int_only && c == '.') { f.sub = n_dot; f.a = 0; return step::consumed; }
-      if (!int_only && (c == 'e' || c == 'E')) { f.sub = n_e; f.a = 0; return step::consumed; }
+      if (digit && f.sub == n_int && number_digits(f) < uint32_t(kMaxIntDigits)) { ++number_digits(f); return step::consumed; }
+      if (!int_only && c == '.') { f.sub = n_dot; number_digits(f) = 0; return step::consumed; }
+      if (!int_only && (c == 'e' || c == 'E')) { f.sub = n_e; number_digits(f) = 0; return step::consumed; }
       return step::pop_refeed;
     case n_dot:
-      if (digit) { f.sub = n_frac; f.a = 1; return step::consumed; }
+      if (digit) { f.sub = n_frac; number_digits(f) = 1; return step::consumed; }
       return step::dead;
     case n_frac:
-      if (digit && f.a < uint32_t(kMaxFracDigits)) { ++f.a; return step::consumed; }
-      if (c == 'e' || c == 'E') { f.sub = n_e; f.a = 0; return step::consumed; }
+      if (digit && number_digits(f) < uint32_t(kMaxFracDigits)) { ++number_digits(f); return step::consumed; }
+      if (c == 'e' || c == 'E') { f.sub = n_e; number_digits(f) = 0; return step::consumed; }
       return step::pop_refeed;
     case n_e:
       if (c == '+' || c == '-') { f.sub = n_esign; return step::consumed; }
       [[fallthrough]];
     case n_esign:
-      if (digit) { f.sub = n_exp; f.a = 1; return step::consumed; }
+      if (digit) { f.sub = n_exp; number_digits(f) = 1; return step::consumed; }
       return step::dead;
     default:  // n_exp
-      if (digit && f.a < uint32_t(kMaxExpDigits)) { ++f.a; return step::consumed; }
+      if (digit && number_digits(f) < uint32_t(kMaxExpDigits)) { ++number_digits(f); return step::consumed; }
       return step::pop_refeed;
   }
 }
@@ -443,12 +437,12 @@ const char* const kKeywords[3] = {"true", "false", "null"};
 
 step literal_step(const compiled_grammar& g, frame& f, uint8_t c) {
   const byte_trie& t = g.tries[size_t(g.nodes[f.node].literals)];
-  uint32_t ch = t.child(f.a, c);
+  uint32_t ch = t.child(literal_trie_node(f), c);
   if (ch != byte_trie::none) {
-    f.a = ch;
+    literal_trie_node(f) = ch;
     return t.nodes[ch].terminal >= 0 && !t.has_children(ch) ? step::done : step::consumed;
   }
-  return t.nodes[f.a].terminal >= 0 ? step::pop_refeed : step::dead;
+  return t.nodes[literal_trie_node(f)].terminal >= 0 ? step::pop_refeed : step::dead;
 }
 
 step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
@@ -463,37 +457,39 @@ step value_step(const compiled_grammar& g, frame& f, uint8_t c) {
   f.ws = 0;
   if (n.literals >= 0) {
     f.kind = fk_literal;
-    f.a = 0;
+    literal_trie_node(f) = 0;
     return literal_step(g, f, c);
   }
   if (c == '{' && (n.types & t_obj) && f.depth + n.need_obj <= kMaxNesting) {
     // Properties that cannot finish within the nesting left start out "seen": never offered.
-    f.kind = fk_object; f.sub = o_start; f.a = 0; f.b = 0; f.seen = 0;
+    f.kind = fk_object; f.sub = o_start;
+    object_key_node(f) = 0; object_property(f) = 0; object_seen(f) = 0;
     for (size_t p = 0; p < n.prop_schema.size(); ++p)
-      if (f.depth + 1 + g.nodes[n.prop_schema[p]].need > kMaxNesting) f.seen |= uint64_t(1) << p;
+      if (f.depth + 1 + g.nodes[n.prop_schema[p]].need > kMaxNesting) object_seen(f) |= uint64_t(1) << p;
     return step::consumed;
   }
   if (c == '[' && (n.types & t_arr) && f.depth + n.need_arr <= kMaxNesting) {
-    f.kind = fk_array; f.sub = a_start; f.a = 0;
+    f.kind = fk_array; f.sub = a_start; array_items(f) = 0;
     return step::consumed;
   }
   if (c == '"' && (n.types & t_str)) {
-    f.kind = fk_string; f.sub = 0; f.b = ss_normal;
+    f.kind = fk_string; f.sub = 0; string_state(f) = ss_normal;
     uint32_t rmax = n.max_length == UINT32_MAX ? kNoLimit : std::min<uint32_t>(n.max_length, kNoLimit - 1);
-    f.a = rmax | std::min<uint32_t>(n.min_length, kNoLimit - 1) << 16;
+    set_string_chars(f, rmax, std::min<uint32_t>(n.min_length, kNoLimit - 1));
     if (n.pattern >= 0) {
       f.sub = kStrPattern;
-      f.seen = g.patterns[size_t(n.pattern)].start;
+      string_pattern_state(f) = g.patterns[size_t(n.pattern)].start;
     }
     return step::consumed;
   }
   if ((c == '-' || (c >= '0' && c <= '9')) && (n.types & (t_int | t_num))) {
-    f.kind = fk_number; f.sub = n_start; f.a = 0; f.b = (n.types & t_num) ? 0 : 1; f.seen = 0;
+    f.kind = fk_number; f.sub = n_start;
+    number_digits(f) = 0; number_flags(f) = (n.types & t_num) ? 0 : kIntOnly; number_value(f) = 0;
     return number_step(g, f, c);
   }
   int kw = c == 't' ? 0 : c == 'f' ? 1 : c == 'n' ? 2 : -1;
   if (kw >= 0 && (n.types & (kw == 2 ? t_null : t_bool))) {
-    f.kind = fk_keyword; f.a = uint32_t(kw); f.b = 1;
+    f.kind = fk_keyword; keyword_index(f) = uint32_t(kw); keyword_matched(f) = 1;
     return step::consumed;
   }
   return step::dead;
@@ -504,7 +500,7 @@ inline bool extra_ok(const compiled_grammar& g, const schema_node& n, const fram
   return n.additional >= 0 && f.depth + 1 + g.nodes[size_t(n.additional)].need <= kMaxNesting;
 }
 inline bool more_keys_possible(const compiled_grammar& g, const schema_node& n, const frame& f) {
-  uint64_t seen = f.seen;
+  uint64_t seen = object_seen(f);
   if (extra_ok(g, n, f)) return true;
   if (n.key_trie < 0) return false;
   return (n.prop_schema.size() >= 64 ? ~uint64_t(0) : (uint64_t(1) << n.prop_schema.size()) - 1) &
@@ -526,45 +522,45 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
           return step::push;
         }
         f.sub = o_key;
-        f.a = 0;
-        f.b = ss_normal;
+        object_key_node(f) = 0;
+        object_key_state(f) = ss_normal;
         return step::consumed;
       }
-      if (c == '}' && f.sub == o_start && required_met(n, f.seen)) return step::done;
+      if (c == '}' && f.sub == o_start && required_met(n, object_seen(f))) return step::done;
       return step::dead;
-    case o_key: {  // on the declared names' trie (f.a)
-      uint32_t st = f.b;
+    case o_key: {  // on the declared names' trie (object_key_node(f))
+      uint32_t st = object_key_state(f);
       sres r = string_step(st, c, true);
       if (r == sres::dead) return step::dead;
       if (r == sres::close) {
-        int32_t prop = g.tries[size_t(n.key_trie)].nodes[f.a].terminal;
+        int32_t prop = g.tries[size_t(n.key_trie)].nodes[object_key_node(f)].terminal;
         if (prop >= 0) {
-          if (f.seen & (uint64_t(1) << prop)) return step::dead;  // no duplicate keys
-          f.b = uint32_t(prop);
+          if (object_seen(f) & (uint64_t(1) << prop)) return step::dead;  // no duplicate keys
+          object_property(f) = uint32_t(prop);
         } else if (extra_ok(g, n, f)) {
-          f.b = kExtra;
+          object_property(f) = kExtra;
         } else {
           return step::dead;
         }
         f.sub = o_colon;
-        f.a = 0;
+        object_key_node(f) = 0;
         f.ws = 0;
         return step::consumed;
       }
       const byte_trie& t = g.tries[size_t(n.key_trie)];
-      uint32_t next = t.child(f.a, c);
+      uint32_t next = t.child(object_key_node(f), c);
       bool extra = extra_ok(g, n, f);
-      if (next != byte_trie::none && !extra && (t.nodes[next].reach & ~f.seen) == 0) next = byte_trie::none;
+      if (next != byte_trie::none && !extra && (t.nodes[next].reach & ~object_seen(f)) == 0) next = byte_trie::none;
       if (next == byte_trie::none) {
         if (!extra) return step::dead;
         // Off the declared names: an undeclared key, read on by a string frame.
         f.sub = o_in_key;
-        f.a = 0;
+        object_key_node(f) = 0;
         child = make_key_string(st);
         return step::push;
       }
-      f.a = next;
-      f.b = st;
+      object_key_node(f) = next;
+      object_key_state(f) = st;
       return step::consumed;
     }
     case o_colon:
@@ -572,7 +568,7 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
       if (c != ':') return step::dead;
       f.sub = o_in_value;
       f.ws = 0;
-      child = make_value(f.b == kExtra ? uint32_t(n.additional) : n.prop_schema[f.b],
+      child = make_value(object_property(f) == kExtra ? uint32_t(n.additional) : n.prop_schema[object_property(f)],
                          uint8_t(f.depth + 1));
       return step::push;
     case o_after_value:
@@ -582,7 +578,7 @@ step object_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
         f.ws = 0;
         return step::consumed;
       }
-      if (c == '}' && required_met(n, f.seen)) return step::done;
+      if (c == '}' && required_met(n, object_seen(f))) return step::done;
       return step::dead;
     default:
       return step::dead;
@@ -602,13 +598,13 @@ step array_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
       return step::push_refeed;
     case a_after_item:
       if (is_ws(g, c)) return take_ws(g, f, c);
-      if (c == ',' && f.a < n.max_items && f.depth + 1 + g.nodes[n.items].need <= kMaxNesting) {
+      if (c == ',' && array_items(f) < n.max_items && f.depth + 1 + g.nodes[n.items].need <= kMaxNesting) {
         f.sub = a_in_item;
         f.ws = 0;
         child = make_value(n.items, uint8_t(f.depth + 1));
         return step::push;
       }
-      if (c == ']' && f.a >= n.min_items) return step::done;
+      if (c == ']' && array_items(f) >= n.min_items) return step::done;
       return step::dead;
     default:
       return step::dead;
@@ -632,7 +628,7 @@ inline uint8_t unescaped(uint8_t c) {
 // escapes only (no \u, no \/): characters are written raw, so each escape is one known byte.
 bool pattern_step(const byte_dfa& d, frame& f, uint32_t mode_before, sres r, uint8_t c, uint32_t rmin, uint32_t rmax) {
   const uint32_t allow = rmax == kNoLimit ? UINT32_MAX : rmax;
-  uint32_t s = uint32_t(f.seen);
+  uint32_t s = uint32_t(string_pattern_state(f));
   if (r == sres::new_char && c == '\\') {  // which escape follows is not known yet
     for (uint8_t e : {uint8_t('"'), uint8_t('\\'), uint8_t(8), uint8_t(9), uint8_t(10), uint8_t(12), uint8_t(13)})
       if (d.feasible(d.step(s, e), rmin, allow)) return true;
@@ -640,19 +636,20 @@ bool pattern_step(const byte_dfa& d, frame& f, uint32_t mode_before, sres r, uin
   }
   s = d.step(s, mode_before == ss_esc ? unescaped(c) : c);
   if (!d.feasible(s, rmin, allow)) return false;
-  f.seen = s;
+  string_pattern_state(f) = s;
   return true;
 }
 
 step string_frame_step(const compiled_grammar& g, frame& f, uint8_t c) {
   const bool pattern = (f.sub & kStrPattern) != 0;
-  uint32_t st = f.b;
+  uint32_t st = string_state(f);
   const uint32_t mode_before = st & 0xFF;
   sres r = string_step(st, c, (f.sub & kStrKey) || pattern);
   if (r == sres::dead) return step::dead;
-  uint32_t rmax = f.a & 0xFFFF, rmin = f.a >> 16;
+  uint32_t rmax = string_chars_allowed(f), rmin = string_chars_needed(f);
   const byte_dfa* d = pattern ? &g.patterns[size_t(g.nodes[f.node].pattern)] : nullptr;
-  if (r == sres::close) return rmin == 0 && (!d || d->accept[size_t(f.seen)]) ? step::done : step::dead;
+  if (r == sres::close)
+    return rmin == 0 && (!d || d->accept[size_t(string_pattern_state(f))]) ? step::done : step::dead;
   if (r == sres::new_char) {
     if (rmax == 0) return (f.sub & kStrBudgetNormalized) ? step::unsure : step::dead;
     if (rmax != kNoLimit) --rmax;
@@ -661,8 +658,8 @@ step string_frame_step(const compiled_grammar& g, frame& f, uint8_t c) {
     if (d && (f.sub & kStrBudgetNormalized) && rmax != kNoLimit && rmax < d->flat_from) return step::unsure;
   }
   if (d && !pattern_step(*d, f, mode_before, r, c, rmin, rmax)) return step::dead;
-  f.a = rmax | rmin << 16;
-  f.b = st;
+  set_string_chars(f, rmax, rmin);
+  string_state(f) = st;
   return step::consumed;
 }
 
@@ -674,10 +671,10 @@ step frame_step(const compiled_grammar& g, frame& f, uint8_t c, frame& child) {
     case fk_string: return string_frame_step(g, f, c);
     case fk_number: return number_step(g, f, c);
     case fk_keyword: {
-      const char* kw = kKeywords[f.a];
-      if (uint8_t(kw[f.b]) != c) return step::dead;
-      ++f.b;
-      return kw[f.b] == 0 ? step::done : step::consumed;
+      const char* kw = kKeywords[keyword_index(f)];
+      if (uint8_t(kw[keyword_matched(f)]) != c) return step::dead;
+      ++keyword_matched(f);
+      return kw[keyword_matched(f)] == 0 ? step::done : step::consumed;
     }
     case fk_literal: return literal_step(g, f, c);
     case fk_doc: return step::dead;  // d_done: nothing may follow the document
@@ -744,7 +741,7 @@ bool pda_can_end(const compiled_grammar& g, const frame* f, int n) {
         finishes = number_finishes(g, t);
         break;
       case fk_literal:
-        finishes = g.tries[size_t(g.nodes[t.node].literals)].nodes[t.a].terminal >= 0;
+        finishes = g.tries[size_t(g.nodes[t.node].literals)].nodes[literal_trie_node(t)].terminal >= 0;
         break;
       default: break;
     }
@@ -762,7 +759,8 @@ bool pda_pop_finished(const compiled_grammar& g, pda_stack& s) {
   const frame& t = s.f[s.n - 1];
   bool finishes = false;
   if (t.kind == fk_number) finishes = number_finishes(g, t);
-  else if (t.kind == fk_literal) finishes = g.tries[size_t(g.nodes[t.node].literals)].nodes[t.a].terminal >= 0;
+  else if (t.kind == fk_literal)
+    finishes = g.tries[size_t(g.nodes[t.node].literals)].nodes[literal_trie_node(t)].terminal >= 0;
   if (!finishes) return false;
   --s.n;
   child_done(g, s.f[s.n - 1]);
@@ -797,32 +795,32 @@ bool pda_normalize_top(const compiled_grammar& g, frame& f) {
       // that is "unsure" and decided per state.
       if (f.sub & kStrPattern) {
         const uint32_t cap = g.patterns[size_t(g.nodes[f.node].pattern)].flat_from + kBudgetCap;
-        uint32_t rmax = f.a & 0xFFFF, rmin = f.a >> 16;
+        uint32_t rmax = string_chars_allowed(f), rmin = string_chars_needed(f);
         if (rmax != kNoLimit && rmax > cap) {
           rmax = cap;
           rmin = std::min(rmin, cap);
           f.sub |= kStrBudgetNormalized;
         }
-        f.a = rmax | rmin << 16;
+        set_string_chars(f, rmax, rmin);
         return false;
       }
       // Closing the top string always leaves it (decided per state), so the characters still
       // needed do not matter here; a budget above the cap behaves like the cap, except that
       // exhausting it is "unsure".
       f.node = 0;
-      uint32_t rmax = f.a & 0xFFFF;
+      uint32_t rmax = string_chars_allowed(f);
       if (rmax != kNoLimit && rmax > kBudgetCap) {
         rmax = kBudgetCap;
         f.sub |= kStrBudgetNormalized;
       }
-      f.a = rmax;
+      set_string_chars(f, rmax, 0);
       return true;
     }
     case fk_number:
       f.depth = 0;
       f.ws = 0;
       // A bounded integer or number keeps its node (its bounds) and its value: grammar-specific.
-      if ((f.b != 0 && g.nodes[f.node].int_bounded) || num_bounded_frame(g, f)) return false;
+      if ((number_flags(f) != 0 && g.nodes[f.node].int_bounded) || num_bounded_frame(g, f)) return false;
       f.node = 0;
       return true;
     case fk_keyword:
