@@ -6,8 +6,7 @@
 // config). All three still answer on open connections while the server drains.
 import type { Route } from '../http/types.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../metrics.js';
-import type { ReadinessReport } from '../server/readiness.js';
-import { uptimeSeconds, type Services } from '../server/services.js';
+import type { Metrics } from '../metrics.js';
 
 export interface MainHealth {
   status: 'ok' | 'degraded';
@@ -17,31 +16,45 @@ export interface MainHealth {
   problems?: string[];
 }
 
-type HealthServices = Pick<Services, 'startedAt' | 'models' | 'metrics' | 'readiness'>;
+/** What readiness says (src/server/readiness.ts implements it). */
+export interface ReadinessSource {
+  check(): { ready: boolean };
+  /** Why the process is degraded: failed loads, a GPU left unused; empty when healthy. */
+  problems(): string[];
+}
+
+/** What the health routes read of the running services. */
+export interface HealthServices {
+  /** performance.now() at startup. */
+  readonly startedAt: number;
+  readonly models: ReadonlyMap<string, unknown>;
+  readonly metrics: Metrics;
+  readonly readiness: ReadinessSource;
+}
 
 export function mainHealth(services: HealthServices): MainHealth {
   const problems = services.readiness.problems();
-  const body: MainHealth = { status: problems.length ? 'degraded' : 'ok', uptime_seconds: uptimeSeconds(services), models: [...services.models.keys()] };
+  const body: MainHealth = { status: problems.length ? 'degraded' : 'ok', uptime_seconds: (performance.now() - services.startedAt) / 1000, models: [...services.models.keys()] };
   if (problems.length) body.problems = problems;
   return body;
 }
 
 /** GET /ready, shared by the main API and the prediction service. */
-export function readyRoute(services: Pick<Services, 'readiness'>): Route {
+export function readyRoute(services: Pick<HealthServices, 'readiness'>): Route {
   return {
     method: 'GET',
     path: '/ready',
     auth: false,
     whileDraining: true,
     handler: (ctx) => {
-      const report: ReadinessReport = services.readiness.check();
+      const report = services.readiness.check();
       ctx.json(report.ready ? 200 : 503, report);
     },
   };
 }
 
 /** GET /metrics, shared by the main API (key required) and the prediction service (its own auth). */
-export function metricsRoute(services: Pick<Services, 'metrics'>, auth?: boolean): Route {
+export function metricsRoute(services: Pick<HealthServices, 'metrics'>, auth?: boolean): Route {
   return {
     method: 'GET',
     path: '/metrics',

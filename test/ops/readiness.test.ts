@@ -16,7 +16,7 @@ afterEach(async () => {
   s = null;
 });
 
-async function ready(url: string): Promise<{ status: number; body: { ready: boolean; state: string; models: Array<{ reason: string; waiting: number }> } }> {
+async function ready(url: string): Promise<{ status: number; body: { ready: boolean; state: string; models: Array<{ reason: string; waiting: number; running: number }> } }> {
   const res = await fetch(`${url}/ready`);
   return { status: res.status, body: (await res.json()) as never };
 }
@@ -132,8 +132,12 @@ describe('GET /ready', () => {
       });
     expect((await get('/ready')).status).toBe(200);
     expect((await get('/health', agent2)).status).toBe(200);
-    const running = chat(s, 'A long answer, please.', 200);
-    await sleep(50);
+    let settled = false;
+    const running = chat(s, 'A long answer, please.', 1000).finally(() => (settled = true));
+    // Shutdown must begin while the stream is in flight (on a loaded machine the request can take
+    // longer than any fixed sleep to reach the engine).
+    while (!settled && (await ready(s.url)).body.models[0]!.running === 0) await sleep(5);
+    expect(settled).toBe(false);
     const stopping = shutdownAll({ servers: [s.server], services: s.services, timeoutMs: 20_000 }, 'test');
     const r = await get('/ready');
     expect(r.status).toBe(503);
