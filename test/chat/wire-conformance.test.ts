@@ -69,7 +69,9 @@ const openaiWire: Wire = {
 const anthropicWire: Wire = {
   name: 'Anthropic Messages',
   async complete(prompt, maxTokens) {
-    const r = await h.anthropic.messages.create({ model: MODEL_ID, max_tokens: maxTokens, temperature: 0, messages: [{ role: 'user', content: prompt }] });
+    // temperature is Anthropic's (default 1); this SDK's create() types leave it out.
+    const params = { model: MODEL_ID, max_tokens: maxTokens, temperature: 0, messages: [{ role: 'user' as const, content: prompt }] };
+    const r = await h.anthropic.messages.create(params);
     const text = r.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
     return { text, promptTokens: r.usage.input_tokens + (r.usage.cache_read_input_tokens ?? 0), completionTokens: r.usage.output_tokens };
   },
