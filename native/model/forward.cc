@@ -1,5 +1,7 @@
 #include "model/forward.h"
 
+#include "model/rope.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -32,49 +34,6 @@ inline void store_f16(uint16_t* dst, const float* src, int64_t n) {
   }
 #endif
   for (; i < n; ++i) dst[i] = fp32_to_fp16(src[i]);
-}
-
-// theta_i = pos * base^(-2i/n_rot) (iteratively in float, as ggml's rope cache), divided by the
-// dimension's frequency factor and scaled by freq_scale; cos and sin times attn_factor.
-void rope_cache(float* cs, int32_t pos, int64_t n_rot, const rope_params& r) {
-  const float theta_scale = std::pow(r.base, -2.0f / static_cast<float>(n_rot));
-  const bool plain = r.freq_factors.empty() && r.freq_scale == 1.0f && r.attn_factor == 1.0f;
-  float theta = static_cast<float>(pos);
-  for (int64_t i0 = 0; i0 < n_rot; i0 += 2) {
-    if (plain) {
-      cs[i0] = std::cos(theta);
-      cs[i0 + 1] = std::sin(theta);
-    } else {
-      const float ff = r.freq_factors.empty() ? 1.0f : r.freq_factors[i0 / 2];
-      const float t = r.freq_scale * (theta / ff);
-      cs[i0] = std::cos(t) * r.attn_factor;
-      cs[i0 + 1] = std::sin(t) * r.attn_factor;
-    }
-    theta *= theta_scale;
-  }
-}
-
-void rope_apply(float* x, const float* cs, int64_t n_heads, int64_t head_dim, int64_t n_rot, rope_style style) {
-  for (int64_t h = 0; h < n_heads; ++h) {
-    float* v = x + h * head_dim;
-    if (style == rope_style::norm) {
-      for (int64_t i0 = 0; i0 < n_rot; i0 += 2) {
-        const float c = cs[i0], s = cs[i0 + 1];
-        const float a = v[i0], b = v[i0 + 1];
-        v[i0] = a * c - b * s;
-        v[i0 + 1] = a * s + b * c;
-      }
-    } else {
-      const int64_t half = n_rot / 2;
-      for (int64_t i0 = 0; i0 < n_rot; i0 += 2) {
-        const int64_t ic = i0 / 2;
-        const float c = cs[i0], s = cs[i0 + 1];
-        const float a = v[ic], b = v[ic + half];
-        v[ic] = a * c - b * s;
-        v[ic + half] = a * s + b * c;
-      }
-    }
-  }
 }
 
 inline void add_bias(float* y, const std::vector<float>& b) {
@@ -213,10 +172,13 @@ inline void map8(const float* x, float* y, int64_t n, float pad, F f) {
 #endif
 }
 
-// Softmax of sc[0 .. n) in place; the result is the probabilities (p_j = e_j * (1 / sum)).
-void softmax_row(float* sc, int32_t n) {
+// Softmax of sc[0 .. n) in place; the result is the probabilities (p_j = e_j * (1 / sum)). With a
+// sink (gpt-oss), as ggml's soft_max with sinks: one more logit, in the max and in the sum
+// (its term scalar expf), that takes probability but has no value.
+void softmax_row(float* sc, int32_t n, const float* sink) {
   float mx = -INFINITY;
   for (int32_t j = 0; j < n; ++j) mx = std::max(mx, sc[j]);
+  if (sink) mx = std::max(mx, *sink);
 #ifdef INFER_F16C
   const __m256 vmx = _mm256_set1_ps(mx);
   map8(sc, sc, n, mx, [&](__m256 v, int64_t) { return exp8(_mm256_sub_ps(v, vmx)); });
@@ -225,6 +187,7 @@ void softmax_row(float* sc, int32_t n) {
 #endif
   double sum = 0.0;
   for (int32_t j = 0; j < n; ++j) sum += sc[j];
+  if (sink) sum += static_cast<double>(std::exp(*sink - mx));
   const float inv = static_cast<float>(1.0 / sum);
   for (int32_t j = 0; j < n; ++j) sc[j] *= inv;
 }
@@ -247,6 +210,17 @@ void swiglu_row(float* g, const float* u, int64_t n) {
 #else
   for (int64_t i = 0; i < n; ++i) g[i] = (g[i] / (1.0f + std::exp(-g[i]))) * u[i];
 #endif
+}
+
+// gpt-oss's clamped SwiGLU as ggml's swiglu_oai (alpha 1.702, limit 7): the gate clamped above,
+// the up clamped both sides, g * sigmoid(alpha g) * (u + 1); scalar expf as ggml's loop.
+void swiglu_oai_row(float* g, const float* u, int64_t n) {
+  constexpr float alpha = 1.702f, limit = 7.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    const float x = std::min(g[i], limit);
+    const float y = std::clamp(u[i], -limit, limit);
+    g[i] = x / (1.0f + std::exp(alpha * (-x))) * (y + 1.0f);
+  }
 }
 
 // GELU (tanh form) as ggml's CPU backend computes it: looked up in a table of f16 results indexed
@@ -296,10 +270,12 @@ constexpr int kHeadsPerScorePass = 8;  // query heads whose scores share one K c
 constexpr int kHeadsPerValuePass = 4;  // query heads whose outputs share one V conversion (4 x 32 dims of accumulators)
 
 // The positions one query attends and how its scores are shaped: [j0, n_pos) (j0 > 0 under a
-// sliding window), the query scale, and the soft-cap (0: none).
+// sliding window), the query scale, the soft-cap (0: none), and the sink logits of the pass's
+// query heads (null: none).
 struct attend_span {
   int32_t j0, n_pos;
   float scale, softcap;
+  const float* sinks;
 };
 
 template <int H>
@@ -309,7 +285,7 @@ void attend_heads(const float* const* q, float* const* out, const uint16_t* cons
   scores_heads<H>(q, kblk, bs, kv_stride, hd, j0, n_pos, sp.scale, sc, stride);
   for (int g = 0; g < H; ++g) {
     if (sp.softcap > 0.0f) softcap_row(sc + g * stride, n_pos - j0, sp.softcap);
-    softmax_row(sc + g * stride, n_pos - j0);
+    softmax_row(sc + g * stride, n_pos - j0, sp.sinks ? sp.sinks + g : nullptr);
   }
   int g0 = 0;
   for (; g0 + kHeadsPerValuePass <= H; g0 += kHeadsPerValuePass)
@@ -401,8 +377,9 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
     const int64_t kvh = task % nkv;
     const fwd_token& tk = toks[t];
     const int32_t n_pos = tk.pos + 1;
-    const attend_span sp{swa ? std::max<int32_t>(0, n_pos - static_cast<int32_t>(hp_.n_swa)) : 0, n_pos, hp_.attn_scale,
-                         hp_.attn_softcap};
+    attend_span sp{swa ? std::max<int32_t>(0, n_pos - static_cast<int32_t>(hp_.n_swa)) : 0, n_pos, hp_.attn_scale,
+                   hp_.attn_softcap, nullptr};
+    const std::vector<float>& sinks = m_.w.layers[il].attn_sinks;
     const int n_blk = (n_pos + bs - 1) / bs;
     // Block base pointers of this layer and KV head (per-thread scratch sized for n_ctx).
     const uint16_t** kb = blk_ptrs_.data() + static_cast<size_t>(thread) * 2 * max_blocks_;
@@ -414,6 +391,7 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
     float* sc = scores_.data() + static_cast<size_t>(thread) * per_pass * n_ctx_;
     for (int64_t h0 = 0; h0 < gqa; h0 += per_pass) {
       const int H = static_cast<int>(std::min(per_pass, gqa - h0));
+      if (!sinks.empty()) sp.sinks = sinks.data() + kvh * gqa + h0;
       const float* q[kHeadsPerScorePass];
       float* out[kHeadsPerScorePass];
       for (int g = 0; g < H; ++g) {
@@ -504,13 +482,17 @@ void forward_pass::run(const fwd_token* toks, int n, const int32_t* out_rows, in
     for_tokens([&](int t) {
       float* x = x_.data() + t * d;
       float* xn = xn_.data() + t * d;
+      add_bias(xn, L.bo);
       if (!L.attn_post_norm.empty()) rms_norm(xn, L.attn_post_norm.data(), xn, d, hp_.rms_eps);
       for (int64_t i = 0; i < d; ++i) x[i] += xn[i];
       rms_norm(x, L.ffn_norm.data(), xn, d, hp_.rms_eps);
     });
     prof.mark(st_resid_norm);
     if (moe_) {  // mixture of experts (moe_ffn.h), with the family's gated activation
-      moe_->run(L.moe, xn_.data(), n, xn_.data(), hp_.act == ffn_activation::gelu_tanh ? geglu_row : swiglu_row, pool_);
+      const moe_ffn::glu_fn glu = hp_.act == ffn_activation::gelu_tanh    ? geglu_row
+                                  : hp_.act == ffn_activation::swiglu_oai ? swiglu_oai_row
+                                                                          : swiglu_row;
+      moe_->run(L.moe, xn_.data(), n, xn_.data(), glu, pool_);
     } else {
       const matmul_job gate_up[2] = {{&L.w_gate, gate_.data()}, {&L.w_up, up_.data()}};
       matmul_multi(gate_up, 2, xn_.data(), n, pool_);

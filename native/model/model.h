@@ -1,5 +1,5 @@
 // A decoder-only transformer of the llama family and its relatives (llama, qwen2, qwen3, gemma2,
-// gemma3, phi3) over mmap'd GGUF weights: hyperparameters read only from the file's metadata,
+// gemma3, phi3, and the MoE families qwen3moe, gpt-oss) over mmap'd GGUF weights: hyperparameters read only from the file's metadata,
 // weights as kernels.h tensor views (never dequantized as a whole). What differs between families
 // is described here as data (flags, scales, optional tensors); model_loader.cc is the one place
 // that maps an architecture onto it.
@@ -15,24 +15,35 @@
 namespace infer {
 
 enum class rope_style { norm, neox };  // norm: adjacent pairs (llama); neox: half offset (qwen2)
-enum class ffn_activation { silu, gelu_tanh };  // the gated FFN's activation: SwiGLU or GeGLU
+// The gated FFN's activation: SwiGLU, GeGLU, or gpt-oss's clamped SwiGLU (swiglu_oai).
+enum class ffn_activation { silu, gelu_tanh, swiglu_oai };
 
-// Mixture-of-experts FFN (qwen3moe, Mixtral): a router picks n_expert_used of n_expert gated FFNs
-// per token (softmax over all experts, then top-k), their outputs summed with the routing weights.
+// How the router's logits become the k experts and their weights (llama.cpp's gating functions):
+// softmax over all experts then the top-k (qwen3moe, Mixtral: SOFTMAX), or the top-k logits then
+// a softmax over those k (gpt-oss: SOFTMAX_WEIGHT).
+enum class moe_gating { softmax_then_topk, topk_then_softmax };
+
+// Mixture-of-experts FFN: a router picks n_expert_used of n_expert gated FFNs per token, their
+// outputs summed with the routing weights.
 struct moe_hparams {
   int64_t n_expert = 0;       // 0: dense FFN
   int64_t n_expert_used = 0;  // top-k
   int64_t n_ff_exp = 0;       // each expert's FFN width
+  moe_gating gating = moe_gating::softmax_then_topk;
   bool norm_w = false;        // renormalise the k selected weights to sum 1
 };
 
 // RoPE of one kind of layer: base, linear position scale (1 / rope.scaling.factor), the factor
-// cos/sin are multiplied by (LongRoPE's attn_factor), and per-dimension frequency divisors.
+// cos/sin are multiplied by (LongRoPE's attn_factor), per-dimension frequency divisors, and YaRN
+// (ext_factor != 0: the fast dimensions extrapolate instead of interpolating; rope.h).
 struct rope_params {
   float base = 10000.0f;
   float freq_scale = 1.0f;
   float attn_factor = 1.0f;
   std::vector<float> freq_factors;  // n_rot / 2 divisors of theta, or empty
+  float ext_factor = 0.0f;          // YaRN: 1, else 0
+  int64_t yarn_n_ctx_orig = 0;      // rope.scaling.original_context_length
+  float yarn_beta_fast = 32.0f, yarn_beta_slow = 1.0f;
 };
 
 struct model_hparams {
@@ -60,6 +71,7 @@ struct model_hparams {
   float embd_scale = 1.0f;     // token embeddings are multiplied by it (gemma: sqrt(n_embd))
   ffn_activation act = ffn_activation::silu;
   moe_hparams moe;
+  bool has_attn_sinks = false;  // per-head sink logits in the attention softmax (gpt-oss)
   bool is_moe() const { return moe.n_expert > 0; }
   // FFN width one token's rows pass through (the dense width, or the selected experts' total).
   int64_t n_ff_active() const { return is_moe() ? moe.n_expert_used * moe.n_ff_exp : n_ff; }
@@ -69,7 +81,8 @@ struct model_hparams {
   bool plain_llama_layer() const {
     return (arch == "llama" || arch == "qwen2") && !is_moe() && n_swa == 0 && attn_softcap == 0 && final_softcap == 0 &&
            embd_scale == 1.0f && act == ffn_activation::silu && rope_global.freq_factors.empty() &&
-           rope_global.freq_scale == 1.0f && rope_global.attn_factor == 1.0f;
+           rope_global.freq_scale == 1.0f && rope_global.attn_factor == 1.0f && rope_global.ext_factor == 0.0f &&
+           !has_attn_sinks;
   }
   int64_t q_dim() const { return n_head * head_dim; }
   int64_t kv_dim() const { return n_head_kv * head_dim; }
@@ -90,6 +103,9 @@ struct expert_stack {
 struct moe_weights {
   tensor_view router;  // ffn_gate_inp [n_embd, n_expert]
   expert_stack gate, up, down;
+  // Biases (gpt-oss), empty when the file has none: the router's [n_expert], and per expert
+  // [n_expert][n_ff_exp] for gate and up, [n_expert][n_embd] for down.
+  std::vector<float> router_b, gate_b, up_b, down_b;
 };
 
 struct layer_weights {
@@ -98,7 +114,8 @@ struct layer_weights {
   // (qwen3, gemma3) and RMSNorm of the attention and FFN outputs before their residual (gemma).
   std::vector<float> q_norm, k_norm, attn_post_norm, ffn_post_norm;
   tensor_view wq, wk, wv, wo;       // row ranges of one fused attn_qkv where the file has it (phi3)
-  std::vector<float> bq, bk, bv;    // empty when the architecture has no biases
+  std::vector<float> bq, bk, bv, bo;  // empty when the architecture has no biases
+  std::vector<float> attn_sinks;      // [n_head] sink logits (gpt-oss), or empty
   tensor_view w_gate, w_up, w_down;  // gate and up: row ranges of one fused ffn_up (phi3)
   moe_weights moe;                   // MoE layers: the router and experts (the dense FFN views stay empty)
 };

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "model/model.h"
+#include "model/rope.h"
 
 namespace infer {
 namespace {
@@ -16,6 +17,9 @@ struct family_traits {
   bool qk_norm;     // attn_q_norm / attn_k_norm per head before RoPE
   bool post_norms;  // post_attention_norm / post_ffw_norm on the sublayer outputs
   void (*hparams)(const gguf_file& f, const std::string& prefix, model_hparams& hp);  // family-only keys
+  const char* ffn_norm = "ffn_norm";  // the pre-FFN norm's tensor (gpt-oss: post_attention_norm)
+  // gpt-oss: attn_output.bias, attn_sinks, and biases on the router and the experts.
+  bool oai_biases_sinks = false;
 };
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
@@ -82,14 +86,20 @@ expert_stack experts(const gguf_file& f, const std::string& name, int64_t ne0, i
   return s;
 }
 
-// The router and the experts of one MoE layer.
-moe_weights load_moe_layer(const gguf_file& f, const std::string& p, const model_hparams& hp) {
+// The router and the experts of one MoE layer (with their biases where the family has them).
+moe_weights load_moe_layer(const gguf_file& f, const std::string& p, const model_hparams& hp, bool biases) {
   const int64_t d = hp.n_embd, ffe = hp.moe.n_ff_exp, ne = hp.moe.n_expert;
   moe_weights w;
   w.router = matrix(f, p + "ffn_gate_inp.weight", d, ne);
   w.gate = experts(f, p + "ffn_gate_exps.weight", d, ffe, ne);
   w.up = experts(f, p + "ffn_up_exps.weight", d, ffe, ne);
   w.down = experts(f, p + "ffn_down_exps.weight", ffe, d, ne);
+  if (biases) {
+    w.router_b = f32_vector(f, need(f, p + "ffn_gate_inp.bias"), ne);
+    w.gate_b = f32_vector(f, need(f, p + "ffn_gate_exps.bias"), ne * ffe);
+    w.up_b = f32_vector(f, need(f, p + "ffn_up_exps.bias"), ne * ffe);
+    w.down_b = f32_vector(f, need(f, p + "ffn_down_exps.bias"), ne * d);
+  }
   return w;
 }
 
@@ -159,6 +169,30 @@ void read_moe_hparams(const gguf_file& f, const std::string& a, model_hparams& h
   m.norm_w = true;
 }
 
+// gpt-oss: every layer an MoE with top-k-then-softmax routing (no renormalisation) and the clamped
+// SwiGLU; sliding-window layers alternate with full ones (llama.cpp's pattern 2 unless the file
+// has attention.sliding_window_pattern), both with the same RoPE unless rope.freq_base_swa is set;
+// attention sinks; the query scale 1/sqrt(rope dimensions).
+void gptoss_hparams(const gguf_file& f, const std::string& a, model_hparams& hp) {
+  read_moe_hparams(f, a, hp, 0);
+  if (!hp.is_moe()) fail(f.path(), "gpt-oss needs " + a + "expert_count > 0");
+  if (!f.find(a + "expert_feed_forward_length")) fail(f.path(), "missing metadata key " + a + "expert_feed_forward_length");
+  hp.moe.gating = moe_gating::topk_then_softmax;
+  hp.moe.norm_w = false;
+  hp.act = ffn_activation::swiglu_oai;
+  hp.has_attn_sinks = true;
+  hp.n_swa = hparam_int(f, a + "attention.sliding_window", true, 0);
+  const gguf_value* pattern = f.find(a + "attention.sliding_window_pattern");
+  if (pattern && pattern->is_array()) fail(f.path(), "per-layer attention.sliding_window_pattern arrays are not supported");
+  const int64_t period = hparam_int(f, a + "attention.sliding_window_pattern", false, 2);
+  if (period < 1) fail(f.path(), "attention.sliding_window_pattern must be positive");
+  hp.swa_layers = swa_pattern(hp.n_layer, period);
+  hp.rope_swa = hp.rope_global;
+  if (auto b = f.get_f32(a + "rope.freq_base_swa")) hp.rope_swa.base = *b;
+  if (hp.n_rot != hp.head_dim) fail(f.path(), "gpt-oss requires rope.dimension_count == head size");
+  hp.attn_scale = 1.0f / std::sqrt(static_cast<float>(hp.n_rot));
+}
+
 // Llama files with experts are Mixtral: each expert has the dense FFN width.
 void llama_hparams(const gguf_file& f, const std::string& a, model_hparams& hp) { read_moe_hparams(f, a, hp, hp.n_ff); }
 
@@ -178,6 +212,7 @@ const family_traits kFamilies[] = {
     {"gemma2", rope_style::neox, false, true, gemma2_hparams},
     {"gemma3", rope_style::neox, true, true, gemma3_hparams},
     {"phi3", rope_style::neox, false, false, no_extra_hparams},
+    {"gpt-oss", rope_style::neox, false, false, gptoss_hparams, "post_attention_norm", true},
 };
 
 const family_traits* find_family(const std::string& arch) {
@@ -192,18 +227,26 @@ std::string supported_families() {
   return s;
 }
 
-// Base, linear scaling and attention factor of the full-attention layers' RoPE.
+// Base, scaling (linear or YaRN) and attention factor of the full-attention layers' RoPE.
 void load_rope(const gguf_file& f, const std::string& a, const family_traits&, model_hparams& hp) {
   rope_params& r = hp.rope_global;
   r.base = f.get_f32(a + "rope.freq_base").value_or(10000.0f);
   const std::string type(f.get_string(a + "rope.scaling.type").value_or("none"));
-  if (type != "none" && type != "linear" && type != "longrope")
-    fail(f.path(), "unsupported rope scaling type '" + type + "' (supported: none, linear, longrope)");
+  if (type != "none" && type != "linear" && type != "longrope" && type != "yarn")
+    fail(f.path(), "unsupported rope scaling type '" + type + "' (supported: none, linear, longrope, yarn)");
+  float factor = 1.0f;
   if (auto fac = f.get_f32(a + "rope.scaling.factor"); fac && *fac != 0.0f) {
     if (type == "none" && *fac != 1.0f) fail(f.path(), "rope.scaling.factor set without a scaling type");
+    factor = *fac;
     if (type == "linear") r.freq_scale = 1.0f / *fac;
   }
   r.attn_factor = f.get_f32(a + "rope.scaling.attn_factor").value_or(1.0f);
+  if (type == "yarn") {
+    // llama.cpp reads neither rope.scaling.yarn_* key for these families (its defaults apply).
+    const int64_t orig = hparam_int(f, a + "rope.scaling.original_context_length", false, hp.n_ctx_train);
+    if (orig <= 0) fail(f.path(), "non-positive rope.scaling.original_context_length");
+    rope_set_yarn(r, factor, orig, r.attn_factor);
+  }
   hp.rope_swa = r;
 }
 
@@ -238,9 +281,6 @@ std::shared_ptr<model> model_load(const std::string& path) {
   auto arch = f.get_string("general.architecture");
   if (!arch) fail(path, "missing metadata key general.architecture");
   hp.arch = std::string(*arch);
-  if (hp.arch == "gpt-oss")  // an MoE family this engine does not compute (docs/moe.md)
-    fail(path, "architecture 'gpt-oss' is not supported (attention sinks, YaRN RoPE, biased MXFP4 experts with "
-               "swiglu_oai and top-k-then-softmax routing are not implemented)");
   const family_traits* fam = find_family(hp.arch);
   if (!fam) fail(path, "unsupported architecture '" + hp.arch + "' (supported: " + supported_families() + ")");
   hp.rope = fam->rope;
@@ -289,7 +329,7 @@ std::shared_ptr<model> model_load(const std::string& path) {
     const std::string p = "blk." + std::to_string(i) + ".";
     layer_weights& L = m->w.layers[i];
     L.attn_norm = f32_vector(f, need(f, p + "attn_norm.weight"), hp.n_embd);
-    L.ffn_norm = f32_vector(f, need(f, p + "ffn_norm.weight"), hp.n_embd);
+    L.ffn_norm = f32_vector(f, need(f, p + fam->ffn_norm + ".weight"), hp.n_embd);
     if (f.tensor(p + "attn_qkv.weight")) {  // fused Q, K, V rows (phi3)
       const tensor_view qkv = matrix(f, p + "attn_qkv.weight", hp.n_embd, qd + 2 * kvd);
       L.wq = rows(qkv, 0, qd);
@@ -302,7 +342,7 @@ std::shared_ptr<model> model_load(const std::string& path) {
     }
     L.wo = matrix(f, p + "attn_output.weight", qd, hp.n_embd);
     if (hp.is_moe()) {
-      L.moe = load_moe_layer(f, p, hp);
+      L.moe = load_moe_layer(f, p, hp, fam->oai_biases_sinks);
     } else if (f.tensor(p + "ffn_gate.weight")) {
       L.w_gate = matrix(f, p + "ffn_gate.weight", hp.n_embd, hp.n_ff);
       L.w_up = matrix(f, p + "ffn_up.weight", hp.n_embd, hp.n_ff);
@@ -316,6 +356,10 @@ std::shared_ptr<model> model_load(const std::string& path) {
     if (auto* t = f.tensor(p + "attn_q.bias")) L.bq = f32_vector(f, *t, qd);
     if (auto* t = f.tensor(p + "attn_k.bias")) L.bk = f32_vector(f, *t, kvd);
     if (auto* t = f.tensor(p + "attn_v.bias")) L.bv = f32_vector(f, *t, kvd);
+    if (fam->oai_biases_sinks) {
+      L.bo = f32_vector(f, need(f, p + "attn_output.bias"), hp.n_embd);
+      L.attn_sinks = f32_vector(f, need(f, p + "attn_sinks.weight"), hp.n_head);
+    }
     if (fam->qk_norm) {
       L.q_norm = f32_vector(f, need(f, p + "attn_q_norm.weight"), hd);
       L.k_norm = f32_vector(f, need(f, p + "attn_k_norm.weight"), hd);

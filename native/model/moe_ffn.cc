@@ -36,7 +36,12 @@ void for_rows(int64_t n, thread_pool& pool, F&& fn) {
 }  // namespace
 
 moe_ffn::moe_ffn(const model_hparams& hp, int max_tokens)
-    : d_(hp.n_embd), ffe_(hp.moe.n_ff_exp), n_expert_(hp.moe.n_expert), k_(hp.moe.n_expert_used), norm_w_(hp.moe.norm_w) {
+    : d_(hp.n_embd),
+      ffe_(hp.moe.n_ff_exp),
+      n_expert_(hp.moe.n_expert),
+      k_(hp.moe.n_expert_used),
+      gating_(hp.moe.gating),
+      norm_w_(hp.moe.norm_w) {
   const size_t T = static_cast<size_t>(max_tokens);
   logits_.resize(T * n_expert_);
   sel_.resize(T * k_);
@@ -52,25 +57,27 @@ moe_ffn::moe_ffn(const model_hparams& hp, int max_tokens)
   up_.resize(T * k_ * ffe_);
 }
 
-// Per token: softmax over the router logits, the top-k experts and their (renormalised) weights.
+// Per token: the top-k experts by router score and their weights (moe_gating), renormalised
+// when norm_w is set.
 void moe_ffn::route(int n) {
   std::vector<int32_t>& order = order_;
   for (int t = 0; t < n; ++t) {
     float* p = logits_.data() + static_cast<size_t>(t) * n_expert_;
-    softmax(p, n_expert_);
+    if (gating_ == moe_gating::softmax_then_topk) softmax(p, n_expert_);
     std::iota(order.begin(), order.end(), 0);
-    // A total order (probability descending, then expert id), so the choice is deterministic.
+    // A total order (score descending, then expert id), so the choice is deterministic.
     std::partial_sort(order.begin(), order.begin() + k_, order.end(),
                       [p](int32_t a, int32_t b) { return p[a] > p[b] || (p[a] == p[b] && a < b); });
     int32_t* sel = sel_.data() + static_cast<size_t>(t) * k_;
     float* w = weight_.data() + static_cast<size_t>(t) * k_;
-    double sum = 0.0;
     for (int64_t s = 0; s < k_; ++s) {
       sel[s] = order[s];
       w[s] = p[order[s]];
-      sum += w[s];
     }
+    if (gating_ == moe_gating::topk_then_softmax) softmax(w, k_);  // over the k selected logits
     if (norm_w_) {
+      double sum = 0.0;
+      for (int64_t s = 0; s < k_; ++s) sum += w[s];
       // ggml's sum_rows (in double), clamped to the smallest normal f16 as llama.cpp does, then a division.
       const float total = std::max(static_cast<float>(sum), 6.103515625e-5f);
       for (int64_t s = 0; s < k_; ++s) w[s] /= total;
@@ -88,9 +95,24 @@ void moe_ffn::group(int n) {
   for (int64_t i = 0; i < nk; ++i) row_of_[i] = next_[sel_[i]]++;
 }
 
+void moe_ffn::add_expert_bias(float* rows, const std::vector<float>& bias, int64_t width, thread_pool& pool) {
+  if (bias.empty()) return;
+  for (int64_t e = 0; e < n_expert_; ++e) {
+    const int64_t r0 = offset_[e], nr = offset_[e + 1] - r0;
+    const float* b = bias.data() + e * width;
+    for_rows(nr, pool, [&](int64_t i) {
+      float* y = rows + (r0 + i) * width;
+      for (int64_t j = 0; j < width; ++j) y[j] += b[j];
+    });
+  }
+}
+
 void moe_ffn::run(const moe_weights& w, const float* x, int n, float* out, glu_fn glu, thread_pool& pool) {
   if (n <= 0) return;
   matmul(w.router, x, n, logits_.data(), pool);
+  if (!w.router_b.empty())
+    for (int t = 0; t < n; ++t)
+      for (int64_t e = 0; e < n_expert_; ++e) logits_[static_cast<size_t>(t) * n_expert_ + e] += w.router_b[e];
   route(n);
   group(n);
   const int64_t nk = static_cast<int64_t>(n) * k_;
@@ -120,6 +142,8 @@ void moe_ffn::run(const moe_weights& w, const float* x, int n, float* out, glu_f
       matmul_multi(jobs, 2, rows_.data() + r0 * d_, nr, pool);
     }
   }
+  add_expert_bias(gate_.data(), w.gate_b, ffe_, pool);
+  add_expert_bias(up_.data(), w.up_b, ffe_, pool);
   for_rows(nk, pool, [&](int64_t r) { glu(gate_.data() + r * ffe_, up_.data() + r * ffe_, ffe_); });
   // Down projections, into rows_ (the gathered inputs are no longer needed).
   for (int64_t e = 0; e < n_expert_; ++e) {
@@ -127,6 +151,7 @@ void moe_ffn::run(const moe_weights& w, const float* x, int n, float* out, glu_f
     if (nr == 0) continue;
     matmul(w.down.expert(e), gate_.data() + r0 * ffe_, nr, rows_.data() + r0 * d_, pool);
   }
+  add_expert_bias(rows_.data(), w.down_b, d_, pool);
   // Weighted sum in routing order (ggml: experts * weights, then adds slot by slot).
   for_rows(n, pool, [&](int64_t t) {
     float* y = out + t * d_;

@@ -1,7 +1,9 @@
-// The mixture-of-experts FFN of one layer (qwen3moe, Mixtral) over a batch of token rows, as
-// llama.cpp's build_moe_ffn computes it: router logits -> softmax over all experts -> the top-k
-// (descending probability, ties to the lower expert id) -> weights renormalised to sum 1 (norm_w)
-// -> per selected expert down(act(gate x) * up x) -> the weighted outputs summed in routing order.
+// The mixture-of-experts FFN of one layer (qwen3moe, Mixtral, gpt-oss) over a batch of token rows,
+// as llama.cpp's build_moe_ffn computes it: router logits (+ bias) -> the family's gating
+// (moe_gating: softmax over all experts then the top-k, or the top-k logits then a softmax over
+// those k; descending, ties to the lower expert id) -> optionally weights renormalised to sum 1
+// (norm_w) -> per selected expert down(act(gate x + b) * (up x + b)) + b -> the weighted outputs
+// summed in routing order. Biases are used where the layer has them (gpt-oss).
 //
 // Only the selected experts' weights are read. The batch's rows are grouped by expert, so each
 // active expert's weights are read once per call (gather rows -> one matmul per expert -> weighted
@@ -19,7 +21,7 @@ namespace infer {
 
 class moe_ffn {
  public:
-  // gate[i] <- act(gate[i]) * up[i] for i < n (SwiGLU or GeGLU, the forward pass's own).
+  // gate[i] <- act(gate[i], up[i]) for i < n (SwiGLU, GeGLU or swiglu_oai: the forward pass's own).
   using glu_fn = void (*)(float* gate, const float* up, int64_t n);
 
   moe_ffn(const model_hparams& hp, int max_tokens);
@@ -33,8 +35,11 @@ class moe_ffn {
  private:
   void route(int n);
   void group(int n);
+  // rows[r] += bias of the expert grouped row r belongs to (width per expert), for every active expert.
+  void add_expert_bias(float* rows, const std::vector<float>& bias, int64_t width, thread_pool& pool);
 
   int64_t d_, ffe_, n_expert_, k_;
+  moe_gating gating_;
   bool norm_w_;
   std::vector<float> logits_;       // [token][n_expert]: router logits, then probabilities
   std::vector<int32_t> sel_;        // [token][k]: selected experts, routing order

@@ -11,7 +11,7 @@ const HELP = `usage:
   svc model make [--preset builtin|tiny|small|medium] [--dtype ${DTYPES.join('|')}]
                  [--arch ${ARCHS.join('|')}] [--out PATH] [--data-dir DIR]
                  [--dim N] [--layers N] [--heads N] [--kv-heads N] [--ffn N] [--ctx N]
-                 [--head-dim N] [--sliding-window N] [--rope-scale X] [--rope-factors]
+                 [--head-dim N] [--sliding-window N] [--rope-scale X] [--rope-yarn FACTOR:ORIG_CTX] [--rope-factors]
                  [--experts N --experts-used N [--expert-ffn N]]
                  [--rope-theta X] [--eps X] [--tied|--untied] [--seed N] [--scale X]
                  [--vocab ${VOCABS.join('|')}] [--vocab-limit N] [--pre NAME]
@@ -19,7 +19,9 @@ const HELP = `usage:
       Writes a deterministic model (random weights, real Qwen BPE vocabulary and chat template).
       Presets with real shapes: ${Object.keys(PRESETS).join(', ')}. --rope-factors: Llama 3.1
       rope_freqs (llama) or LongRoPE factors (phi3). --experts/--experts-used: a mixture-of-experts
-      FFN (qwen3moe; llama with experts is Mixtral); --expert-ffn: each qwen3moe expert's width.
+      FFN (qwen3moe, gpt-oss; llama with experts is Mixtral); --expert-ffn: each qwen3moe or gpt-oss
+      expert's width. --rope-yarn: YaRN scaling (llama, qwen2, qwen3, qwen3moe, gpt-oss). The
+      gpt-oss presets (gpt-oss-tiny, gpt-oss-20b-cut) write --dtype mxfp4_moe: MXFP4 experts, the rest q8_0.
       --vocab: qwen (default: Qwen BPE + Qwen2.5 template), spm (synthetic SentencePiece), or a real
       family's vocabulary, special tokens and chat template, laid out as llama.cpp's converter does
       (qwen3, llama3, gemma3, llama2, gptoss, deepseek_v3). --pre applies to qwen only.
@@ -34,6 +36,14 @@ function num(v: string | undefined, what: string): number | undefined {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new Error(`--${what} needs a number, got '${v}'`);
   return n;
+}
+
+/** --rope-yarn FACTOR:ORIG_CTX (e.g. 32:4096, gpt-oss's). */
+function yarnOption(v: string | undefined): ModelSpec['ropeYarn'] {
+  if (v === undefined) return undefined;
+  const m = /^([0-9.]+):([0-9]+)$/.exec(v);
+  if (!m) throw new Error(`--rope-yarn needs FACTOR:ORIG_CTX (e.g. 32:4096), got '${v}'`);
+  return { factor: Number(m[1]), origCtx: Number(m[2]) };
 }
 
 async function make(argv: string[]): Promise<number> {
@@ -70,6 +80,7 @@ async function make(argv: string[]): Promise<number> {
       'sliding-window': { type: 'string' },
       'rope-scale': { type: 'string' },
       'rope-factors': { type: 'boolean' },
+      'rope-yarn': { type: 'string' },
     },
   });
   const preset = values.preset as PresetName;
@@ -101,6 +112,7 @@ async function make(argv: string[]): Promise<number> {
     slidingWindow: num(values['sliding-window'], 'sliding-window'),
     ropeScale: num(values['rope-scale'], 'rope-scale'),
     ropeFactors: values['rope-factors'],
+    ropeYarn: yarnOption(values['rope-yarn']),
   };
   if (over.vocab !== undefined && !(VOCABS as readonly string[]).includes(over.vocab)) throw new Error(`--vocab must be one of ${VOCABS.join(', ')}`);
   const spec = resolveSpec(preset, over);

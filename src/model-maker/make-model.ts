@@ -1,4 +1,4 @@
-// Deterministic GGUF generator: llama (and Mixtral), qwen2, qwen3, qwen3moe, gemma2, gemma3 and phi3 architectures with
+// Deterministic GGUF generator: llama (and Mixtral), qwen2, qwen3, qwen3moe, gemma2, gemma3, phi3 and gpt-oss architectures with
 // random weights (normal x scale, norms = 1; see ./arch.ts for what each family writes), a real
 // vocabulary with its chat template (./write-vocab.ts) or a synthetic SPM one.
 // Same spec and seed -> byte-identical file.
@@ -13,7 +13,7 @@ import { Rng } from './prng.js';
 import { validateVocab, writeVocab, type VocabName } from './write-vocab.js';
 import { ARCHS, archTraits, expertFfn, fixedTensor, headDim, isMoe, validateArchSpec, writeArchMetadata, type ModelArch, type TensorInit } from './arch.js';
 
-export const MODEL_MAKER_VERSION = 5;
+export const MODEL_MAKER_VERSION = 6;
 
 export { DTYPES, weightType } from './quant-recipe.js';
 export type { ModelDtype } from './quant-recipe.js';
@@ -26,11 +26,13 @@ export interface ModelSpec {
   slidingWindow?: number;
   /** Linear RoPE scaling factor (rope.scaling.factor, type linear); default none. */
   ropeScale?: number;
+  /** YaRN RoPE scaling (rope.scaling.type yarn): factor and original_context_length. */
+  ropeYarn?: { factor: number; origCtx: number };
   /** Per-dimension RoPE frequency factors: llama → rope_freqs (Llama 3.1 formula), phi3 →
    *  LongRoPE long/short factors. */
   ropeFactors?: boolean;
-  /** Mixture of experts (qwen3moe; llama = Mixtral): number of experts, experts used per token,
-   *  and each expert's FFN width (qwen3moe; default ffn). */
+  /** Mixture of experts (qwen3moe, gpt-oss; llama = Mixtral): number of experts, experts used per
+   *  token, and each expert's FFN width (qwen3moe, gpt-oss; default ffn). */
   experts?: number;
   expertsUsed?: number;
   expertFfn?: number;
@@ -98,6 +100,23 @@ export const PRESETS = {
   moe: {
     ...BASE, name: 'svc-moe', arch: 'qwen3moe', dim: 2048, layers: 4, heads: 32, kvHeads: 4, headDim: 128, ffn: 6144,
     experts: 128, expertsUsed: 8, expertFfn: 768, ctx: 40960, tied: false, dtype: 'q4_k_m', vocabLimit: 16000,
+  },
+  /** gpt-oss shapes for tests: 4 layers alternating 128-token windows and full attention, 16
+   *  experts (4 used) with biases, attention sinks, YaRN (factor 32 over 4096, as released), the
+   *  o200k vocabulary with the harmony template, MXFP4 experts (the rest q8_0). */
+  'gpt-oss-tiny': {
+    ...BASE, name: 'svc-gpt-oss-tiny', arch: 'gpt-oss', vocab: 'gptoss', pre: 'gpt-4o', dim: 256, layers: 4, heads: 8, kvHeads: 2,
+    headDim: 64, ffn: 256, experts: 16, expertsUsed: 4, expertFfn: 256, ctx: 8192, ropeTheta: 150000, eps: 1e-5, tied: false,
+    dtype: 'mxfp4_moe', ropeYarn: { factor: 32, origCtx: 4096 }, slidingWindow: 128,
+  },
+  /** gpt-oss-20b shapes cut to 4 of its 24 layers, for benchmarks: dim 2880, 64 query / 8 KV heads
+   *  of 64, 32 experts (4 used) of width 2880 in MXFP4, the rest q8_0. The vocabulary is cut too
+   *  (32k of 201k), so the LM head's share of a token's weight bytes stays near the full model's
+   *  (~15%). */
+  'gpt-oss-20b-cut': {
+    ...BASE, name: 'svc-gpt-oss-20b-cut', arch: 'gpt-oss', vocab: 'gptoss', pre: 'gpt-4o', dim: 2880, layers: 4, heads: 64, kvHeads: 8,
+    headDim: 64, ffn: 2880, experts: 32, expertsUsed: 4, expertFfn: 2880, ctx: 131072, ropeTheta: 150000, eps: 1e-5, tied: false,
+    dtype: 'mxfp4_moe', ropeYarn: { factor: 32, origCtx: 4096 }, slidingWindow: 128, vocabLimit: 32000,
   },
 } satisfies Record<string, ModelSpec>;
 
@@ -181,13 +200,15 @@ export function planTensors(s: ModelSpec, vocabSize: number): TensorPlan[] {
       v(`${p}attn_k.bias`, kvDim, 'normal');
       v(`${p}attn_v.bias`, kvDim, 'normal');
     }
+    if (t.oaiBiasesSinks) v(`${p}attn_sinks.weight`, s.heads, 'sinks');
     if (t.qkNorm) {
       v(`${p}attn_q_norm.weight`, hd, t.norms);
       v(`${p}attn_k_norm.weight`, hd, t.norms);
     }
     w(`${p}attn_output.weight`, qDim, s.dim, i);
+    if (t.oaiBiasesSinks) v(`${p}attn_output.bias`, s.dim, 'normal');
     if (t.postNorms) v(`${p}post_attention_norm.weight`, s.dim, t.norms);
-    v(`${p}ffn_norm.weight`, s.dim, t.norms);
+    v(`${p}${t.ffnNorm}.weight`, s.dim, t.norms);
     if (isMoe(s)) {
       // The router stays f32 in every file type (llama.cpp's converter and quantizer keep it so).
       plans.push({ name: `${p}ffn_gate_inp.weight`, dims: [s.dim, s.experts!], type: GgmlType.F32, init: 'normal' });
@@ -195,6 +216,12 @@ export function planTensors(s: ModelSpec, vocabSize: number): TensorPlan[] {
       w3(`${p}ffn_gate_exps.weight`, s.dim, ef, i);
       w3(`${p}ffn_up_exps.weight`, s.dim, ef, i);
       w3(`${p}ffn_down_exps.weight`, ef, s.dim, i);
+      if (t.oaiBiasesSinks) {  // f32 in every file type (llama.cpp quantizes only *.weight)
+        v(`${p}ffn_gate_inp.bias`, s.experts!, 'normal');
+        plans.push({ name: `${p}ffn_gate_exps.bias`, dims: [ef, s.experts!], type: GgmlType.F32, init: 'normal' });
+        plans.push({ name: `${p}ffn_up_exps.bias`, dims: [ef, s.experts!], type: GgmlType.F32, init: 'normal' });
+        plans.push({ name: `${p}ffn_down_exps.bias`, dims: [s.dim, s.experts!], type: GgmlType.F32, init: 'normal' });
+      }
     } else if (t.fusedGateUp) {
       w(`${p}ffn_up.weight`, s.dim, 2 * s.ffn, i);
     } else {

@@ -5,7 +5,7 @@ import { GgmlType, LlamaFileType } from '../gguf/types.js';
 
 export const DTYPES = [
   'f32', 'f16', 'bf16', 'q8_0', 'q4_0', 'q5_0', 'q4_k_m', 'q5_k_m', 'q6_k',
-  'q4_1', 'q5_1', 'q2_k', 'q3_k_s', 'q3_k_m', 'q3_k_l', 'iq4_nl', 'iq4_xs',
+  'q4_1', 'q5_1', 'q2_k', 'q3_k_s', 'q3_k_m', 'q3_k_l', 'iq4_nl', 'iq4_xs', 'mxfp4_moe',
 ] as const;
 export type ModelDtype = (typeof DTYPES)[number];
 
@@ -27,6 +27,7 @@ export const FILE_TYPE: Record<ModelDtype, LlamaFileType> = {
   q3_k_l: LlamaFileType.MOSTLY_Q3_K_L,
   iq4_nl: LlamaFileType.MOSTLY_IQ4_NL,
   iq4_xs: LlamaFileType.MOSTLY_IQ4_XS,
+  mxfp4_moe: LlamaFileType.MOSTLY_MXFP4_MOE,
 };
 
 /** C integer division (llama.cpp's layer thresholds are ints: 2 layers have n/8 == 0). */
@@ -84,6 +85,7 @@ function baseType(dtype: ModelDtype): GgmlType {
     case 'q6_k': return GgmlType.Q6_K;
     case 'iq4_nl': return GgmlType.IQ4_NL;
     case 'iq4_xs': return GgmlType.IQ4_XS;
+    case 'mxfp4_moe': return GgmlType.Q8_0;
   }
 }
 
@@ -101,6 +103,9 @@ export function weightType(dtype: ModelDtype, name: string, ne0: number, layer: 
       return base;
     case 'q6_k':
       return kFallback(base, ne0);
+    case 'mxfp4_moe':
+      // llama-quant's MXFP4_MOE: stacked experts MXFP4, every other weight (the LM head too) Q8_0.
+      return name.endsWith('_exps.weight') ? GgmlType.MXFP4 : base;
     default:
       break;
   }

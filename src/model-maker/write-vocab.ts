@@ -5,6 +5,7 @@ import type { GgufWriter } from '../gguf/gguf-writer.js';
 import { GgufValueType } from '../gguf/types.js';
 import { resolvePreTokenizer } from '../tokenizer/pre-tokenizers.js';
 import { QWEN25_CHAT_TEMPLATE } from '../assets/qwen25-chat-template.js';
+import { GPT_OSS_CHAT_TEMPLATE } from './harmony-template.js';
 import { HF_VOCABS, hfBaseVocabSize, hfVocab, isHfVocab, writeHfVocab, type HfVocabName } from './hf-vocab.js';
 import { qwenVocab } from '../assets/qwen-vocab.js';
 import { syntheticSpmVocab } from './spm-vocab.js';
@@ -32,7 +33,12 @@ export function validateVocab(s: VocabSpec): void {
 
 /** Writes the tokenizer metadata of s; returns the vocabulary size (rows of token_embd). */
 export function writeVocab(w: GgufWriter, s: VocabSpec): number {
-  if (isHfVocab(s.vocab)) return writeHfVocab(w, hfVocab(s.vocab, s.vocabLimit));
+  if (isHfVocab(s.vocab)) {
+    const v = hfVocab(s.vocab, s.vocabLimit);
+    // The gptoss package ships no template; gpt-oss GGUFs carry the model's own (harmony).
+    if (s.vocab === 'gptoss' && v.chatTemplate === null) v.chatTemplate = GPT_OSS_CHAT_TEMPLATE;
+    return writeHfVocab(w, v);
+  }
   if (s.vocab === 'qwen') {
     const v = qwenVocab(s.vocabLimit);
     w.string('tokenizer.ggml.model', 'gpt2');

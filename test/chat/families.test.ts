@@ -4,8 +4,9 @@
 // grammar guarantee: streamed chats finish with the right accounting, forced tool calls come back
 // as calls of the family's syntax with arguments valid under the schema and go round trip through
 // the template, json_schema answers parse, and reasoning plumbing reaches the wire formats.
-// gpt-oss: its vocabulary package carries no chat template (the harmony format is covered by the
-// template, parser and runner tests); Mistral: no vocabulary package (same).
+// gpt-oss: a gpt-oss model (sinks, windows, MXFP4 experts) whose template the model maker writes,
+// since the vocabulary package carries none; Mistral: no vocabulary package (its format is covered
+// by the template, parser and runner tests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
@@ -13,6 +14,7 @@ import { modelChatFormat, type ChatFamily } from '../../src/chat/chat-format.js'
 import { chatCompletionRequestSchema, planFromOpenAI } from '../../src/chat/openai-request.js';
 import { buildPrompt } from '../../src/chat/prompt.js';
 import { getTestModel, type TestModelOptions } from '../helpers/models.js';
+import { readGgufHeader } from '../../src/gguf/gguf-reader.js';
 import { resolvePreTokenizer } from '../../src/tokenizer/pre-tokenizers.js';
 
 /** The engine's tokenizer knows the pre-tokenizer the family's vocabulary names (deepseek-v3 and
@@ -36,6 +38,8 @@ interface Case {
   reasoning: 'think' | 'harmony' | null;
   /** A template written into the model (its vocabulary package has none). */
   template?: string;
+  /** The model's own shape where it is not the built-in preset's (an architecture of the family). */
+  model?: TestModelOptions;
 }
 
 const CASES: Case[] = [
@@ -43,8 +47,8 @@ const CASES: Case[] = [
   { vocab: 'llama3', family: 'json', reasoning: null },
   { vocab: 'gemma3', family: 'json', reasoning: null },
   { vocab: 'deepseek_v3', family: 'deepseek', reasoning: null },
-  // gpt-oss's vocabulary package has no template: the model's own (openai/gpt-oss-120b) is added.
-  { vocab: 'gptoss', family: 'harmony', reasoning: 'harmony', template: TEMPLATES.gptOss().template },
+  // The gpt-oss architecture; the model maker writes gpt-oss's own template (openai/gpt-oss-120b).
+  { vocab: 'gptoss', family: 'harmony', reasoning: 'harmony', model: { preset: 'gpt-oss-tiny' } },
 ];
 
 const CITY_SCHEMA = { type: 'object', properties: { city: { type: 'string', enum: ['Paris', 'Rome'] } }, required: ['city'], additionalProperties: false };
@@ -66,7 +70,7 @@ for (const c of CASES) {
     let model: EngineModel;
 
     beforeAll(async () => {
-      let path = await getTestModel({ vocab: c.vocab, vocabLimit: 4096, ctx: 8192 });
+      let path = await getTestModel({ vocab: c.vocab, vocabLimit: 4096, ctx: 8192, ...c.model });
       if (c.template) path = withChatTemplate(path, c.template, path.replace(/\.gguf$/, '-template.gguf'));
       model = await loadModel(path, { id: MODEL_ID, threads: 2, kvCacheMb: 32 });
       h = await startChatServer({}, model);
@@ -218,6 +222,11 @@ for (const c of CASES) {
     });
 
     if (c.reasoning === 'harmony') {
+      it('harmony: a gpt-oss model with gpt-oss\'s own template', () => {
+        expect(model.nativeInfo.architecture).toBe('gpt-oss');
+        expect(readGgufHeader(model.info.path).metadata['tokenizer.chat_template']).toBe(TEMPLATES.gptOss().template);
+      });
+
       it('harmony: reasoning_effort reaches the template, an analysis prefill streams as thinking', async () => {
         const high = await buildPrompt(model, planFromOpenAI(chatCompletionRequestSchema.parse({ model: MODEL_ID, messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'high' })));
         expect(high.text).toContain('Reasoning: high');

@@ -13,6 +13,7 @@ const FAMILIES: Array<{ arch: ModelSpec['arch']; extra: Partial<ModelSpec> }> = 
   { arch: 'gemma2', extra: { slidingWindow: 24 } },
   { arch: 'gemma3', extra: { headDim: 64, slidingWindow: 20, layers: 6 } },
   { arch: 'phi3', extra: { ropeFactors: true, tied: false } },
+  { arch: 'gpt-oss', extra: { experts: 8, expertsUsed: 2, expertFfn: 128, slidingWindow: 24, ropeYarn: { factor: 32, origCtx: 512 }, tied: false } },
 ];
 
 const loaded: EngineModel[] = [];

@@ -20,6 +20,10 @@ const CASES: Array<{ arch: ModelSpec['arch']; extra: Partial<ModelSpec> }> = [
   { arch: 'gemma3', extra: { headDim: 128, slidingWindow: 16, layers: 6 } },
   { arch: 'phi3', extra: { ropeFactors: true, tied: false } },
   { arch: 'llama', extra: { ropeFactors: true, tied: false } },
+  {
+    arch: 'gpt-oss',
+    extra: { headDim: 64, experts: 8, expertsUsed: 2, expertFfn: 256, slidingWindow: 16, ropeYarn: { factor: 32, origCtx: 128 }, tied: false, dtype: 'mxfp4_moe' },
+  },
 ];
 
 /** Keys whose value equals the default a reader must assume when the key is absent. */

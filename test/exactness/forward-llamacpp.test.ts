@@ -47,6 +47,23 @@ const MIXTRAL: Partial<ModelSpec> = { experts: 8, expertsUsed: 2 };
 // positions above 8e-2, max 0.34, one of them changing the top-1 (llama.cpp's own batched-vs-one-by-one
 // on these files: 0.088, 0.16, 0.62).
 const MOE_FLIPS = { positions: 5, maxDiff: 0.5 };
+// gpt-oss: the o200k vocabulary, 64-wide heads, 16 biased experts (4 used, top-k-then-softmax,
+// swiglu_oai), attention sinks, 128-token windows on every other layer (the teacher-forced sequence
+// is longer), and YaRN as released (factor 32 over 4096: some dimensions extrapolate, some ramp,
+// the rest interpolate).
+const GPTOSS: Partial<ModelSpec> = {
+  vocab: 'gptoss', headDim: 64, heads: 8, kvHeads: 2, ffn: 256, experts: 16, expertsUsed: 4, expertFfn: 256,
+  slidingWindow: 128, ropeTheta: 150000, ropeYarn: { factor: 32, origCtx: 4096 },
+};
+// YaRN on families that are not gpt-oss (Qwen3 and Llama releases with rope_scaling yarn), with an
+// original context shorter than the sequence.
+const QWEN3_YARN: Partial<ModelSpec> = { headDim: 128, ropeYarn: { factor: 4, origCtx: 128 } };
+const LLAMA_YARN: Partial<ModelSpec> = { ropeYarn: { factor: 8, origCtx: 256 } };
+// Measured: gpt-oss f32 2.2e-5, MXFP4 experts (the rest q8_0) 2.6e-2 with no position above the
+// bound; qwen3 YaRN f32 1.0e-4, llama YaRN q8_0 4.3e-2 (llama.cpp's own batched-vs-one-by-one:
+// 0.25, 0.24, 0.0099, 0.057). With attention sinks, YaRN, the windows, the routing or swiglu_oai
+// left out, the f32 gpt-oss case disagrees on 60-200 of its 253 steps (max |Δlogit| 0.46-2.1).
+
 
 const CASES: Case[] = [
   { dtype: 'f32', arch: 'qwen2', tied: true, maxLogitDiff: 1e-3 },
@@ -90,6 +107,10 @@ const CASES: Case[] = [
   { dtype: 'q4_k_m', arch: 'qwen3moe', tied: false, maxLogitDiff: 8e-2, extra: QWEN3MOE, routingFlips: MOE_FLIPS },
   { dtype: 'f32', arch: 'llama', tied: false, maxLogitDiff: 1e-3, extra: MIXTRAL },
   { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: MIXTRAL, routingFlips: MOE_FLIPS },
+  { dtype: 'f32', arch: 'gpt-oss', tied: false, maxLogitDiff: 1e-3, extra: GPTOSS },
+  { dtype: 'mxfp4_moe', arch: 'gpt-oss', tied: false, maxLogitDiff: 4e-2, extra: GPTOSS, routingFlips: MOE_FLIPS },
+  { dtype: 'f32', arch: 'qwen3', tied: true, maxLogitDiff: 1e-3, extra: QWEN3_YARN },
+  { dtype: 'q8_0', arch: 'llama', tied: false, maxLogitDiff: 5e-2, extra: LLAMA_YARN },
 ];
 // Bounds are about 1.3-1.5x what was measured (the quantized ones are at or below llama.cpp's own
 // batched-vs-one-by-one difference on the same file); both engines run 1 thread, deterministically.
