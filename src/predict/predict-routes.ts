@@ -3,16 +3,27 @@
 import { decode } from '@msgpack/msgpack';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { Route } from '../http/types.js';
+import type { Logger } from '../log.js';
 import { bytesToTokens, encodeFrame, type KvPrefillRequest } from './kv-frames.js';
 import type { Predictor } from './predictor.js';
-import { parsePredictRequest } from './request.js';
 
 /** Prompt ids of a context-sized request fit easily; anything larger is not a prefill request. */
 const MAX_PREFILL_BODY = 4 * 1024 * 1024;
+/** /v1/predict body limit unless --max-body says otherwise: whole recorded sessions are sent
+ *  (one full DOM snapshot can be megabytes) and windowed to the context here. */
+export const PREDICT_MAX_BODY = 64 * 1024 * 1024;
 /** Bytes of KV frames per socket write on /v1/kv/prefill. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
-export function predictServiceRoutes(predictor: Predictor, opts: { requireKey: boolean }): Route[] {
+export interface PredictRouteOptions {
+  requireKey: boolean;
+  /** Body limit of /v1/predict; default PREDICT_MAX_BODY. */
+  maxBody?: number;
+  /** Gets one `predict` line per answered prediction (events dropped, cached tokens). */
+  logger?: Logger;
+}
+
+export function predictServiceRoutes(predictor: Predictor, opts: PredictRouteOptions): Route[] {
   const routes: Route[] = [
     {
       method: 'GET',
@@ -26,9 +37,27 @@ export function predictServiceRoutes(predictor: Predictor, opts: { requireKey: b
       path: '/v1/predict',
       auth: opts.requireKey,
       errorFormat: 'predict',
+      maxBody: opts.maxBody ?? PREDICT_MAX_BODY,
       handler: async (ctx) => {
-        const req = parsePredictRequest(await ctx.readJson());
-        ctx.json(200, await predictor.predict(req, ctx.signal));
+        const started = performance.now();
+        const body = await ctx.readBody();
+        const bodyBytes = body.byteLength; // the buffer may be handed to a worker
+        const prompt = await predictor.prepare(body);
+        const res = await predictor.predict(prompt, ctx.signal, started);
+        ctx.setHeader('x-prompt-events-dropped', String(prompt.eventsDropped));
+        ctx.json(200, res);
+        opts.logger?.info('predict', {
+          request_id: ctx.requestId,
+          body_bytes: bodyBytes,
+          prompt_events: prompt.events,
+          prompt_events_dropped: prompt.eventsDropped,
+          prompt_header_events: prompt.headerEvents,
+          window_start: prompt.windowStart,
+          prompt_tokens: res.usage.prompt_tokens,
+          cached_tokens: res.usage.prompt_tokens_details.cached_tokens,
+          tokens_generated: res.tokens_generated,
+          latency_ms: res.latency_ms,
+        });
       },
     },
   ];
