@@ -2,9 +2,10 @@
 // /health never needs a key; /v1/predict and /v1/kv/prefill need the optional --predict-api-key.
 import { decode } from '@msgpack/msgpack';
 import { ApiError, invalidRequest } from '../errors.js';
-import type { Route } from '../http/types.js';
+import type { ByteStream, Route } from '../http/types.js';
 import type { Logger } from '../log.js';
 import { bytesToTokens, encodeFrame, type KvPrefillRequest } from './kv-frames.js';
+import { exportKvInChunks } from './kv-export.js';
 import type { Predictor } from './predictor.js';
 
 /** Prompt ids of a context-sized request fit easily; anything larger is not a prefill request. */
@@ -85,26 +86,39 @@ export function predictServiceRoutes(predictor: Predictor, opts: PredictRouteOpt
         const tokens = bytesToTokens(req.tokens);
         if (tokens.length > model.info.contextLength) throw new ApiError('context_length_exceeded', `${tokens.length} tokens exceed the context of ${model.info.contextLength}`);
         const started = performance.now();
-        const blocks = await model.kv.exportKv(tokens, req.fromBlock, ctx.signal);
-        const prefillMs = performance.now() - started;
-        const out = ctx.stream(200, 'application/x-msgpack');
-        // Frames go out in batches of about WRITE_BATCH_BYTES: one socket write per frame (a
-        // 16-token block is 16 KiB on the built-in model) made the syscalls the bottleneck.
+        const kv = model.kv;
+        let out: ByteStream | null = null;
         let batch: Uint8Array[] = [encodeFrame({ t: 'layout', layout })];
         let batchBytes = batch[0]!.byteLength;
-        for (const block of blocks) {
-          if (out.closed) return;
-          const frame = encodeFrame({ t: 'block', index: block.index, data: block.data });
-          batch.push(frame);
-          batchBytes += frame.byteLength;
-          if (batchBytes >= WRITE_BATCH_BYTES) {
-            await out.write(Buffer.concat(batch, batchBytes));
-            batch = [];
-            batchBytes = 0;
-          }
+        // Frames go out in batches of about WRITE_BATCH_BYTES: one socket write per frame (a
+        // 16-token block is 16 KiB on the built-in model) made the syscalls the bottleneck. The
+        // response starts with the first chunk's blocks, so a failure before it is a plain error.
+        const flush = async () => {
+          out ??= ctx.stream(200, 'application/x-msgpack');
+          if (batch.length) await out.write(Buffer.concat(batch, batchBytes));
+          batch = [];
+          batchBytes = 0;
+        };
+        let blocks = 0;
+        try {
+          blocks = await exportKvInChunks(kv, tokens, req.fromBlock, { prefixCache: model.stats().cache.enabled, signal: ctx.signal }, async (chunk) => {
+            for (const block of chunk) {
+              const frame = encodeFrame({ t: 'block', index: block.index, data: block.data });
+              batch.push(frame);
+              batchBytes += frame.byteLength;
+              if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+            }
+            if (batchBytes > 0) await flush(); // each chunk reaches the decoder as soon as it is ready
+            return !(out as ByteStream | null)?.closed;
+          });
+        } catch (err) {
+          if (!out) throw err;
+          (out as ByteStream).end(encodeFrame({ t: 'error', message: (err as Error).message }));
+          return;
         }
-        batch.push(encodeFrame({ t: 'end', blocks: blocks.length, prefillMs }));
-        out.end(Buffer.concat(batch));
+        batch.push(encodeFrame({ t: 'end', blocks, prefillMs: performance.now() - started }));
+        out ??= ctx.stream(200, 'application/x-msgpack');
+        (out as ByteStream).end(Buffer.concat(batch));
       },
     });
   }
