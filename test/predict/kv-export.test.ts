@@ -9,7 +9,7 @@ import { eosBan, GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 import type { KvBlock } from '../../src/engine/types.js';
 import { exportKvInChunks } from '../../src/predict/kv-export.js';
 import { getTestModel } from '../helpers/models.js';
-import { longSession } from './sessions.js';
+import { longSession } from '../../bench/predict/sessions.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/rrweb');
 const recordings = readdirSync(FIXTURES)

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
 import { getTestModel } from '../helpers/models.js';
-import { longSession } from './sessions.js';
+import { longSession } from '../../bench/predict/sessions.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/rrweb');
 const recordings = readdirSync(FIXTURES)

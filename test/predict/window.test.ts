@@ -11,7 +11,7 @@ import { LineTokenizer, preparePrompt } from '../../src/predict/prompt-tokens.js
 import { parsePredictRequest } from '../../src/predict/request.js';
 import { chooseWindow, MIN_FILL, SNAPSHOT_SHARE, type SessionLines } from '../../src/predict/window.js';
 import { getTestModel } from '../helpers/models.js';
-import { longSession } from './sessions.js';
+import { longSession } from '../../bench/predict/sessions.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/rrweb');
 const recordings = readdirSync(FIXTURES)

@@ -1,4 +1,4 @@
-// Long recorded sessions for the prediction tests, made from the real rrweb recordings in
+// Long recorded sessions for the prediction tests and benchmarks, made from the real rrweb recordings in
 // test/fixtures/rrweb: the first recording's meta event and full snapshot, then the incremental
 // events of all recordings replayed in turn with timestamps that keep increasing, as a recorder
 // running for minutes on one page would send them.
