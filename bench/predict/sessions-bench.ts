@@ -216,7 +216,7 @@ export async function runSessionsBench(only: Set<string> | null): Promise<Record
     return d;
   };
   const start = async (args: string[]) => {
-    const p = await startSvc(['predict', ...args, '--model', modelPath, '--threads', '1', '--log-level', 'warn']);
+    const p = await startSvc(['predict', ...args, '--model', modelPath, '--threads', '1']);
     procs.push(p);
     return p;
   };
