@@ -52,6 +52,8 @@ export class Predictor {
 
   /** Called once the model has loaded; until then requests get 503. */
   setModel(model: LoadedModel): void {
+    if (this.model === model) return;
+    void this.preparer?.close();
     this.model = model;
     // NativeModel carries its tokenizer; any other model gets one built from its GGUF header.
     const own = (model as { tokenizer?: Tokenizer }).tokenizer;
