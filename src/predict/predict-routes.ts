@@ -2,17 +2,29 @@
 // /health never needs a key; /v1/predict and /v1/kv/prefill need the optional --predict-api-key.
 import { decode } from '@msgpack/msgpack';
 import { ApiError, invalidRequest } from '../errors.js';
-import type { Route } from '../http/types.js';
+import type { ByteStream, Route } from '../http/types.js';
+import type { Logger } from '../log.js';
 import { bytesToTokens, encodeFrame, type KvPrefillRequest } from './kv-frames.js';
+import { exportKvInChunks } from './kv-export.js';
 import type { Predictor } from './predictor.js';
-import { parsePredictRequest } from './request.js';
 
 /** Prompt ids of a context-sized request fit easily; anything larger is not a prefill request. */
 const MAX_PREFILL_BODY = 4 * 1024 * 1024;
+/** /v1/predict body limit unless --max-body says otherwise: whole recorded sessions are sent
+ *  (one full DOM snapshot can be megabytes) and windowed to the context here. */
+export const PREDICT_MAX_BODY = 64 * 1024 * 1024;
 /** Bytes of KV frames per socket write on /v1/kv/prefill. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
-export function predictServiceRoutes(predictor: Predictor, opts: { requireKey: boolean }): Route[] {
+export interface PredictRouteOptions {
+  requireKey: boolean;
+  /** Body limit of /v1/predict; default PREDICT_MAX_BODY. */
+  maxBody?: number;
+  /** Gets one `predict` line per answered prediction (events dropped, cached tokens). */
+  logger?: Logger;
+}
+
+export function predictServiceRoutes(predictor: Predictor, opts: PredictRouteOptions): Route[] {
   const routes: Route[] = [
     {
       method: 'GET',
@@ -26,9 +38,27 @@ export function predictServiceRoutes(predictor: Predictor, opts: { requireKey: b
       path: '/v1/predict',
       auth: opts.requireKey,
       errorFormat: 'predict',
+      maxBody: opts.maxBody ?? PREDICT_MAX_BODY,
       handler: async (ctx) => {
-        const req = parsePredictRequest(await ctx.readJson());
-        ctx.json(200, await predictor.predict(req, ctx.signal));
+        const started = performance.now();
+        const body = await ctx.readBody();
+        const bodyBytes = body.byteLength; // the buffer may be handed to a worker
+        const prompt = await predictor.prepare(body);
+        const res = await predictor.predict(prompt, ctx.signal, started);
+        ctx.setHeader('x-prompt-events-dropped', String(prompt.eventsDropped));
+        ctx.json(200, res);
+        opts.logger?.info('predict', {
+          request_id: ctx.requestId,
+          body_bytes: bodyBytes,
+          prompt_events: prompt.events,
+          prompt_events_dropped: prompt.eventsDropped,
+          prompt_header_events: prompt.headerEvents,
+          window_start: prompt.windowStart,
+          prompt_tokens: res.usage.prompt_tokens,
+          cached_tokens: res.usage.prompt_tokens_details.cached_tokens,
+          tokens_generated: res.tokens_generated,
+          latency_ms: res.latency_ms,
+        });
       },
     },
   ];
@@ -56,26 +86,39 @@ export function predictServiceRoutes(predictor: Predictor, opts: { requireKey: b
         const tokens = bytesToTokens(req.tokens);
         if (tokens.length > model.info.contextLength) throw new ApiError('context_length_exceeded', `${tokens.length} tokens exceed the context of ${model.info.contextLength}`);
         const started = performance.now();
-        const blocks = await model.kv.exportKv(tokens, req.fromBlock, ctx.signal);
-        const prefillMs = performance.now() - started;
-        const out = ctx.stream(200, 'application/x-msgpack');
-        // Frames go out in batches of about WRITE_BATCH_BYTES: one socket write per frame (a
-        // 16-token block is 16 KiB on the built-in model) made the syscalls the bottleneck.
+        const kv = model.kv;
+        let out: ByteStream | null = null;
         let batch: Uint8Array[] = [encodeFrame({ t: 'layout', layout })];
         let batchBytes = batch[0]!.byteLength;
-        for (const block of blocks) {
-          if (out.closed) return;
-          const frame = encodeFrame({ t: 'block', index: block.index, data: block.data });
-          batch.push(frame);
-          batchBytes += frame.byteLength;
-          if (batchBytes >= WRITE_BATCH_BYTES) {
-            await out.write(Buffer.concat(batch, batchBytes));
-            batch = [];
-            batchBytes = 0;
-          }
+        // Frames go out in batches of about WRITE_BATCH_BYTES: one socket write per frame (a
+        // 16-token block is 16 KiB on the built-in model) made the syscalls the bottleneck. The
+        // response starts with the first chunk's blocks, so a failure before it is a plain error.
+        const flush = async () => {
+          out ??= ctx.stream(200, 'application/x-msgpack');
+          if (batch.length) await out.write(Buffer.concat(batch, batchBytes));
+          batch = [];
+          batchBytes = 0;
+        };
+        let blocks = 0;
+        try {
+          blocks = await exportKvInChunks(kv, tokens, req.fromBlock, { prefixCache: model.stats().cache.enabled, signal: ctx.signal }, async (chunk) => {
+            for (const block of chunk) {
+              const frame = encodeFrame({ t: 'block', index: block.index, data: block.data });
+              batch.push(frame);
+              batchBytes += frame.byteLength;
+              if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+            }
+            if (batchBytes > 0) await flush(); // each chunk reaches the decoder as soon as it is ready
+            return !(out as ByteStream | null)?.closed;
+          });
+        } catch (err) {
+          if (!out) throw err;
+          (out as ByteStream).end(encodeFrame({ t: 'error', message: (err as Error).message }));
+          return;
         }
-        batch.push(encodeFrame({ t: 'end', blocks: blocks.length, prefillMs }));
-        out.end(Buffer.concat(batch));
+        batch.push(encodeFrame({ t: 'end', blocks, prefillMs: performance.now() - started }));
+        out ??= ctx.stream(200, 'application/x-msgpack');
+        (out as ByteStream).end(Buffer.concat(batch));
       },
     });
   }

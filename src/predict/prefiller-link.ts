@@ -59,8 +59,12 @@ export class PrefillerLink {
   private state: 'healthy' | 'degraded' = 'healthy';
   private timer: NodeJS.Timeout | null = null;
   lastError: string | null = null;
+  /** KV imports that brought at least one block, and what they brought. */
   transfers = 0;
+  blocksImported = 0;
   transferredBytes = 0;
+  /** POST /v1/kv/prefill requests sent. */
+  prefillRequests = 0;
 
   /** Keep-alive connections to the prefiller, reused by every transfer. */
   private readonly agent: HttpAgent;
@@ -147,6 +151,7 @@ export class PrefillerLink {
     const bytes = blocks.reduce((n, b) => n + b.data.byteLength, 0);
     const cachedTokens = await kv.importKv(tokens, blocks);
     this.transfers++;
+    this.blocksImported += blocks.length;
     this.transferredBytes += bytes;
     return { requestedFromBlock: fromBlock, blocks: blocks.length, bytes, ms: performance.now() - started, cachedTokens };
   }
@@ -157,6 +162,7 @@ export class PrefillerLink {
    */
   async download(layout: KvLayout, tokens: Uint32Array, fromBlock: number, blocks: KvBlock[], signal: AbortSignal): Promise<void> {
     const req: KvPrefillRequest = { fingerprint: layout.modelFingerprint, tokens: tokensToBytes(tokens), fromBlock };
+    this.prefillRequests++;
     const res = await requestStream(this.endpoint('v1/kv/prefill'), { 'content-type': 'application/x-msgpack', ...this.headers() }, encode(req), this.agent, signal);
     const status = res.statusCode ?? 0;
     if (status < 200 || status > 299) throw new Error(`prefill answered ${status}: ${(await readText(res).catch(() => '')).slice(0, 200)}`);

@@ -1,49 +1,88 @@
-// Turns event lines into prompt tokens line by line, so a session whose recording grows gets
-// a token sequence that extends the previous one exactly: the prefix cache then makes the n-th
-// call pay only for its new events. Tokens of recent lines are memoized (bounded by bytes).
-import type { LoadedModel } from '../engine/types.js';
+// A /v1/predict body to prompt tokens: parse and check it (request.ts), choose the events that fit
+// the context (window.ts), and tokenize them line by line, so a growing session gets a token
+// sequence that extends the previous one exactly and the prefix cache makes the n-th call pay
+// only for its new events. Synchronous: it runs inline for small bodies and in a worker
+// (prepare-pool.ts) for large ones. Tokens of recent lines are memoized (bounded by bytes).
+import { ApiError } from '../errors.js';
+import type { Tokenizer } from '../tokenizer/index.js';
+import { parsePredictRequest } from './request.js';
+import { chooseWindow } from './window.js';
 
-export class PromptTokenizer {
+export interface PreparedPrompt {
+  /** BOS (when the model adds one) and the kept event lines. */
+  tokens: Uint32Array;
+  maxTokens: number;
+  temperature: number;
+  /** Event lines in the request. */
+  events: number;
+  /** Event lines left out to fit the context. */
+  eventsDropped: number;
+  /** Lines kept from before the window (meta event, full snapshot). */
+  headerEvents: number;
+  /** Index of the window's first event in the request. */
+  windowStart: number;
+}
+
+export class LineTokenizer {
   private readonly cache = new Map<string, Uint32Array>();
   private cachedBytes = 0;
-  private prefix: Uint32Array | null = null;
+  readonly prefix: Uint32Array;
 
-  constructor(private readonly model: LoadedModel, private readonly maxCacheBytes = 64 * 1024 * 1024) {}
-
-  async tokens(lines: string[]): Promise<Uint32Array> {
+  constructor(private readonly tokenizer: Tokenizer, private readonly maxCacheBytes = 64 * 1024 * 1024) {
     // BOS (or nothing) exactly as the model's tokenizer adds it to a fresh text.
-    this.prefix ??= await this.model.tokenize('', { addSpecial: true, parseSpecial: false });
-    const parts: Uint32Array[] = [this.prefix];
-    let total = this.prefix.length;
-    for (const line of lines) {
-      const t = await this.lineTokens(line);
-      parts.push(t);
-      total += t.length;
-    }
-    const out = new Uint32Array(total);
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    this.prefix = tokenizer.encode('', { addSpecial: true, parseSpecial: false });
   }
 
-  private async lineTokens(line: string): Promise<Uint32Array> {
+  /** Tokens of `line` followed by a newline, as it appears in the prompt. */
+  line(line: string): Uint32Array {
     const hit = this.cache.get(line);
     if (hit) {
       this.cache.delete(line);
       this.cache.set(line, hit); // most recently used last
       return hit;
     }
-    const t = await this.model.tokenize(line + '\n', { addSpecial: false, parseSpecial: false });
+    const t = this.tokenizer.encode(line + '\n', { addSpecial: false, parseSpecial: false });
     this.cache.set(line, t);
-    this.cachedBytes += line.length + t.byteLength;
+    this.cachedBytes += line.length * 2 + t.byteLength;
     for (const [key, value] of this.cache) {
       if (this.cachedBytes <= this.maxCacheBytes) break;
       this.cache.delete(key);
-      this.cachedBytes -= key.length + value.byteLength;
+      this.cachedBytes -= key.length * 2 + value.byteLength;
     }
     return t;
   }
+}
+
+/** Parses a /v1/predict JSON body (bytes) and returns the prompt to run; throws ApiError 400. */
+export function preparePrompt(body: Uint8Array, lineTokens: LineTokenizer, contextLength: number): PreparedPrompt {
+  if (body.byteLength === 0) throw new ApiError('invalid_request_error', 'request body is empty; expected a JSON document');
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch (err) {
+    throw new ApiError('invalid_request_error', `request body is not valid JSON: ${(err as Error).message}`);
+  }
+  const req = parsePredictRequest(json);
+  const budget = contextLength - req.maxTokens - lineTokens.prefix.length;
+  const window = budget > 0 ? chooseWindow({ lines: req.lines, kinds: req.kinds, tokens: (i) => lineTokens.line(req.lines[i] as string).length }, budget) : null;
+  if (!window) {
+    throw new ApiError('context_length_exceeded', `no event of the prompt fits the model's context of ${contextLength} tokens with max_tokens ${req.maxTokens}`, { param: 'prompt' });
+  }
+  const tokens = new Uint32Array(lineTokens.prefix.length + window.tokens);
+  tokens.set(lineTokens.prefix, 0);
+  let at = lineTokens.prefix.length;
+  for (const i of window.kept) {
+    const t = lineTokens.line(req.lines[i] as string);
+    tokens.set(t, at);
+    at += t.length;
+  }
+  return {
+    tokens,
+    maxTokens: req.maxTokens,
+    temperature: req.temperature,
+    events: req.lines.length,
+    eventsDropped: window.dropped,
+    headerEvents: window.headerLines,
+    windowStart: window.start,
+  };
 }

@@ -1,8 +1,10 @@
 // /v1/predict request parsing: SPEC.md's bounds, and every prompt line checked to be an event
 // object (integer `type`, object `data`). Integer values are never judged: rrweb's numbering
-// (FullSnapshot 2, Incremental 3, Meta 4) and SPEC.md's table differ, and both are accepted.
+// (FullSnapshot 2, Incremental 3, Meta 4) and SPEC.md's table (Meta 2) differ, and both are
+// accepted; events.ts tells meta events and full snapshots apart by their data.
 import { z } from 'zod';
 import { invalidRequest } from '../errors.js';
+import { eventKind, type EventKind } from './events.js';
 
 export const MAX_PREDICT_TOKENS = 512;
 
@@ -16,6 +18,8 @@ const PredictRequestSchema = z.object({
 export interface PredictRequest {
   /** Each prompt line, as sent (trailing CR removed), in order; blank lines dropped. */
   lines: string[];
+  /** What each line is (meta event, full snapshot or other), for windowing. */
+  kinds: EventKind[];
   maxTokens: number;
   temperature: number;
 }
@@ -37,6 +41,7 @@ export function parsePredictRequest(body: unknown): PredictRequest {
   const { prompt, max_tokens, temperature, stream } = parsed.data;
   if (stream) throw invalidRequest('stream: streaming is not implemented for /v1/predict; send stream: false', 'stream');
   const lines: string[] = [];
+  const kinds: EventKind[] = [];
   const raw = prompt.split('\n');
   for (let i = 0; i < raw.length; i++) {
     const line = (raw[i] as string).replace(/\r$/, '');
@@ -49,9 +54,10 @@ export function parsePredictRequest(body: unknown): PredictRequest {
     }
     if (!isEventObject(value)) throw invalidRequest(`prompt line ${i + 1}: not an event object (needs an integer "type" and an object "data")`, 'prompt');
     lines.push(line);
+    kinds.push(eventKind(value));
   }
   if (lines.length === 0) throw invalidRequest('prompt: needs at least one event line', 'prompt');
-  return { lines, maxTokens: max_tokens, temperature };
+  return { lines, kinds, maxTokens: max_tokens, temperature };
 }
 
 /** Keeps the complete lines of generated text that are event objects; drops a cut-off last line. */

@@ -2,7 +2,7 @@
 // first loaded model; in the decoder role, a link to the prefiller that a heartbeat keeps current.
 import type { Route } from '../http/types.js';
 import type { Services } from '../server/services.js';
-import { predictServiceRoutes } from './predict-routes.js';
+import { PREDICT_MAX_BODY, predictServiceRoutes, type PredictRouteOptions } from './predict-routes.js';
 import { Predictor } from './predictor.js';
 import { PrefillerLink } from './prefiller-link.js';
 
@@ -25,11 +25,18 @@ export function createPredictor(services: Services): Predictor {
     services.onClose(() => link?.stop());
   }
   const predictor = new Predictor(config.role, link);
+  services.onClose(() => predictor.close());
   const model = services.models.values().next().value;
   if (model) predictor.setModel(model);
   return predictor;
 }
 
+/** Route options from the config: --max-body, when given, is the predict body limit too. */
+export function predictRouteOptions(services: Services): PredictRouteOptions {
+  const { config } = services;
+  return { requireKey: config.predictApiKey !== null, maxBody: config.maxBody ?? PREDICT_MAX_BODY, logger: services.logger };
+}
+
 export function predictRoutes(services: Services): Route[] {
-  return predictServiceRoutes(createPredictor(services), { requireKey: services.config.predictApiKey !== null });
+  return predictServiceRoutes(createPredictor(services), predictRouteOptions(services));
 }

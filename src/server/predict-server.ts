@@ -4,7 +4,7 @@
 // predictor takes the first model once it has loaded (until then /v1/predict answers 503).
 import { DEFAULT_MAX_BODY } from '../config.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
-import { createPredictor } from '../predict/routes.js';
+import { createPredictor, predictRouteOptions } from '../predict/routes.js';
 import { predictServiceRoutes } from '../predict/predict-routes.js';
 import { metricsRoute, readyRoute } from '../api/health.js';
 import type { Services } from './services.js';
@@ -17,7 +17,7 @@ function predictRoutes(services: Services) {
     picked = true;
     predictor.setModel(m);
   });
-  return [...predictServiceRoutes(predictor, { requireKey: services.config.predictApiKey !== null }), readyRoute(services), metricsRoute(services)];
+  return [...predictServiceRoutes(predictor, predictRouteOptions(services)), readyRoute(services), metricsRoute(services)];
 }
 
 export async function startPredictServer(services: Services): Promise<HttpServer> {
