@@ -1,11 +1,11 @@
-// The prediction service: src/predict/routes.ts on --host:--predict-port, plus GET /ready and
+// The prediction service: src/api/predict.ts on --host:--predict-port, plus GET /ready and
 // GET /metrics (this process's metrics, engine series included). No key by default (SPEC: its
 // reference requests carry none); --predict-api-key turns it on for routes that ask. The
 // predictor takes the first model once it has loaded (until then /v1/predict answers 503).
 import { DEFAULT_MAX_BODY } from '../config.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
-import { createPredictor, predictRouteOptions } from '../predict/routes.js';
-import { predictServiceRoutes } from '../predict/predict-routes.js';
+import { createPredictor, predictRouteOptions } from './predictor-wiring.js';
+import { predictServiceRoutes } from '../api/predict.js';
 import { metricsRoute, readyRoute } from '../api/health.js';
 import type { Services } from './services.js';
 

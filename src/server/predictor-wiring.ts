@@ -1,10 +1,9 @@
-// The prediction service's routes for this process: a Predictor in the configured role over the
+// The prediction service's wiring for this process: a Predictor in the configured role over the
 // first loaded model; in the decoder role, a link to the prefiller that a heartbeat keeps current.
-import type { Route } from '../http/types.js';
-import type { Services } from '../server/services.js';
-import { PREDICT_MAX_BODY, predictServiceRoutes, type PredictRouteOptions } from './predict-routes.js';
-import { Predictor } from './predictor.js';
-import { PrefillerLink } from './prefiller-link.js';
+import type { Services } from './services.js';
+import { PREDICT_MAX_BODY, type PredictRouteOptions } from '../api/predict.js';
+import { Predictor } from '../predict/predictor.js';
+import { PrefillerLink } from '../predict/prefiller-link.js';
 
 /** How long a decoder waits for its prefiller's KV before prefilling locally. */
 const PREFILL_TIMEOUT_MS = 10_000;
@@ -35,8 +34,4 @@ export function createPredictor(services: Services): Predictor {
 export function predictRouteOptions(services: Services): PredictRouteOptions {
   const { config } = services;
   return { requireKey: config.predictApiKey !== null, maxBody: config.maxBody ?? PREDICT_MAX_BODY, logger: services.logger };
-}
-
-export function predictRoutes(services: Services): Route[] {
-  return predictServiceRoutes(createPredictor(services), predictRouteOptions(services));
 }

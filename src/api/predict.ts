@@ -4,9 +4,9 @@ import { decode } from '@msgpack/msgpack';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { ByteStream, Route } from '../http/types.js';
 import type { Logger } from '../log.js';
-import { bytesToTokens, encodeFrame, type KvPrefillRequest } from './kv-frames.js';
-import { exportKvInChunks } from './kv-export.js';
-import type { Predictor } from './predictor.js';
+import { bytesToTokens, encodeFrame, type KvPrefillRequest } from '../predict/kv-frames.js';
+import { exportKvInChunks } from '../predict/kv-export.js';
+import type { Predictor } from '../predict/predictor.js';
 
 /** Prompt ids of a context-sized request fit easily; anything larger is not a prefill request. */
 const MAX_PREFILL_BODY = 4 * 1024 * 1024;
