@@ -1,0 +1,73 @@
+// Batch input validation off the event loop: the file's chunks (read here from LMDB, one at a
+// time) go to a worker thread that splits and parses the lines (validate-worker.ts); this thread
+// only reads and posts, at most IN_FLIGHT chunks ahead of the worker, so memory stays bounded and
+// no JSON.parse of a line (up to maxLineBytes, 8 MiB by default) runs on the loop.
+// Without the compiled worker (running from src/ before a build), or with
+// SVC_BATCH_VALIDATE_INLINE=1 (benchmarks compare both), it validates here in 1 ms slices.
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { distFile } from '../paths.js';
+import { validateInput, type ValidationLimits, type ValidationOutcome } from './validate.js';
+import type { FromValidator, ToValidator } from './validate-worker.js';
+
+export const VALIDATE_WORKER_FILE = distFile('src/batch/validate-worker.js');
+/** Chunks (256 KiB each by default) posted and not yet acknowledged. */
+const IN_FLIGHT = 4;
+
+const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export function validatesOffThread(): boolean {
+  return process.env.SVC_BATCH_VALIDATE_INLINE !== '1' && existsSync(VALIDATE_WORKER_FILE);
+}
+
+/** Validates the file whose chunks `chunks` yields; `cancelled` stops early (result: null). */
+export async function validateInputOffLoop(chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean = () => false): Promise<ValidationOutcome | null> {
+  if (!validatesOffThread()) {
+    const outcome = await validateInput(chunks, limits, pause);
+    return cancelled() ? null : outcome;
+  }
+  const worker = new Worker(VALIDATE_WORKER_FILE, { workerData: { maxRequests: limits.maxRequests, maxLineBytes: limits.maxLineBytes, maxListedErrors: limits.maxListedErrors } });
+  worker.unref();
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  let failure: Error | null = null;
+  let outcome: ValidationOutcome | null = null;
+  const signal = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  worker.on('message', (m: FromValidator) => {
+    if ('ack' in m) inFlight--;
+    else if ('outcome' in m) outcome = m.outcome;
+    else failure = new Error(`batch validation worker: ${m.error}`);
+    signal();
+  });
+  worker.on('error', (e) => {
+    failure = e;
+    signal();
+  });
+  worker.on('exit', (code) => {
+    failure ??= outcome ? null : new Error(`batch validation worker exited (${code})`);
+    signal();
+  });
+  const waitFor = async (done: () => boolean): Promise<void> => {
+    while (!done() && !failure) await new Promise<void>((r) => (wake = r));
+    if (failure) throw failure;
+  };
+  try {
+    for (const chunk of chunks) {
+      if (cancelled()) return null;
+      await waitFor(() => inFlight < IN_FLIGHT);
+      // A private copy (LMDB's getBinary) whose memory moves to the worker.
+      const bytes = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk);
+      inFlight++;
+      worker.postMessage({ chunk: bytes } satisfies ToValidator, [bytes.buffer as ArrayBuffer]);
+    }
+    worker.postMessage({ end: true } satisfies ToValidator);
+    await waitFor(() => outcome !== null);
+    return cancelled() ? null : outcome;
+  } finally {
+    void worker.terminate();
+  }
+}
