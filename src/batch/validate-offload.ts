@@ -20,14 +20,15 @@ export function validatesOffThread(): boolean {
   return process.env.SVC_BATCH_VALIDATE_INLINE !== '1' && existsSync(VALIDATE_WORKER_FILE);
 }
 
-/** Validates the file whose chunks `chunks` yields; `cancelled` stops early (result: null). */
+/** Validates the file whose chunks `chunks` yields; `cancelled` stops early (result: null). A chunk
+ *  that owns its whole ArrayBuffer (FileStore.chunks() yields private copies) moves to the worker
+ *  and is left detached. */
 export async function validateInputOffLoop(chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean = () => false): Promise<ValidationOutcome | null> {
   if (!validatesOffThread()) {
     const outcome = await validateInput(chunks, limits, pause);
     return cancelled() ? null : outcome;
   }
   const worker = new Worker(VALIDATE_WORKER_FILE, { workerData: { maxRequests: limits.maxRequests, maxLineBytes: limits.maxLineBytes, maxListedErrors: limits.maxListedErrors } });
-  worker.unref();
   let inFlight = 0;
   let wake: (() => void) | null = null;
   let failure: Error | null = null;
