@@ -22,7 +22,7 @@ import { renderPrompt, tokenizePrompt } from '../../src/chat/prompt.js';
 import { OpenAIChunker } from '../../src/chat/openai-response.js';
 import { formatSseEvent } from '../../src/http/sse-writer.js';
 import { OFFLOAD_MIN_CHARS } from '../../src/engine/text-pool.js';
-import { median } from '../../src/bench/stats.js';
+import { median, seededRandom } from '../../src/bench/stats.js';
 import { mainThreadCpuMs } from '../chat/bench-run.js';
 
 async function timeIt(reps: number, fn: () => unknown): Promise<number> {
@@ -49,11 +49,16 @@ async function timeOffloaded(reps: number, fn: () => Promise<unknown>): Promise<
   return { wallMs: median(walls), cpuMs: (mainThreadCpuMs() - cpu0) / reps };
 }
 
-function bodyOf(chars: number): object {
-  // Sentences of varied words, so the tokenizer does real work (not one repeated token).
-  const words = ['the', 'harbour', 'lights', 'flicker', 'while', 'ships', 'return', 'slowly,', 'carrying', 'salt', 'and', 'stories.'];
+/** A chat body whose user message is `chars` characters of random lowercase words: distinct per
+ *  seed, so the tokenizer's word cache helps no more than it does on fresh text. */
+function bodyOf(chars: number, seed: number): object {
+  const rand = seededRandom(seed);
   let content = '';
-  for (let i = 0; content.length < chars; i++) content += words[(i * 7) % words.length] + ' ';
+  while (content.length < chars) {
+    const len = 2 + Math.floor(rand() * 8);
+    for (let i = 0; i < len; i++) content += String.fromCharCode(97 + Math.floor(rand() * 26));
+    content += rand() < 0.1 ? '. ' : ' ';
+  }
   return { model: 'builtin', stream: true, max_tokens: 64, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: content.slice(0, chars) }] };
 }
 
@@ -66,7 +71,7 @@ async function main(): Promise<void> {
   const rows: Array<Record<string, string | number>> = [];
   console.error(`text pool from ${OFFLOAD_MIN_CHARS} chars${process.env.SVC_ENGINE_TEXT_INLINE === '1' ? ' (disabled: SVC_ENGINE_TEXT_INLINE=1)' : ''}`);
   for (const chars of values.sizes!.split(',').map(Number)) {
-    const bytes = Buffer.from(JSON.stringify(bodyOf(chars)));
+    const bytes = Buffer.from(JSON.stringify(bodyOf(chars, 1)));
     const body = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
     const req = fastChatCompletionRequest(body) ?? parseBody(chatCompletionRequestSchema, body);
     const plan = planFromOpenAI(req);
@@ -78,11 +83,16 @@ async function main(): Promise<void> {
     row.validateZodMs = await timeIt(reps, () => chatCompletionRequestSchema.parse(body));
     row.planMs = await timeIt(reps, () => planFromOpenAI(req));
     // As the server runs them: inline under OFFLOAD_MIN_CHARS, in the text pool from there on
-    // (SVC_ENGINE_TEXT_INLINE=1: always inline). Wall time, and the main thread's CPU per call.
-    const template = await timeOffloaded(reps, () => renderPrompt(model, plan));
+    // (SVC_ENGINE_TEXT_INLINE=1: always inline). Wall time, and the main thread's CPU per call;
+    // each call on a different text (reps + warm-up of them).
+    const plans = Array.from({ length: reps + 5 }, (_, i) => planFromOpenAI(chatCompletionRequestSchema.parse(bodyOf(chars, 100 + i))));
+    const texts = await Promise.all(plans.map((p) => renderPrompt(model, p)));
+    let k = 0;
+    const template = await timeOffloaded(reps, () => renderPrompt(model, plans[k++ % plans.length]!));
     row.templateWallMs = template.wallMs;
     row.templateLoopCpuMs = template.cpuMs;
-    const tokenize = await timeOffloaded(reps, () => tokenizePrompt(model, text));
+    k = 0;
+    const tokenize = await timeOffloaded(reps, () => tokenizePrompt(model, texts[k++ % texts.length]!));
     row.tokenizeWallMs = tokenize.wallMs;
     row.tokenizeLoopCpuMs = tokenize.cpuMs;
     row.promptTokens = (await tokenizePrompt(model, text)).length;
