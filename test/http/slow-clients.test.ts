@@ -36,7 +36,6 @@ describe('slow clients', () => {
       auth: false,
       async handler(ctx) {
         const sse = ctx.sse();
-        sse.open();
         // An endless producer that awaits each write, as the chat routes do.
         while (!sse.closed) {
           await sse.send(EVENT);
