@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       for (let r = 0; r < Number(values.reps); r++) {
         // Fresh copies each run: the worker path moves the chunks it is given.
         const copies = chunks.map((c) => Buffer.from(c));
-        runs.push(await holdOf(() => (where === 'worker' ? validateInputOffLoop(copies, limits) : validateInput(copies, limits, pause))));
+        runs.push(await holdOf(() => (where === 'worker' ? validateInputOffLoop(() => copies, limits) : validateInput(copies, limits, pause))));
       }
       const m = (f: (x: Hold) => number): number => median(runs.map(f));
       console.log(`| ${name} | ${where} | ${m((x) => x.maxHoldCpuMs).toFixed(2)} | ${m((x) => x.maxHoldMs).toFixed(2)} | ${m((x) => x.loopCpuMs).toFixed(0)} | ${m((x) => x.totalMs).toFixed(0)} |`);

@@ -233,7 +233,10 @@ export class BatchRunner {
   private async validate(job: Job, b: BatchObject): Promise<BatchObject | null> {
     const input = this.o.files.record(b.input_file_id);
     const outcome = input
-      ? await validateInputOffLoop(this.o.files.chunks(input), this.o.limits, () => this.closing)
+      ? await validateInputOffLoop(() => this.o.files.chunks(input), this.o.limits, {
+          cancelled: () => this.closing,
+          onWorkerFailure: (err) => this.log(`batch ${job.id}: ${err.message}; validating on the event loop instead`),
+        })
       : { total: 0, model: null, errors: [{ code: 'invalid_request', message: `The input file ${b.input_file_id} no longer exists.`, param: 'input_file_id', line: null }] };
     if (this.closing || !outcome) return null;
     const now = this.nowSeconds();

@@ -20,15 +20,39 @@ export function validatesOffThread(): boolean {
   return process.env.SVC_BATCH_VALIDATE_INLINE !== '1' && existsSync(VALIDATE_WORKER_FILE);
 }
 
-/** Validates the file whose chunks `chunks` yields; `cancelled` stops early (result: null). A chunk
- *  that owns its whole ArrayBuffer (FileStore.chunks() yields private copies) moves to the worker
- *  and is left detached. */
-export async function validateInputOffLoop(chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean = () => false): Promise<ValidationOutcome | null> {
-  if (!validatesOffThread()) {
-    const outcome = await validateInput(chunks, limits, pause);
-    return cancelled() ? null : outcome;
+async function validateHere(chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean): Promise<ValidationOutcome | null> {
+  const outcome = await validateInput(chunks, limits, pause);
+  return cancelled() ? null : outcome;
+}
+
+/** Validates the file whose chunks `readChunks()` yields (called again, for a fresh pass, when the
+ *  worker fails: it then validates here); `cancelled` stops early (result: null). A chunk that
+ *  owns its whole ArrayBuffer (FileStore.chunks() yields private copies) moves to the worker and
+ *  is left detached. */
+export interface OffLoopOptions {
+  cancelled?: () => boolean;
+  /** The worker failed (it could not start, or died): told before validating here. */
+  onWorkerFailure?: (err: Error) => void;
+  /** Worker entry (tests); default VALIDATE_WORKER_FILE. */
+  workerFile?: string;
+}
+
+export async function validateInputOffLoop(readChunks: () => Iterable<Uint8Array>, limits: ValidationLimits, o: OffLoopOptions = {}): Promise<ValidationOutcome | null> {
+  const cancelled = o.cancelled ?? (() => false);
+  if (!validatesOffThread()) return validateHere(readChunks(), limits, cancelled);
+  try {
+    return await validateInWorker(o.workerFile ?? VALIDATE_WORKER_FILE, readChunks(), limits, cancelled);
+  } catch (err) {
+    if (!(err instanceof WorkerFailure)) throw err; // reading the file failed: no second try
+    o.onWorkerFailure?.(err);
+    return validateHere(readChunks(), limits, cancelled);
   }
-  const worker = new Worker(VALIDATE_WORKER_FILE, { workerData: { maxRequests: limits.maxRequests, maxLineBytes: limits.maxLineBytes, maxListedErrors: limits.maxListedErrors } });
+}
+
+class WorkerFailure extends Error {}
+
+async function validateInWorker(file: string, chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean): Promise<ValidationOutcome | null> {
+  const worker = new Worker(file, { workerData: { maxRequests: limits.maxRequests, maxLineBytes: limits.maxLineBytes, maxListedErrors: limits.maxListedErrors } });
   let inFlight = 0;
   let wake: (() => void) | null = null;
   let failure: Error | null = null;
@@ -41,15 +65,15 @@ export async function validateInputOffLoop(chunks: Iterable<Uint8Array>, limits:
   worker.on('message', (m: FromValidator) => {
     if ('ack' in m) inFlight--;
     else if ('outcome' in m) outcome = m.outcome;
-    else failure = new Error(`batch validation worker: ${m.error}`);
+    else failure = new WorkerFailure(`batch validation worker: ${m.error}`);
     signal();
   });
   worker.on('error', (e) => {
-    failure = e;
+    failure = new WorkerFailure(`batch validation worker: ${e.message}`);
     signal();
   });
   worker.on('exit', (code) => {
-    failure ??= outcome ? null : new Error(`batch validation worker exited (${code})`);
+    failure ??= outcome ? null : new WorkerFailure(`batch validation worker exited (${code})`);
     signal();
   });
   const waitFor = async (done: () => boolean): Promise<void> => {

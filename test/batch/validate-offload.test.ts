@@ -1,7 +1,9 @@
 // Batch input validation in its worker thread gives exactly what the same validation on this
 // thread gives, whatever the chunk boundaries (a line, a CRLF or a multi-byte character split
-// across chunks), and stops early when cancelled.
-import { existsSync } from 'node:fs';
+// across chunks), stops early when cancelled, and falls back to this thread when the worker fails.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateInput } from '../../src/batch/validate.js';
 import { VALIDATE_WORKER_FILE, validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
@@ -44,7 +46,22 @@ describe('batch validation off the event loop', () => {
       ['line_too_large', 6],
     ]);
     for (const size of [1, 7, 64, 1 << 20]) {
-      expect(await validateInputOffLoop(chunked(FILE, size), limits)).toEqual(expected);
+      expect(await validateInputOffLoop(() => chunked(FILE, size), limits)).toEqual(expected);
+    }
+  });
+
+  it.skipIf(!existsSync(VALIDATE_WORKER_FILE))('validates here when the worker fails, and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-validate-'));
+    const broken = join(dir, 'broken-worker.mjs');
+    writeFileSync(broken, "throw new Error('worker broke while loading');\n");
+    try {
+      const failures: string[] = [];
+      const expected = await validateInput([FILE], limits, () => Promise.resolve());
+      const got = await validateInputOffLoop(() => chunked(FILE, 64), limits, { workerFile: broken, onWorkerFailure: (e) => failures.push(e.message) });
+      expect(got).toEqual(expected);
+      expect(failures).toEqual([expect.stringContaining('worker broke while loading')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -58,7 +75,7 @@ describe('batch validation off the event loop', () => {
         yield Buffer.from(line(`id-${i}`) + '\n');
       }
     }
-    expect(await validateInputOffLoop(source(), limits, () => cancel)).toBeNull();
+    expect(await validateInputOffLoop(source, limits, { cancelled: () => cancel })).toBeNull();
     expect(read).toBeLessThan(30);
   });
 });
