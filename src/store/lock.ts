@@ -77,8 +77,9 @@ export function lockDataDir(dataDir: string, opts: LockOptions = {}): DataDirLoc
       if (!ownerAlive(text)) {
         try {
           unlinkSync(path);
-        } catch {
-          /* another starter took it over first: the next open decides */
+        } catch (unlinkErr) {
+          // ENOENT: another starter removed it first, and the next open decides.
+          if ((unlinkErr as NodeJS.ErrnoException).code !== 'ENOENT') throw unlinkErr;
         }
         continue;
       }
