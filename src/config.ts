@@ -76,6 +76,8 @@ export const ConfigSchema = z.object({
   applyModel: z.string().min(1).nullable(),
   predictApiKey: z.string().min(8, 'the prediction API key must be at least 8 characters').nullable(),
   shutdownTimeoutS: z.coerce.number().min(0).max(3600),
+  /** uWS cuts a response stuck behind backpressure at about 10 s on its own: no use above. */
+  streamStallTimeoutS: z.coerce.number().min(0).max(10),
   role: z.enum(SERVER_ROLES),
   prefillerUrl: z
     .string()
@@ -149,6 +151,14 @@ const COMMON: FlagSpec[] = [
   },
   { flag: 'predict-api-key', key: 'predictApiKey', kind: 'string', def: undefined, arg: 'KEY', help: 'require this key on the prediction service (default: no auth)' },
   { flag: 'shutdown-timeout', key: 'shutdownTimeoutS', kind: 'number', def: '10', arg: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish' },
+  {
+    flag: 'stream-stall-timeout',
+    key: 'streamStallTimeoutS',
+    kind: 'number',
+    def: '8',
+    arg: 'SECONDS',
+    help: 'cut a streamed response (and cancel its generation) whose client takes no bytes for this long (at most 10: the HTTP layer cuts at about 10 s itself; 0: leave it to that)',
+  },
 ];
 
 export const SERVE_FLAGS: FlagSpec[] = [
@@ -197,6 +207,7 @@ const DEFAULTS: Record<ConfigKey, unknown> = {
   applyModel: null,
   predictApiKey: null,
   shutdownTimeoutS: 10,
+  streamStallTimeoutS: 8,
   role: 'standalone',
   prefillerUrl: null,
 };

@@ -2,13 +2,27 @@
 // lock, temporary files of an interrupted write).
 import { readFileSync } from 'node:fs';
 
+/** The state letter of /proc/PID/stat (R, S, D, Z, X, ...), or null where /proc does not say. */
+export function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The state follows the command name, which may hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** True while the process runs. A zombie (Z: exited, not yet reaped by its parent) or a dead
+ *  one (X) still answers kill(pid, 0) but holds nothing any more: it counts as gone. */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const state = processState(pid);
+  return state !== 'Z' && state !== 'X';
 }
 
 /** "<boot id>:<start time in clock ticks>" of a process, or null where /proc does not say. */
@@ -24,4 +38,3 @@ export function processIdentity(pid: number): string | null {
     return null;
   }
 }
-

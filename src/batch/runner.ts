@@ -11,7 +11,8 @@ import type { FileStore, FileWriter } from '../store/files.js';
 import { isBlank, splitLines } from './lines.js';
 import { Semaphore } from './semaphore.js';
 import { TERMINAL_STATUSES, type BatchLimits, type BatchObject, type ChatExecutor, type Clock, type ExecutorResult } from './types.js';
-import { parseRequestLine, validateInput } from './validate.js';
+import { parseRequestLine, SLICE_MS } from './validate.js';
+import { validateInputOffLoop } from './validate-offload.js';
 
 export interface BatchRunnerOptions {
   files: FileStore;
@@ -232,9 +233,12 @@ export class BatchRunner {
   private async validate(job: Job, b: BatchObject): Promise<BatchObject | null> {
     const input = this.o.files.record(b.input_file_id);
     const outcome = input
-      ? await validateInput(this.o.files.chunks(input), this.o.limits, pause)
+      ? await validateInputOffLoop(() => this.o.files.chunks(input), this.o.limits, {
+          cancelled: () => this.closing,
+          onWorkerFailure: (err) => this.log(`batch ${job.id}: ${err.message}; validating on the event loop instead`),
+        })
       : { total: 0, model: null, errors: [{ code: 'invalid_request', message: `The input file ${b.input_file_id} no longer exists.`, param: 'input_file_id', line: null }] };
-    if (this.closing) return null;
+    if (this.closing || !outcome) return null;
     const now = this.nowSeconds();
     if (outcome.errors.length > 0) {
       await this.o.batches.update(job.id, (cur) => {
@@ -259,11 +263,11 @@ export class BatchRunner {
   private async dispatch(job: Job, b: BatchObject): Promise<void> {
     const input = this.o.files.record(b.input_file_id);
     if (!input) throw new Error(`input file ${b.input_file_id} vanished while the batch ran`);
-    let sinceYield = 0;
+    let sliceStart = performance.now();
     for (const line of splitLines(this.o.files.chunks(input), this.o.limits.maxLineBytes)) {
-      if (++sinceYield >= 256) {
-        sinceYield = 0;
+      if (performance.now() - sliceStart >= SLICE_MS) {
         await pause();
+        sliceStart = performance.now();
       }
       if (line.tooLong || isBlank(line.text)) continue;
       if (job.stop.signal.aborted || this.expired(b)) return;
@@ -380,11 +384,11 @@ export class BatchRunner {
     const never = NEVER_RUN_MESSAGE[outcome];
     let outBuf = '';
     let errBuf = '';
-    let sinceYield = 0;
+    let sliceStart = performance.now();
     for (const line of splitLines(this.o.files.chunks(input), this.o.limits.maxLineBytes)) {
-      if (++sinceYield >= 256) {
-        sinceYield = 0;
+      if (performance.now() - sliceStart >= SLICE_MS) {
         await pause();
+        sliceStart = performance.now();
         if (this.closing) return counts;
       }
       if (line.tooLong || isBlank(line.text)) continue;

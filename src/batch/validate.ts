@@ -2,7 +2,10 @@
 // batch validation codes (invalid_json_line, duplicate_custom_id, url_mismatch, model_mismatch,
 // empty_file, too_many_tasks) plus invalid_request / line_too_large for problems they do not name.
 import type { BatchError, BatchLimits } from './types.js';
-import { isBlank, splitLines } from './lines.js';
+import { isBlank, splitLines, type InputLine } from './lines.js';
+
+/** Longest run of line work on the event loop before it yields (the target: no hold over 2 ms). */
+export const SLICE_MS = 1;
 
 export const BATCH_ENDPOINT = '/v1/chat/completions';
 
@@ -52,6 +55,8 @@ export function parseRequestLine(text: string, line: number): { ok: true; value:
   return { ok: true, value: { line, customId, body } };
 }
 
+export type ValidationLimits = Pick<BatchLimits, 'maxRequests' | 'maxLineBytes' | 'maxListedErrors'>;
+
 export interface ValidationOutcome {
   errors: BatchError[];
   /** Requests (non-blank lines). */
@@ -59,60 +64,78 @@ export interface ValidationOutcome {
   model: string | null;
 }
 
+/** Validation state across the lines of one file, fed line by line (here or in a worker). */
+export class InputValidator {
+  private readonly errors: BatchError[] = [];
+  private readonly seen = new Map<string, number>();
+  private model: string | null = null;
+  private modelLine = 0;
+  private total = 0;
+
+  constructor(private readonly limits: ValidationLimits) {}
+
+  private add(e: BatchError): void {
+    if (this.errors.length < this.limits.maxListedErrors) this.errors.push(e);
+  }
+
+  line(input: InputLine): void {
+    if (input.tooLong) {
+      this.total++;
+      this.add(err('line_too_large', `This line is longer than the ${this.limits.maxLineBytes}-byte limit.`, null, input.line));
+      return;
+    }
+    if (isBlank(input.text)) return;
+    this.total++;
+    if (this.total > this.limits.maxRequests) return;
+    const r = parseRequestLine(input.text, input.line);
+    if (!r.ok) {
+      this.add(r.error);
+      return;
+    }
+    const first = this.seen.get(r.value.customId);
+    if (first !== undefined) {
+      this.add(err('duplicate_custom_id', `The custom_id ${JSON.stringify(r.value.customId)} is already used on line ${first}.`, 'custom_id', input.line));
+    } else {
+      this.seen.set(r.value.customId, input.line);
+    }
+    const m = r.value.body.model as string;
+    if (this.model === null) {
+      this.model = m;
+      this.modelLine = input.line;
+    } else if (m !== this.model) {
+      this.add(err('model_mismatch', `The model ${JSON.stringify(m)} differs from ${JSON.stringify(this.model)} used on line ${this.modelLine}; a batch runs one model.`, 'body.model', input.line));
+    }
+  }
+
+  outcome(): ValidationOutcome {
+    const errors = [...this.errors];
+    // File-level errors are listed even past maxListedErrors.
+    if (this.total === 0) errors.push(err('empty_file', 'The input file has no requests.', null, null));
+    if (this.total > this.limits.maxRequests) {
+      errors.push(err('too_many_tasks', `The input file has ${this.total} requests; the limit is ${this.limits.maxRequests}.`, null, null));
+    }
+    return { errors, total: this.total, model: this.model };
+  }
+}
+
 /**
- * Validates a whole input file. `pause` is awaited every few hundred lines so a large file does
- * not hold the event loop.
+ * Validates a whole input file on this thread. `pause` is awaited whenever a slice has run for
+ * SLICE_MS, so a large file does not hold the event loop (one very long line still does: the
+ * server validates in a worker, validate-pool.ts).
  */
 export async function validateInput(
   chunks: Iterable<Uint8Array>,
-  limits: Pick<BatchLimits, 'maxRequests' | 'maxLineBytes' | 'maxListedErrors'>,
+  limits: ValidationLimits,
   pause: () => Promise<void>,
 ): Promise<ValidationOutcome> {
-  const errors: BatchError[] = [];
-  const add = (e: BatchError): void => {
-    if (errors.length < limits.maxListedErrors) errors.push(e);
-  };
-  const seen = new Map<string, number>();
-  let model: string | null = null;
-  let modelLine = 0;
-  let total = 0;
-  let sinceYield = 0;
+  const v = new InputValidator(limits);
+  let sliceStart = performance.now();
   for (const input of splitLines(chunks, limits.maxLineBytes)) {
-    if (++sinceYield >= 256) {
-      sinceYield = 0;
+    if (performance.now() - sliceStart >= SLICE_MS) {
       await pause();
+      sliceStart = performance.now();
     }
-    if (input.tooLong) {
-      total++;
-      add(err('line_too_large', `This line is longer than the ${limits.maxLineBytes}-byte limit.`, null, input.line));
-      continue;
-    }
-    if (isBlank(input.text)) continue;
-    total++;
-    if (total > limits.maxRequests) continue;
-    const r = parseRequestLine(input.text, input.line);
-    if (!r.ok) {
-      add(r.error);
-      continue;
-    }
-    const first = seen.get(r.value.customId);
-    if (first !== undefined) {
-      add(err('duplicate_custom_id', `The custom_id ${JSON.stringify(r.value.customId)} is already used on line ${first}.`, 'custom_id', input.line));
-    } else {
-      seen.set(r.value.customId, input.line);
-    }
-    const m = r.value.body.model as string;
-    if (model === null) {
-      model = m;
-      modelLine = input.line;
-    } else if (m !== model) {
-      add(err('model_mismatch', `The model ${JSON.stringify(m)} differs from ${JSON.stringify(model)} used on line ${modelLine}; a batch runs one model.`, 'body.model', input.line));
-    }
+    v.line(input);
   }
-  // File-level errors are listed even past maxListedErrors.
-  if (total === 0) errors.push(err('empty_file', 'The input file has no requests.', null, null));
-  if (total > limits.maxRequests) {
-    errors.push(err('too_many_tasks', `The input file has ${total} requests; the limit is ${limits.maxRequests}.`, null, null));
-  }
-  return { errors, total, model };
+  return v.outcome();
 }

@@ -8,8 +8,11 @@ import { distFile } from '../paths.js';
 import type { TextResult, TextTask } from './text-worker.js';
 
 export const TEXT_WORKER_FILE = distFile('src/engine/text-worker.js');
-/** Inputs at least this long (UTF-16 units) go to the pool. */
-export const OFFLOAD_MIN_CHARS = 8192;
+/** Inputs at least this long (UTF-16 units) go to the pool. Measured (bench/http/request-stages.ts,
+ *  docs/serving-under-load.md): text the tokenizer's word cache has not seen costs the loop about
+ *  0.7 µs a character inline (1.4 ms at 2,000), a pool call 0.15-0.35 ms of loop CPU at any size;
+ *  at 2,048 no inline tokenization holds the loop much past the 2 ms the server aims for. */
+export const OFFLOAD_MIN_CHARS = 2048;
 
 let pool: Piscina<TextTask, TextResult> | null = null;
 let disabled = false;

@@ -54,6 +54,8 @@ export interface ContextInit {
   errorFormat: ErrorFormat;
   maxBody: number;
   maxQueuedBytes: number;
+  /** A stream whose client takes no bytes for this long is cut; 0: never. */
+  stallTimeoutMs: number;
   body: BodyReader | null;
   /** Called once when the response completed or the client went away. */
   onFinish: (ctx: UwsRequestContext) => void;
@@ -70,6 +72,7 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
   readonly requestId: string;
   readonly errorFormat: ErrorFormat;
   readonly maxQueuedBytes: number;
+  readonly stallTimeoutMs: number;
   readonly startedAt = performance.now();
 
   status = 0;
@@ -110,6 +113,7 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     this.params = init.params;
     this.errorFormat = init.errorFormat;
     this.maxQueuedBytes = init.maxQueuedBytes;
+    this.stallTimeoutMs = init.stallTimeoutMs;
     this.body = init.body;
     this.onFinishCb = init.onFinish;
     this.onDestroyCb = init.onDestroy;

@@ -9,6 +9,10 @@
 //    nothing past the socket and we retry the unsent tail from onWritable's offset.
 // Memory per stream is bounded: at most one piece inside uWS plus maxQueuedBytes in JS (only
 // reached by a producer that does not await write()); past that the connection is dropped.
+// A chunked stream whose client takes no bytes for stallTimeoutMs while output waits is cut
+// (its request's signal aborts, so the generation behind it is cancelled). uWS itself closes a
+// response that stays backpressured for about 10 s (HTTP_IDLE_TIMEOUT_S, 4 s granularity, not
+// settable from JS), so timeouts past that never fire; shorter ones cut earlier.
 import type { HttpResponse } from 'uWebSockets.js';
 
 /** What a sink needs from the request it belongs to (implemented by the request context). */
@@ -16,6 +20,8 @@ export interface StreamOwner {
   readonly res: HttpResponse;
   readonly aborted: boolean;
   readonly maxQueuedBytes: number;
+  /** Cut a stream whose client took nothing for this long while output waited; 0: never. */
+  readonly stallTimeoutMs: number;
   onAbort(listener: () => void): void;
   countBytes(n: number): void;
   /** Writes the response's status and headers if they are still held; called inside res.cork
@@ -50,6 +56,10 @@ export class ChunkedSink {
   private ended = false;
   /** Bytes handed to uWS (for stats and tests). */
   acceptedBytes = 0;
+  /** When the client last took bytes (or the stream last became blocked): the stall clock. */
+  private progressAt = 0;
+  /** One timer per blocked stream, re-armed for the rest of the timeout on progress. */
+  private stallTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly owner: StreamOwner,
@@ -58,6 +68,28 @@ export class ChunkedSink {
   ) {
     if (!owner.aborted) owner.res.onWritable(() => this.onWritable());
     owner.onAbort(() => this.releaseAll());
+  }
+
+  /** uWS kept part of a write: wait for onWritable, and start the stall clock. */
+  private block(resolve: () => void): void {
+    if (!this.blocked) this.progressAt = performance.now();
+    this.blocked = resolve;
+    const timeout = this.owner.stallTimeoutMs;
+    if (timeout > 0 && !this.stallTimer) this.armStall(timeout);
+  }
+
+  private armStall(ms: number): void {
+    this.stallTimer = setTimeout(() => this.checkStall(), ms);
+    this.stallTimer.unref();
+  }
+
+  private checkStall(): void {
+    this.stallTimer = null;
+    if (!this.blocked || this.closed) return;
+    const timeout = this.owner.stallTimeoutMs;
+    const stalled = performance.now() - this.progressAt;
+    if (stalled >= timeout) this.owner.destroy(`client took no bytes for ${Math.round(stalled)} ms (stall timeout ${timeout} ms)`);
+    else this.armStall(timeout - stalled);
   }
 
   get closed(): boolean {
@@ -78,7 +110,7 @@ export class ChunkedSink {
     if (size === 0) return RESOLVED; // a zero-length chunk would end a chunked body
     if (!this.blocked && this.queue.length === 0) {
       if (this.rawWrite(data, size)) return RESOLVED;
-      return new Promise((resolve) => (this.blocked = resolve));
+      return new Promise((resolve) => this.block(resolve));
     }
     if (this.queuedBytes + size > this.owner.maxQueuedBytes) {
       this.owner.destroy(`stream queue over ${this.owner.maxQueuedBytes} bytes: producer is not awaiting writes`);
@@ -124,6 +156,7 @@ export class ChunkedSink {
 
   private onWritable(): boolean {
     if (!this.blocked || this.closed) return true;
+    this.progressAt = performance.now();
     const prev = this.blocked;
     this.blocked = null;
     const next = this.queue.shift();
@@ -136,7 +169,7 @@ export class ChunkedSink {
     }
     prev();
     if (!ok) {
-      this.blocked = next ? next.resolve : noop;
+      this.block(next ? next.resolve : noop);
       return true;
     }
     next?.resolve();
@@ -149,12 +182,14 @@ export class ChunkedSink {
       const p = this.queue.shift()!;
       this.queuedBytes -= p.size;
       if (this.rawWrite(p.data, p.size)) p.resolve();
-      else this.blocked = p.resolve;
+      else this.block(p.resolve);
     }
   }
 
   /** Producers waiting on write() resume (and see `closed`). */
   private releaseAll(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = null;
     const b = this.blocked;
     this.blocked = null;
     b?.();

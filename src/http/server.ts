@@ -35,6 +35,10 @@ export interface HttpServerOptions {
   errorFormat?: ErrorFormat;
   /** Per-stream cap on bytes queued in JS behind backpressure (default 1 MiB). */
   maxStreamQueueBytes?: number;
+  /** A streamed response whose client takes no bytes for this long while output waits is cut
+   *  and its request's signal aborts (generation cancelled, KV freed). Default
+   *  DEFAULT_STREAM_STALL_TIMEOUT_MS; 0: only uWS's own ~10 s backpressure timeout. */
+  streamStallTimeoutMs?: number;
   /** Monotonic ms clock for the rate limiter (tests). */
   clock?: () => number;
 }
@@ -57,6 +61,10 @@ export interface HttpServer {
    *  every socket. Idempotent: later calls get the same promise. */
   shutdown(timeoutMs: number): Promise<ShutdownResult>;
 }
+
+/** uWS closes a response stuck behind backpressure after about 10 s (HTTP_IDLE_TIMEOUT_S, not
+ *  settable from JS): a stall timeout is useful below that. */
+export const DEFAULT_STREAM_STALL_TIMEOUT_MS = 8_000;
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS = new Set<string>(['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS']);
@@ -88,6 +96,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const authByDefault = opts.authByDefault ?? true;
   const defaultFormat = opts.errorFormat ?? 'openai';
   const maxQueuedBytes = opts.maxStreamQueueBytes ?? 1 << 20;
+  const stallTimeoutMs = opts.streamStallTimeoutMs ?? DEFAULT_STREAM_STALL_TIMEOUT_MS;
   const { logger, metrics, name } = opts;
   const accessLog = logger.isEnabled('info');
 
@@ -220,6 +229,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       errorFormat: (route ? route.errorFormat : router.errorFormatFor(path)) ?? defaultFormat,
       maxBody: limit,
       maxQueuedBytes,
+      stallTimeoutMs,
       body,
       onFinish,
       onDestroy,

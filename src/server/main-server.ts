@@ -18,6 +18,7 @@ export async function startMainServer(services: Services): Promise<HttpServer> {
     maxBody: config.maxBody ?? DEFAULT_MAX_BODY,
     rateLimit: { rps: config.rateLimitRps, burst: config.rateLimitBurst },
     errorFormat: 'openai',
+    streamStallTimeoutMs: config.streamStallTimeoutS * 1000,
   });
   await server.listen(config.host, config.port);
   // Apply workers build their tokenizer once; start that now, not on the first apply request.

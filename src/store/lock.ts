@@ -2,7 +2,10 @@
 // run requests twice. A pid file taken with O_EXCL, naming the owner by pid and, where /proc has
 // it, the process's start time and the boot: a lock whose owner is gone (kill -9, OOM) is taken
 // over even when its pid now belongs to another process, as it does after a container restart
-// (the server is pid 1 again). The same process locking the dir twice is refused.
+// (the server is pid 1 again). An owner that exited but was not reaped yet (a zombie) counts as
+// gone; one that still runs gets a few seconds to finish dying (a restart right after kill -9 or
+// during a slow shutdown) before the lock is refused. The same process locking the dir twice is
+// refused at once.
 import { openSync, writeSync, closeSync, readFileSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { processAlive, processIdentity } from '../process-info.js';
@@ -26,12 +29,27 @@ export interface DataDirLock {
   release(): void;
 }
 
-export function lockDataDir(dataDir: string): DataDirLock {
+/** How long a start waits for a running owner to go before refusing the dir. */
+export const DEFAULT_OWNER_WAIT_MS = 5000;
+const OWNER_POLL_MS = 25;
+
+/** Blocks the thread: the lock is taken at startup, before any server answers. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+export interface LockOptions {
+  /** How long to wait for a running owner to exit (default DEFAULT_OWNER_WAIT_MS). */
+  waitMs?: number;
+}
+
+export function lockDataDir(dataDir: string, opts: LockOptions = {}): DataDirLock {
   const path = resolve(join(dataDir, 'svc.lock'));
   if (held.has(path)) throw new Error(`data dir ${dataDir} is already in use by this process (${path})`);
   const identity = processIdentity(process.pid);
   const content = identity ? `${process.pid} ${identity}` : String(process.pid);
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const deadline = Date.now() + (opts.waitMs ?? DEFAULT_OWNER_WAIT_MS);
+  for (;;) {
     try {
       const fd = openSync(path, 'wx');
       writeSync(fd, content);
@@ -49,12 +67,26 @@ export function lockDataDir(dataDir: string): DataDirLock {
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const text = readFileSync(path, 'utf8');
-      if (ownerAlive(text)) {
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (readErr) {
+        if ((readErr as NodeJS.ErrnoException).code === 'ENOENT') continue; // its owner just released it
+        throw readErr;
+      }
+      if (!ownerAlive(text)) {
+        try {
+          unlinkSync(path);
+        } catch (unlinkErr) {
+          // ENOENT: another starter removed it first, and the next open decides.
+          if ((unlinkErr as NodeJS.ErrnoException).code !== 'ENOENT') throw unlinkErr;
+        }
+        continue;
+      }
+      if (Date.now() >= deadline) {
         throw new Error(`data dir ${dataDir} is in use by process ${text.trim().split(/\s+/)[0]} (${path})`);
       }
-      unlinkSync(path);
+      sleepSync(OWNER_POLL_MS);
     }
   }
-  throw new Error(`could not lock data dir ${dataDir}`);
 }

@@ -23,6 +23,7 @@ describe('serve config', () => {
       prefixCache: true,
       predictApiKey: null,
       shutdownTimeoutS: 10,
+      streamStallTimeoutS: 8,
       role: 'standalone',
     });
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockDataDir } from '../../src/store/lock.js';
-import { processIdentity } from '../../src/process-info.js';
+import { processIdentity, processState } from '../../src/process-info.js';
 import { parseServeConfig } from '../../src/config.js';
 import { createServices } from '../../src/server/services.js';
 import { createLogger } from '../../src/log.js';
@@ -35,10 +35,47 @@ describe('lockDataDir', () => {
     const pid = child.pid!;
     const identity = processIdentity(pid);
     writeFileSync(lockFile(), identity ? `${pid} ${identity}` : String(pid));
-    expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by process ${pid}`));
+    expect(() => lockDataDir(dir, { waitMs: 200 })).toThrow(new RegExp(`in use by process ${pid}`));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     lockDataDir(dir).release();
+  });
+
+  it.skipIf(processState(process.pid) === null)('takes over a lock whose owner is a zombie (exited, never reaped by its parent)', async () => {
+    // The shell starts the owner in the background, prints its pid and becomes `sleep`, which
+    // never reaps it: once the owner exits it stays a zombie, as a server killed with -9 does
+    // under a parent that has not called wait() yet.
+    const parent = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const pid = Number.parseInt(await new Promise<string>((r) => parent.stdout!.once('data', (d: Buffer) => r(d.toString()))), 10);
+      const identity = processIdentity(pid);
+      writeFileSync(lockFile(), identity ? `${pid} ${identity}` : String(pid));
+      while (processState(pid) !== 'Z') await new Promise((r) => setTimeout(r, 20));
+      // Still there for kill(pid, 0), which is what made the restart fail before.
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      lockDataDir(dir, { waitMs: 0 }).release(); // gone already: no wait
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
+  it('waits for an owner that is exiting, and refuses one that stays past the wait', async () => {
+    // The owner exits on its own 300 ms in; lockDataDir blocks this thread, so nothing here
+    // reaps it: it goes from running to zombie while the lock waits.
+    const owner = spawn('sleep', ['0.3']);
+    await new Promise((r) => owner.once('spawn', r));
+    const identity = processIdentity(owner.pid!);
+    writeFileSync(lockFile(), identity ? `${owner.pid} ${identity}` : String(owner.pid));
+    lockDataDir(dir, { waitMs: 30_000 }).release();
+    await new Promise((r) => owner.once('exit', r));
+
+    const stays = spawn('sleep', ['60']);
+    await new Promise((r) => stays.once('spawn', r));
+    writeFileSync(lockFile(), String(stays.pid));
+    const started = Date.now();
+    expect(() => lockDataDir(dir, { waitMs: 300 })).toThrow(new RegExp(`in use by process ${stays.pid}`));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    stays.kill('SIGKILL');
   });
 
   it.skipIf(processIdentity(process.pid) === null)('takes over a lock whose pid was reused by another process, or by this one', () => {

@@ -1,0 +1,95 @@
+// How long batch input validation holds the event loop: a 1 ms timer chain runs beside it and
+// records the longest gap between two of its turns (a turn waits for whatever holds the loop), in
+// wall and in main-thread CPU time, plus the loop's total CPU and the total time. Validation runs in its worker (validate-offload.ts, the server's path) and
+// inline in 1 ms slices (validate.ts, the fallback), on a 100,000-line file and on a file with a
+// few 4 MiB lines among small ones, fed as 256 KiB chunks as FileStore.chunks() yields them.
+//   node dist/bench/batch/validate-loop-hold.js [--lines 100000] [--reps 3]
+import { parseArgs } from 'node:util';
+import { validateInput } from '../../src/batch/validate.js';
+import { validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
+import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
+import { median } from '../../src/bench/stats.js';
+import { mainThreadCpuMs } from '../chat/bench-run.js';
+
+const CHUNK = 256 * 1024;
+
+function requestLine(i: number, content: string): string {
+  return JSON.stringify({ custom_id: `r-${i}`, method: 'POST', url: '/v1/chat/completions', body: { model: 'builtin', max_tokens: 8, messages: [{ role: 'user', content }] } });
+}
+
+function chunksOf(text: string): Buffer[] {
+  const bytes = Buffer.from(text);
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += CHUNK) out.push(Buffer.from(bytes.subarray(i, i + CHUNK)));
+  return out;
+}
+
+/** Longest gap between turns of a setImmediate chain while `work` runs, in wall time and in
+ *  this thread's CPU time (on a shared machine the wall gaps include time the OS gave other
+ *  processes; the CPU gaps are what the loop itself spent), and the work's wall and CPU time. */
+interface Hold {
+  maxHoldMs: number;
+  maxHoldCpuMs: number;
+  totalMs: number;
+  loopCpuMs: number;
+}
+
+async function holdOf(work: () => Promise<unknown>): Promise<Hold> {
+  let last = performance.now();
+  let lastCpu = mainThreadCpuMs();
+  let max = 0;
+  let maxCpu = 0;
+  let running = true;
+  const tick = (): void => {
+    const now = performance.now();
+    const cpu = mainThreadCpuMs();
+    max = Math.max(max, now - last);
+    maxCpu = Math.max(maxCpu, cpu - lastCpu);
+    last = now;
+    lastCpu = cpu;
+    // A timer, not setImmediate: an immediate chain would keep the loop spinning (and its CPU
+    // would drown the loop CPU this measures).
+    if (running) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  const t0 = performance.now();
+  const cpu0 = mainThreadCpuMs();
+  await work();
+  const totalMs = performance.now() - t0;
+  const loopCpuMs = mainThreadCpuMs() - cpu0;
+  running = false;
+  return { maxHoldMs: max, maxHoldCpuMs: maxCpu, totalMs, loopCpuMs };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { lines: { type: 'string', default: '100000' }, reps: { type: 'string', default: '3' } } });
+  const n = Number(values.lines);
+  const small: string[] = [];
+  for (let i = 0; i < n; i++) small.push(requestLine(i, `Summarise item ${i}: the harbour lights flicker while ships return slowly.`));
+  const files: Record<string, Buffer[]> = { [`${n} lines`]: chunksOf(small.join('\n') + '\n') };
+  const big: string[] = [];
+  for (let i = 0; i < 1000; i++) big.push(i % 250 === 0 ? requestLine(i, 'word '.repeat((4 << 20) / 5)) : small[i]!);
+  files['1,000 lines, 4 with 4 MiB'] = chunksOf(big.join('\n') + '\n');
+  const limits = { ...DEFAULT_BATCH_LIMITS, maxRequests: Math.max(n, DEFAULT_BATCH_LIMITS.maxRequests) };
+  if (!validatesOffThread()) throw new Error('the validation worker is not built (run the build first)');
+  const pause = (): Promise<void> => new Promise((r) => setImmediate(r));
+  console.log('| file | where | max loop hold, CPU ms | max loop hold, wall ms | loop CPU ms | total wall ms |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, chunks] of Object.entries(files)) {
+    for (const where of ['worker', 'inline (1 ms slices)']) {
+      const runs: Hold[] = [];
+      for (let r = 0; r < Number(values.reps); r++) {
+        // Fresh copies each run: the worker path moves the chunks it is given.
+        const copies = chunks.map((c) => Buffer.from(c));
+        runs.push(await holdOf(() => (where === 'worker' ? validateInputOffLoop(() => copies, limits) : validateInput(copies, limits, pause))));
+      }
+      const m = (f: (x: Hold) => number): number => median(runs.map(f));
+      console.log(`| ${name} | ${where} | ${m((x) => x.maxHoldCpuMs).toFixed(2)} | ${m((x) => x.maxHoldMs).toFixed(2)} | ${m((x) => x.loopCpuMs).toFixed(0)} | ${m((x) => x.totalMs).toFixed(0)} |`);
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

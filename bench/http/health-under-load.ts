@@ -1,0 +1,205 @@
+// GET /health latency of a real `svc serve` (its own process, default --threads) while 16 streams
+// decode, then while a 100,000-line batch input file is uploaded (POST /v1/files) and validated
+// (POST /v1/batches until it leaves `validating`). A prober on its own thread sends one /health
+// every --probe-every-ms over a keep-alive socket and timestamps each answer, so every phase gets
+// its own p50 / p99 / max. Each round runs the server twice, batch validation in its worker
+// (the default) and on the event loop (SVC_BATCH_VALIDATE_INLINE=1), alternating which goes first.
+//   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16] [--json out.json]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { median } from '../../src/bench/stats.js';
+import { ensureBuiltinModel } from '../../src/model-maker/index.js';
+import { runStream } from './sse-load-client.js';
+
+const KEY = 'sk-health-under-load-0000';
+
+// ---- prober thread ----
+function probe(port: number, everyMs: number): void {
+  const samples: number[] = []; // [t, ms, t, ms, ...]
+  const s = connect(port, '127.0.0.1');
+  s.setNoDelay(true);
+  let buf: Buffer = Buffer.alloc(0);
+  let sentAt = 0;
+  const send = (): void => {
+    sentAt = performance.now();
+    s.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+  };
+  s.on('connect', send);
+  s.on('data', (d: Buffer) => {
+    buf = buf.length ? Buffer.concat([buf, d]) : d;
+    const end = buf.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const len = Number(/\r\ncontent-length:\s*(\d+)/i.exec(buf.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+    if (buf.length < end + 4 + len) return;
+    buf = buf.subarray(end + 4 + len);
+    const now = performance.now();
+    samples.push(performance.timeOrigin + sentAt, now - sentAt);
+    setTimeout(send, Math.max(0, everyMs - (now - sentAt)));
+  });
+  parentPort!.on('message', () => {
+    parentPort!.postMessage(samples.splice(0));
+  });
+}
+
+if (!isMainThread) {
+  const d = workerData as { port: number; everyMs: number };
+  probe(d.port, d.everyMs);
+}
+
+// ---- main thread ----
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+    s.on('error', rej);
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const wall = (): number => performance.timeOrigin + performance.now();
+
+function batchFile(lines: number): Buffer {
+  const parts: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    parts.push(JSON.stringify({ custom_id: `r-${i}`, method: 'POST', url: '/v1/chat/completions', body: { model: 'builtin', max_tokens: 8, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: `Summarise item ${i}: the harbour lights flicker while ships return slowly.` }] } }));
+  }
+  return Buffer.from(parts.join('\n') + '\n');
+}
+
+interface PhaseStats {
+  n: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  seconds: number;
+}
+
+function stats(samples: number[], from: number, to: number): PhaseStats {
+  const ms: number[] = [];
+  for (let i = 0; i < samples.length; i += 2) if (samples[i]! >= from && samples[i]! < to) ms.push(samples[i + 1]!);
+  ms.sort((a, b) => a - b);
+  const pct = (p: number): number => (ms.length ? ms[Math.min(ms.length - 1, Math.ceil((p / 100) * ms.length) - 1)]! : NaN);
+  const r = (x: number): number => Math.round(x * 100) / 100;
+  return { n: ms.length, p50Ms: r(pct(50)), p99Ms: r(pct(99)), maxMs: r(ms[ms.length - 1] ?? NaN), seconds: r((to - from) / 1000) };
+}
+
+async function startServer(model: string, inline: boolean): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-health-load-'));
+  const port = await freePort();
+  const args = [resolve('bin/svc.mjs'), 'serve', '--port', String(port), '--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--rate-limit-rps', '0', '--log-level', 'warn'];
+  args.push('--model', model);
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0' } });
+  for (;;) {
+    if (await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false)) break;
+    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode})`);
+    await sleep(100);
+  }
+  return { proc, port, dataDir };
+}
+
+async function oneRun(o: { model: string; inline: boolean; file: Buffer; streams: number; probeEveryMs: number }): Promise<Record<string, PhaseStats | number>> {
+  const { proc, port, dataDir } = await startServer(o.model, o.inline);
+  const url = `http://127.0.0.1:${port}`;
+  const auth = { authorization: `Bearer ${KEY}` };
+  const prober = new Worker(new URL(import.meta.url), { workerData: { port, everyMs: o.probeEveryMs } });
+  const modelId = ((await (await fetch(`${url}/v1/models`, { headers: auth })).json()) as { data: Array<{ id: string }> }).data[0]!.id;
+  try {
+    const marks: Record<string, number> = { idle: wall() };
+    await sleep(3000);
+    // 16 streams that keep decoding: each starts a new one when it ends.
+    let streaming = true;
+    const streams = Array.from({ length: o.streams }, async (_, i) => {
+      while (streaming) {
+        await runStream({ port, apiKey: KEY, mode: 'normal', body: { model: modelId, stream: true, max_tokens: 256, messages: [{ role: 'user', content: `Tell a long story number ${i}.` }] } });
+      }
+    });
+    marks.streams = wall();
+    await sleep(5000);
+    marks.upload = wall();
+    const form = new FormData();
+    form.append('purpose', 'batch');
+    form.append('file', new Blob([o.file]), 'big.jsonl');
+    const up = await fetch(`${url}/v1/files`, { method: 'POST', headers: auth, body: form });
+    if (up.status !== 200) throw new Error(`upload: ${up.status} ${await up.text()}`);
+    const fileId = ((await up.json()) as { id: string }).id;
+    marks.validate = wall();
+    const created = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ input_file_id: fileId, endpoint: '/v1/chat/completions', completion_window: '24h' }) });
+    const batch = (await created.json()) as { id: string; status: string };
+    let status = batch.status;
+    while (status === 'validating') {
+      await sleep(20);
+      status = ((await (await fetch(`${url}/v1/batches/${batch.id}`, { headers: auth })).json()) as { status: string }).status;
+    }
+    marks.end = wall();
+    // Past 50,000 requests (OpenAI's limit, the default) validation ends `failed` (too_many_tasks)
+    // after parsing the first 50,000 lines and splitting the rest.
+    if (status !== 'in_progress' && status !== 'failed') throw new Error(`batch ended validation as ${status}`);
+    await fetch(`${url}/v1/batches/${batch.id}/cancel`, { method: 'POST', headers: auth });
+    streaming = false;
+    const samples = await new Promise<number[]>((r) => {
+      prober.once('message', r);
+      prober.postMessage('collect');
+    });
+    await Promise.race([Promise.all(streams), sleep(30_000)]);
+    return {
+      validatedAs: status === 'failed' ? 0 : 1,
+      idle: stats(samples, marks.idle!, marks.streams!),
+      streams: stats(samples, marks.streams! + 1000, marks.upload!),
+      upload: stats(samples, marks.upload!, marks.validate!),
+      validation: stats(samples, marks.validate!, marks.end!),
+    };
+  } finally {
+    await prober.terminate();
+    proc.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '2' },
+      lines: { type: 'string', default: '100000' },
+      streams: { type: 'string', default: '16' },
+      'probe-every-ms': { type: 'string', default: '2' },
+      model: { type: 'string' },
+      json: { type: 'string' },
+    },
+  });
+  const file = batchFile(Number(values.lines));
+  const model = values.model ? resolve(values.model) : await ensureBuiltinModel(join(tmpdir(), 'svc-bench-models'));
+  console.error(`batch file: ${values.lines} lines, ${(file.length / 2 ** 20).toFixed(1)} MiB`);
+  const runs: Record<string, Array<Record<string, PhaseStats | number>>> = { worker: [], inline: [] };
+  for (let r = 0; r < Number(values.rounds); r++) {
+    for (const kind of r % 2 ? ['inline', 'worker'] : ['worker', 'inline']) {
+      const res = await oneRun({ model, inline: kind === 'inline', file, streams: Number(values.streams), probeEveryMs: Number(values['probe-every-ms']) });
+      runs[kind]!.push(res);
+      console.error(`round ${r + 1} ${kind}: ${JSON.stringify(res)}`);
+    }
+  }
+  console.log('| validation | phase | /health p50 ms | p99 ms | max ms | phase s |');
+  console.log('|---|---|---|---|---|---|');
+  for (const kind of ['worker', 'inline']) {
+    for (const phase of ['idle', 'streams', 'upload', 'validation']) {
+      const xs = runs[kind]!.map((x) => x[phase] as PhaseStats);
+      console.log(`| ${kind} | ${phase} | ${median(xs.map((x) => x.p50Ms)).toFixed(2)} | ${median(xs.map((x) => x.p99Ms)).toFixed(2)} | ${median(xs.map((x) => x.maxMs)).toFixed(2)} | ${median(xs.map((x) => x.seconds)).toFixed(1)} |`);
+    }
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify(runs, null, 2));
+  process.exit(0);
+}
+
+if (isMainThread) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,98 @@
+// Batch input validation off the event loop: the file's chunks (read here from LMDB, one at a
+// time) go to a worker thread that splits and parses the lines (validate-worker.ts); this thread
+// only reads and posts, at most IN_FLIGHT chunks ahead of the worker, so memory stays bounded and
+// no JSON.parse of a line (up to maxLineBytes, 8 MiB by default) runs on the loop.
+// Without the compiled worker (running from src/ before a build), or with
+// SVC_BATCH_VALIDATE_INLINE=1 (benchmarks compare both), it validates here in 1 ms slices.
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { distFile } from '../paths.js';
+import { validateInput, type ValidationLimits, type ValidationOutcome } from './validate.js';
+import type { FromValidator, ToValidator } from './validate-worker.js';
+
+export const VALIDATE_WORKER_FILE = distFile('src/batch/validate-worker.js');
+/** Chunks (256 KiB each by default) posted and not yet acknowledged. */
+const IN_FLIGHT = 4;
+
+const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export function validatesOffThread(): boolean {
+  return process.env.SVC_BATCH_VALIDATE_INLINE !== '1' && existsSync(VALIDATE_WORKER_FILE);
+}
+
+async function validateHere(chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean): Promise<ValidationOutcome | null> {
+  const outcome = await validateInput(chunks, limits, pause);
+  return cancelled() ? null : outcome;
+}
+
+/** Validates the file whose chunks `readChunks()` yields (called again, for a fresh pass, when the
+ *  worker fails: it then validates here); `cancelled` stops early (result: null). A chunk that
+ *  owns its whole ArrayBuffer (FileStore.chunks() yields private copies) moves to the worker and
+ *  is left detached. */
+export interface OffLoopOptions {
+  cancelled?: () => boolean;
+  /** The worker failed (it could not start, or died): told before validating here. */
+  onWorkerFailure?: (err: Error) => void;
+  /** Worker entry (tests); default VALIDATE_WORKER_FILE. */
+  workerFile?: string;
+}
+
+export async function validateInputOffLoop(readChunks: () => Iterable<Uint8Array>, limits: ValidationLimits, o: OffLoopOptions = {}): Promise<ValidationOutcome | null> {
+  const cancelled = o.cancelled ?? (() => false);
+  if (!validatesOffThread()) return validateHere(readChunks(), limits, cancelled);
+  try {
+    return await validateInWorker(o.workerFile ?? VALIDATE_WORKER_FILE, readChunks(), limits, cancelled);
+  } catch (err) {
+    if (!(err instanceof WorkerFailure)) throw err; // reading the file failed: no second try
+    o.onWorkerFailure?.(err);
+    return validateHere(readChunks(), limits, cancelled);
+  }
+}
+
+class WorkerFailure extends Error {}
+
+async function validateInWorker(file: string, chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean): Promise<ValidationOutcome | null> {
+  const worker = new Worker(file, { workerData: { maxRequests: limits.maxRequests, maxLineBytes: limits.maxLineBytes, maxListedErrors: limits.maxListedErrors } });
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  let failure: Error | null = null;
+  let outcome: ValidationOutcome | null = null;
+  const signal = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  worker.on('message', (m: FromValidator) => {
+    if ('ack' in m) inFlight--;
+    else if ('outcome' in m) outcome = m.outcome;
+    else failure = new WorkerFailure(`batch validation worker: ${m.error}`);
+    signal();
+  });
+  worker.on('error', (e) => {
+    failure = new WorkerFailure(`batch validation worker: ${e.message}`);
+    signal();
+  });
+  worker.on('exit', (code) => {
+    failure ??= outcome ? null : new WorkerFailure(`batch validation worker exited (${code})`);
+    signal();
+  });
+  const waitFor = async (done: () => boolean): Promise<void> => {
+    while (!done() && !failure) await new Promise<void>((r) => (wake = r));
+    if (failure) throw failure;
+  };
+  try {
+    for (const chunk of chunks) {
+      if (cancelled()) return null;
+      await waitFor(() => inFlight < IN_FLIGHT);
+      // A private copy (LMDB's getBinary) whose memory moves to the worker.
+      const bytes = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk);
+      inFlight++;
+      worker.postMessage({ chunk: bytes } satisfies ToValidator, [bytes.buffer as ArrayBuffer]);
+    }
+    worker.postMessage({ end: true } satisfies ToValidator);
+    await waitFor(() => outcome !== null);
+    return cancelled() ? null : outcome;
+  } finally {
+    void worker.terminate();
+  }
+}
