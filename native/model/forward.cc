@@ -98,13 +98,32 @@ inline float hsum8(__m256 v) {
 }
 #endif
 
+// Walks the rows of positions j, j+1, ... of one KV head through the block table, without a
+// division per position.
+struct kv_row_cursor {
+  const uint16_t* const* blk;
+  int bs;
+  int64_t stride;
+  int b, slot;
+  kv_row_cursor(const uint16_t* const* blocks, int block_size, int64_t row_stride, int32_t j)
+      : blk(blocks), bs(block_size), stride(row_stride), b(j / block_size), slot(j % block_size) {}
+  const uint16_t* row() const { return blk[b] + static_cast<int64_t>(slot) * stride; }
+  void next() {
+    if (++slot == bs) {
+      slot = 0;
+      ++b;
+    }
+  }
+};
+
 // sc[g * stride + j - j0] = dot(q[g], k_j) * scale for j0 <= j < n_pos, H heads at once (k_j
 // converted once).
 template <int H>
 void scores_heads(const float* const* q, const uint16_t* const* kblk, int bs, int64_t kv_stride, int64_t hd,
                   int32_t j0, int32_t n_pos, float scale, float* sc, int64_t stride) {
-  for (int32_t j = j0; j < n_pos; ++j) {
-    const uint16_t* k = kblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
+  kv_row_cursor rows(kblk, bs, kv_stride, j0);  // no division per position
+  for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+    const uint16_t* k = rows.row();
     float s[H];
     int64_t i = 0;
 #ifdef INFER_F16C
@@ -138,8 +157,9 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
     __m256 acc[H][4];
     for (int g = 0; g < H; ++g)
       for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_setzero_ps();
-    for (int32_t j = j0; j < n_pos; ++j) {
-      const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
+    kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
+    for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+      const uint16_t* v = rows.row() + i0;
       __m256 vv[4];
       for (int c = 0; c < 4; ++c) vv[c] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * c)));
       for (int g = 0; g < H; ++g) {
@@ -153,8 +173,9 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
   for (; i0 + 8 <= hd; i0 += 8) {
     __m256 acc[H];
     for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
-    for (int32_t j = j0; j < n_pos; ++j) {
-      const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
+    kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
+    for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+      const uint16_t* v = rows.row() + i0;
       const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)));
       for (int g = 0; g < H; ++g) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p + g * stride + j), vv, acc[g]);
     }
@@ -164,8 +185,9 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
   for (; i0 < hd; ++i0) {
     for (int g = 0; g < H; ++g) {
       float s = 0.0f;
-      for (int32_t j = j0; j < n_pos; ++j) {
-        const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
+      kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
+      for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+        const uint16_t* v = rows.row();
         s = std::fma(p[g * stride + j], fp16_to_fp32(v[i0]), s);
       }
       out[g][i0] = s;
@@ -318,8 +340,9 @@ void weighted_values_rows(const float* const* p, const int32_t* lo, const int32_
     __m256 acc[H][4];
     for (int g = 0; g < H; ++g)
       for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_setzero_ps();
-    for (int32_t j = jmin; j < jmax; ++j) {
-      const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
+    kv_row_cursor rows(vblk, bs, kv_stride, jmin);  // no division per position
+    for (int32_t j = jmin; j < jmax; ++j, rows.next()) {
+      const uint16_t* v = rows.row() + i0;
       __m256 vv[4];
       for (int c = 0; c < 4; ++c) vv[c] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * c)));
       for (int g = 0; g < H; ++g) {
@@ -334,8 +357,9 @@ void weighted_values_rows(const float* const* p, const int32_t* lo, const int32_
   for (; i0 + 8 <= hd; i0 += 8) {
     __m256 acc[H];
     for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
-    for (int32_t j = jmin; j < jmax; ++j) {
-      const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
+    kv_row_cursor rows(vblk, bs, kv_stride, jmin);  // no division per position
+    for (int32_t j = jmin; j < jmax; ++j, rows.next()) {
+      const uint16_t* v = rows.row() + i0;
       const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)));
       for (int g = 0; g < H; ++g)
         if (j >= lo[g] && j < hi[g]) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p[g] + j), vv, acc[g]);
