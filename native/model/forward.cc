@@ -539,7 +539,10 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
   const bool swa = hp_.is_swa(il);
   const int64_t per_pass = std::min<int64_t>(gqa, kHeadsPerScorePass);
   const int rows_per_task = query_rows_per_task(hp_);
-  const int max_group = std::max(1, rows_per_task / static_cast<int>(per_pass));
+  // Groups of 2-3 tokens (7 or 8 query heads per KV head) read K/V as often as single tokens
+  // (the score and value passes split them anyway) and only add the span checks: not grouped.
+  const int fit = rows_per_task / static_cast<int>(per_pass);
+  const int max_group = fit >= 4 ? fit : 1;
   // Token groups: runs of up to max_group consecutive positions of one sequence (a prefill
   // chunk); a decode token is a group of its own.
   thread_local std::vector<int> group_starts;
