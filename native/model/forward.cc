@@ -526,9 +526,10 @@ forward_pass::forward_pass(const model& m, kv_pool& kv, thread_pool& pool, int m
   rope_cs_.resize(T * hp_.n_rot);
   if (hp_.n_swa > 0) rope_cs_swa_.resize(T * hp_.n_rot);
   n_ctx_ = hp_.n_ctx_train;
-  // Scores of the query rows of one attention task (a head pass of one token, or of a few
-  // consecutive tokens in a prefill: query_rows_per_task()), per thread.
-  scores_.resize(static_cast<size_t>(pool.size()) * query_rows_per_task(hp_) * n_ctx_);
+  // Scores of the query heads of one KV head (one score pass at a time), per thread. (Groups of
+  // prefill tokens use a per-thread buffer sized by the positions they attend: attention().)
+  const int64_t gqa = hp_.n_head / hp_.n_head_kv;
+  scores_.resize(static_cast<size_t>(pool.size()) * std::min<int64_t>(gqa, kHeadsPerScorePass) * n_ctx_);
   max_blocks_ = (n_ctx_ + kv.block_size() - 1) / kv.block_size();
   blk_ptrs_.resize(static_cast<size_t>(pool.size()) * 2 * max_blocks_);
 }
@@ -576,9 +577,15 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
       kb[b] = kv_.k(il, tk.blocks[b], 0) + kvh * hd;
       vb[b] = kv_.v(il, tk.blocks[b], 0) + kvh * hd;
     }
-    float* sc = scores_.data() + static_cast<size_t>(thread) * rows_per_task * n_ctx_;
     if (t_end - t_first > 1) {
       const int32_t jmin = span_of(toks[t_first]).j0;
+      // This worker's scores for the group's rows over [jmin, n_pos): grows to the longest prefill
+      // seen instead of holding rows x n_ctx per thread from the start.
+      thread_local std::vector<float> group_scores;
+      const int64_t stride = n_pos - jmin;
+      const size_t need = static_cast<size_t>(rows_per_task * stride);
+      if (group_scores.size() < need) group_scores.resize(need);
+      float* sc = group_scores.data();
       for (int64_t h0 = 0; h0 < gqa; h0 += per_pass) {
         const int H = static_cast<int>(std::min(per_pass, gqa - h0));
         const float* q[kQueryRowsPerTask];
@@ -592,10 +599,11 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
             out[rows] = att_.data() + t * hp_.q_dim() + h * hd;
             spans[rows] = span_of(toks[t]);
           }
-        attend_rows(rows, q, out, spans, jmin, n_pos, kb, vb, bs, kvd, hd, sc, n_ctx_);
+        attend_rows(rows, q, out, spans, jmin, n_pos, kb, vb, bs, kvd, hd, sc, stride);
       }
       return;
     }
+    float* sc = scores_.data() + static_cast<size_t>(thread) * per_pass * n_ctx_;
     const int t = t_first;
     for (int64_t h0 = 0; h0 < gqa; h0 += per_pass) {
       const int H = static_cast<int>(std::min(per_pass, gqa - h0));
