@@ -361,6 +361,7 @@ std::vector<sequence*> engine::finishing_prompts() const {
 
 void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   const int bs = kv_.block_size();
+  prof_.begin();
   // 1. A decode position at a block boundary needs a new block. Beyond the reservations there may
   //    be none: then the newest sequence is preempted (running_ is in admission order).
   for (size_t i = 0; i < running_.size(); ++i) {
@@ -463,7 +464,9 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
   }
   if (batch_.empty()) return;
   steps_++;
+  prof_.mark(step_profile::plan);
   fwd_.run(batch_.data(), static_cast<int>(batch_.size()), out_rows_.data(), static_cast<int>(out_rows_.size()));
+  prof_.mark(step_profile::forward);
   for (auto& p : plan) {
     // Draft rows are provisional: the sampling below rolls n_computed back to what was accepted.
     p.s->n_computed += p.n;
@@ -494,6 +497,8 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
     const uint8_t* mask = s.constraint ? s.constraint->allowed() : nullptr;
     first_[static_cast<size_t>(i)] = s.smp.sample(fwd_.logits_mut(g.first_row), mask, scratch_[static_cast<size_t>(thread)]);
   });
+  prof_.mark(step_profile::sample);
+  const int prof_rows = static_cast<int>(batch_.size()), prof_seqs = static_cast<int>(groups.size());
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     const out_group& g = groups[gi];
     sequence& s = *g.s;
@@ -558,6 +563,8 @@ void engine::step(std::vector<std::unique_ptr<sequence>>& ended) {
     if (!s.draft.empty())
       s.draft.advance(g.n_draft, accepted, last, s.tokens.data() + s.n_prompt, static_cast<int64_t>(s.tokens.size()) - s.n_prompt);
   }
+  prof_.mark(step_profile::emit);
+  prof_.end(prof_rows, prefill_first ? 0 : n_decode, prof_seqs);
 }
 
 void engine::loop() {

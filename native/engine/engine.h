@@ -39,6 +39,7 @@
 
 #include "engine/abi.h"
 #include "engine/draft_cursor.h"
+#include "engine/step_profile.h"
 #include "kernels/thread_pool.h"
 #include "kv/kv_pool.h"
 #include "kv/prefix_cache.h"
@@ -252,6 +253,7 @@ class engine {
   std::vector<std::pair<std::shared_ptr<event_sink>, std::vector<token_event>>> by_sink_;
 
   std::atomic<int64_t> test_stall_ms_{0};
+  step_profile prof_;  // INFER_STEP_PROFILE
 
   std::thread thread_;
 };

@@ -57,13 +57,43 @@ inline float hsum8(__m256 v) {
 }
 #endif
 
+#ifdef INFER_F16C
+// hsum8 of 8 vectors at once, lane g = hsum8(v[g]) bit for bit: the same additions in the same
+// order ((lo + hi), then the pair sums, then their sum), transposed so that 3 hadds serve all 8.
+inline __m256 hsum8x8(const __m256* v) {
+  __m256 half[4];  // [v[g].lo + v[g].hi | v[g + 4].lo + v[g + 4].hi]
+  for (int g = 0; g < 4; ++g)
+    half[g] = _mm256_add_ps(_mm256_permute2f128_ps(v[g], v[g + 4], 0x20), _mm256_permute2f128_ps(v[g], v[g + 4], 0x31));
+  return _mm256_hadd_ps(_mm256_hadd_ps(half[0], half[1]), _mm256_hadd_ps(half[2], half[3]));
+}
+#endif
+
+// Walks the rows of positions j, j+1, ... of one KV head through the block table, without a
+// division per position.
+struct kv_row_cursor {
+  const uint16_t* const* blk;
+  int bs;
+  int64_t stride;
+  int b, slot;
+  kv_row_cursor(const uint16_t* const* blocks, int block_size, int64_t row_stride, int32_t j)
+      : blk(blocks), bs(block_size), stride(row_stride), b(j / block_size), slot(j % block_size) {}
+  const uint16_t* row() const { return blk[b] + static_cast<int64_t>(slot) * stride; }
+  void next() {
+    if (++slot == bs) {
+      slot = 0;
+      ++b;
+    }
+  }
+};
+
 // sc[g * stride + j - j0] = dot(q[g], k_j) * scale for j0 <= j < n_pos, H heads at once (k_j
 // converted once).
 template <int H>
 void scores_heads(const float* const* q, const uint16_t* const* kblk, int bs, int64_t kv_stride, int64_t hd,
                   int32_t j0, int32_t n_pos, float scale, float* sc, int64_t stride) {
-  for (int32_t j = j0; j < n_pos; ++j) {
-    const uint16_t* k = kblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
+  kv_row_cursor rows(kblk, bs, kv_stride, j0);  // no division per position
+  for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+    const uint16_t* k = rows.row();
     float s[H];
     int64_t i = 0;
 #ifdef INFER_F16C
@@ -73,7 +103,11 @@ void scores_heads(const float* const* q, const uint16_t* const* kblk, int bs, in
       const __m256 kv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k + i)));
       for (int g = 0; g < H; ++g) acc[g] = _mm256_fmadd_ps(_mm256_loadu_ps(q[g] + i), kv, acc[g]);
     }
-    for (int g = 0; g < H; ++g) s[g] = hsum8(acc[g]);
+    if constexpr (H == 8) {
+      _mm256_storeu_ps(s, hsum8x8(acc));
+    } else {
+      for (int g = 0; g < H; ++g) s[g] = hsum8(acc[g]);
+    }
 #else
     for (int g = 0; g < H; ++g) s[g] = 0.0f;
 #endif
@@ -97,8 +131,9 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
     __m256 acc[H][4];
     for (int g = 0; g < H; ++g)
       for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_setzero_ps();
-    for (int32_t j = j0; j < n_pos; ++j) {
-      const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
+    kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
+    for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+      const uint16_t* v = rows.row() + i0;
       __m256 vv[4];
       for (int c = 0; c < 4; ++c) vv[c] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * c)));
       for (int g = 0; g < H; ++g) {
@@ -112,8 +147,9 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
   for (; i0 + 8 <= hd; i0 += 8) {
     __m256 acc[H];
     for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
-    for (int32_t j = j0; j < n_pos; ++j) {
-      const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride + i0;
+    kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
+    for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+      const uint16_t* v = rows.row() + i0;
       const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)));
       for (int g = 0; g < H; ++g) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p + g * stride + j), vv, acc[g]);
     }
@@ -123,8 +159,9 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
   for (; i0 < hd; ++i0) {
     for (int g = 0; g < H; ++g) {
       float s = 0.0f;
-      for (int32_t j = j0; j < n_pos; ++j) {
-        const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
+      kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
+      for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+        const uint16_t* v = rows.row();
         s = std::fma(p[g * stride + j], fp16_to_fp32(v[i0]), s);
       }
       out[g][i0] = s;
@@ -268,6 +305,70 @@ void softcap_row(float* v, int64_t n, float cap) {
 
 constexpr int kHeadsPerScorePass = 8;  // query heads whose scores share one K conversion
 constexpr int kHeadsPerValuePass = 4;  // query heads whose outputs share one V conversion (4 x 32 dims of accumulators)
+// Query rows (consecutive tokens of one sequence x the query heads of one KV head) that attend in
+// one task of a prefill: each K/V row is then read from memory once for all of them instead of
+// once per token (at 512 tokens the K/V of a layer outgrow L2, and per-token reads made attention
+// a quarter of a Qwen3 prefill).
+constexpr int kQueryRowsPerTask = 16;
+
+// Query rows per attention task: whole head passes, as many tokens as fit kQueryRowsPerTask.
+int query_rows_per_task(const model_hparams& hp) {
+  const int per_pass = static_cast<int>(std::min<int64_t>(hp.n_head / hp.n_head_kv, kHeadsPerScorePass));
+  return std::max(1, kQueryRowsPerTask / per_pass) * per_pass;
+}
+
+// weighted_values for rows with their own position ranges [lo[g], hi[g]) inside [jmin, jmax):
+// p[g][j] is row g's probability of position j. Each row's output is the same sum, in the same
+// order, as weighted_values over its own range (positions outside it are skipped, not added as 0).
+template <int H>
+void weighted_values_rows(const float* const* p, const int32_t* lo, const int32_t* hi, const uint16_t* const* vblk,
+                          int bs, int64_t kv_stride, int64_t hd, int32_t jmin, int32_t jmax, float* const* out) {
+  int64_t i0 = 0;
+#ifdef INFER_F16C
+  for (; i0 + 32 <= hd; i0 += 32) {
+    __m256 acc[H][4];
+    for (int g = 0; g < H; ++g)
+      for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_setzero_ps();
+    kv_row_cursor rows(vblk, bs, kv_stride, jmin);  // no division per position
+    for (int32_t j = jmin; j < jmax; ++j, rows.next()) {
+      const uint16_t* v = rows.row() + i0;
+      __m256 vv[4];
+      for (int c = 0; c < 4; ++c) vv[c] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * c)));
+      for (int g = 0; g < H; ++g) {
+        if (j < lo[g] || j >= hi[g]) continue;
+        const __m256 a = _mm256_broadcast_ss(p[g] + j);
+        for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_fmadd_ps(a, vv[c], acc[g][c]);
+      }
+    }
+    for (int g = 0; g < H; ++g)
+      for (int c = 0; c < 4; ++c) _mm256_storeu_ps(out[g] + i0 + 8 * c, acc[g][c]);
+  }
+  for (; i0 + 8 <= hd; i0 += 8) {
+    __m256 acc[H];
+    for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
+    kv_row_cursor rows(vblk, bs, kv_stride, jmin);  // no division per position
+    for (int32_t j = jmin; j < jmax; ++j, rows.next()) {
+      const uint16_t* v = rows.row() + i0;
+      const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)));
+      for (int g = 0; g < H; ++g)
+        if (j >= lo[g] && j < hi[g]) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p[g] + j), vv, acc[g]);
+    }
+    for (int g = 0; g < H; ++g) _mm256_storeu_ps(out[g] + i0, acc[g]);
+  }
+#endif
+  for (; i0 < hd; ++i0) {
+    for (int g = 0; g < H; ++g) {
+      float s = 0.0f;
+      for (int32_t j = lo[g]; j < hi[g]; ++j) {
+        const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
+        s = std::fma(p[g][j], fp16_to_fp32(v[i0]), s);
+      }
+      out[g][i0] = s;
+    }
+  }
+  (void)jmin;
+  (void)jmax;
+}
 
 // The positions one query attends and how its scores are shaped: [j0, n_pos) (j0 > 0 under a
 // sliding window), the query scale, the soft-cap (0: none), and the sink logits of the pass's
@@ -277,6 +378,47 @@ struct attend_span {
   float scale, softcap;
   const float* sinks;
 };
+
+// Attention of `rows` query rows (rows <= kQueryRowsPerTask) with their own spans, all inside
+// [jmin, jmax): scores of every row over the whole union (each score is the dot product
+// scores_heads computes for that row alone; a row's positions outside its span are computed and
+// ignored), then per row its soft-cap and softmax over its span, then the weighted values.
+void attend_rows(int rows, const float* const* q, float* const* out, const attend_span* spans, int32_t jmin,
+                 int32_t jmax, const uint16_t* const* kblk, const uint16_t* const* vblk, int bs, int64_t kv_stride,
+                 int64_t hd, float* sc, int64_t stride) {
+  for (int r0 = 0; r0 < rows; r0 += kHeadsPerScorePass) {
+    float* s0 = sc + r0 * stride;
+    const float scale = spans[r0].scale;
+#define INFER_SCORES(G) \
+  case G: scores_heads<G>(q + r0, kblk, bs, kv_stride, hd, jmin, jmax, scale, s0, stride); break;
+    switch (std::min(kHeadsPerScorePass, rows - r0)) {
+      INFER_SCORES(1) INFER_SCORES(2) INFER_SCORES(3) INFER_SCORES(4)
+      INFER_SCORES(5) INFER_SCORES(6) INFER_SCORES(7) INFER_SCORES(8)
+      default: break;
+    }
+#undef INFER_SCORES
+  }
+  const float* p[kQueryRowsPerTask];
+  int32_t lo[kQueryRowsPerTask], hi[kQueryRowsPerTask];
+  for (int r = 0; r < rows; ++r) {
+    float* row = sc + r * stride + (spans[r].j0 - jmin);
+    const int32_t n = spans[r].n_pos - spans[r].j0;
+    if (spans[r].softcap > 0.0f) softcap_row(row, n, spans[r].softcap);
+    softmax_row(row, n, spans[r].sinks);  // a row's span: its own head's sink
+    p[r] = sc + r * stride - jmin;  // p[r][j]: position j's probability
+    lo[r] = spans[r].j0;
+    hi[r] = spans[r].n_pos;
+  }
+  for (int r0 = 0; r0 < rows; r0 += kHeadsPerValuePass) {
+#define INFER_VALUES(G) \
+  case G: weighted_values_rows<G>(p + r0, lo + r0, hi + r0, vblk, bs, kv_stride, hd, jmin, jmax, out + r0); break;
+    switch (std::min(kHeadsPerValuePass, rows - r0)) {
+      INFER_VALUES(1) INFER_VALUES(2) INFER_VALUES(3) INFER_VALUES(4)
+      default: break;
+    }
+#undef INFER_VALUES
+  }
+}
 
 template <int H>
 void attend_heads(const float* const* q, float* const* out, const uint16_t* const* kblk, const uint16_t* const* vblk,
@@ -298,7 +440,8 @@ void attend_heads(const float* const* q, float* const* out, const uint16_t* cons
   }
 }
 
-// ---- INFER_FORWARD_PROFILE=1: wall time per stage of each CPU pass of >= 64 tokens, to stderr ----
+// ---- INFER_FORWARD_PROFILE=1: wall time per stage of each CPU pass of >= 64 tokens, to stderr;
+// INFER_FORWARD_PROFILE=all: of every pass (decode steps included) ----
 enum stage { st_embed, st_norm, st_qkv, st_rope_kv, st_attn, st_wo, st_resid_norm, st_gate_up, st_swiglu, st_down, st_head, st_count };
 const char* const kStageNames[st_count] = {"embed", "norm+resid", "qkv", "bias+rope+kv", "attention", "wo",
                                            "resid+ffn_norm", "gate+up", "swiglu", "down", "head"};
@@ -306,11 +449,12 @@ const char* const kStageNames[st_count] = {"embed", "norm+resid", "qkv", "bias+r
 class stage_timer {
  public:
   explicit stage_timer(int n_tokens) {
-    static const bool enabled = [] {
+    static const int min_tokens = [] {
       const char* e = std::getenv("INFER_FORWARD_PROFILE");
-      return e && *e && *e != '0';
+      if (!e || !*e || *e == '0') return -1;
+      return std::strcmp(e, "all") == 0 ? 1 : 64;
     }();
-    on_ = enabled && n_tokens >= 64;
+    on_ = min_tokens > 0 && n_tokens >= min_tokens;
     n_ = n_tokens;
     if (on_) last_ = start_ = std::chrono::steady_clock::now();
   }
@@ -358,7 +502,8 @@ forward_pass::forward_pass(const model& m, kv_pool& kv, thread_pool& pool, int m
   rope_cs_.resize(T * hp_.n_rot);
   if (hp_.n_swa > 0) rope_cs_swa_.resize(T * hp_.n_rot);
   n_ctx_ = hp_.n_ctx_train;
-  // Scores of the query heads of one KV head (one score pass at a time), per thread.
+  // Scores of the query heads of one KV head (one score pass at a time), per thread. (Groups of
+  // prefill tokens use a per-thread buffer sized by the positions they attend: attention().)
   const int64_t gqa = hp_.n_head / hp_.n_head_kv;
   scores_.resize(static_cast<size_t>(pool.size()) * std::min<int64_t>(gqa, kHeadsPerScorePass) * n_ctx_);
   max_blocks_ = (n_ctx_ + kv.block_size() - 1) / kv.block_size();
@@ -370,16 +515,37 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
   const int bs = kv_.block_size();
   const bool swa = hp_.is_swa(il);
   const int64_t per_pass = std::min<int64_t>(gqa, kHeadsPerScorePass);
-  // One task per (token, KV head); the last tokens of a prefill attend to the most positions,
-  // so tasks run from the last token back (the long ones first balance better).
-  pool_.parallel_for(static_cast<int>(n * nkv), [&](int task, int thread) {
-    const int t = n - 1 - task / static_cast<int>(nkv);
-    const int64_t kvh = task % nkv;
-    const fwd_token& tk = toks[t];
+  const int rows_per_task = query_rows_per_task(hp_);
+  // Groups of 2-3 tokens (7 or 8 query heads per KV head) read K/V as often as single tokens
+  // (the score and value passes split them anyway) and only add the span checks: not grouped.
+  const int fit = rows_per_task / static_cast<int>(per_pass);
+  const int max_group = fit >= 4 ? fit : 1;
+  // Token groups: runs of up to max_group consecutive positions of one sequence (a prefill
+  // chunk); a decode token is a group of its own.
+  thread_local std::vector<int> group_starts;
+  std::vector<int>& group_start = group_starts;  // the pool's workers read this thread's instance
+  group_start.clear();
+  for (int t = 0; t < n; ++t)
+    if (t == 0 || toks[t].blocks != toks[t - 1].blocks || toks[t].pos != toks[t - 1].pos + 1 ||
+        t - group_start.back() >= max_group)
+      group_start.push_back(t);
+  const int n_groups = static_cast<int>(group_start.size());
+  group_start.push_back(n);
+  auto span_of = [&](const fwd_token& tk) {
     const int32_t n_pos = tk.pos + 1;
-    attend_span sp{swa ? std::max<int32_t>(0, n_pos - static_cast<int32_t>(hp_.n_swa)) : 0, n_pos, hp_.attn_scale,
-                   hp_.attn_softcap, nullptr};
-    const std::vector<float>& sinks = m_.w.layers[il].attn_sinks;
+    return attend_span{swa ? std::max<int32_t>(0, n_pos - static_cast<int32_t>(hp_.n_swa)) : 0, n_pos, hp_.attn_scale,
+                       hp_.attn_softcap, nullptr};
+  };
+  const std::vector<float>& sinks = m_.w.layers[il].attn_sinks;  // gpt-oss: one logit per query head
+  // One task per (token group, KV head); the last tokens of a prefill attend to the most
+  // positions, so tasks run from the last group back (the long ones first balance better).
+  pool_.parallel_for(n_groups * static_cast<int>(nkv), [&](int task, int thread) {
+    const int gi = n_groups - 1 - task / static_cast<int>(nkv);
+    const int64_t kvh = task % nkv;
+    const int t_first = group_start[gi], t_end = group_start[gi + 1];
+    const fwd_token& tk = toks[t_end - 1];  // the group's last token sees every position the others see
+    attend_span sp = span_of(tk);
+    const int32_t n_pos = sp.n_pos;
     const int n_blk = (n_pos + bs - 1) / bs;
     // Block base pointers of this layer and KV head (per-thread scratch sized for n_ctx).
     const uint16_t** kb = blk_ptrs_.data() + static_cast<size_t>(thread) * 2 * max_blocks_;
@@ -388,7 +554,35 @@ void forward_pass::attention(int il, const fwd_token* toks, int n) {
       kb[b] = kv_.k(il, tk.blocks[b], 0) + kvh * hd;
       vb[b] = kv_.v(il, tk.blocks[b], 0) + kvh * hd;
     }
+    if (t_end - t_first > 1) {
+      const int32_t jmin = span_of(toks[t_first]).j0;
+      // This worker's scores for the group's rows over [jmin, n_pos): grows to the longest prefill
+      // seen instead of holding rows x n_ctx per thread from the start.
+      thread_local std::vector<float> group_scores;
+      const int64_t stride = n_pos - jmin;
+      const size_t need = static_cast<size_t>(rows_per_task * stride);
+      if (group_scores.size() < need) group_scores.resize(need);
+      float* sc = group_scores.data();
+      for (int64_t h0 = 0; h0 < gqa; h0 += per_pass) {
+        const int H = static_cast<int>(std::min(per_pass, gqa - h0));
+        const float* q[kQueryRowsPerTask];
+        float* out[kQueryRowsPerTask];
+        attend_span spans[kQueryRowsPerTask];
+        int rows = 0;
+        for (int t = t_first; t < t_end; ++t)
+          for (int g = 0; g < H; ++g, ++rows) {
+            const int64_t h = kvh * gqa + h0 + g;
+            q[rows] = q_.data() + t * hp_.q_dim() + h * hd;
+            out[rows] = att_.data() + t * hp_.q_dim() + h * hd;
+            spans[rows] = span_of(toks[t]);
+            if (!sinks.empty()) spans[rows].sinks = sinks.data() + h;
+          }
+        attend_rows(rows, q, out, spans, jmin, n_pos, kb, vb, bs, kvd, hd, sc, stride);
+      }
+      return;
+    }
     float* sc = scores_.data() + static_cast<size_t>(thread) * per_pass * n_ctx_;
+    const int t = t_first;
     for (int64_t h0 = 0; h0 < gqa; h0 += per_pass) {
       const int H = static_cast<int>(std::min(per_pass, gqa - h0));
       if (!sinks.empty()) sp.sinks = sinks.data() + kvh * gqa + h0;
