@@ -317,11 +317,12 @@ export function parsePredictConfig(argv: readonly string[], env: Record<string, 
 
 /** The --help text: one line per flag with its default and environment variable. */
 export function flagHelp(usage: string, flags: readonly FlagSpec[]): string {
-  const rows = flags.map((f) => {
-    const left = `  --${f.flag}${f.arg ? ' ' + f.arg : ''}`;
+  const lefts = flags.map((f) => `  --${f.flag}${f.arg ? ' ' + f.arg : ''}`);
+  const width = Math.max(30, ...lefts.map((l) => l.length + 2));
+  const rows = flags.map((f, i) => {
     const def = f.def !== undefined ? ` (default ${f.def})` : '';
     const envs = [envName(f), ...(f.envAlso ?? [])].join(', ');
-    return `${left.padEnd(30)}${f.help}${def}\n${' '.repeat(30)}env ${envs}`;
+    return `${lefts[i]!.padEnd(width)}${f.help}${def}\n${' '.repeat(width)}env ${envs}`;
   });
-  return `${usage}\n\noptions (flags override environment variables):\n${rows.join('\n')}\n  --help                      this text`;
+  return `${usage}\n\noptions (flags override environment variables):\n${rows.join('\n')}\n${'  --help'.padEnd(width)}this text`;
 }
