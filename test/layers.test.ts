@@ -24,12 +24,6 @@ const ALLOWED: Record<string, string[]> = {
   cli: ['*'],  // the command line, src/bench (svc bench) included
 };
 
-/** Known debts, each to be removed (docs/architecture.md lists them); nothing may be added. */
-const KNOWN_EXCEPTIONS = new Set([
-  'store/batches.ts -> batch',
-  'store/records.ts -> batch',
-]);
-
 function partOf(file: string): string {
   const rel = relative(SRC, file);
   const top = rel.split('/')[0]!.replace(/\.ts$/, '');
@@ -74,20 +68,14 @@ describe('layers (docs/architecture.md)', () => {
       const allowed = LEAVES.includes(e.from)
         ? LEAVES.includes(e.to)
         : LEAVES.includes(e.to) || (ALLOWED[e.from] ?? []).some((a) => a === '*' || a === e.to);
-      if (!allowed && !KNOWN_EXCEPTIONS.has(`${e.file} -> ${e.to}`)) broken.push(`${e.file} imports ${e.spec} (${e.from} -> ${e.to})`);
+      if (!allowed) broken.push(`${e.file} imports ${e.spec} (${e.from} -> ${e.to})`);
     }
     expect(broken).toEqual([]);
-  });
-
-  it('no known exception is stale (each still exists, so the list only shrinks)', () => {
-    const present = new Set(edges.map((e) => `${e.file} -> ${e.to}`));
-    expect([...KNOWN_EXCEPTIONS].filter((x) => !present.has(x))).toEqual([]);
   });
 
   it('no two parts depend on each other, directly or around a cycle', () => {
     const graph = new Map<string, Set<string>>();
     for (const e of edges) {
-      if (KNOWN_EXCEPTIONS.has(`${e.file} -> ${e.to}`)) continue;
       if (!graph.has(e.from)) graph.set(e.from, new Set());
       graph.get(e.from)!.add(e.to);
     }

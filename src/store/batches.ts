@@ -10,7 +10,7 @@ import {
   type ResultRecord,
 } from './records.js';
 import type { Store } from './store.js';
-import { TERMINAL_STATUSES, type BatchObject, type BatchUsage } from '../batch/types.js';
+import { TERMINAL_STATUSES, type BatchObject, type BatchUsage } from './batch-record.js';
 
 export const BATCH_ID_PREFIX = 'batch_';
 

@@ -1,7 +1,7 @@
 // Versioned record encodings. Every record stored in LMDB carries `schemaVersion`; readers go
 // through the decode functions, which upgrade older versions or refuse unknown ones, so a data
 // dir written by a newer build is never silently misread.
-import type { BatchObject } from '../batch/types.js';
+import type { BatchObject } from './batch-record.js';
 
 export const FILE_SCHEMA_VERSION = 1;
 export const BATCH_SCHEMA_VERSION = 1;
