@@ -9,7 +9,7 @@ import { largeChains } from './merge-large.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
-import { instructedRemovals, removeInstructed } from './removals.js';
+import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
 
@@ -129,8 +129,10 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
 function syntaxMerge(input: ApplyInput, mode: MergeMode, syntax: SyntaxPass): MergeResult {
   const orig = splitLines(input.code);
   const info = { language: syntax.language, definitions: syntax.swaps };
-  if (syntax.covers) {
-    const report: MergeReport = { hunks: [], removedByInstruction: 0, restored: [], wholeFile: false, syntax: info };
+  // Removals the instruction names go through the line merge, which knows the rules for them.
+  if (syntax.covers && removalTargets(input.instruction).length === 0) {
+    const hunks = syntax.swaps.map((d) => ({ rule: 'definition' as const, start: d.start, end: d.end + 1 }));
+    const report: MergeReport = { hunks, removedByInstruction: 0, restored: [], wholeFile: false, syntax: info };
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
     return keepOriginal(input, { content: syntax.code, model, confidence: 1, ambiguities: [], fullReplacement: false, report }, orig);
   }

@@ -177,6 +177,8 @@ const SPECS: Record<LanguageId, Record<string, Spec>> = {
     record_declaration: { kind: 'class' },
     method_declaration: { kind: 'method' },
     constructor_declaration: { kind: 'method' },
+    // A method shown without its class parses as a top-level local function.
+    local_function_statement: { kind: 'function' },
     property_declaration: { kind: 'property' },
     namespace_declaration: { kind: 'module' },
   },
@@ -252,36 +254,47 @@ export function extractDefinitions(tree: Tree, lang: LanguageId, source: string)
   const spec = SPECS[lang];
   const lineStarts = lineStartsOf(source);
   const defs: Definition[] = [];
-  const visit = (n: Node, parent: number): void => {
-    let here = parent;
-    const s = spec[n.type];
-    if (s) {
-      const kind = typeof s.kind === 'function' ? s.kind(n) : s.kind;
-      const name = kind ? (s.name ?? byName)(n) : null;
-      if (kind && name) {
-        let outer = n;
-        while (outer.parent && WRAPPERS.has(outer.parent.type) && outer.parent.namedChildren.filter((c) => c?.type !== 'decorator' && c?.type !== 'comment' && c?.type !== 'template_parameter_list').length === 1) outer = outer.parent;
-        const startRow = outer.startPosition.row;
-        // A node ending at column 0 of the next row (YAML pairs end after the newline) ends on the row before.
-        const endRow = outer.endPosition.column === 0 && outer.endPosition.row > startRow ? outer.endPosition.row - 1 : outer.endPosition.row;
-        const firstLine = source.slice(lineStarts[startRow]!, lineStarts[startRow + 1] ?? source.length);
-        defs.push({
-          kind: kind === 'function' && parent >= 0 && (kindGroup(defs[parent]!.kind) === 'type' || defs[parent]!.kind === 'impl') ? 'method' : kind,
-          name,
-          start: startRow,
-          end: endRow,
-          parent,
-          wholeLines: wholeLines(source, lineStarts, outer.startIndex, outer.endIndex, startRow, endRow),
-          header: squash(firstLine),
-          clean: !outer.hasError,
-        });
-        here = defs.length - 1;
-      }
-    }
-    for (const c of n.namedChildren) if (c) visit(c, here);
+  const consider = (n: Node, parent: number): number => {
+    const s = spec[n.type]!;
+    const kind = typeof s.kind === 'function' ? s.kind(n) : s.kind;
+    const name = kind ? (s.name ?? byName)(n) : null;
+    if (!kind || !name) return parent;
+    let outer = n;
+    while (outer.parent && WRAPPERS.has(outer.parent.type) && outer.parent.namedChildren.filter((c) => c?.type !== 'decorator' && c?.type !== 'comment' && c?.type !== 'template_parameter_list').length === 1) outer = outer.parent;
+    const startRow = outer.startPosition.row;
+    // A node ending at column 0 of the next row (YAML pairs end after the newline) ends on the row before.
+    const endRow = outer.endPosition.column === 0 && outer.endPosition.row > startRow ? outer.endPosition.row - 1 : outer.endPosition.row;
+    const firstLine = source.slice(lineStarts[startRow]!, lineStarts[startRow + 1] ?? source.length);
+    defs.push({
+      kind: kind === 'function' && parent >= 0 && (kindGroup(defs[parent]!.kind) === 'type' || defs[parent]!.kind === 'impl') ? 'method' : kind,
+      name,
+      start: startRow,
+      end: endRow,
+      parent,
+      wholeLines: wholeLines(source, lineStarts, outer.startIndex, outer.endIndex, startRow, endRow),
+      header: squash(firstLine),
+      clean: !outer.hasError,
+    });
+    return defs.length - 1;
   };
-  visit(tree.rootNode, -1);
-  return defs;
+  // A cursor walk: only nodes of a definition type are materialised (a Node per tree node costs
+  // a WASM round trip and an allocation, which dominated on 10,000-line files).
+  const cursor = tree.walk();
+  const parents: Array<[depth: number, def: number]> = [];
+  let depth = 0;
+  for (;;) {
+    while (parents.length > 0 && parents[parents.length - 1]![0] >= depth) parents.pop();
+    const parent = parents.length > 0 ? parents[parents.length - 1]![1] : -1;
+    if (cursor.nodeIsNamed && spec[cursor.nodeType]) {
+      const here = consider(cursor.currentNode, parent);
+      if (here !== parent) parents.push([depth, here]);
+    }
+    if (cursor.gotoFirstChild()) { depth++; continue; }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) { cursor.delete(); return defs; }
+      depth--;
+    }
+  }
 }
 
 /** Member definitions need a class around them to parse in these languages (a method shown without its class). */

@@ -89,7 +89,7 @@ function segmentDefinitions(lang: LanguageId | 'sql', lines: Lines): Definition[
   if (!plain) return [];
   let best = plain.defs;
   const wrap = MEMBER_WRAPPER[lang];
-  if (plain.hasError && wrap) {
+  if (wrap && (plain.hasError || coveredRows(plain.defs) === 0)) {
     const wrapped = parseWith(lang, `${wrap[0]}\n${dedented}\n${wrap[1]}`);
     if (wrapped) {
       // Drop the shell: its members become top level, rows shift back by its opening line.
@@ -97,7 +97,7 @@ function segmentDefinitions(lang: LanguageId | 'sql', lines: Lines): Definition[
       const defs = wrapped.defs
         .filter((_, k) => k !== shell)
         .map((d) => ({ ...d, start: d.start - 1, end: d.end - 1, parent: d.parent === shell ? -1 : d.parent > shell ? d.parent - 1 : d.parent }));
-      if (coveredRows(defs) > coveredRows(best)) best = defs;
+      if (coveredRows(defs) > coveredRows(best) || (plain.hasError && !wrapped.hasError && coveredRows(defs) === coveredRows(best))) best = defs;
     }
   }
   return best;
@@ -105,7 +105,7 @@ function segmentDefinitions(lang: LanguageId | 'sql', lines: Lines): Definition[
 
 function coveredRows(defs: Definition[]): number {
   let n = 0;
-  for (const d of defs) if (d.parent === -1 && d.clean) n += d.end - d.start + 1;
+  for (const d of defs) if (d.parent === -1 && d.clean && d.wholeLines) n += d.end - d.start + 1;
   return n;
 }
 
@@ -197,7 +197,8 @@ export function syntaxPass(code: string, update: string): SyntaxPass | null {
     if (lang !== 'sql' && !loadedParser(lang)) continue;
     const segs: SegDefs[] = split.segments.map((s) => ({ lines: s.lines, defs: segmentDefinitions(lang, s.lines) }));
     // Nothing in the update reads as a definition: no need to parse the original.
-    if (!segs.some((s) => s.defs.some((d) => d.clean && d.wholeLines))) continue;
+    // Only definitions whose name the original mentions can match one there.
+    if (!segs.some((s) => s.defs.some((d) => d.clean && d.wholeLines && source.includes(d.name.slice(d.name.lastIndexOf(' ') + 1).replace(/^[\w$]*\./, ''))))) continue;
     const odefs = originalDefinitions(lang, source);
     if (!odefs) continue;
     const result = swapDefinitions(lang, orig, odefs, segs);
