@@ -285,11 +285,16 @@ export function extractDefinitions(tree: Tree, lang: LanguageId, source: string)
   for (;;) {
     while (parents.length > 0 && parents[parents.length - 1]![0] >= depth) parents.pop();
     const parent = parents.length > 0 ? parents[parents.length - 1]![1] : -1;
+    let descend = true;
     if (cursor.nodeIsNamed && spec[cursor.nodeType]) {
       const here = consider(cursor.currentNode, parent);
       if (here !== parent) parents.push([depth, here]);
+      // Function bodies are not walked: what matters for placement are definitions at file and
+      // container level, and a body is most of a file's nodes (a nested function is swapped with
+      // the function around it).
+      if (here !== parent && kindGroup(defs[here]!.kind) === 'callable') descend = false;
     }
-    if (cursor.gotoFirstChild()) { depth++; continue; }
+    if (descend && cursor.gotoFirstChild()) { depth++; continue; }
     while (!cursor.gotoNextSibling()) {
       if (!cursor.gotoParent()) { cursor.delete(); return defs; }
       depth--;

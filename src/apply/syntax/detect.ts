@@ -22,7 +22,7 @@ const EVIDENCE: Array<[LanguageId | 'sql', Evidence]> = [
   ['yaml', [[/^[\w-]+:\s*$/m, 5], [/^\s+-\s+\w+:\s/m, 6], [/^\s+[\w-]+:\s+\S/m, 3], [/^---\s*$/m, 4]]],
   ['sql', [[/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|PROCEDURE|TRIGGER|INDEX|TYPE)\b/im, 20], [/^\s*(?:SELECT|INSERT\s+INTO|ALTER\s+TABLE)\b/im, 6]]],
   ['typescript', [[/^\s*(?:export\s+)?(?:interface|type)\s+\w+/m, 10], [/\w\??:\s*(?:string|number|boolean|void|unknown|any|Promise<|Record<|Array<)\b/, 10], [/^\s*import\s+.*\bfrom\s+['"]/m, 4], [/\bas\s+const\b/, 6], [/\b(?:private|readonly|public)\s+\w+\s*[:(]/, 4]]],
-  ['javascript', [[/^\s*(?:export\s+)?(?:async\s+)?function\s+\w+/m, 5], [/\brequire\(\s*['"]/, 8], [/\bmodule\.exports\b/, 10], [/^\s*(?:const|let|var)\s+\w+\s*=/m, 3], [/=>\s*\{/, 3], [/^\s*import\s+.*\bfrom\s+['"]/m, 3]]],
+  ['javascript', [[/^\s*(?:export\s+)?(?:async\s+)?function\s+\w+/m, 8], [/\brequire\(\s*['"]/, 8], [/\bmodule\.exports\b/, 10], [/^\s*(?:const|let|var)\s+\w+\s*=/m, 3], [/=>\s*\{/, 3], [/^\s*import\s+.*\bfrom\s+['"]/m, 3]]],
 ];
 
 /** JSX in a TypeScript or JavaScript file: the TSX grammar reads both. */

@@ -37,6 +37,13 @@ export interface SyntaxPass {
   parseMs: number;
 }
 
+/**
+ * Larger originals are merged on lines only: the Kotlin and Swift grammars parse superlinearly
+ * (bench/apply/parse-bench.ts: 10,000 lines took 5 s and 14 s, 1,000 lines 130 ms and 280 ms).
+ */
+const DEFAULT_MAX_LINES = 20_000;
+const MAX_LINES: Partial<Record<LanguageId | 'sql', number>> = { kotlin: 2_000, swift: 1_000 };
+
 /** SVC_APPLY_SYNTAX=0 turns the syntax pass off (line alignment only): the "before" of the rates in docs/apply.md. */
 const SYNTAX_ENABLED = process.env.SVC_APPLY_SYNTAX !== '0';
 
@@ -109,11 +116,24 @@ function coveredRows(defs: Definition[]): number {
   return n;
 }
 
+/** Recent originals' definitions: the same file is often edited again (and `auto` may merge twice). */
+const ORIGINAL_CACHE_SIZE = 8;
+const originalCache = new Map<string, Definition[] | null>();
+
 function originalDefinitions(lang: LanguageId | 'sql', code: string): Definition[] | null {
   if (lang === 'sql') return sqlDefinitions(code);
+  const key = `${lang}\0${code}`;
+  const hit = originalCache.get(key);
+  if (hit !== undefined) {
+    originalCache.delete(key);
+    originalCache.set(key, hit);
+    return hit;
+  }
   const parsed = parseWith(lang, code);
-  if (!parsed || parsed.hasError) return null;
-  return parsed.defs;
+  const defs = !parsed || parsed.hasError ? null : parsed.defs;
+  originalCache.set(key, defs);
+  if (originalCache.size > ORIGINAL_CACHE_SIZE) originalCache.delete(originalCache.keys().next().value!);
+  return defs;
 }
 
 function childrenOf(defs: Definition[], k: number): number[] {
@@ -195,6 +215,7 @@ export function syntaxPass(code: string, update: string): SyntaxPass | null {
   if (split.segments.length === 0) return null;
   for (const lang of detectLanguages(source)) {
     if (lang !== 'sql' && !loadedParser(lang)) continue;
+    if (orig.text.length > (MAX_LINES[lang] ?? DEFAULT_MAX_LINES)) continue;
     const segs: SegDefs[] = split.segments.map((s) => ({ lines: s.lines, defs: segmentDefinitions(lang, s.lines) }));
     // Nothing in the update reads as a definition: no need to parse the original.
     // Only definitions whose name the original mentions can match one there.
@@ -233,7 +254,8 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       const rows = contextRows(segs, k, ud, index);
       if (rows.length > 0) {
         // The class whose members surround the definition in the update.
-        const score = (o: number): number => rows.filter((r) => containerAt(odefs, r) === odefs[o]!.parent || (odefs[o]!.start <= r && r <= odefs[o]!.end)).length;
+        const holders = rows.map((r) => containerAt(odefs, r));
+        const score = (o: number): number => rows.filter((r, x) => holders[x] === odefs[o]!.parent || (odefs[o]!.start <= r && r <= odefs[o]!.end)).length;
         const best = Math.max(...cands.map(score));
         if (best === 0) return false;
         cands = cands.filter((o) => score(o) === best);
