@@ -35,9 +35,20 @@ export function kindGroup(k: DefKind): string {
 }
 
 type NameFn = (n: Node) => string | null;
+
+/**
+ * The source being walked. Node text comes from it by offset: web-tree-sitter's `node.text`
+ * re-reads the input from the node to the end of the file, which made naming quadratic.
+ */
+let SRC = '';
+function T(n: Node): string;
+function T(n: Node | null | undefined): string | null;
+function T(n: Node | null | undefined): string | null {
+  return n ? SRC.slice(n.startIndex, n.endIndex) : null;
+}
 interface Spec { kind: DefKind | ((n: Node) => DefKind | null); name?: NameFn }
 
-const field = (f: string): NameFn => (n) => n.childForFieldName(f)?.text ?? null;
+const field = (f: string): NameFn => (n) => T(n.childForFieldName(f)) ?? null;
 const byName = field('name');
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
@@ -45,7 +56,7 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 function declaratorName(n: Node): string | null {
   let d: Node | null = n.childForFieldName('declarator');
   for (let guard = 0; d && guard < 16; guard++) {
-    if (['identifier', 'field_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'type_identifier'].includes(d.type)) return squash(d.text);
+    if (['identifier', 'field_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'type_identifier'].includes(d.type)) return squash(T(d));
     d = d.childForFieldName('declarator') ?? d.namedChildren.find((c): c is Node => c !== null && /identifier|declarator/.test(c.type)) ?? null;
   }
   return null;
@@ -58,7 +69,7 @@ function firstStringArg(call: Node): string | null {
   const args = call.childForFieldName('arguments');
   const a = args?.namedChildren[0];
   if (!a || (a.type !== 'string' && a.type !== 'template_string')) return null;
-  return a.text;
+  return T(a);
 }
 function callKind(stmt: Node): { kind: DefKind; name: string } | null {
   const call = stmt.namedChildren[0];
@@ -68,13 +79,13 @@ function callKind(stmt: Node): { kind: DefKind; name: string } | null {
   const arg = firstStringArg(call);
   if (arg === null) return null;
   if (fn.type === 'member_expression') {
-    const prop = fn.childForFieldName('property')?.text ?? '';
-    if (HTTP_VERBS.has(prop)) return { kind: 'route', name: `${fn.childForFieldName('object')?.text ?? ''}.${prop} ${arg}` };
-    const obj = fn.childForFieldName('object')?.text ?? '';
+    const prop = T(fn.childForFieldName('property')) ?? '';
+    if (HTTP_VERBS.has(prop)) return { kind: 'route', name: `${T(fn.childForFieldName('object')) ?? ''}.${prop} ${arg}` };
+    const obj = T(fn.childForFieldName('object')) ?? '';
     if (TEST_CALLS.has(obj) && (prop === 'only' || prop === 'skip' || prop === 'each')) return null;
     return null;
   }
-  if (fn.type === 'identifier' && TEST_CALLS.has(fn.text)) return { kind: 'test', name: `${fn.text} ${arg}` };
+  if (fn.type === 'identifier' && TEST_CALLS.has(T(fn))) return { kind: 'test', name: `${T(fn)} ${arg}` };
   return null;
 }
 
@@ -84,7 +95,7 @@ function boundFunction(n: Node): string | null {
   if (decls.length !== 1) return null;
   const v = decls[0]!.childForFieldName('value');
   if (!v || !['arrow_function', 'function_expression', 'function', 'generator_function', 'class'].includes(v.type)) return null;
-  return decls[0]!.childForFieldName('name')?.text ?? null;
+  return T(decls[0]!.childForFieldName('name')) ?? null;
 }
 
 const JS: Record<string, Spec> = {
@@ -123,9 +134,9 @@ const SPECS: Record<LanguageId, Record<string, Spec>> = {
       kind: 'method',
       // The receiver type is part of a Go method's identity: (s *Server) Start → Server.Start.
       name: (n) => {
-        const recv = n.childForFieldName('receiver')?.text ?? '';
+        const recv = T(n.childForFieldName('receiver')) ?? '';
         const t = /([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)\s*$/.exec(recv)?.[1] ?? '';
-        const name = n.childForFieldName('name')?.text;
+        const name = T(n.childForFieldName('name'));
         return name ? `${t}.${name}` : null;
       },
     },
@@ -148,8 +159,8 @@ const SPECS: Record<LanguageId, Record<string, Spec>> = {
     impl_item: {
       kind: 'impl',
       name: (n) => {
-        const ty = n.childForFieldName('type')?.text;
-        const tr = n.childForFieldName('trait')?.text;
+        const ty = T(n.childForFieldName('type'));
+        const tr = T(n.childForFieldName('trait'));
         return ty ? squash(tr ? `${tr} for ${ty}` : ty) : null;
       },
     },
@@ -198,7 +209,7 @@ const SPECS: Record<LanguageId, Record<string, Spec>> = {
   },
   kotlin: {
     class_declaration: {
-      kind: (n) => (/^[^{(]*\binterface\b/.test(n.text) ? 'interface' : /^[^{(]*\benum\s+class\b/.test(n.text) ? 'enum' : 'class'),
+      kind: (n) => (/^[^{(]*\binterface\b/.test(T(n)) ? 'interface' : /^[^{(]*\benum\s+class\b/.test(T(n)) ? 'enum' : 'class'),
     },
     object_declaration: { kind: 'class' },
     function_declaration: { kind: 'function' },
@@ -206,27 +217,27 @@ const SPECS: Record<LanguageId, Record<string, Spec>> = {
   swift: {
     class_declaration: {
       kind: (n) => {
-        const k = n.childForFieldName('declaration_kind')?.text ?? /^\s*(?:\w+\s+)*?(class|struct|enum|extension|actor)\b/.exec(n.text)?.[1];
+        const k = T(n.childForFieldName('declaration_kind')) ?? /^\s*(?:\w+\s+)*?(class|struct|enum|extension|actor)\b/.exec(T(n))?.[1];
         return k === 'struct' ? 'struct' : k === 'enum' ? 'enum' : k === 'extension' ? 'impl' : 'class';
       },
-      name: (n) => n.childForFieldName('name')?.text ?? null,
+      name: (n) => T(n.childForFieldName('name')) ?? null,
     },
     protocol_declaration: { kind: 'interface' },
     function_declaration: { kind: 'function' },
     protocol_function_declaration: { kind: 'function' },
-    init_declaration: { kind: 'method', name: (n) => `init${squash(n.text.slice(n.text.indexOf('('), n.text.indexOf(')') + 1)).replace(/:[^,)]*/g, ':')}` },
+    init_declaration: { kind: 'method', name: (n) => `init${squash(T(n).slice(T(n).indexOf('('), T(n).indexOf(')') + 1)).replace(/:[^,)]*/g, ':')}` },
   },
   css: {
-    rule_set: { kind: 'rule', name: (n) => { const s = n.namedChildren.find((c) => c?.type === 'selectors'); return s ? squash(s.text) : null; } },
-    media_statement: { kind: 'at-rule', name: (n) => squash(n.text.slice(0, n.text.indexOf('{'))) },
-    supports_statement: { kind: 'at-rule', name: (n) => squash(n.text.slice(0, n.text.indexOf('{'))) },
-    keyframes_statement: { kind: 'at-rule', name: (n) => squash(n.text.slice(0, n.text.indexOf('{'))) },
+    rule_set: { kind: 'rule', name: (n) => { const s = n.namedChildren.find((c) => c?.type === 'selectors'); return s ? squash(T(s)) : null; } },
+    media_statement: { kind: 'at-rule', name: (n) => squash(T(n).slice(0, T(n).indexOf('{'))) },
+    supports_statement: { kind: 'at-rule', name: (n) => squash(T(n).slice(0, T(n).indexOf('{'))) },
+    keyframes_statement: { kind: 'at-rule', name: (n) => squash(T(n).slice(0, T(n).indexOf('{'))) },
   },
   bash: {
     function_definition: { kind: 'function' },
   },
   yaml: {
-    block_mapping_pair: { kind: 'key', name: (n) => n.childForFieldName('key')?.text ?? null },
+    block_mapping_pair: { kind: 'key', name: (n) => T(n.childForFieldName('key')) ?? null },
   },
 };
 
@@ -252,6 +263,7 @@ export function lineStartsOf(source: string): number[] {
  */
 export function extractDefinitions(tree: Tree, lang: LanguageId, source: string): Definition[] {
   const spec = SPECS[lang];
+  SRC = source;
   const lineStarts = lineStartsOf(source);
   const defs: Definition[] = [];
   const consider = (n: Node, parent: number): number => {

@@ -39,10 +39,11 @@ export interface SyntaxPass {
 
 /**
  * Larger originals are merged on lines only: the Kotlin and Swift grammars parse superlinearly
- * (bench/apply/parse-bench.ts: 10,000 lines took 5 s and 14 s, 1,000 lines 130 ms and 280 ms).
+ * (bench/apply/parse-bench.ts: 10,000 lines took 5 s and 14 s, 1,000 lines 130 ms and 280 ms);
+ * YAML's definition matching is slow on large files (10,000 lines: 12 s, cause not found yet).
  */
 const DEFAULT_MAX_LINES = 20_000;
-const MAX_LINES: Partial<Record<LanguageId | 'sql', number>> = { kotlin: 2_000, swift: 1_000 };
+const MAX_LINES: Partial<Record<LanguageId | 'sql', number>> = { kotlin: 2_000, swift: 1_000, yaml: 1_000 };
 
 /** SVC_APPLY_SYNTAX=0 turns the syntax pass off (line alignment only): the "before" of the rates in docs/apply.md. */
 const SYNTAX_ENABLED = process.env.SVC_APPLY_SYNTAX !== '0';
