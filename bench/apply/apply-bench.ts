@@ -13,7 +13,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { makeFile, makeUpdate } from './synthetic-edit.js';
+import { makeDefinitionUpdate, makeFile, makeUpdate } from './synthetic-edit.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -21,6 +21,9 @@ const { values: args } = parseArgs({
     iters: { type: 'string', default: '200,60,20' },
     out: { type: 'string', default: 'bench/results/apply.json' },
     'no-http': { type: 'boolean', default: false },
+    // hunks: three partial hunks (the syntax pass finds no whole definition, parses only the update);
+    // definitions: three whole functions (the syntax pass parses the original and swaps them).
+    update: { type: 'string', default: 'hunks' },
   },
 });
 
@@ -34,6 +37,9 @@ const { closeApplyPool, applyPool } = await import('../../src/apply/pool.js');
 const { createHttpServer } = await import('../../src/http/server.js');
 const { createLogger } = await import('../../src/log.js');
 const { chatCompletionRoutes } = await import('../../src/api/chat-completions.js');
+const { ensureAllGrammars } = await import('../../src/apply/syntax/grammars.js');
+// The in-process rows use the grammars loaded here; the HTTP rows load them in the worker on first use.
+await ensureAllGrammars();
 
 
 function quantile(sorted: number[], q: number): number {
@@ -109,7 +115,7 @@ for (let s = 0; s < sizes.length; s++) {
   const n = sizes[s]!;
   const it = iters[s] ?? iters[iters.length - 1]!;
   const code = makeFile(n);
-  const update = makeUpdate(code);
+  const update = args.update === 'definitions' ? makeDefinitionUpdate(code) : makeUpdate(code);
   const content = `<instruction>I will time each handler.</instruction>\n<code>${code}</code>\n<update>${update}</update>`;
   const tokensOf: Record<string, number> = {};
   for (const mode of ['fast', 'large'] as const) {

@@ -34,3 +34,21 @@ export function makeUpdate(file: string): string {
   }
   return parts.join('\n');
 }
+
+/**
+ * Three complete functions (start, middle, end) each with one added line, separated by markers:
+ * the shape the syntax pass swaps by name, so it parses the whole original.
+ */
+export function makeDefinitionUpdate(file: string): string {
+  const lines = file.split('\n');
+  const heads = lines.map((l, i) => [l, i] as const).filter(([l]) => l.startsWith('export async function'));
+  const pick = [heads[0]!, heads[Math.floor(heads.length / 2)]!, heads[heads.length - 1]!];
+  const parts: string[] = ['// ... existing code ...'];
+  for (const [, i] of pick) {
+    let end = i;
+    while (end < lines.length && lines[end] !== '}') end++;
+    parts.push(lines[i]!, `  const started = Date.now();`, ...lines.slice(i + 1, end + 1));
+    parts.push('// ... existing code ...');
+  }
+  return parts.join('\n');
+}

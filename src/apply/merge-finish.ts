@@ -16,7 +16,8 @@ export interface Span {
 }
 
 /** How a segment was placed: on exact anchor lines, on an edited line, on common lines only, or by position alone. */
-export type PlacementRule = 'anchors' | 'edited-line' | 'common-lines' | 'position' | 'file-edge';
+/** `definition`: the syntax pass swapped an original definition of the same kind and name (syntax/place.ts). */
+export type PlacementRule = 'anchors' | 'edited-line' | 'common-lines' | 'position' | 'file-edge' | 'definition';
 
 export interface Placed {
   spans: Span[];

@@ -9,8 +9,9 @@ import { largeChains } from './merge-large.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
-import { instructedRemovals, removeInstructed } from './removals.js';
+import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
+import { syntaxPass, type SyntaxPass } from './syntax/place.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -112,6 +113,34 @@ function describeLines(lines: number[]): string {
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
   const input = { ...raw, update: expandInlineMarkers(raw.update, raw.code) };
+  const syntax = syntaxPass(input.code, input.update);
+  if (!syntax) return mergeLines(input, mode);
+  const withSyntax = syntaxMerge(input, mode, syntax);
+  // The syntax pass must never cost code: when the no-loss pass, judging against the real
+  // original, had to put lines back, the line merge alone answers instead.
+  return withSyntax.report.restored.length > 0 ? mergeLines(input, mode) : withSyntax;
+}
+
+/**
+ * The merge on the original with the update's definitions swapped in (syntax/place.ts): the result
+ * itself when the update is only such definitions, else the line merge's input. Judged for loss
+ * against the real original.
+ */
+function syntaxMerge(input: ApplyInput, mode: MergeMode, syntax: SyntaxPass): MergeResult {
+  const orig = splitLines(input.code);
+  const info = { language: syntax.language, definitions: syntax.swaps };
+  // Removals the instruction names go through the line merge, which knows the rules for them.
+  if (syntax.covers && removalTargets(input.instruction).length === 0) {
+    const hunks = syntax.swaps.map((d) => ({ rule: 'definition' as const, start: d.start, end: d.end + 1 }));
+    const report: MergeReport = { hunks, removedByInstruction: 0, restored: [], wholeFile: false, syntax: info };
+    const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
+    return keepOriginal(input, { content: syntax.code, model, confidence: 1, ambiguities: [], fullReplacement: false, report }, orig);
+  }
+  const lines = mergeLines({ ...input, code: syntax.code }, mode);
+  return keepOriginal(input, { ...lines, report: { ...lines.report, syntax: info } }, orig);
+}
+
+function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   const orig = splitLines(input.code);
   const split = splitUpdate(input.update, orig, input.code);
   const fallbackModel: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';

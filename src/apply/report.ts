@@ -1,6 +1,7 @@
 // What a merge did, for the `x-apply-report` response header and the log: each hunk's placement
 // rule and the original lines it replaced, lines removed because the instruction named them, and
-// original lines the no-loss pass kept because the update's placement was uncertain.
+// original lines the no-loss pass kept because the update's placement was uncertain, and the
+// definitions the syntax pass swapped.
 import type { PlacementRule } from './merge-finish.js';
 
 export interface MergeReport {
@@ -12,6 +13,8 @@ export interface MergeReport {
   restored: number[];
   /** The update had no marker and was taken as the whole file. */
   wholeFile: boolean;
+  /** Definitions the syntax pass swapped (same kind and name in the original), when it ran. */
+  syntax?: { language: string; definitions: Array<{ kind: string; name: string; start: number; end: number }> };
 }
 
 /** One header-safe line: `hunks=3 anchors=2 position=1; removed-by-instruction=4; kept-uncertain=2`. */
@@ -23,6 +26,7 @@ export function describeReport(r: MergeReport): string {
     for (const h of r.hunks) byRule.set(h.rule, (byRule.get(h.rule) ?? 0) + 1);
     parts.push([`hunks=${r.hunks.length}`, ...[...byRule].map(([k, v]) => `${k}=${v}`)].join(' '));
   }
+  if (r.syntax) parts.push(`definitions=${r.syntax.definitions.length} (${r.syntax.language})`);
   if (r.removedByInstruction > 0) parts.push(`removed-by-instruction=${r.removedByInstruction}`);
   parts.push(`kept-uncertain=${r.restored.length}`);
   return parts.join('; ');

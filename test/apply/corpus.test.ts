@@ -4,6 +4,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mergeApply, type MergeMode } from '../../src/apply/merge.js';
 import { parseApplyContent } from '../../src/apply/parse.js';
 import { caseMessage, loadCorpus } from './corpus-loader.js';
+import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+
+// The syntax pass uses the grammars already loaded in this thread (the worker loads them per request).
+await ensureAllGrammars();
 
 const cases = loadCorpus();
 const tally = new Map<MergeMode, { pass: number; total: number }>();

@@ -11,6 +11,10 @@ import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { applyChanges, editLine, langOf, pick, renderUpdate, rng, strongLine, type Change, type Lang } from './edit-gen.js';
+import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+
+// The syntax pass uses the grammars already loaded in this thread (the worker loads them per request).
+await ensureAllGrammars();
 
 const EDITS = 10_000;
 /** Byte-exact floor on determined edits (measured, rounded down). */

@@ -7,6 +7,10 @@ import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply, type MergeMode } from '../../src/apply/merge.js';
 import { parseApplyContent } from '../../src/apply/parse.js';
 import { caseMessage, HELDOUT_DIR, loadCorpus } from './corpus-loader.js';
+import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+
+// The syntax pass uses the grammars already loaded in this thread (the worker loads them per request).
+await ensureAllGrammars();
 
 const cases = loadCorpus(HELDOUT_DIR);
 const MODES: MergeMode[] = ['fast', 'large', 'auto'];
@@ -17,6 +21,8 @@ type Tally = Map<string, { pass: number; total: number }>;
 const byMode = new Map<MergeMode, { lang: Tally; shape: Tally; all: { pass: number; total: number } }>();
 for (const m of MODES) byMode.set(m, { lang: new Map(), shape: new Map(), all: { pass: 0, total: 0 } });
 const lossy: string[] = [];
+/** Cases where the syntax pass swapped definitions (fast mode). */
+const syntaxRan: string[] = [];
 const misses: string[] = [];
 
 function count(t: Tally, key: string, ok: boolean): void {
@@ -46,7 +52,9 @@ describe('held-out apply corpus', () => {
       for (const c of cases) {
         const parsed = parseApplyContent(caseMessage(c));
         if (!parsed.ok) throw new Error(parsed.message);
-        const out = mergeApply(parsed.input, mode).content;
+        const merged = mergeApply(parsed.input, mode);
+        const out = merged.content;
+        if (mode === 'fast' && merged.report.syntax) syntaxRan.push(`${c.name}${merged.report.hunks.length === 0 ? ' (definitions only)' : ''}${out === c.expected ? '' : ' MISS'}`);
         const ok = out === c.expected;
         t.all.total++;
         if (ok) t.all.pass++;
@@ -70,7 +78,8 @@ describe('held-out apply corpus', () => {
       rows.push(`  by ${dim}: fast / large / auto`);
       for (const k of keys) rows.push(`    ${k.padEnd(30)} ${MODES.map((m) => { const e = byMode.get(m)![dim].get(k)!; return `${e.pass}/${e.total}`.padStart(7); }).join(' ')}`);
     }
-    if (process.env.APPLY_LIST_MISSES) rows.push(...misses.map((m) => `    miss ${m}`));
+    rows.push(`  syntax pass swapped definitions in ${syntaxRan.length} fast merges`);
+    if (process.env.APPLY_LIST_MISSES) rows.push(...misses.map((m) => `    miss ${m}`), ...syntaxRan.map((m) => `    syntax ${m}`));
     if (lossy.length) rows.push(`  outputs that lose code: ${lossy.length}`, ...lossy.slice(0, 40).map((l) => `    ${l}`));
     console.log(rows.join('\n'));
   });

@@ -118,17 +118,17 @@ describe('apply over HTTP (openai SDK)', () => {
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'svc-v3-fast', messages: [{ role: 'user', content: caseMessage(c) }] }),
     });
-    expect(res.headers.get('x-apply-report')).toMatch(/^hunks=\d+ anchors=\d+.*kept-uncertain=0$/);
+    expect(res.headers.get('x-apply-report')).toMatch(/^hunks=\d+ (?:anchors|definition)=\d+.*kept-uncertain=0$/);
     await res.json();
-    // A lone function with no markers: the other function stays, and the report says it was kept.
+    // A lone function with no markers: the syntax pass swaps the original function of that name
+    // (issue 28's rule, markers or not), the other function stays, and the report says so.
     const code = 'function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n';
     const lazy = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'svc-v3-fast', messages: [{ role: 'user', content: `<code>${code}</code>\n<update>function b() {\n  return 3;\n}</update>` }] }),
     });
-    expect(lazy.headers.get('x-apply-report')).toMatch(/kept-uncertain=[1-9]/);
-    expect(Number(lazy.headers.get('x-apply-confidence'))).toBeLessThan(0.5);
+    expect(lazy.headers.get('x-apply-report')).toBe('hunks=1 definition=1; definitions=1 (javascript); kept-uncertain=0');
     const body = (await lazy.json()) as { choices: Array<{ message: { content: string } }> };
     expect(body.choices[0]!.message.content).toBe(code.replace('return 2', 'return 3'));
   }, 60_000);

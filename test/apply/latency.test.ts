@@ -8,6 +8,10 @@ import { it } from 'vitest';
 import { mergeApply, type MergeMode } from '../../src/apply/merge.js';
 import { checkLoss } from '../../src/apply/loss.js';
 import { applyChanges, editLine, LANGS, renderUpdate, rng, strongLine, type Change } from './edit-gen.js';
+import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+
+// Measured with the syntax pass as the worker runs it (SVC_APPLY_SYNTAX=0 for line alignment only).
+await ensureAllGrammars();
 
 function fileOf(lines: number): string[] {
   const sample = readFileSync(join(import.meta.dirname, 'heldout', 'src', 'orders.ts.txt'), 'utf8').replace(/\n$/, '').split('\n');

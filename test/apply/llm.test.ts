@@ -20,6 +20,10 @@ import { testModelPath } from '../engine/helpers/models.js';
 import { caseMessage, loadCorpus } from './corpus-loader.js';
 import { ensureBuilt } from './build.js';
 import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
+import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+
+// In-process merges here must match the server's worker, which loads the grammars it needs.
+await ensureAllGrammars();
 
 const KEY = 'sk-apply-llm-test-0123456789';
 const cases = loadCorpus();

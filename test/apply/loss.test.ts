@@ -5,6 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { checkLoss, restoreLost } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { HELDOUT_DIR, loadCorpus } from './corpus-loader.js';
+import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+
+// The syntax pass uses the grammars already loaded in this thread (the worker loads them per request).
+await ensureAllGrammars();
 
 const corpus = [...loadCorpus(), ...loadCorpus(HELDOUT_DIR)];
 
