@@ -1,0 +1,65 @@
+// Byte-exact and lossy counts of the apply models on a set of realistic lazy edits written by a
+// separate session that never saw the project's corpus (bench/apply/external-2026-11-25: 52 cases,
+// 17 languages, `original`, `update`, `expected`, `meta.json` {lang, shape, instruction}). It
+// measures, it does not gate: the set was held out when it was written (2026-11-25: 39/52 exact
+// and 9 lossy in every mode); now that it is in the repository, acceptance needs a fresh one.
+// "Lossy": some trimmed original line occurs fewer times in the output than in the expected file.
+//
+//   node dist/bench/apply/external-heldout.js [--dir bench/apply/external-2026-11-25] [--show]
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { completeApply } from '../../src/api/apply-completions.js';
+import { closeApplyPool } from '../../src/apply/pool.js';
+import { APPLY_MODELS } from '../../src/assets/apply-models.js';
+import { PACKAGE_ROOT } from '../../src/paths.js';
+
+const { values: args } = parseArgs({
+  options: { dir: { type: 'string', default: join(PACKAGE_ROOT, 'bench', 'apply', 'external-2026-11-25') }, show: { type: 'boolean', default: false } },
+});
+
+interface Case { id: string; lang: string; shape: string; instruction: string | null; original: string; update: string; expected: string }
+
+function loadCases(dir: string): Case[] {
+  return readdirSync(dir).sort().map((id) => {
+    const read = (f: string) => readFileSync(join(dir, id, f), 'utf8');
+    const meta = JSON.parse(read('meta.json')) as { lang: string; shape: string; instruction: string | null };
+    return { id, ...meta, original: read('original'), update: read('update'), expected: read('expected') };
+  });
+}
+
+function counts(text: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const l of text.split(/\r?\n/)) {
+    const t = l.trim();
+    if (t) m.set(t, (m.get(t) ?? 0) + 1);
+  }
+  return m;
+}
+
+/** Original lines the expected file keeps but the output has fewer of. */
+function lostLines(c: Case, output: string): string[] {
+  const want = counts(c.expected), got = counts(output), lost: string[] = [];
+  for (const [line, n] of counts(c.original)) if (Math.min(n, want.get(line) ?? 0) > (got.get(line) ?? 0)) lost.push(line);
+  return lost;
+}
+
+const cases = loadCases(args.dir);
+for (const model of APPLY_MODELS) {
+  let exact = 0, lossy = 0;
+  const byLang = new Map<string, [number, number]>();
+  for (const c of cases) {
+    const content = `${c.instruction ? `<instruction>${c.instruction}</instruction>\n` : ''}<code>${c.original}</code>\n<update>${c.update}</update>`;
+    const r = await completeApply({ model, messages: [{ role: 'user', content }] });
+    const out = (r.body as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content;
+    const ok = out === c.expected;
+    const lost = ok ? [] : lostLines(c, out);
+    exact += ok ? 1 : 0;
+    lossy += lost.length > 0 ? 1 : 0;
+    const l = byLang.get(c.lang) ?? [0, 0];
+    byLang.set(c.lang, [l[0] + (ok ? 1 : 0), l[1] + 1]);
+    if (args.show && !ok) console.log(`  ${model} ${c.id} (${c.shape})${lost.length ? ` LOST: ${lost.slice(0, 3).join(' | ')}` : ''}`);
+  }
+  console.log(JSON.stringify({ model, exact, total: cases.length, lossy, byLang: Object.fromEntries(byLang) }));
+}
+await closeApplyPool();
