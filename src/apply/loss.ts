@@ -190,11 +190,30 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // and in the original) or as the nearest occurrence next to the pinned one.
       const structural = i1 >= 0 && closesAt(seg.lines.text, i1) === i2 && closesAt(orig.text, p) === q;
       if ((pHolds || qHolds) && structural) return true;
-      if (pHolds && nearestAfter(view, orig, p, q)) return true;
+      if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q)) return true;
       if (qHolds && nearestBefore(view, orig, p, q)) return true;
     }
   }
   return false;
+}
+
+/** The line in (lo, hi) whose block hi closes, or -1. */
+function openerOf(text: readonly string[], lo: number, hi: number): number {
+  for (let j = hi - 1; j > lo; j--) if (closesAt(text, j) === hi) return j;
+  return -1;
+}
+
+/**
+ * When the original's q closes a block opened after p (another function's `}`), the update's q
+ * must close a block with the same head: a closing brace of new code does not stand for the
+ * first `}` after the anchor (an anchor, new code, then a marker kept the next function only by
+ * luck before: issue 28's external held-out set).
+ */
+function sameCloser(u: readonly string[], i1: number, i2: number, orig: Lines, p: number, q: number): boolean {
+  const o = openerOf(orig.text, p, q);
+  if (o < 0) return true;
+  const uo = openerOf(u, i1, i2);
+  return uo >= 0 && u[uo]!.trim() === orig.text[o]!.trim();
 }
 
 /** q is the first line after p with its text. */
