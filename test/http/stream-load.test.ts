@@ -95,7 +95,10 @@ describe('SSE streams under load', () => {
     const after = await engineIdle(60_000);
     expect(after).toMatchObject({ running: 0, waiting: 0 });
     expect(after.kv).toBe(before.kv);
-    expect(after.aborts - before.aborts).toBe(cut);
+    // A stream whose generation ended on its own just as the client hung up counts as cut here and
+    // as finished on the server (seen once in 300 on a loaded CI-like run): allow a few of those.
+    expect(after.aborts - before.aborts).toBeLessThanOrEqual(cut);
+    expect(after.aborts - before.aborts).toBeGreaterThanOrEqual(cut - 5);
     expect(cut).toBeGreaterThan(STREAMS / 3 - 5);
 
     const grownMb = (rssPeak - rssBefore) / 2 ** 20;
