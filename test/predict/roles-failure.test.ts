@@ -2,52 +2,25 @@
 // a prefiller keeps the decoder degraded; a killed prefiller leaves a decoder that answers every
 // request (as standalone would), asks the dead address nothing while degraded, and imports blocks
 // again once the prefiller is back.
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTestModel } from '../helpers/models.js';
-import { freePort, startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
-
-const FIXTURES = join(import.meta.dirname, '../fixtures/rrweb');
-const recordings = readdirSync(FIXTURES)
-  .filter((f) => f.endsWith('.ndjson'))
-  .map((f) => readFileSync(join(FIXTURES, f), 'utf8').trim().split('\n'));
-
-async function predict(url: string, body: Record<string, unknown>): Promise<{ status: number; json: Record<string, any> }> {
-  const res = await fetch(`${url}/v1/predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as Record<string, any> };
-}
-
-async function health(url: string): Promise<Record<string, any>> {
-  return (await (await fetch(`${url}/health`)).json()) as Record<string, any>;
-}
+import type { SvcProcess } from '../../src/bench/svc-process.js';
+import { health, predict, recordings, startRoles, type RoleProcesses } from './roles-harness.js';
 
 describe('a decoder whose prefiller fails', () => {
-  let model: string;
+  let roles: RoleProcesses;
   let standalone: SvcProcess;
   let prefiller: SvcProcess;
   let decoder: SvcProcess;
   let prefillerPort: number;
-  const procs: SvcProcess[] = [];
-
-  const start = async (role: string, port: number, extra: string[] = []) => {
-    const p = await startSvc(['predict', '--role', role, '--port', String(port), '--model', model, '--threads', '1', '--data-dir', mkdtempSync(join(tmpdir(), `svc-${role}-`)), ...extra]);
-    procs.push(p);
-    return p;
-  };
+  const start = (role: string, port: number, extra?: string[]) => roles.start(role, port, extra);
 
   beforeAll(async () => {
-    model = await getTestModel({ ctx: 32768 });
-    prefillerPort = await freePort();
-    [standalone, prefiller] = await Promise.all([start('standalone', 0), start('prefiller', prefillerPort)]);
-    decoder = await start('decoder', 0, ['--prefiller', `http://127.0.0.1:${prefillerPort}`]);
+    roles = await startRoles();
+    ({ standalone, prefiller, decoder, prefillerPort } = roles);
   }, 240_000);
 
-  afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop('SIGKILL')));
-  });
+  afterAll(() => roles.stopAll());
 
   it('says degraded when --prefiller points at a node that is not a prefiller', async () => {
     const wrong = await start('decoder', 0, ['--prefiller', standalone.url]);

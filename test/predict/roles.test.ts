@@ -2,28 +2,10 @@
 // output is identical across roles and the decoder's KV came from the prefiller; a growing
 // session hits the prefix cache; every returned line is a complete event; bad parameters get
 // clear 400s. Failures of the prefiller: roles-failure.test.ts.
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { native } from '../../src/native/binding.js';
-import { getTestModel } from '../helpers/models.js';
-import { freePort, startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
-
-const FIXTURES = join(import.meta.dirname, '../fixtures/rrweb');
-const recordings = readdirSync(FIXTURES)
-  .filter((f) => f.endsWith('.ndjson'))
-  .map((f) => readFileSync(join(FIXTURES, f), 'utf8').trim().split('\n'));
-
-
-async function predict(url: string, body: Record<string, unknown>): Promise<{ status: number; dropped: number; json: Record<string, any> }> {
-  const res = await fetch(`${url}/v1/predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, dropped: Number(res.headers.get('x-prompt-events-dropped')), json: (await res.json()) as Record<string, any> };
-}
-
-async function health(url: string): Promise<Record<string, any>> {
-  return (await (await fetch(`${url}/health`)).json()) as Record<string, any>;
-}
+import type { SvcProcess } from '../../src/bench/svc-process.js';
+import { health, predict, recordings, startRoles, type RoleProcesses } from './roles-harness.js';
 
 function expectEventLines(text: string): number {
   if (text === '') return 0;
@@ -38,29 +20,17 @@ function expectEventLines(text: string): number {
 }
 
 describe('prediction service roles as separate processes', () => {
-  let model: string;
+  let roles: RoleProcesses;
   let standalone: SvcProcess;
   let prefiller: SvcProcess;
   let decoder: SvcProcess;
-  let prefillerPort: number;
-  const procs: SvcProcess[] = [];
-
-  const start = async (role: string, port: number, extra: string[] = []) => {
-    const p = await startSvc(['predict', '--role', role, '--port', String(port), '--model', model, '--threads', '1', '--data-dir', mkdtempSync(join(tmpdir(), `svc-${role}-`)), ...extra]);
-    procs.push(p);
-    return p;
-  };
 
   beforeAll(async () => {
-    model = await getTestModel({ ctx: 32768 });
-    prefillerPort = await freePort();
-    [standalone, prefiller] = await Promise.all([start('standalone', 0), start('prefiller', prefillerPort)]);
-    decoder = await start('decoder', 0, ['--prefiller', `http://127.0.0.1:${prefillerPort}`]);
+    roles = await startRoles();
+    ({ standalone, prefiller, decoder } = roles);
   }, 240_000);
 
-  afterAll(async () => {
-    await Promise.all(procs.map((p) => p.stop('SIGKILL')));
-  });
+  afterAll(() => roles.stopAll());
 
   it('reports its role, model and cache in /health', async () => {
     const h = await health(decoder.url);
