@@ -4,7 +4,7 @@ import { ApiError, invalidRequest, notFound } from '../errors.js';
 import type { Route, RequestContext } from '../http/types.js';
 import type { BatchSystem } from '../batch/system.js';
 import type { FileWriter } from '../store/files.js';
-import { boundaryOf, MultipartError, MultipartParser } from '../store/multipart.js';
+import { boundaryOf, MultipartError, MultipartParser } from '../http/multipart.js';
 import { parseListQuery } from './list-query.js';
 
 /** Purposes a client may upload with (batch_output and the like are set by the server). */

@@ -1,7 +1,7 @@
 // Streaming multipart/form-data parser (RFC 7578). Fed body chunks as they arrive, it returns
 // events; part bodies come out in pieces, so a file part is never held whole. Memory is bounded
 // by the chunk size plus the delimiter length (bodies) or maxHeaderBytes (part headers).
-// It lives beside the file store because uploads are its only user.
+// HTTP parsing: it lives in http/ with the rest of the request intake (uploads are its one user).
 
 export interface PartHeaders {
   /** `name` of Content-Disposition. */
