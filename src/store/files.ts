@@ -1,6 +1,9 @@
 // Files: metadata records plus content in fixed-size chunks. Uploads stream in (a bounded number
 // of chunk writes in flight, never the whole file in memory) and become visible only when their
 // metadata flips from `uploading` to `ready`; downloads read one chunk at a time.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ApiError } from '../errors.js';
 import { isStorableId, sortableId } from './ids.js';
 import { decodeFileRecord, FILE_SCHEMA_VERSION, type FileRecord } from './records.js';
@@ -35,6 +38,8 @@ export interface FileStoreOptions {
 }
 
 export const DEFAULT_CHUNK_SIZE = 256 * 1024;
+/** Spare chunk buffers kept between uploads: two commit groups' worth (4 MiB at the default). */
+const MAX_SPARE_CHUNKS = 16;
 
 export function toFileObject(rec: FileRecord): FileObject {
   return {
@@ -68,6 +73,11 @@ export class FileWriter {
   private committing: Promise<void> | null = null;
   private failed: unknown = null;
   private done = false;
+  /** A short chunk went in whole (writeChunk): it must be the last. */
+  private sealed = false;
+  /** Told of each chunk given by writeChunk() once LMDB committed it (the buffer may be reused). */
+  onChunkCommitted: ((chunk: Buffer) => void) | null = null;
+  private readonly given = new Set<Buffer>();
 
   constructor(
     private readonly store: Store,
@@ -90,11 +100,7 @@ export class FileWriter {
   }
 
   async write(data: Uint8Array): Promise<void> {
-    if (this.failed) throw this.failed;
-    if (this.total + data.length > this.maxBytes) {
-      throw new ApiError('request_too_large', `file exceeds the ${this.maxBytes}-byte limit`);
-    }
-    this.total += data.length;
+    this.admit(data.length);
     let offset = 0;
     while (offset < data.length) {
       const n = Math.min(data.length - offset, this.buf.length - this.fill);
@@ -103,6 +109,26 @@ export class FileWriter {
       offset += n;
       if (this.fill === this.buf.length) await this.flushChunk();
     }
+  }
+
+  /** Takes `chunk` as the next stored chunk as it is (no copy; it must not be reused). A chunk
+   *  shorter than the chunk size must be the file's last; mid-chunk it is copied like write(). */
+  async writeChunk(chunk: Buffer): Promise<void> {
+    if (this.fill !== 0 || chunk.length > this.buf.length || chunk.length === 0) return this.write(chunk);
+    this.admit(chunk.length);
+    this.given.add(chunk);
+    this.group.push(chunk);
+    if (chunk.length < this.buf.length) this.sealed = true;
+    if (this.group.length >= this.opts.chunksPerCommit) await this.commitGroup();
+  }
+
+  private admit(n: number): void {
+    if (this.failed) throw this.failed;
+    if (this.sealed) throw new Error(`file ${this.id}: write after its short last chunk`);
+    if (this.total + n > this.maxBytes) {
+      throw new ApiError('request_too_large', `file exceeds the ${this.maxBytes}-byte limit`);
+    }
+    this.total += n;
   }
 
   /** Writes the tail chunk and waits until every chunk is committed. */
@@ -167,7 +193,11 @@ export class FileWriter {
     let last: Promise<boolean> | null = null;
     for (const chunk of group) last = this.store.chunks.put([this.id, this.index++], chunk);
     this.committing = last!.then(
-      () => undefined,
+      () => {
+        for (const chunk of group) {
+          if (this.given.delete(chunk)) this.onChunkCommitted?.(chunk);
+        }
+      },
       (err: unknown) => {
         this.failed ??= err;
       },
@@ -184,11 +214,70 @@ async function removeFileContent(store: Store, id: string): Promise<void> {
   });
 }
 
+/** Where an uploaded file's content waits before it is stored: `bytes` bytes of the file at
+ *  `path` from `offset` (a spooled request body). */
+export interface ContentSource {
+  path: string;
+  offset: number;
+  bytes: number;
+}
+
 export class FileStore {
+  /** Directory for request bodies on their way in (same disk as the store). */
+  readonly spoolDir: string;
+  /** Chunk-size buffers LMDB is done with, for the next upload's reads. */
+  private readonly spareChunks: Buffer[] = [];
+
   constructor(
     readonly store: Store,
     readonly opts: FileStoreOptions,
-  ) {}
+  ) {
+    this.spoolDir = join(store.dataDir, 'upload-spool');
+    mkdirSync(this.spoolDir, { recursive: true });
+    // Bodies a dead process was still receiving or storing (the data dir is locked: no other
+    // process uses them, and no request has arrived yet).
+    for (const name of readdirSync(this.spoolDir)) rmSync(join(this.spoolDir, name), { force: true, recursive: true });
+  }
+
+  /**
+   * Stores a client's upload from where it waits: reads it one chunk at a time into a buffer
+   * that becomes the stored chunk (the read runs on libuv's threads; nothing is copied on the
+   * loop). The file is visible only once complete; on failure, or when `signal` aborts, nothing
+   * of it is kept.
+   */
+  async importUpload(filename: string, purpose: string, src: ContentSource, signal?: AbortSignal): Promise<FileObject> {
+    const w = await this.beginUpload(filename);
+    // Chunk buffers come back once committed and are read into again (here and by the next
+    // upload): a large upload allocates a few MiB once instead of its size in external memory,
+    // which made V8 run mark-compacts on the loop.
+    const size = this.opts.chunkSize;
+    w.onChunkCommitted = (chunk) => {
+      if (chunk.length === size && this.spareChunks.length < MAX_SPARE_CHUNKS) this.spareChunks.push(chunk);
+    };
+    try {
+      const fh = await open(src.path, 'r');
+      try {
+        const end = src.offset + src.bytes;
+        for (let pos = src.offset; pos < end; ) {
+          signal?.throwIfAborted();
+          const n = Math.min(size, end - pos);
+          const buf = this.spareChunks.pop() ?? Buffer.allocUnsafeSlow(size);
+          const chunk = n === size ? buf : buf.subarray(0, n);
+          const { bytesRead } = await fh.read(chunk, 0, n, pos);
+          if (bytesRead !== n) throw new Error(`upload ${w.id}: ${src.path} ended at ${pos + bytesRead}, before ${end}`);
+          await w.writeChunk(chunk);
+          pos += n;
+        }
+      } finally {
+        await fh.close();
+      }
+      signal?.throwIfAborted();
+      return await w.finish(purpose);
+    } catch (err) {
+      await w.abort().catch(() => undefined);
+      throw err;
+    }
+  }
 
   /** A client's upload, up to maxFileBytes. */
   beginUpload(filename: string): Promise<FileWriter> {
