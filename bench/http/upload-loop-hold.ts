@@ -95,8 +95,8 @@ async function main(): Promise<void> {
   const upload = await startClient({ role: 'upload', port, lines: Number(values.lines) });
   const probe = await startClient({ role: 'probe', port, lines: 0 });
   type Run = { maxHoldCpuMs: number; maxHoldMs: number; loopCpuMs: number; totalMs: number; bytes: number; p50: number; p99: number; max: number; probes: number };
-  const runs: Run[] = [];
-  for (let r = 0; r < Number(values.reps); r++) {
+  /** One measured phase: the timer chain and the prober run beside `work`. */
+  const measure = async (work: () => Promise<number>): Promise<Run> => {
     let last = performance.now();
     let lastCpu = mainThreadCpuMs();
     let maxWall = 0;
@@ -115,26 +115,42 @@ async function main(): Promise<void> {
     probe.postMessage('start');
     const t0 = performance.now();
     const cpu0 = mainThreadCpuMs();
-    const done = new Promise<{ status: number; bytes: number }>((res) => upload.once('message', res));
-    upload.postMessage('go');
-    const { status, bytes } = await done;
+    const bytes = await work();
     const loopCpuMs = mainThreadCpuMs() - cpu0;
     const totalMs = performance.now() - t0;
     running = false;
     const latencies = new Promise<number[]>((res) => probe.once('message', res));
     probe.postMessage('stop');
     const h = summarize(await latencies);
+    return { maxHoldCpuMs: maxCpu, maxHoldMs: maxWall, loopCpuMs, totalMs, bytes, p50: h.p50, p99: h.p99, max: h.max, probes: h.count };
+  };
+  const uploadOnce = async (): Promise<number> => {
+    const done = new Promise<{ status: number; bytes: number }>((res) => upload.once('message', res));
+    upload.postMessage('go');
+    const { status, bytes } = await done;
     if (status !== 200) throw new Error(`upload: ${status}`);
-    runs.push({ maxHoldCpuMs: maxCpu, maxHoldMs: maxWall, loopCpuMs, totalMs, bytes, p50: h.p50, p99: h.p99, max: h.max, probes: h.count });
+    return bytes;
+  };
+  const runs: Run[] = [];
+  const idle: Run[] = [];
+  for (let r = 0; r < Number(values.reps); r++) {
+    runs.push(await measure(uploadOnce));
+    // The same timer chain and prober for as long, with no upload: the floor of every column.
+    const ms = runs.at(-1)!.totalMs;
+    idle.push(await measure(() => new Promise((res) => setTimeout(() => res(0), ms))));
   }
-  const m = (f: (x: Run) => number): string => median(runs.map(f)).toFixed(2);
+  const m = (rows: Run[], f: (x: Run) => number): string => median(rows.map(f)).toFixed(2);
   const mib = runs[0]!.bytes / 2 ** 20;
-  console.log(`medians of ${runs.length} uploads`);
-  console.log('| upload | longest loop hold, CPU ms | longest gap, wall ms | loop CPU ms | loop CPU ms per MiB | wall ms | /health p50 ms | p99 ms | max ms | probes |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  console.log(
-    `| ${mib.toFixed(1)} MiB, ${values.lines} lines | ${m((x) => x.maxHoldCpuMs)} | ${m((x) => x.maxHoldMs)} | ${m((x) => x.loopCpuMs)} | ${m((x) => x.loopCpuMs / mib)} | ${m((x) => x.totalMs)} | ${m((x) => x.p50)} | ${m((x) => x.p99)} | ${m((x) => x.max)} | ${m((x) => x.probes)} |`,
-  );
+  const row = (label: string, rows: Run[]): string =>
+    `| ${label} | ${m(rows, (x) => x.maxHoldCpuMs)} | ${m(rows, (x) => x.maxHoldMs)} | ${m(rows, (x) => x.loopCpuMs)} | ${m(rows, (x) => x.totalMs)} | ${m(rows, (x) => x.p50)} | ${m(rows, (x) => x.p99)} | ${m(rows, (x) => x.max)} | ${m(rows, (x) => x.probes)} |`;
+  // Loop CPU the upload itself cost: each upload's loop CPU less that of the idle phase after it.
+  const netPerMiB = median(runs.map((x, i) => (x.loopCpuMs - idle[i]!.loopCpuMs) / mib));
+  console.log(`medians of ${runs.length} uploads (${process.env.SVC_UPLOAD_PARSE_INLINE === '1' ? 'SVC_UPLOAD_PARSE_INLINE=1' : 'default'})`);
+  console.log('| phase | longest loop hold, CPU ms | longest gap, wall ms | loop CPU ms | wall ms | /health p50 ms | p99 ms | max ms | probes |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(row(`upload ${mib.toFixed(1)} MiB, ${values.lines} lines`, runs));
+  console.log(row('idle, as long', idle));
+  console.log(`upload's own loop CPU: ${netPerMiB.toFixed(2)} ms per MiB (upload less idle)`);
   await upload.terminate();
   await probe.terminate();
   await server.shutdown(100);
