@@ -49,6 +49,23 @@ describe('multipart parser', () => {
     expect(parts[1]!.data.toString()).toBe('batch');
   });
 
+  it.each([[1], [64], [70_001], [3, 1, 80, 13]])('gives each data piece its offset in the body (chunk sizes %j)', (...sizes) => {
+    const p = new MultipartParser(boundary);
+    let off = 0;
+    let i = 0;
+    let pieces = 0;
+    while (off < buf.length) {
+      const n = sizes[i++ % sizes.length]!;
+      for (const ev of p.write(buf.subarray(off, off + n))) {
+        if (ev.type !== 'data') continue;
+        pieces++;
+        expect(buf.subarray(ev.offset, ev.offset + ev.data.length).equals(ev.data)).toBe(true);
+      }
+      off += n;
+    }
+    expect(pieces).toBeGreaterThan(1);
+  });
+
   it('reads the boundary from Content-Type, quoted or not', () => {
     expect(boundaryOf('multipart/form-data; boundary=abc')).toBe('abc');
     expect(boundaryOf('Multipart/Form-Data; charset=utf-8; boundary="a b;c"')).toBe('a b;c');
