@@ -118,6 +118,12 @@ export class BodyReader {
     // What arrived before the handler asked for it.
     for (const c of this.chunks.splice(0)) if (!sink.write(c)) this.sinkFull = true;
     this.queued = 0;
+    // The queue may have paused the socket (a handler that starts late): from now on only the
+    // sink decides. A paused socket stays paused until resumed, even when the client goes away.
+    if (this.paused && !this.sinkFull && !this.discarding && !this.failure) {
+      this.paused = false;
+      this.res.resume();
+    }
     const done = (async () => {
       for (;;) {
         if (this.failure) throw this.failure;

@@ -77,6 +77,8 @@ export class FileWriter {
   private sealed = false;
   /** Told of each chunk given by writeChunk() once LMDB committed it (the buffer may be reused). */
   onChunkCommitted: ((chunk: Buffer) => void) | null = null;
+  /** Called once when the file is published or dropped. */
+  onEnd: (() => void) | null = null;
   private readonly given = new Set<Buffer>();
 
   constructor(
@@ -149,16 +151,22 @@ export class FileWriter {
     await this.flush();
     const rec = this.readyRecord(purpose);
     await this.store.files.put(this.id, rec);
-    this.done = true;
+    this.end();
     return toFileObject(rec);
   }
 
   /** Drops everything written so far. Safe to call after errors; idempotent. */
   async abort(): Promise<void> {
     if (this.done) return;
-    this.done = true;
     await this.committing?.catch(() => undefined);
     await removeFileContent(this.store, this.id);
+    this.end();
+  }
+
+  private end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.onEnd?.();
   }
 
   private record(state: 'uploading' | 'ready', purpose: string): FileRecord {
@@ -227,6 +235,8 @@ export class FileStore {
   readonly spoolDir: string;
   /** Chunk-size buffers LMDB is done with, for the next upload's reads. */
   private readonly spareChunks: Buffer[] = [];
+  /** Ids of the files this process is writing now: 'uploading', yet not left over. */
+  private readonly writing = new Set<string>();
 
   constructor(
     readonly store: Store,
@@ -280,17 +290,25 @@ export class FileStore {
   }
 
   /** A client's upload, up to maxFileBytes. */
-  beginUpload(filename: string): Promise<FileWriter> {
-    return this.begin(filename, this.opts.maxFileBytes);
+  async beginUpload(filename: string): Promise<FileWriter> {
+    // Uploads can arrive before the startup sweep (servers listen while models load): the sweep
+    // must not take a live upload for a leftover.
+    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds(), this.opts.maxFileBytes);
+    this.writing.add(w.id);
+    w.onEnd = () => this.writing.delete(w.id);
+    try {
+      await w.begin();
+    } catch (err) {
+      this.writing.delete(w.id);
+      throw err;
+    }
+    return w;
   }
 
-  /** A file the server writes itself (batch output and error files): no size limit. */
-  beginGenerated(filename: string): Promise<FileWriter> {
-    return this.begin(filename, Number.POSITIVE_INFINITY);
-  }
-
-  private async begin(filename: string, maxBytes: number): Promise<FileWriter> {
-    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds(), maxBytes);
+  /** A file the server writes itself (batch output and error files): no size limit. Written
+   *  only once the runner started, after the sweep. */
+  async beginGenerated(filename: string): Promise<FileWriter> {
+    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds(), Number.POSITIVE_INFINITY);
     await w.begin();
     return w;
   }
@@ -346,7 +364,7 @@ export class FileStore {
   async sweepIncomplete(): Promise<number> {
     const stale: string[] = [];
     for (const { key, value } of this.store.files.getRange({ start: FILE_ID_PREFIX, end: FILE_ID_PREFIX + '\uffff' })) {
-      if (decodeFileRecord(value)?.state === 'uploading') stale.push(key);
+      if (decodeFileRecord(value)?.state === 'uploading' && !this.writing.has(key)) stale.push(key);
     }
     for (const id of stale) await removeFileContent(this.store, id);
     return stale.length;

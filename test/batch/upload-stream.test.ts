@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toFile } from 'openai';
 import { parsesOffThread } from '../../src/http/multipart-pool.js';
 import { decodeFileRecord } from '../../src/store/records.js';
+import { FileStore } from '../../src/store/files.js';
 import { startBatchServer, TEST_KEY, waitFor, type BatchServer } from './harness.js';
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -192,5 +193,20 @@ describe('streamed uploads', () => {
     expect(await res2.json()).toMatchObject({ error: { param: 'file', message: expect.stringContaining('only one file') } });
     expect(records().length).toBe(before);
     expect(spooled()).toEqual([]);
+  });
+
+  it('the startup sweep removes uploads a dead process left, not one this process is writing', async () => {
+    // Servers listen while models load, and the sweep runs after: an upload may be under way.
+    const live = await s.sys.files.beginUpload('live.txt');
+    await live.write(Buffer.from('still arriving'));
+    // An 'uploading' record this FileStore did not begin stands for a dead process's.
+    const dead = await new FileStore(s.sys.store, s.sys.files.opts).beginUpload('dead.txt');
+    await dead.write(Buffer.from('never finished'));
+    await dead.flush();
+    expect(await s.sys.files.sweepIncomplete()).toBe(1);
+    expect(records().find((r) => r.id === dead.id)).toBeUndefined();
+    const f = await live.finish('user_data');
+    expect(Buffer.from(await (await s.client.files.content(f.id)).arrayBuffer()).toString()).toBe('still arriving');
+    await s.client.files.delete(f.id);
   });
 });
