@@ -156,6 +156,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|');
   console.log(row(`upload ${mib.toFixed(1)} MiB, ${values.lines} lines`, runs));
   console.log(row('idle, as long', idle));
+  console.log(`longest loop hold per upload, CPU ms, in order: ${runs.map((x) => x.maxHoldCpuMs.toFixed(2)).join(', ')} (idle: ${idle.map((x) => x.maxHoldCpuMs.toFixed(2)).join(', ')})`);
   const alone = median(aloneCpuMs);
   console.log(`loop CPU of the upload alone (no timer chain, no prober): ${alone.toFixed(1)} ms, ${(alone / mib).toFixed(2)} ms per MiB`);
   await upload.terminate();
