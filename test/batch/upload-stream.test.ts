@@ -186,7 +186,14 @@ describe('streamed uploads', () => {
     const { body: noPurpose } = formParts('abc', 'user_data', 'x.txt', Buffer.from('x'));
     const res = await post('multipart/form-data; boundary=abc', noPurpose.toString('latin1').replace('name="purpose"', 'name="other"'));
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { param: 'purpose' } });
+    expect(await res.json()).toMatchObject({ error: { param: 'purpose', message: expect.stringContaining('required') } });
+    const { body: badPurpose } = formParts('abc', 'nope', 'x.txt', Buffer.from('x'));
+    const resBad = await post('multipart/form-data; boundary=abc', badPurpose);
+    expect(await resBad.json()).toMatchObject({ error: { param: 'purpose', message: expect.stringContaining("'nope' is not one of ['assistants', 'batch'") } });
+    const noFile = `--abc\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nuser_data\r\n--abc--\r\n`;
+    const resNoFile = await post('multipart/form-data; boundary=abc', noFile);
+    expect(resNoFile.status).toBe(400);
+    expect(await resNoFile.json()).toMatchObject({ error: { param: 'file', message: expect.stringContaining('required') } });
     const twoFiles = `--abc\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nuser_data\r\n--abc\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\na\r\n--abc\r\nContent-Disposition: form-data; name="file"; filename="b.txt"\r\n\r\nb\r\n--abc--\r\n`;
     const res2 = await post('multipart/form-data; boundary=abc', twoFiles);
     expect(res2.status).toBe(400);
