@@ -73,6 +73,7 @@ class SpoolSink implements BodySink {
 
   /** Waits for writes in flight (their buffers go back to the pool), dropping the rest. */
   async settle(): Promise<void> {
+    if (this.current) this.free.push(this.current);
     this.current = null;
     if (this.writing > 0) await new Promise<void>((resolve) => (this.idle = resolve));
   }
@@ -96,9 +97,11 @@ class SpoolSink implements BodySink {
       return;
     }
     this.writing++;
-    write(this.fd, buf, 0, len, this.writeOffset, (err) => {
+    const at = this.writeOffset;
+    write(this.fd, buf, 0, len, at, (err, written) => {
       this.writing--;
       if (err) this.failure ??= err;
+      else if (written !== len) this.failure ??= new Error(`spool: short write at ${at} (${written} of ${len} bytes)`);
       this.free.push(buf);
       if (this.full) {
         this.full = false;
