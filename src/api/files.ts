@@ -1,110 +1,32 @@
-// OpenAI Files API on the LMDB file store: upload (multipart, streamed into fixed-size chunks),
-// list, retrieve, download (streamed out with backpressure), delete.
-import { ApiError, invalidRequest, notFound } from '../errors.js';
+// OpenAI Files API routes: upload (multipart, spooled and parsed off the event loop), list,
+// retrieve, download (streamed out with backpressure), delete. The service is FilesService.
 import type { Route, RequestContext } from '../http/types.js';
+import { readMultipartForm } from '../http/multipart-form.js';
 import type { BatchSystem } from '../batch/system.js';
-import type { FileWriter } from '../store/files.js';
-import { boundaryOf, MultipartError, MultipartParser } from '../store/multipart.js';
-import { parseListQuery } from './list-query.js';
-
-/** Purposes a client may upload with (batch_output and the like are set by the server). */
-export const UPLOAD_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals'] as const;
+import { parseBody } from '../chat/validate.js';
+import { createFileRequestSchema, listFilesQuerySchema } from '../store/file-request.js';
+import type { FilesService } from '../store/files-service.js';
 
 /** Room for multipart framing and the small fields around the file content. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-/** Bytes of one non-file form field (`purpose`, `expires_after[...]`). */
-const MAX_FIELD_BYTES = 4096;
-const MAX_FILENAME_CHARS = 255;
-const MAX_LIST_LIMIT = 10_000;
+/** Bytes of one non-file form field (`purpose`, `expires_after[...]`), and parts in one form. */
+const FORM_LIMITS = { maxFieldBytes: 4096, maxParts: 64 };
 
-function cleanFilename(name: string): string {
-  // Keep the base name only; control characters never reach a header or a listing.
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '');
-  if (base.length <= MAX_FILENAME_CHARS) return base;
-  // The stem is cut; the extension (which the Batch API checks) stays.
-  const dot = base.lastIndexOf('.');
-  const ext = dot > 0 && base.length - dot <= 16 ? base.slice(dot) : '';
-  return base.slice(0, MAX_FILENAME_CHARS - ext.length) + ext;
-}
-
-async function upload(sys: BatchSystem, ctx: RequestContext): Promise<void> {
-  const boundary = boundaryOf(ctx.header('content-type'));
-  if (!boundary) throw invalidRequest('Content-Type must be multipart/form-data with a boundary.');
-  const declared = Number(ctx.header('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > sys.maxFileBytes + MULTIPART_OVERHEAD_BYTES) {
-    throw new ApiError('request_too_large', `Upload of ${declared} bytes exceeds the ${sys.maxFileBytes}-byte file limit.`);
-  }
-  const parser = new MultipartParser(boundary);
-  let writer: FileWriter | null = null;
-  let part: { kind: 'file' } | { kind: 'field'; name: string; bytes: Buffer[]; size: number } | null = null;
-  const fields = new Map<string, string>();
+async function create(files: FilesService, ctx: RequestContext, onWorkerFailure: (err: Error) => void): Promise<void> {
+  const form = await readMultipartForm(ctx, { ...FORM_LIMITS, spoolDir: files.spoolDir, onWorkerFailure });
   try {
-    for await (const chunk of ctx.bodyChunks()) {
-      for (const ev of parser.write(chunk)) {
-        if (ev.type === 'part') {
-          if (ev.headers.name === 'file') {
-            if (writer) throw invalidRequest('Only one file may be uploaded per request.', 'file');
-            if (ev.headers.filename === null) throw invalidRequest('The file part needs a filename.', 'file');
-            const filename = cleanFilename(ev.headers.filename);
-            if (!filename) throw invalidRequest('The file part needs a filename.', 'file');
-            writer = await sys.files.beginUpload(filename);
-            part = { kind: 'file' };
-          } else {
-            part = { kind: 'field', name: ev.headers.name, bytes: [], size: 0 };
-          }
-        } else if (ev.type === 'data') {
-          if (part?.kind === 'file') await writer!.write(ev.data);
-          else if (part?.kind === 'field') {
-            part.size += ev.data.length;
-            if (part.size > MAX_FIELD_BYTES) throw invalidRequest(`Form field '${part.name}' is longer than ${MAX_FIELD_BYTES} bytes.`, part.name);
-            part.bytes.push(Buffer.from(ev.data));
-          }
-        } else if (ev.type === 'part-end') {
-          if (part?.kind === 'field') fields.set(part.name, Buffer.concat(part.bytes).toString('utf8'));
-          part = null;
-        }
-      }
-    }
-    parser.end();
-    const purpose = fields.get('purpose');
-    if (purpose === undefined) throw invalidRequest("Missing required form field 'purpose'.", 'purpose');
-    if (!(UPLOAD_PURPOSES as readonly string[]).includes(purpose)) {
-      throw invalidRequest(`Invalid purpose '${purpose}'; expected one of ${UPLOAD_PURPOSES.join(', ')}.`, 'purpose');
-    }
-    if (!writer) throw invalidRequest("Missing required form field 'file'.", 'file');
-    if (purpose === 'batch' && !writer.filename.toLowerCase().endsWith('.jsonl')) {
-      throw invalidRequest('Invalid file format for Batch API. Must be .jsonl', 'file');
-    }
-    const file = await writer.finish(purpose);
-    writer = null;
-    ctx.json(200, file);
-  } catch (err) {
-    if (writer) await writer.abort().catch(() => undefined);
-    if (err instanceof MultipartError) throw invalidRequest(err.message, 'file');
-    throw err;
+    const req = parseBody(createFileRequestSchema, form.values);
+    ctx.json(200, await files.create(req, ctx.signal));
+  } finally {
+    await form.dispose();
   }
 }
 
-function listFiles(sys: BatchSystem, ctx: RequestContext): void {
-  const q = ctx.query;
-  const { limit, after } = parseListQuery(q, MAX_LIST_LIMIT, MAX_LIST_LIMIT);
-  const order = q.get('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw invalidRequest("order must be 'asc' or 'desc'.", 'order');
-  const page = sys.files.list({ purpose: q.get('purpose') ?? undefined, limit, order, after });
-  ctx.json(200, { object: 'list', data: page.data, first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.has_more });
-}
-
-function fileOr404(sys: BatchSystem, id: string | undefined) {
-  const rec = id === undefined ? undefined : sys.files.record(id);
-  if (!rec) throw notFound(`No file with id '${id ?? ''}'.`);
-  return rec;
-}
-
-async function download(sys: BatchSystem, ctx: RequestContext): Promise<void> {
-  const rec = fileOr404(sys, ctx.params.file_id);
-  const out = ctx.stream(200, 'application/octet-stream', rec.bytes);
+async function download(files: FilesService, ctx: RequestContext): Promise<void> {
+  const content = files.content(ctx.params.file_id ?? '');
+  const out = ctx.stream(200, 'application/octet-stream', content.bytes);
   try {
-    for (const chunk of sys.files.chunks(rec)) {
+    for (const chunk of content.chunks()) {
       if (out.closed || ctx.signal.aborted) return;
       await out.write(chunk);
     }
@@ -113,19 +35,16 @@ async function download(sys: BatchSystem, ctx: RequestContext): Promise<void> {
   }
 }
 
-async function remove(sys: BatchSystem, ctx: RequestContext): Promise<void> {
-  const rec = fileOr404(sys, ctx.params.file_id);
-  if (sys.runner.fileInUse(rec.id)) throw invalidRequest(`File ${rec.id} is the input of a batch that has not finished.`, 'file_id');
-  await sys.files.remove(rec.id);
-  ctx.json(200, { id: rec.id, object: 'file', deleted: true });
-}
+const logWorkerFailure = (err: Error): void =>
+  console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'warn', msg: 'multipart worker failed; the upload is parsed on the event loop', error: err.message }));
 
-export function fileRoutes(sys: BatchSystem): Route[] {
+export function fileRoutes(sys: BatchSystem, onWorkerFailure: (err: Error) => void = logWorkerFailure): Route[] {
+  const files = sys.fileService;
   return [
-    { method: 'POST', path: '/v1/files', maxBody: sys.maxFileBytes + MULTIPART_OVERHEAD_BYTES, handler: (ctx) => upload(sys, ctx) },
-    { method: 'GET', path: '/v1/files', handler: (ctx) => listFiles(sys, ctx) },
-    { method: 'GET', path: '/v1/files/:file_id', handler: (ctx) => ctx.json(200, sys.files.get(fileOr404(sys, ctx.params.file_id).id)) },
-    { method: 'GET', path: '/v1/files/:file_id/content', handler: (ctx) => download(sys, ctx) },
-    { method: 'DELETE', path: '/v1/files/:file_id', handler: (ctx) => remove(sys, ctx) },
+    { method: 'POST', path: '/v1/files', maxBody: files.maxFileBytes + MULTIPART_OVERHEAD_BYTES, handler: (ctx) => create(files, ctx, onWorkerFailure) },
+    { method: 'GET', path: '/v1/files', handler: (ctx) => ctx.json(200, files.list(parseBody(listFilesQuerySchema, Object.fromEntries(ctx.query)))) },
+    { method: 'GET', path: '/v1/files/:file_id', handler: (ctx) => ctx.json(200, files.retrieve(ctx.params.file_id ?? '')) },
+    { method: 'GET', path: '/v1/files/:file_id/content', handler: (ctx) => download(files, ctx) },
+    { method: 'DELETE', path: '/v1/files/:file_id', handler: async (ctx) => ctx.json(200, await files.remove(ctx.params.file_id ?? '')) },
   ];
 }

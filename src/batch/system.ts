@@ -4,6 +4,7 @@
 import { invalidRequest } from '../errors.js';
 import { BatchStore } from '../store/batches.js';
 import { DEFAULT_CHUNK_SIZE, FileStore } from '../store/files.js';
+import { FilesService } from '../store/files-service.js';
 import { openStore, type Store } from '../store/store.js';
 import { BatchRunner } from './runner.js';
 import {
@@ -33,6 +34,8 @@ export interface BatchSystemOptions {
 export class BatchSystem {
   readonly store: Store;
   readonly files: FileStore;
+  /** The Files API (src/api/files.ts). */
+  readonly fileService: FilesService;
   readonly batches: BatchStore;
   readonly runner: BatchRunner;
   readonly clock: Clock;
@@ -54,6 +57,7 @@ export class BatchSystem {
     });
     this.batches = new BatchStore(this.store);
     this.runner = new BatchRunner({ files: this.files, batches: this.batches, executor: o.executor, clock: this.clock, limits: this.limits, log: o.log });
+    this.fileService = new FilesService(this.files, { maxFileBytes: this.maxFileBytes, fileInUse: (id) => this.runner.fileInUse(id) });
   }
 
   /** Resumes unfinished batches; call once, after whatever the executor needs is ready. */

@@ -5,6 +5,7 @@
 // holds at most ~highWater bytes. Past `limit` received bytes it fails with 413 and drops the rest.
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError } from '../errors.js';
+import type { BodyPipe, BodySink } from './types.js';
 
 export class ClientAbortedError extends Error {
   constructor() {
@@ -28,6 +29,9 @@ export class BodyReader {
   private taken = false;
   /** Handler is done with the body: further bytes are dropped without queueing. */
   private discarding = false;
+  /** Set by pipeTo(): bytes go to it as they arrive instead of the queue. */
+  private sink: BodySink | null = null;
+  private sinkFull = false;
 
   constructor(
     private readonly res: HttpResponse,
@@ -59,6 +63,12 @@ export class BodyReader {
       this.failure = tooLarge(this.limit);
       this.chunks.length = 0;
       this.queued = 0;
+    } else if (this.sink) {
+      if (n > 0 && !this.sink.write(new Uint8Array(ab))) this.sinkFull = true;
+      if (this.sinkFull && !this.paused && !isLast) {
+        this.paused = true;
+        this.res.pause();
+      }
     } else if (n > 0) {
       this.chunks.push(Buffer.from(ab.slice(0)));
       this.queued += n;
@@ -98,6 +108,39 @@ export class BodyReader {
   private take(): void {
     if (this.taken) throw new Error('request body already consumed');
     this.taken = true;
+  }
+
+  /** Hands the body to `sink` as it arrives, straight out of uWS's buffer (the sink copies what it
+   *  keeps, into memory it reuses: no allocation per chunk here). */
+  pipeTo(sink: BodySink): BodyPipe {
+    this.take();
+    this.sink = sink;
+    // What arrived before the handler asked for it.
+    for (const c of this.chunks.splice(0)) if (!sink.write(c)) this.sinkFull = true;
+    this.queued = 0;
+    // The queue may have paused the socket (a handler that starts late): from now on only the
+    // sink decides. A paused socket stays paused until resumed, even when the client goes away.
+    if (this.paused && !this.sinkFull && !this.discarding && !this.failure) {
+      this.paused = false;
+      this.res.resume();
+    }
+    const done = (async () => {
+      for (;;) {
+        if (this.failure) throw this.failure;
+        if (this.ended) return;
+        await new Promise<void>((resolve) => (this.wake = resolve));
+      }
+    })();
+    return {
+      done,
+      drained: () => {
+        this.sinkFull = false;
+        if (this.paused) {
+          this.paused = false;
+          this.res.resume();
+        }
+      },
+    };
   }
 
   async *chunksIterator(): AsyncGenerator<Uint8Array> {

@@ -10,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, ERROR_CATALOGUE, anthropicErrorBody, openaiErrorBody, predictErrorBody } from '../errors.js';
-import type { ByteStream, ErrorFormat, HttpMethod, RequestContext, SseWriter } from './types.js';
+import type { BodyPipe, BodySink, ByteStream, ErrorFormat, HttpMethod, RequestContext, SseWriter } from './types.js';
 import { BodyReader, ClientAbortedError } from './body-reader.js';
 import { UwsSseWriter } from './sse-writer.js';
 import { UwsByteStream } from './byte-stream.js';
@@ -164,6 +164,11 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
   bodyChunks(): AsyncIterable<Uint8Array> {
     if (!this.body) return (async function* () {})();
     return this.body.chunksIterator();
+  }
+
+  pipeBody(sink: BodySink): BodyPipe {
+    if (!this.body) return { done: Promise.resolve(), drained: () => undefined };
+    return this.body.pipeTo(sink);
   }
 
   // ---- responses ---------------------------------------------------------------------------

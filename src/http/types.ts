@@ -1,6 +1,5 @@
 // The contract between the HTTP layer (src/http, on uWebSockets.js) and the route modules
 // (src/api, src/predict). Route modules never touch uWS directly: they get a RequestContext.
-
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
 /** Which envelope a route's errors use (see src/errors.ts). */
@@ -33,6 +32,21 @@ export interface ByteStream {
   readonly closed: boolean;
 }
 
+/** Takes a body's bytes as they arrive (RequestContext.pipeBody). */
+export interface BodySink {
+  /** `data` is valid only during the call (it may be uWS's own buffer): copy what you keep.
+   *  Return false when full: the reader pauses the socket until the pipe's `drained()`. */
+  write(data: Uint8Array): boolean;
+}
+
+export interface BodyPipe {
+  /** Resolves when the whole body went to the sink; rejects with 413 past the limit, or with
+   *  ClientAbortedError when the client goes away. */
+  readonly done: Promise<void>;
+  /** The sink has room again: the socket resumes. */
+  drained(): void;
+}
+
 export interface RequestContext {
   readonly method: HttpMethod;
   readonly path: string;
@@ -49,6 +63,8 @@ export interface RequestContext {
   readBody(): Promise<Buffer>;
   /** Body as it arrives, chunks copied out of uWS; throws ApiError 413 past the route's limit. */
   bodyChunks(): AsyncIterable<Uint8Array>;
+  /** Body as it arrives, handed to `sink` straight out of uWS's buffer; same limit. */
+  pipeBody(sink: BodySink): BodyPipe;
   /** Adds a response header (before the response starts). */
   setHeader(name: string, value: string): void;
   json(status: number, body: unknown): void;

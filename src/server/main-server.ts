@@ -3,6 +3,7 @@
 import { closeApplyPool, warmApplyPool } from '../apply/pool.js';
 import { DEFAULT_MAX_BODY } from '../config.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
+import { closeMultipartPool } from '../http/multipart-pool.js';
 import { mainRoutes } from './routes.js';
 import type { Services } from './services.js';
 
@@ -24,5 +25,6 @@ export async function startMainServer(services: Services): Promise<HttpServer> {
   // Apply workers build their tokenizer once; start that now, not on the first apply request.
   warmApplyPool().catch((error: unknown) => services.logger.warn('apply pool warm-up failed', { error }));
   services.onClose(closeApplyPool);
+  services.onClose(closeMultipartPool);
   return server;
 }

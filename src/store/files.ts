@@ -1,6 +1,9 @@
 // Files: metadata records plus content in fixed-size chunks. Uploads stream in (a bounded number
 // of chunk writes in flight, never the whole file in memory) and become visible only when their
 // metadata flips from `uploading` to `ready`; downloads read one chunk at a time.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ApiError } from '../errors.js';
 import { isStorableId, sortableId } from './ids.js';
 import { decodeFileRecord, FILE_SCHEMA_VERSION, type FileRecord } from './records.js';
@@ -35,6 +38,8 @@ export interface FileStoreOptions {
 }
 
 export const DEFAULT_CHUNK_SIZE = 256 * 1024;
+/** Spare chunk buffers kept between uploads: two commit groups' worth (4 MiB at the default). */
+const MAX_SPARE_CHUNKS = 16;
 
 export function toFileObject(rec: FileRecord): FileObject {
   return {
@@ -68,6 +73,13 @@ export class FileWriter {
   private committing: Promise<void> | null = null;
   private failed: unknown = null;
   private done = false;
+  /** A short chunk went in whole (writeChunk): it must be the last. */
+  private sealed = false;
+  /** Told of each chunk given by writeChunk() once LMDB committed it (the buffer may be reused). */
+  onChunkCommitted: ((chunk: Buffer) => void) | null = null;
+  /** Called once when the file is published or dropped. */
+  onEnd: (() => void) | null = null;
+  private readonly given = new Set<Buffer>();
 
   constructor(
     private readonly store: Store,
@@ -90,11 +102,7 @@ export class FileWriter {
   }
 
   async write(data: Uint8Array): Promise<void> {
-    if (this.failed) throw this.failed;
-    if (this.total + data.length > this.maxBytes) {
-      throw new ApiError('request_too_large', `file exceeds the ${this.maxBytes}-byte limit`);
-    }
-    this.total += data.length;
+    this.admit(data.length);
     let offset = 0;
     while (offset < data.length) {
       const n = Math.min(data.length - offset, this.buf.length - this.fill);
@@ -103,6 +111,26 @@ export class FileWriter {
       offset += n;
       if (this.fill === this.buf.length) await this.flushChunk();
     }
+  }
+
+  /** Takes `chunk` as the next stored chunk as it is (no copy; it must not be reused). A chunk
+   *  shorter than the chunk size must be the file's last; mid-chunk it is copied like write(). */
+  async writeChunk(chunk: Buffer): Promise<void> {
+    if (this.fill !== 0 || chunk.length > this.buf.length || chunk.length === 0) return this.write(chunk);
+    this.admit(chunk.length);
+    this.given.add(chunk);
+    this.group.push(chunk);
+    if (chunk.length < this.buf.length) this.sealed = true;
+    if (this.group.length >= this.opts.chunksPerCommit) await this.commitGroup();
+  }
+
+  private admit(n: number): void {
+    if (this.failed) throw this.failed;
+    if (this.sealed) throw new Error(`file ${this.id}: write after its short last chunk`);
+    if (this.total + n > this.maxBytes) {
+      throw new ApiError('request_too_large', `file exceeds the ${this.maxBytes}-byte limit`);
+    }
+    this.total += n;
   }
 
   /** Writes the tail chunk and waits until every chunk is committed. */
@@ -123,16 +151,22 @@ export class FileWriter {
     await this.flush();
     const rec = this.readyRecord(purpose);
     await this.store.files.put(this.id, rec);
-    this.done = true;
+    this.end();
     return toFileObject(rec);
   }
 
   /** Drops everything written so far. Safe to call after errors; idempotent. */
   async abort(): Promise<void> {
     if (this.done) return;
-    this.done = true;
     await this.committing?.catch(() => undefined);
     await removeFileContent(this.store, this.id);
+    this.end();
+  }
+
+  private end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.onEnd?.();
   }
 
   private record(state: 'uploading' | 'ready', purpose: string): FileRecord {
@@ -167,7 +201,11 @@ export class FileWriter {
     let last: Promise<boolean> | null = null;
     for (const chunk of group) last = this.store.chunks.put([this.id, this.index++], chunk);
     this.committing = last!.then(
-      () => undefined,
+      () => {
+        for (const chunk of group) {
+          if (this.given.delete(chunk)) this.onChunkCommitted?.(chunk);
+        }
+      },
       (err: unknown) => {
         this.failed ??= err;
       },
@@ -184,24 +222,93 @@ async function removeFileContent(store: Store, id: string): Promise<void> {
   });
 }
 
+/** Where an uploaded file's content waits before it is stored: `bytes` bytes of the file at
+ *  `path` from `offset` (a spooled request body). */
+export interface ContentSource {
+  path: string;
+  offset: number;
+  bytes: number;
+}
+
 export class FileStore {
+  /** Directory for request bodies on their way in (same disk as the store). */
+  readonly spoolDir: string;
+  /** Chunk-size buffers LMDB is done with, for the next upload's reads. */
+  private readonly spareChunks: Buffer[] = [];
+  /** Ids of the files this process is writing now: 'uploading', yet not left over. */
+  private readonly writing = new Set<string>();
+
   constructor(
     readonly store: Store,
     readonly opts: FileStoreOptions,
-  ) {}
+  ) {
+    this.spoolDir = join(store.dataDir, 'upload-spool');
+    mkdirSync(this.spoolDir, { recursive: true });
+    // Bodies a dead process was still receiving or storing (the data dir is locked: no other
+    // process uses them, and no request has arrived yet).
+    for (const name of readdirSync(this.spoolDir)) rmSync(join(this.spoolDir, name), { force: true, recursive: true });
+  }
+
+  /**
+   * Stores a client's upload from where it waits: reads it one chunk at a time into a buffer
+   * that becomes the stored chunk (the read runs on libuv's threads; nothing is copied on the
+   * loop). The file is visible only once complete; on failure, or when `signal` aborts, nothing
+   * of it is kept.
+   */
+  async importUpload(filename: string, purpose: string, src: ContentSource, signal?: AbortSignal): Promise<FileObject> {
+    const w = await this.beginUpload(filename);
+    // Chunk buffers come back once committed and are read into again (here and by the next
+    // upload): a large upload allocates a few MiB once instead of its size in external memory,
+    // which made V8 run mark-compacts on the loop.
+    const size = this.opts.chunkSize;
+    w.onChunkCommitted = (chunk) => {
+      if (chunk.length === size && this.spareChunks.length < MAX_SPARE_CHUNKS) this.spareChunks.push(chunk);
+    };
+    try {
+      const fh = await open(src.path, 'r');
+      try {
+        const end = src.offset + src.bytes;
+        for (let pos = src.offset; pos < end; ) {
+          signal?.throwIfAborted();
+          const n = Math.min(size, end - pos);
+          const buf = this.spareChunks.pop() ?? Buffer.allocUnsafeSlow(size);
+          const chunk = n === size ? buf : buf.subarray(0, n);
+          const { bytesRead } = await fh.read(chunk, 0, n, pos);
+          if (bytesRead !== n) throw new Error(`upload ${w.id}: ${src.path} ended at ${pos + bytesRead}, before ${end}`);
+          await w.writeChunk(chunk);
+          pos += n;
+        }
+      } finally {
+        await fh.close();
+      }
+      signal?.throwIfAborted();
+      return await w.finish(purpose);
+    } catch (err) {
+      await w.abort().catch(() => undefined);
+      throw err;
+    }
+  }
 
   /** A client's upload, up to maxFileBytes. */
-  beginUpload(filename: string): Promise<FileWriter> {
-    return this.begin(filename, this.opts.maxFileBytes);
+  async beginUpload(filename: string): Promise<FileWriter> {
+    // Uploads can arrive before the startup sweep (servers listen while models load): the sweep
+    // must not take a live upload for a leftover.
+    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds(), this.opts.maxFileBytes);
+    this.writing.add(w.id);
+    w.onEnd = () => this.writing.delete(w.id);
+    try {
+      await w.begin();
+    } catch (err) {
+      this.writing.delete(w.id);
+      throw err;
+    }
+    return w;
   }
 
-  /** A file the server writes itself (batch output and error files): no size limit. */
-  beginGenerated(filename: string): Promise<FileWriter> {
-    return this.begin(filename, Number.POSITIVE_INFINITY);
-  }
-
-  private async begin(filename: string, maxBytes: number): Promise<FileWriter> {
-    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds(), maxBytes);
+  /** A file the server writes itself (batch output and error files): no size limit. Written
+   *  only once the runner started, after the sweep. */
+  async beginGenerated(filename: string): Promise<FileWriter> {
+    const w = new FileWriter(this.store, this.opts, filename, this.opts.nowSeconds(), Number.POSITIVE_INFINITY);
     await w.begin();
     return w;
   }
@@ -257,7 +364,7 @@ export class FileStore {
   async sweepIncomplete(): Promise<number> {
     const stale: string[] = [];
     for (const { key, value } of this.store.files.getRange({ start: FILE_ID_PREFIX, end: FILE_ID_PREFIX + '\uffff' })) {
-      if (decodeFileRecord(value)?.state === 'uploading') stale.push(key);
+      if (decodeFileRecord(value)?.state === 'uploading' && !this.writing.has(key)) stale.push(key);
     }
     for (const id of stale) await removeFileContent(this.store, id);
     return stale.length;

@@ -1,7 +1,7 @@
 // Streaming multipart/form-data parser (RFC 7578). Fed body chunks as they arrive, it returns
 // events; part bodies come out in pieces, so a file part is never held whole. Memory is bounded
 // by the chunk size plus the delimiter length (bodies) or maxHeaderBytes (part headers).
-// It lives beside the file store because uploads are its only user.
+// HTTP parsing: it lives in http/ with the rest of the request intake (uploads are its one user).
 
 export interface PartHeaders {
   /** `name` of Content-Disposition. */
@@ -13,7 +13,8 @@ export interface PartHeaders {
 
 export type MultipartEvent =
   | { type: 'part'; headers: PartHeaders }
-  | { type: 'data'; data: Buffer }
+  /** `offset`: where `data` starts in the body (bytes fed so far count from 0). */
+  | { type: 'data'; data: Buffer; offset: number }
   | { type: 'part-end' }
   | { type: 'done' };
 
@@ -48,6 +49,8 @@ export class MultipartParser {
   private readonly delimiter: Buffer;
   private state: State = 'preamble';
   private pending: Buffer;
+  /** Bytes fed so far. */
+  private fed = 0;
 
   constructor(
     boundary: string,
@@ -66,6 +69,9 @@ export class MultipartParser {
     const events: MultipartEvent[] = [];
     if (this.state === 'epilogue') return events;
     let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // Body offset of buf[0] (the leading CRLF put in front of the body sits at -2).
+    const base = this.fed - this.pending.length;
+    this.fed += chunk.byteLength;
     let pos = 0;
     for (;;) {
       if (this.state === 'preamble') {
@@ -116,12 +122,12 @@ export class MultipartParser {
           // everything except a possible partial delimiter at the end is body
           const safe = buf.length - this.delimiter.length + 1;
           if (safe > pos) {
-            events.push({ type: 'data', data: buf.subarray(pos, safe) });
+            events.push({ type: 'data', data: buf.subarray(pos, safe), offset: base + pos });
             pos = safe;
           }
           break;
         }
-        if (at > pos) events.push({ type: 'data', data: buf.subarray(pos, at) });
+        if (at > pos) events.push({ type: 'data', data: buf.subarray(pos, at), offset: base + pos });
         events.push({ type: 'part-end' });
         pos = at + this.delimiter.length;
         this.state = 'after-delimiter';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryOf, MultipartError, MultipartParser, type MultipartEvent } from '../../src/store/multipart.js';
-import { splitLines } from '../../src/batch/lines.js';
+import { boundaryOf, MultipartError, MultipartParser, type MultipartEvent } from '../../src/http/multipart.js';
 
 function body(boundary: string, parts: Array<{ headers: string; content: Buffer }>): Buffer {
   const pieces: Buffer[] = [Buffer.from('preamble ignored\r\n')];
@@ -50,6 +49,23 @@ describe('multipart parser', () => {
     expect(parts[1]!.data.toString()).toBe('batch');
   });
 
+  it.each([[1], [64], [70_001], [3, 1, 80, 13]])('gives each data piece its offset in the body (chunk sizes %j)', (...sizes) => {
+    const p = new MultipartParser(boundary);
+    let off = 0;
+    let i = 0;
+    let pieces = 0;
+    while (off < buf.length) {
+      const n = sizes[i++ % sizes.length]!;
+      for (const ev of p.write(buf.subarray(off, off + n))) {
+        if (ev.type !== 'data') continue;
+        pieces++;
+        expect(buf.subarray(ev.offset, ev.offset + ev.data.length).equals(ev.data)).toBe(true);
+      }
+      off += n;
+    }
+    expect(pieces).toBeGreaterThan(1);
+  });
+
   it('reads the boundary from Content-Type, quoted or not', () => {
     expect(boundaryOf('multipart/form-data; boundary=abc')).toBe('abc');
     expect(boundaryOf('Multipart/Form-Data; charset=utf-8; boundary="a b;c"')).toBe('a b;c');
@@ -66,32 +82,5 @@ describe('multipart parser', () => {
   it('rejects a part without Content-Disposition', () => {
     const bad = body(boundary, [{ headers: 'Content-Type: text/plain', content: Buffer.from('x') }]);
     expect(() => parse(boundary, bad, [100])).toThrow(/Content-Disposition/);
-  });
-});
-
-describe('line splitter', () => {
-  it('keeps multi-byte characters split across chunks and numbers physical lines', () => {
-    const text = 'α\r\n\n{"é":1}\nlast';
-    const bytes = Buffer.from(text);
-    const chunks = [...bytes].map((b) => Buffer.from([b]));
-    const lines = [...splitLines(chunks, 100)];
-    expect(lines).toEqual([
-      { line: 1, text: 'α', tooLong: false },
-      { line: 2, text: '', tooLong: false },
-      { line: 3, text: '{"é":1}', tooLong: false },
-      { line: 4, text: 'last', tooLong: false },
-    ]);
-  });
-
-  it('drops a UTF-8 byte order mark before the first line, even split across chunks', () => {
-    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n\uFEFF{"b":2}\n')]);
-    const lines = [...splitLines([bytes.subarray(0, 2), bytes.subarray(2)], 100)];
-    // only the file's first bytes are a BOM; one later in the file is content (and invalid JSON)
-    expect(lines.map((l) => l.text)).toEqual(['{"a":1}', '\uFEFF{"b":2}']);
-  });
-
-  it('flags lines past the byte limit without holding them', () => {
-    const lines = [...splitLines([Buffer.from('short\n' + 'x'.repeat(50) + '\nok')], 10)];
-    expect(lines.map((l) => [l.line, l.tooLong])).toEqual([[1, false], [2, true], [3, false]]);
   });
 });

@@ -1,0 +1,63 @@
+// Where a spooled multipart body is scanned: in a piscina worker (multipart-worker.ts), like the
+// engine's text pool and the apply pool, so that the loop does no per-byte work for an upload.
+// As with batch validation (src/batch/validate-offload.ts): without the compiled worker (running
+// from src/ before a build), or with SVC_UPLOAD_PARSE_INLINE=1 (benchmarks compare both), the
+// body is scanned on the loop in 128 KiB slices; a worker that fails (it could not start, or
+// died) is reported and the body is scanned on the loop instead.
+import { existsSync } from 'node:fs';
+import { Piscina } from 'piscina';
+import { distFile } from '../paths.js';
+import { asFormError, FormError, scanFormFile, type FormLimits, type ScannedForm } from './form-scanner.js';
+import type { FormTask, FormTaskResult } from './multipart-worker.js';
+
+export const MULTIPART_WORKER_FILE = distFile('src/http/multipart-worker.js');
+
+let pool: Piscina<FormTask, FormTaskResult> | null = null;
+
+export function parsesOffThread(): boolean {
+  return process.env.SVC_UPLOAD_PARSE_INLINE !== '1' && existsSync(MULTIPART_WORKER_FILE);
+}
+
+function formPool(): Piscina<FormTask, FormTaskResult> {
+  // Uploads are rare and each scan is short: threads start on demand and go after 30 s idle.
+  if (pool) return pool;
+  pool = new Piscina<FormTask, FormTaskResult>({ filename: MULTIPART_WORKER_FILE, minThreads: 0, maxThreads: 2, maxQueue: 256, idleTimeout: 30_000 });
+  // A worker that dies outside a task emits 'error' on the pool; unheard, that would end the
+  // process. Piscina replaces the worker; tasks in it reject on their own.
+  pool.on('error', (err: unknown) => console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'multipart worker failed', error: String((err as Error)?.stack ?? err) })));
+  return pool;
+}
+
+async function scanHere(path: string, boundary: string, limits: FormLimits): Promise<ScannedForm> {
+  try {
+    return await scanFormFile(path, boundary, limits);
+  } catch (err) {
+    throw asFormError(err);
+  }
+}
+
+export interface ScanOptions {
+  /** The worker failed: told before the body is scanned here. */
+  onWorkerFailure?: (err: Error) => void;
+}
+
+/** The form in the spooled body at `path`; a FormError for a body the client must fix. */
+export async function scanSpooledForm(path: string, boundary: string, limits: FormLimits, o: ScanOptions = {}): Promise<ScannedForm> {
+  if (!parsesOffThread()) return scanHere(path, boundary, limits);
+  let r: FormTaskResult;
+  try {
+    r = await formPool().run({ path, boundary, limits });
+  } catch (err) {
+    o.onWorkerFailure?.(err instanceof Error ? err : new Error(String(err)));
+    return scanHere(path, boundary, limits);
+  }
+  if (!r.ok) throw new FormError(r.message, r.param);
+  return r.form;
+}
+
+/** Stops the pool's threads (server shutdown, end of tests). */
+export async function closeMultipartPool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  if (p) await p.destroy();
+}
