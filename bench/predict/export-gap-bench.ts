@@ -92,6 +92,9 @@ export async function runExportGapBench(exportTokens = 4000, rounds = 3, oneCall
     const during = summarize(rs.flatMap((x) => x.exportGaps));
     out[v] = {
       normalGapP50Ms: normal.p50,
+      // The noise floor: the same stream's p99/max gap with no export running (a shared machine).
+      normalGapP99Ms: normal.p99,
+      normalGapMaxMs: normal.max,
       exportGapMs: { p50: during.p50, p99: during.p99, max: during.max, count: during.count },
       maxOverNormalP50: during.max / normal.p50,
       p99OverNormalP50: during.p99 / normal.p50,
