@@ -90,10 +90,7 @@ const turns = new WeakMap<KvTransfer, Promise<unknown>>();
 function oneAtATime<T>(kv: KvTransfer, fn: () => Promise<T>): Promise<T> {
   const before = turns.get(kv) ?? Promise.resolve();
   const mine = before.then(fn);
-  turns.set(
-    kv,
-    mine.catch(() => undefined),
-  );
+  turns.set(kv, mine.catch(() => undefined));
   return mine;
 }
 
