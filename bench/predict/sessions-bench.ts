@@ -5,24 +5,21 @@
 //  ttft        time to a first token (max_tokens 1) for a fresh window: decoder with a remote
 //              prefiller vs standalone;
 //  stall       the longest event-loop stall while a 20 MB body is parsed and windowed, inline vs
-//              in the prepare worker (in this process, monitorEventLoopDelay);
-//  gap         inter-token gaps of a generating sequence while the same engine exports a long
-//              prompt's KV: alone, during a chunked export, during a one-call export.
+//              in the prepare worker (in this process, monitorEventLoopDelay).
+// Inter-token gaps beside a KV export: export-gap-bench.ts; TTFT at 8k/16k windows: ttft-roles.ts.
 // The model is the built-in shape (qwen2 dim 128, 4 layers, q8_0) with a 4096-token context, so
 // windows are 4k tokens. Run after a build:
 //   node dist/bench/predict/sessions-bench.js [--only growing,stall] [--out bench/results/predict-sessions.json]
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadModel, type EngineModel } from '../../src/engine/index.js';
-import { eosBan, GREEDY_SAMPLING } from '../../src/engine/sampling.js';
+import { loadModel } from '../../src/engine/index.js';
 import { summarize } from '../../src/bench/stats.js';
 import { startSvc, type SvcProcess } from '../../src/bench/svc-process.js';
-import { MODEL_MAKER_VERSION, makeModel, resolveSpec } from '../../src/model-maker/index.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { exportKvInChunks } from '../../src/predict/kv-export.js';
 import { PromptPreparer } from '../../src/predict/prepare-pool.js';
+import { builtinModel } from './bench-model.js';
 import { longSession } from './sessions.js';
 
 const CTX = 4096;
@@ -30,15 +27,6 @@ const FIXTURES = join(PACKAGE_ROOT, 'test/fixtures/rrweb');
 const recordings = readdirSync(FIXTURES)
   .filter((f) => f.endsWith('.ndjson'))
   .map((f) => readFileSync(join(FIXTURES, f), 'utf8').trim().split('\n'));
-
-async function model4k(): Promise<string> {
-  const path = join(process.env['SVC_BENCH_MODEL_DIR'] ?? join(tmpdir(), 'svc-bench-models'), `builtin-q8_0-ctx${CTX}-v${MODEL_MAKER_VERSION}.gguf`);
-  if (!existsSync(path)) {
-    console.error(`bench: generating the built-in shape with a ${CTX}-token context → ${path}`);
-    await makeModel(resolveSpec('builtin', { dtype: 'q8_0', ctx: CTX }), path);
-  }
-  return path;
-}
 
 interface Call {
   ms: number;
@@ -164,50 +152,11 @@ async function benchStall(modelPath: string) {
   return out;
 }
 
-async function benchGap(modelPath: string) {
-  const model: EngineModel = await loadModel(modelPath, { threads: 1, kvCacheMb: 64 });
-  const session = await model.tokenize(longSession(recordings, 400).slice(2).join('\n'), { addSpecial: false });
-  let variant = 0;
-  const run = async (exporter: ((tokens: Uint32Array) => Promise<unknown>) | null) => {
-    const stamps: number[] = [];
-    let started!: () => void;
-    const running = new Promise<void>((r) => (started = r));
-    const gen = model.generate({ prompt: session.slice(0, 32), maxTokens: 300, sampling: { ...GREEDY_SAMPLING, logitBias: eosBan(model.info) } }, () => {
-      stamps.push(performance.now());
-      if (stamps.length === 20) started();
-    });
-    await running;
-    let exportMs = 0;
-    if (exporter) {
-      // A prompt the engine has not seen: shifted by a different offset each variant.
-      variant++;
-      const tokens = session.slice(variant * 7, variant * 7 + 3500);
-      const t0 = performance.now();
-      await exporter(tokens);
-      exportMs = performance.now() - t0;
-    }
-    await gen;
-    const gaps = stamps.slice(20).map((t, i) => t - (stamps[19 + i] as number));
-    return { exportMs, gapMs: summarize(gaps) };
-  };
-  const alone = await run(null);
-  const out: Record<string, unknown> = { exportTokens: 3500, alone };
-  for (const chunkTokens of [16, 32, 64, 512]) {
-    const r = await run((t) => exportKvInChunks(model.kv!, t, 0, { prefixCache: true, chunkTokens }, async () => {}));
-    out[`chunked_${chunkTokens}`] = { ...r, maxGapOverAloneP50: r.gapMs.max / alone.gapMs.p50, p99GapOverAloneP50: r.gapMs.p99 / alone.gapMs.p50 };
-  }
-  const oneCall = await run((t) => model.kv!.exportKv(t, 0));
-  out.oneCall = { ...oneCall, maxGapOverAloneP50: oneCall.gapMs.max / alone.gapMs.p50 };
-  model.unload();
-  return out;
-}
-
 export async function runSessionsBench(only: Set<string> | null): Promise<Record<string, unknown>> {
-  const modelPath = await model4k();
+  const modelPath = await builtinModel(CTX);
   const want = (s: string) => !only || only.has(s);
   const out: Record<string, unknown> = { model: `built-in shape (qwen2 dim 128, 4 layers, q8_0), context ${CTX}, 1 engine thread per process` };
   if (want('stall')) out.stall = await benchStall(modelPath);
-  if (want('gap')) out.gap = await benchGap(modelPath);
   if (!want('growing') && !want('concurrent') && !want('ttft')) return out;
   const procs: SvcProcess[] = [];
   const dir = (name: string) => {

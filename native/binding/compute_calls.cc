@@ -124,9 +124,9 @@ namespace {
 
 class export_worker : public promise_worker {
  public:
-  export_worker(Napi::Env env, std::shared_ptr<loaded_model> e, std::vector<int32_t> toks, int64_t from)
-      : promise_worker(env, "exportKv"), e_(std::move(e)), toks_(std::move(toks)), from_(from) {}
-  void run() override { blocks_ = e_->eng->export_kv(toks_, from_); }
+  export_worker(Napi::Env env, std::shared_ptr<loaded_model> e, std::vector<int32_t> toks, int64_t from, int64_t max_compute)
+      : promise_worker(env, "exportKv"), e_(std::move(e)), toks_(std::move(toks)), from_(from), max_compute_(max_compute) {}
+  void run() override { blocks_ = e_->eng->export_kv(toks_, from_, max_compute_); }
   Napi::Value result(Napi::Env env) override {
     Napi::Array a = Napi::Array::New(env, blocks_.size());
     for (size_t i = 0; i < blocks_.size(); ++i) {
@@ -141,6 +141,7 @@ class export_worker : public promise_worker {
   std::shared_ptr<loaded_model> e_;
   std::vector<int32_t> toks_;
   int64_t from_;
+  int64_t max_compute_;
   std::vector<std::vector<uint16_t>> blocks_;
 };
 
@@ -152,7 +153,9 @@ Napi::Value export_kv(const Napi::CallbackInfo& info) {
   std::vector<int32_t> toks = tokens_arg(info, 1, "exportKv");
   const int64_t from = info.Length() > 2 && info[2].IsNumber() ? info[2].As<Napi::Number>().Int64Value() : 0;
   if (from < 0) throw_error(env, "exportKv", engine_status::invalid_argument, "fromBlock must be >= 0");
-  return queue(new export_worker(env, h.e, std::move(toks), from));
+  // Optional: compute at most this many uncached tokens (-1: all of them).
+  const int64_t max_compute = info.Length() > 3 && info[3].IsNumber() ? info[3].As<Napi::Number>().Int64Value() : -1;
+  return queue(new export_worker(env, h.e, std::move(toks), from, max_compute));
 }
 
 namespace {

@@ -142,6 +142,9 @@ Napi::Value model_stats(const Napi::CallbackInfo& info) {
   o.Set("queued", static_cast<double>(s.queued));
   o.Set("steps", static_cast<double>(s.steps));
   o.Set("preemptions", static_cast<double>(s.preemptions));
+  o.Set("stepSeconds", s.step_seconds);
+  o.Set("exportSeconds", s.export_seconds);
+  o.Set("exportTokens", static_cast<double>(s.export_tokens));
   // Queue time histogram: per-bucket counts (not cumulative), bounds in queueTimeBounds, the last
   // bucket past the last bound.
   Napi::Array qb = Napi::Array::New(env, kQueueTimeBuckets), qc = Napi::Array::New(env, kQueueTimeBuckets + 1);

@@ -158,6 +158,9 @@ void engine::publish_stats() {
   s.running = static_cast<int64_t>(running_.size());
   s.steps = steps_;
   s.preemptions = preemptions_;
+  s.step_seconds = step_seconds_;
+  s.export_seconds = export_seconds_;
+  s.export_tokens = export_tokens_;
   s.queue_time = queue_time_;
   s.on_gpu = fwd_.backend() != nullptr;
   std::lock_guard<std::mutex> lk(mu_);
@@ -623,8 +626,14 @@ void engine::loop() {
       }
     }
     if (!running_.empty()) {
+      const uint64_t steps_before = steps_;
+      const auto t0 = std::chrono::steady_clock::now();
       try {
         step(ended);
+        if (steps_ != steps_before) {
+          const double d = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          step_seconds_ = step_seconds_ > 0 ? 0.75 * step_seconds_ + 0.25 * d : d;
+        }
       } catch (const std::exception&) {
         // A failed step must not take the process down: fail the running sequences instead.
         for (auto& s : running_) {
@@ -725,7 +734,8 @@ int64_t engine::cached_prefix_tokens(const std::vector<int32_t>& tokens) {
   return cache_.peek(tokens.data(), static_cast<int64_t>(tokens.size()));
 }
 
-std::vector<std::vector<uint16_t>> engine::export_kv(const std::vector<int32_t>& tokens, int64_t from_block) {
+std::vector<std::vector<uint16_t>> engine::export_kv(const std::vector<int32_t>& tokens, int64_t from_block,
+                                                     int64_t max_compute) {
   const int bs = kv_.block_size();
   const int64_t n_full = static_cast<int64_t>(tokens.size()) / bs;
   for (int32_t t : tokens)
@@ -735,19 +745,38 @@ std::vector<std::vector<uint16_t>> engine::export_kv(const std::vector<int32_t>&
   std::vector<std::vector<uint16_t>> out;
   if (from_block >= n_full) return out;
   run_job([&] {
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<prefix_node*> path;
     std::vector<int32_t> blocks;
     const int64_t matched = cache_.acquire_prefix(tokens.data(), n_full * bs, n_full, path, blocks, false);
+    int64_t done = matched * bs;  // tokens whose KV `blocks` holds
+    int64_t target = n_full * bs;
+    const bool paced = max_compute >= 0 && cache_.enabled() && matched < n_full;
+    if (paced) {
+      // Resume a block an earlier call over the same tokens computed in part.
+      for (auto it = partial_exports_.begin(); it != partial_exports_.end(); ++it) {
+        if (it->block_start != done || it->tokens.size() > tokens.size() ||
+            !std::equal(it->tokens.begin(), it->tokens.end(), tokens.begin()))
+          continue;
+        blocks.push_back(it->block);
+        done = static_cast<int64_t>(it->tokens.size());
+        partial_exports_.erase(it);
+        break;
+      }
+      target = std::min(target, done + std::max<int64_t>(1, max_compute));
+    }
+    const int64_t computed_from = done;
+    const int64_t full = target / bs;  // full blocks once this job is done
     try {
-      if (matched < n_full) compute_private(tokens, matched * bs, n_full * bs, blocks, nullptr);
+      if (done < target) compute_private(tokens, done, target, blocks, nullptr);
     } catch (...) {
       for (size_t i = path.size(); i < blocks.size(); ++i) kv_.release(blocks[i]);
       cache_.release(path);
       throw;
     }
-    cache_.insert(tokens.data(), n_full, path, blocks);
+    cache_.insert(tokens.data(), full, path, blocks);
     const size_t be = kv_.block_elems();
-    for (int64_t b = from_block; b < n_full; ++b) {
+    for (int64_t b = from_block; b < full; ++b) {
       std::vector<uint16_t> data(2 * kv_.n_layer() * be);
       fwd_.kv_to_host(blocks[b]);  // GPU backend hook
       for (int64_t l = 0; l < kv_.n_layer(); ++l) {
@@ -758,7 +787,19 @@ std::vector<std::vector<uint16_t>> engine::export_kv(const std::vector<int32_t>&
     }
     const size_t n_tree = path.size();
     cache_.release(path);
-    for (size_t i = n_tree; i < blocks.size(); ++i) kv_.release(blocks[i]);  // cache disabled
+    size_t keep = blocks.size();  // index of a block kept for the next call, if any
+    if (paced && target % bs != 0 && static_cast<int64_t>(n_tree) == full) {
+      keep = static_cast<size_t>(full);
+      if (partial_exports_.size() >= kMaxPartialExports) {
+        kv_.release(partial_exports_.front().block);
+        partial_exports_.pop_front();
+      }
+      partial_exports_.push_back({std::vector<int32_t>(tokens.begin(), tokens.begin() + target), full * bs, blocks[keep]});
+    }
+    for (size_t i = n_tree; i < blocks.size(); ++i)
+      if (i != keep) kv_.release(blocks[i]);  // cache disabled, or a part block not kept
+    export_tokens_ = target - computed_from;
+    export_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   });
   return out;
 }

@@ -103,6 +103,8 @@ struct seq_request {
 };
 
 constexpr int32_t kMaxDraftPerStep = 64;
+// Blocks computed in part by paced exports that an engine keeps for the next call (engine::export_kv).
+constexpr size_t kMaxPartialExports = 4;
 
 struct engine_options {
   int threads = 1;
@@ -142,6 +144,11 @@ struct engine_stats {
   uint64_t preemptions = 0;
   queue_time_histogram queue_time;
   bool on_gpu = false;  // the forward pass runs on the GPU (native/backend)
+  // Pacing of KV exports between steps (src/predict/kv-export.ts): a moving average of recent
+  // scheduler step durations, and the compute time of the latest export_kv job.
+  double step_seconds = 0;
+  double export_seconds = 0;
+  int64_t export_tokens = 0;  // tokens the latest export_kv job computed
 };
 
 struct eval_result {
@@ -182,8 +189,13 @@ class engine {
   // Tokens at the start of `tokens` whose KV the prefix cache holds (block-aligned).
   int64_t cached_prefix_tokens(const std::vector<int32_t>& tokens);
   // Computes (reusing the cache) and returns full blocks [from_block, n/bs) of `tokens`, each
-  // block as [layer][k then v][slot][kv_dim] fp16.
-  std::vector<std::vector<uint16_t>> export_kv(const std::vector<int32_t>& tokens, int64_t from_block);
+  // block as [layer][k then v][slot][kv_dim] fp16. With max_compute >= 0 (and the prefix cache
+  // on), computes at most max(1, max_compute) uncached tokens and returns the full blocks from
+  // from_block up to where it got; a block computed in part is kept for the next call over the
+  // same tokens (a few such blocks, least recently used first out), so a long export can advance
+  // a few tokens per scheduler job.
+  std::vector<std::vector<uint16_t>> export_kv(const std::vector<int32_t>& tokens, int64_t from_block,
+                                               int64_t max_compute = -1);
   // Inserts blocks starting at block index `first_block`, which must continue a cached prefix;
   // returns the tokens of `tokens` cached afterwards.
   int64_t import_kv(const std::vector<int32_t>& tokens, int64_t first_block,
@@ -244,6 +256,17 @@ class engine {
   uint64_t admit_counter_ = 0;
   uint64_t preemptions_ = 0;
   uint64_t steps_ = 0;
+  double step_seconds_ = 0;    // exponential moving average of step() durations
+  double export_seconds_ = 0;  // the latest export_kv job
+  int64_t export_tokens_ = 0;
+  // Blocks an export computed in part (export_kv with max_compute): the tokens up to where the
+  // block's KV is computed, the block's first position and the block.
+  struct partial_export {
+    std::vector<int32_t> tokens;
+    int64_t block_start;
+    int32_t block;
+  };
+  std::deque<partial_export> partial_exports_;
   queue_time_histogram queue_time_;
   std::vector<fwd_token> batch_;
   std::vector<sequence*> batch_seq_;

@@ -5,7 +5,7 @@ import { ApiError, invalidRequest } from '../errors.js';
 import type { ByteStream, Route } from '../http/types.js';
 import type { Logger } from '../log.js';
 import { bytesToTokens, encodeFrame, type KvPrefillRequest } from '../predict/kv-frames.js';
-import { exportKvInChunks } from '../predict/kv-export.js';
+import { enginePacing, exportKvInChunks } from '../predict/kv-export.js';
 import type { Predictor } from '../predict/predictor.js';
 
 /** Prompt ids of a context-sized request fit easily; anything larger is not a prefill request. */
@@ -101,7 +101,7 @@ export function predictServiceRoutes(predictor: Predictor, opts: PredictRouteOpt
         };
         let blocks = 0;
         try {
-          blocks = await exportKvInChunks(kv, tokens, req.fromBlock, { prefixCache: model.stats().cache.enabled, signal: ctx.signal }, async (chunk) => {
+          blocks = await exportKvInChunks(kv, tokens, req.fromBlock, { prefixCache: model.stats().cache.enabled, pacing: enginePacing(model), signal: ctx.signal }, async (chunk) => {
             for (const block of chunk) {
               const frame = encodeFrame({ t: 'block', index: block.index, data: block.data });
               batch.push(frame);

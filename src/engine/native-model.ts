@@ -307,6 +307,9 @@ export class NativeModel implements EngineModel {
       gpuAvailable: s.gpuAvailable,
       steps: s.steps,
       preemptions: s.preemptions,
+      recentStepMs: s.stepSeconds * 1000,
+      lastExportMs: s.exportSeconds * 1000,
+      lastExportTokens: s.exportTokens,
       gpuInUse: s.gpuInUse,
       queueTime: { bounds: s.queueTimeBounds, counts: s.queueTimeCounts, sum: s.queueTimeSum },
     };
@@ -412,11 +415,11 @@ export class NativeModel implements EngineModel {
         dtype: 'f16',
       }),
       cachedPrefixTokens: (tokens) => n.cachedPrefixTokens(this.handle, tokens),
-      exportKv: async (tokens, fromBlock, signal) => {
+      exportKv: async (tokens, fromBlock, signal, maxComputeTokens) => {
         this.assertLoaded();
         if (signal?.aborted) throw new ApiError('invalid_request_error', 'exportKv aborted');
         try {
-          const blocks = await n.exportKv(this.handle, tokens, fromBlock);
+          const blocks = await n.exportKv(this.handle, tokens, fromBlock, maxComputeTokens ?? -1);
           return blocks.map((data, i): KvBlock => ({ index: fromBlock + i, data }));
         } catch (e) {
           throw fromNativeError(e);

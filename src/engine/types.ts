@@ -129,6 +129,13 @@ export interface EngineStats {
   steps?: number;
   /** Sequences preempted so far (KV memory ran dry mid-decode). */
   preemptions?: number;
+  /** Moving average of recent scheduler step durations, ms (0 before the first step): how long a
+   *  decoding sequence waits between tokens. Paces KV exports (src/predict/kv-export.ts). */
+  recentStepMs?: number;
+  /** Compute time of the latest KV export job, ms (0 before the first), and the tokens it
+   *  computed (not copied from the cache). */
+  lastExportMs?: number;
+  lastExportTokens?: number;
   /** This model's forward pass runs on the GPU (false with gpuAvailable: it fell back to the CPU). */
   gpuInUse?: boolean;
   /** Time from submission until first admitted to run, as a histogram: upper bounds (seconds),
@@ -171,8 +178,11 @@ export interface KvTransfer {
   layout(): KvLayout;
   /** Tokens at the start of `tokens` whose KV this engine's prefix cache holds now (block-aligned). */
   cachedPrefixTokens(tokens: Uint32Array): number;
-  /** Prefills `tokens` (reusing this engine's cache) and returns full blocks from `fromBlock` on. */
-  exportKv(tokens: Uint32Array, fromBlock: number, signal?: AbortSignal): Promise<KvBlock[]>;
+  /** Prefills `tokens` (reusing this engine's cache) and returns full blocks from `fromBlock` on.
+   *  With `maxComputeTokens` (prefix cache on), computes at most that many uncached tokens (at
+   *  least one) and returns the full blocks from `fromBlock` up to where it got; a block computed in
+   *  part is kept for the next call over the same tokens (src/predict/kv-export.ts paces with it). */
+  exportKv(tokens: Uint32Array, fromBlock: number, signal?: AbortSignal, maxComputeTokens?: number): Promise<KvBlock[]>;
   /** Inserts blocks of `tokens` into this engine's prefix cache; blocks must continue a cached prefix.
    *  Returns the number of tokens of `tokens` now cached. */
   importKv(tokens: Uint32Array, blocks: KvBlock[]): Promise<number>;

@@ -96,6 +96,12 @@ export interface NativeStats {
   queued: number;
   steps: number;
   preemptions: number;
+  /** Moving average of recent scheduler step durations (0 before the first step). */
+  stepSeconds: number;
+  /** Compute time of the latest exportKv job (0 before the first). */
+  exportSeconds: number;
+  /** Tokens the latest exportKv job computed (not copied from the cache). */
+  exportTokens: number;
   /** Queue time (submit until first admitted to run) histogram: upper bounds in seconds, counts
    *  per bucket (not cumulative; one more than bounds, the last past the last bound), sum. */
   queueTimeBounds: number[];
@@ -215,7 +221,8 @@ export interface NativeBinding {
   evaluate(model: ModelHandle, tokens: Uint32Array, opts: NativeEvalOptions): Promise<NativeEvalResult>;
   cachedPrefixTokens(model: ModelHandle, tokens: Uint32Array): number;
   /** Full blocks [fromBlock, tokens.length / blockTokens) of tokens, computing what is not cached. */
-  exportKv(model: ModelHandle, tokens: Uint32Array, fromBlock: number): Promise<Uint8Array[]>;
+  /** maxComputeTokens: compute at most this many uncached tokens (engine::export_kv); -1 or absent: all. */
+  exportKv(model: ModelHandle, tokens: Uint32Array, fromBlock: number, maxComputeTokens?: number): Promise<Uint8Array[]>;
   /** Blocks firstBlock.. of tokens into the prefix cache; resolves to the tokens cached afterwards. */
   importKv(model: ModelHandle, tokens: Uint32Array, firstBlock: number, blocks: Uint8Array[]): Promise<number>;
   /** Pooled final-normed hidden states of each input ([inputs][embeddingLength], not normalised);

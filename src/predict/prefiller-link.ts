@@ -40,7 +40,7 @@ function roleOf(healthBody: string): string | null {
 export interface PrefillerLinkOptions {
   url: string;
   apiKey?: string;
-  /** Give up on a transfer (and prefill locally) after this long. */
+  /** Give up on a transfer (and prefill locally) when no block arrives for this long. */
   timeoutMs: number;
   heartbeatMs: number;
   log?: (level: 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
@@ -135,18 +135,23 @@ export class PrefillerLink {
     const fullBlocks = Math.floor(tokens.length / layout.blockTokens);
     if (fromBlock >= fullBlocks) return { requestedFromBlock: fromBlock, blocks: 0, bytes: 0, ms: 0, cachedTokens: have };
     const started = performance.now();
-    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
-    const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    // A stalled prefiller times out, not a slow long prompt: the timer restarts with every block
+    // (a 16k-token prompt streams for longer than the timeout on a slow machine, a block at a time).
+    const stalled = new AbortController();
+    const timer = setTimeout(() => stalled.abort(), this.opts.timeoutMs);
+    const abort = signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal;
     const blocks: KvBlock[] = [];
     try {
-      await this.download(layout, tokens, fromBlock, blocks, abort);
+      await this.download(layout, tokens, fromBlock, blocks, abort, () => timer.refresh());
       this.mark('healthy');
     } catch (err) {
-      const reason = timeout.aborted ? `no KV within ${this.opts.timeoutMs} ms` : (err as Error).message;
+      const reason = stalled.signal.aborted ? `no KV for ${this.opts.timeoutMs} ms` : (err as Error).message;
       this.mark('degraded', reason);
       if (signal?.aborted) return null;
       // Blocks that did arrive whole are still good: keep them, prefill the rest locally.
       if (blocks.length === 0) return null;
+    } finally {
+      clearTimeout(timer);
     }
     const bytes = blocks.reduce((n, b) => n + b.data.byteLength, 0);
     const cachedTokens = await kv.importKv(tokens, blocks);
@@ -160,7 +165,7 @@ export class PrefillerLink {
    * Streams blocks [fromBlock, ...) of `tokens` from the prefiller into `blocks` (whole blocks
    * only, in order, so a failure leaves the ones that did arrive). Throws on any failure.
    */
-  async download(layout: KvLayout, tokens: Uint32Array, fromBlock: number, blocks: KvBlock[], signal: AbortSignal): Promise<void> {
+  async download(layout: KvLayout, tokens: Uint32Array, fromBlock: number, blocks: KvBlock[], signal: AbortSignal, onBlock?: () => void): Promise<void> {
     const req: KvPrefillRequest = { fingerprint: layout.modelFingerprint, tokens: tokensToBytes(tokens), fromBlock };
     this.prefillRequests++;
     const res = await requestStream(this.endpoint('v1/kv/prefill'), { 'content-type': 'application/x-msgpack', ...this.headers() }, encode(req), this.agent, signal);
@@ -175,6 +180,7 @@ export class PrefillerLink {
         if (frame.t === 'block') {
           if (frame.index !== fromBlock + blocks.length) throw new Error(`block ${frame.index} out of order`);
           blocks.push(blockFromFrame(frame));
+          onBlock?.();
         }
         if (frame.t === 'end') ended = true;
       }

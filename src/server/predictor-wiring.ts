@@ -5,7 +5,7 @@ import { PREDICT_MAX_BODY, type PredictRouteOptions } from '../api/predict.js';
 import { Predictor } from '../predict/predictor.js';
 import { PrefillerLink } from '../predict/prefiller-link.js';
 
-/** How long a decoder waits for its prefiller's KV before prefilling locally. */
+/** How long a decoder waits for the next block of its prefiller's KV before prefilling locally. */
 const PREFILL_TIMEOUT_MS = 10_000;
 const HEARTBEAT_MS = 2_000;
 
