@@ -9,7 +9,7 @@ import { validateInput } from '../../src/batch/validate.js';
 import { validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
 import { median } from '../../src/bench/stats.js';
-import { mainThreadCpuMs } from '../chat/bench-run.js';
+import { holdOf, type Hold } from '../common/loop-hold.js';
 
 const CHUNK = 256 * 1024;
 
@@ -22,43 +22,6 @@ function chunksOf(text: string): Buffer[] {
   const out: Buffer[] = [];
   for (let i = 0; i < bytes.length; i += CHUNK) out.push(Buffer.from(bytes.subarray(i, i + CHUNK)));
   return out;
-}
-
-/** Longest gap between turns of a setImmediate chain while `work` runs, in wall time and in
- *  this thread's CPU time (on a shared machine the wall gaps include time the OS gave other
- *  processes; the CPU gaps are what the loop itself spent), and the work's wall and CPU time. */
-interface Hold {
-  maxHoldMs: number;
-  maxHoldCpuMs: number;
-  totalMs: number;
-  loopCpuMs: number;
-}
-
-async function holdOf(work: () => Promise<unknown>): Promise<Hold> {
-  let last = performance.now();
-  let lastCpu = mainThreadCpuMs();
-  let max = 0;
-  let maxCpu = 0;
-  let running = true;
-  const tick = (): void => {
-    const now = performance.now();
-    const cpu = mainThreadCpuMs();
-    max = Math.max(max, now - last);
-    maxCpu = Math.max(maxCpu, cpu - lastCpu);
-    last = now;
-    lastCpu = cpu;
-    // A timer, not setImmediate: an immediate chain would keep the loop spinning (and its CPU
-    // would drown the loop CPU this measures).
-    if (running) setTimeout(tick, 0);
-  };
-  setTimeout(tick, 0);
-  const t0 = performance.now();
-  const cpu0 = mainThreadCpuMs();
-  await work();
-  const totalMs = performance.now() - t0;
-  const loopCpuMs = mainThreadCpuMs() - cpu0;
-  running = false;
-  return { maxHoldMs: max, maxHoldCpuMs: maxCpu, totalMs, loopCpuMs };
 }
 
 async function main(): Promise<void> {
@@ -81,7 +44,12 @@ async function main(): Promise<void> {
       for (let r = 0; r < Number(values.reps); r++) {
         // Fresh copies each run: the worker path moves the chunks it is given.
         const copies = chunks.map((c) => Buffer.from(c));
-        runs.push(await holdOf(() => (where === 'worker' ? validateInputOffLoop(() => copies, limits) : validateInput(copies, limits, pause))));
+        // Resolves to nothing: no validation result stays alive into the next rep.
+        runs.push(
+          await holdOf(async () => {
+            await (where === 'worker' ? validateInputOffLoop(() => copies, limits) : validateInput(copies, limits, pause));
+          }),
+        );
       }
       const m = (f: (x: Hold) => number): number => median(runs.map(f));
       console.log(`| ${name} | ${where} | ${m((x) => x.maxHoldCpuMs).toFixed(2)} | ${m((x) => x.maxHoldMs).toFixed(2)} | ${m((x) => x.loopCpuMs).toFixed(0)} | ${m((x) => x.totalMs).toFixed(0)} |`);

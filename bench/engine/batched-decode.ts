@@ -20,21 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { EngineModel } from '../../src/engine/index.js';
 import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
-
-function randomTokens(n: number, seed: number, vocab: number): Uint32Array {
-  const out = new Uint32Array(n);
-  let x = seed * 2654435761 + 1;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    out[i] = 200 + (x % Math.min(vocab - 300, 100000));
-  }
-  return out;
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
-};
+import { middleSample, randomTokens } from '../common/engine-inputs.js';
 
 interface OneRun {
   prefillTokS: number;
@@ -200,10 +186,10 @@ const load1 = loadavg()[0]!;
 console.log(`model ${values.model}, ${threads} threads, ${tokens} tokens per stream, ${reps} reps; load average ${load0.toFixed(2)} -> ${load1.toFixed(2)} (shared machine: numbers are noisy)`);
 const summary: Record<string, unknown> = {};
 for (const [label, rs] of Object.entries(runs)) {
-  const prefill = median(rs.map((x) => x.prefillTokS));
-  const prefillCpu = median(rs.map((x) => x.prefillCpuMsPerTok));
-  const dec = Object.fromEntries(streams.map((c) => [c, median(rs.map((x) => x.decodeTokS[c]!))]));
-  const decCpu = Object.fromEntries(streams.map((c) => [c, median(rs.map((x) => x.decodeCpuMsPerTok[c]!))]));
+  const prefill = middleSample(rs.map((x) => x.prefillTokS));
+  const prefillCpu = middleSample(rs.map((x) => x.prefillCpuMsPerTok));
+  const dec = Object.fromEntries(streams.map((c) => [c, middleSample(rs.map((x) => x.decodeTokS[c]!))]));
+  const decCpu = Object.fromEntries(streams.map((c) => [c, middleSample(rs.map((x) => x.decodeCpuMsPerTok[c]!))]));
   summary[label] = { prefillTokS: prefill, prefillCpuMsPerTok: prefillCpu, decodeTokS: dec, decodeCpuMsPerTok: decCpu, runs: rs };
   console.log(`\n${label}: prefill 512 ${prefill.toFixed(1)} tok/s, ${prefillCpu.toFixed(2)} CPU-ms/token`);
   console.log(`| streams | aggregate decode tok/s | x first row | / prefill rate | CPU-ms per generated token |`);

@@ -12,21 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
-
-function randomTokens(n: number, seed: number, vocab: number): Uint32Array {
-  const out = new Uint32Array(n);
-  let x = seed * 2654435761 + 1;
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    out[i] = 200 + (x % Math.min(vocab - 300, 100000));
-  }
-  return out;
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
-};
+import { middleSample, randomTokens } from '../common/engine-inputs.js';
 
 interface Timing {
   ttftMs: number;
@@ -150,15 +136,15 @@ async function main() {
   out.loadEnd = load1();
   console.log(`load average (1 min) before / after the reps: ${(out.loadStart as number).toFixed(2)} / ${(out.loadEnd as number).toFixed(2)}`);
   const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
-  out.prefillTokS = median(prefill);
-  out.decodeTokS = median(decode);
-  console.log(`engine:    prefill 512 ${median(prefill).toFixed(1)} tok/s (runs ${fmt(prefill)})`);
-  console.log(`engine:    decode 128  ${median(decode).toFixed(1)} tok/s (runs ${fmt(decode)})`);
+  out.prefillTokS = middleSample(prefill);
+  out.decodeTokS = middleSample(decode);
+  console.log(`engine:    prefill 512 ${middleSample(prefill).toFixed(1)} tok/s (runs ${fmt(prefill)})`);
+  console.log(`engine:    decode 128  ${middleSample(decode).toFixed(1)} tok/s (runs ${fmt(decode)})`);
   if (peer) {
-    out.llamacpp = { prefillTokS: median(peerPrefill), decodeTokS: median(peerDecode) };
-    console.log(`llama.cpp: prefill 512 ${median(peerPrefill).toFixed(1)} tok/s (runs ${fmt(peerPrefill)})`);
-    console.log(`llama.cpp: decode 128  ${median(peerDecode).toFixed(1)} tok/s (runs ${fmt(peerDecode)})`);
-    console.log(`ratio engine/llama.cpp: prefill ${(median(prefill) / median(peerPrefill)).toFixed(2)}x, decode ${(median(decode) / median(peerDecode)).toFixed(2)}x`);
+    out.llamacpp = { prefillTokS: middleSample(peerPrefill), decodeTokS: middleSample(peerDecode) };
+    console.log(`llama.cpp: prefill 512 ${middleSample(peerPrefill).toFixed(1)} tok/s (runs ${fmt(peerPrefill)})`);
+    console.log(`llama.cpp: decode 128  ${middleSample(peerDecode).toFixed(1)} tok/s (runs ${fmt(peerDecode)})`);
+    console.log(`ratio engine/llama.cpp: prefill ${(middleSample(prefill) / middleSample(peerPrefill)).toFixed(2)}x, decode ${(middleSample(decode) / middleSample(peerDecode)).toFixed(2)}x`);
   }
 
   const agg: Record<string, number> = {};
@@ -180,10 +166,10 @@ async function main() {
     warm.push(w.ttftMs);
     out.cachedTokensWarm = w.cachedTokens;
   }
-  out.ttftColdMs = median(cold);
-  out.ttftCachedMs = median(warm);
+  out.ttftColdMs = middleSample(cold);
+  out.ttftCachedMs = middleSample(warm);
   if (ttftReps > 0) console.log(
-    `engine: TTFT 2048-token prompt cold ${median(cold).toFixed(0)} ms, with 1900 shared (${String(out.cachedTokensWarm)} cached) ${median(warm).toFixed(0)} ms (ratio ${(median(warm) / median(cold)).toFixed(3)})`,
+    `engine: TTFT 2048-token prompt cold ${middleSample(cold).toFixed(0)} ms, with 1900 shared (${String(out.cachedTokensWarm)} cached) ${middleSample(warm).toFixed(0)} ms (ratio ${(middleSample(warm) / middleSample(cold)).toFixed(3)})`,
   );
   m.unload();
 

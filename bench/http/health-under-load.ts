@@ -5,15 +5,16 @@
 // its own p50 / p99 / max. Each round runs the server twice, batch validation in its worker
 // (the default) and on the event loop (SVC_BATCH_VALIDATE_INLINE=1), alternating which goes first.
 //   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16] [--json out.json]
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { median } from '../../src/bench/stats.js';
 import { ensureBuiltinModel } from '../../src/model-maker/index.js';
+import { startServe } from '../common/svc-serve.js';
 import { runStream } from './sse-load-client.js';
 
 const KEY = 'sk-health-under-load-0000';
@@ -52,17 +53,6 @@ if (!isMainThread) {
 }
 
 // ---- main thread ----
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const wall = (): number => performance.timeOrigin + performance.now();
 
@@ -93,15 +83,8 @@ function stats(samples: number[], from: number, to: number): PhaseStats {
 
 async function startServer(model: string, inline: boolean): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-health-load-'));
-  const port = await freePort();
-  const args = [resolve('bin/svc.mjs'), 'serve', '--port', String(port), '--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--rate-limit-rps', '0', '--log-level', 'warn'];
-  args.push('--model', model);
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0' } });
-  for (;;) {
-    if (await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false)) break;
-    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode})`);
-    await sleep(100);
-  }
+  const args = ['--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--rate-limit-rps', '0', '--log-level', 'warn', '--model', model];
+  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0' });
   return { proc, port, dataDir };
 }
 

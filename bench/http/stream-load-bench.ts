@@ -5,28 +5,15 @@
 // the engine ends idle with its KV back at the baseline.
 // Usage (after the build): node dist/bench/http/stream-load-bench.js [--streams 2000] [--tokens 32]
 //   [--kv-cache-mb 256] [--threads N] [--model FILE] [--read-every-ms 1000] [--json out.json]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuiltinModel } from '../../src/model-maker/index.js';
-import { PACKAGE_ROOT } from '../../src/paths.js';
+import { startServe } from '../common/svc-serve.js';
 import { runStream, type StreamMode, type StreamOutcome } from './sse-load-client.js';
 
 const KEY = 'sk-stream-load-bench-0000';
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
 
 function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -72,20 +59,12 @@ async function main(): Promise<void> {
   const streams = Number(values.streams);
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-stream-load-'));
   const model = values.model ? resolve(values.model) : await ensureBuiltinModel(join(tmpdir(), 'svc-bench-models'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const args = [join(PACKAGE_ROOT, 'bin', 'svc.mjs'), 'serve', '--model', model, '--port', String(port), '--no-predict', '--data-dir', dataDir];
+  const args = ['--model', model, '--no-predict', '--data-dir', dataDir];
   args.push('--api-key', KEY, '--rate-limit-rps', '0', '--max-queue', String(streams * 2), '--kv-cache-mb', values['kv-cache-mb']!, '--log-level', 'warn');
   if (values.threads) args.push('--threads', values.threads);
-  const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const { proc: server, port, url } = await startServe(args);
   const pid = server.pid!;
   try {
-    for (;;) {
-      const ok = await fetch(`${url}/ready`).then((r) => r.status === 200, () => false);
-      if (ok) break;
-      if (server.exitCode !== null) throw new Error(`server exited (${server.exitCode})`);
-      await sleep(100);
-    }
     // Warm-up, then the baselines.
     await runStream({ port, apiKey: KEY, mode: 'normal', body: { model: 'builtin', stream: true, max_tokens: 4, messages: [{ role: 'user', content: 'hi' }] } });
     const before = await gauges(url);

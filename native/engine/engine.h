@@ -25,6 +25,7 @@
 // succeeds the sequence decodes plainly.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -220,12 +221,28 @@ class engine {
   void record_queue_time(sequence& s);
   void emit(sequence& s, const token_event& ev);
   void deliver_events();
+  void publish_stats();
+  int64_t available_blocks() const;
+
+  // One scheduler step (engine/step.cc): schedule, run, update. Sequences that end during it
+  // move to `ended`.
   void step(std::vector<std::unique_ptr<sequence>>& ended);
+  // Schedule: the rows of the step.
+  void make_decode_room(std::vector<std::unique_ptr<sequence>>& ended);
+  void schedule();
+  int32_t plan_draft(sequence& s, int32_t room);
   std::vector<sequence*> finishing_prompts() const;
   bool prefill_first_now(const std::vector<sequence*>& finishing) const;
-  void publish_stats();
-  int32_t plan_draft(sequence& s, int32_t room);
-  int64_t available_blocks() const;
+  // Run: the plan laid out as one forward pass.
+  bool build_batch();
+  // Update: sample, accept, advance, finish, emit.
+  struct logits_group;
+  void advance_computed();
+  void sample_first_rows();
+  void accept_rows(const logits_group& g, const sample_result& first, std::chrono::steady_clock::time_point step_end,
+                   std::vector<std::unique_ptr<sequence>>& ended);
+  void emit_token(sequence& s, const sample_result& r);
+  void end_running(sequence& s, finish_reason why, std::vector<std::unique_ptr<sequence>>& ended);
   void compute_private(const std::vector<int32_t>& tokens, int64_t from, int64_t to, std::vector<int32_t>& blocks,
                        const std::function<void(int64_t first_pos, int n)>& on_chunk);
 
@@ -268,8 +285,27 @@ class engine {
   };
   std::deque<partial_export> partial_exports_;
   queue_time_histogram queue_time_;
+  // The current step (kept between steps only to reuse their memory).
+  struct step_part {  // rows of one sequence in the step's forward pass
+    sequence* s;
+    int64_t from;      // position of the first row
+    int64_t n;         // rows
+    bool logits;       // its last row is sampled (with drafts: every row)
+    int32_t n_draft;   // draft tokens after the input token (each with its own logit row)
+  };
+  struct step_plan {
+    std::vector<step_part> parts;  // decodes first, then prefill chunks
+    int n_decode = 0;              // decoding sequences (run unless prefill_first)
+    bool prefill_first = false;    // prefill_first_now(): only finishing prompts run
+  };
+  struct logits_group {  // one sequence that samples this step: its first logit row and drafts
+    sequence* s;
+    int first_row;
+    int32_t n_draft;
+  };
+  step_plan plan_;
+  std::vector<logits_group> groups_;
   std::vector<fwd_token> batch_;
-  std::vector<sequence*> batch_seq_;
   std::vector<int32_t> out_rows_;
   std::vector<sample_result> first_;  // per logits group of a step: the sample of its first row
   // Events of the current step grouped by sink (one sink per JS environment: a short list).

@@ -119,25 +119,37 @@ void scores_heads(const float* const* q, const uint16_t* const* kblk, int bs, in
   }
 }
 
-// out[g][0 .. hd) = sum_j p[g * stride + j - j0] * v_j over j0 <= j < n_pos, H heads at once, 32
-// dims per pass (one cache line of f16 V per position) with the accumulators in registers.
-template <int H>
-void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk, int bs, int64_t kv_stride,
-                     int64_t hd, int32_t j0, int32_t n_pos, float* const* out) {
-  p -= j0;  // p[g * stride + j] below is the probability of position j
+// out[g][0 .. hd) = sum_j p[g][j] * v_j, H query rows at once, 32 dims per pass (one cache line
+// of f16 V per position) with the accumulators in registers. Every row attends [jmin, jmax), or,
+// with kOwnRanges (the grouped prefill rows of attend_rows), its own [lo[g], hi[g]) inside it:
+// positions outside a row's range are skipped, not added as 0, so each row's sum is the same, in
+// the same order, as over its own range alone. Decode (no ranges) pays no per-position check.
+template <int H, bool kOwnRanges>
+void weighted_values(const float* const* p, const int32_t* lo, const int32_t* hi, const uint16_t* const* vblk, int bs,
+                     int64_t kv_stride, int64_t hd, int32_t jmin, int32_t jmax, float* const* out) {
+  const auto attends = [&](int g, int32_t j) -> bool {
+    if constexpr (kOwnRanges) {
+      return j >= lo[g] && j < hi[g];
+    } else {
+      (void)g;
+      (void)j;
+      return true;
+    }
+  };
   int64_t i0 = 0;
 #ifdef INFER_F16C
   for (; i0 + 32 <= hd; i0 += 32) {
     __m256 acc[H][4];
     for (int g = 0; g < H; ++g)
       for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_setzero_ps();
-    kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
-    for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+    kv_row_cursor rows(vblk, bs, kv_stride, jmin);  // no division per position
+    for (int32_t j = jmin; j < jmax; ++j, rows.next()) {
       const uint16_t* v = rows.row() + i0;
       __m256 vv[4];
       for (int c = 0; c < 4; ++c) vv[c] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * c)));
       for (int g = 0; g < H; ++g) {
-        const __m256 a = _mm256_broadcast_ss(p + g * stride + j);
+        if (!attends(g, j)) continue;
+        const __m256 a = _mm256_broadcast_ss(p[g] + j);
         for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_fmadd_ps(a, vv[c], acc[g][c]);
       }
     }
@@ -147,23 +159,22 @@ void weighted_values(const float* p, int64_t stride, const uint16_t* const* vblk
   for (; i0 + 8 <= hd; i0 += 8) {
     __m256 acc[H];
     for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
-    kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
-    for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
+    kv_row_cursor rows(vblk, bs, kv_stride, jmin);  // no division per position
+    for (int32_t j = jmin; j < jmax; ++j, rows.next()) {
       const uint16_t* v = rows.row() + i0;
       const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)));
-      for (int g = 0; g < H; ++g) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p + g * stride + j), vv, acc[g]);
+      for (int g = 0; g < H; ++g)
+        if (attends(g, j)) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p[g] + j), vv, acc[g]);
     }
     for (int g = 0; g < H; ++g) _mm256_storeu_ps(out[g] + i0, acc[g]);
   }
 #endif
   for (; i0 < hd; ++i0) {
     for (int g = 0; g < H; ++g) {
+      const int32_t from = kOwnRanges ? lo[g] : jmin, to = kOwnRanges ? hi[g] : jmax;
       float s = 0.0f;
-      kv_row_cursor rows(vblk, bs, kv_stride, j0);  // no division per position
-      for (int32_t j = j0; j < n_pos; ++j, rows.next()) {
-        const uint16_t* v = rows.row();
-        s = std::fma(p[g * stride + j], fp16_to_fp32(v[i0]), s);
-      }
+      kv_row_cursor rows(vblk, bs, kv_stride, from);  // no division per position
+      for (int32_t j = from; j < to; ++j, rows.next()) s = std::fma(p[g][j], fp16_to_fp32(rows.row()[i0]), s);
       out[g][i0] = s;
     }
   }
@@ -317,59 +328,6 @@ int query_rows_per_task(const model_hparams& hp) {
   return std::max(1, kQueryRowsPerTask / per_pass) * per_pass;
 }
 
-// weighted_values for rows with their own position ranges [lo[g], hi[g]) inside [jmin, jmax):
-// p[g][j] is row g's probability of position j. Each row's output is the same sum, in the same
-// order, as weighted_values over its own range (positions outside it are skipped, not added as 0).
-template <int H>
-void weighted_values_rows(const float* const* p, const int32_t* lo, const int32_t* hi, const uint16_t* const* vblk,
-                          int bs, int64_t kv_stride, int64_t hd, int32_t jmin, int32_t jmax, float* const* out) {
-  int64_t i0 = 0;
-#ifdef INFER_F16C
-  for (; i0 + 32 <= hd; i0 += 32) {
-    __m256 acc[H][4];
-    for (int g = 0; g < H; ++g)
-      for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_setzero_ps();
-    kv_row_cursor rows(vblk, bs, kv_stride, jmin);  // no division per position
-    for (int32_t j = jmin; j < jmax; ++j, rows.next()) {
-      const uint16_t* v = rows.row() + i0;
-      __m256 vv[4];
-      for (int c = 0; c < 4; ++c) vv[c] = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + 8 * c)));
-      for (int g = 0; g < H; ++g) {
-        if (j < lo[g] || j >= hi[g]) continue;
-        const __m256 a = _mm256_broadcast_ss(p[g] + j);
-        for (int c = 0; c < 4; ++c) acc[g][c] = _mm256_fmadd_ps(a, vv[c], acc[g][c]);
-      }
-    }
-    for (int g = 0; g < H; ++g)
-      for (int c = 0; c < 4; ++c) _mm256_storeu_ps(out[g] + i0 + 8 * c, acc[g][c]);
-  }
-  for (; i0 + 8 <= hd; i0 += 8) {
-    __m256 acc[H];
-    for (int g = 0; g < H; ++g) acc[g] = _mm256_setzero_ps();
-    kv_row_cursor rows(vblk, bs, kv_stride, jmin);  // no division per position
-    for (int32_t j = jmin; j < jmax; ++j, rows.next()) {
-      const uint16_t* v = rows.row() + i0;
-      const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v)));
-      for (int g = 0; g < H; ++g)
-        if (j >= lo[g] && j < hi[g]) acc[g] = _mm256_fmadd_ps(_mm256_broadcast_ss(p[g] + j), vv, acc[g]);
-    }
-    for (int g = 0; g < H; ++g) _mm256_storeu_ps(out[g] + i0, acc[g]);
-  }
-#endif
-  for (; i0 < hd; ++i0) {
-    for (int g = 0; g < H; ++g) {
-      float s = 0.0f;
-      for (int32_t j = lo[g]; j < hi[g]; ++j) {
-        const uint16_t* v = vblk[j / bs] + static_cast<int64_t>(j % bs) * kv_stride;
-        s = std::fma(p[g][j], fp16_to_fp32(v[i0]), s);
-      }
-      out[g][i0] = s;
-    }
-  }
-  (void)jmin;
-  (void)jmax;
-}
-
 // The positions one query attends and how its scores are shaped: [j0, n_pos) (j0 > 0 under a
 // sliding window), the query scale, the soft-cap (0: none), and the sink logits of the pass's
 // query heads (null: none).
@@ -411,7 +369,7 @@ void attend_rows(int rows, const float* const* q, float* const* out, const atten
   }
   for (int r0 = 0; r0 < rows; r0 += kHeadsPerValuePass) {
 #define INFER_VALUES(G) \
-  case G: weighted_values_rows<G>(p + r0, lo + r0, hi + r0, vblk, bs, kv_stride, hd, jmin, jmax, out + r0); break;
+  case G: weighted_values<G, true>(p + r0, lo + r0, hi + r0, vblk, bs, kv_stride, hd, jmin, jmax, out + r0); break;
     switch (std::min(kHeadsPerValuePass, rows - r0)) {
       INFER_VALUES(1) INFER_VALUES(2) INFER_VALUES(3) INFER_VALUES(4)
       default: break;
@@ -429,13 +387,15 @@ void attend_heads(const float* const* q, float* const* out, const uint16_t* cons
     if (sp.softcap > 0.0f) softcap_row(sc + g * stride, n_pos - j0, sp.softcap);
     softmax_row(sc + g * stride, n_pos - j0, sp.sinks ? sp.sinks + g : nullptr);
   }
+  const float* p[H];  // p[g][j]: head g's probability of position j
+  for (int g = 0; g < H; ++g) p[g] = sc + g * stride - j0;
   int g0 = 0;
   for (; g0 + kHeadsPerValuePass <= H; g0 += kHeadsPerValuePass)
-    weighted_values<kHeadsPerValuePass>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, j0, n_pos, out + g0);
+    weighted_values<kHeadsPerValuePass, false>(p + g0, nullptr, nullptr, vblk, bs, kv_stride, hd, j0, n_pos, out + g0);
   switch (H - g0) {
-    case 3: weighted_values<3>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
-    case 2: weighted_values<2>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
-    case 1: weighted_values<1>(sc + g0 * stride, stride, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
+    case 3: weighted_values<3, false>(p + g0, nullptr, nullptr, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
+    case 2: weighted_values<2, false>(p + g0, nullptr, nullptr, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
+    case 1: weighted_values<1, false>(p + g0, nullptr, nullptr, vblk, bs, kv_stride, hd, j0, n_pos, out + g0); break;
     default: break;
   }
 }
