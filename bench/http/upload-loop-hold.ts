@@ -19,6 +19,7 @@ import { createHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import { median, summarize } from '../../src/bench/stats.js';
 import { mainThreadCpuMs } from '../chat/bench-run.js';
+import { holdOf } from '../common/loop-hold.js';
 
 const KEY = 'sk-upload-loop-hold-0000';
 const PROBE_INTERVAL_MS = 2;
@@ -100,32 +101,12 @@ async function main(): Promise<void> {
   type Run = { maxHoldCpuMs: number; maxHoldMs: number; loopCpuMs: number; totalMs: number; bytes: number; p50: number; p99: number; max: number; probes: number };
   /** One measured phase: the timer chain and the prober run beside `work`. */
   const measure = async (work: () => Promise<number>): Promise<Run> => {
-    let last = performance.now();
-    let lastCpu = mainThreadCpuMs();
-    let maxWall = 0;
-    let maxCpu = 0;
-    let running = true;
-    const tick = (): void => {
-      const now = performance.now();
-      const cpu = mainThreadCpuMs();
-      maxWall = Math.max(maxWall, now - last);
-      maxCpu = Math.max(maxCpu, cpu - lastCpu);
-      last = now;
-      lastCpu = cpu;
-      if (running) setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
     probe.postMessage('start');
-    const t0 = performance.now();
-    const cpu0 = mainThreadCpuMs();
-    const bytes = await work();
-    const loopCpuMs = mainThreadCpuMs() - cpu0;
-    const totalMs = performance.now() - t0;
-    running = false;
+    const { result: bytes, ...hold } = await holdOf(work);
     const latencies = new Promise<number[]>((res) => probe.once('message', res));
     probe.postMessage('stop');
     const h = summarize(await latencies);
-    return { maxHoldCpuMs: maxCpu, maxHoldMs: maxWall, loopCpuMs, totalMs, bytes, p50: h.p50, p99: h.p99, max: h.max, probes: h.count };
+    return { ...hold, bytes, p50: h.p50, p99: h.p99, max: h.max, probes: h.count };
   };
   const uploadOnce = async (): Promise<number> => {
     const done = new Promise<{ status: number; bytes: number }>((res) => upload.once('message', res));
