@@ -47,6 +47,8 @@ interface UpdateView {
   originalText: string;
   /** Normalised original line → how many times it occurs. */
   origCount: Map<string, number>;
+  /** Original lines a marker between two segments stands for (see `markerCovered`). */
+  covered: Uint8Array;
 }
 
 /** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
@@ -89,7 +91,32 @@ function updateView(orig: Lines, original: string, update: string): UpdateView {
   const wholeFile = !split.hasMarkers && readsAsWholeFile(orig, u);
   const origCount = new Map<string, number>();
   for (const n of orig.norm) origCount.set(key(n), (origCount.get(key(n)) ?? 0) + 1);
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount };
+  const covered = markerCovered(orig, split.segments, origCount);
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered };
+}
+
+/**
+ * Original lines a marker stands for: one segment ends on original line p and the next starts on
+ * original line q, both lines the original has once, p before q. The lines between are the
+ * "existing code" the marker keeps: no edit shown elsewhere (a new function copying their text)
+ * replaces them.
+ */
+function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, number>): Uint8Array {
+  const covered = new Uint8Array(orig.text.length);
+  if (segments.length < 2) return covered;
+  const at = new Map<string, number>();
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) at.set(key(orig.norm[j]!), j);
+  const edge = (l: Lines, last: boolean): number | undefined => {
+    for (let x = last ? l.text.length - 1 : 0; x >= 0 && x < l.text.length; x += last ? -1 : 1) if (!l.blank[x]) return at.get(key(l.norm[x]!));
+    return undefined;
+  };
+  for (let k = 0; k + 1 < segments.length; k++) {
+    const p = edge(segments[k]!.lines, true);
+    const q = edge(segments[k + 1]!.lines, false);
+    if (p === undefined || q === undefined || q <= p) continue;
+    for (let j = p + 1; j < q; j++) covered[j] = 1;
+  }
+  return covered;
 }
 
 /**
@@ -446,7 +473,9 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       for (const v of gap.vanished) if (!v.rule && v.j > h.j && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!))) v.rule = 'replaced';
     }
     for (const v of gap.vanished) {
-      if (!v.rule && adjacent) v.rule = 'between-anchors';
+      // What a marker between two pinned lines stands for stays (only the instruction removes it).
+      if (view.covered[v.j]) v.rule = instructed.has(v.j) ? 'instructed' : null;
+      else if (!v.rule && adjacent) v.rule = 'between-anchors';
       if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
       if (v.rule) licensed[v.rule]++;
       else lost.push(v.j);

@@ -497,6 +497,30 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   return { start: g, end: g, pairs, delta: 0 };
 }
 
+/**
+ * `branches:` (a block header ending the previous segment), an indented marker, then new lines with
+ * no anchor (`- next`): the marker stands for the block's existing lines, so the new lines go at the
+ * end of that block. Returns the insertion line, or -1 when the previous segment does not end on a
+ * matched header that the segment and its marker sit inside.
+ */
+function endOfShownBlock(o: Lines, prev: Segment, prevSpan: Span, seg: Segment, lo: number, hi: number): number {
+  const p = prev.lines;
+  let last = p.text.length - 1;
+  while (last >= 0 && p.blank[last]) last--;
+  const pair = prevSpan.pairs.find(([i]) => i === last);
+  if (!pair || prev.markerAfterIndent === null) return -1;
+  const h = pair[1];
+  const s = seg.lines;
+  let first = 0;
+  while (first < s.text.length && s.blank[first]) first++;
+  if (first >= s.text.length || !/[:{[(]$/.test(o.norm[h]!)) return -1;
+  if (prev.markerAfterIndent <= p.indent[last]! || s.indent[first]! <= p.indent[last]!) return -1;
+  // The header's block: deeper lines after it (its closing line, when it has one, stays after the insert).
+  let end = h + 1;
+  for (let y = h + 1; y < o.text.length && (o.blank[y] || o.indent[y]! > o.indent[h]!); y++) if (!o.blank[y]) end = y + 1;
+  return end >= lo && end <= hi ? end : -1;
+}
+
 /** Segment lines and window lines examined when looking for an edited-line anchor. */
 const MAX_SIMILAR_SEGMENT_LINES = 24;
 const MAX_SIMILAR_WINDOW = 20_000;
@@ -721,7 +745,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const edgeBound = (isFirst && !seg.markerBefore) || (isLast && !seg.markerAfter);
     if (!edgeBound) ambiguities.push(`segment ${k + 1} has no anchor line in the original; placed by position`);
     rules[k] = edgeBound ? 'file-edge' : 'position';
-    spans[k] = placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
+    const inBlock = k > 0 && spans[k - 1] ? endOfShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : -1;
+    spans[k] = inBlock >= 0 ? { start: inBlock, end: inBlock, pairs: [], delta: 0 } : placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
   }
   return { spans: spans as Span[], ambiguities, rules };
 }
