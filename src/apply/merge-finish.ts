@@ -13,6 +13,8 @@ export interface Span {
   pairs: Array<[number, number]>;
   /** Segment-wide indentation shift (original columns − update columns), 0 unless the whole segment is offset. */
   delta: number;
+  /** Segment lines left out of the output (blank lines that only frame a marker). */
+  drop?: ReadonlySet<number>;
 }
 
 /** How a segment was placed: on exact anchor lines, on an edited line, on common lines only, or by position alone. */
@@ -716,7 +718,14 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       end++;
       blanks--;
     }
-    spans[k] = { start, end: Math.max(end, start), pairs: all, delta };
+    // Blank lines between the marker and a first line that is context: layout around the marker,
+    // not new lines, where the original has no blank line there (`{` then `public function index`).
+    let drop: Set<number> | undefined;
+    if (seg.markerBefore && leadBlanks > 0 && all[0]![0] === leadBlanks && all[0]![1] === start && !(start > 0 && o.blank[start - 1])) {
+      drop = new Set<number>();
+      for (let i = 0; i < leadBlanks; i++) drop.add(i);
+    }
+    spans[k] = { start, end: Math.max(end, start), pairs: all, delta, drop };
     prevEnd = Math.max(end, start);
   }
 
@@ -768,6 +777,7 @@ function segmentOutput(o: Lines, seg: Segment, span: Span, out: OutLine[]): void
   const matched = new Map<number, number>();
   for (const [i, j] of span.pairs) matched.set(i, j);
   for (let i = 0; i < s.text.length; i++) {
+    if (span.drop?.has(i)) continue;
     const j = matched.get(i);
     // Unchanged line: the original's bytes (tabs, trailing spaces). Internal whitespace the update
     // changed (gofmt re-aligning fields) is an edit, so that line comes from the update.
