@@ -83,6 +83,15 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir: 1 | -1 = 1): boolean {
   if (fillEqual(s, i, o, j, delta)) return true;
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
+  // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
+  // its rename only when the update goes on past it as the original does (context shown beyond it).
+  if (otherDefinition(o.norm[j]!, s.norm[i]!)) {
+    let x = i + dir;
+    while (x >= 0 && x < s.text.length && s.blank[x]) x += dir;
+    let y = j + dir;
+    while (y >= 0 && y < o.text.length && o.blank[y]) y += dir;
+    if (x < 0 || x >= s.text.length || y < 0 || y >= o.text.length || !fillEqual(s, x, o, y, delta)) return false;
+  }
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
@@ -569,6 +578,7 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
       // Same first token first (cheap), then the full test: edits rarely change how a line starts.
       if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
+      if (otherDefinition(o.norm[j]!, s.norm[i]!)) continue;
       found.push({ i, j, score: dice(o.norm[j]!, s.norm[i]!) });
     }
   }
@@ -579,6 +589,19 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
   const cands = found.filter(({ i, j }) => !starts.has(j - i) && starts.add(j - i)).slice(0, MAX_SIMILAR_CANDIDATES);
   const picked = cands.length > 1 ? distinctiveCandidate(s, o, cands) : cands[0]!;
   return [[picked.i, picked.j]];
+}
+
+const DEFINITION = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|function|func|fn|class|struct|enum|interface|trait|CREATE\s+(?:UNIQUE\s+)?(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|INDEX|FUNCTION|PROCEDURE|TRIGGER|TYPE|SEQUENCE)(?:\s+IF\s+NOT\s+EXISTS)?)\s+([\w$.]+)/i;
+
+/**
+ * Two lines that each define something, under different names (`CREATE INDEX orders_user_idx` and
+ * `CREATE INDEX orders_status_idx`): a new definition beside the old one, not its edit, when nothing
+ * else anchors the segment.
+ */
+function otherDefinition(a: string, b: string): boolean {
+  const na = DEFINITION.exec(a)?.[1];
+  const nb = DEFINITION.exec(b)?.[1];
+  return na !== undefined && nb !== undefined && na !== nb;
 }
 
 /** Edited-line candidates compared by the segment's distinctive tokens. */
