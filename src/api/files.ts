@@ -1,6 +1,6 @@
 // OpenAI Files API on the LMDB file store: upload (multipart, streamed into fixed-size chunks),
 // list, retrieve, download (streamed out with backpressure), delete.
-import { ApiError, invalidRequest, notFound } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { Route, RequestContext } from '../http/types.js';
 import type { BatchSystem } from '../batch/system.js';
 import type { FileWriter } from '../store/files.js';
@@ -29,10 +29,10 @@ function cleanFilename(name: string): string {
 
 async function upload(sys: BatchSystem, ctx: RequestContext): Promise<void> {
   const boundary = boundaryOf(ctx.header('content-type'));
-  if (!boundary) throw invalidRequest('Content-Type must be multipart/form-data with a boundary.');
+  if (!boundary) throw apiError('upload_not_multipart');
   const declared = Number(ctx.header('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > sys.maxFileBytes + MULTIPART_OVERHEAD_BYTES) {
-    throw new ApiError('request_too_large', `Upload of ${declared} bytes exceeds the ${sys.maxFileBytes}-byte file limit.`);
+    throw apiError('file_too_large', { limit: sys.maxFileBytes });
   }
   const parser = new MultipartParser(boundary);
   let writer: FileWriter | null = null;
@@ -43,10 +43,10 @@ async function upload(sys: BatchSystem, ctx: RequestContext): Promise<void> {
       for (const ev of parser.write(chunk)) {
         if (ev.type === 'part') {
           if (ev.headers.name === 'file') {
-            if (writer) throw invalidRequest('Only one file may be uploaded per request.', 'file');
-            if (ev.headers.filename === null) throw invalidRequest('The file part needs a filename.', 'file');
+            if (writer) throw apiError('upload_one_file');
+            if (ev.headers.filename === null) throw apiError('upload_filename_missing');
             const filename = cleanFilename(ev.headers.filename);
-            if (!filename) throw invalidRequest('The file part needs a filename.', 'file');
+            if (!filename) throw apiError('upload_filename_missing');
             writer = await sys.files.beginUpload(filename);
             part = { kind: 'file' };
           } else {
@@ -56,7 +56,7 @@ async function upload(sys: BatchSystem, ctx: RequestContext): Promise<void> {
           if (part?.kind === 'file') await writer!.write(ev.data);
           else if (part?.kind === 'field') {
             part.size += ev.data.length;
-            if (part.size > MAX_FIELD_BYTES) throw invalidRequest(`Form field '${part.name}' is longer than ${MAX_FIELD_BYTES} bytes.`, part.name);
+            if (part.size > MAX_FIELD_BYTES) throw apiError('form_field_too_long', { name: part.name, max: MAX_FIELD_BYTES }, part.name);
             part.bytes.push(Buffer.from(ev.data));
           }
         } else if (ev.type === 'part-end') {
@@ -67,20 +67,20 @@ async function upload(sys: BatchSystem, ctx: RequestContext): Promise<void> {
     }
     parser.end();
     const purpose = fields.get('purpose');
-    if (purpose === undefined) throw invalidRequest("Missing required form field 'purpose'.", 'purpose');
+    if (purpose === undefined) throw apiError('form_field_missing', { name: 'purpose' }, 'purpose');
     if (!(UPLOAD_PURPOSES as readonly string[]).includes(purpose)) {
-      throw invalidRequest(`Invalid purpose '${purpose}'; expected one of ${UPLOAD_PURPOSES.join(', ')}.`, 'purpose');
+      throw apiError('upload_purpose_invalid', { purpose, allowed: UPLOAD_PURPOSES.join(', ') });
     }
-    if (!writer) throw invalidRequest("Missing required form field 'file'.", 'file');
+    if (!writer) throw apiError('form_field_missing', { name: 'file' }, 'file');
     if (purpose === 'batch' && !writer.filename.toLowerCase().endsWith('.jsonl')) {
-      throw invalidRequest('Invalid file format for Batch API. Must be .jsonl', 'file');
+      throw apiError('batch_file_not_jsonl');
     }
     const file = await writer.finish(purpose);
     writer = null;
     ctx.json(200, file);
   } catch (err) {
     if (writer) await writer.abort().catch(() => undefined);
-    if (err instanceof MultipartError) throw invalidRequest(err.message, 'file');
+    if (err instanceof MultipartError) throw apiError('invalid_field', { field: 'file', problem: err.message }, 'file');
     throw err;
   }
 }
@@ -89,14 +89,14 @@ function listFiles(sys: BatchSystem, ctx: RequestContext): void {
   const q = ctx.query;
   const { limit, after } = parseListQuery(q, MAX_LIST_LIMIT, MAX_LIST_LIMIT);
   const order = q.get('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') throw invalidRequest("order must be 'asc' or 'desc'.", 'order');
+  if (order !== 'asc' && order !== 'desc') throw apiError('field_requirement', { field: 'order', requirement: "'asc' or 'desc'" }, 'order');
   const page = sys.files.list({ purpose: q.get('purpose') ?? undefined, limit, order, after });
   ctx.json(200, { object: 'list', data: page.data, first_id: page.data[0]?.id ?? null, last_id: page.data.at(-1)?.id ?? null, has_more: page.has_more });
 }
 
 function fileOr404(sys: BatchSystem, id: string | undefined) {
   const rec = id === undefined ? undefined : sys.files.record(id);
-  if (!rec) throw notFound(`No file with id '${id ?? ''}'.`);
+  if (!rec) throw apiError('unknown_file', { id: id ?? '' });
   return rec;
 }
 
@@ -115,7 +115,7 @@ async function download(sys: BatchSystem, ctx: RequestContext): Promise<void> {
 
 async function remove(sys: BatchSystem, ctx: RequestContext): Promise<void> {
   const rec = fileOr404(sys, ctx.params.file_id);
-  if (sys.runner.fileInUse(rec.id)) throw invalidRequest(`File ${rec.id} is the input of a batch that has not finished.`, 'file_id');
+  if (sys.runner.fileInUse(rec.id)) throw apiError('file_in_use', { id: rec.id });
   await sys.files.remove(rec.id);
   ctx.json(200, { id: rec.id, object: 'file', deleted: true });
 }

@@ -1,7 +1,7 @@
 // Files: metadata records plus content in fixed-size chunks. Uploads stream in (a bounded number
 // of chunk writes in flight, never the whole file in memory) and become visible only when their
 // metadata flips from `uploading` to `ready`; downloads read one chunk at a time.
-import { ApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import { isStorableId, sortableId } from './ids.js';
 import { decodeFileRecord, FILE_SCHEMA_VERSION, type FileRecord } from './records.js';
 import type { Store } from './store.js';
@@ -92,7 +92,7 @@ export class FileWriter {
   async write(data: Uint8Array): Promise<void> {
     if (this.failed) throw this.failed;
     if (this.total + data.length > this.maxBytes) {
-      throw new ApiError('request_too_large', `file exceeds the ${this.maxBytes}-byte limit`);
+      throw apiError('file_too_large', { limit: this.maxBytes });
     }
     this.total += data.length;
     let offset = 0;
