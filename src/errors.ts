@@ -5,7 +5,7 @@
 //   with named {placeholders}. apiError(name, params) is the only way to make one; TypeScript
 //   checks that params names exactly the template's placeholders.
 // The engine throws its own EngineErrors (src/engine/engine-errors.ts); the API layer maps them
-// onto entries here (src/api/engine-errors.ts).
+// onto entries here (src/api/engine-error-mapping.ts).
 
 export type ErrorCode =
   | 'invalid_request_error'
@@ -202,7 +202,7 @@ export const ERROR_MESSAGES = {
   kv_export_unsupported: { code: 'internal_error', template: 'this engine cannot export KV blocks' },
   model_loading: { code: 'model_not_ready', template: 'the model is still loading; retry shortly' },
 
-  // --- capacity and the engine's own failures (EngineError kinds, mapped by src/api/engine-errors.ts) ---
+  // --- capacity and the engine's own failures (EngineError kinds, mapped by src/api/engine-error-mapping.ts) ---
   queue_full: {
     code: 'overloaded',
     template: 'The server is at capacity: {waiting} requests are already waiting for this model; retry later.',
@@ -238,7 +238,7 @@ export interface ApiErrorSpec {
   param: string | null;
 }
 
-export function renderTemplate(template: string, params: Params): string {
+function renderTemplate(template: string, params: Params): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
 }
 

@@ -5,7 +5,7 @@
 // configured (--apply-model, src/apply/llm.ts), svc-v3-large (and auto when it picks large) has
 // the LLM write the file, the merge result serving as its speculative draft.
 import { apiError, openaiErrorBody } from '../errors.js';
-import { apiErrorOf } from './engine-errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import { chatCompletionBody, OpenAIChunker, type CompletionMeta } from '../chat/openai-response.js';
 import type { ChoiceResult } from '../chat/runner.js';
 import { parseBody } from '../chat/validate.js';

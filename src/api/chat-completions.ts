@@ -1,7 +1,7 @@
 // POST /v1/chat/completions: apply models go to the apply engine; chat models run on the serving
 // engine, answered as one chat.completion or as a chat.completion.chunk SSE stream.
 import { openaiErrorBody } from '../errors.js';
-import { apiErrorOf } from './engine-errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import type { RequestContext, Route, SseEvent } from '../http/types.js';
 import { isApplyModel } from '../assets/apply-models.js';
 import { handleApplyCompletion } from './apply-completions.js';

@@ -2,7 +2,7 @@
 // Apply models go to the apply engine; chat models to the serving engine; failures come back as
 // {statusCode, body: OpenAI error envelope}, the same bytes the HTTP route would send.
 import { openaiErrorBody } from '../errors.js';
-import { apiErrorOf } from './engine-errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import { completeOpenAIChat } from '../chat/openai-chat.js';
 import type { ChatServices } from '../chat/services.js';
 import { isApplyModel } from '../assets/apply-models.js';

@@ -1,7 +1,7 @@
 // POST /v1/completions (legacy text completions): one text_completion object, or a stream of
 // text_completion chunks ending with an optional usage chunk and [DONE].
 import { openaiErrorBody } from '../errors.js';
-import { apiErrorOf } from './engine-errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import type { RequestContext, Route, SseEvent } from '../http/types.js';
 import type { ChatServices } from '../chat/services.js';
 import { SseQueue } from '../http/sse-queue.js';

@@ -1,7 +1,7 @@
 // POST /v1/messages (Anthropic Messages, open-source chat models only) and
 // POST /v1/messages/count_tokens. Errors use the Anthropic envelope (errorFormat 'anthropic').
 import { ERROR_CATALOGUE } from '../errors.js';
-import { apiErrorOf } from './engine-errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import type { RequestContext, Route } from '../http/types.js';
 import { countMessageTokens, prepareMessage, runMessage } from '../chat/anthropic-chat.js';
 import { BlockBuilder, messageBody, messageDelta, messageStart } from '../chat/anthropic-response.js';

@@ -1,6 +1,6 @@
 // The engine's failures, in the engine's own terms: an EngineError says what went wrong (the
 // prompt does not fit, the queue is full, ...) and nothing of HTTP. The API layer turns each kind
-// into a catalogue error (src/api/engine-errors.ts). Native errors (Error.code = ERR_ENGINE_*)
+// into a catalogue error (src/api/engine-error-mapping.ts). Native errors (Error.code = ERR_ENGINE_*)
 // and failed finish events become EngineErrors here.
 import { isNativeError, NativeStatus } from '../native/binding.js';
 

@@ -43,7 +43,7 @@ export interface HttpServerOptions {
   clock?: () => number;
   /** How a handler's thrown value becomes the catalogue error sent (default: ApiErrors as they
    *  are, anything else internal_error). The servers pass the API layer's mapping, which knows
-   *  the engine's errors (src/api/engine-errors.ts). */
+   *  the engine's errors (src/api/engine-error-mapping.ts). */
   toApiError?: (err: unknown) => ApiError;
 }
 

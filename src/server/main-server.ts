@@ -2,7 +2,7 @@
 // rate limit, OpenAI error envelope for unmatched paths.
 import { closeApplyPool, warmApplyPool } from '../apply/pool.js';
 import { DEFAULT_MAX_BODY } from '../config.js';
-import { apiErrorOf } from '../api/engine-errors.js';
+import { apiErrorOf } from '../api/engine-error-mapping.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
 import { mainRoutes } from './routes.js';
 import type { Services } from './services.js';

@@ -14,7 +14,7 @@ import { makeModel, resolveSpec } from '../../src/model-maker/index.js';
 import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
 import { messagesRoutes } from '../../src/api/messages.js';
 import { modelRoutes } from '../../src/api/models.js';
-import { apiErrorOf } from '../../src/api/engine-errors.js';
+import { apiErrorOf } from '../../src/api/engine-error-mapping.js';
 import type { ChatServices } from '../../src/chat/services.js';
 
 export const KEY = 'sk-chat-test-0123456789';

@@ -10,7 +10,7 @@ import {
   type ErrorCode, type ErrorName,
 } from '../../src/errors.js';
 import { EngineError, type EngineErrorKind, type EngineFault } from '../../src/engine/engine-errors.js';
-import { apiErrorOf, engineApiError } from '../../src/api/engine-errors.js';
+import { apiErrorOf, engineApiError } from '../../src/api/engine-error-mapping.js';
 
 const ROOT = join(__dirname, '..', '..');
 const codes = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
