@@ -84,8 +84,9 @@ export const ERROR_MESSAGES = {
   field_requires: { code: 'invalid_request_error', template: '{field} requires {condition}' },
   max_tokens_conflict: { code: 'invalid_request_error', template: "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.", param: 'max_tokens' },
   too_many_inputs: { code: 'invalid_request_error', template: 'at most {max} {items} per request; got {count}' },
-  unsupported: { code: 'invalid_request_error', template: '{feature} is not supported by this server' },
-  unsupported_use_instead: { code: 'invalid_request_error', template: '{feature} is not supported by this server; {instead}' },
+  // "{feature}: not supported": the feature may be singular or plural.
+  unsupported: { code: 'invalid_request_error', template: '{feature}: not supported by this server' },
+  unsupported_use_instead: { code: 'invalid_request_error', template: '{feature}: not supported by this server; {instead}' },
   modality_unsupported: { code: 'invalid_request_error', template: 'this model has no {modality} support: {content} is not accepted' },
 
   // --- models and inputs ---
