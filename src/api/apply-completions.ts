@@ -4,7 +4,8 @@
 // the merge and token counting run in the piscina pool (src/apply/pool.ts). With an apply LLM
 // configured (--apply-model, src/apply/llm.ts), svc-v3-large (and auto when it picks large) has
 // the LLM write the file, the merge result serving as its speculative draft.
-import { ApiError, invalidRequest, openaiErrorBody, toApiError } from '../errors.js';
+import { apiError, openaiErrorBody } from '../errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import { chatCompletionBody, OpenAIChunker, type CompletionMeta } from '../chat/openai-response.js';
 import type { ChoiceResult } from '../chat/runner.js';
 import { parseBody } from '../chat/validate.js';
@@ -31,11 +32,11 @@ async function merge(req: ApplyRequest, signal?: AbortSignal): Promise<MergeResu
   } catch (err) {
     if (signal?.aborted) throw err;
     if (err instanceof Error && /queue is full/i.test(err.message)) {
-      throw new ApiError('overloaded', 'the apply workers are busy; retry with backoff');
+      throw apiError('apply_workers_busy');
     }
     throw err;
   }
-  if (!result.ok) throw invalidRequest(result.message, 'messages[0].content');
+  if (!result.ok) throw apiError('invalid_field', { field: 'messages[0].content', problem: result.message }, 'messages[0].content');
   return result;
 }
 
@@ -133,7 +134,7 @@ async function handleLlmCompletion(ctx: RequestContext, req: ApplyRequest, r: Me
   } catch (err) {
     if (!out.started) throw err;
     // Mid-stream failure: the SDK raises APIError for a chunk with an `error` key.
-    tail.push({ data: openaiErrorBody(toApiError(err)) as object });
+    tail.push({ data: openaiErrorBody(apiErrorOf(err)) as object });
   } finally {
     await out.end(tail);
   }

@@ -1,5 +1,5 @@
 // OpenAI Batch API: create, list (newest first, cursor `after`), retrieve, cancel (SPEC.md's table).
-import { invalidRequest, notFound } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { Route, RequestContext } from '../http/types.js';
 import type { BatchSystem } from '../batch/system.js';
 import { createBatchRequestSchema } from '../batch/batch-request.js';
@@ -23,15 +23,15 @@ function list(sys: BatchSystem, ctx: RequestContext): void {
 function retrieve(sys: BatchSystem, ctx: RequestContext): void {
   const id = ctx.params.batch_id ?? '';
   const batch = sys.batches.get(id);
-  if (!batch) throw notFound(`No batch with id '${id}'.`);
+  if (!batch) throw apiError('unknown_batch', { id });
   ctx.json(200, batch);
 }
 
 async function cancel(sys: BatchSystem, ctx: RequestContext): Promise<void> {
   const id = ctx.params.batch_id ?? '';
   const r = await sys.runner.cancel(id);
-  if (r.kind === 'missing') throw notFound(`No batch with id '${id}'.`);
-  if (r.kind === 'terminal') throw invalidRequest(`Cannot cancel batch ${id}: its status is '${r.batch.status}'.`);
+  if (r.kind === 'missing') throw apiError('unknown_batch', { id });
+  if (r.kind === 'terminal') throw apiError('batch_not_cancellable', { id, status: r.batch.status });
   ctx.json(200, r.batch);
 }
 

@@ -1,6 +1,7 @@
 // POST /v1/chat/completions: apply models go to the apply engine; chat models run on the serving
 // engine, answered as one chat.completion or as a chat.completion.chunk SSE stream.
-import { toApiError, openaiErrorBody } from '../errors.js';
+import { openaiErrorBody } from '../errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import type { RequestContext, Route, SseEvent } from '../http/types.js';
 import { isApplyModel } from '../assets/apply-models.js';
 import { handleApplyCompletion } from './apply-completions.js';
@@ -39,7 +40,7 @@ async function streamChat(services: ChatServices, ctx: RequestContext, body: unk
   } catch (err) {
     if (!out.started && tail.length === 0) throw err;
     // Mid-stream failure: the SDK raises APIError for a chunk with an `error` key.
-    tail.push({ data: openaiErrorBody(toApiError(err)) as object });
+    tail.push({ data: openaiErrorBody(apiErrorOf(err)) as object });
   } finally {
     await out.end(tail);
   }

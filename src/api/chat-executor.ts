@@ -1,7 +1,8 @@
 // Non-streaming Chat Completions for in-process callers (the batch runner): any model, never throws.
 // Apply models go to the apply engine; chat models to the serving engine; failures come back as
 // {statusCode, body: OpenAI error envelope}, the same bytes the HTTP route would send.
-import { openaiErrorBody, toApiError } from '../errors.js';
+import { openaiErrorBody } from '../errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import { completeOpenAIChat } from '../chat/openai-chat.js';
 import type { ChatServices } from '../chat/services.js';
 import { isApplyModel } from '../assets/apply-models.js';
@@ -39,7 +40,7 @@ export async function executeChatCompletion(services: ChatServices, body: unknow
     });
     return { statusCode: 200, body: out };
   } catch (err) {
-    const e = toApiError(err);
+    const e = apiErrorOf(err);
     return { statusCode: e.status, body: openaiErrorBody(e) };
   }
 }

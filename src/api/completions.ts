@@ -1,6 +1,7 @@
 // POST /v1/completions (legacy text completions): one text_completion object, or a stream of
 // text_completion chunks ending with an optional usage chunk and [DONE].
-import { openaiErrorBody, toApiError } from '../errors.js';
+import { openaiErrorBody } from '../errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import type { RequestContext, Route, SseEvent } from '../http/types.js';
 import type { ChatServices } from '../chat/services.js';
 import { SseQueue } from '../http/sse-queue.js';
@@ -21,7 +22,7 @@ async function stream(services: ChatServices, ctx: RequestContext, body: unknown
     tail.push({ data: '[DONE]' });
   } catch (err) {
     if (!out.started) throw err;
-    tail.push({ data: openaiErrorBody(toApiError(err)) as object });
+    tail.push({ data: openaiErrorBody(apiErrorOf(err)) as object });
   } finally {
     await out.end(tail);
   }

@@ -1,6 +1,7 @@
 // POST /v1/messages (Anthropic Messages, open-source chat models only) and
 // POST /v1/messages/count_tokens. Errors use the Anthropic envelope (errorFormat 'anthropic').
-import { ERROR_CATALOGUE, toApiError } from '../errors.js';
+import { ERROR_CATALOGUE } from '../errors.js';
+import { apiErrorOf } from './engine-error-mapping.js';
 import type { RequestContext, Route } from '../http/types.js';
 import { countMessageTokens, prepareMessage, runMessage } from '../chat/anthropic-chat.js';
 import { BlockBuilder, messageBody, messageDelta, messageStart } from '../chat/anthropic-response.js';
@@ -51,7 +52,7 @@ async function handleMessage(services: ChatServices, ctx: RequestContext): Promi
     out.send({ type: 'message_stop' }, 'message_stop');
   } catch (err) {
     if (!out.started) throw err;
-    const e = toApiError(err);
+    const e = apiErrorOf(err);
     out.send({ type: 'error', error: { type: ERROR_CATALOGUE[e.code].anthropicType, message: e.message } }, 'error');
   } finally {
     await out.end();

@@ -2,7 +2,7 @@
 // models (Chat Completions only). Each object carries the fields of both SDKs' model types (OpenAI:
 // object/created/owned_by; Anthropic: type/display_name/created_at), and the list those of both
 // list pages (Anthropic's has_more/first_id/last_id, with its before_id/after_id/limit paging).
-import { invalidRequest, notFound } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { Route } from '../http/types.js';
 import { APPLY_MODELS } from '../assets/apply-models.js';
 import type { ChatServices } from '../chat/services.js';
@@ -44,12 +44,12 @@ const MAX_MODELS_LIMIT = 1000;
 function modelPage(all: ModelObject[], q: URLSearchParams): Record<string, unknown> {
   const limitRaw = q.get('limit');
   const limit = limitRaw === null ? all.length : Number(limitRaw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MODELS_LIMIT) throw invalidRequest(`limit must be an integer from 1 to ${MAX_MODELS_LIMIT}.`, 'limit');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MODELS_LIMIT) throw apiError('field_requirement', { field: 'limit', requirement: `an integer from 1 to ${MAX_MODELS_LIMIT}` }, 'limit');
   const at = (param: string): number | null => {
     const id = q.get(param);
     if (!id) return null;
     const i = all.findIndex((m) => m.id === id);
-    if (i < 0) throw invalidRequest(`${param} must be the id of a listed model.`, param);
+    if (i < 0) throw apiError('field_requirement', { field: param, requirement: 'the id of a listed model' }, param);
     return i;
   };
   const before = at('before_id');
@@ -72,7 +72,7 @@ export function modelRoutes(services: ChatServices): Route[] {
       handler: (ctx) => {
         const id = ctx.params.model ?? '';
         const m = listModels(services, created).find((x) => x.id === id);
-        if (!m) throw notFound(`The model '${id}' does not exist`);
+        if (!m) throw apiError('unknown_model', { model: id });
         ctx.json(200, m);
       },
     },

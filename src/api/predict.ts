@@ -1,7 +1,7 @@
 // Routes of the prediction service. Errors use the `{detail}` envelope (errorFormat 'predict').
 // /health never needs a key; /v1/predict and /v1/kv/prefill need the optional --predict-api-key.
 import { decode } from '@msgpack/msgpack';
-import { ApiError, invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { ByteStream, Route } from '../http/types.js';
 import type { Logger } from '../log.js';
 import { bytesToTokens, encodeFrame, type KvPrefillRequest } from '../predict/kv-frames.js';
@@ -71,20 +71,20 @@ export function predictServiceRoutes(predictor: Predictor, opts: PredictRouteOpt
       maxBody: MAX_PREFILL_BODY,
       handler: async (ctx) => {
         const model = predictor.requireModel();
-        if (!model.kv) throw new ApiError('internal_error', 'this engine cannot export KV blocks');
+        if (!model.kv) throw apiError('kv_export_unsupported');
         let req: KvPrefillRequest;
         try {
           req = decode(await ctx.readBody()) as KvPrefillRequest;
         } catch {
-          throw invalidRequest('body: not a msgpack prefill request');
+          throw apiError('kv_prefill_malformed');
         }
         if (typeof req !== 'object' || req === null || !(req.tokens instanceof Uint8Array) || !Number.isInteger(req.fromBlock) || req.fromBlock < 0) {
-          throw invalidRequest('body: needs tokens (bytes), fromBlock (integer >= 0) and fingerprint');
+          throw apiError('kv_prefill_malformed');
         }
         const layout = model.kv.layout();
-        if (req.fingerprint !== layout.modelFingerprint) throw invalidRequest('fingerprint: the decoder runs a different model than this prefiller');
+        if (req.fingerprint !== layout.modelFingerprint) throw apiError('kv_fingerprint_mismatch');
         const tokens = bytesToTokens(req.tokens);
-        if (tokens.length > model.info.contextLength) throw new ApiError('context_length_exceeded', `${tokens.length} tokens exceed the context of ${model.info.contextLength}`);
+        if (tokens.length > model.info.contextLength) throw apiError('input_exceeds_context', { context: model.info.contextLength, input: 'the prefill', tokens: tokens.length });
         const started = performance.now();
         const kv = model.kv;
         let out: ByteStream | null = null;

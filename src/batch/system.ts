@@ -1,7 +1,7 @@
 // The Files + Batches subsystem as one unit for Services: the LMDB store under --data-dir, the
 // file and batch stores, and the runner. Open it, put it in Services, `start()` it once the
 // executor's dependencies exist, and `close()` it on shutdown (stops the runner, then LMDB).
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import { BatchStore } from '../store/batches.js';
 import { DEFAULT_CHUNK_SIZE, FileStore } from '../store/files.js';
 import { FilesService } from '../store/files-service.js';
@@ -69,8 +69,8 @@ export class BatchSystem {
 
   async createBatch(p: { input_file_id: string; metadata: Record<string, string> | null }): Promise<BatchObject> {
     const input = this.files.get(p.input_file_id);
-    if (!input) throw invalidRequest(`No file with id '${p.input_file_id}'.`, 'input_file_id');
-    if (input.purpose !== 'batch') throw invalidRequest(`File ${p.input_file_id} has purpose '${input.purpose}'; a batch input file must have purpose 'batch'.`, 'input_file_id');
+    if (!input) throw apiError('input_file_missing', { id: p.input_file_id });
+    if (input.purpose !== 'batch') throw apiError('input_file_wrong_purpose', { id: p.input_file_id, purpose: input.purpose });
     const createdAt = Math.floor(this.clock.now() / 1000);
     const batch = await this.batches.create({
       input_file_id: p.input_file_id,

@@ -1,5 +1,5 @@
 // Messages over the engine: validation, prompt, one run; count_tokens on the identical prompt.
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
 import { isApplyModel } from '../assets/apply-models.js';
 import { newAnthropicToolUseId, newMessageId } from './ids.js';
@@ -22,7 +22,7 @@ export interface PreparedMessage {
 
 function rejectApplyModel(model: string): void {
   if (isApplyModel(model)) {
-    throw invalidRequest(`model '${model}' is served by /v1/chat/completions only; /v1/messages serves the open-source chat models`, 'model');
+    throw apiError('apply_model_on_messages', { model });
   }
 }
 

@@ -1,7 +1,7 @@
 // Anthropic Messages request: zod schema (api.md §3.2; unknown fields accepted and ignored) and its
 // conversion to a ChatPlan. Also the count_tokens request, which is the same minus max_tokens.
 import { z } from 'zod';
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import { assertSchemaDepth, grammarSchema } from './schema-defaults.js';
 import type { GrammarSpec } from '../engine/types.js';
 import { defaultSampling, effortForBudget, templateTools, type ChatPlan, type ToolMode, type ToolSpec } from './plan.js';
@@ -93,7 +93,7 @@ export type CountTokensRequest = z.output<typeof countTokensRequestSchema>;
 type Block = z.output<typeof block>;
 
 function noVision(param: string): never {
-  throw invalidRequest('this model has no vision support: image content blocks are not accepted', param);
+  throw apiError('modality_unsupported', { modality: 'vision', content: 'image content blocks' }, param);
 }
 
 function toolResultText(b: z.output<typeof toolResultBlock>, param: string): string {
@@ -103,7 +103,7 @@ function toolResultText(b: z.output<typeof toolResultBlock>, param: string): str
     .map((c, k) => {
       if (c.type === 'text' && typeof c.text === 'string') return c.text;
       if (c.type === 'image') noVision(`${param}.content[${k}]`);
-      throw invalidRequest(`tool_result content blocks of type '${c.type}' are not supported`, `${param}.content[${k}]`);
+      throw apiError('unsupported', { feature: `tool_result content blocks of type '${c.type}'` }, `${param}.content[${k}]`);
     })
     .join('\n');
 }
@@ -120,31 +120,22 @@ function checkToolTurns(messages: CountTokensRequest['messages']): void {
     blocks.forEach((b, j) => {
       const at = `messages[${i}].content[${j}]`;
       if (b.type === 'tool_use') {
-        if (used.has(b.id)) throw invalidRequest(`${at}: \`tool_use\` ids must be unique: ${b.id}`, `${at}.id`);
+        if (used.has(b.id)) throw apiError('tool_use_id_duplicate', { at, id: b.id }, `${at}.id`);
         used.add(b.id);
         return;
       }
       if (b.type !== 'tool_result') return;
       if (!asked.has(b.tool_use_id)) {
-        throw invalidRequest(
-          `${at}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
-          `${at}.tool_use_id`,
-        );
+        throw apiError('tool_result_unexpected', { at, id: b.tool_use_id }, `${at}.tool_use_id`);
       }
       if (answered.has(b.tool_use_id)) {
-        throw invalidRequest(
-          `${at}: each \`tool_use\` must have a single result. Found multiple \`tool_result\` blocks with id: ${b.tool_use_id}`,
-          `${at}.tool_use_id`,
-        );
+        throw apiError('tool_result_duplicate', { at, id: b.tool_use_id }, `${at}.tool_use_id`);
       }
       answered.add(b.tool_use_id);
     });
     const missing = [...asked].filter((id) => !answered.has(id));
     if (missing.length > 0) {
-      throw invalidRequest(
-        `messages[${i - 1}]: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
-        `messages[${i - 1}].content`,
-      );
+      throw apiError('tool_use_unanswered', { at: `messages[${i - 1}]`, ids: missing.join(', ') }, `messages[${i - 1}].content`);
     }
     asked = new Set(blocks.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])));
   }
@@ -162,7 +153,7 @@ function toTemplateMessages(req: CountTokensRequest): Array<Record<string, unkno
     // nothing), and a text block never.
     const last = i === req.messages.length - 1 && m.role === 'assistant';
     if ((m.content === '' || (Array.isArray(m.content) && m.content.length === 0)) && !last) {
-      throw invalidRequest(`messages[${i}]: all messages must have non-empty content except for the optional final assistant message`, `messages[${i}].content`);
+      throw apiError('message_content_empty', { at: `messages[${i}]` }, `messages[${i}].content`);
     }
     const blocks: Block[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     const texts: string[] = [];
@@ -173,18 +164,18 @@ function toTemplateMessages(req: CountTokensRequest): Array<Record<string, unkno
       switch (b.type) {
         case 'text':
           // A string content of '' is the final-assistant case above; a text block is never empty.
-          if (b.text === '' && Array.isArray(m.content)) throw invalidRequest('text content blocks must be non-empty', `${param}.text`);
+          if (b.text === '' && Array.isArray(m.content)) throw apiError('text_block_empty', {}, `${param}.text`);
           texts.push(b.text);
           break;
         case 'image':
           noVision(param);
           break;
         case 'tool_result':
-          if (m.role !== 'user') throw invalidRequest('tool_result blocks belong in user messages', param);
+          if (m.role !== 'user') throw apiError('block_in_wrong_role', { block: 'tool_result', role: 'user' }, param);
           out.push({ role: 'tool', content: (b.is_error ? 'Error: ' : '') + toolResultText(b, param), tool_call_id: b.tool_use_id });
           break;
         case 'tool_use':
-          if (m.role !== 'assistant') throw invalidRequest('tool_use blocks belong in assistant messages', param);
+          if (m.role !== 'assistant') throw apiError('block_in_wrong_role', { block: 'tool_use', role: 'assistant' }, param);
           calls.push({ id: b.id, type: 'function', function: { name: b.name, arguments: b.input } });
           break;
         case 'thinking':
@@ -193,7 +184,7 @@ function toTemplateMessages(req: CountTokensRequest): Array<Record<string, unkno
         case 'redacted_thinking':
           break;
         default:
-          throw invalidRequest(`content blocks of type '${b.type}' are not supported by this server`, param);
+          throw apiError('unsupported', { feature: `content blocks of type '${b.type}'` }, param);
       }
     });
     if (m.role === 'user') {
@@ -213,11 +204,11 @@ function collectTools(req: CountTokensRequest): ToolSpec[] {
   const seen = new Set<string>();
   return (req.tools ?? []).map((t, i) => {
     if (t.type != null && t.type !== 'custom') {
-      throw invalidRequest(`server tools ('${t.type}') are not supported; declare custom tools with an input_schema`, `tools[${i}]`);
+      throw apiError('unsupported_use_instead', { feature: `server tools ('${t.type}')`, instead: 'declare custom tools with an input_schema' }, `tools[${i}]`);
     }
-    if (!t.input_schema) throw invalidRequest('input_schema: required for custom tools', `tools[${i}].input_schema`);
-    if (t.input_schema.type !== 'object') throw invalidRequest("input_schema.type must be 'object'", `tools[${i}].input_schema.type`);
-    if (seen.has(t.name)) throw invalidRequest(`duplicate tool name '${t.name}'`, `tools[${i}].name`);
+    if (!t.input_schema) throw apiError('field_requirement', { field: 'input_schema', requirement: 'given for custom tools' }, `tools[${i}].input_schema`);
+    if (t.input_schema.type !== 'object') throw apiError('field_requirement', { field: 'input_schema.type', requirement: "'object'" }, `tools[${i}].input_schema.type`);
+    if (seen.has(t.name)) throw apiError('duplicate_tool_name', { name: t.name }, `tools[${i}].name`);
     seen.add(t.name);
     assertSchemaDepth(t.input_schema, `tools[${i}].input_schema`);
     return { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.input_schema };
@@ -228,10 +219,10 @@ function toolMode(req: CountTokensRequest, tools: ToolSpec[]): ToolMode {
   const c = req.tool_choice;
   if (!c) return tools.length ? { kind: 'auto' } : { kind: 'none' };
   if (c.type === 'none') return { kind: 'none' };
-  if (tools.length === 0) throw invalidRequest(`tool_choice '${c.type}' needs a non-empty tools list`, 'tool_choice');
+  if (tools.length === 0) throw apiError('tool_choice_without_tools', { choice: c.type });
   if (c.type === 'auto') return { kind: 'auto' };
   if (c.type === 'any') return { kind: 'forced', names: tools.map((t) => t.name), named: false };
-  if (!tools.some((t) => t.name === c.name)) throw invalidRequest(`tool_choice names '${c.name}', which is not in tools`, 'tool_choice.name');
+  if (!tools.some((t) => t.name === c.name)) throw apiError('tool_choice_unknown_tool', { field: 'tool_choice', name: c.name }, 'tool_choice.name');
   return { kind: 'forced', names: [c.name], named: false };
 }
 
@@ -246,21 +237,21 @@ export function planFromAnthropic(req: CountTokensRequest, gen?: MessagesRequest
   if (last && last.role === 'assistant' && !last.tool_calls) {
     messages.pop();
     assistantPrefill = String(last.content ?? '');
-    if (/\s$/.test(assistantPrefill)) throw invalidRequest('final assistant content cannot end with trailing whitespace', `messages[${req.messages.length - 1}].content`);
-    if (mode.kind === 'forced') throw invalidRequest('an assistant prefill cannot be combined with a forced tool_choice', 'messages');
+    if (/\s$/.test(assistantPrefill)) throw apiError('prefill_trailing_whitespace', {}, `messages[${req.messages.length - 1}].content`);
+    if (mode.kind === 'forced') throw apiError('conflicts_with_forced_tool', { feature: 'an assistant prefill' }, 'messages');
   }
   const extra: Record<string, unknown> = {};
   let reasoningEffort: ChatPlan['reasoningEffort'];
   const th = req.thinking;
   if (th?.type === 'enabled') {
     if (th.budget_tokens < ANTHROPIC_LIMITS.minThinkingBudget) {
-      throw invalidRequest(`thinking.budget_tokens: must be at least ${ANTHROPIC_LIMITS.minThinkingBudget}`, 'thinking.budget_tokens');
+      throw apiError('field_requirement', { field: 'thinking.budget_tokens', requirement: `at least ${ANTHROPIC_LIMITS.minThinkingBudget}` }, 'thinking.budget_tokens');
     }
     if (gen && th.budget_tokens >= gen.max_tokens) {
-      throw invalidRequest('thinking.budget_tokens: must be less than max_tokens', 'thinking.budget_tokens');
+      throw apiError('field_requirement', { field: 'thinking.budget_tokens', requirement: 'less than max_tokens' }, 'thinking.budget_tokens');
     }
     // As Anthropic answers: a forced call starts with the call itself, leaving no turn to think in.
-    if (mode.kind === 'forced') throw invalidRequest('Thinking may not be enabled when tool_choice forces tool use.', 'tool_choice');
+    if (mode.kind === 'forced') throw apiError('thinking_with_forced_tool');
     reasoningEffort = effortForBudget(th.budget_tokens);
     extra.enable_thinking = true;
   } else if (th?.type === 'disabled') {
@@ -272,7 +263,7 @@ export function planFromAnthropic(req: CountTokensRequest, gen?: MessagesRequest
   if (!reasoningEffort && effort) reasoningEffort = effort === 'max' ? 'high' : effort;
   if (reasoningEffort) extra.reasoning_effort = reasoningEffort;
   const grammar: GrammarSpec | undefined = req.output_config?.format ? { kind: 'json_schema', schema: grammarSchema(req.output_config.format.schema, 'output_config.format') } : undefined;
-  if (grammar && mode.kind === 'forced') throw invalidRequest('output_config.format cannot be combined with a forced tool_choice', 'output_config.format');
+  if (grammar && mode.kind === 'forced') throw apiError('conflicts_with_forced_tool', { feature: 'output_config.format' }, 'output_config.format');
 
   const sampling = defaultSampling();
   if (gen?.temperature !== undefined) sampling.temperature = gen.temperature;

@@ -1,7 +1,7 @@
 // OpenAI Chat Completions request: the zod schema (every documented field accepted, unknown fields
 // ignored, api.md §1.1) and its conversion to a ChatPlan.
 import { z } from 'zod';
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import { assertSchemaDepth, grammarSchema } from './schema-defaults.js';
 import type { GrammarSpec } from '../engine/types.js';
 import {
@@ -136,11 +136,11 @@ function userText(content: ChatCompletionRequest['messages'][number]['content'],
   content.forEach((p, j) => {
     if (p.type === 'text') parts.push(p.text);
     else if (p.type === 'image_url') {
-      throw invalidRequest('this model has no vision support: image content is not accepted', `messages[${at}].content[${j}]`);
+      throw apiError('modality_unsupported', { modality: 'vision', content: 'image content' }, `messages[${at}].content[${j}]`);
     } else if (p.type === 'input_audio') {
-      throw invalidRequest('this model has no audio support: input_audio content is not accepted', `messages[${at}].content[${j}]`);
+      throw apiError('modality_unsupported', { modality: 'audio', content: 'input_audio content' }, `messages[${at}].content[${j}]`);
     } else if (p.type === 'file') {
-      throw invalidRequest('file content parts are not supported; send the text inline', `messages[${at}].content[${j}]`);
+      throw apiError('unsupported_use_instead', { feature: 'file content parts', instead: 'send the text inline' }, `messages[${at}].content[${j}]`);
     }
   });
   return parts.join('\n');
@@ -153,18 +153,15 @@ function checkToolTurns(messages: ChatCompletionRequest['messages']): void {
   // The assistant message whose calls are being answered, and the ids still unanswered.
   let calls: { at: number; ids: Set<string> } | null = null;
   const unanswered = (c: { at: number; ids: Set<string> }): never => {
-    throw invalidRequest(
-      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...c.ids].join(', ')}`,
-      `messages[${c.at}].role`,
-    );
+    throw apiError('tool_calls_unanswered', { ids: [...c.ids].join(', ') }, `messages[${c.at}].role`);
   };
   for (const [i, m] of messages.entries()) {
     if (m.role === 'tool') {
       if (!calls) {
-        throw invalidRequest("messages with role 'tool' must be a response to a preceding message with 'tool_calls'", `messages[${i}].role`);
+        throw apiError('tool_message_orphan', {}, `messages[${i}].role`);
       }
       if (!calls.ids.delete(m.tool_call_id)) {
-        throw invalidRequest(`tool_call_id '${m.tool_call_id}' was not found in the 'tool_calls' of the preceding assistant message (or was answered already)`, `messages[${i}].tool_call_id`);
+        throw apiError('tool_call_id_unknown', { id: m.tool_call_id }, `messages[${i}].tool_call_id`);
       }
       continue;
     }
@@ -173,7 +170,7 @@ function checkToolTurns(messages: ChatCompletionRequest['messages']): void {
     const ids = new Set<string>();
     made.forEach((c, k) => {
       // Two calls with one id could not both be answered: which tool message answers which?
-      if (ids.has(c.id)) throw invalidRequest(`duplicate tool_call id '${c.id}' in one assistant message`, `messages[${i}].tool_calls[${k}].id`);
+      if (ids.has(c.id)) throw apiError('tool_call_id_duplicate', { id: c.id }, `messages[${i}].tool_calls[${k}].id`);
       ids.add(c.id);
     });
     calls = ids.size > 0 ? { at: i, ids } : null;
@@ -194,7 +191,7 @@ function toTemplateMessages(req: ChatCompletionRequest): Array<Record<string, un
       case 'assistant': {
         // As the API answers: content may be left out only beside tool_calls / function_call.
         if (m.content == null && !m.tool_calls?.length && !m.function_call) {
-          throw invalidRequest(`messages[${i}]: an assistant message needs 'content' unless it has 'tool_calls'`, `messages[${i}].content`);
+          throw apiError('assistant_content_missing', { at: `messages[${i}]` }, `messages[${i}].content`);
         }
         const out: Record<string, unknown> = { role: 'assistant', content: joinText(m.content) };
         const calls = m.tool_calls ?? (m.function_call ? [{ id: `call_${i}`, type: 'function' as const, function: m.function_call }] : null);
@@ -220,19 +217,19 @@ function collectTools(req: ChatCompletionRequest): ToolSpec[] {
   const out: ToolSpec[] = [];
   const seen = new Set<string>();
   const add = (f: z.output<typeof functionDef>, param: string, parametersParam: string): void => {
-    if (seen.has(f.name)) throw invalidRequest(`duplicate tool name '${f.name}'`, param);
+    if (seen.has(f.name)) throw apiError('duplicate_tool_name', { name: f.name }, param);
     seen.add(f.name);
     if (f.parameters) {
       assertSchemaDepth(f.parameters, parametersParam);
       // As OpenAI answers: a function takes an object of arguments.
       if (f.parameters.type !== undefined && f.parameters.type !== 'object') {
-        throw invalidRequest(`Invalid schema for function '${f.name}': schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(f.parameters.type)}'.`, parametersParam);
+        throw apiError('tool_parameters_not_object', { name: f.name, type: String(JSON.stringify(f.parameters.type)) }, parametersParam);
       }
     }
     out.push({ name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), parameters: f.parameters ?? null });
   };
   (req.tools ?? []).forEach((t, i) => {
-    if (t.type !== 'function') throw invalidRequest('custom tools are not supported; use type "function"', `tools[${i}]`);
+    if (t.type !== 'function') throw apiError('unsupported_use_instead', { feature: 'custom tools', instead: 'use type "function"' }, `tools[${i}]`);
     add(t.function, `tools[${i}]`, `tools[${i}].function.parameters`);
   });
   if (!req.tools) (req.functions ?? []).forEach((f, i) => add(f, `functions[${i}]`, `functions[${i}].parameters`));
@@ -252,23 +249,23 @@ function resolveToolMode(req: ChatCompletionRequest, tools: ToolSpec[]): { mode:
   const has = (name: string): boolean => tools.some((t) => t.name === name);
   if (choice == null) return { mode: tools.length ? { kind: 'auto' } : { kind: 'none' }, offered: tools };
   if (typeof choice === 'string') {
-    if (choice !== 'none' && tools.length === 0) throw invalidRequest(`tool_choice '${choice}' needs a non-empty tools list`, 'tool_choice');
+    if (choice !== 'none' && tools.length === 0) throw apiError('tool_choice_without_tools', { choice });
     if (choice === 'none') return { mode: { kind: 'none' }, offered: tools };
     if (choice === 'auto') return { mode: { kind: 'auto' }, offered: tools };
     return { mode: { kind: 'forced', names: tools.map((t) => t.name), named: false }, offered: tools };
   }
   if (choice.type === 'function') {
-    if (!has(choice.function.name)) throw invalidRequest(`tool_choice names '${choice.function.name}', which is not in tools`, 'tool_choice');
+    if (!has(choice.function.name)) throw apiError('tool_choice_unknown_tool', { field: 'tool_choice', name: choice.function.name });
     return { mode: { kind: 'forced', names: [choice.function.name], named: true }, offered: tools };
   }
   if (choice.type === 'allowed_tools') {
     const names = choice.allowed_tools.tools.map((t) => (t.function as { name?: string } | undefined)?.name ?? String(t.name ?? ''));
-    for (const n of names) if (!has(n)) throw invalidRequest(`allowed_tools names '${n}', which is not in tools`, 'tool_choice');
+    for (const n of names) if (!has(n)) throw apiError('tool_choice_unknown_tool', { field: 'allowed_tools', name: n });
     const offered = tools.filter((t) => names.includes(t.name));
     if (choice.allowed_tools.mode === 'auto') return { mode: { kind: 'auto' }, offered };
     return { mode: { kind: 'forced', names, named: false }, offered };
   }
-  throw invalidRequest('custom tool choices are not supported', 'tool_choice');
+  throw apiError('unsupported', { feature: 'custom tool choices' }, 'tool_choice');
 }
 
 function grammarFor(req: ChatCompletionRequest): GrammarSpec | undefined {
@@ -285,13 +282,13 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
   const { mode, offered } = resolveToolMode(req, tools);
   const grammar = grammarFor(req);
   if (grammar && mode.kind === 'forced') {
-    throw invalidRequest('response_format cannot be combined with a forced tool_choice', 'response_format');
+    throw apiError('conflicts_with_forced_tool', { feature: 'response_format' }, 'response_format');
   }
   if (req.top_logprobs != null && req.top_logprobs > 0 && !req.logprobs) {
-    throw invalidRequest('top_logprobs requires logprobs: true', 'top_logprobs');
+    throw apiError('field_requires', { field: 'top_logprobs', condition: 'logprobs: true' }, 'top_logprobs');
   }
   if (req.stream_options != null && !req.stream) {
-    throw invalidRequest('stream_options is only allowed when stream is true', 'stream_options');
+    throw apiError('field_requires', { field: 'stream_options', condition: 'stream: true' }, 'stream_options');
   }
   const sampling = defaultSampling();
   if (req.temperature != null) sampling.temperature = req.temperature;
@@ -312,7 +309,7 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
   const stop = req.stop == null ? [] : typeof req.stop === 'string' ? [req.stop] : req.stop;
   if (req.max_tokens != null && req.max_completion_tokens != null) {
     // As OpenAI answers: one of them would be ignored without a word.
-    throw invalidRequest("Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported.", 'max_tokens');
+    throw apiError('max_tokens_conflict');
   }
   const maxTokensParam = req.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
   return {

@@ -1,6 +1,6 @@
 // Prompt building: the model's own chat template (LoadedModel.renderChat) → token ids, plus the
 // context-window and max-tokens checks that need the token count.
-import { ApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
 import type { ChatPlan } from './plan.js';
 import { answerPrefix, modelChatFormat, type ModelChatFormat } from './chat-format.js';
@@ -64,20 +64,13 @@ export function resolveMaxTokens(
   messagesParam = 'messages',
 ): number {
   if (promptTokens >= contextLength) {
-    throw new ApiError(
-      'context_length_exceeded',
-      `This model's maximum context length is ${contextLength} tokens. However, your messages resulted in ${promptTokens} tokens, leaving no room for a completion.`,
-      { param: messagesParam },
-    );
+    throw apiError('prompt_exceeds_context', { context: contextLength, prompt: 'your messages', tokens: promptTokens }, messagesParam);
   }
   const room = contextLength - promptTokens;
   if (plan.maxTokens === null) return room;
   if (plan.maxTokens > room) {
-    throw new ApiError(
-      'context_length_exceeded',
-      `${plan.maxTokensParam} is too large: this model's maximum context length is ${contextLength} tokens and your messages use ${promptTokens}, so ${plan.maxTokensParam} may be at most ${room} (got ${plan.maxTokens}).`,
-      { param: plan.maxTokensParam },
-    );
+    const field = plan.maxTokensParam;
+    throw apiError('max_tokens_exceeds_context', { field, context: contextLength, tokens: promptTokens, room, requested: plan.maxTokens }, field);
   }
   return plan.maxTokens;
 }

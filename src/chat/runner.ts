@@ -2,7 +2,8 @@
 // tool calls), forced tool calls under the tool's schema, token accounting. Format-neutral: the
 // OpenAI and Anthropic layers turn its events and result into their own wire shapes.
 import type { GenerateResult, GrammarSpec, LoadedModel, TokenEvent } from '../engine/types.js';
-import { ApiError, invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
+import { EngineError } from '../engine/engine-errors.js';
 import { OutputParser, type ChatOutputParser, type OutputEvent } from './output-parser.js';
 import { HarmonyParser, openHarmonyHeader } from './harmony-parser.js';
 import { answerPrefix, type ModelChatFormat } from './chat-format.js';
@@ -314,11 +315,11 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   return res;
 }
 
-/** The engine reports a JSON schema it cannot compile as "grammar: …"; the client should see the
- *  field that carried the schema instead. */
+/** The engine reports a JSON schema it cannot compile as 'grammar_rejected'; the client should see
+ *  the field that carried the schema. */
 function schemaError(err: unknown, param: string): unknown {
-  if (!(err instanceof ApiError) || err.code !== 'invalid_request_error' || !err.message.startsWith('grammar: ')) return err;
-  return invalidRequest(`${param}: the JSON schema cannot be used: ${err.message.slice('grammar: '.length)}`, param);
+  if (!(err instanceof EngineError) || err.kind !== 'grammar_rejected') return err;
+  return apiError('json_schema_unusable', { field: param, reason: err.message }, param);
 }
 
 /** One generation with no streaming of its own (choosing a tool's name, a call's arguments, whether

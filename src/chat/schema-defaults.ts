@@ -2,7 +2,7 @@
 // says nothing about others is closed (additionalProperties: false) before it becomes a grammar:
 // otherwise the grammar admits any extra key, and a weak model can spend its whole budget inventing
 // keys instead of finishing the object. A schema that states additionalProperties keeps it.
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /** The grammar compiler's JSON nesting limit (json_parse's max_depth in native/grammar). */
 export const MAX_SCHEMA_DEPTH = 256;
@@ -40,7 +40,7 @@ export function grammarSchema(schema: unknown, param: string): unknown {
  *  request is read, so that a tool's schema fails the same way whether or not a call is forced). */
 export function assertSchemaDepth(schema: unknown, param: string): void {
   if (nestingDepth(schema) > MAX_SCHEMA_DEPTH) {
-    throw invalidRequest(`${param}: the JSON schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep`, param);
+    throw apiError('json_schema_too_deep', { field: param, max: MAX_SCHEMA_DEPTH }, param);
   }
 }
 

@@ -1,6 +1,6 @@
 // What the chat APIs need from the server: the loaded models by id. The server's Services object
 // carries this field (structural typing: any object with `models` works).
-import { ApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
 
 export type ModelRegistry = ReadonlyMap<string, LoadedModel>;
@@ -13,6 +13,6 @@ export interface ChatServices {
 
 export function findChatModel(services: ChatServices, id: string): LoadedModel {
   const m = services.models.get(id);
-  if (!m) throw new ApiError('not_found', `The model '${id}' does not exist or is not loaded`, { param: 'model' });
+  if (!m) throw apiError('unknown_model', { model: id });
   return m;
 }

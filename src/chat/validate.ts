@@ -1,6 +1,6 @@
 // zod parsing with errors a client can act on: 400 invalid_request_error naming the field.
 import type { z } from 'zod';
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 
 /** `messages[0].content` style path for an issue. */
 export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
@@ -14,15 +14,15 @@ export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
 
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw invalidRequest('request body must be a JSON object');
+    throw apiError('body_not_object');
   }
   const r = schema.safeParse(body);
   if (r.success) return r.data;
   const first = r.error.issues[0];
-  if (!first) throw invalidRequest('invalid request body');
+  if (!first) throw apiError('invalid_field', { field: 'request body', problem: 'invalid' });
   const issue = deepestIssue(first);
   const param = fieldPath(issue.path);
-  throw invalidRequest(param ? `${param}: ${issue.message}` : issue.message, param || null);
+  throw apiError('invalid_field', { field: param || 'request body', problem: issue.message }, param || null);
 }
 
 interface Issue {

@@ -1,7 +1,7 @@
 // OpenAI legacy Completions request (POST /v1/completions): the zod schema and its conversion to a
 // plan of prompts x choices. `suffix` (insertion) and `best_of` > n are refused with a clear 400.
 import { z } from 'zod';
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { SamplingParams } from '../engine/types.js';
 import { defaultSampling } from '../chat/plan.js';
 
@@ -55,7 +55,7 @@ export interface CompletionPlan {
 
 function promptsOf(p: CompletionRequest['prompt']): PromptInput[] {
   if (typeof p === 'string') return [{ kind: 'text', text: p }];
-  if (p.length > COMPLETIONS_LIMITS.maxPrompts) throw invalidRequest(`at most ${COMPLETIONS_LIMITS.maxPrompts} prompts per request`, 'prompt');
+  if (p.length > COMPLETIONS_LIMITS.maxPrompts) throw apiError('too_many_inputs', { max: COMPLETIONS_LIMITS.maxPrompts, items: 'prompts', count: p.length }, 'prompt');
   if (typeof p[0] === 'string') return (p as string[]).map((text) => ({ kind: 'text', text }));
   if (typeof p[0] === 'number') return [{ kind: 'tokens', tokens: p as number[] }];
   return (p as number[][]).map((tokens) => ({ kind: 'tokens', tokens }));
@@ -63,13 +63,13 @@ function promptsOf(p: CompletionRequest['prompt']): PromptInput[] {
 
 export function planCompletion(req: CompletionRequest): CompletionPlan {
   if (req.suffix != null && req.suffix !== '') {
-    throw invalidRequest('suffix (text insertion) is not supported by this server; send the text before the insertion point as the prompt', 'suffix');
+    throw apiError('unsupported_use_instead', { feature: 'suffix (text insertion)', instead: 'send the text before the insertion point as the prompt' }, 'suffix');
   }
   const n = req.n ?? 1;
-  if (req.best_of != null && req.best_of !== n) throw invalidRequest('best_of other than n is not supported', 'best_of');
-  if (req.stream_options != null && !req.stream) throw invalidRequest('stream_options is only allowed when stream is true', 'stream_options');
+  if (req.best_of != null && req.best_of !== n) throw apiError('unsupported', { feature: 'best_of other than n' }, 'best_of');
+  if (req.stream_options != null && !req.stream) throw apiError('field_requires', { field: 'stream_options', condition: 'stream: true' }, 'stream_options');
   const prompts = promptsOf(req.prompt);
-  if (prompts.length * n > COMPLETIONS_LIMITS.maxPrompts) throw invalidRequest(`prompts x n must be at most ${COMPLETIONS_LIMITS.maxPrompts}`, 'n');
+  if (prompts.length * n > COMPLETIONS_LIMITS.maxPrompts) throw apiError('too_many_inputs', { max: COMPLETIONS_LIMITS.maxPrompts, items: 'completions (prompts x n)', count: prompts.length * n }, 'n');
   const sampling = defaultSampling();
   if (req.temperature != null) sampling.temperature = req.temperature;
   if (req.top_p != null) sampling.topP = req.top_p;

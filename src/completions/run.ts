@@ -3,7 +3,7 @@
 // src/completions/response.ts shapes them as OpenAI text_completion objects and chunks.
 import { randomBytes } from 'node:crypto';
 import type { LoadedModel, TokenEvent } from '../engine/types.js';
-import { ApiError, invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import { findChatModel, type ChatServices } from '../chat/services.js';
 import { parseBody } from '../chat/validate.js';
 import { StopMatcher } from '../chat/stop-matcher.js';
@@ -68,7 +68,7 @@ export async function prepareCompletion(services: ChatServices, body: unknown): 
   const plan = planCompletion(parseBody(completionRequestSchema, body));
   const model = findChatModel(services, plan.model);
   if (plan.echo && plan.logprobs !== null) {
-    throw invalidRequest('echo together with logprobs (log-probabilities of the prompt tokens) is not supported', 'echo');
+    throw apiError('unsupported', { feature: 'echo together with logprobs (log-probabilities of the prompt tokens)' }, 'echo');
   }
   const ctx = model.info.contextLength;
   const prompts: PreparedPrompt[] = [];
@@ -78,12 +78,12 @@ export async function prepareCompletion(services: ChatServices, body: unknown): 
       tokens = await model.tokenize(p.text, { addSpecial: true });
     } else {
       const bad = p.tokens.find((t) => t >= model.info.vocabSize);
-      if (bad !== undefined) throw invalidRequest(`token id ${bad} is not in the vocabulary (size ${model.info.vocabSize})`, 'prompt');
+      if (bad !== undefined) throw apiError('token_out_of_vocabulary', { token: bad, vocabSize: model.info.vocabSize }, 'prompt');
       tokens = Uint32Array.from(p.tokens);
     }
-    if (tokens.length === 0) throw invalidRequest('the prompt is empty', 'prompt');
+    if (tokens.length === 0) throw apiError('input_empty', { input: 'the prompt' }, 'prompt');
     if (tokens.length >= ctx) {
-      throw new ApiError('context_length_exceeded', `This model's maximum context length is ${ctx} tokens; the prompt has ${tokens.length}.`, { param: 'prompt' });
+      throw apiError('prompt_exceeds_context', { context: ctx, prompt: 'the prompt', tokens: tokens.length }, 'prompt');
     }
     const text = p.kind === 'text' ? p.text : plan.echo ? await model.detokenize(tokens) : '';
     prompts.push({ tokens, text, maxTokens: Math.min(plan.maxTokens, ctx - tokens.length) });

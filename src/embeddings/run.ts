@@ -3,7 +3,7 @@
 // L2-normalised; `dimensions` keeps the first components and renormalises (as OpenAI's
 // text-embedding-3 models do); float or base64 (little-endian float32) encoding.
 import { z } from 'zod';
-import { ApiError, invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import { findChatModel, type ChatServices } from '../chat/services.js';
 import { parseBody } from '../chat/validate.js';
 import { l2NormaliseRows } from '../engine/embed-batcher.js';
@@ -48,9 +48,9 @@ function base64Of(v: Float32Array): string {
 export async function createEmbeddings(services: ChatServices, body: unknown): Promise<EmbeddingList> {
   const req = parseBody(embeddingRequestSchema, body);
   const model = findChatModel(services, req.model);
-  if (!model.embed) throw invalidRequest(`the model '${req.model}' cannot produce embeddings`, 'model');
+  if (!model.embed) throw apiError('model_cannot_embed', { model: req.model });
   const raw = inputsOf(req.input);
-  if (raw.length > EMBEDDINGS_LIMITS.maxInputs) throw invalidRequest(`at most ${EMBEDDINGS_LIMITS.maxInputs} inputs per request`, 'input');
+  if (raw.length > EMBEDDINGS_LIMITS.maxInputs) throw apiError('too_many_inputs', { max: EMBEDDINGS_LIMITS.maxInputs, items: 'inputs', count: raw.length }, 'input');
   const ctx = model.info.contextLength;
   const inputs: Uint32Array[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -58,16 +58,16 @@ export async function createEmbeddings(services: ChatServices, body: unknown): P
     const param = typeof req.input === 'string' || typeof req.input[0] === 'number' ? 'input' : `input[${i}]`;
     let tokens: Uint32Array;
     if (typeof x === 'string') {
-      if (x === '') throw invalidRequest('an input is an empty string', param);
+      if (x === '') throw apiError('input_empty', { input: `input ${i}` }, param);
       tokens = await model.tokenize(x, { addSpecial: true });
     } else {
       const bad = x.find((t) => t >= model.info.vocabSize);
-      if (bad !== undefined) throw invalidRequest(`token id ${bad} is not in the vocabulary (size ${model.info.vocabSize})`, param);
+      if (bad !== undefined) throw apiError('token_out_of_vocabulary', { token: bad, vocabSize: model.info.vocabSize }, param);
       tokens = Uint32Array.from(x);
     }
-    if (tokens.length === 0) throw invalidRequest('an input has no tokens', param);
+    if (tokens.length === 0) throw apiError('input_empty', { input: `input ${i}` }, param);
     if (tokens.length > ctx) {
-      throw new ApiError('context_length_exceeded', `This model's maximum context length is ${ctx} tokens; input ${i} has ${tokens.length}.`, { param });
+      throw apiError('input_exceeds_context', { context: ctx, input: `input ${i}`, tokens: tokens.length }, param);
     }
     inputs.push(tokens);
   }
@@ -75,7 +75,7 @@ export async function createEmbeddings(services: ChatServices, body: unknown): P
   let dims = r.dims;
   let vectors = r.vectors;
   if (req.dimensions != null) {
-    if (req.dimensions > r.dims) throw invalidRequest(`dimensions must be at most ${r.dims} for this model`, 'dimensions');
+    if (req.dimensions > r.dims) throw apiError('field_requirement', { field: 'dimensions', requirement: `at most ${r.dims} for this model` }, 'dimensions');
     if (req.dimensions < r.dims) {
       const cut = new Float32Array(inputs.length * req.dimensions);
       for (let i = 0; i < inputs.length; i++) cut.set(vectors.subarray(i * r.dims, i * r.dims + req.dimensions), i * req.dimensions);

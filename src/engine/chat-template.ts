@@ -1,6 +1,6 @@
 // The model's own chat template (tokenizer.chat_template), rendered with @huggingface/jinja.
 import { Template } from '@huggingface/jinja';
-import { invalidRequest } from '../errors.js';
+import { EngineError } from './engine-errors.js';
 import { QWEN25_CHAT_TEMPLATE } from '../assets/qwen25-chat-template.js';
 import type { ChatTemplateInput } from './types.js';
 
@@ -92,7 +92,7 @@ export class ChatTemplate {
       input = literalInput(clientInput, this.tokens.literal);
     } catch (e) {
       // A value nested deeper than the stack (the interpreter would fail on it the same way).
-      throw invalidRequest(`chat template rejected the messages: ${(e as Error).message}`, 'messages');
+      throw new EngineError({ kind: 'template_rejected' }, (e as Error).message);
     }
     const rendered = this.renderTemplate(input);
     return input.assistantPrefill ? rendered + input.assistantPrefill : rendered;
@@ -117,7 +117,7 @@ export class ChatTemplate {
       });
     } catch (e) {
       // Templates raise on inputs they reject (e.g. role alternation): the request's fault.
-      throw invalidRequest(`chat template rejected the messages: ${(e as Error).message}`, 'messages');
+      throw new EngineError({ kind: 'template_rejected' }, (e as Error).message);
     } finally {
       Error.stackTraceLimit = stackLimit;
     }

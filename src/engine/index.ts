@@ -1,7 +1,7 @@
 // The engine's TS entry: loadModel() gives a LoadedModel (src/engine/types.ts) over the native
 // engine. Loading the same path twice in a process shares weights, KV pool and scheduler.
 import { native, type NativeLoadOptions } from '../native/binding.js';
-import { ApiError } from '../errors.js';
+import { EngineError } from './engine-errors.js';
 import { ENGINE_DEFAULTS } from '../config.js';
 import { NativeModel, type EngineModel } from './native-model.js';
 
@@ -56,7 +56,7 @@ export async function loadModel(path: string, opts: LoadModelOptions = {}): Prom
   try {
     handle = await native().loadModel(path, n);
   } catch (e) {
-    throw new ApiError('model_not_ready', (e as Error).message);
+    throw new EngineError({ kind: 'load_failed' }, (e as Error).message);
   }
   return new NativeModel(handle, path, opts.id, { maxRunning: n.maxSequences ?? ENGINE_DEFAULTS.maxSequences, maxWaiting: opts.maxQueued ?? ENGINE_DEFAULTS.maxQueued });
 }

@@ -1,11 +1,10 @@
 // LoadedModel over the native engine: tokenizer and chat template in TS, generation in the
 // engine's scheduler thread, token text decoded here with a UTF-8-safe stream decoder.
 import { basename } from 'node:path';
-import { ApiError, invalidRequest } from '../errors.js';
 import { native, NativeFinish, type ModelHandle, type NativeEvalResult, type NativeModelInfo, type NativeStats, type NativeSubmitOptions } from '../native/binding.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import type { ChatTemplate } from './chat-template.js';
-import { contextExceeded, fromNativeError, fromNativeStatus, queueFull } from './engine-errors.js';
+import { EngineError, fromNativeError, fromNativeStatus } from './engine-errors.js';
 import { StepDispatcher } from './step-dispatcher.js';
 import { EmbedBatcher, type EmbedOptions } from './embed-batcher.js';
 import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
@@ -192,16 +191,15 @@ export class NativeModel implements EngineModel {
   generate(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult> {
     this.assertLoaded();
     const promptTokens = req.prompt.length;
-    if (promptTokens === 0) return Promise.reject(invalidRequest('the prompt is empty', 'messages'));
+    if (promptTokens === 0) return Promise.reject(new EngineError({ kind: 'empty_input', input: 'prompt' }, 'the prompt is empty'));
     if (promptTokens >= this.info.contextLength) {
-      return Promise.reject(
-        contextExceeded(`This model's maximum context length is ${this.info.contextLength} tokens; the prompt has ${promptTokens}.`),
-      );
+      const fault = { kind: 'context_overflow', input: 'prompt', tokens: promptTokens, context: this.info.contextLength } as const;
+      return Promise.reject(new EngineError(fault, `the prompt has ${promptTokens} tokens; the context holds ${this.info.contextLength}`));
     }
     const cancelled: GenerateResult = { finishReason: 'cancelled', promptTokens, cachedTokens: 0, completionTokens: 0 };
     if (req.signal?.aborted) return Promise.resolve(cancelled);
     if (req.priority !== 'batch' && this.interactive >= this.admission.maxRunning + this.admission.maxWaiting) {
-      return Promise.reject(queueFull(this.admission.maxWaiting));
+      return Promise.reject(new EngineError({ kind: 'queue_full', waiting: this.admission.maxWaiting }, `${this.admission.maxWaiting} requests are already waiting`));
     }
     const grammar = req.grammar && nativeGrammar(req.grammar);
     const start = (): Promise<GenerateResult> => (req.signal?.aborted ? Promise.resolve(cancelled) : this.run(req, onToken, grammar));
@@ -239,7 +237,7 @@ export class NativeModel implements EngineModel {
       this.dispatcher.register(seq, {
         onClose: () => {
           req.signal?.removeEventListener('abort', onAbort);
-          reject(new ApiError('model_not_ready', `model ${this.info.id} was unloaded during generation`));
+          reject(new EngineError({ kind: 'model_unloaded' }, `model ${this.info.id} was unloaded during generation`));
         },
         onEvent: (ev, i, topStart) => {
           const token = ev.token[i]!;
@@ -318,12 +316,12 @@ export class NativeModel implements EngineModel {
   embed(inputs: readonly Uint32Array[], opts: EmbedOptions = {}): Promise<EmbedResult> {
     this.assertLoaded();
     for (const t of inputs) {
-      if (t.length === 0) return Promise.reject(invalidRequest('an input has no tokens', 'input'));
+      if (t.length === 0) return Promise.reject(new EngineError({ kind: 'empty_input', input: 'input' }, 'an input has no tokens'));
       if (t.length > this.info.contextLength) {
-        return Promise.reject(contextExceeded(`This model's maximum context length is ${this.info.contextLength} tokens; an input has ${t.length}.`));
+        return Promise.reject(new EngineError({ kind: 'context_overflow', input: 'input', tokens: t.length, context: this.info.contextLength }, `an input has ${t.length} tokens; the context holds ${this.info.contextLength}`));
       }
       for (let i = 0; i < t.length; i++) {
-        if (t[i]! >= this.info.vocabSize) return Promise.reject(invalidRequest(`token id ${t[i]} is not in the vocabulary`, 'input'));
+        if (t[i]! >= this.info.vocabSize) return Promise.reject(new EngineError({ kind: 'token_out_of_range', input: 'input', token: t[i]!, vocabSize: this.info.vocabSize }, `token id ${t[i]} is not in the vocabulary`));
       }
     }
     return this.embedder.embed(inputs, opts);
@@ -360,7 +358,7 @@ export class NativeModel implements EngineModel {
   }
 
   private assertLoaded(): void {
-    if (this.unloaded) throw new ApiError('model_not_ready', `model ${this.info.id} was unloaded`);
+    if (this.unloaded) throw new EngineError({ kind: 'model_unloaded' }, `model ${this.info.id} was unloaded`);
   }
 
   /** grammar: req.grammar as the native call takes it (built once, in generate()). */
@@ -370,7 +368,7 @@ export class NativeModel implements EngineModel {
     const biasValues: number[] = [];
     for (const [k, v] of Object.entries(s.logitBias ?? {})) {
       const id = Number(k);
-      if (!Number.isInteger(id) || id < 0 || id >= this.info.vocabSize) throw invalidRequest(`logit_bias token ${k} is not in the vocabulary`, 'logit_bias');
+      if (!Number.isInteger(id) || id < 0 || id >= this.info.vocabSize) throw new EngineError({ kind: 'token_out_of_range', input: 'logit_bias', token: k, vocabSize: this.info.vocabSize }, `logit_bias token ${k} is not in the vocabulary`);
       biasIds.push(id);
       biasValues.push(Math.max(-100, Math.min(100, v)));
     }
@@ -391,10 +389,10 @@ export class NativeModel implements EngineModel {
     };
     if (s.seed !== undefined) opts.seed = s.seed;
     if (req.draft !== undefined && req.draft.length > 0) {
-      if (req.draft.length > this.info.contextLength) throw invalidRequest(`the draft has ${req.draft.length} tokens; the context holds ${this.info.contextLength}`);
+      if (req.draft.length > this.info.contextLength) throw new EngineError({ kind: 'invalid_argument' }, `the draft has ${req.draft.length} tokens; the context holds ${this.info.contextLength}`);
       opts.draft = req.draft;
       if (req.maxDraftTokens !== undefined) {
-        if (!Number.isInteger(req.maxDraftTokens) || req.maxDraftTokens < 1 || req.maxDraftTokens > 64) throw invalidRequest('maxDraftTokens must be an integer from 1 to 64');
+        if (!Number.isInteger(req.maxDraftTokens) || req.maxDraftTokens < 1 || req.maxDraftTokens > 64) throw new EngineError({ kind: 'invalid_argument' }, 'maxDraftTokens must be an integer from 1 to 64');
         opts.maxDraft = req.maxDraftTokens;
       }
     }
@@ -417,7 +415,7 @@ export class NativeModel implements EngineModel {
       cachedPrefixTokens: (tokens) => n.cachedPrefixTokens(this.handle, tokens),
       exportKv: async (tokens, fromBlock, signal, maxComputeTokens) => {
         this.assertLoaded();
-        if (signal?.aborted) throw new ApiError('invalid_request_error', 'exportKv aborted');
+        if (signal?.aborted) throw new EngineError({ kind: 'cancelled' }, 'exportKv was cancelled');
         try {
           const blocks = await n.exportKv(this.handle, tokens, fromBlock, maxComputeTokens ?? -1);
           return blocks.map((data, i): KvBlock => ({ index: fromBlock + i, data }));
@@ -430,8 +428,8 @@ export class NativeModel implements EngineModel {
         if (blocks.length === 0) return n.cachedPrefixTokens(this.handle, tokens);
         const first = blocks[0]!.index;
         blocks.forEach((b, i) => {
-          if (b.index !== first + i) throw invalidRequest('importKv: blocks must be consecutive');
-          if (b.data.byteLength !== blockBytes) throw invalidRequest(`importKv: block ${b.index} has ${b.data.byteLength} bytes, expected ${blockBytes}`);
+          if (b.index !== first + i) throw new EngineError({ kind: 'invalid_argument' }, 'importKv: blocks must be consecutive');
+          if (b.data.byteLength !== blockBytes) throw new EngineError({ kind: 'invalid_argument' }, `importKv: block ${b.index} has ${b.data.byteLength} bytes, expected ${blockBytes}`);
         });
         try {
           return await n.importKv(this.handle, tokens, first, blocks.map((b) => b.data));

@@ -3,7 +3,7 @@
 // Without the compiled worker (running from src/ before a build) everything runs inline.
 import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
-import { ApiError, invalidRequest } from '../errors.js';
+import { EngineError } from './engine-errors.js';
 import { distFile } from '../paths.js';
 import type { TextResult, TextTask } from './text-worker.js';
 
@@ -41,7 +41,7 @@ export async function runTextTask(task: TextTask): Promise<Extract<TextResult, {
   const p = textPool();
   if (!p) return null;
   const r = await p.run(task);
-  if (!r.ok) throw r.invalid ? invalidRequest(r.message, 'messages') : new ApiError('internal_error', r.message);
+  if (!r.ok) throw r.fault ? new EngineError(r.fault, r.message) : new Error(`engine text worker: ${r.message}`);
   return r;
 }
 

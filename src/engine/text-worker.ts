@@ -5,12 +5,13 @@ import { readGgufHeader } from '../gguf/gguf-reader.js';
 import { createTokenizer, type Tokenizer } from '../tokenizer/index.js';
 import { ChatTemplate } from './chat-template.js';
 import type { ChatTemplateInput } from './types.js';
+import { EngineError, type EngineFault } from './engine-errors.js';
 
 export type TextTask =
   | { op: 'tokenize'; path: string; text: string; addSpecial: boolean; parseSpecial: boolean }
   | { op: 'render'; path: string; input: ChatTemplateInput };
 
-export type TextResult = { ok: true; tokens?: Uint32Array; text?: string } | { ok: false; message: string; invalid: boolean };
+export type TextResult = { ok: true; tokens?: Uint32Array; text?: string } | { ok: false; message: string; fault: EngineFault | null };
 
 interface ModelText {
   tokenizer: Tokenizer;
@@ -41,7 +42,7 @@ export default function run(task: TextTask): TextResult {
     }
     return { ok: true, text: m.template.render(task.input) };
   } catch (e) {
-    const err = e as Error & { code?: string };
-    return { ok: false, message: err.message, invalid: err.code === 'invalid_request_error' };
+    // An EngineError crosses as its fault (a class does not survive the structured clone).
+    return { ok: false, message: (e as Error).message, fault: e instanceof EngineError ? e.fault : null };
   }
 }

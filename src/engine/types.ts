@@ -196,11 +196,12 @@ export interface LoadedModel {
   /** Renders the model's own chat template (off the event loop). */
   renderChat(input: ChatTemplateInput): Promise<string>;
   /** Runs one generation; onToken is called on the event loop for each token, in order.
-   *  Rejects with ApiError('overloaded') when KV memory stays exhausted, ('context_length_exceeded')
-   *  when the prompt does not fit. Cancels (finishReason 'cancelled') when req.signal aborts. */
+   *  Rejects with an EngineError: 'queue_full' past the admission limit, 'kv_exhausted' when KV
+   *  memory stays exhausted, 'context_overflow' when the prompt does not fit. Cancels
+   *  (finishReason 'cancelled') when req.signal aborts. */
   generate(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult>;
-  /** Compiles a grammar as generate() would, without generating: rejects with the same 400
-   *  (invalid_request_error "grammar: …") for a JSON schema the engine refuses. */
+  /** Compiles a grammar as generate() would, without generating: rejects with the same
+   *  EngineError ('grammar_rejected') for a JSON schema the engine refuses. */
   checkGrammar(grammar: GrammarSpec): Promise<void>;
   stats(): EngineStats;
   /** Embeddings of token inputs (pooled per the model's pooling type, L2-normalised); inputs of

@@ -4,7 +4,7 @@
 // queued bytes it pauses the socket, so a handler that streams an upload slowly, or never reads,
 // holds at most ~highWater bytes. Past `limit` received bytes it fails with 413 and drops the rest.
 import type { HttpResponse } from 'uWebSockets.js';
-import { ApiError } from '../errors.js';
+import { ApiError, apiError } from '../errors.js';
 import type { BodyPipe, BodySink } from './types.js';
 
 export class ClientAbortedError extends Error {
@@ -15,7 +15,7 @@ export class ClientAbortedError extends Error {
 }
 
 export function tooLarge(limit: number): ApiError {
-  return new ApiError('request_too_large', `request body exceeds the limit of ${limit} bytes`);
+  return apiError('body_too_large', { limit });
 }
 
 export class BodyReader {

@@ -2,7 +2,7 @@
 // arrives (body-spool.ts), then scanned in a worker (multipart-pool.ts) into its fields and file
 // parts. A file part's content stays in the temp file: `FormFile` says where, and the route's
 // service reads it from there. The caller must dispose() the form (it deletes the temp file).
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import { boundaryOf } from './multipart.js';
 import { spoolBody, type SpooledBody } from './body-spool.js';
 import { FormError, type FormLimits } from './form-scanner.js';
@@ -42,7 +42,7 @@ function collect(values: FormValues, name: string, v: string | FormFile): void {
 
 export async function readMultipartForm(ctx: RequestContext, o: MultipartOptions): Promise<MultipartForm> {
   const boundary = boundaryOf(ctx.header('content-type'));
-  if (!boundary) throw invalidRequest('Content-Type must be multipart/form-data with a boundary.');
+  if (!boundary) throw apiError('upload_not_multipart');
   const spooled: SpooledBody = await spoolBody(ctx, o.spoolDir);
   try {
     const limits: FormLimits = { maxFieldBytes: o.maxFieldBytes, maxParts: o.maxParts };
@@ -53,7 +53,7 @@ export async function readMultipartForm(ctx: RequestContext, o: MultipartOptions
     return { values, dispose: () => spooled.remove() };
   } catch (err) {
     await spooled.remove();
-    if (err instanceof FormError) throw invalidRequest(err.message, err.param);
+    if (err instanceof FormError) throw apiError('invalid_field', { field: err.param ?? 'multipart body', problem: err.message }, err.param);
     throw err;
   }
 }

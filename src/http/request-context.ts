@@ -9,7 +9,7 @@
 import { STATUS_CODES } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import type { HttpResponse } from 'uWebSockets.js';
-import { ApiError, ERROR_CATALOGUE, anthropicErrorBody, openaiErrorBody, predictErrorBody } from '../errors.js';
+import { ApiError, ERROR_CATALOGUE, apiError, anthropicErrorBody, openaiErrorBody, predictErrorBody } from '../errors.js';
 import type { BodyPipe, BodySink, ByteStream, ErrorFormat, HttpMethod, RequestContext, SseWriter } from './types.js';
 import { BodyReader, ClientAbortedError } from './body-reader.js';
 import { UwsSseWriter } from './sse-writer.js';
@@ -153,11 +153,11 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
 
   async readJson(): Promise<unknown> {
     const buf = await this.readBody();
-    if (buf.byteLength === 0) throw new ApiError('invalid_request_error', 'request body is empty; expected a JSON document');
+    if (buf.byteLength === 0) throw apiError('body_empty');
     try {
       return JSON.parse(buf.toString('utf8'));
     } catch (err) {
-      throw new ApiError('invalid_request_error', `request body is not valid JSON: ${(err as Error).message}`);
+      throw apiError('body_not_json', { reason: (err as Error).message });
     }
   }
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { ApiError, toApiError } from '../errors.js';
+import { ApiError, apiError, toApiError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import type { ErrorFormat, HttpMethod, Route } from './types.js';
@@ -41,6 +41,10 @@ export interface HttpServerOptions {
   streamStallTimeoutMs?: number;
   /** Monotonic ms clock for the rate limiter (tests). */
   clock?: () => number;
+  /** How a handler's thrown value becomes the catalogue error sent (default: ApiErrors as they
+   *  are, anything else internal_error). The servers pass the API layer's mapping, which knows
+   *  the engine's errors (src/api/engine-error-mapping.ts). */
+  toApiError?: (err: unknown) => ApiError;
 }
 
 export interface ShutdownResult {
@@ -98,6 +102,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const maxQueuedBytes = opts.maxStreamQueueBytes ?? 1 << 20;
   const stallTimeoutMs = opts.streamStallTimeoutMs ?? DEFAULT_STREAM_STALL_TIMEOUT_MS;
   const { logger, metrics, name } = opts;
+  const errorOf = opts.toApiError ?? toApiError;
   const accessLog = logger.isEnabled('info');
 
   const active = new Set<UwsRequestContext>();
@@ -136,12 +141,13 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
 
   const handleFailure = (ctx: UwsRequestContext, route: Route, err: unknown): void => {
     if (ctx.aborted || err instanceof ClientAbortedError) return; // nobody to answer
-    if (!(err instanceof ApiError)) {
+    const failure = errorOf(err);
+    if (!(err instanceof ApiError) && failure.code === 'internal_error') {
       logger.error('handler failed', { server: name, request_id: ctx.requestId, route: route.path, error: err });
     }
     if (ctx.finished) return;
     try {
-      ctx.fail(toApiError(err));
+      ctx.fail(failure);
     } catch (e) {
       logger.error('error response failed', { server: name, request_id: ctx.requestId, error: e });
       ctx.destroy('error response failed');
@@ -177,17 +183,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
       const keys = presentedKeys(headers.get('authorization'), headers.get('x-api-key'));
       const keyIndex = keys.length ? auth.check(keys) : -1;
       if (keyIndex < 0) {
-        return new ApiError(
-          'unauthorized',
-          keys.length ? 'invalid API key' : 'missing API key: send `Authorization: Bearer <key>` or `x-api-key: <key>`',
-          { headers: { 'www-authenticate': 'Bearer' } },
-        );
+        return keys.length ? apiError('invalid_api_key') : apiError('missing_api_key');
       }
       const decision = limiter.take(String(keyIndex));
       if (!decision.ok) {
-        return new ApiError('rate_limited', `rate limit exceeded; retry after ${decision.retryAfterSeconds} s`, {
-          headers: { 'retry-after': String(decision.retryAfterSeconds) },
-        });
+        return apiError('rate_limited', { seconds: decision.retryAfterSeconds });
       }
     }
     const limit = route.maxBody ?? opts.maxBody;
@@ -209,10 +209,10 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     const m = router.match(method, path);
     const route = m.kind === 'found' ? m.route : null;
     let error: ApiError | null = null;
-    if (draining && !route?.whileDraining) error = new ApiError('overloaded', 'server is shutting down');
-    else if (m.kind === 'not_found') error = new ApiError('not_found', `no route for ${method} ${path}`);
+    if (draining && !route?.whileDraining) error = apiError('shutting_down');
+    else if (m.kind === 'not_found') error = apiError('no_route', { method, path });
     else if (m.kind === 'method_not_allowed') {
-      error = new ApiError('method_not_allowed', `method ${method} is not allowed on ${path}`, { headers: { allow: m.allow.join(', ') } });
+      error = apiError('method_not_allowed', { method, path, allow: m.allow.join(', ') });
     } else error = admit(m.route, headers);
 
     const limit = route?.maxBody ?? opts.maxBody;
@@ -240,7 +240,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     if (draining) ctx.closeConnection = true; // keep-alive clients reconnect elsewhere
 
     if (error || !route) {
-      ctx.fail(error ?? new ApiError('not_found', `no route for ${method} ${path}`));
+      ctx.fail(error ?? apiError('no_route', { method, path }));
       return;
     }
     runHandler(ctx, route);
@@ -298,7 +298,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
         const idle = await waitIdle(timeoutMs);
         let aborted = 0;
         if (!idle) {
-          const err = new ApiError('overloaded', 'the server is shutting down; retry the request');
+          const err = apiError('shutting_down');
           for (const ctx of [...active]) {
             ctx.interrupt(err, `still running after the ${timeoutMs} ms shutdown timeout`);
             aborted++;

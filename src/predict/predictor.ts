@@ -2,7 +2,7 @@
 // event-line grammar so every returned line is a complete event object. In the decoder role it
 // first pulls the prompt's KV from its prefiller; in every role the prefix cache makes a growing
 // session pay only for its new events.
-import { ApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
 import type { PrefillerLink } from './prefiller-link.js';
 import type { PreparedPrompt } from './prompt-tokens.js';
@@ -69,7 +69,7 @@ export class Predictor {
   }
 
   requireModel(): LoadedModel {
-    if (!this.model) throw new ApiError('model_not_ready', 'the model is still loading; retry shortly');
+    if (!this.model) throw apiError('model_loading');
     return this.model;
   }
 

@@ -4,7 +4,7 @@
 // src/ before a build) everything runs inline.
 import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
-import { ApiError } from '../errors.js';
+import { reviveApiError } from '../errors.js';
 import { distFile } from '../paths.js';
 import { LineTokenizer, preparePrompt, type PreparedPrompt } from './prompt-tokens.js';
 import type { PrepareResult, PrepareTask } from './prepare-worker.js';
@@ -40,7 +40,7 @@ export class PromptPreparer {
     const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
     const task: PrepareTask = { path: this.modelPath, contextLength: this.contextLength, body: bytes };
     const r = await this.pool.run(task, owned ? { transferList: [body.buffer as ArrayBuffer] } : {});
-    if (!r.ok) throw new ApiError(r.code, r.message, { param: r.param });
+    if (!r.ok) throw r.error ? reviveApiError(r.error) : new Error(`predict prepare worker: ${r.message}`);
     return r.prompt;
   }
 

@@ -3,7 +3,7 @@
 // that work). Each worker keeps one LineTokenizer per model, so a growing session's lines are
 // tokenized once per worker.
 import { modelText } from '../engine/text-worker.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type ApiErrorSpec } from '../errors.js';
 import { LineTokenizer, preparePrompt, type PreparedPrompt } from './prompt-tokens.js';
 
 export interface PrepareTask {
@@ -12,7 +12,9 @@ export interface PrepareTask {
   body: Uint8Array;
 }
 
-export type PrepareResult = { ok: true; prompt: PreparedPrompt } | { ok: false; code: ApiError['code']; message: string; param: string | null };
+/** A failure crosses back as the ApiError's spec (a class does not survive the structured clone),
+ *  or, for an unexpected fault, as its message only. */
+export type PrepareResult = { ok: true; prompt: PreparedPrompt } | { ok: false; error: ApiErrorSpec | null; message: string };
 
 const tokenizers = new Map<string, LineTokenizer>();
 
@@ -25,7 +27,6 @@ export default function run(task: PrepareTask): PrepareResult {
     }
     return { ok: true, prompt: preparePrompt(task.body, lines, task.contextLength) };
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, code: e.code, message: e.message, param: e.param };
-    return { ok: false, code: 'internal_error', message: (e as Error).message, param: null };
+    return { ok: false, error: e instanceof ApiError ? e.spec : null, message: (e as Error).message };
   }
 }

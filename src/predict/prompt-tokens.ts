@@ -3,7 +3,7 @@
 // sequence that extends the previous one exactly and the prefix cache makes the n-th call pay
 // only for its new events. Synchronous: it runs inline for small bodies and in a worker
 // (prepare-pool.ts) for large ones. Tokens of recent lines are memoized (bounded by bytes).
-import { ApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { Tokenizer } from '../tokenizer/index.js';
 import { parsePredictRequest } from './request.js';
 import { chooseWindow } from './window.js';
@@ -55,18 +55,18 @@ export class LineTokenizer {
 
 /** Parses a /v1/predict JSON body (bytes) and returns the prompt to run; throws ApiError 400. */
 export function preparePrompt(body: Uint8Array, lineTokens: LineTokenizer, contextLength: number): PreparedPrompt {
-  if (body.byteLength === 0) throw new ApiError('invalid_request_error', 'request body is empty; expected a JSON document');
+  if (body.byteLength === 0) throw apiError('body_empty');
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
   } catch (err) {
-    throw new ApiError('invalid_request_error', `request body is not valid JSON: ${(err as Error).message}`);
+    throw apiError('body_not_json', { reason: (err as Error).message });
   }
   const req = parsePredictRequest(json);
   const budget = contextLength - req.maxTokens - lineTokens.prefix.length;
   const window = budget > 0 ? chooseWindow({ lines: req.lines, kinds: req.kinds, tokens: (i) => lineTokens.line(req.lines[i] as string).length }, budget) : null;
   if (!window) {
-    throw new ApiError('context_length_exceeded', `no event of the prompt fits the model's context of ${contextLength} tokens with max_tokens ${req.maxTokens}`, { param: 'prompt' });
+    throw apiError('prompt_window_empty', { context: contextLength, maxTokens: req.maxTokens });
   }
   const tokens = new Uint32Array(lineTokens.prefix.length + window.tokens);
   tokens.set(lineTokens.prefix, 0);

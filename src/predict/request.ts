@@ -3,15 +3,16 @@
 // (FullSnapshot 2, Incremental 3, Meta 4) and SPEC.md's table (Meta 2) differ, and both are
 // accepted; events.ts tells meta events and full snapshots apart by their data.
 import { z } from 'zod';
-import { invalidRequest } from '../errors.js';
+import { apiError } from '../errors.js';
 import { eventKind, type EventKind } from './events.js';
 
 export const MAX_PREDICT_TOKENS = 512;
 
+// Issue messages leave the field out: the error names it ("max_tokens: must be ...").
 const PredictRequestSchema = z.object({
-  prompt: z.string({ error: 'prompt must be a string of newline-delimited JSON events' }),
-  max_tokens: z.number().int('max_tokens must be an integer').min(1, 'max_tokens must be between 1 and 512').max(MAX_PREDICT_TOKENS, 'max_tokens must be between 1 and 512').default(50),
-  temperature: z.number().min(0, 'temperature must be between 0.0 and 2.0').max(2, 'temperature must be between 0.0 and 2.0').default(0.3),
+  prompt: z.string({ error: 'must be a string of newline-delimited JSON events' }),
+  max_tokens: z.number().int('must be an integer').min(1, 'must be between 1 and 512').max(MAX_PREDICT_TOKENS, 'must be between 1 and 512').default(50),
+  temperature: z.number().min(0, 'must be between 0.0 and 2.0').max(2, 'must be between 0.0 and 2.0').default(0.3),
   stream: z.boolean().default(false),
 });
 
@@ -36,10 +37,10 @@ export function parsePredictRequest(body: unknown): PredictRequest {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'body';
-    throw invalidRequest(issue ? (issue.message.includes(field) ? issue.message : `${field}: ${issue.message}`) : 'invalid request', field);
+    throw apiError('invalid_field', { field, problem: issue?.message ?? 'invalid' }, field);
   }
   const { prompt, max_tokens, temperature, stream } = parsed.data;
-  if (stream) throw invalidRequest('stream: streaming is not implemented for /v1/predict; send stream: false', 'stream');
+  if (stream) throw apiError('predict_stream_unsupported');
   const lines: string[] = [];
   const kinds: EventKind[] = [];
   const raw = prompt.split('\n');
@@ -50,13 +51,13 @@ export function parsePredictRequest(body: unknown): PredictRequest {
     try {
       value = JSON.parse(line);
     } catch {
-      throw invalidRequest(`prompt line ${i + 1}: not valid JSON`, 'prompt');
+      throw apiError('prompt_line_not_json', { line: i + 1 });
     }
-    if (!isEventObject(value)) throw invalidRequest(`prompt line ${i + 1}: not an event object (needs an integer "type" and an object "data")`, 'prompt');
+    if (!isEventObject(value)) throw apiError('prompt_line_not_event', { line: i + 1 });
     lines.push(line);
     kinds.push(eventKind(value));
   }
-  if (lines.length === 0) throw invalidRequest('prompt: needs at least one event line', 'prompt');
+  if (lines.length === 0) throw apiError('prompt_no_events');
   return { lines, kinds, maxTokens: max_tokens, temperature };
 }
 

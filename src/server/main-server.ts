@@ -2,6 +2,7 @@
 // rate limit, OpenAI error envelope for unmatched paths.
 import { closeApplyPool, warmApplyPool } from '../apply/pool.js';
 import { DEFAULT_MAX_BODY } from '../config.js';
+import { apiErrorOf } from '../api/engine-error-mapping.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
 import { closeMultipartPool } from '../http/multipart-pool.js';
 import { mainRoutes } from './routes.js';
@@ -20,6 +21,7 @@ export async function startMainServer(services: Services): Promise<HttpServer> {
     rateLimit: { rps: config.rateLimitRps, burst: config.rateLimitBurst },
     errorFormat: 'openai',
     streamStallTimeoutMs: config.streamStallTimeoutS * 1000,
+    toApiError: apiErrorOf,
   });
   await server.listen(config.host, config.port);
   // Apply workers build their tokenizer once; start that now, not on the first apply request.

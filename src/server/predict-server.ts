@@ -3,6 +3,7 @@
 // reference requests carry none); --predict-api-key turns it on for routes that ask. The
 // predictor takes the first model once it has loaded (until then /v1/predict answers 503).
 import { DEFAULT_MAX_BODY } from '../config.js';
+import { apiErrorOf } from '../api/engine-error-mapping.js';
 import { createHttpServer, type HttpServer } from '../http/server.js';
 import { createPredictor, predictRouteOptions } from './predictor-wiring.js';
 import { predictServiceRoutes } from '../api/predict.js';
@@ -31,6 +32,7 @@ export async function startPredictServer(services: Services): Promise<HttpServer
     authByDefault: config.predictApiKey !== null,
     maxBody: config.maxBody ?? DEFAULT_MAX_BODY,
     errorFormat: 'predict',
+    toApiError: apiErrorOf,
   });
   await server.listen(config.host, config.predictPort);
   return server;

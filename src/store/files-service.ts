@@ -1,7 +1,7 @@
 // The Files API (OpenAI's) as a service: upload, list, retrieve, content, delete. It knows
 // nothing of HTTP: requests come parsed by the schemas of file-request.ts, answers are the
 // API's objects, failures are catalogue errors (src/errors.ts).
-import { ApiError, invalidRequest, notFound } from '../errors.js';
+import { apiError } from '../errors.js';
 import type { CreateFileRequest, ListFilesRequest } from './file-request.js';
 import { toFileObject, type FileObject, type FileStore } from './files.js';
 import type { FileRecord } from './records.js';
@@ -44,7 +44,7 @@ export class FilesService {
 
   async create(req: CreateFileRequest, signal?: AbortSignal): Promise<FileObject> {
     if (req.file.bytes > this.o.maxFileBytes) {
-      throw new ApiError('request_too_large', `File is too large: ${req.file.bytes} bytes exceeds the ${this.o.maxFileBytes}-byte file limit.`, { param: 'file' });
+      throw apiError('file_too_large', { limit: this.o.maxFileBytes }, 'file');
     }
     return this.files.importUpload(req.file.filename, req.purpose, req.file, signal);
   }
@@ -65,14 +65,14 @@ export class FilesService {
 
   async remove(id: string): Promise<{ id: string; object: 'file'; deleted: true }> {
     const rec = this.record(id);
-    if (this.o.fileInUse(rec.id)) throw invalidRequest(`File ${rec.id} is the input of a batch that has not finished.`, 'file_id');
+    if (this.o.fileInUse(rec.id)) throw apiError('file_in_use', { id: rec.id });
     await this.files.remove(rec.id);
     return { id: rec.id, object: 'file', deleted: true };
   }
 
   private record(id: string): FileRecord {
     const rec = this.files.record(id);
-    if (!rec) throw notFound(`No file with id '${id}'.`);
+    if (!rec) throw apiError('unknown_file', { id });
     return rec;
   }
 }

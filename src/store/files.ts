@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError } from '../errors.js';
+import { apiError } from '../errors.js';
 import { isStorableId, sortableId } from './ids.js';
 import { decodeFileRecord, FILE_SCHEMA_VERSION, type FileRecord } from './records.js';
 import type { Store } from './store.js';
@@ -128,7 +128,7 @@ export class FileWriter {
     if (this.failed) throw this.failed;
     if (this.sealed) throw new Error(`file ${this.id}: write after its short last chunk`);
     if (this.total + n > this.maxBytes) {
-      throw new ApiError('request_too_large', `file exceeds the ${this.maxBytes}-byte limit`);
+      throw apiError('file_too_large', { limit: this.maxBytes });
     }
     this.total += n;
   }

@@ -14,6 +14,7 @@ import { makeModel, resolveSpec } from '../../src/model-maker/index.js';
 import { chatCompletionRoutes } from '../../src/api/chat-completions.js';
 import { messagesRoutes } from '../../src/api/messages.js';
 import { modelRoutes } from '../../src/api/models.js';
+import { apiErrorOf } from '../../src/api/engine-error-mapping.js';
 import type { ChatServices } from '../../src/chat/services.js';
 
 export const KEY = 'sk-chat-test-0123456789';
@@ -52,6 +53,7 @@ export async function startChatServer(opts: Partial<HttpServerOptions> = {}, mod
     logger: createLogger({ level: 'error', sink: () => {} }),
     apiKeys: [KEY],
     maxBody: 1024 * 1024,
+    toApiError: apiErrorOf,
     ...opts,
   });
   const port = await server.listen('127.0.0.1', 0);

@@ -1,6 +1,6 @@
 // The serving engine end to end through loadModel(): real addon, real generated GGUF models.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors.js';
+import { EngineError } from '../../src/engine/engine-errors.js';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import type { GenerateRequest } from '../../src/engine/types.js';
 import { closeTextPool, OFFLOAD_MIN_CHARS, TEXT_WORKER_FILE } from '../../src/engine/text-pool.js';
@@ -122,12 +122,12 @@ describe('generation', () => {
 
   it('rejects a prompt longer than the context, and one larger than the KV pool', async () => {
     const tooLong = prompt(cold.info.contextLength, 1);
-    await expect(run(cold, { prompt: tooLong })).rejects.toMatchObject({ code: 'context_length_exceeded', param: 'messages' });
+    await expect(run(cold, { prompt: tooLong })).rejects.toMatchObject({ fault: { kind: 'context_overflow', input: 'prompt', tokens: tooLong.length, context: cold.info.contextLength } });
     const small = await loadModel(await testModelPath('small-pool'), { threads: 1, kvCacheTokens: 64 });
     try {
       const err = await run(small, { prompt: prompt(100, 2) }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ApiError);
-      expect(err).toMatchObject({ code: 'overloaded', status: 503 });
+      expect(err).toBeInstanceOf(EngineError);
+      expect(err).toMatchObject({ kind: 'kv_exhausted' });
     } finally {
       small.unload();
     }
@@ -135,14 +135,14 @@ describe('generation', () => {
 });
 
 describe('admission', () => {
-  it('refuses interactive requests past the running slots plus maxQueued with 503 at once; batch requests are not counted', async () => {
+  it('refuses interactive requests past the running slots plus maxQueued at once (queue_full); batch requests are not counted', async () => {
     const m = await loadModel(await testModelPath('queue'), { threads: 1, maxSequences: 2, maxQueued: 1 });
     try {
       const ac = new AbortController();
       const sampling = { ...GREEDY, logitBias: eosBan(m.info) };
       const long = (i: number) => m.generate({ prompt: prompt(10, i), maxTokens: 1000, sampling, signal: ac.signal }, () => {});
       const held = [long(1), long(2), long(3)]; // two running, one waiting
-      await expect(long(4)).rejects.toMatchObject({ code: 'overloaded', status: 503, headers: { 'Retry-After': '1' } });
+      await expect(long(4)).rejects.toMatchObject({ fault: { kind: 'queue_full', waiting: 1 } });
       const batch = m.generate({ prompt: prompt(10, 5), maxTokens: 2, sampling, priority: 'batch', signal: ac.signal }, () => {});
       ac.abort();
       for (const r of await Promise.all([...held, batch])) expect(r.finishReason).toMatch(/cancelled|length/);
@@ -280,8 +280,8 @@ describe('models', () => {
     const p = m.generate({ prompt: prompt(20, 3), maxTokens: 1000, sampling: GREEDY }, () => {
       if (++tokens === 2) m.unload();
     });
-    await expect(p).rejects.toMatchObject({ code: 'model_not_ready' });
-    await expect(run(m, { prompt: prompt(5, 1) })).rejects.toMatchObject({ code: 'model_not_ready' });
+    await expect(p).rejects.toMatchObject({ kind: 'model_unloaded' });
+    await expect(run(m, { prompt: prompt(5, 1) })).rejects.toMatchObject({ kind: 'model_unloaded' });
   });
 
   it('exposes metadata, tokenizer and chat template', async () => {
@@ -356,9 +356,9 @@ describe('constrained decoding', () => {
     }
   });
 
-  it('rejects an unsupported schema as an invalid request', async () => {
+  it('rejects an unsupported schema (grammar_rejected)', async () => {
     await expect(
       run(cold, { prompt: prompt(5, 1), grammar: { kind: 'json_schema', schema: { type: 'object', allOf: [{}, {}] } } }),
-    ).rejects.toMatchObject({ code: 'invalid_request_error' });
+    ).rejects.toMatchObject({ kind: 'grammar_rejected' });
   });
 });

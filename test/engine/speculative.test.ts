@@ -209,7 +209,7 @@ describe('speculative decoding with a draft', () => {
 
   it('rejects draft tokens outside the vocabulary and a bad maxDraftTokens', async () => {
     const p = prompt(10, 13);
-    await expect(run(model, { prompt: p, draft: Uint32Array.of(1, model.info.vocabSize + 5) })).rejects.toMatchObject({ code: 'invalid_request_error' });
+    await expect(run(model, { prompt: p, draft: Uint32Array.of(1, model.info.vocabSize + 5) })).rejects.toMatchObject({ kind: 'invalid_argument' });
     expect(() => model.generate({ prompt: p, maxTokens: 4, sampling: GREEDY, draft: Uint32Array.of(1), maxDraftTokens: 0 }, () => {})).toThrow(/maxDraftTokens/);
   });
 });

@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors.js';
+import { apiError } from '../../src/errors.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/log.js';
 import type { Route } from '../../src/http/types.js';
@@ -35,7 +35,7 @@ const routes: Route[] = [
     errorFormat: 'anthropic',
     handler: async (ctx) => {
       await ctx.readJson();
-      throw new ApiError('invalid_request_error', 'messages: required', { param: 'messages' });
+      throw apiError('invalid_field', { field: 'messages', problem: 'required' }, 'messages');
     },
   },
   {
@@ -43,14 +43,14 @@ const routes: Route[] = [
     path: '/v1/messages-like/busy',
     errorFormat: 'anthropic',
     handler: () => {
-      throw new ApiError('overloaded', 'queue full', { headers: { 'retry-after': '1' } });
+      throw apiError('queue_full', { waiting: 1 });
     },
   },
   {
     method: 'POST',
     path: '/v1/openai-busy',
     handler: () => {
-      throw new ApiError('overloaded', 'queue full');
+      throw apiError('queue_full', { waiting: 1 });
     },
   },
   { method: 'POST', path: '/predict-like', auth: false, errorFormat: 'predict', handler: async (ctx) => void (await ctx.readJson(), ctx.json(200, {})) },
