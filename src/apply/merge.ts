@@ -6,6 +6,7 @@ import { buildContext, splitUpdate, type Chain, type MergeContext } from './merg
 import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
+import { impliedEdgeMarkers } from './edge-markers.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
@@ -161,6 +162,8 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     const segments = order.map((k) => ({ ...split.segments[k]!, markerBefore: true, markerAfter: true }));
     ctx = buildContext(orig, segments);
   }
+  const edged = impliedEdgeMarkers(ctx, split.hasMarkers);
+  if (edged) ctx = buildContext(orig, edged);
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);
     const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
