@@ -10,7 +10,7 @@
 import { alignLines } from './line-diff.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { blockEnd, definesName, removalTargets } from './removals.js';
+import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -47,6 +47,8 @@ interface UpdateView {
   originalText: string;
   /** Normalised original line → how many times it occurs. */
   origCount: Map<string, number>;
+  /** Original lines a marker between two segments stands for (see `markerCovered`). */
+  covered: Uint8Array;
 }
 
 /** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
@@ -86,27 +88,54 @@ function updateView(orig: Lines, original: string, update: string): UpdateView {
     const m = INLINE_MARKER.exec(n);
     if (m && n.trim() !== m[0]) inline.push([n.slice(0, m.index).replace(/\s+$/, ''), n.slice(m.index + m[0].length).replace(/^[\s,]+/, '')]);
   }
-  let wholeFile = false;
-  if (!split.hasMarkers) {
-    // A marker-less update is the new file only when it reads as one: it keeps the original's first
-    // and last lines, or most of its lines, or none at all. A lone function is a snippet, not a file.
-    const nb = orig.norm.filter((_, j) => !orig.blank[j]).map(key);
-    const un = u.norm.filter((_, i) => !u.blank[i]).map(key);
-    if (nb.length === 0) wholeFile = true;
-    else {
-      const common = alignLines(nb, un).length;
-      // An update sharing no line with the original anchors nowhere: it is a rewrite of the whole file.
-      wholeFile = common === 0 || (where.has(nb[0]!) && where.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
-    }
-  }
+  const wholeFile = !split.hasMarkers && readsAsWholeFile(orig, u);
   const origCount = new Map<string, number>();
   for (const n of orig.norm) origCount.set(key(n), (origCount.get(key(n)) ?? 0) + 1);
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount };
+  const covered = markerCovered(orig, split.segments, origCount);
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered };
+}
+
+/**
+ * Original lines a marker stands for: one segment ends on original line p and the next starts on
+ * original line q, both lines the original has once, p before q. The lines between are the
+ * "existing code" the marker keeps: no edit shown elsewhere (a new function copying their text)
+ * replaces them.
+ */
+function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, number>): Uint8Array {
+  const covered = new Uint8Array(orig.text.length);
+  if (segments.length < 2) return covered;
+  const at = new Map<string, number>();
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) at.set(key(orig.norm[j]!), j);
+  const edge = (l: Lines, last: boolean): number | undefined => {
+    for (let x = last ? l.text.length - 1 : 0; x >= 0 && x < l.text.length; x += last ? -1 : 1) if (!l.blank[x]) return at.get(key(l.norm[x]!));
+    return undefined;
+  };
+  for (let k = 0; k + 1 < segments.length; k++) {
+    const p = edge(segments[k]!.lines, true);
+    const q = edge(segments[k + 1]!.lines, false);
+    if (p === undefined || q === undefined || q <= p) continue;
+    for (let j = p + 1; j < q; j++) covered[j] = 1;
+  }
+  return covered;
+}
+
+/**
+ * A marker-less update is the new file only when it reads as one: it keeps the original's first
+ * and last lines, or most of its lines, or none at all. A lone function is a snippet, not a file.
+ */
+export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
+  const nb = orig.norm.filter((_, j) => !orig.blank[j]).map(key);
+  const un = u.norm.filter((_, i) => !u.blank[i]).map(key);
+  if (nb.length === 0) return true;
+  const shown = new Set(un);
+  const common = alignLines(nb, un).length;
+  // An update sharing no line with the original anchors nowhere: it is a rewrite of the whole file.
+  return common === 0 || (shown.has(nb[0]!) && shown.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
 }
 
 /** Original lines inside a definition the instruction asks to remove. */
-function instructedLines(orig: Lines, instruction: string | null): Set<number> {
-  const out = new Set<number>();
+function instructedLines(orig: Lines, instruction: string | null, view: UpdateView): Set<number> {
+  const out = instructedStatements(orig, instruction, new Set(view.where.keys()));
   const targets = removalTargets(instruction);
   if (targets.length === 0) return out;
   for (let h = 0; h < orig.text.length; h++) {
@@ -197,9 +226,19 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
   return false;
 }
 
-/** The line in (lo, hi) whose block hi closes, or -1. */
+/**
+ * The line in (lo, hi) whose block hi closes, or -1: the nearest j above hi with closesAt(j) = hi,
+ * found in one backward walk. With r(j) the net brackets of lines j..hi, j qualifies when r(j) ≤ 0
+ * and r(j) exceeds every r(t) for t in (j, hi] (its block stays open until hi).
+ */
 function openerOf(text: readonly string[], lo: number, hi: number): number {
-  for (let j = hi - 1; j > lo; j--) if (closesAt(text, j) === hi) return j;
+  let r = bracketDelta(text[hi]!);
+  let max = r;
+  for (let j = hi - 1; j > lo; j--) {
+    r += bracketDelta(text[j]!);
+    if (r <= 0 && r > max) return j;
+    if (r > max) max = r;
+  }
   return -1;
 }
 
@@ -300,6 +339,36 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: num
 }
 
 
+/**
+ * Original header h, replaced by the update line `shown` (its edit, shown once in the update), when
+ * the update shows that line's block complete (to its closing line, or dedented before the segment
+ * ends or before a marker at the header's level): the end (exclusive) of h's original block, whose
+ * lines the new block replaces; h + 1 otherwise.
+ */
+function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string): { end: number; shown: Set<string> } {
+  const none = { end: h + 1, shown: new Set<string>() };
+  const close = closesAt(orig.text, h);
+  const indented = close < 0 && /:\s*$/.test(orig.norm[h]!);
+  if (close < 0 && !indented) return none;
+  const at = view.where.get(shown);
+  if (!at || at.length !== 1) return none;
+  const [s, i] = at[0]!;
+  const seg = view.segments[s]!;
+  const l = seg.lines;
+  let blockEnd: number;
+  if (indented) {
+    blockEnd = indentBlockEnd(l, i);
+    let last = l.text.length - 1;
+    while (last > i && l.blank[last]) last--;
+    const complete = blockEnd <= last || !seg.markerAfter || (seg.markerAfterIndent !== null && seg.markerAfterIndent <= l.indent[i]!);
+    if (!complete) return none;
+  } else blockEnd = closesAt(l.text, i) + 1;
+  if (blockEnd <= i + 1) return none;
+  const rest = new Set<string>();
+  for (let x = i + 1; x < blockEnd; x++) if (!l.blank[x]) rest.add(key(l.norm[x]!));
+  return { end: indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
+}
+
 /** Exact comparison text of a line: trailing space and a byte-order mark dropped, indentation kept. */
 function exactText(t: string): string {
   return (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
@@ -323,7 +392,7 @@ export function analyseLoss(orig: Lines, out: Lines, original: string, update: s
     return { lost: [], licensed: { replaced: 0, 'between-anchors': 0, instructed: 0 }, markersKept: countMarkersKept(orig, out, updateView(orig, original, update)), gaps: [] };
   }
   const view = prepared ?? updateView(orig, original, update);
-  const instructed = instructedLines(orig, instruction);
+  const instructed = instructedLines(orig, instruction, view);
   // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
   // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
   let best = analyseWith(orig, out, view, instructed, true, false);
@@ -397,8 +466,16 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // Lines the new block shows as they were are kept, not replaced.
       for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!))) v.rule = 'replaced';
     }
+    // The same for a header the update shows edited in its place (`Submit(j Job) {` → `Submit(ctx, j) error {`).
+    for (const h of gap.vanished) {
+      if (h.rule !== 'replaced' || h.pairedWith < 0 || !gap.vanished.some((v) => !v.rule)) continue;
+      const rest = editedBlockRest(view, orig, h.j, key(out.norm[h.pairedWith]!));
+      for (const v of gap.vanished) if (!v.rule && v.j > h.j && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!))) v.rule = 'replaced';
+    }
     for (const v of gap.vanished) {
-      if (!v.rule && adjacent) v.rule = 'between-anchors';
+      // What a marker between two pinned lines stands for stays (only the instruction removes it).
+      if (view.covered[v.j]) v.rule = instructed.has(v.j) ? 'instructed' : null;
+      else if (!v.rule && adjacent) v.rule = 'between-anchors';
       if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
       if (v.rule) licensed[v.rule]++;
       else lost.push(v.j);

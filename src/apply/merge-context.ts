@@ -1,7 +1,7 @@
 // What both merge algorithms work on: the original's lines with a lookup index, the update cut
 // into segments at its marker lines, and the structural test ("does this deletion cross a block
 // boundary?") that keeps new code which happens to equal a later line from deleting what lies between.
-import { editedVersion, splitLines, type Lines } from './lines.js';
+import { editedVersion, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { isMarkerLine } from './markers.js';
 
 export interface Segment {
@@ -104,7 +104,9 @@ export function splitUpdate(update: string, orig: Lines, code: string): SplitUpd
     const g = kept[k]!;
     const before = k === 0 ? g.before || (hasMarkers && g !== groups[0]) : true;
     const after = k === kept.length - 1 ? g.after || (hasMarkers && g !== groups[groups.length - 1]) : true;
-    const text = upd.text.slice(g.start, g.end).join('\n');
+    // A terminator after the last line, so that a blank line just before a marker stays a line of
+    // the segment (the blank between new code and the code the marker keeps).
+    const text = upd.text.slice(g.start, g.end).join('\n') + (g.after ? '\n' : '');
     const markerLine = g.after ? g.end : -1;
     segments.push({
       lines: splitLines(text), markerBefore: before, markerAfter: after,
@@ -245,4 +247,90 @@ export function editedNeighbours(ctx: MergeContext, seg: Segment, i: number, j: 
     if (s.norm[k] !== o.norm[y] && !ctx.index.has(s.norm[k]!) && editedVersion(o.norm[y]!, s.norm[k]!)) n++;
   }
   return n;
+}
+
+/** Per line: the nearest non-blank line above it indented less (its block's header), or -1. One pass with a stack. */
+function headersOf(l: Lines): Int32Array {
+  const out = new Int32Array(l.text.length).fill(-1);
+  const stack: number[] = [];
+  for (let y = 0; y < l.text.length; y++) {
+    if (l.blank[y]) continue;
+    while (stack.length > 0 && l.indent[stack[stack.length - 1]!]! >= l.indent[y]!) stack.pop();
+    if (stack.length > 0) out[y] = stack[stack.length - 1]!;
+    stack.push(y);
+  }
+  return out;
+}
+
+const headerCache = new WeakMap<Lines, Int32Array>();
+
+function headerOf(l: Lines, y: number): number {
+  let h = headerCache.get(l);
+  if (!h) {
+    h = headersOf(l);
+    headerCache.set(l, h);
+  }
+  return h[y]!;
+}
+
+/**
+ * A line the original has several times (`ports:`, `self.save()`) anchors at occurrence j only when
+ * the header the segment shows it under (the nearest shallower line above it) is j's header too, as
+ * it is or edited: `ports:` under a new `mailhog:` service is not the `ports:` of `web:`. True when
+ * the segment shows no header above the line.
+ */
+export function sameBlockHeader(ctx: MergeContext, seg: Segment, i: number, j: number): boolean {
+  const s = seg.lines;
+  const o = ctx.orig;
+  const hi = headerOf(s, i);
+  if (hi < 0) return true;
+  const hj = headerOf(o, j);
+  if (hj < 0) return false;
+  return s.norm[hi] === o.norm[hj] || (!s.weak[hi] && !o.weak[hj] && editedVersion(o.norm[hj]!, s.norm[hi]!));
+}
+
+/**
+ * After a marker, the segment resumes where its first line stands: when that line is a strong line
+ * the original has exactly once at or after `lo`, it is the segment's anchor, whatever the new code
+ * below it happens to share with other lines (a new function copying `size_t got = 0;` from the one
+ * the marker kept). Returns [segment line, original line] or null.
+ */
+export function resumeAnchor(ctx: MergeContext, seg: Segment, lo: number): [number, number] | null {
+  if (!seg.markerBefore) return null;
+  const s = seg.lines;
+  let f = 0;
+  while (f < s.text.length && s.blank[f]) f++;
+  if (f >= s.text.length || s.weak[f]) return null;
+  const pos = ctx.index.get(s.norm[f]!);
+  if (!pos) {
+    const j = editedHeader(ctx, s.norm[f]!, lo);
+    return j >= 0 ? [f, j] : null;
+  }
+  const c = firstAtOrAbove(pos, lo);
+  return c === pos.length - 1 ? [f, pos[c]!] : null;
+}
+
+/** The name a definition header declares: the first identifier written right before `(`. */
+function declaredName(norm: string): string | null {
+  return /([A-Za-z_$][\w$]*)\(/.exec(norm)?.[1] ?? null;
+}
+
+/**
+ * A segment that opens with a changed definition header (`func (p *Pool) Submit(ctx …) error {` for
+ * `func (p *Pool) Submit(j Job) {`): the one original header at or after `lo` that reads as its edit
+ * and declares the same name, or -1.
+ */
+function editedHeader(ctx: MergeContext, norm: string, lo: number): number {
+  if (!/[{:]$/.test(norm)) return -1;
+  const name = declaredName(norm);
+  if (!name) return -1;
+  const o = ctx.orig;
+  let at = -1;
+  for (let j = lo; j < o.text.length; j++) {
+    if (o.blank[j] || !/[{:]$/.test(o.norm[j]!) || declaredName(o.norm[j]!) !== name) continue;
+    if (!editedVersion(o.norm[j]!, norm) && !sameStatementEdited(o.norm[j]!, norm)) continue;
+    if (at >= 0) return -1;
+    at = j;
+  }
+  return at;
 }

@@ -3,7 +3,7 @@
 // time to the nearest occurrence, refusing block-crossing or context-free jumps. Linear-ish in the
 // file size; reports every guess it had to make so `auto` can hand the request to svc-v3-large.
 import {
-  crossesBlock, editedNeighbours, firstAtOrAbove, jumpSupported, lastBelow, neighbourAgreement, strongLines, strongSupport,
+  crossesBlock, editedNeighbours, firstAtOrAbove, jumpSupported, lastBelow, neighbourAgreement, resumeAnchor, sameBlockHeader, strongLines, strongSupport,
   type Chain, type MergeContext, type Segment,
 } from './merge-context.js';
 
@@ -48,7 +48,9 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
     const from = firstAtOrAbove(pos, lo);
     for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES; c++) {
       const q = pos[c]!;
-      let support = neighbourAgreement(ctx, seg, i, q) / 8 + editedNeighbours(ctx, seg, i, q) / 16;
+      // Same indentation as the update writes it breaks ties between copies (`.header {` at the top
+      // level or inside `@media`).
+      let support = neighbourAgreement(ctx, seg, i, q) / 8 + editedNeighbours(ctx, seg, i, q) / 16 + (ctx.orig.indent[q] === seg.lines.indent[i] ? 1 / 64 : 0);
       const x0 = Math.max(0, x - SUPPORT_RADIUS);
       const x1 = Math.min(strong.length, x + SUPPORT_RADIUS + 1);
       for (let y = x0; y < x1; y++) {
@@ -86,7 +88,8 @@ export function fastChains(ctx: MergeContext): FastChains {
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
     const strong = strongLines(seg);
-    const pivot = pickPivot(ctx, seg, strong, lo);
+    const resume = resumeAnchor(ctx, seg, lo);
+    const pivot = resume ? { i: resume[0], j: resume[1], tied: false } : pickPivot(ctx, seg, strong, lo);
     if (!pivot) {
       chains.push([]);
       continue;
@@ -102,6 +105,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const c = lastBelow(pos, nextJ);
       if (c < 0 || pos[c]! < lo) continue;
       const j = pos[c]!;
+      if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
       const nextI = chain[0]![0];
       if (nextJ - j - 1 > nextI - i - 1) {
         if (crossesBlock(ctx, j, nextJ, seg, i, nextI) && !strongSupport(ctx, seg, nextI, nextJ)) {
@@ -122,6 +126,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const c = firstAtOrAbove(pos, prevJ + 1);
       if (c >= pos.length) continue;
       const j = pos[c]!;
+      if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
       const prevI = chain[chain.length - 1]![0];
       if (j - prevJ - 1 > i - prevI - 1) {
         if (crossesBlock(ctx, prevJ, j, seg, prevI, i) && !strongSupport(ctx, seg, i, j)) {
@@ -151,7 +156,9 @@ export function fileOrder(ctx: MergeContext): number[] | null {
   for (const seg of segs) {
     const p = pickPivot(ctx, seg, strongLines(seg), 0);
     if (!p || p.tied) return null;
-    at.push(p.j - p.i);
+    // The anchor's own position: a segment that opens with new lines (a function added before an
+    // existing one) would otherwise seem to start before the previous segment's anchor.
+    at.push(p.j);
   }
   let ordered = true;
   for (let k = 1; k < at.length; k++) if (at[k]! < at[k - 1]!) ordered = false;

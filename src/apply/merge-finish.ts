@@ -2,7 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import type { Lines } from './lines.js';
-import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH } from './lines.js';
+import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -13,6 +13,8 @@ export interface Span {
   pairs: Array<[number, number]>;
   /** Segment-wide indentation shift (original columns − update columns), 0 unless the whole segment is offset. */
   delta: number;
+  /** Segment lines left out of the output (blank lines that only frame a marker). */
+  drop?: ReadonlySet<number>;
 }
 
 /** How a segment was placed: on exact anchor lines, on an edited line, on common lines only, or by position alone. */
@@ -78,11 +80,43 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
  * Next to an anchor, an update line that is not in the original replaces the original line in the
  * same place when it reads as an edit of it (otherwise the old line would have been shown as context).
  */
-function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number): boolean {
+function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir: 1 | -1 = 1): boolean {
   if (fillEqual(s, i, o, j, delta)) return true;
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
-  if (editedVersion(o.norm[j]!, s.norm[i]!) || renamedInPlace(o.norm[j]!, s.norm[i]!)) return true;
-  return o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!);
+  const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
+    (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
+  if (!edited) return false;
+  // A block header read as edited (`def set_trial` → `def notify_status_change`) is the same block
+  // only when its body goes on as the original's does: a new method written right after an anchor
+  // has a header of the same shape and a body of its own.
+  if (dir > 0 && opensBlock(s.norm[i]!) && opensBlock(o.norm[j]!)) {
+    let x = i + 1;
+    while (x < s.text.length && s.blank[x]) x++;
+    let y = j + 1;
+    while (y < o.text.length && o.blank[y]) y++;
+    if (x < s.text.length && y < o.text.length && !fillEqual(s, x, o, y, delta) &&
+        !(!s.weak[x] && !o.weak[y] && editedVersion(o.norm[y]!, s.norm[x]!))) return false;
+  }
+  return true;
+}
+
+/** A line that opens a block: ends with an opening bracket or `:`, or starts a Ruby/Lua-style definition. */
+function opensBlock(norm: string): boolean {
+  return /[{([:]$|\bdo(?:\s*\|[^|]*\|)?$/.test(norm) || /^(?:def|class|module|function|func|fn|sub|proc)\b/.test(norm);
+}
+
+/**
+ * A list item or bare value whose only word changed (`- redis` → `- mailhog`, `RED,` → `CRIMSON,`) is
+ * another item, not a rename: a rename keeps a key, call or declaration shape (`test:`, `super()`).
+ */
+function bareValueRenamed(a: string, b: string): boolean {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  const isWord = (t: string): boolean => /^[A-Za-z_$\d]/.test(t);
+  let k = 0;
+  while (k < ta.length && ta[k] === tb[k]) k++;
+  if (ta.slice(0, k).concat(ta.slice(k + 1)).some(isWord)) return false;
+  return !/^[(:={<.]$/.test(ta[k + 1] ?? '');
 }
 
 /**
@@ -99,7 +133,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
   const inSeg = (x: number): boolean => x >= 0 && x < s.text.length;
   const inOrig = (y: number): boolean => (dir > 0 ? y < limit : y >= limit) && y >= 0 && y < o.text.length;
   while (inSeg(i) && inOrig(j)) {
-    if (edgeMatch(s, i, o, j, delta)) {
+    if (edgeMatch(s, i, o, j, delta, dir)) {
       out.push([i, j]);
       i += dir;
       j += dir;
@@ -174,6 +208,51 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
   return dir > 0 ? out : out.reverse();
 }
 
+/**
+ * New lines, a blank line, then the anchor, after a marker: when the original's blank before the
+ * anchor ends a block (the line above it is deeper than the anchor, or closes a block), the new
+ * lines are a block of their own and go after that blank with the update's blank as their separator,
+ * not glued to the end of the block above.
+ */
+function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, first: [number, number]): void {
+  if (head.length === 0) return;
+  const [i, j] = head[0]!;
+  if (!s.blank[i] || !o.blank[j] || i === 0 || s.blank[i - 1]) return;
+  const anchor = head[1] ?? first;
+  let above = j - 1;
+  while (above >= 0 && o.blank[above]) above--;
+  if (above < 0) return;
+  const endsBlock = o.indent[above]! > o.indent[anchor[1]]! || /^(?:[)}\]]|end\b)/.test(o.norm[above]!);
+  if (endsBlock) head.shift();
+}
+
+/** Original lines scanned above a segment's first match for the block header it rewrote. */
+const MAX_HEADER_REACH = 40;
+
+/**
+ * A segment that opens, right after its marker, with an edited block header (`def fetch_page(url,
+ * retries=3):`) and then new lines before its first match rewrites that block from its header: the
+ * original header above the match, with only deeper lines between them, is where the segment starts,
+ * and those lines are what its new lines replace (the old header is not kept beside the new one).
+ */
+function extendToEditedHeader(s: Lines, o: Lines, head: Array<[number, number]>, first: [number, number], lo: number): void {
+  const top = head[0] ?? first;
+  let f = 0;
+  while (f < top[0] && s.blank[f]) f++;
+  if (f >= top[0] || s.weak[f] || !opensBlock(s.norm[f]!)) return;
+  for (let x = f + 1; x < top[0]; x++) if (!s.blank[x] && s.indent[x]! <= s.indent[f]!) return;
+  // The lines between the header and the match all sit inside the header's block.
+  let inner = o.indent[top[1]]!;
+  for (let y = top[1] - 1; y >= lo && top[1] - y <= MAX_HEADER_REACH && inner > 0; y--) {
+    if (o.blank[y]) continue;
+    if (o.indent[y]! < inner && !o.weak[y] && opensBlock(o.norm[y]!) && editedVersion(o.norm[y]!, s.norm[f]!)) {
+      head.unshift([f, y]);
+      return;
+    }
+    inner = Math.min(inner, o.indent[y]!);
+  }
+}
+
 /** Original lines a head may skip (delete) to reach the context the update shows above an anchor. */
 const MAX_HEAD_SKIP = 3;
 
@@ -220,6 +299,7 @@ function balanceCloser(s: Lines, o: Lines, first: [number, number], i: number, j
   let lastContent = s.text.length - 1;
   while (lastContent >= 0 && s.blank[lastContent]) lastContent--;
   if (lastContent < i || lineBalance(s.text[lastContent]!) >= 0) return null;
+  if (!closesOuterBlock(s, i, lastContent)) return null;
   let target = 0;
   for (let x = first[0]; x <= lastContent; x++) target += lineBalance(s.text[x]!);
   let run = 0;
@@ -234,10 +314,26 @@ function balanceCloser(s: Lines, o: Lines, first: [number, number], i: number, j
   return null;
 }
 
+/**
+ * Segment line c closes a block opened before line i (the original is still inside it), not one the
+ * new lines [i, c) open themselves: those all sit deeper than c, but for continuations (`} else {`,
+ * `elsif`, `rescue`). An anchor, a new function or rule, then a marker: the new block's `}` or `end`
+ * must not take the next original block's closing line, and that block with it.
+ */
+function closesOuterBlock(s: Lines, i: number, c: number): boolean {
+  for (let x = i; x < c; x++) {
+    if (s.blank[x] || s.indent[x]! > s.indent[c]!) continue;
+    if (/^[)}\]]/.test(s.norm[x]!) || /^(?:else|elsif|elif|else if|rescue|ensure|except|catch|finally|when|case|default)\b/.test(s.norm[x]!)) continue;
+    return false;
+  }
+  return true;
+}
+
 function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): [number, number] | null {
   let x = i;
   while (x < s.text.length && (s.blank[x] || !s.weak[x])) x++;
   if (x >= s.text.length) return null;
+  if (!closesOuterBlock(s, i, x)) return null;
   const want = s.indent[x]! + delta;
   const end = Math.min(limit, o.text.length, j + MAX_CLOSER_DISTANCE);
   for (let y = j; y < end; y++) {
@@ -270,6 +366,9 @@ function closeIndentedBlock(seg: Segment, o: Lines, pairs: Array<[number, number
   if (h < 0) return end;
   const [hi, hj] = pairs[h]!;
   if (!o.norm[hj]!.endsWith(':') || seg.markerAfterIndent > s.indent[hi]!) return end;
+  // Body lines shown as they were after the header: the new lines are added after them (the
+  // fields of a dataclass, then one more), the members below stay.
+  for (let p = h + 1; p < pairs.length; p++) if (!o.blank[pairs[p]![1]]) return end;
   // Bracket languages close the block with a line of their own (`};` after `private:`): not ours.
   for (let y = end; y < o.text.length; y++) {
     if (o.blank[y] || o.indent[y]! > o.indent[hj]!) continue;
@@ -400,6 +499,30 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   return { start: g, end: g, pairs, delta: 0 };
 }
 
+/**
+ * `branches:` (a block header ending the previous segment), an indented marker, then new lines with
+ * no anchor (`- next`): the marker stands for the block's existing lines, so the new lines go at the
+ * end of that block. Returns the insertion line, or -1 when the previous segment does not end on a
+ * matched header that the segment and its marker sit inside.
+ */
+function endOfShownBlock(o: Lines, prev: Segment, prevSpan: Span, seg: Segment, lo: number, hi: number): number {
+  const p = prev.lines;
+  let last = p.text.length - 1;
+  while (last >= 0 && p.blank[last]) last--;
+  const pair = prevSpan.pairs.find(([i]) => i === last);
+  if (!pair || prev.markerAfterIndent === null) return -1;
+  const h = pair[1];
+  const s = seg.lines;
+  let first = 0;
+  while (first < s.text.length && s.blank[first]) first++;
+  if (first >= s.text.length || !/[:{[(]$/.test(o.norm[h]!)) return -1;
+  if (prev.markerAfterIndent <= p.indent[last]! || s.indent[first]! <= p.indent[last]!) return -1;
+  // The header's block: deeper lines after it (its closing line, when it has one, stays after the insert).
+  let end = h + 1;
+  for (let y = h + 1; y < o.text.length && (o.blank[y] || o.indent[y]! > o.indent[h]!); y++) if (!o.blank[y]) end = y + 1;
+  return end >= lo && end <= hi ? end : -1;
+}
+
 /** Segment lines and window lines examined when looking for an edited-line anchor. */
 const MAX_SIMILAR_SEGMENT_LINES = 24;
 const MAX_SIMILAR_WINDOW = 20_000;
@@ -410,8 +533,7 @@ const MAX_SIMILAR_WINDOW = 20_000;
 function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, leads: string[]): Chain {
   const o = ctx.orig;
   const s = seg.lines;
-  let best: [number, number] | null = null;
-  let bestScore = 0;
+  const found: Array<{ i: number; j: number; score: number }> = [];
   let seen = 0;
   for (let i = 0; i < s.text.length && seen < MAX_SIMILAR_SEGMENT_LINES; i++) {
     if (s.weak[i]) continue;
@@ -420,14 +542,50 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
       // Same first token first (cheap), then the full test: edits rarely change how a line starts.
       if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
-      const score = dice(o.norm[j]!, s.norm[i]!);
-      if (score > bestScore) {
-        bestScore = score;
-        best = [i, j];
-      }
+      found.push({ i, j, score: dice(o.norm[j]!, s.norm[i]!) });
     }
   }
-  return best ? [best] : [];
+  if (found.length === 0) return [];
+  found.sort((a, b) => b.score - a.score || a.j - b.j);
+  // One candidate per implied stretch (the most similar line in it).
+  const starts = new Set<number>();
+  const cands = found.filter(({ i, j }) => !starts.has(j - i) && starts.add(j - i)).slice(0, MAX_SIMILAR_CANDIDATES);
+  const picked = cands.length > 1 ? distinctiveCandidate(s, o, cands) : cands[0]!;
+  return [[picked.i, picked.j]];
+}
+
+/** Edited-line candidates compared by the segment's distinctive tokens. */
+const MAX_SIMILAR_CANDIDATES = 8;
+
+/**
+ * Twin lines (a Prev and a Next button) are both edited versions of the segment's changed line, and
+ * the one most alike character by character may be the wrong twin. The original stretch each
+ * candidate implies (as long as the segment) is scored by the segment's tokens it holds, each token
+ * weighted by how few candidate stretches hold it (`Next`, `+` decide; `button`, `onClick` do not).
+ * Ties keep the most similar line.
+ */
+function distinctiveCandidate(s: Lines, o: Lines, cands: Array<{ i: number; j: number; score: number }>): { i: number; j: number; score: number } {
+  const segTokens = new Set<string>();
+  for (let i = 0; i < s.text.length; i++) if (!s.blank[i]) for (const t of tokens(s.norm[i]!)) segTokens.add(t);
+  const windows = cands.map(({ i, j }) => {
+    const held = new Set<string>();
+    const a = Math.max(0, j - i);
+    for (let y = a; y < Math.min(o.text.length, a + s.text.length); y++) for (const t of tokens(o.norm[y]!)) if (segTokens.has(t)) held.add(t);
+    return held;
+  });
+  const holders = new Map<string, number>();
+  for (const w of windows) for (const t of w) holders.set(t, (holders.get(t) ?? 0) + 1);
+  let best = 0;
+  let bestScore = -1;
+  windows.forEach((w, c) => {
+    let score = 0;
+    for (const t of w) score += 1 / holders.get(t)!;
+    if (score > bestScore + 1e-9) {
+      bestScore = score;
+      best = c;
+    }
+  });
+  return cands[best]!;
 }
 
 /** Cells above which the weak-line alignment of an unanchored segment is skipped. */
@@ -535,6 +693,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const first = chain[0]!;
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
     const head = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
+    if (seg.markerBefore) {
+      unpairSeparator(s, o, head, first);
+      extendToEditedHeader(s, o, head, first, prevEnd);
+    }
     // Grow the tail forwards.
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
@@ -556,7 +718,14 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       end++;
       blanks--;
     }
-    spans[k] = { start, end: Math.max(end, start), pairs: all, delta };
+    // Blank lines between the marker and a first line that is context: layout around the marker,
+    // not new lines, where the original has no blank line there (`{` then `public function index`).
+    let drop: Set<number> | undefined;
+    if (seg.markerBefore && leadBlanks > 0 && all[0]![0] === leadBlanks && all[0]![1] === start && !(start > 0 && o.blank[start - 1])) {
+      drop = new Set<number>();
+      for (let i = 0; i < leadBlanks; i++) drop.add(i);
+    }
+    spans[k] = { start, end: Math.max(end, start), pairs: all, delta, drop };
     prevEnd = Math.max(end, start);
   }
 
@@ -585,7 +754,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const edgeBound = (isFirst && !seg.markerBefore) || (isLast && !seg.markerAfter);
     if (!edgeBound) ambiguities.push(`segment ${k + 1} has no anchor line in the original; placed by position`);
     rules[k] = edgeBound ? 'file-edge' : 'position';
-    spans[k] = placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
+    const inBlock = k > 0 && spans[k - 1] ? endOfShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : -1;
+    spans[k] = inBlock >= 0 ? { start: inBlock, end: inBlock, pairs: [], delta: 0 } : placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
   }
   return { spans: spans as Span[], ambiguities, rules };
 }
@@ -607,6 +777,7 @@ function segmentOutput(o: Lines, seg: Segment, span: Span, out: OutLine[]): void
   const matched = new Map<number, number>();
   for (const [i, j] of span.pairs) matched.set(i, j);
   for (let i = 0; i < s.text.length; i++) {
+    if (span.drop?.has(i)) continue;
     const j = matched.get(i);
     // Unchanged line: the original's bytes (tabs, trailing spaces). Internal whitespace the update
     // changed (gofmt re-aligning fields) is an edit, so that line comes from the update.

@@ -5,7 +5,7 @@
 // occurrence a later hunk needs, and repeated anchors are resolved by order and context. It also
 // measures how far the chosen placement is ahead of the best alternative (the confidence signal).
 import {
-  crossesBlock, editedNeighbours, jumpSupported, neighbourAgreement, strongLines, strongSupport,
+  crossesBlock, editedNeighbours, jumpSupported, neighbourAgreement, resumeAnchor, sameBlockHeader, strongLines, strongSupport,
   type Chain, type MergeContext,
 } from './merge-context.js';
 
@@ -31,6 +31,8 @@ const CROSS_PENALTY = 2.5;
 const JUMP_PENALTY = 2.5;
 /** A segment with no anchor at all. */
 const UNANCHORED_PENALTY = 0;
+/** Weight added to a segment's resume anchor (its first line, unique in the original): more than a few coinciding lines. */
+const RESUME_BONUS = 5;
 /** Margin (in score units) below which two placements are called ambiguous. */
 const AMBIGUITY_MARGIN = 0.3;
 
@@ -65,13 +67,21 @@ export function largeChains(ctx: MergeContext): LargeChains {
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
     const cands: Cand[] = [];
+    // The line a segment resumes at after a marker outweighs what its new code shares with other lines.
+    const resume = resumeAnchor(ctx, seg, 0);
+    // An edited header is no exact candidate of its own: it joins as one, first (its line opens the segment).
+    if (resume && seg.lines.norm[resume[0]] !== ctx.orig.norm[resume[1]]) {
+      cands.push({ i: resume[0], j: resume[1], w: weight(seg.lines.norm[resume[0]]!, 1) + RESUME_BONUS, best: -Infinity, back: -1, from: -1 });
+    }
     for (const i of strongLines(seg)) {
       const pos = ctx.index.get(seg.lines.norm[i]!);
       if (!pos || pos.length > MAX_OCCURRENCES) continue;
       const w = weight(seg.lines.norm[i]!, pos.length);
       for (const j of pos) {
-        const context = 0.05 * neighbourAgreement(ctx, seg, i, j) + (pos.length > 1 ? 0.03 * editedNeighbours(ctx, seg, i, j) : 0);
-        cands.push({ i, j, w: w + context, best: -Infinity, back: -1, from: -1 });
+        if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
+        const context = 0.05 * neighbourAgreement(ctx, seg, i, j) + (pos.length > 1 ? 0.03 * editedNeighbours(ctx, seg, i, j) + (o.indent[j] === seg.lines.indent[i] ? 0.01 : 0) : 0);
+        const resumes = resume !== null && resume[0] === i && resume[1] === j ? RESUME_BONUS : 0;
+        cands.push({ i, j, w: w + context + resumes, best: -Infinity, back: -1, from: -1 });
       }
     }
     if (cands.length > MAX_CANDIDATES) return { chains: [], ambiguities: [], confidence: 0, complete: false };

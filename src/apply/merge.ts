@@ -8,7 +8,7 @@ import { assemble, finishPlacement, render, type Span } from './merge-finish.js'
 import { largeChains } from './merge-large.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { expandInlineMarkers } from './inline-markers.js';
-import { restoreLost } from './loss.js';
+import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
@@ -145,7 +145,11 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   const orig = splitLines(input.code);
   const split = splitUpdate(input.update, orig, input.code);
   const fallbackModel: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
-  if (!split.hasMarkers || split.segments.length === 0) {
+  // A marker-less snippet that does not read as the whole file (one `describe` block, one function)
+  // is a hunk of it: merged as if a marker stood on each side, so the rest of the file stays.
+  const snippet = !split.hasMarkers && split.segments.length === 1 && !readsAsWholeFile(orig, split.updateLines);
+  if (snippet) split.segments[0] = { ...split.segments[0]!, markerBefore: true, markerAfter: true };
+  else if (!split.hasMarkers || split.segments.length === 0) {
     // No marker: the update is the new file. Keep the original's line endings and final newline.
     const u = split.updateLines;
     const lines = u.text.map((text) => ({ text, eol: null }));

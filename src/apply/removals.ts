@@ -28,6 +28,69 @@ export function removalTargets(instruction: string | null): string[] {
   return [...out];
 }
 
+/** What a removal phrase says goes, split off the names after a second verb ("… and update X"). */
+function removalPhrases(instruction: string | null): string[] {
+  if (!instruction) return [];
+  const out: string[] = [];
+  for (const m of instruction.matchAll(VERBS)) {
+    out.push((m[1] ?? '').split(/\b(?:and|then|but)\s+(?:update|add|change|rename|make|fix|modify|set|use|replace|move|keep|bump|increase|decrease|edit|adjust|return|log|call)\b/i)[0]!);
+  }
+  return out;
+}
+
+const GENERIC = new Set([...STOP, 'debug', 'debugging', 'logging', 'extra', 'stray', 'leftover', 'temporary', 'these', 'those', 'any', 'every', 'each']);
+
+/**
+ * Calls the instruction removes as statements: "Remove the debug print statements" → `print`,
+ * "drop the console.log calls" / "remove calls to `trace`" → `console.log`, `trace`.
+ */
+export function statementTargets(instruction: string | null): string[] {
+  const out = new Set<string>();
+  for (const phrase of removalPhrases(instruction)) {
+    for (const m of phrase.matchAll(/(?:`([^`]+)`|([A-Za-z_$][\w$.]*))(?:\(\))?\s+(?:statements?|calls?|invocations?)\b/gi)) {
+      const name = /^[A-Za-z_$][\w$.]*/.exec((m[1] ?? m[2]!).replace(/\(.*$/, ''))?.[0];
+      if (name && !GENERIC.has(name.toLowerCase()) && !KIND_WORDS.test(name)) out.add(name);
+    }
+    for (const m of phrase.matchAll(/\bcalls?\s+to\s+(?:the\s+)?`?([A-Za-z_$][\w$.]*)/gi)) if (!GENERIC.has(m[1]!.toLowerCase())) out.add(m[1]!);
+  }
+  return [...out];
+}
+
+/** Whether a line is one whole call statement of `name` (`print("x", y)`, `console.log(a);`, `log.debug(…)`). */
+export function callsName(norm: string, name: string): boolean {
+  if (!new RegExp(`^(?:await\\s+)?${escapeRe(name)}(?:\\.[\\w$]+)*\\s*\\(`).test(norm)) return false;
+  if (!/\)\s*;?$/.test(norm)) return false;
+  let depth = 0;
+  for (const ch of norm) {
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+  }
+  return depth === 0;
+}
+
+/**
+ * Original lines that are call statements the instruction removes (`statementTargets`), where the
+ * update shows the code around them (the line above or below it): "the debug print statements" are
+ * those in the hunks the update rewrites, not every `print` of the file (a script's output stays).
+ */
+export function instructedStatements(o: Lines, instruction: string | null, shown: ReadonlySet<string>): Set<number> {
+  const out = new Set<number>();
+  const names = statementTargets(instruction);
+  if (names.length === 0) return out;
+  const neighbour = (j: number, dir: 1 | -1): string | undefined => {
+    let y = j + dir;
+    while (y >= 0 && y < o.text.length && o.blank[y]) y += dir;
+    return o.norm[y];
+  };
+  for (let j = 0; j < o.text.length; j++) {
+    if (o.blank[j] || shown.has(o.norm[j]!) || !names.some((n) => callsName(o.norm[j]!, n))) continue;
+    const above = neighbour(j, -1);
+    const below = neighbour(j, 1);
+    if ((above !== undefined && shown.has(above)) || (below !== undefined && shown.has(below))) out.add(j);
+  }
+  return out;
+}
+
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
