@@ -11,6 +11,7 @@ import { alignLines } from './line-diff.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
+import { withSwappedDefinitions } from './syntax/swap-licence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -488,7 +489,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
 
 /** The oracle: original, update, instruction and merged output as the client sees them. */
 export function checkLoss(original: string, update: string, instruction: string | null, output: string): LossCheck {
-  return analyseLoss(originalLines(original), splitLines(output), original, update, instruction);
+  return withSwappedDefinitions(analyseLoss(originalLines(original), splitLines(output), original, update, instruction), original, update, instruction, output, analyseLoss);
 }
 
 /** The last original split (tests and benchmarks check many edits of one file in a row). */

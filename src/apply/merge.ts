@@ -125,20 +125,22 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
 /**
  * The merge on the original with the update's definitions swapped in (syntax/place.ts): the result
  * itself when the update is only such definitions, else the line merge's input. Judged for loss
- * against the real original.
+ * against that swapped original: a swapped definition is replaced by rule (a) as a whole
+ * (syntax/swap-licence.ts), every other original line is in the swapped original.
  */
 function syntaxMerge(input: ApplyInput, mode: MergeMode, syntax: SyntaxPass): MergeResult {
-  const orig = splitLines(input.code);
+  const swapped = { ...input, code: syntax.code };
   const info = { language: syntax.language, definitions: syntax.swaps };
   // Removals the instruction names go through the line merge, which knows the rules for them.
   if (syntax.covers && removalTargets(input.instruction).length === 0) {
     const hunks = syntax.swaps.map((d) => ({ rule: 'definition' as const, start: d.start, end: d.end + 1 }));
     const report: MergeReport = { hunks, removedByInstruction: 0, restored: [], wholeFile: false, syntax: info };
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
-    return keepOriginal(input, { content: syntax.code, model, confidence: 1, ambiguities: [], fullReplacement: false, report }, orig);
+    return keepOriginal(swapped, { content: syntax.code, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
   }
-  const lines = mergeLines({ ...input, code: syntax.code }, mode);
-  return keepOriginal(input, { ...lines, report: { ...lines.report, syntax: info } }, orig);
+  // The line merge ends with the no-loss pass against its input, the swapped original.
+  const lines = mergeLines(swapped, mode);
+  return { ...lines, report: { ...lines.report, syntax: info } };
 }
 
 function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
