@@ -12,6 +12,7 @@ import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Li
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
+import { isEditedLineSnippet } from './edited-line-snippet.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -131,6 +132,7 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   const shown = new Set(un);
   const common = alignLines(nb, un).length;
   // An update sharing no line with the original anchors nowhere: it is a rewrite of the whole file.
+  if (common === 0 && isEditedLineSnippet(nb, un)) return false;
   return common === 0 || (shown.has(nb[0]!) && shown.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
 }
 
