@@ -6,7 +6,9 @@ import { buildContext, splitUpdate, type Chain, type MergeContext } from './merg
 import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
+import { expandBodyMarkers } from './body-markers.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
+import { fileOrderHolds } from './hunk-order.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
@@ -113,7 +115,7 @@ function describeLines(lines: number[]): string {
 
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
-  const input = { ...raw, update: expandInlineMarkers(raw.update, raw.code) };
+  const input = { ...raw, update: expandBodyMarkers(expandInlineMarkers(raw.update, raw.code), raw.code) };
   const syntax = syntaxPass(input.code, input.update);
   if (!syntax) return mergeLines(input, mode);
   const withSyntax = syntaxMerge(input, mode, syntax);
@@ -163,7 +165,7 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   }
   let ctx = buildContext(orig, split.segments);
   const order = fileOrder(ctx);
-  if (order) {
+  if (order && fileOrderHolds(ctx, order)) {
     // Out-of-order hunks go in file order; a marker stands between any two of them.
     const segments = order.map((k) => ({ ...split.segments[k]!, markerBefore: true, markerAfter: true }));
     ctx = buildContext(orig, segments);
