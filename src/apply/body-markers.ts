@@ -68,7 +68,10 @@ export function expandBodyMarkers(update: string, code: string): string {
       if (head + 1 < orig.length && orig[head + 1] === opener) h = head + 1;
     }
     const c = h >= 0 ? closerOf(orig, h) : -1;
-    if (c < 0 || orig[c] !== closer || c - h < 2) {
+    // The closer must sit at the opener's indentation: a bracket count thrown off by a regex or a
+    // quote in a comment lands elsewhere.
+    const indentOf = (t: string): number => t.length - t.trimStart().length;
+    if (c < 0 || orig[c] !== closer || c - h < 2 || indentOf(orig[c]!) !== indentOf(orig[h]!)) {
       out.push(line);
       continue;
     }

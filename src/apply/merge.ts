@@ -115,7 +115,15 @@ function describeLines(lines: number[]): string {
 
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
-  const input = { ...raw, update: expandBodyMarkers(expandInlineMarkers(raw.update, raw.code), raw.code) };
+  const inlineExpanded = expandInlineMarkers(raw.update, raw.code);
+  const input = { ...raw, update: expandBodyMarkers(inlineExpanded, raw.code) };
+  const result = mergeExpanded(input, mode);
+  // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
+  // the result once more against the update with only its inline markers expanded.
+  return input.update === inlineExpanded ? result : keepOriginal({ ...raw, update: inlineExpanded }, result);
+}
+
+function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
   const syntax = syntaxPass(input.code, input.update);
   if (!syntax) return mergeLines(input, mode);
   const withSyntax = syntaxMerge(input, mode, syntax);
