@@ -83,18 +83,32 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir: 1 | -1 = 1): boolean {
   if (fillEqual(s, i, o, j, delta)) return true;
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
+  // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
+  // its rename only when the update goes on past it as the original does (context shown beyond it).
+  if (otherDefinition(o.norm[j]!, s.norm[i]!)) {
+    let x = i + dir;
+    while (x >= 0 && x < s.text.length && s.blank[x]) x += dir;
+    let y = j + dir;
+    while (y >= 0 && y < o.text.length && o.blank[y]) y += dir;
+    if (x < 0 || x >= s.text.length || y < 0 || y >= o.text.length || !fillEqual(s, x, o, y, delta)) return false;
+  }
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
-  // A block header read as edited (`def set_trial` → `def notify_status_change`) is the same block
-  // only when its body goes on as the original's does: a new method written right after an anchor
-  // has a header of the same shape and a body of its own.
-  if (dir > 0 && opensBlock(s.norm[i]!) && opensBlock(o.norm[j]!)) {
+  // A line read as edited at a hunk's growing end (`def set_trial` → `def notify_status_change`,
+  // `@Transactional` → `@Transactional(readOnly = true)`) is that line only when the segment goes on
+  // as the original does after it: a new method written right after an anchor starts with lines of
+  // the same shape as the next method's and goes on with a body of its own.
+  if (dir > 0) {
     let x = i + 1;
     while (x < s.text.length && s.blank[x]) x++;
     let y = j + 1;
     while (y < o.text.length && o.blank[y]) y++;
-    if (x < s.text.length && y < o.text.length && !fillEqual(s, x, o, y, delta) &&
+    // Checked where a definition is in play: both lines open blocks, or both next lines do (an
+    // annotation, then another method's header); an edited `f(x);` → `if (!f(x)) {` keeps its new body.
+    const definition = (opensBlock(s.norm[i]!) && opensBlock(o.norm[j]!)) ||
+      (x < s.text.length && y < o.text.length && opensBlock(s.norm[x]!) && opensBlock(o.norm[y]!));
+    if (definition && x < s.text.length && y < o.text.length && !fillEqual(s, x, o, y, delta) &&
         !(!s.weak[x] && !o.weak[y] && editedVersion(o.norm[y]!, s.norm[x]!))) return false;
   }
   return true;
@@ -224,6 +238,28 @@ function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, firs
   if (above < 0) return;
   const endsBlock = o.indent[above]! > o.indent[anchor[1]]! || /^(?:[)}\]]|end\b)/.test(o.norm[above]!);
   if (endsBlock) head.shift();
+}
+
+/**
+ * Anchor, blank line, then a new block the segment ends with (no blank of its own before the
+ * marker), where the original goes on with a sibling block after its blank: the blank is the new
+ * block's separator from the anchor, and the original's stays between it and the sibling.
+ */
+function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, last: [number, number]): void {
+  if (tail.length === 0) return;
+  const [i, j] = tail[tail.length - 1]!;
+  if (!s.blank[i] || !o.blank[j]) return;
+  const n = s.text.length;
+  if (i + 1 >= n || s.blank[i + 1] || s.blank[n - 1]) return;
+  let next = j + 1;
+  while (next < o.text.length && o.blank[next]) next++;
+  if (next >= o.text.length) return;
+  const anchor = tail[tail.length - 2] ?? last;
+  const shift = o.indent[anchor[1]]! - s.indent[anchor[0]]!;
+  // The new lines are one or more whole blocks at the sibling's level: they start there and end on its closer.
+  const level = o.indent[next]! - shift;
+  if (s.indent[i + 1] !== level || s.indent[n - 1] !== level || !s.weak[n - 1] || !/^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) return;
+  tail.pop();
 }
 
 /** Original lines scanned above a segment's first match for the block header it rewrote. */
@@ -542,6 +578,7 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
       // Same first token first (cheap), then the full test: edits rarely change how a line starts.
       if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
+      if (otherDefinition(o.norm[j]!, s.norm[i]!)) continue;
       found.push({ i, j, score: dice(o.norm[j]!, s.norm[i]!) });
     }
   }
@@ -552,6 +589,19 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
   const cands = found.filter(({ i, j }) => !starts.has(j - i) && starts.add(j - i)).slice(0, MAX_SIMILAR_CANDIDATES);
   const picked = cands.length > 1 ? distinctiveCandidate(s, o, cands) : cands[0]!;
   return [[picked.i, picked.j]];
+}
+
+const DEFINITION = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:def|function|func|fn|class|struct|enum|interface|trait|CREATE\s+(?:UNIQUE\s+)?(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|INDEX|FUNCTION|PROCEDURE|TRIGGER|TYPE|SEQUENCE)(?:\s+IF\s+NOT\s+EXISTS)?)\s+([\w$.]+)/i;
+
+/**
+ * Two lines that each define something, under different names (`CREATE INDEX orders_user_idx` and
+ * `CREATE INDEX orders_status_idx`): a new definition beside the old one, not its edit, when nothing
+ * else anchors the segment.
+ */
+function otherDefinition(a: string, b: string): boolean {
+  const na = DEFINITION.exec(a)?.[1];
+  const nb = DEFINITION.exec(b)?.[1];
+  return na !== undefined && nb !== undefined && na !== nb;
 }
 
 /** Edited-line candidates compared by the segment's distinctive tokens. */
@@ -701,6 +751,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
     const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first);
+    if (seg.markerAfter) unpairTailSeparator(s, o, tail, last);
     const all = [...head, ...pairs, ...tail];
     let start = seg.markerBefore ? all[0]![1] : prevEnd;
     let leadBlanks = 0;
