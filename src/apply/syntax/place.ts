@@ -12,7 +12,7 @@
 // lie in, or to the one class that has a method of that name.
 import { render } from '../merge-finish.js';
 import { buildIndex, splitUpdate, type Segment } from '../merge-context.js';
-import { indentColumns, splitLines, type Lines } from '../lines.js';
+import { indentColumns, normalize, similarLines, splitLines, type Lines } from '../lines.js';
 import { kindGroup, extractDefinitions, MEMBER_WRAPPER, parsePrefix, type Definition } from './definitions.js';
 import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
@@ -152,8 +152,9 @@ function coveredRows(defs: Definition[]): number {
 
 /**
  * A definition the segment ends with, before a marker, whose last line is a line from inside the
- * original's (not its last): the update most likely shows its start and leaves the rest to the
- * marker (a Python body cut at `return 0` with `# ...` at column 0), whatever the parse says.
+ * original's (not its last), or an edit of one: the update most likely shows its start and leaves
+ * the rest to the marker (a Python body cut at `return 0` with `# ...` at column 0), whatever the
+ * parse says.
  * Closing lines (`}`, `end`) say nothing: most blocks end that way.
  */
 function cutShort(seg: SegDefs, ud: Definition, od: Definition, o: Lines): boolean {
@@ -165,8 +166,10 @@ function cutShort(seg: SegDefs, ud: Definition, od: Definition, o: Lines): boole
   if (CLOSING.test(tail)) return false;
   let oLast = od.end;
   while (oLast > od.start && o.blank[oLast]) oLast--;
-  if (o.text[oLast]!.trim() === tail) return false;
-  for (let r = od.start + 1; r < oLast; r++) if (o.text[r]!.trim() === tail) return true;
+  const norm = normalize(tail);
+  if (o.norm[oLast] === norm || similarLines(o.norm[oLast]!, norm)) return false;
+  // The same line, or an edit of it (`return 0` → `return None`).
+  for (let r = od.start + 1; r < oLast; r++) if (!o.blank[r] && (o.norm[r] === norm || similarLines(o.norm[r]!, norm))) return true;
   return false;
 }
 
