@@ -12,7 +12,7 @@
 // lie in, or to the one class that has a method of that name.
 import { render } from '../merge-finish.js';
 import { buildIndex, splitUpdate, type Segment } from '../merge-context.js';
-import { indentColumns, splitLines, type Lines } from '../lines.js';
+import { indentColumns, normalize, similarLines, splitLines, type Lines } from '../lines.js';
 import { kindGroup, extractDefinitions, MEMBER_WRAPPER, parsePrefix, type Definition } from './definitions.js';
 import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
@@ -152,8 +152,9 @@ function coveredRows(defs: Definition[]): number {
 
 /**
  * A definition the segment ends with, before a marker, whose last line is a line from inside the
- * original's (not its last): the update most likely shows its start and leaves the rest to the
- * marker (a Python body cut at `return 0` with `# ...` at column 0), whatever the parse says.
+ * original's (not its last), or an edit of one: the update most likely shows its start and leaves
+ * the rest to the marker (a Python body cut at `return 0` with `# ...` at column 0), whatever the
+ * parse says.
  * Closing lines (`}`, `end`) say nothing: most blocks end that way.
  */
 function cutShort(seg: SegDefs, ud: Definition, od: Definition, o: Lines): boolean {
@@ -165,8 +166,26 @@ function cutShort(seg: SegDefs, ud: Definition, od: Definition, o: Lines): boole
   if (CLOSING.test(tail)) return false;
   let oLast = od.end;
   while (oLast > od.start && o.blank[oLast]) oLast--;
-  if (o.text[oLast]!.trim() === tail) return false;
-  for (let r = od.start + 1; r < oLast; r++) if (o.text[r]!.trim() === tail) return true;
+  const norm = normalize(tail);
+  if (o.norm[oLast] === norm || similarLines(o.norm[oLast]!, norm)) return false;
+  // The same line, or an edit of it (`return 0` → `return None`).
+  for (let r = od.start + 1; r < oLast; r++) if (!o.blank[r] && (o.norm[r] === norm || similarLines(o.norm[r]!, norm))) return true;
+  return false;
+}
+
+/**
+ * The segment goes on, right after the update's definition, with a line from inside the original's
+ * (not its last): the update's definition ended early (an edit that closed an expression) and the
+ * original's body continues below it.
+ */
+function goesOn(seg: SegDefs, ud: Definition, od: Definition, o: Lines): boolean {
+  const L = seg.lines;
+  let i = ud.end + 1;
+  while (i < L.text.length && L.blank[i]) i++;
+  if (i >= L.text.length || L.weak[i]) return false;
+  let oLast = od.end;
+  while (oLast > od.start && o.blank[oLast]) oLast--;
+  for (let r = od.start + 1; r < oLast; r++) if (o.norm[r] === L.norm[i]) return true;
   return false;
 }
 
@@ -216,8 +235,10 @@ function containerAt(defs: Definition[], r: number): number {
  */
 function contextRows(
   segs: SegDefs[], k: number, def: Definition, index: Map<string, number[]>,
-): { near: number[]; before: number[]; after: number[] } {
+): { near: number[]; before: number[]; after: number[]; opens: Set<number> } {
   const near: number[] = [], before: number[] = [], after: number[] = [];
+  /** Near rows shown above the definition and less indented: a container's head it sits in. */
+  const opens = new Set<number>();
   const look = (s: number, i: number, into: number[]): void => {
     const L = segs[s]!.lines;
     if (L.weak[i]) return;
@@ -225,13 +246,19 @@ function contextRows(
     if (pos && pos.length === 1) into.push(pos[0]!);
   };
   const seg = segs[k]!;
+  const col = seg.lines.indent[def.start]!;
   let taken = 0;
-  for (let i = def.start - 1; i >= 0 && taken < 3; i--) if (!seg.lines.blank[i]) { look(k, i, near); taken++; }
+  for (let i = def.start - 1; i >= 0 && taken < 3; i--) if (!seg.lines.blank[i]) {
+    const n = near.length;
+    look(k, i, near);
+    if (near.length > n && seg.lines.indent[i]! < col) opens.add(near[near.length - 1]!);
+    taken++;
+  }
   for (let s = k - 1; s >= 0 && taken < 3; s--) for (let i = segs[s]!.lines.text.length - 1; i >= 0 && taken < 3; i--) if (!segs[s]!.lines.blank[i]) { look(s, i, before); taken++; }
   taken = 0;
   for (let i = def.end + 1; i < seg.lines.text.length && taken < 3; i++) if (!seg.lines.blank[i]) { look(k, i, near); taken++; }
   for (let s = k + 1; s < segs.length && taken < 3; s++) for (let i = 0; i < segs[s]!.lines.text.length && taken < 3; i++) if (!segs[s]!.lines.blank[i]) { look(s, i, after); taken++; }
-  return { near, before, after };
+  return { near, before, after, opens };
 }
 
 const leading = (line: string): string => /^[ \t]*/.exec(line)![0];
@@ -341,10 +368,13 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     let cands = sameNamed(ud, within).filter(free);
     if (cands.length === 0) return -1;
     if (within === undefined) {
-      const { near: rows, before, after } = contextRows(segs, k, ud, index);
+      const { near: rows, before, after, opens } = contextRows(segs, k, ud, index);
       if (rows.length > 0) {
-        // The class whose members surround the definition in the update.
-        const holders = rows.map((r) => containerAt(odefs, r));
+        // The class whose members surround the definition in the update (or whose head it is shown under).
+        const holders = rows.map((r) => {
+          const head = opens.has(r) ? odefs.findIndex((d) => d.start === r && CONTAINERS.has(kindGroup(d.kind))) : -1;
+          return head >= 0 ? head : containerAt(odefs, r);
+        });
         const score = (o: number): number => rows.filter((r, x) => holders[x] === odefs[o]!.parent || (odefs[o]!.start <= r && r <= odefs[o]!.end)).length;
         const best = Math.max(...cands.map(score));
         if (best === 0) return -1;
@@ -384,7 +414,7 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       return -1;
     }
     for (let r = od.start; r <= od.end; r++) if (used[r]) return -1;
-    if (cutShort(segs[k]!, ud, od, orig)) return -1;
+    if (cutShort(segs[k]!, ud, od, orig) || goesOn(segs[k]!, ud, od, orig)) return -1;
     claim(o);
     if (!sameText(uLines, oLines)) {
       swaps.push({ kind: od.kind, name: od.name, start: od.start, end: od.end, lines: reindent(uLines, uLines[0]!, orig.text[od.start]!, orig.usesTabs) });
