@@ -11,6 +11,8 @@ import { alignLines } from './line-diff.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
+import { withSwappedDefinitions } from './syntax/swap-licence.js';
+import { isEditedLineSnippet } from './edited-line-snippet.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -130,6 +132,7 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   const shown = new Set(un);
   const common = alignLines(nb, un).length;
   // An update sharing no line with the original anchors nowhere: it is a rewrite of the whole file.
+  if (common === 0 && isEditedLineSnippet(nb, un)) return false;
   return common === 0 || (shown.has(nb[0]!) && shown.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
 }
 
@@ -488,7 +491,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
 
 /** The oracle: original, update, instruction and merged output as the client sees them. */
 export function checkLoss(original: string, update: string, instruction: string | null, output: string): LossCheck {
-  return analyseLoss(originalLines(original), splitLines(output), original, update, instruction);
+  return withSwappedDefinitions(analyseLoss(originalLines(original), splitLines(output), original, update, instruction), original, update, instruction, output, analyseLoss);
 }
 
 /** The last original split (tests and benchmarks check many edits of one file in a row). */

@@ -6,6 +6,9 @@ import { buildContext, splitUpdate, type Chain, type MergeContext } from './merg
 import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
+import { expandBodyMarkers } from './body-markers.js';
+import { impliedEdgeMarkers } from './edge-markers.js';
+import { fileOrderHolds } from './hunk-order.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
@@ -112,7 +115,15 @@ function describeLines(lines: number[]): string {
 
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
-  const input = { ...raw, update: expandInlineMarkers(raw.update, raw.code) };
+  const inlineExpanded = expandInlineMarkers(raw.update, raw.code);
+  const input = { ...raw, update: expandBodyMarkers(inlineExpanded, raw.code) };
+  const result = mergeExpanded(input, mode);
+  // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
+  // the result once more against the update with only its inline markers expanded.
+  return input.update === inlineExpanded ? result : keepOriginal({ ...raw, update: inlineExpanded }, result);
+}
+
+function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
   const syntax = syntaxPass(input.code, input.update);
   if (!syntax) return mergeLines(input, mode);
   const withSyntax = syntaxMerge(input, mode, syntax);
@@ -124,20 +135,22 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
 /**
  * The merge on the original with the update's definitions swapped in (syntax/place.ts): the result
  * itself when the update is only such definitions, else the line merge's input. Judged for loss
- * against the real original.
+ * against that swapped original: a swapped definition is replaced by rule (a) as a whole
+ * (syntax/swap-licence.ts), every other original line is in the swapped original.
  */
 function syntaxMerge(input: ApplyInput, mode: MergeMode, syntax: SyntaxPass): MergeResult {
-  const orig = splitLines(input.code);
+  const swapped = { ...input, code: syntax.code };
   const info = { language: syntax.language, definitions: syntax.swaps };
   // Removals the instruction names go through the line merge, which knows the rules for them.
   if (syntax.covers && removalTargets(input.instruction).length === 0) {
     const hunks = syntax.swaps.map((d) => ({ rule: 'definition' as const, start: d.start, end: d.end + 1 }));
     const report: MergeReport = { hunks, removedByInstruction: 0, restored: [], wholeFile: false, syntax: info };
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
-    return keepOriginal(input, { content: syntax.code, model, confidence: 1, ambiguities: [], fullReplacement: false, report }, orig);
+    return keepOriginal(swapped, { content: syntax.code, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
   }
-  const lines = mergeLines({ ...input, code: syntax.code }, mode);
-  return keepOriginal(input, { ...lines, report: { ...lines.report, syntax: info } }, orig);
+  // The line merge ends with the no-loss pass against its input, the swapped original.
+  const lines = mergeLines(swapped, mode);
+  return { ...lines, report: { ...lines.report, syntax: info } };
 }
 
 function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
@@ -160,11 +173,13 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   }
   let ctx = buildContext(orig, split.segments);
   const order = fileOrder(ctx);
-  if (order) {
+  if (order && fileOrderHolds(ctx, order)) {
     // Out-of-order hunks go in file order; a marker stands between any two of them.
     const segments = order.map((k) => ({ ...split.segments[k]!, markerBefore: true, markerAfter: true }));
     ctx = buildContext(orig, segments);
   }
+  const edged = impliedEdgeMarkers(ctx, split.hasMarkers);
+  if (edged) ctx = buildContext(orig, edged);
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);
     const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);

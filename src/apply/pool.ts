@@ -41,10 +41,13 @@ export function applyPool(): Piscina<ApplyTask, ApplyTaskResult> {
   return pool;
 }
 
-/** Starts the pool's threads and waits until one answers: call at server start so the first
- *  apply request does not pay for thread start and tokenizer construction. */
+/** Starts the pool's threads and waits until each has answered a warm-up task: call at server start
+ *  so the first apply requests do not pay for thread start, tokenizer construction and grammar
+ *  loading (one task per thread at once: piscina gives each idle thread one). */
 export async function warmApplyPool(): Promise<void> {
-  await applyPool().run({ content: '<code>a\n</code>\n<update>a\n</update>', mode: 'fast', maxTokens: null });
+  const p = applyPool();
+  const task = { content: '<code>a\n</code>\n<update>a\n</update>', mode: 'fast' as const, maxTokens: null, warm: true };
+  await Promise.all(Array.from({ length: p.options.maxThreads }, () => p.run(task)));
 }
 
 export function runInPool(task: ApplyTask, signal?: AbortSignal): Promise<ApplyTaskResult> {

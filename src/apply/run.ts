@@ -9,6 +9,8 @@ export interface ApplyTask {
   content: string;
   mode: MergeMode;
   maxTokens: number | null;
+  /** Pool warm-up (pool.ts): the worker first waits for its grammars to be loaded. */
+  warm?: boolean;
 }
 
 export type ApplyTaskResult =

@@ -17,7 +17,8 @@ const EVIDENCE: Array<[LanguageId | 'sql', Evidence]> = [
   ['csharp', [[/^using\s+System[\w.]*;\s*$/m, 14], [/^\s*namespace\s+[\w.]+/m, 6], [/\{\s*get;\s*(?:private\s+)?set;\s*\}/, 10], [/\bpublic\s+(?:async\s+)?Task\b/, 8], [/\bvar\s+\w+\s*=\s*new\b/, 2], [/\bstring\s+\w+/, 2]]],
   ['cpp', [[/^#include\s*[<"]/m, 6], [/\bstd::/, 10], [/^\s*(?:class|struct)\s+\w+[^;]*\{/m, 3], [/^\s*template\s*</m, 10], [/^\s*namespace\s+\w+/m, 8], [/\w::\w+\s*\(/, 4], [/^\s*public:\s*$/m, 8]]],
   ['c', [[/^#include\s*[<"]/m, 8], [/^\s*(?:static\s+)?(?:int|void|char|size_t|unsigned|double|float|bool|struct\s+\w+\s*\*?)\s+\**\w+\s*\([^)]*\)\s*\{?\s*$/m, 6], [/\bmalloc\s*\(|\bfree\s*\(|\bprintf\s*\(/, 4], [/^#define\b/m, 3], [/\btypedef\s+struct\b/, 6]]],
-  ['css', [[/^\s*[.#:@]?[\w-][^{}();=]*\{\s*$/m, 4], [/^\s*[a-z-]+\s*:\s*[^;{}]+;\s*$/m, 6], [/^\s*@media\b/m, 8], [/^\s*:root\s*\{/m, 10], [/\bvar\(--[\w-]+\)/, 6]]],
+  // Character classes stop at line ends: spanning them made these quadratic on files without `{` or `;` (YAML).
+  ['css', [[/^[ \t]*[.#:@]?[\w-][^{}();=\n]*\{[ \t]*$/m, 4], [/^[ \t]*[a-z-]+[ \t]*:[ \t]*[^;{}\n]+;[ \t]*$/m, 6], [/^\s*@media\b/m, 8], [/^\s*:root\s*\{/m, 10], [/\bvar\(--[\w-]+\)/, 6]]],
   ['bash', [[/^#!.*\b(?:ba|z)?sh\b/, 30], [/^\s*(?:function\s+)?\w+\s*\(\)\s*\{/m, 6], [/^\s*fi\s*$/m, 8], [/^\s*esac\s*$/m, 8], [/\$\{\w+[:}]/, 4], [/^\s*set -[euxo]/m, 8], [/^\s*(?:echo|export|local)\s/m, 4]]],
   ['yaml', [[/^[\w-]+:\s*$/m, 5], [/^\s+-\s+\w+:\s/m, 6], [/^\s+[\w-]+:\s+\S/m, 3], [/^---\s*$/m, 4]]],
   ['sql', [[/^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|PROCEDURE|TRIGGER|INDEX|TYPE)\b/im, 20], [/^\s*(?:SELECT|INSERT\s+INTO|ALTER\s+TABLE)\b/im, 6]]],

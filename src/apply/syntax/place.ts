@@ -11,8 +11,8 @@
 // without its class goes to the class that the update's surrounding lines (unique in the original)
 // lie in, or to the one class that has a method of that name.
 import { render } from '../merge-finish.js';
-import { buildIndex, splitUpdate } from '../merge-context.js';
-import { splitLines, type Lines } from '../lines.js';
+import { buildIndex, splitUpdate, type Segment } from '../merge-context.js';
+import { indentColumns, normalize, similarLines, splitLines, type Lines } from '../lines.js';
 import { kindGroup, extractDefinitions, MEMBER_WRAPPER, parsePrefix, type Definition } from './definitions.js';
 import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
@@ -21,9 +21,11 @@ import { sqlDefinitions } from './sql.js';
 export interface Swap {
   kind: string;
   name: string;
-  /** Original rows [start, end] (inclusive) that were replaced. */
+  /** Original rows [start, end] (inclusive) that were replaced; end = start - 1 for a new definition inserted before row `start`. */
   start: number;
   end: number;
+  /** A new definition (no original of that name) placed next to a swapped or unchanged neighbour. */
+  inserted?: boolean;
 }
 
 export interface SyntaxPass {
@@ -39,11 +41,12 @@ export interface SyntaxPass {
 
 /**
  * Larger originals are merged on lines only: the Kotlin and Swift grammars parse superlinearly
- * (bench/apply/parse-bench.ts: 10,000 lines took 5 s and 14 s, 1,000 lines 130 ms and 280 ms);
- * YAML's definition matching is slow on large files (10,000 lines: 12 s, cause not found yet).
+ * (re-measured: Kotlin 5,000 / 10,000 lines took 6.8x / 21x the time of 2,000 lines in this grammar,
+ * Swift 2,000 / 5,000 lines 2.6x / 12x that of 1,000, on a loaded machine). YAML's old 1,000-line
+ * limit came from two CSS evidence regexes in detect.ts that were quadratic on YAML; fixed there.
  */
 const DEFAULT_MAX_LINES = 20_000;
-const MAX_LINES: Partial<Record<LanguageId | 'sql', number>> = { kotlin: 2_000, swift: 1_000, yaml: 1_000 };
+const MAX_LINES: Partial<Record<LanguageId | 'sql', number>> = { kotlin: 2_000, swift: 1_000 };
 
 /** SVC_APPLY_SYNTAX=0 turns the syntax pass off (line alignment only): the "before" of the rates in docs/apply.md. */
 const SYNTAX_ENABLED = process.env.SVC_APPLY_SYNTAX !== '0';
@@ -52,6 +55,14 @@ interface SegDefs {
   defs: Definition[];
   /** Update lines of this segment (as sent, not dedented). */
   lines: Lines;
+  /** A marker follows the segment. */
+  markerAfter: boolean;
+}
+
+/** Update lines between `a` and `b` (exclusive) that are neither blank nor in the original: new text that may travel with a new definition. */
+function onlyNewBetween(lines: Lines, a: number, b: number, index: Map<string, number[]>): boolean {
+  for (let i = a; i < b; i++) if (!lines.blank[i] && index.has(lines.norm[i]!)) return false;
+  return true;
 }
 
 /** Container kinds: definitions whose members are definitions. */
@@ -88,8 +99,30 @@ function commonIndent(lines: string[]): string {
   return common ?? '';
 }
 
-/** A segment's definitions: parsed as is (dedented), or inside a class shell when its members need one. */
-function segmentDefinitions(lang: LanguageId | 'sql', lines: Lines): Definition[] {
+/**
+ * A segment's definitions: parsed as is (dedented), or inside a class shell when its members need
+ * one. A definition cut off by the marker that ends the segment is not complete, although it may
+ * parse: one that the shell's closing brace closed, or one that runs to the segment's end with the
+ * marker indented deeper than its header (a Python body that goes on past the marker).
+ */
+function segmentDefinitions(lang: LanguageId | 'sql', seg: Segment): Definition[] {
+  const defs = parsedDefinitions(lang, seg.lines);
+  const lines = seg.lines;
+  let last = lines.text.length - 1;
+  while (last >= 0 && lines.blank[last]) last--;
+  return defs.map((d) => {
+    const atEnd = d.end >= last && seg.markerAfter;
+    const cut = d.end >= lines.text.length ||
+      (atEnd && seg.markerAfterIndent !== null && seg.markerAfterIndent > indentColumns(lines.text[d.start]!)) ||
+      // Its last line opens a block the marker stands for (`def f(x):` with the body left out).
+      (atEnd && OPENS_BLOCK.test(lines.text[d.end]!));
+    return cut ? { ...d, clean: false } : d;
+  });
+}
+
+const OPENS_BLOCK = /(?:[:{([=]|=>|\bdo(?:\s*\|[^|]*\|)?|\bthen|\bbegin)\s*$/;
+
+function parsedDefinitions(lang: LanguageId | 'sql', lines: Lines): Definition[] {
   if (lang === 'sql') return sqlDefinitions(lines.text.join('\n'));
   const base = commonIndent(lines.text);
   const dedented = lines.text.map((l) => (l.startsWith(base) ? l.slice(base.length) : l.trimStart())).join('\n');
@@ -116,6 +149,47 @@ function coveredRows(defs: Definition[]): number {
   for (const d of defs) if (d.parent === -1 && d.clean && d.wholeLines) n += d.end - d.start + 1;
   return n;
 }
+
+/**
+ * A definition the segment ends with, before a marker, whose last line is a line from inside the
+ * original's (not its last), or an edit of one: the update most likely shows its start and leaves
+ * the rest to the marker (a Python body cut at `return 0` with `# ...` at column 0), whatever the
+ * parse says.
+ * Closing lines (`}`, `end`) say nothing: most blocks end that way.
+ */
+function cutShort(seg: SegDefs, ud: Definition, od: Definition, o: Lines): boolean {
+  const L = seg.lines;
+  let last = L.text.length - 1;
+  while (last >= 0 && L.blank[last]) last--;
+  if (!seg.markerAfter || ud.end < last) return false;
+  const tail = L.text[ud.end]!.trim();
+  if (CLOSING.test(tail)) return false;
+  let oLast = od.end;
+  while (oLast > od.start && o.blank[oLast]) oLast--;
+  const norm = normalize(tail);
+  if (o.norm[oLast] === norm || similarLines(o.norm[oLast]!, norm)) return false;
+  // The same line, or an edit of it (`return 0` → `return None`).
+  for (let r = od.start + 1; r < oLast; r++) if (!o.blank[r] && (o.norm[r] === norm || similarLines(o.norm[r]!, norm))) return true;
+  return false;
+}
+
+/**
+ * The segment goes on, right after the update's definition, with a line from inside the original's
+ * (not its last): the update's definition ended early (an edit that closed an expression) and the
+ * original's body continues below it.
+ */
+function goesOn(seg: SegDefs, ud: Definition, od: Definition, o: Lines): boolean {
+  const L = seg.lines;
+  let i = ud.end + 1;
+  while (i < L.text.length && L.blank[i]) i++;
+  if (i >= L.text.length || L.weak[i]) return false;
+  let oLast = od.end;
+  while (oLast > od.start && o.blank[oLast]) oLast--;
+  for (let r = od.start + 1; r < oLast; r++) if (o.norm[r] === L.norm[i]) return true;
+  return false;
+}
+
+const CLOSING = /^(?:[)}\];,\s]*|end\b.*|fi|esac|done|END;?)$/;
 
 /** Recent originals' definitions: the same file is often edited again (and `auto` may merge twice). */
 const ORIGINAL_CACHE_SIZE = 8;
@@ -153,31 +227,46 @@ function containerAt(defs: Definition[], r: number): number {
   return best;
 }
 
-/** Unique, non-weak original rows for the update lines near a definition (outside it): where the update says it lives. */
+/**
+ * Unique, non-weak original rows for the update lines around a definition (outside it): where the
+ * update says it lives. `near` lines are in its own segment (nothing left out between them and the
+ * definition, so they share its container); lines beyond a marker only say what comes before
+ * (`before`) or after (`after`) it.
+ */
 function contextRows(
   segs: SegDefs[], k: number, def: Definition, index: Map<string, number[]>,
-): number[] {
-  const rows: number[] = [];
-  const look = (s: number, i: number): void => {
+): { near: number[]; before: number[]; after: number[]; opens: Set<number> } {
+  const near: number[] = [], before: number[] = [], after: number[] = [];
+  /** Near rows shown above the definition and less indented: a container's head it sits in. */
+  const opens = new Set<number>();
+  const look = (s: number, i: number, into: number[]): void => {
     const L = segs[s]!.lines;
     if (L.weak[i]) return;
     const pos = index.get(L.norm[i]!);
-    if (pos && pos.length === 1) rows.push(pos[0]!);
+    if (pos && pos.length === 1) into.push(pos[0]!);
   };
   const seg = segs[k]!;
+  const col = seg.lines.indent[def.start]!;
   let taken = 0;
-  for (let i = def.start - 1; i >= 0 && taken < 3; i--) if (!seg.lines.blank[i]) { look(k, i); taken++; }
-  for (let s = k - 1; s >= 0 && taken < 3; s--) for (let i = segs[s]!.lines.text.length - 1; i >= 0 && taken < 3; i--) if (!segs[s]!.lines.blank[i]) { look(s, i); taken++; }
+  for (let i = def.start - 1; i >= 0 && taken < 3; i--) if (!seg.lines.blank[i]) {
+    const n = near.length;
+    look(k, i, near);
+    if (near.length > n && seg.lines.indent[i]! < col) opens.add(near[near.length - 1]!);
+    taken++;
+  }
+  for (let s = k - 1; s >= 0 && taken < 3; s--) for (let i = segs[s]!.lines.text.length - 1; i >= 0 && taken < 3; i--) if (!segs[s]!.lines.blank[i]) { look(s, i, before); taken++; }
   taken = 0;
-  for (let i = def.end + 1; i < seg.lines.text.length && taken < 3; i++) if (!seg.lines.blank[i]) { look(k, i); taken++; }
-  for (let s = k + 1; s < segs.length && taken < 3; s++) for (let i = 0; i < segs[s]!.lines.text.length && taken < 3; i++) if (!segs[s]!.lines.blank[i]) { look(s, i); taken++; }
-  return rows;
+  for (let i = def.end + 1; i < seg.lines.text.length && taken < 3; i++) if (!seg.lines.blank[i]) { look(k, i, near); taken++; }
+  for (let s = k + 1; s < segs.length && taken < 3; s++) for (let i = 0; i < segs[s]!.lines.text.length && taken < 3; i++) if (!segs[s]!.lines.blank[i]) { look(s, i, after); taken++; }
+  return { near, before, after, opens };
 }
 
-/** Re-indents the update's lines of a definition to the original definition's indentation (and tabs). */
-function reindent(lines: string[], origHeader: string, origTabs: boolean): string[] {
-  const want = /^[ \t]*/.exec(origHeader)![0];
-  const have = /^[ \t]*/.exec(lines[0] ?? '')![0];
+const leading = (line: string): string => /^[ \t]*/.exec(line)![0];
+
+/** Re-indents update lines from the update header's indentation to the original header's (and tabs). */
+function reindent(lines: string[], updateHeader: string, origHeader: string, origTabs: boolean): string[] {
+  const want = leading(origHeader);
+  const have = leading(updateHeader);
   let unit = 0;
   if (origTabs && !have.includes('\t')) {
     for (const l of lines) {
@@ -210,17 +299,20 @@ function sameText(a: string[], b: string[]): boolean {
 export function syntaxPass(code: string, update: string): SyntaxPass | null {
   if (!SYNTAX_ENABLED) return null;
   const t0 = performance.now();
-  const source = code.startsWith('\uFEFF') ? code.slice(1) : code;
-  const orig = splitLines(code);
+  const { source, orig, languages } = originalView(code);
   const split = splitUpdate(update, orig, code);
   if (split.segments.length === 0) return null;
-  for (const lang of detectLanguages(source)) {
+  for (const lang of languages) {
     if (lang !== 'sql' && !loadedParser(lang)) continue;
     if (orig.text.length > (MAX_LINES[lang] ?? DEFAULT_MAX_LINES)) continue;
-    const segs: SegDefs[] = split.segments.map((s) => ({ lines: s.lines, defs: segmentDefinitions(lang, s.lines) }));
-    // Nothing in the update reads as a definition: no need to parse the original.
-    // Only definitions whose name the original mentions can match one there.
-    if (!segs.some((s) => s.defs.some((d) => d.clean && d.wholeLines && source.includes(d.name.slice(d.name.lastIndexOf(' ') + 1).replace(/^[\w$]*\./, ''))))) continue;
+    const segs: SegDefs[] = split.segments.map((s) => ({ lines: s.lines, markerAfter: s.markerAfter, defs: segmentDefinitions(lang, s) }));
+    // Nothing in the update reads as a definition whose name the original mentions: no need to
+    // parse the original. Another candidate grammar is tried only when this one cannot read the
+    // original (known from an earlier request); parsing the update in each one cost most of the pass.
+    if (!segs.some((s) => s.defs.some((d) => d.clean && d.wholeLines && source.includes(d.name.slice(d.name.lastIndexOf(' ') + 1).replace(/^[\w$]*\./, ''))))) {
+      if (originalCache.get(`${lang}\0${source}`) === null) continue;
+      return null;
+    }
     const odefs = originalDefinitions(lang, source);
     if (!odefs) continue;
     const result = swapDefinitions(lang, orig, odefs, segs);
@@ -230,6 +322,17 @@ export function syntaxPass(code: string, update: string): SyntaxPass | null {
   return null;
 }
 
+/** What the pass needs of the original, for the last one seen (a file is often merged several times in a row). */
+let lastOriginal: { code: string; source: string; orig: Lines; languages: Array<LanguageId | 'sql'> } | null = null;
+
+function originalView(code: string): NonNullable<typeof lastOriginal> {
+  if (lastOriginal?.code === code) return lastOriginal;
+  const source = code.startsWith('\uFEFF') ? code.slice(1) : code;
+  const orig = splitLines(code);
+  lastOriginal = { code, source, orig, languages: detectLanguages(source) };
+  return lastOriginal;
+}
+
 function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definition[], segs: SegDefs[]): Omit<SyntaxPass, 'language' | 'parseMs'> | null {
   const index = buildIndex(orig);
   const used = new Uint8Array(orig.text.length);
@@ -237,40 +340,66 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
   let coveredAll = true;
   const overloads = lang === 'java' || lang === 'csharp' || lang === 'kotlin' || lang === 'swift' || lang === 'cpp' || lang === 'typescript' || lang === 'tsx';
 
-  /** Matches update definition `u` (segment `k`) inside original container `within` (undefined: anywhere). Returns true when its lines are accounted for. */
-  const place = (k: number, u: number, within: number | undefined): boolean => {
-    const sd = segs[k]!.defs;
-    const ud = sd[u]!;
-    if (!ud.clean || !ud.wholeLines) return false;
+  /** Original definitions of the same name and kind group as `ud` (children of `within` when given). */
+  const sameNamed = (ud: Definition, within: number | undefined): number[] => {
     const group = kindGroup(ud.kind);
-    let cands: number[] = [];
+    const out: number[] = [];
     for (let o = 0; o < odefs.length; o++) {
       const od = odefs[o]!;
       if (od.name !== ud.name || kindGroup(od.kind) !== group || !od.wholeLines) continue;
       if (within !== undefined && od.parent !== within) continue;
-      cands.push(o);
+      out.push(o);
     }
-    if (cands.length === 0) return false;
-    if (within === undefined && cands.length > 0) {
-      const rows = contextRows(segs, k, ud, index);
+    return out;
+  };
+  const free = (o: number): boolean => !used[odefs[o]!.start];
+  const claim = (o: number): void => { for (let r = odefs[o]!.start; r <= odefs[o]!.end; r++) used[r] = 1; };
+
+  /**
+   * Matches update definition `u` (segment `k`) inside original container `within` (undefined:
+   * anywhere) and swaps it in when complete. Returns the original definition it stands for, or -1
+   * when its lines are not accounted for.
+   */
+  const place = (k: number, u: number, within: number | undefined): number => {
+    const sd = segs[k]!.defs;
+    const ud = sd[u]!;
+    if (!ud.clean || !ud.wholeLines) return -1;
+    // An original definition already matched by another update definition is not a candidate.
+    let cands = sameNamed(ud, within).filter(free);
+    if (cands.length === 0) return -1;
+    if (within === undefined) {
+      const { near: rows, before, after, opens } = contextRows(segs, k, ud, index);
       if (rows.length > 0) {
-        // The class whose members surround the definition in the update.
-        const holders = rows.map((r) => containerAt(odefs, r));
+        // The class whose members surround the definition in the update (or whose head it is shown under).
+        const holders = rows.map((r) => {
+          const head = opens.has(r) ? odefs.findIndex((d) => d.start === r && CONTAINERS.has(kindGroup(d.kind))) : -1;
+          return head >= 0 ? head : containerAt(odefs, r);
+        });
         const score = (o: number): number => rows.filter((r, x) => holders[x] === odefs[o]!.parent || (odefs[o]!.start <= r && r <= odefs[o]!.end)).length;
         const best = Math.max(...cands.map(score));
-        if (best === 0) return false;
+        if (best === 0) return -1;
         cands = cands.filter((o) => score(o) === best);
-      } else if (cands.length > 1) {
-        // No context: a definition at the update's top level means the original's top-level one.
+      } else if (before.length + after.length > 0) {
+        // Shown between other hunks: after the lines shown before it, before those shown after it.
+        const lo = Math.max(-1, ...before);
+        const hi = Math.min(orig.text.length, ...after);
+        cands = cands.filter((o) => odefs[o]!.start > lo && odefs[o]!.end < hi);
+      }
+      if (cands.length > 1 && rows.length === 0) {
+        // No context: the one at the update's indentation; a snippet at column 0 may also be a
+        // member re-indented, so there the original's top-level one.
+        const col = indentColumns(segs[k]!.lines.text[ud.start]!);
+        const level = cands.filter((o) => indentColumns(orig.text[odefs[o]!.start]!) === col);
         const top = cands.filter((o) => odefs[o]!.parent === -1);
-        if (top.length === 1) cands = top;
+        if (level.length === 1) cands = level;
+        else if (col === 0 && top.length === 1) cands = top;
       }
     }
     if (cands.length > 1 && overloads) {
       const same = cands.filter((o) => odefs[o]!.header === ud.header);
       if (same.length >= 1) cands = same.slice(0, 1);
     }
-    if (cands.length !== 1) return false;
+    if (cands.length !== 1) return -1;
     const o = cands[0]!;
     const od = odefs[o]!;
     const uLines = segs[k]!.lines.text.slice(ud.start, ud.end + 1);
@@ -281,27 +410,118 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     const complete = oKids.every((c) => uKids.some((x) => sd[x]!.name === odefs[c]!.name && kindGroup(sd[x]!.kind) === kindGroup(odefs[c]!.kind)));
     if (!complete) {
       // Swap the members it shows, inside this definition; its own head and tail stay for the line merge.
-      for (const x of uKids) place(k, x, o);
-      return false;
+      placeSiblings(k, uKids, o, null);
+      return -1;
     }
-    if (sameText(uLines, oLines)) return true;
-    for (let r = od.start; r <= od.end; r++) if (used[r]) return false;
-    for (let r = od.start; r <= od.end; r++) used[r] = 1;
-    swaps.push({ kind: od.kind, name: od.name, start: od.start, end: od.end, lines: reindent(uLines, orig.text[od.start]!, orig.usesTabs) });
-    return true;
+    for (let r = od.start; r <= od.end; r++) if (used[r]) return -1;
+    if (cutShort(segs[k]!, ud, od, orig) || goesOn(segs[k]!, ud, od, orig)) return -1;
+    claim(o);
+    if (!sameText(uLines, oLines)) {
+      swaps.push({ kind: od.kind, name: od.name, start: od.start, end: od.end, lines: reindent(uLines, uLines[0]!, orig.text[od.start]!, orig.usesTabs) });
+    }
+    return o;
+  };
+
+  /**
+   * Sibling update definitions (segment `k`): each matched by name, then runs of new ones (no
+   * original of their name left) placed next to a matched neighbour, on the side the update shows
+   * them. `covered` marks the segment rows accounted for.
+   */
+  const placeSiblings = (k: number, list: number[], within: number | undefined, covered: Uint8Array | null): void => {
+    const sd = segs[k]!.defs;
+    const matched = list.map((u) => place(k, u, within));
+    const cover = (a: number, b: number): void => { if (covered) for (let r = a; r <= b; r++) covered[r] = 1; };
+    list.forEach((u, x) => { if (matched[x]! >= 0) cover(sd[u]!.start, sd[u]!.end); });
+    for (let a = 0; a < list.length; ) {
+      if (matched[a]! >= 0) { a++; continue; }
+      let b = a;
+      while (b + 1 < list.length && matched[b + 1]! < 0) b++;
+      const ins = newDefinitions(k, list, matched, a, b, within);
+      if (ins) cover(ins.from, ins.to);
+      a = b + 1;
+    }
+  };
+
+  /** Inserts update definitions list[a..b] (all unmatched) next to their matched neighbour; the update rows it took, or null. */
+  const newDefinitions = (k: number, list: number[], matched: number[], a: number, b: number, within: number | undefined): { from: number; to: number } | null => {
+    const sd = segs[k]!.defs;
+    const L = segs[k]!.lines;
+    const run = list.slice(a, b + 1).map((u) => sd[u]!);
+    const first = run[0]!;
+    const last = run[run.length - 1]!;
+    for (const ud of run) {
+      if (!ud.clean || !ud.wholeLines) return null;
+      // An original of that name not matched yet: an edit placement could not settle, not a new definition.
+      if (sameNamed(ud, within).some(free)) return null;
+      if (indentColumns(L.text[ud.start]!) !== indentColumns(L.text[first.start]!)) return null;
+    }
+    for (let x = 0; x + 1 < run.length; x++) if (!onlyNewBetween(L, run[x]!.end + 1, run[x + 1]!.start, index)) return null;
+    const prev = a > 0 ? a - 1 : -1;
+    const next = b + 1 < list.length ? b + 1 : -1;
+    let from: number, to: number, at: number, side: 'after' | 'before', nb: number;
+    if (prev >= 0 && onlyNewBetween(L, sd[list[prev]!]!.end + 1, first.start, index)) {
+      nb = prev; side = 'after';
+      from = sd[list[prev]!]!.end + 1; to = last.end; at = odefs[matched[prev]!]!.end + 1;
+    } else if (next >= 0 && onlyNewBetween(L, last.end + 1, sd[list[next]!]!.start, index)) {
+      nb = next; side = 'before';
+      // New lines directly above the first one (its comment, attributes) go with it.
+      const floor = prev >= 0 ? sd[list[prev]!]!.end + 1 : 0;
+      from = first.start;
+      while (from - 1 >= floor && !L.blank[from - 1] && !index.has(L.norm[from - 1]!)) from--;
+      to = sd[list[next]!]!.start - 1; at = odefs[matched[next]!]!.start;
+    } else return null;
+    const uNb = sd[list[nb]!]!;
+    const oNb = odefs[matched[nb]!]!;
+    if (indentColumns(L.text[uNb.start]!) !== indentColumns(L.text[first.start]!)) return null;
+    // The original sibling on that side, unmatched, with the body a new definition shows: a rename, left to the line merge.
+    const sib = siblingOf(matched[nb]!, side);
+    if (sib >= 0 && free(sib) && run.some((ud) => sameBody(odefs[sib]!, ud, L))) return null;
+    // Never inside a definition already swapped.
+    if (swaps.some((s) => !s.inserted && s.start < at && at <= s.end)) return null;
+    swaps.push({
+      kind: first.kind, name: run.map((d) => d.name).join(', '), start: at, end: at - 1, inserted: true,
+      lines: reindent(L.text.slice(from, to + 1), L.text[uNb.start]!, orig.text[oNb.start]!, orig.usesTabs),
+    });
+    return { from, to };
+  };
+
+  /** The original definition next to `o` under the same parent, after or before it; -1 when none. */
+  const siblingOf = (o: number, side: 'after' | 'before'): number => {
+    const od = odefs[o]!;
+    let best = -1;
+    for (let x = 0; x < odefs.length; x++) {
+      const d = odefs[x]!;
+      if (x === o || d.parent !== od.parent) continue;
+      if (side === 'after' && d.start > od.end && (best < 0 || d.start < odefs[best]!.start)) best = x;
+      if (side === 'before' && d.end < od.start && (best < 0 || d.end > odefs[best]!.end)) best = x;
+    }
+    return best;
+  };
+
+  /** Most of the update definition's body lines (not its header, not weak) occur in original definition `od`. */
+  const sameBody = (od: Definition, ud: Definition, L: Lines): boolean => {
+    const have = new Set<string>();
+    for (let r = od.start; r <= od.end; r++) if (!orig.weak[r]) have.add(orig.norm[r]!);
+    let n = 0, hit = 0;
+    for (let i = ud.start + 1; i <= ud.end; i++) {
+      if (L.blank[i] || L.weak[i]) continue;
+      n++;
+      if (have.has(L.norm[i]!)) hit++;
+    }
+    return n > 0 && hit * 2 >= n;
   };
 
   for (let k = 0; k < segs.length; k++) {
     const { defs, lines } = segs[k]!;
     const covered = new Uint8Array(lines.text.length);
-    for (let u = 0; u < defs.length; u++) {
-      if (defs[u]!.parent !== -1) continue;
-      if (place(k, u, undefined)) for (let r = defs[u]!.start; r <= defs[u]!.end; r++) covered[r] = 1;
-    }
+    const top: number[] = [];
+    for (let u = 0; u < defs.length; u++) if (defs[u]!.parent === -1) top.push(u);
+    placeSiblings(k, top, undefined, covered);
     for (let i = 0; i < lines.text.length; i++) if (!lines.blank[i] && !covered[i]) coveredAll = false;
   }
   if (swaps.length === 0) return null;
-  swaps.sort((a, b) => a.start - b.start);
+  // A new definition goes before a swap that starts on its row (it was inserted before that row).
+  swaps.sort((a, b) => a.start - b.start || (a.inserted ? 0 : 1) - (b.inserted ? 0 : 1));
   const out: Array<{ text: string; eol: string | null }> = [];
   let r = 0;
   for (const s of swaps) {

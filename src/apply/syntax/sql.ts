@@ -5,9 +5,9 @@ import type { Definition } from './definitions.js';
 
 const CREATE = /^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:(?:TEMP|TEMPORARY|UNIQUE|MATERIALIZED|UNLOGGED)\s+)*(TABLE|VIEW|FUNCTION|PROCEDURE|TRIGGER|INDEX|TYPE|SEQUENCE)\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w$."`[\]]+)/i;
 
-/** Statement boundaries: [start offset, end offset after `;`). */
-function statements(text: string): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
+/** Statement boundaries: [start offset, end offset after `;`, closed by its own `;`]. */
+function statements(text: string): Array<[number, number, boolean]> {
+  const out: Array<[number, number, boolean]> = [];
   let start = 0;
   let depth = 0; // BEGIN … END nesting outside dollar quotes
   for (let i = 0; i < text.length; i++) {
@@ -26,16 +26,18 @@ function statements(text: string): Array<[number, number]> {
       i += w.length - 1;
       continue;
     }
-    if (c === ';' && depth === 0) { out.push([start, i + 1]); start = i + 1; }
+    if (c === ';' && depth === 0) { out.push([start, i + 1, true]); start = i + 1; }
   }
-  if (text.slice(start).trim() !== '') out.push([start, text.length]);
+  // A statement the text ends inside (an open `$$` body or BEGIN block, no `;`) is not complete,
+  // even when a `;` inside it ends the text (a snippet cut off by a marker).
+  if (text.slice(start).trim() !== '') out.push([start, text.length, false]);
   return out;
 }
 
 export function sqlDefinitions(text: string): Definition[] {
   const defs: Definition[] = [];
   const rowAt = (off: number): number => { let r = 0; for (let i = 0; i < off; i++) if (text.charCodeAt(i) === 10) r++; return r; };
-  for (const [a, b] of statements(text)) {
+  for (const [a, b, closed] of statements(text)) {
     // Leading blank lines and comments belong to no statement.
     let s = a;
     for (;;) {
@@ -59,7 +61,7 @@ export function sqlDefinitions(text: string): Definition[] {
       wholeLines: text.slice(lineStart, s).trim() === '' && /^\s*(?:--.*)?$/.test(after),
       header,
       // Without a parser, completeness is the statement's own `;`.
-      clean: text.slice(a, b).trimEnd().endsWith(';'),
+      clean: closed,
     });
   }
   return defs;

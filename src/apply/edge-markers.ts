@@ -1,0 +1,62 @@
+// Edges a lazy update leaves unsaid. A model often opens its snippet at the function it edits
+// (no `// ... existing code ...` above it) or stops after the change (none below it), yet writes
+// markers elsewhere: the snippet is not the file. An update with markers never vouches for the
+// file's edges (src/apply/loss.ts), so the code before the first hunk and after the last one stays;
+// placing the hunk as if the marker were there puts new lines where the anchors say instead of
+// deleting the file's head and having the no-loss pass put it back out of order.
+import { firstAtOrAbove, strongLines, type MergeContext, type Segment } from './merge-context.js';
+
+/** Original lines at the edge compared with the segment's: equal ones mean the segment does show the edge. */
+const EDGE_LINES = 2;
+
+function contentLines(l: Segment['lines']): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < l.text.length; i++) if (!l.blank[i]) out.push(i);
+  return out;
+}
+
+/** Some strong line of the segment occurs in the original: the segment has an anchor to stand on. */
+function anchored(ctx: MergeContext, seg: Segment): boolean {
+  for (const i of strongLines(seg)) {
+    const pos = ctx.index.get(seg.lines.norm[i]!);
+    if (pos && firstAtOrAbove(pos, 0) < pos.length) return true;
+  }
+  return false;
+}
+
+/** The segment's first (last) content lines equal the original's first (last) ones. */
+function showsEdge(ctx: MergeContext, seg: Segment, side: 'head' | 'tail'): boolean {
+  const o = ctx.orig;
+  const oc: number[] = [];
+  for (let j = 0; j < o.text.length; j++) if (!o.blank[j]) oc.push(j);
+  const sc = contentLines(seg.lines);
+  const n = Math.min(EDGE_LINES, oc.length, sc.length);
+  if (n === 0) return false;
+  for (let x = 0; x < n; x++) {
+    const j = side === 'head' ? oc[x]! : oc[oc.length - 1 - x]!;
+    const i = side === 'head' ? sc[x]! : sc[sc.length - 1 - x]!;
+    if (o.norm[j] !== seg.lines.norm[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * The update's segments with the markers it implies at its edges: when the update has markers, an
+ * anchored first segment that does not start with the original's first lines gets a marker before
+ * it, an anchored last segment that does not end with the original's last lines one after it.
+ * Returns null when nothing changes.
+ */
+export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segment[] | null {
+  const segs = ctx.segments;
+  if (!hasMarkers || segs.length === 0) return null;
+  const first = segs[0]!;
+  const last = segs[segs.length - 1]!;
+  const before = !first.markerBefore && anchored(ctx, first) && !showsEdge(ctx, first, 'head');
+  const after = !last.markerAfter && anchored(ctx, last) && !showsEdge(ctx, last, 'tail');
+  if (!before && !after) return null;
+  return segs.map((seg, k) => ({
+    ...seg,
+    markerBefore: seg.markerBefore || (before && k === 0),
+    markerAfter: seg.markerAfter || (after && k === segs.length - 1),
+  }));
+}

@@ -1,0 +1,26 @@
+// Hunks written out of file order are put in file order by each segment's best anchor
+// (merge-fast.ts fileOrder). A segment of mostly new code can find that anchor inside a body it
+// copies (a new endpoint repeating `if (x is null) { return NotFound(); }` of its neighbour), which
+// makes a hunk written in order look out of order. The reordering is believed only when the hunks'
+// anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
+import { fastChains } from './merge-fast.js';
+import type { MergeContext } from './merge-context.js';
+
+/** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
+function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
+  const chain = fastChains({ ...ctx, segments: [ctx.segments[k]!] }).chains[0] ?? [];
+  if (chain.length === 0) return null;
+  return [chain[0]![1], chain[chain.length - 1]![1]];
+}
+
+/** True when the segments taken in `order` anchor on disjoint, increasing stretches of the original. */
+export function fileOrderHolds(ctx: MergeContext, order: number[]): boolean {
+  let prevLast = -1;
+  for (const k of order) {
+    const r = anchorRange(ctx, k);
+    if (!r) return false;
+    if (r[0] <= prevLast) return false;
+    prevLast = r[1];
+  }
+  return true;
+}

@@ -1,0 +1,47 @@
+// Rule (a) "replaced" at definition level, for the no-loss invariant (docs/apply.md): an original
+// definition that the update shows again, complete, with the same kind group and name, is replaced
+// by it, whatever lines the two bodies share. The line-based check (loss.ts) cannot see that: when
+// a new body repeats old lines elsewhere (`}`, `return nil`), its alignment pairs them up and calls
+// the old body's other lines lost. So a merge that used the syntax pass is judged against the
+// original with those definitions swapped in (place.ts), which holds every original line outside
+// them: nothing outside a swapped definition may go missing except by rules (a)-(c).
+import { expandInlineMarkers } from '../inline-markers.js';
+import { splitLines, type Lines } from '../lines.js';
+import type { LossCheck } from '../loss.js';
+import { syntaxPass } from './place.js';
+
+type Analyse = (orig: Lines, out: Lines, original: string, update: string, instruction: string | null) => LossCheck;
+
+/**
+ * The line check's verdict `check`, or, when it found lost lines and the syntax pass swaps
+ * definitions for this original and update, the verdict against the swapped original if that one
+ * finds none (its `licensed.replaced` then also counts the swapped definitions' original lines;
+ * its `gaps` are in the swapped original's rows).
+ */
+export function withSwappedDefinitions(check: LossCheck, original: string, update: string, instruction: string | null, output: string, analyse: Analyse): LossCheck {
+  if (check.lost.length === 0) return check;
+  const pass = swapped(original, update);
+  if (!pass) return check;
+  const verdict = analyse(pass.lines, splitLines(output), pass.code, update, instruction);
+  if (verdict.lost.length > 0) return check;
+  return { ...verdict, licensed: { ...verdict.licensed, replaced: verdict.licensed.replaced + pass.rows } };
+}
+
+/** The last few swapped originals: the oracle judges many outputs of one edit in a row (tests, restoreLost rounds). */
+const recent: Array<{ original: string; update: string; pass: { code: string; lines: Lines; rows: number } | null }> = [];
+
+function swapped(original: string, update: string): { code: string; lines: Lines; rows: number } | null {
+  const hit = recent.find((r) => r.original === original && r.update === update);
+  if (hit) return hit.pass;
+  const sp = syntaxPass(original, expandInlineMarkers(update, original));
+  let pass = null;
+  if (sp) {
+    const orig = splitLines(original);
+    let rows = 0;
+    for (const s of sp.swaps) for (let r = s.start; r <= s.end; r++) if (!orig.blank[r]) rows++;
+    pass = { code: sp.code, lines: splitLines(sp.code), rows };
+  }
+  recent.unshift({ original, update, pass });
+  if (recent.length > 4) recent.pop();
+  return pass;
+}
