@@ -6,6 +6,7 @@
 // budget plus a fixed overhead. Bounded in count and in time; nothing here is timed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatModelPath } from '../chat/harness.js';
+import { warmApplyPool } from '../../src/apply/pool.js';
 import { KEY, scrape, sleep, startOpsServer, sumOf, valueOf, type OpsServer } from '../ops/helpers.js';
 import { runStream, type StreamMode, type StreamOutcome } from '../../bench/http/sse-load-client.js';
 
@@ -53,6 +54,8 @@ describe('SSE streams under load', () => {
   it(`${STREAMS} streams: a third normal, a third slow, a third hanging up; no 5xx, all cancelled, RSS bounded`, async () => {
     // Warm up (JIT, first allocations), then take the baselines.
     await s.openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 4 });
+    // The server starts its apply threads without waiting (tokenizer build): let them finish first.
+    await warmApplyPool();
     const before = await engineIdle(10_000);
     expect(before.running).toBe(0);
     const rssBefore = process.memoryUsage().rss;
