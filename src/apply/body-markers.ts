@@ -4,37 +4,8 @@
 // the original body, so it is expanded to it before placement; otherwise the new code after the
 // `}` may anchor inside that body wherever it repeats the body's lines (a new query builder chain
 // copying its neighbour's `->andWhere(…)` lines) and take the body's tail as replaced.
+import { closesAt, codeBracketDelta } from './brackets.js';
 import { isMarkerLine } from './markers.js';
-
-/** Net brackets a line opens; quoted text skipped (a `'{'` in a string is not a block). */
-function bracketDelta(t: string): number {
-  let d = 0;
-  let quote = '';
-  for (let k = 0; k < t.length; k++) {
-    const c = t[k]!;
-    if (quote) {
-      if (c === '\\') k++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === "'" || c === '`') quote = c;
-    else if (c === '{' || c === '(' || c === '[') d++;
-    else if (c === '}' || c === ')' || c === ']') d--;
-    else if (c === '/' && t[k + 1] === '/') break;
-  }
-  return d;
-}
-
-/** The line closing the block line h opens, or -1. */
-function closerOf(lines: readonly string[], h: number): number {
-  let depth = bracketDelta(lines[h]!);
-  if (depth <= 0) return -1;
-  for (let j = h + 1; j < lines.length; j++) {
-    depth += bracketDelta(lines[j]!);
-    if (depth <= 0) return j;
-  }
-  return -1;
-}
 
 const clean = (t: string): string => t.replace(/\r$/, '').trimEnd();
 
@@ -67,7 +38,7 @@ export function expandBodyMarkers(update: string, code: string): string {
       const head = orig.indexOf(clean(upd[i - 2]!));
       if (head + 1 < orig.length && orig[head + 1] === opener) h = head + 1;
     }
-    const c = h >= 0 ? closerOf(orig, h) : -1;
+    const c = h >= 0 ? closesAt(orig, h, codeBracketDelta) : -1;
     // The closer must sit at the opener's indentation: a bracket count thrown off by a regex or a
     // quote in a comment lands elsewhere.
     const indentOf = (t: string): number => t.length - t.trimStart().length;

@@ -7,6 +7,7 @@
 // Computed from the original, the update, the instruction and the output alone (an LCS alignment of
 // the original's non-blank lines against the output's), so it serves both as the merge's final pass
 // (restoreLost puts unlicensed lines back) and as the test oracle.
+import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
@@ -283,28 +284,6 @@ function showsNext(view: UpdateView, orig: Lines, j: number, next: string, dir: 
     if (x >= 0 && x < seg.lines.text.length && key(seg.lines.norm[x]!) === key(next)) return true;
   }
   return false;
-}
-
-/** Net brackets a line opens (strings not skipped: code lines rarely hold unbalanced ones in quotes). */
-function bracketDelta(t: string): number {
-  let d = 0;
-  for (let k = 0; k < t.length; k++) {
-    const c = t.charCodeAt(k);
-    if (c === 123 || c === 40 || c === 91) d++;
-    else if (c === 125 || c === 41 || c === 93) d--;
-  }
-  return d;
-}
-
-/** The line that closes the block line h opens (brackets back to h's level), or -1. */
-function closesAt(text: readonly string[], h: number): number {
-  let depth = bracketDelta(text[h]!);
-  if (depth <= 0) return -1;
-  for (let j = h + 1; j < text.length; j++) {
-    depth += bracketDelta(text[j]!);
-    if (depth <= 0) return j;
-  }
-  return -1;
 }
 
 /** End (exclusive) of the indentation block headed by line h (`def f():`, `key:`): deeper lines after it. */

@@ -1,6 +1,7 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import { bracketDelta } from './brackets.js';
 import type { Lines } from './lines.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
@@ -455,14 +456,7 @@ function segmentDelta(seg: Segment, o: Lines, chain: Chain): number {
 /** Net count of opening minus closing brackets over lines [a, b) (string contents are not skipped). */
 function bracketBalance(l: Lines, a: number, b: number): number {
   let d = 0;
-  for (let j = a; j < b; j++) {
-    const t = l.text[j]!;
-    for (let k = 0; k < t.length; k++) {
-      const c = t.charCodeAt(k);
-      if (c === 123 || c === 40 || c === 91) d++;
-      else if (c === 125 || c === 41 || c === 93) d--;
-    }
-  }
+  for (let j = a; j < b; j++) d += bracketDelta(l.text[j]!);
   return d;
 }
 

@@ -1,0 +1,44 @@
+// Bracket counting over lines, for the merge's block structure: net brackets a line opens, and the
+// line that closes the block a line opens. One counter for the raw text, one that skips quoted text
+// and `//` comments (a `'{'` in a string is not a block).
+
+/** Net brackets a line opens (strings not skipped: code lines rarely hold unbalanced ones in quotes). */
+export function bracketDelta(t: string): number {
+  let d = 0;
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 123 || c === 40 || c === 91) d++;
+    else if (c === 125 || c === 41 || c === 93) d--;
+  }
+  return d;
+}
+
+/** Net brackets a line opens outside quoted text and before a `//` comment. */
+export function codeBracketDelta(t: string): number {
+  let d = 0;
+  let quote = '';
+  for (let k = 0; k < t.length; k++) {
+    const c = t[k]!;
+    if (quote) {
+      if (c === '\\') k++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '{' || c === '(' || c === '[') d++;
+    else if (c === '}' || c === ')' || c === ']') d--;
+    else if (c === '/' && t[k + 1] === '/') break;
+  }
+  return d;
+}
+
+/** The line that closes the block line h opens (brackets back to h's level), or -1. */
+export function closesAt(text: readonly string[], h: number, delta: (t: string) => number = bracketDelta): number {
+  let depth = delta(text[h]!);
+  if (depth <= 0) return -1;
+  for (let j = h + 1; j < text.length; j++) {
+    depth += delta(text[j]!);
+    if (depth <= 0) return j;
+  }
+  return -1;
+}
