@@ -24,6 +24,8 @@ export const ENGINE_DEFAULTS = {
   prefixCache: true,
   /** Prefill first while no decoding stream has waited this long (0: always mix). */
   decodeStallMs: 50,
+  /** Nice increment of the engine's compute threads: the event loop preempts them (docs/serving-under-load.md). */
+  engineNice: 0,
 } as const;
 
 export class ConfigError extends Error {
@@ -72,6 +74,7 @@ export const ConfigSchema = z.object({
   maxQueue: z.coerce.number().int().min(0).max(1_000_000),
   prefixCache: z.boolean(),
   decodeStallMs: z.coerce.number().min(0).max(60_000),
+  engineNice: z.coerce.number().int().min(0).max(19),
   /** GGUF model svc-v3-large decodes with, the merge result as its speculative draft (null: merge only). */
   applyModel: z.string().min(1).nullable(),
   predictApiKey: z.string().min(8, 'the prediction API key must be at least 8 characters').nullable(),
@@ -149,6 +152,14 @@ const COMMON: FlagSpec[] = [
     arg: 'MS',
     help: 'prefill first: a step that can finish new prompts leaves decoding streams out (when that at least halves its work) while none has waited this long (0: always mix them in)',
   },
+  {
+    flag: 'engine-nice',
+    key: 'engineNice',
+    kind: 'number',
+    def: String(ENGINE_DEFAULTS.engineNice),
+    arg: 'N',
+    help: 'run the engine compute threads this much nicer than the server (0-19, Linux): the event loop gets a core first when both want one',
+  },
   { flag: 'predict-api-key', key: 'predictApiKey', kind: 'string', def: undefined, arg: 'KEY', help: 'require this key on the prediction service (default: no auth)' },
   { flag: 'shutdown-timeout', key: 'shutdownTimeoutS', kind: 'number', def: '10', arg: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish' },
   {
@@ -204,6 +215,7 @@ const DEFAULTS: Record<ConfigKey, unknown> = {
   maxQueue: ENGINE_DEFAULTS.maxQueued,
   prefixCache: ENGINE_DEFAULTS.prefixCache,
   decodeStallMs: ENGINE_DEFAULTS.decodeStallMs,
+  engineNice: ENGINE_DEFAULTS.engineNice,
   applyModel: null,
   predictApiKey: null,
   shutdownTimeoutS: 10,

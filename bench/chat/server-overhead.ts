@@ -23,12 +23,15 @@
 // engine spread over the burst, and late ones wait for a step already running), and first token →
 // client read (the token's way out).
 //
+// --threads and --engine-nice take lists: each combination loads its own engine (a copy of the model
+// file), and all of them alternate in the same rounds; rows are labelled "t<threads> n<nice>".
+//
 // --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
 // millisecond, so any per-token cost shows at its largest there).
 //
 //   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10]
-//     [--threads 2] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+//     [--threads 2[,1]] [--engine-nice 0[,10,19]] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
+import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +48,7 @@ import type { ClientJob } from './http-client-worker.js';
 import { benchChat, mainThreadCpuMs, runClientJob } from './bench-run.js';
 import { median } from '../../src/bench/stats.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
+import { ENGINE_DEFAULTS } from '../../src/config.js';
 
 interface StreamTiming {
   ttftMs: number;
@@ -67,6 +71,13 @@ function recordEngineMs(into: number[], times: readonly number[]): void {
 }
 
 const KEY = 'sk-bench-chat';
+
+/** How many groups one burst's engine submits came in (a gap over 1 ms starts a new one): 1 when
+ *  the whole burst reached the engine in one go. */
+function submitGroups(at: readonly number[]): number {
+  const t = [...at].sort((a, b) => a - b);
+  return t.reduce((n, x, i) => (i > 0 && x - t[i - 1]! > 1 ? n + 1 : n), t.length ? 1 : 0);
+}
 
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
   const tokens = streams.reduce((a, s) => a + s.tokens, 0);
@@ -108,10 +119,16 @@ interface TtftSplit {
   toSubmit: number[];
   engine: number[];
   toClient: number[];
+  /** Per burst: the client's own send spread (first to last request written), ms. */
+  sendSpread: number[];
 }
 
 async function overHttp(worker: Worker, job: ClientJob, server?: TimedServer, split?: TtftSplit): Promise<RunStats> {
   const m = await runClientJob(worker, job);
+  if (split) {
+    const sent = m.samples.flatMap((s) => (s.sentAt === undefined ? [] : [s.sentAt]));
+    if (sent.length) split.sendSpread.push(Math.max(...sent) - Math.min(...sent));
+  }
   if (server && split) {
     for (const s of m.samples) {
       const mark = s.requestId === undefined ? undefined : server.marks.get(s.requestId);
@@ -197,6 +214,14 @@ class TimedServer {
   }
 }
 
+/** One engine configuration under test: its own model (a copy of the file, so that the registry
+ *  gives it its own engine), HTTP servers and in-process path. */
+interface Variant {
+  label: string;
+  model: EngineModel;
+  servers: TimedServer[];
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -205,6 +230,7 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '5' },
       reps: { type: 'string', default: '10' },
       threads: { type: 'string', default: '2' },
+      'engine-nice': { type: 'string', default: String(ENGINE_DEFAULTS.engineNice) },
       model: { type: 'string' },
       json: { type: 'string' },
       'no-fetch': { type: 'boolean', default: false },
@@ -217,38 +243,50 @@ async function main(): Promise<void> {
   const rounds = Number(values.rounds);
   const reps = Number(values.reps);
   const withFetch = !values['no-fetch'];
+  // --threads and --engine-nice take lists: every combination is an engine of its own, and all of
+  // them run in the same rounds (alternating), so that they see the same machine load.
+  const threadList = values.threads.split(',').map(Number);
+  const niceList = values['engine-nice'].split(',').map(Number);
+  const combos = threadList.flatMap((threads) => niceList.map((nice) => ({ threads, nice })));
 
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-chat-'));
   const path = values.model ? resolve(values.model) : await ensureBuiltinModel(dataDir);
-  const model = await loadModel(path, { id: 'builtin', threads: Number(values.threads), maxSequences: Math.max(64, ...levels),
-    ...(values['decode-stall-ms'] !== undefined ? { decodeStallMs: Number(values['decode-stall-ms']) } : {}),
-  });
-  const servers = [new TimedServer('http', { createHttpServer, chatCompletionRoutes }, model)];
+  const baselines: Array<{ label: string; mods: ServerModules }> = [];
   // --baseline DIR[,DIR...]: other builds' servers, labelled by their directory's parent name.
   for (const dirArg of values.baseline ? values.baseline.split(',') : []) {
     const dir = resolve(dirArg);
     const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(join(dir, rel)).href)) as T;
-    const base: ServerModules = {
-      createHttpServer: (await load<{ createHttpServer: typeof createHttpServer }>('src/http/server.js')).createHttpServer,
-      chatCompletionRoutes: (await load<{ chatCompletionRoutes: typeof chatCompletionRoutes }>('src/api/chat-completions.js')).chatCompletionRoutes,
-    };
-    servers.splice(servers.length - 1, 0, new TimedServer(basename(dirname(dir)), base, model));
+    baselines.push({
+      label: basename(dirname(dir)),
+      mods: {
+        createHttpServer: (await load<{ createHttpServer: typeof createHttpServer }>('src/http/server.js')).createHttpServer,
+        chatCompletionRoutes: (await load<{ chatCompletionRoutes: typeof chatCompletionRoutes }>('src/api/chat-completions.js')).chatCompletionRoutes,
+      },
+    });
   }
-  for (const s of servers) await s.start();
+  const variants: Variant[] = [];
+  for (const [i, { threads, nice }] of combos.entries()) {
+    let file = path;
+    if (i > 0) copyFileSync(path, (file = join(dataDir, `variant-${i}.gguf`)));
+    const model = await loadModel(file, { id: 'builtin', threads, engineNice: nice, maxSequences: Math.max(64, ...levels),
+      ...(values['decode-stall-ms'] !== undefined ? { decodeStallMs: Number(values['decode-stall-ms']) } : {}),
+    });
+    const tag = combos.length > 1 ? ` t${threads} n${nice}` : '';
+    const servers = [
+      ...baselines.map((b) => new TimedServer(b.label + tag, b.mods, model)),
+      new TimedServer('http' + tag, { createHttpServer, chatCompletionRoutes }, model),
+    ];
+    for (const s of servers) await s.start();
+    variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers });
+  }
   const worker = new Worker(new URL('./http-client-worker.js', import.meta.url));
 
   // Both paths prefill the same prompt tokens.
-  const { body, logitBias, prompt } = await benchChat(model, tokens);
+  const { body, logitBias, prompt } = await benchChat(variants[0]!.model, tokens);
 
   const results: Array<Record<string, number | string>> = [];
   for (const c of levels) {
-    const jobs = servers.map((s): ClientJob => ({ host: '127.0.0.1', port: s.port, apiKey: KEY, body, concurrency: c, client: 'socket' }));
-    const fetchJob: ClientJob = { ...jobs[jobs.length - 1]!, client: 'fetch' };
-    await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
-    for (const j of jobs) await overHttp(worker, j);
-    if (withFetch) await overHttp(worker, fetchJob);
-    for (const s of servers) s.prepMs.length = s.engineMs.length = 0;
-    const directEngineMs: number[] = [];
+    const n = c === 1 ? reps : 1; // single streams are short: repeat them for stable medians
     const busy = new Map<string, { ms: number; tokens: number }>();
     const timedRun = async (label: string, run: () => Promise<RunStats>): Promise<RunStats> => {
       const before = mainThreadCpuMs();
@@ -259,83 +297,103 @@ async function main(): Promise<void> {
       busy.set(label, b);
       return r;
     };
-    const direct: RunStats[] = [];
-    const http = servers.map(() => [] as RunStats[]);
-    const splits = servers.map((): TtftSplit => ({ toSubmit: [], engine: [], toClient: [] }));
-    const spreads = servers.map(() => [] as number[]);
-    const viaFetch: RunStats[] = [];
-    const n = c === 1 ? reps : 1; // single streams are short: repeat them for stable medians
+    const loopUs = (label: string) => {
+      const b = busy.get(label)!;
+      return (b.ms * 1000) / b.tokens;
+    };
+    const paths: Array<() => Promise<void>> = [];
+    const report: Array<() => void> = [];
+    for (const v of variants) {
+      const { model, servers } = v;
+      const jobs = servers.map((s): ClientJob => ({ host: '127.0.0.1', port: s.port, apiKey: KEY, body, concurrency: c, client: 'socket' }));
+      const fetchJob: ClientJob = { ...jobs[jobs.length - 1]!, client: 'fetch' };
+      await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
+      for (const j of jobs) await overHttp(worker, j);
+      if (withFetch) await overHttp(worker, fetchJob);
+      for (const s of servers) s.prepMs.length = s.engineMs.length = 0;
+      const directEngineMs: number[] = [];
+      const direct: RunStats[] = [];
+      const http = servers.map(() => [] as RunStats[]);
+      const splits = servers.map((): TtftSplit => ({ toSubmit: [], engine: [], toClient: [], sendSpread: [] }));
+      const spreads = servers.map(() => [] as number[]);
+      const groups = servers.map(() => [] as number[]);
+      const viaFetch: RunStats[] = [];
+      paths.push(
+        async () => {
+          direct.push(await timedRun(v.label, () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs)));
+        },
+        ...servers.map((s, k) => async () => {
+          s.submitAt.length = 0;
+          s.marks.clear(); // only this run's requests (warm-up and fetch rounds leave theirs)
+          http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!, s, splits[k])));
+          spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
+          groups[k]!.push(submitGroups(s.submitAt));
+        }),
+      );
+      if (withFetch) {
+        paths.push(async () => {
+          // fetch's rounds are not in the server-side columns (prep, spread, CPU time).
+          const s = servers[servers.length - 1]!;
+          const marks = [s.prepMs.length, s.engineMs.length] as const;
+          viaFetch.push(await overHttp(worker, fetchJob));
+          s.prepMs.length = marks[0];
+          s.engineMs.length = marks[1];
+        });
+      }
+      report.push(() => {
+        const directTtft = median(direct.flatMap((s) => s.ttft));
+        const directTokS = median(direct.map((s) => s.tokensPerSec));
+        servers.forEach((s, k) => {
+          const ttft = median(http[k]!.flatMap((x) => x.ttft));
+          const tokS = median(http[k]!.map((x) => x.tokensPerSec));
+          const last = k === servers.length - 1;
+          results.push({
+            concurrency: c,
+            server: s.label,
+            streams: direct.reduce((a, x) => a + x.ttft.length, 0),
+            direct_ttft_p50_ms: directTtft,
+            http_ttft_p50_ms: ttft,
+            added_ttft_ms: ttft - directTtft,
+            http_send_to_submit_p50_ms: median(splits[k]!.toSubmit),
+            http_engine_ttft_p50_ms: median(splits[k]!.engine),
+            http_token_to_client_p50_ms: median(splits[k]!.toClient),
+            server_prep_p50_ms: median(s.prepMs),
+            http_submit_spread_ms: median(spreads[k]!),
+            http_send_spread_ms: median(splits[k]!.sendSpread),
+            http_submit_groups: median(groups[k]!),
+            direct_main_cpu_us_per_token: loopUs(v.label),
+            http_main_cpu_us_per_token: loopUs(s.label),
+            direct_itl_p50_ms: median(direct.flatMap((x) => x.itl)),
+            http_itl_p50_ms: median(http[k]!.flatMap((x) => x.itl)),
+            direct_tok_s: directTokS,
+            http_tok_s: tokS,
+            tok_s_change_pct: ((tokS - directTokS) / directTokS) * 100,
+            direct_engine_ms_per_token: median(directEngineMs),
+            http_engine_ms_per_token: median(s.engineMs),
+            engine_tok_s_change_pct: (median(directEngineMs) / median(s.engineMs) - 1) * 100,
+            ...(withFetch && last
+              ? { fetch_ttft_p50_ms: median(viaFetch.flatMap((x) => x.ttft)), fetch_tok_s: median(viaFetch.map((x) => x.tokensPerSec)) }
+              : {}),
+          });
+        });
+      });
+    }
     // Every path once per repetition, so that they see the same load, in an order rotated from one
     // repetition to the next: the path run last came out ~10% slower in tokens/s even when two
     // paths ran the same build.
-    const paths: Array<() => Promise<void>> = [
-      async () => {
-        direct.push(await timedRun('direct', () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs)));
-      },
-      ...servers.map((s, k) => async () => {
-        s.submitAt.length = 0;
-        s.marks.clear(); // only this run's requests (warm-up and fetch rounds leave theirs)
-        http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!, s, splits[k])));
-        spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
-      }),
-    ];
-    if (withFetch) {
-      paths.push(async () => {
-        // fetch's rounds are not in the server-side columns (prep, spread, CPU time).
-        const s = servers[servers.length - 1]!;
-        const marks = [s.prepMs.length, s.engineMs.length] as const;
-        viaFetch.push(await overHttp(worker, fetchJob));
-        s.prepMs.length = marks[0];
-        s.engineMs.length = marks[1];
-      });
-    }
     let rep = 0;
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < n; i++, rep++) {
         for (let j = 0; j < paths.length; j++) await paths[(j + rep) % paths.length]!();
       }
     }
-    const directTtft = median(direct.flatMap((s) => s.ttft));
-    const directTokS = median(direct.map((s) => s.tokensPerSec));
-    const loopUs = (label: string) => {
-      const b = busy.get(label)!;
-      return (b.ms * 1000) / b.tokens;
-    };
-    servers.forEach((s, k) => {
-      const ttft = median(http[k]!.flatMap((x) => x.ttft));
-      const tokS = median(http[k]!.map((x) => x.tokensPerSec));
-      const last = k === servers.length - 1;
-      results.push({
-        concurrency: c,
-        server: s.label,
-        streams: direct.reduce((a, x) => a + x.ttft.length, 0),
-        direct_ttft_p50_ms: directTtft,
-        http_ttft_p50_ms: ttft,
-        added_ttft_ms: ttft - directTtft,
-        http_send_to_submit_p50_ms: median(splits[k]!.toSubmit),
-        http_engine_ttft_p50_ms: median(splits[k]!.engine),
-        http_token_to_client_p50_ms: median(splits[k]!.toClient),
-        server_prep_p50_ms: median(s.prepMs),
-        http_submit_spread_ms: median(spreads[k]!),
-        direct_main_cpu_us_per_token: loopUs('direct'),
-        http_main_cpu_us_per_token: loopUs(s.label),
-        direct_itl_p50_ms: median(direct.flatMap((x) => x.itl)),
-        http_itl_p50_ms: median(http[k]!.flatMap((x) => x.itl)),
-        direct_tok_s: directTokS,
-        http_tok_s: tokS,
-        tok_s_change_pct: ((tokS - directTokS) / directTokS) * 100,
-        direct_engine_ms_per_token: median(directEngineMs),
-        http_engine_ms_per_token: median(s.engineMs),
-        engine_tok_s_change_pct: (median(directEngineMs) / median(s.engineMs) - 1) * 100,
-        ...(withFetch && last
-          ? { fetch_ttft_p50_ms: median(viaFetch.flatMap((x) => x.ttft)), fetch_tok_s: median(viaFetch.map((x) => x.tokensPerSec)) }
-          : {}),
-      });
-    });
+    for (const r of report) r();
   }
   await worker.terminate();
-  for (const s of servers) await s.server.shutdown(1000);
-  model.unload();
+  for (const v of variants) {
+    for (const s of v.servers) await s.server.shutdown(1000);
+    v.model.unload();
+  }
   rmSync(dataDir, { recursive: true, force: true });
 
   const f = (x: number | string | undefined) => (typeof x === 'number' ? x.toFixed(2) : (x ?? '–'));
@@ -344,9 +402,9 @@ async function main(): Promise<void> {
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
   console.log(
-    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
+    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const cols = [
       r.concurrency,
@@ -360,6 +418,8 @@ async function main(): Promise<void> {
       f(r.http_token_to_client_p50_ms),
       f(r.server_prep_p50_ms),
       f(r.http_submit_spread_ms),
+      f(r.http_send_spread_ms),
+      f(r.http_submit_groups),
       f(r.direct_main_cpu_us_per_token),
       f(r.http_main_cpu_us_per_token),
       f(r.direct_itl_p50_ms),

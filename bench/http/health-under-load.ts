@@ -4,11 +4,15 @@
 // every --probe-every-ms over a keep-alive socket and timestamps each answer, so every phase gets
 // its own p50 / p99 / max. Each round runs the server twice, batch validation in its worker
 // (the default) and on the event loop (SVC_BATCH_VALIDATE_INLINE=1), alternating which goes first.
-//   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16] [--json out.json]
+// --validation, --engine-nice and --threads take lists: each combination is a configuration of its
+// own, all of them run once per round in rotating order (labels "worker n19 t1"; a list of one
+// value adds nothing to the label; --threads left out keeps the server's default).
+//   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16]
+//     [--validation worker,inline] [--engine-nice 0,19] [--threads 2,1] [--own-session] [--json out.json]
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -81,15 +85,29 @@ function stats(samples: number[], from: number, to: number): PhaseStats {
   return { n: ms.length, p50Ms: r(pct(50)), p99Ms: r(pct(99)), maxMs: r(ms[ms.length - 1] ?? NaN), seconds: r((to - from) / 1000) };
 }
 
-async function startServer(model: string, inline: boolean): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
+/** --own-session: the server in a session (autogroup) of its own; see startServe. */
+let OWN_SESSION = false;
+
+interface Config {
+  label: string;
+  inline: boolean;
+  /** Extra `svc serve` flags (--engine-nice, --threads). */
+  flags: string[];
+}
+
+function rate(at: readonly number[], from: number, to: number): number {
+  return Math.round(at.filter((t) => t >= from && t < to).length / ((to - from) / 1000));
+}
+
+async function startServer(model: string, inline: boolean, flags: string[]): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-health-load-'));
-  const args = ['--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--rate-limit-rps', '0', '--log-level', 'warn', '--model', model];
-  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0' });
+  const args = ['--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--rate-limit-rps', '0', '--log-level', 'warn', '--model', model, ...flags];
+  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0' }, { ownSession: OWN_SESSION });
   return { proc, port, dataDir };
 }
 
-async function oneRun(o: { model: string; inline: boolean; file: Buffer; streams: number; probeEveryMs: number }): Promise<Record<string, PhaseStats | number>> {
-  const { proc, port, dataDir } = await startServer(o.model, o.inline);
+async function oneRun(o: { model: string; config: Config; file: Buffer; streams: number; probeEveryMs: number }): Promise<Record<string, PhaseStats | number>> {
+  const { proc, port, dataDir } = await startServer(o.model, o.config.inline, o.config.flags);
   const url = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${KEY}` };
   const prober = new Worker(new URL(import.meta.url), { workerData: { port, everyMs: o.probeEveryMs } });
@@ -99,9 +117,11 @@ async function oneRun(o: { model: string; inline: boolean; file: Buffer; streams
     await sleep(3000);
     // 16 streams that keep decoding: each starts a new one when it ends.
     let streaming = true;
+    const eventAt: number[] = []; // when each SSE event (about one per token) arrived
+    const onEvent = (): void => void eventAt.push(wall());
     const streams = Array.from({ length: o.streams }, async (_, i) => {
       while (streaming) {
-        await runStream({ port, apiKey: KEY, mode: 'normal', body: { model: modelId, stream: true, max_tokens: 256, messages: [{ role: 'user', content: `Tell a long story number ${i}.` }] } });
+        await runStream({ port, apiKey: KEY, mode: 'normal', body: { model: modelId, stream: true, max_tokens: 256, messages: [{ role: 'user', content: `Tell a long story number ${i}.` }] }, onEvent });
       }
     });
     marks.streams = wall();
@@ -134,6 +154,10 @@ async function oneRun(o: { model: string; inline: boolean; file: Buffer; streams
     await Promise.race([Promise.all(streams), sleep(30_000)]);
     return {
       validatedAs: status === 'failed' ? 0 : 1,
+      // Stream events per second (about the engine's tokens/s) in the streams phase alone and from
+      // then to the end of validation.
+      streamEventsPerS: rate(eventAt, marks.streams! + 1000, marks.upload!),
+      loadedEventsPerS: rate(eventAt, marks.upload!, marks.end!),
       idle: stats(samples, marks.idle!, marks.streams!),
       streams: stats(samples, marks.streams! + 1000, marks.upload!),
       upload: stats(samples, marks.upload!, marks.validate!),
@@ -153,27 +177,44 @@ async function main(): Promise<void> {
       lines: { type: 'string', default: '100000' },
       streams: { type: 'string', default: '16' },
       'probe-every-ms': { type: 'string', default: '2' },
+      validation: { type: 'string', default: 'worker,inline' },
+      'own-session': { type: 'boolean', default: false },
+      'engine-nice': { type: 'string' },
+      threads: { type: 'string' },
       model: { type: 'string' },
       json: { type: 'string' },
     },
   });
+  OWN_SESSION = values['own-session'];
+  const list = (v: string | undefined): Array<string | undefined> => (v === undefined ? [undefined] : v.split(','));
+  const configs: Config[] = [];
+  for (const validation of list(values.validation)) {
+    for (const nice of list(values['engine-nice'])) {
+      for (const threads of list(values.threads)) {
+        const label = [validation, ...(list(values['engine-nice']).length > 1 ? [`n${nice}`] : []), ...(list(values.threads).length > 1 ? [`t${threads}`] : [])].join(' ');
+        const flags = [...(nice !== undefined ? ['--engine-nice', nice] : []), ...(threads !== undefined ? ['--threads', threads] : [])];
+        configs.push({ label, inline: validation === 'inline', flags });
+      }
+    }
+  }
   const file = batchFile(Number(values.lines));
   const model = values.model ? resolve(values.model) : await ensureBuiltinModel(join(tmpdir(), 'svc-bench-models'));
   console.error(`batch file: ${values.lines} lines, ${(file.length / 2 ** 20).toFixed(1)} MiB`);
-  const runs: Record<string, Array<Record<string, PhaseStats | number>>> = { worker: [], inline: [] };
+  const runs: Record<string, Array<Record<string, PhaseStats | number>>> = Object.fromEntries(configs.map((c) => [c.label, []]));
   for (let r = 0; r < Number(values.rounds); r++) {
-    for (const kind of r % 2 ? ['inline', 'worker'] : ['worker', 'inline']) {
-      const res = await oneRun({ model, inline: kind === 'inline', file, streams: Number(values.streams), probeEveryMs: Number(values['probe-every-ms']) });
-      runs[kind]!.push(res);
-      console.error(`round ${r + 1} ${kind}: ${JSON.stringify(res)}`);
+    for (let i = 0; i < configs.length; i++) {
+      const config = configs[(i + r) % configs.length]!;
+      const res = await oneRun({ model, config, file, streams: Number(values.streams), probeEveryMs: Number(values['probe-every-ms']) });
+      runs[config.label]!.push(res);
+      console.error(`round ${r + 1} ${config.label} (load ${loadavg()[0]!.toFixed(1)}): ${JSON.stringify(res)}`);
     }
   }
-  console.log('| validation | phase | /health p50 ms | p99 ms | max ms | phase s |');
-  console.log('|---|---|---|---|---|---|');
-  for (const kind of ['worker', 'inline']) {
+  console.log('| configuration | phase | /health p50 ms | p99 ms | max ms | phase s | stream events/s |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const kind of configs.map((c) => c.label)) {
     for (const phase of ['idle', 'streams', 'upload', 'validation']) {
       const xs = runs[kind]!.map((x) => x[phase] as PhaseStats);
-      console.log(`| ${kind} | ${phase} | ${median(xs.map((x) => x.p50Ms)).toFixed(2)} | ${median(xs.map((x) => x.p99Ms)).toFixed(2)} | ${median(xs.map((x) => x.maxMs)).toFixed(2)} | ${median(xs.map((x) => x.seconds)).toFixed(1)} |`);
+      console.log(`| ${kind} | ${phase} | ${median(xs.map((x) => x.p50Ms)).toFixed(2)} | ${median(xs.map((x) => x.p99Ms)).toFixed(2)} | ${median(xs.map((x) => x.maxMs)).toFixed(2)} | ${median(xs.map((x) => x.seconds)).toFixed(1)} | ${phase === 'streams' ? median(runs[kind]!.map((x) => x.streamEventsPerS as number)) : phase === 'upload' ? `${median(runs[kind]!.map((x) => x.loadedEventsPerS as number))} (upload + validation)` : ''} |`);
     }
   }
   if (values.json) writeFileSync(values.json, JSON.stringify(runs, null, 2));

@@ -14,6 +14,8 @@ export interface StreamOptions {
   readEveryMs?: number;
   /** disconnect: hang up after this many `data:` events (default 3). */
   disconnectAfter?: number;
+  /** Called at every `data:` event as it arrives (rates over a time window). */
+  onEvent?: () => void;
 }
 
 export interface StreamOutcome {
@@ -69,6 +71,7 @@ export function runStream(o: StreamOptions): Promise<StreamOutcome> {
       for (const line of text.slice(0, cut).split('\n')) {
         if (!line.startsWith('data: ')) continue;
         out.events++;
+        o.onEvent?.();
         if (line.startsWith('data: [DONE]')) out.done = true;
         else {
           const f = /"finish_reason":"([a-z_]+)"/.exec(line);

@@ -4,6 +4,7 @@
 #include "binding/binding_calls.h"
 #include "binding/gguf_to_js.h"
 #include "binding/promise_worker.h"
+#include "kernels/compute_thread.h"
 #include "grammar/engine_constraint.h"
 
 namespace infer::binding {
@@ -64,6 +65,7 @@ Napi::Value load_model(const Napi::CallbackInfo& info) {
     o.max_seqs = static_cast<int>(num_opt(js, "maxSequences", o.max_seqs));
     o.n_ctx = static_cast<int64_t>(num_opt(js, "contextLength", 0));
     o.decode_stall_us = static_cast<int>(num_opt(js, "decodeStallMs", o.decode_stall_us / 1000.0) * 1000.0);
+    o.compute_nice = static_cast<int>(num_opt(js, "engineNice", o.compute_nice));
     // gpu: 'auto' (default: the GPU when one is usable) | 'off'.
     Napi::Value g = js.Get("gpu");
     if (g.IsString()) {
@@ -76,7 +78,8 @@ Napi::Value load_model(const Napi::CallbackInfo& info) {
     }
   }
   if (o.threads < 1 || o.threads > 256 || o.block_size < 1 || o.block_size > 1024 || o.max_batch_tokens < 1 ||
-      o.max_seqs < 1 || o.kv_cache_mb < 1 || o.decode_stall_us < 0 || o.decode_stall_us > 60000000)
+      o.max_seqs < 1 || o.kv_cache_mb < 1 || o.decode_stall_us < 0 || o.decode_stall_us > 60000000 ||
+      o.compute_nice < 0 || o.compute_nice > kMaxComputeNice)
     throw_error(env, "loadModel", engine_status::invalid_argument, "option out of range");
   return queue(new load_worker(env, info[0].As<Napi::String>().Utf8Value(), o));
 }
@@ -123,6 +126,7 @@ Napi::Value model_info(const Napi::CallbackInfo& info) {
   o.Set("maxBatchTokens", eng.options().max_batch_tokens);
   o.Set("maxSequences", eng.options().max_seqs);
   o.Set("decodeStallMs", eng.options().decode_stall_us / 1000.0);
+  o.Set("engineNice", eng.options().compute_nice);
   return o;
 }
 

@@ -25,7 +25,7 @@ engine::engine(std::shared_ptr<model> m, const engine_options& opts)
     : m_(std::move(m)),
       opts_(opts),
       n_ctx_(opts.n_ctx > 0 ? std::min(opts.n_ctx, m_->hp.n_ctx_train) : m_->hp.n_ctx_train),
-      pool_(std::max(1, opts.threads)),
+      pool_(std::max(1, opts.threads), opts.compute_nice),
       kv_(m_->hp.n_layer, m_->hp.kv_dim(),
           opts.kv_blocks > 0 ? opts.kv_blocks : blocks_for_mb(m_->hp, opts.kv_cache_mb, opts.block_size),
           opts.block_size),
@@ -262,7 +262,7 @@ void engine::finish(sequence& s, finish_reason why, engine_status err) {
 }
 
 void engine::loop() {
-  mark_compute_thread();  // this thread runs every parallel_for's share of the caller
+  mark_compute_thread(opts_.compute_nice);  // this thread runs every parallel_for's share of the caller
   std::vector<std::function<void()>*> jobs;
   std::vector<uint64_t> cancels;
   for (;;) {

@@ -123,6 +123,10 @@ struct engine_options {
   // least halves the step's work and no decoding sequence has waited this long for its next
   // token; 0 always mixes decodes in (see engine::prefill_first_now).
   int decode_stall_us = 50000;
+  // Nice increment of the engine's own threads (its loop and the pool's workers), 0..19: the event
+  // loop and the rest of the process get the CPU first when they contend with the matmuls
+  // (mark_compute_thread). Per engine; the process's other threads keep their priority.
+  int compute_nice = 0;
 };
 
 // Queue time (submit until first admitted to run) histogram bounds, seconds; one more bucket past

@@ -39,23 +39,28 @@ uint64_t slice_us() {
 }
 }  // namespace
 
-void mark_compute_thread() {
+void mark_compute_thread(int nice_increment) {
   const uint64_t us = slice_us();
-  if (us == 0) return;
+  if (nice_increment < 0) nice_increment = 0;
+  if (nice_increment > kMaxComputeNice) nice_increment = kMaxComputeNice;
+  if (us == 0 && nice_increment == 0) return;
   const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
   errno = 0;
   const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
   if (errno != 0) return;
+  const int target = nice + nice_increment > 19 ? 19 : nice + nice_increment;
   sched_attr_v0 attr{};
   attr.size = sizeof(attr);
   attr.sched_policy = 0;  // SCHED_OTHER
-  attr.sched_nice = nice;
-  attr.sched_runtime = us * 1000;  // the kernel clamps it to 0.1–100 ms
-  // Older kernels ignore sched_runtime for SCHED_OTHER; a refusal leaves the thread as it was.
-  (void)syscall(SYS_sched_setattr, tid, &attr, 0u);
+  attr.sched_nice = target;
+  attr.sched_runtime = us * 1000;  // the kernel clamps it to 0.1–100 ms; 0 keeps the default slice
+  // Older kernels ignore sched_runtime for SCHED_OTHER; if the call is refused, the nice value
+  // alone still applies.
+  if (syscall(SYS_sched_setattr, tid, &attr, 0u) != 0 && target != nice)
+    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(tid), target);
 }
 #else
-void mark_compute_thread() {}
+void mark_compute_thread(int) {}
 #endif
 
 }  // namespace infer

@@ -68,6 +68,7 @@ inline uint64_t job_next(uint64_t s) { return s & kFieldMask; }
 
 struct thread_pool::impl {
   int n_threads = 1;
+  int nice_increment = 0;
   std::vector<std::thread> workers;
 
   std::mutex mu;
@@ -105,7 +106,7 @@ struct thread_pool::impl {
   }
 
   void worker_main(int thread_index) {
-    mark_compute_thread();
+    mark_compute_thread(nice_increment);
     uint64_t seen = 0;
     for (;;) {
       // Bounded active wait for the next generation, then sleep.
@@ -158,8 +159,9 @@ struct thread_pool::impl {
   }
 };
 
-thread_pool::thread_pool(int n_threads) : impl_(new impl()) {
+thread_pool::thread_pool(int n_threads, int nice_increment) : impl_(new impl()) {
   impl_->n_threads = n_threads < 1 ? 1 : n_threads;
+  impl_->nice_increment = nice_increment;
   for (int i = 1; i < impl_->n_threads; i++) impl_->workers.emplace_back([this, i] { impl_->worker_main(i); });
 }
 

@@ -8,7 +8,9 @@ namespace infer {
 
 class thread_pool {
  public:
-  explicit thread_pool(int n_threads);  // total threads including the caller; >= 1
+  // n_threads: total threads including the caller; >= 1. nice_increment: the workers' priority
+  // below the creating process's (mark_compute_thread); the caller's thread is left as it is.
+  explicit thread_pool(int n_threads, int nice_increment = 0);
   ~thread_pool();
   thread_pool(const thread_pool&) = delete;
   thread_pool& operator=(const thread_pool&) = delete;

@@ -36,6 +36,9 @@ export interface LoadModelOptions {
    *  (when that at least halves its work; CPU only) while none of them has waited this long for
    *  its next token. 0 always mixes them in. */
   decodeStallMs?: number;
+  /** How much lower than the process the engine's compute threads run (nice increment, 0..19;
+   *  Linux): while the event loop has work, it gets a core before the matmuls do. */
+  engineNice?: number;
 }
 
 export async function loadModel(path: string, opts: LoadModelOptions = {}): Promise<EngineModel> {
@@ -50,6 +53,7 @@ export async function loadModel(path: string, opts: LoadModelOptions = {}): Prom
     contextLength: opts.contextLength ?? 0,
     gpu: opts.gpu ?? 'auto',
     decodeStallMs: opts.decodeStallMs ?? ENGINE_DEFAULTS.decodeStallMs,
+    engineNice: opts.engineNice ?? ENGINE_DEFAULTS.engineNice,
   };
   if (opts.kvCacheTokens !== undefined) n.kvBlocks = Math.max(1, Math.ceil(opts.kvCacheTokens / blockTokens));
   let handle;

@@ -56,6 +56,8 @@ export interface NativeLoadOptions {
   contextLength?: number;
   /** Prefill first while no decoding sequence has waited this long for its next token (0 = off). */
   decodeStallMs?: number;
+  /** Nice increment (0..19) of the engine's own compute threads (its loop and pool workers). */
+  engineNice?: number;
   /** 'auto' (default): run the forward pass on the GPU when one is usable; 'off': CPU only. */
   gpu?: 'auto' | 'off';
 }
@@ -82,6 +84,7 @@ export interface NativeModelInfo {
   maxBatchTokens: number;
   maxSequences: number;
   decodeStallMs: number;
+  engineNice: number;
 }
 
 export interface NativeStats {

@@ -49,7 +49,7 @@ export function uptimeSeconds(services: Pick<Services, 'startedAt'>): number {
 
 /** The engine settings every model of this process loads with. */
 function engineOptions(config: Config): LoadModelOptions {
-  return { threads: config.threads, kvCacheMb: config.kvCacheMb, prefixCache: config.prefixCache, maxQueued: config.maxQueue, decodeStallMs: config.decodeStallMs };
+  return { threads: config.threads, kvCacheMb: config.kvCacheMb, prefixCache: config.prefixCache, maxQueued: config.maxQueue, decodeStallMs: config.decodeStallMs, engineNice: config.engineNice };
 }
 
 /**

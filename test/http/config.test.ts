@@ -1,6 +1,6 @@
 // Flag and environment parsing of svc serve / svc predict.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseBytes, parsePredictConfig, parseServeConfig } from '../../src/config.js';
+import { ConfigError, ENGINE_DEFAULTS, parseBytes, parsePredictConfig, parseServeConfig } from '../../src/config.js';
 import { serverUrl } from '../../src/server/run-servers.js';
 
 describe('serve config', () => {
@@ -34,6 +34,14 @@ describe('serve config', () => {
     expect(fromEnv).toMatchObject({ port: 9000, models: ['a.gguf', 'b.gguf'], apiKeys: ['sk-aaaaaaaa', 'sk-bbbbbbbb'], predict: false, maxBody: 1 << 20 });
     const c = parseServeConfig(['--port', '9001', '--model', 'c.gguf', '--model=d.gguf', '--api-key', 'sk-cccccccc', '--no-predict=false', '--no-prefix-cache'], env);
     expect(c).toMatchObject({ port: 9001, models: ['c.gguf', 'd.gguf'], apiKeys: ['sk-cccccccc'], predict: true, prefixCache: false });
+  });
+
+  it('--engine-nice: 0-19, from the flag or SVC_ENGINE_NICE, default ENGINE_DEFAULTS.engineNice', () => {
+    expect(parseServeConfig([], {}).engineNice).toBe(ENGINE_DEFAULTS.engineNice);
+    expect(parseServeConfig(['--engine-nice', '7'], {}).engineNice).toBe(7);
+    expect(parseServeConfig([], { SVC_ENGINE_NICE: '19' }).engineNice).toBe(19);
+    expect(parseServeConfig(['--engine-nice', '0'], { SVC_ENGINE_NICE: '19' }).engineNice).toBe(0);
+    for (const bad of ['20', '-1', '2.5']) expect(() => parseServeConfig(['--engine-nice', bad], {})).toThrow(/--engine-nice/);
   });
 
   it('SVC_API_KEY (singular) also works, beside SVC_API_KEYS too', () => {
