@@ -14,6 +14,7 @@ import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
+import { expandInlineMarkers } from './inline-markers.js';
 import { lineIdentity, namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -71,7 +72,9 @@ function key(norm: string): string {
   return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
 }
 
-function updateView(orig: Lines, original: string, update: string): UpdateView {
+function updateView(orig: Lines, original: string, sent: string): UpdateView {
+  // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
+  const update = expandInlineMarkers(sent, original);
   const split = splitUpdate(update, orig, original);
   const where = new Map<string, Array<[number, number]>>();
   split.segments.forEach((seg, s) => {
