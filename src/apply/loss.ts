@@ -9,6 +9,7 @@
 // (restoreLost puts unlicensed lines back) and as the test oracle.
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
+import { closerRepunctuated } from './closer-resume.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
@@ -432,7 +433,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
-        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) {
+        if ((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
