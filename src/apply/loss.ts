@@ -9,6 +9,7 @@
 // (restoreLost puts unlicensed lines back) and as the test oracle.
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
+import { closerRepunctuated } from './closer-resume.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
@@ -465,8 +466,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
         if (out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!))) continue;
-        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!)) &&
-          !otherNamed(view, orig, j, out.norm[k]!)) {
+        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
