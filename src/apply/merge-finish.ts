@@ -2,6 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import { bracketDelta } from './brackets.js';
+import { closerResume } from './closer-resume.js';
 import type { Lines } from './lines.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
@@ -691,6 +692,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // the next resource) is not one (line-identity.ts).
     let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j));
     chains[k] = chain;
+    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) : null;
+    if (resumed && resumed[1] >= prevEnd) chain = chains[k] = [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])];
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
