@@ -195,12 +195,19 @@ export function fileOrder(ctx: MergeContext): number[] | null {
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
     const strong = strongLines(seg);
-    // A segment of closing lines only (`)` after `import (` and a marker) goes with the one before it.
-    if (strong.length === 0 && k > 0) {
+    const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
+    // A segment with no exact anchor but an edited definition header at its start is placed there.
+    const resumed = p ? null : resumeAnchor(ctx, seg, 0);
+    if (resumed) {
+      at.push(resumed[1]);
+      continue;
+    }
+    // A segment with no anchor at all (closing lines after `import (` and a marker, a new method
+    // after a marker inside its class) goes with the one before it, as the update wrote it.
+    if (!p && k > 0) {
       at.push(at[k - 1]!);
       continue;
     }
-    const p = pickPivot(ctx, seg, strong, 0);
     if (!p || p.tied) return null;
     // The anchor's own position: a segment that opens with new lines (a function added before an
     // existing one) would otherwise seem to start before the previous segment's anchor.
