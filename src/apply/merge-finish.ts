@@ -1,10 +1,13 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
+import { closerResume, dropNewBlockClosers } from './closer-resume.js';
 import type { Lines } from './lines.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
+import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -82,8 +85,10 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
  * same place when it reads as an edit of it (otherwise the old line would have been shown as context).
  */
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir: 1 | -1 = 1): boolean {
-  if (fillEqual(s, i, o, j, delta)) return true;
+  // Equal lines in blocks of other names (a copied endpoint's body) are not the same line.
+  if (fillEqual(s, i, o, j, delta)) return s.blank[i] || sameOwner(s, i, o, j);
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
+  if (!sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) return false;
   // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
   // its rename only when the update goes on past it as the original does (context shown beyond it).
   if (otherDefinition(o.norm[j]!, s.norm[i]!)) {
@@ -93,6 +98,8 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
     while (y >= 0 && y < o.text.length && o.blank[y]) y += dir;
     if (x < 0 || x >= s.text.length || y < 0 || y >= o.text.length || !fillEqual(s, x, o, y, delta)) return false;
   }
+  // A line naming another definition, test, key or element is new code, unless shown renamed in place.
+  if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
@@ -141,7 +148,7 @@ function bareValueRenamed(a: string, b: string): boolean {
  * it wraps). Blank original lines only pair with the very next segment line. `limit` bounds j
  * (exclusive going forward, inclusive lower bound going back).
  */
-function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0]): Array<[number, number]> {
+function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0], segDelta = delta): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let i = i0 + dir;
   let j = j0 + dir;
@@ -178,11 +185,14 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         }
       }
       if (dir > 0) {
-        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
+        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta);
         if (closer) {
           out.push(closer);
           i = closer[0] + 1;
           j = closer[1] + 1;
+          // Past a closer found at the update's own indentation (a body re-indented into a new block),
+          // the lines after it follow the closer's shift.
+          delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
           continue;
         }
       }
@@ -206,11 +216,14 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     }
     if (found < 0) {
       if (dir > 0) {
-        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
+        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta);
         if (closer) {
           out.push(closer);
           i = closer[0] + 1;
           j = closer[1] + 1;
+          // Past a closer found at the update's own indentation (a body re-indented into a new block),
+          // the lines after it follow the closer's shift.
+          delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
           continue;
         }
       }
@@ -261,6 +274,27 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   const level = o.indent[next]! - shift;
   if (s.indent[i + 1] !== level || s.indent[n - 1] !== level || !s.weak[n - 1] || !/^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) return;
   tail.pop();
+}
+
+/** A whole line that is a decorator or attribute (not Ruby's `@items << x`). */
+const ANNOTATION = /^(?:@[\w.]+(?:\(.*\))?|#\[.*\]|\[[A-Z]\w*(?:\(.*\))?\])$/;
+
+/**
+ * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
+ * goes on with a header the segment does not match: they belong to that header (kept with it),
+ * while the segment's copies head its own new definition.
+ */
+function unpairAnnotations(s: Lines, o: Lines, tail: Array<[number, number]>): void {
+  while (tail.length > 1) {
+    const [i, j] = tail[tail.length - 1]!;
+    if (s.blank[i] || !ANNOTATION.test(s.norm[i]!)) return;
+    let y = j + 1;
+    while (y < o.text.length && o.blank[y]) y++;
+    let x = i + 1;
+    while (x < s.text.length && s.blank[x]) x++;
+    if (y >= o.text.length || x >= s.text.length || s.norm[x] === o.norm[y]) return;
+    tail.pop();
+  }
 }
 
 /** Original lines scanned above a segment's first match for the block header it rewrote. */
@@ -366,19 +400,23 @@ function closesOuterBlock(s: Lines, i: number, c: number): boolean {
   return true;
 }
 
-function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): [number, number] | null {
+function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number, segDelta = delta): [number, number] | null {
   let x = i;
   while (x < s.text.length && (s.blank[x] || !s.weak[x])) x++;
   if (x >= s.text.length) return null;
   if (!closesOuterBlock(s, i, x)) return null;
-  const want = s.indent[x]! + delta;
   const end = Math.min(limit, o.text.length, j + MAX_CLOSER_DISTANCE);
-  for (let y = j; y < end; y++) {
-    if (o.blank[y]) continue;
-    if (o.indent[y]! < want) return null;
-    if (o.indent[y] === want) return o.norm[y] === s.norm[x] ? [x, y] : null;
-  }
-  return null;
+  const at = (want: number): [number, number] | null => {
+    for (let y = j; y < end; y++) {
+      if (o.blank[y]) continue;
+      if (o.indent[y]! < want) return null;
+      if (o.indent[y] === want) return o.norm[y] === s.norm[x] ? [x, y] : null;
+    }
+    return null;
+  };
+  // The lines before the closer may have moved into a new block (`BEGIN TRY` around a body): the
+  // closer of the outer block then keeps the segment's own shift.
+  return at(s.indent[x]! + delta) ?? (segDelta !== delta ? at(s.indent[x]! + segDelta) : null);
 }
 
 /**
@@ -572,7 +610,7 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
       // Same first token first (cheap), then the full test: edits rarely change how a line starts.
       if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
-      if (otherDefinition(o.norm[j]!, s.norm[i]!)) continue;
+      if (otherDefinition(o.norm[j]!, s.norm[i]!) || (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || !sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) continue;
       found.push({ i, j, score: dice(o.norm[j]!, s.norm[i]!) });
     }
   }
@@ -682,7 +720,12 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
   let prevEnd = 0;
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
-    let chain = chains[k]!;
+    // An anchor inside a block of another name (the `bucket = …` line of a new resource matched in
+    // the next resource) is not one (line-identity.ts).
+    let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j));
+    chains[k] = chain;
+    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) : null;
+    if (resumed && resumed[1] >= prevEnd) chain = chains[k] = [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])];
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
@@ -702,7 +745,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       }
       const edge = (k === 0 && !seg.markerBefore) || (k === segs.length - 1 && !seg.markerAfter);
       if (chain.length === 0 && !edge) {
-        chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget);
+        chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget).filter(([i, j]) => sameOwner(seg.lines, i, o, j));
         if (chain.length > 0) {
           ambiguities.push(`segment ${k + 1} anchored on common lines only`);
           rules[k] = 'common-lines';
@@ -711,6 +754,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       if (chain.length === 0) continue;
       chains[k] = chain;
     }
+    const lead = shallowSnippetLead(seg.lines, o, chain, prevEnd);
+    if (lead) chain = chains[k] = [lead, ...chain];
     const s = seg.lines;
     const delta = segmentDelta(seg, o, chain);
     const pairs: Array<[number, number]> = [];
@@ -738,15 +783,17 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
     const head = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
     if (seg.markerBefore) {
-      unpairSeparator(s, o, head, first);
       extendToEditedHeader(s, o, head, first, prevEnd);
+      dropNewBlockClosers(s, head);
+      unpairSeparator(s, o, head, first);
     }
     // Grow the tail forwards.
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
-    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first);
+    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first, delta);
     if (seg.markerAfter) unpairTailSeparator(s, o, tail, last);
     const all = [...head, ...pairs, ...tail];
+    if (seg.markerAfter) unpairAnnotations(s, o, all);
     let start = seg.markerBefore ? all[0]![1] : prevEnd;
     let leadBlanks = 0;
     for (let i = 0; i < s.text.length && s.blank[i] && !all.some(([x]) => x === i); i++) leadBlanks++;
@@ -769,6 +816,12 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     if (seg.markerBefore && leadBlanks > 0 && all[0]![0] === leadBlanks && all[0]![1] === start && !(start > 0 && o.blank[start - 1])) {
       drop = new Set<number>();
       for (let i = 0; i < leadBlanks; i++) drop.add(i);
+    }
+    // Likewise blank lines before a marker that keeps nothing (the segment reaches the file's end,
+    // e.g. a hunk written first but placed last): the original ends without them.
+    if (seg.markerAfter && blanks > 0 && end >= N && N > 0 && !o.blank[N - 1]) {
+      drop ??= new Set<number>();
+      for (let i = s.text.length - blanks; i < s.text.length; i++) drop.add(i);
     }
     spans[k] = { start, end: Math.max(end, start), pairs: all, delta, drop };
     prevEnd = Math.max(end, start);

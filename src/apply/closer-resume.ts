@@ -1,0 +1,87 @@
+// A segment that opens with closing lines after a marker: `func Mean() {`, an indented
+// `// ... existing code ...`, then `}` (or `});`, `end`, `)` of an import list). The marker stands
+// for the rest of the block the previous segment opened, so the segment's first line is that block's
+// own closing line in the original — not the first equal `}` a new function below it brings, and not
+// the end of the file when the update stops there. Found by structure: the previous segment's opener
+// at the closer's indentation, its place in the original, and the first original line back at that
+// opener's level after it.
+import type { Lines } from './lines.js';
+import type { Segment } from './merge-context.js';
+
+/** A line that only closes blocks: brackets (with `;`/`,`), or a keyword that ends one. */
+const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*)$/;
+
+/**
+ * `)` → `),`, `}` → `};`: the same closing line with a separator added or dropped (an item added after
+ * the list it closes) is that line edited, rule (a), though closers are too weak to be edits by text.
+ */
+export function closerRepunctuated(a: string, b: string): boolean {
+  if (a === b || !/^[)}\]]/.test(a) || !/^[)}\]]/.test(b)) return false;
+  return a.replace(/[,;]$/, '') === b.replace(/[,;]$/, '');
+}
+
+function firstContent(l: Lines): number {
+  let f = 0;
+  while (f < l.text.length && l.blank[f]) f++;
+  return f;
+}
+
+/** True when every content line of the segment only closes blocks (`});`, `}`, `end`). */
+export function closersOnly(seg: Segment): boolean {
+  const l = seg.lines;
+  let any = false;
+  for (let i = 0; i < l.text.length; i++) {
+    if (l.blank[i]) continue;
+    if (!CLOSER.test(l.norm[i]!)) return false;
+    any = true;
+  }
+  return any;
+}
+
+/**
+ * [segment line, original line] for the segment's first line when it closes the block whose opener
+ * the previous segment shows (matched at `prevPairs`) and left open across a marker indented deeper
+ * than the closer; null otherwise.
+ */
+export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<readonly [number, number]>, seg: Segment): [number, number] | null {
+  if (!seg.markerBefore || prev.markerAfterIndent === null) return null;
+  const s = seg.lines;
+  const f = firstContent(s);
+  if (f >= s.text.length || !CLOSER.test(s.norm[f]!)) return null;
+  const level = s.indent[f]!;
+  if (prev.markerAfterIndent <= level) return null;
+  // The previous segment's last line at or left of the closer's level is the block's opener.
+  const p = prev.lines;
+  let x = p.text.length - 1;
+  while (x >= 0 && (p.blank[x] || p.indent[x]! > level)) x--;
+  if (x < 0 || p.indent[x] !== level || CLOSER.test(p.norm[x]!)) return null;
+  const pair = prevPairs.find(([i]) => i === x);
+  if (!pair) return null;
+  const jp = pair[1];
+  for (let y = jp + 1; y < o.text.length; y++) {
+    if (o.blank[y] || o.indent[y]! > o.indent[jp]!) continue;
+    return o.indent[y] === o.indent[jp] && o.norm[y] === s.norm[f] ? [f, y] : null;
+  }
+  return null;
+}
+
+/**
+ * Head pairs grown back from a segment's first anchor over a closing line whose opener the segment
+ * itself shows unmatched (`fn invalid(…) {`, its body, `}`, blank, then the anchor): that `}` closes
+ * the new function, not the original block ending there (a struct's `}`). Drops the head pairs up to
+ * and including the first such closer, so the new lines go after the original's.
+ */
+export function dropNewBlockClosers(s: Lines, head: Array<[number, number]>): void {
+  if (head.length === 0) return;
+  const paired = new Set(head.map(([i]) => i));
+  let cut = -1;
+  for (let h = 0; h < head.length; h++) {
+    const x = head[h]![0];
+    if (s.blank[x] || !CLOSER.test(s.norm[x]!)) continue;
+    // Its opener: the nearest line above at the closer's level or left of it.
+    let y = x - 1;
+    while (y >= 0 && (s.blank[y] || s.indent[y]! > s.indent[x]!)) y--;
+    if (y >= 0 && !paired.has(y) && !CLOSER.test(s.norm[y]!)) cut = h;
+  }
+  if (cut >= 0) head.splice(0, cut + 1);
+}
