@@ -275,6 +275,26 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   tail.pop();
 }
 
+const ANNOTATION = /^(?:@[\w.]+|#\[|\[[A-Z]\w*)/;
+
+/**
+ * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
+ * goes on with a header the segment does not match: they belong to that header (kept with it),
+ * while the segment's copies head its own new definition.
+ */
+function unpairAnnotations(s: Lines, o: Lines, tail: Array<[number, number]>): void {
+  while (tail.length > 1) {
+    const [i, j] = tail[tail.length - 1]!;
+    if (s.blank[i] || !ANNOTATION.test(s.norm[i]!)) return;
+    let y = j + 1;
+    while (y < o.text.length && o.blank[y]) y++;
+    let x = i + 1;
+    while (x < s.text.length && s.blank[x]) x++;
+    if (y >= o.text.length || x >= s.text.length || s.norm[x] === o.norm[y]) return;
+    tail.pop();
+  }
+}
+
 /** Original lines scanned above a segment's first match for the block header it rewrote. */
 const MAX_HEADER_REACH = 40;
 
@@ -769,6 +789,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first, delta);
     if (seg.markerAfter) unpairTailSeparator(s, o, tail, last);
     const all = [...head, ...pairs, ...tail];
+    if (seg.markerAfter) unpairAnnotations(s, o, all);
     let start = seg.markerBefore ? all[0]![1] : prevEnd;
     let leadBlanks = 0;
     for (let i = 0; i < s.text.length && s.blank[i] && !all.some(([x]) => x === i); i++) leadBlanks++;
