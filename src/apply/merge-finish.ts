@@ -1,6 +1,7 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers } from './closer-resume.js';
 import type { Lines } from './lines.js';
@@ -752,6 +753,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       if (chain.length === 0) continue;
       chains[k] = chain;
     }
+    const lead = shallowSnippetLead(seg.lines, o, chain, prevEnd);
+    if (lead) chain = chains[k] = [lead, ...chain];
     const s = seg.lines;
     const delta = segmentDelta(seg, o, chain);
     const pairs: Array<[number, number]> = [];
