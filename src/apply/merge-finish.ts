@@ -276,7 +276,8 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   tail.pop();
 }
 
-const ANNOTATION = /^(?:@[\w.]+|#\[|\[[A-Z]\w*)/;
+/** A whole line that is a decorator or attribute (not Ruby's `@items << x`). */
+const ANNOTATION = /^(?:@[\w.]+(?:\(.*\))?|#\[.*\]|\[[A-Z]\w*(?:\(.*\))?\])$/;
 
 /**
  * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
