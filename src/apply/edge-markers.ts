@@ -4,6 +4,7 @@
 // file's edges (src/apply/loss.ts), so the code before the first hunk and after the last one stays;
 // placing the hunk as if the marker were there puts new lines where the anchors say instead of
 // deleting the file's head and having the no-loss pass put it back out of order.
+import { closersOnly } from './closer-resume.js';
 import { firstAtOrAbove, strongLines, type MergeContext, type Segment } from './merge-context.js';
 
 /** Original lines at the edge compared with the segment's: equal ones mean the segment does show the edge. */
@@ -30,12 +31,15 @@ function showsEdge(ctx: MergeContext, seg: Segment, side: 'head' | 'tail'): bool
   const oc: number[] = [];
   for (let j = 0; j < o.text.length; j++) if (!o.blank[j]) oc.push(j);
   const sc = contentLines(seg.lines);
+  const closers = closersOnly(seg);
   const n = Math.min(EDGE_LINES, oc.length, sc.length);
   if (n === 0) return false;
   for (let x = 0; x < n; x++) {
     const j = side === 'head' ? oc[x]! : oc[oc.length - 1 - x]!;
     const i = side === 'head' ? sc[x]! : sc[sc.length - 1 - x]!;
     if (o.norm[j] !== seg.lines.norm[i]) return false;
+    // Closing lines alone (`    }` after a marker) show the file's end only at its indentation.
+    if (closers && o.indent[j] !== seg.lines.indent[i]) return false;
   }
   return true;
 }
@@ -52,7 +56,10 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   const first = segs[0]!;
   const last = segs[segs.length - 1]!;
   const before = !first.markerBefore && anchored(ctx, first) && !showsEdge(ctx, first, 'head');
-  const after = !last.markerAfter && anchored(ctx, last) && !showsEdge(ctx, last, 'tail');
+  // A last segment of closing lines after a marker (`});`, `}`) closes blocks an earlier segment
+  // opened (closer-resume.ts); it does not say the file ends there.
+  const closing = segs.length > 1 && last.markerBefore && closersOnly(last);
+  const after = !last.markerAfter && (anchored(ctx, last) || closing) && !showsEdge(ctx, last, 'tail');
   if (!before && !after) return null;
   return segs.map((seg, k) => ({
     ...seg,

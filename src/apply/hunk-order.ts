@@ -4,7 +4,7 @@
 // makes a hunk written in order look out of order. The reordering is believed only when the hunks'
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
 import { fastChains } from './merge-fast.js';
-import type { MergeContext } from './merge-context.js';
+import { strongLines, type MergeContext } from './merge-context.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
 function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
@@ -17,6 +17,8 @@ function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
 export function fileOrderHolds(ctx: MergeContext, order: number[]): boolean {
   let prevLast = -1;
   for (const k of order) {
+    // Closing lines alone travel with the segment before them (merge-fast.ts fileOrder).
+    if (strongLines(ctx.segments[k]!).length === 0) continue;
     const r = anchorRange(ctx, k);
     if (!r) return false;
     if (r[0] <= prevLast) return false;

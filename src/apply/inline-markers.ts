@@ -1,65 +1,191 @@
-// Inline markers: a marker inside a line stands for the original items of a literal, as in
-// `const COLORS = [/* ... existing code ... */, 'purple'];` or `f(/* ... */, extra)`. Before the
-// merge, each such update line is expanded from the original line it extends: the line that
-// starts with the same text before the marker (or ends with the same text after it).
-import { INLINE_MARKER } from './loss.js';
+// Inline markers: a marker element inside a bracketed list stands for the original line's elements
+// at that place in the same list: `[/* ... */, "refunded"]`, `this.request(..., signal)`,
+// `(sm: 640px, /* ... */, lg: 1024px, xl: 1280px)`, `enum: [..., cancelled, refunded]`. Before the
+// merge, each such update line is matched to its original line (same text up to the list's opening
+// bracket; among several, the one the update's nearest unique lines place it between) and the
+// marker is replaced by the original's elements between the elements the update shows on either
+// side of it, copied with the original's separators. Nothing is expanded when the match is not
+// certain: the line then stays as written and the no-loss pass keeps the original line.
+import { bracketLists, isMarkerElement, type BracketList } from './inline-elements.js';
+import { isMarkerLine } from './markers.js';
 
-/** Length of the closing text both end with: brackets, `;`, `,`, spaces (`'];` would take a quote of the last item). */
-function commonSuffix(a: string, b: string): number {
-  let k = 0;
-  while (k < a.length && k < b.length && a[a.length - 1 - k] === b[b.length - 1 - k] && /[\s)\]}>;,]/.test(a[a.length - 1 - k]!)) k++;
-  return k;
+/** Cheap pre-check: a line that can hold a marker element at all. */
+const MAYBE_MARKER = /\.\.\.|…|\/\*|<!--|\(\*/;
+/** Lines that continue the expression of the line before them (`?? throw`, `.then(`, `|| x`). */
+const CONTINUATION = /^(?:\?\?|\?|:|\.(?!\.)|\+|-(?!-)|\*|\/(?![/*])|&&|\|\||\|>|=>)/;
+/** How far the update is searched for the unique lines that place a marker line. */
+const ANCHOR_REACH = 200;
+/** Element lists longer than this are not aligned (the element alignment is quadratic). */
+const MAX_ELEMENTS = 400;
+
+interface Original {
+  lines: string[];
+  trimmed: string[];
+  /** Trimmed original line → index, for lines the original has once; -1 for repeated ones. */
+  unique: Map<string, number>;
+  set: ReadonlySet<string>;
 }
 
-/** The expanded text of one update line, or null when no original line fits it. */
-function expandLine(line: string, originals: string[]): string | null {
-  const m = INLINE_MARKER.exec(line);
-  if (!m) return null;
-  const indent = line.slice(0, line.length - line.trimStart().length);
-  const before = line.slice(indent.length, m.index);
-  const after = line.slice(m.index + m[0].length);
-  if (before.trim() === '' && after.trim() === '') return null; // a whole-line marker
-  let best: string | null = null;
-  let bestScore = -1;
-  for (const o of originals) {
-    const t = o.trim();
-    if (before.trim().length >= 3 && t.startsWith(before.trim())) {
-      // Marker first: the original's items, then what the update adds after the marker.
-      const tail = commonSuffix(t, after);
-      const items = t.slice(before.trim().length, t.length - tail).replace(/[\s,]+$/, '').trimStart();
-      const score = tail;
-      if (score > bestScore && items.length > 0) {
-        bestScore = score;
-        // The original's own spacing between the opening bracket and its first item.
-        const lead = t.slice(before.trim().length, t.length - tail).match(/^\s*/)![0];
-        best = indent + before.trimEnd() + lead + items + after;
-      }
-    } else if (after.trim().length >= 1 && before.trim().length >= 3 && t.endsWith(after.trim())) {
-      // Marker last (`f(a, /* ... */)`): what the update shows, then the original's remaining items.
-      const head = before.trimEnd().replace(/,$/, '');
-      const start = t.indexOf(head.trim().slice(0, Math.min(head.trim().length, 8)));
-      if (start !== 0) continue;
-      const itemsStart = Math.min(t.length - after.trim().length, head.trim().length);
-      const rest = t.slice(itemsStart, t.length - after.trim().length).replace(/^[\s,]+/, '');
-      if (rest.length > 0 && 0 > bestScore) {
-        bestScore = 0;
-        best = indent + head.trim() + ', ' + rest + after.trim();
-      }
+interface Candidate {
+  j: number;
+  text: string;
+  list: BracketList;
+}
+
+function readOriginal(code: string): Original {
+  const lines = code.split(/\r?\n/);
+  const trimmed = lines.map((l) => l.trim());
+  const unique = new Map<string, number>();
+  trimmed.forEach((t, j) => {
+    if (t) unique.set(t, unique.has(t) ? -1 : j);
+  });
+  return { lines, trimmed, unique, set: new Set(trimmed) };
+}
+
+/** The nearest update line before (step -1) or after (+1) line i that the original has once, and whether a marker line lies between. */
+function anchorNear(update: string[], i: number, step: 1 | -1, orig: Original): { at: number | undefined; gap: boolean } {
+  let gap = false;
+  for (let k = i + step, n = 0; k >= 0 && k < update.length && n < ANCHOR_REACH; k += step, n++) {
+    const t = update[k]!.trim();
+    if (!t) continue;
+    const j = orig.unique.get(t);
+    if (j !== undefined && j >= 0) return { at: j, gap };
+    if (isMarkerLine(t, orig.set)) gap = true;
+  }
+  return { at: undefined, gap };
+}
+
+/** The one original line an update line at i extends, among candidates sharing its head; null when not certain. */
+function pickCandidate(cands: Candidate[], update: string[], i: number, orig: Original): Candidate | null {
+  if (cands.length <= 1) return cands[0] ?? null;
+  const before = anchorNear(update, i, -1, orig);
+  const after = anchorNear(update, i, 1, orig);
+  let inside = cands.filter((c) => (before.at === undefined || c.j > before.at) && (after.at === undefined || c.j < after.at));
+  if (inside.length > 1) {
+    const indent = update[i]!.length - update[i]!.trimStart().length;
+    const same = inside.filter((c) => orig.lines[c.j]!.length - orig.lines[c.j]!.trimStart().length === indent);
+    if (same.length > 0) inside = same;
+  }
+  if (inside.length === 1) return inside[0]!;
+  if (inside.length === 0) return null;
+  // Several left: the update runs on from its anchor to this line with no marker in between, so it is the first one after it.
+  if (before.at !== undefined && !before.gap) return inside[0]!;
+  if (after.at !== undefined && !after.gap) return inside[inside.length - 1]!;
+  return null;
+}
+
+/** Longest common subsequence of the update's shown elements and the original's: update index → original index. */
+function alignElements(u: string[], marker: boolean[], o: string[]): number[] {
+  const n = u.length;
+  const m = o.length;
+  const dp = new Uint16Array((n + 1) * (m + 1));
+  const at = (a: number, b: number) => a * (m + 1) + b;
+  for (let a = n - 1; a >= 0; a--) {
+    for (let b = m - 1; b >= 0; b--) {
+      dp[at(a, b)] = !marker[a] && u[a] === o[b] ? dp[at(a + 1, b + 1)]! + 1 : Math.max(dp[at(a + 1, b)]!, dp[at(a, b + 1)]!);
     }
   }
-  return best;
+  const match = new Array<number>(n).fill(-1);
+  for (let a = 0, b = 0; a < n && b < m; ) {
+    if (!marker[a] && u[a] === o[b]) match[a++] = b++;
+    else if (dp[at(a + 1, b)]! >= dp[at(a, b + 1)]!) a++;
+    else b++;
+  }
+  return match;
 }
 
-/** The update with every inline marker expanded from the original; lines that fit no original line stay. */
+/** The update line with the markers of list `g` expanded from the original line `c`, or null. */
+function expandList(line: string, g: BracketList, c: Candidate, orig: Original): string | null {
+  const u = g.elements.map((e) => line.slice(e.start, e.end));
+  const marker = u.map(isMarkerElement);
+  const o = c.list.elements.map((e) => c.text.slice(e.start, e.end));
+  // A `...` the original list holds too is code there (Python's Ellipsis, C varargs), not a marker.
+  if (u.some((t, k) => marker[k] && o.includes(t))) return null;
+  if (u.length > MAX_ELEMENTS || o.length > MAX_ELEMENTS) return null;
+  const match = alignElements(u, marker, o);
+  const ranges: Array<[number, number, number]> = []; // [update element, first original, last original]
+  for (let a = 0; a < u.length; a++) {
+    if (!marker[a]) continue;
+    let prev = -1;
+    for (let x = a - 1; x >= 0 && prev < 0; x--) if (match[x]! >= 0) prev = match[x]!;
+    let next = o.length;
+    for (let x = a + 1; x < u.length && next === o.length; x++) if (match[x]! >= 0) next = match[x]!;
+    // Two markers between the same shown elements, or a marker that stands for nothing: not certain.
+    if (next - prev < 2 || ranges.some((r) => r[1] === prev + 1)) return null;
+    ranges.push([a, prev + 1, next - 1]);
+  }
+  let out = line;
+  for (let r = ranges.length - 1; r >= 0; r--) {
+    const [a, first, last] = ranges[r]!;
+    const items = c.text.slice(c.list.elements[first]!.start, c.list.elements[last]!.end);
+    out = out.slice(0, g.elements[a]!.start) + items + out.slice(g.elements[a]!.end);
+  }
+  return keepContinuation(out, line.length - g.close, c, orig);
+}
+
+/**
+ * `FindAsync(/* ... *\/);` for an original `FindAsync(id, ct)` whose statement goes on over the
+ * next line (`?? throw ...`): the `;` the update closes the condensed statement with is not an edit.
+ */
+function keepContinuation(out: string, tailFromEnd: number, c: Candidate, orig: Original): string {
+  const uTail = out.slice(out.length - tailFromEnd + 1).trimEnd();
+  const oTail = c.text.slice(c.list.close + 1).trimEnd();
+  if (uTail !== `${oTail};`) return out;
+  let k = c.j + 1;
+  while (k < orig.trimmed.length && !orig.trimmed[k]) k++;
+  if (k >= orig.trimmed.length || !CONTINUATION.test(orig.trimmed[k]!)) return out;
+  return out.slice(0, out.length - tailFromEnd + 1) + oTail;
+}
+
+/** Update line i with every marker element it holds expanded, or null when none could be. */
+function expandLine(update: string[], i: number, orig: Original): string | null {
+  let line = update[i]!;
+  let changed = false;
+  let limit = Infinity;
+  for (let guard = 0; guard < 8; guard++) {
+    const lists = bracketLists(line);
+    if (!lists) break;
+    // The rightmost list still to do that holds a marker: expanding it moves nothing to its left.
+    let g: BracketList | null = null;
+    for (const l of lists) {
+      if (l.close < 0 || l.open >= limit || (g && l.open < g.open)) continue;
+      if (l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)))) g = l;
+    }
+    if (!g) break;
+    limit = g.open;
+    const indent = line.length - line.trimStart().length;
+    const head = line.slice(indent, g.open + 1);
+    if (head.slice(0, -1).trim().length < 2) continue;
+    const cands: Candidate[] = [];
+    orig.trimmed.forEach((t, j) => {
+      if (!t.startsWith(head)) return;
+      const list = bracketLists(t)?.find((l) => l.open === head.length - 1);
+      if (list && list.close >= 0) cands.push({ j, text: t, list });
+    });
+    const c = pickCandidate(cands, update, i, orig);
+    const next = c && expandList(line, g, c, orig);
+    if (next) {
+      line = next;
+      changed = true;
+    }
+  }
+  return changed ? line : null;
+}
+
+/** The update with every inline marker it can place expanded from the original; other lines stay. */
 export function expandInlineMarkers(update: string, code: string): string {
-  if (!INLINE_MARKER.test(update)) return update;
-  const originals = code.split(/\r?\n/);
-  return update
-    .split('\n')
-    .map((l) => {
-      const cr = l.endsWith('\r') ? '\r' : '';
-      const e = expandLine(cr ? l.slice(0, -1) : l, originals);
-      return e === null ? l : e + cr;
-    })
-    .join('\n');
+  if (!MAYBE_MARKER.test(update)) return update;
+  const lines = update.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const crs = update.split('\n').map((l) => (l.endsWith('\r') ? '\r' : ''));
+  let orig: Original | null = null;
+  let changed = false;
+  const out = lines.map((l, i) => {
+    if (!MAYBE_MARKER.test(l) || !/[([{]/.test(l)) return l + crs[i]!;
+    orig ??= readOriginal(code);
+    const e = expandLine(lines, i, orig);
+    if (e === null) return l + crs[i]!;
+    changed = true;
+    return e + crs[i]!;
+  });
+  return changed ? out.join('\n') : update;
 }

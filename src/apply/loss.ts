@@ -14,6 +14,7 @@ import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
+import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -216,6 +217,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       for (let x = Math.max(0, i1 + 1); x < i2 && !showsMissing; x++) if (!seg.lines.blank[x] && gapKeys.has(key(seg.lines.norm[x]!))) showsMissing = true;
       if (showsMissing) continue;
       if (!blockOk(seg, i1, i2)) continue;
+      // Anchors inside blocks of other names (a new resource's `bucket = …`) are not these lines.
+      if ((i1 >= 0 && !sameOwner(seg.lines, i1, orig, p)) || !sameOwner(seg.lines, i2, orig, q)) continue;
       const qHolds = contextHolds(view, seg, first, last, i2, orig, q, 1);
       if (pHolds && qHolds) return true;
       if (p < 0) continue;
@@ -351,6 +354,25 @@ function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string
   return { end: indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
 }
 
+/**
+ * Output line `norm` is new code beside original line j, not j's edit: it names something else
+ * (line-identity.ts) and no update line of that text shows it as j renamed in place, or the update
+ * shows it only inside blocks of other names than j's (`- run: npm run lint` in a new job is not
+ * the `- run: npm run build` of the job after it).
+ */
+function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boolean {
+  const differ = namesDiffer(orig.norm[j]!, norm);
+  const at = view.where.get(key(norm));
+  // A line that came from an inline marker's expansion is judged by its text alone.
+  if (!at) return differ;
+  for (const [s, i] of at) {
+    const l = view.segments[s]!.lines;
+    // The same text re-indented (wrapped in a new block) is that line; an edit stays at its depth.
+    if ((!differ || renameShownInPlace(l, i, orig, j)) && sameOwner(l, i, orig, j) && (orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
+  }
+  return true;
+}
+
 /** Exact comparison text of a line: trailing space and a byte-order mark dropped, indentation kept. */
 function exactText(t: string): string {
   return (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
@@ -432,7 +454,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
-        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) {
+        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!)) &&
+          !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;

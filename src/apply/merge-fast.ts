@@ -80,6 +80,25 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
   return { i: bestI, j: bestJ, tied };
 }
 
+/** Strong segment lines looked ahead for a unique line a repeated match would pass over. */
+const UNIQUE_LOOKAHEAD = 64;
+
+/**
+ * Taking a repeated line's occurrence j (the chain now at `from`) is wrong when a line further on in
+ * the segment, in the growth direction, occurs once in the original strictly between `from` and j:
+ * the chain could then never reach that unique anchor (a new method copying `h.mu.Lock()` from the
+ * next one, whose unique header the segment shows after it). The repeated line is then new code.
+ */
+function passesUnique(ctx: MergeContext, seg: Segment, strong: number[], x: number, dir: 1 | -1, a: number, b: number): boolean {
+  const lo = Math.min(a, b);
+  const hi = Math.max(a, b);
+  for (let y = x + dir, n = 0; y >= 0 && y < strong.length && n < UNIQUE_LOOKAHEAD; y += dir, n++) {
+    const pos = ctx.index.get(seg.lines.norm[strong[y]!]!);
+    if (pos && pos.length === 1 && pos[0]! > lo && pos[0]! < hi) return true;
+  }
+  return false;
+}
+
 export function fastChains(ctx: MergeContext): FastChains {
   const chains: Chain[] = [];
   const ambiguities: string[] = [];
@@ -105,7 +124,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const c = lastBelow(pos, nextJ);
       if (c < 0 || pos[c]! < lo) continue;
       const j = pos[c]!;
-      if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
+      if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, -1, j, nextJ))) continue;
       const nextI = chain[0]![0];
       if (nextJ - j - 1 > nextI - i - 1) {
         if (crossesBlock(ctx, j, nextJ, seg, i, nextI) && !strongSupport(ctx, seg, nextI, nextJ)) {
@@ -126,7 +145,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const c = firstAtOrAbove(pos, prevJ + 1);
       if (c >= pos.length) continue;
       const j = pos[c]!;
-      if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
+      if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, 1, prevJ, j))) continue;
       const prevI = chain[chain.length - 1]![0];
       if (j - prevJ - 1 > i - prevI - 1) {
         if (crossesBlock(ctx, prevJ, j, seg, prevI, i) && !strongSupport(ctx, seg, i, j)) {
@@ -153,8 +172,15 @@ export function fileOrder(ctx: MergeContext): number[] | null {
   const segs = ctx.segments;
   if (segs.length < 2) return null;
   const at: number[] = [];
-  for (const seg of segs) {
-    const p = pickPivot(ctx, seg, strongLines(seg), 0);
+  for (let k = 0; k < segs.length; k++) {
+    const seg = segs[k]!;
+    const strong = strongLines(seg);
+    // A segment of closing lines only (`)` after `import (` and a marker) goes with the one before it.
+    if (strong.length === 0 && k > 0) {
+      at.push(at[k - 1]!);
+      continue;
+    }
+    const p = pickPivot(ctx, seg, strong, 0);
     if (!p || p.tied) return null;
     // The anchor's own position: a segment that opens with new lines (a function added before an
     // existing one) would otherwise seem to start before the previous segment's anchor.

@@ -2,9 +2,11 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import { bracketDelta } from './brackets.js';
+import { closerResume } from './closer-resume.js';
 import type { Lines } from './lines.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
+import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -82,8 +84,10 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
  * same place when it reads as an edit of it (otherwise the old line would have been shown as context).
  */
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir: 1 | -1 = 1): boolean {
-  if (fillEqual(s, i, o, j, delta)) return true;
+  // Equal lines in blocks of other names (a copied endpoint's body) are not the same line.
+  if (fillEqual(s, i, o, j, delta)) return s.blank[i] || sameOwner(s, i, o, j);
   if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
+  if (!sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) return false;
   // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
   // its rename only when the update goes on past it as the original does (context shown beyond it).
   if (otherDefinition(o.norm[j]!, s.norm[i]!)) {
@@ -93,6 +97,8 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
     while (y >= 0 && y < o.text.length && o.blank[y]) y += dir;
     if (x < 0 || x >= s.text.length || y < 0 || y >= o.text.length || !fillEqual(s, x, o, y, delta)) return false;
   }
+  // A line naming another definition, test, key or element is new code, unless shown renamed in place.
+  if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
@@ -572,7 +578,7 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
       // Same first token first (cheap), then the full test: edits rarely change how a line starts.
       if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
-      if (otherDefinition(o.norm[j]!, s.norm[i]!)) continue;
+      if (otherDefinition(o.norm[j]!, s.norm[i]!) || (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || !sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) continue;
       found.push({ i, j, score: dice(o.norm[j]!, s.norm[i]!) });
     }
   }
@@ -682,7 +688,12 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
   let prevEnd = 0;
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
-    let chain = chains[k]!;
+    // An anchor inside a block of another name (the `bucket = …` line of a new resource matched in
+    // the next resource) is not one (line-identity.ts).
+    let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j));
+    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) : null;
+    if (resumed && resumed[1] >= prevEnd) chain = [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])];
+    chains[k] = chain;
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
@@ -702,7 +713,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       }
       const edge = (k === 0 && !seg.markerBefore) || (k === segs.length - 1 && !seg.markerAfter);
       if (chain.length === 0 && !edge) {
-        chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget);
+        chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget).filter(([i, j]) => sameOwner(seg.lines, i, o, j));
         if (chain.length > 0) {
           ambiguities.push(`segment ${k + 1} anchored on common lines only`);
           rules[k] = 'common-lines';

@@ -6,7 +6,7 @@
 // measures how far the chosen placement is ahead of the best alternative (the confidence signal).
 import {
   crossesBlock, editedNeighbours, jumpSupported, neighbourAgreement, resumeAnchor, sameBlockHeader, strongLines, strongSupport,
-  type Chain, type MergeContext,
+  type Chain, type MergeContext, type Segment,
 } from './merge-context.js';
 
 export interface LargeChains {
@@ -51,6 +51,36 @@ function weight(norm: string, occurrences: number): number {
   return 1 + Math.min(norm.length, 60) / 60 + (occurrences === 1 ? 0.25 : 0);
 }
 
+/** Segment lines on each side searched for a unique line a repeated candidate conflicts with. */
+const UNIQUE_REACH = 64;
+/** Slack (original lines) beyond the segment distance within which a conflict counts. */
+const UNIQUE_SLACK = 8;
+/** What a conflicting repeated candidate keeps of its weight. */
+const CONFLICT_FACTOR = 0.1;
+
+/**
+ * A repeated line's occurrence that the chain could not take together with a nearby line the original
+ * has once (the unique line further on in the segment sits earlier in the file, or the other way
+ * round, within the segment's own distance): mostly new code copying the next function's lines, so
+ * it weighs little against that unique anchor (merge-fast.ts `passesUnique`, the same rule greedily).
+ */
+function discountUniqueConflicts(ctx: MergeContext, seg: Segment, cands: Cand[]): void {
+  const unique: Array<[number, number]> = [];
+  for (const c of cands) if (ctx.index.get(seg.lines.norm[c.i]!)?.length === 1) unique.push([c.i, c.j]);
+  if (unique.length === 0) return;
+  for (const c of cands) {
+    if ((ctx.index.get(seg.lines.norm[c.i]!)?.length ?? 0) <= 1) continue;
+    for (const [ui, uj] of unique) {
+      const di = ui - c.i;
+      if (di === 0 || Math.abs(di) > UNIQUE_REACH) continue;
+      const dj = uj - c.j;
+      if (Math.sign(dj) !== -Math.sign(di) || Math.abs(dj) > Math.abs(di) + UNIQUE_SLACK) continue;
+      c.w *= CONFLICT_FACTOR;
+      break;
+    }
+  }
+}
+
 export function largeChains(ctx: MergeContext): LargeChains {
   const o = ctx.orig;
   const N = o.text.length;
@@ -85,6 +115,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
       }
     }
     if (cands.length > MAX_CANDIDATES) return { chains: [], ambiguities: [], confidence: 0, complete: false };
+    discountUniqueConflicts(ctx, seg, cands);
     // Candidates come out grouped by i ascending, j ascending within a line.
     const headDeletion = k === 0 && !seg.markerBefore;
     const tailDeletion = k === segs.length - 1 && !seg.markerAfter;

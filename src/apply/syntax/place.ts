@@ -57,6 +57,12 @@ interface SegDefs {
   lines: Lines;
   /** A marker follows the segment. */
   markerAfter: boolean;
+  /**
+   * The update has no marker at all: a snippet whose end does not say where the definition ends
+   * (a head and the first body lines of a function, shown to fix its signature), so `cutShort`
+   * applies as before a marker.
+   */
+  markerless?: boolean;
 }
 
 /** Update lines between `a` and `b` (exclusive) that are neither blank nor in the original: new text that may travel with a new definition. */
@@ -161,7 +167,7 @@ function cutShort(seg: SegDefs, ud: Definition, od: Definition, o: Lines): boole
   const L = seg.lines;
   let last = L.text.length - 1;
   while (last >= 0 && L.blank[last]) last--;
-  if (!seg.markerAfter || ud.end < last) return false;
+  if (!(seg.markerAfter || seg.markerless) || ud.end < last) return false;
   const tail = L.text[ud.end]!.trim();
   if (CLOSING.test(tail)) return false;
   let oLast = od.end;
@@ -305,7 +311,7 @@ export function syntaxPass(code: string, update: string): SyntaxPass | null {
   for (const lang of languages) {
     if (lang !== 'sql' && !loadedParser(lang)) continue;
     if (orig.text.length > (MAX_LINES[lang] ?? DEFAULT_MAX_LINES)) continue;
-    const segs: SegDefs[] = split.segments.map((s) => ({ lines: s.lines, markerAfter: s.markerAfter, defs: segmentDefinitions(lang, s) }));
+    const segs: SegDefs[] = split.segments.map((s) => ({ lines: s.lines, markerAfter: s.markerAfter, markerless: !split.hasMarkers, defs: segmentDefinitions(lang, s) }));
     // Nothing in the update reads as a definition whose name the original mentions: no need to
     // parse the original. Another candidate grammar is tried only when this one cannot read the
     // original (known from an earlier request); parsing the update in each one cost most of the pass.

@@ -1,0 +1,94 @@
+// The bracketed lists of one line and their elements, for inline markers (inline-markers.ts):
+// `f(a, /* ... */, c)`, `["x", ..., "z"]`, `(sm: 640px, …)`, `{ RED, /* ... */ }`. Quoted text and
+// block comments are atoms; a line comment ends the scan. One pass over the line.
+import { isMarkerLine } from './markers.js';
+
+export interface Element {
+  /** Span of the element's text in the line, trimmed of the spaces around it. */
+  start: number;
+  end: number;
+}
+
+export interface BracketList {
+  /** Index of the opening bracket. */
+  open: number;
+  /** Index of the closing bracket, or -1 when the list goes on past the line. */
+  close: number;
+  /** Non-blank elements between the separators (a trailing comma's empty element is dropped). */
+  elements: Element[];
+}
+
+const CLOSER: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+const NO_MARKERS: ReadonlySet<string> = new Set();
+
+/** A quote opens a string only after a non-word character: `don't` in a YAML scalar is no string. */
+function opensString(line: string, k: number): boolean {
+  return k === 0 || !/[\w\\]/.test(line[k - 1]!);
+}
+
+function pushElement(line: string, list: BracketList, from: number, to: number): void {
+  let a = from;
+  let b = to;
+  while (a < b && /\s/.test(line[a]!)) a++;
+  while (b > a && /\s/.test(line[b - 1]!)) b--;
+  if (b > a) list.elements.push({ start: a, end: b });
+}
+
+/** The bracketed lists of `line`, inner lists before the lists holding them; null when the brackets do not pair up. */
+export function bracketLists(line: string): BracketList[] | null {
+  const out: BracketList[] = [];
+  const stack: Array<{ list: BracketList; from: number; closer: string }> = [];
+  let k = 0;
+  for (; k < line.length; k++) {
+    const c = line[k]!;
+    if ((c === '"' || c === "'" || c === '`') && opensString(line, k)) {
+      let j = k + 1;
+      while (j < line.length && line[j] !== c) j += line[j] === '\\' ? 2 : 1;
+      if (j >= line.length) return null; // an unclosed quote: not a line to read element by element
+      k = j;
+    } else if (c === '/' && line[k + 1] === '*') {
+      const j = line.indexOf('*/', k + 2);
+      if (j < 0) break;
+      k = j + 1;
+    } else if (c === '<' && line.startsWith('<!--', k)) {
+      const j = line.indexOf('-->', k + 4);
+      if (j < 0) break;
+      k = j + 2;
+    } else if (c === '/' && line[k + 1] === '/' && (k === 0 || /\s/.test(line[k - 1]!))) {
+      break;
+    } else if (c === '#' && (k === 0 || /\s/.test(line[k - 1]!)) && (k + 1 >= line.length || line[k + 1] === ' ')) {
+      break;
+    } else if (c in CLOSER) {
+      stack.push({ list: { open: k, close: -1, elements: [] }, from: k + 1, closer: CLOSER[c]! });
+    } else if (c === ')' || c === ']' || c === '}') {
+      const top = stack.pop();
+      if (!top || top.closer !== c) return null;
+      pushElement(line, top.list, top.from, k);
+      top.list.close = k;
+      out.push(top.list);
+    } else if (c === ',' && stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      pushElement(line, top.list, top.from, k);
+      top.from = k + 1;
+    }
+  }
+  // Lists still open at the end of the line go on past it.
+  for (let s = stack.length - 1; s >= 0; s--) {
+    const top = stack[s]!;
+    pushElement(line, top.list, top.from, k);
+    out.push(top.list);
+  }
+  return out;
+}
+
+const BLOCK_COMMENT = /^(?:\{\s*\/\*+.*\*+\/\s*\}|\/\*+.*\*+\/|<!--+.*-+->|\(\*+.*\*+\))$/;
+
+/**
+ * True when an element, as written, is a marker: bare `...` / `…` or a block comment whose text
+ * reads as one (`/* ... existing items ... *\/`). `...args`, `args...`, `..` and strings are code.
+ */
+export function isMarkerElement(text: string): boolean {
+  const t = text.trim();
+  if (t === '...' || t === '…') return true;
+  return BLOCK_COMMENT.test(t) && isMarkerLine(t, NO_MARKERS);
+}

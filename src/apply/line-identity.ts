@@ -1,0 +1,199 @@
+// What a line names: the definition, test, route, block key or element it heads. Two lines that
+// name different things are not one line edited (`fn get_note(` → `fn delete_note(`, `test:` →
+// `lint:`, `<label for="timezone">` → `<label for="phone">`): the new one is new code beside the
+// old, unless the update shows it as a rename in place, its body or its neighbours going on as the
+// original's do. Used by rule (a) of the no-loss check (loss.ts) and by the merge's edge growth
+// (merge-finish.ts), so the merge does not take a new definition for an edit of the next one.
+import { closesAt } from './brackets.js';
+import type { Lines } from './lines.js';
+
+const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
+const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:\s+for\s+[\w$]+)?)`);
+const SQL = /^CREATE\s+(?:UNIQUE\s+)?(?:OR\s+REPLACE\s+)?(TABLE|VIEW|INDEX|FUNCTION|PROCEDURE|TRIGGER|TYPE|SEQUENCE)(?:\s+IF\s+NOT\s+EXISTS)?\s+([\w$."]+)/i;
+const HCL = /^(resource|data|module|variable|output|provider)\s+"([^"]+)"(?:\s+"([^"]+)")?/;
+const TEST_MACRO = /^((?:TYPED_)?TEST(?:_[FP])?)\s*\(([^)]*)\)/;
+const TEST_CALL = /^(describe|it|test|context|specify)(?:\.\w+)?\s*\(\s*(['"`])(.*?)\2/;
+const ROUTE = /^@?[\w$.]*\.(get|post|put|patch|delete|head|options|all|route)\s*\(\s*(['"`])(.*?)\2/;
+const MAPPING = /^@(Get|Post|Put|Patch|Delete|Request)Mapping\s*\(\s*(?:(?:value|path)\s*=\s*)?"(.*?)"/;
+const BLOCK_KEY = /^(?:-\s+)?([\w.-]+|"[^"]*"|'[^']*'):$/;
+const SECTION = /^\[\[?([^\]]+)\]\]?$/;
+const ELEMENT = /^<([\w-]+)\b/;
+const ELEMENT_NAME = [/\bid\s*=\s*["']([^"']*)["']/, /\bfor\s*=\s*["']([^"']*)["']/, /\bname\s*=\s*["']([^"']*)["']/];
+/** Block keys that are keywords of a language (`else:`, `public:`), not names. */
+const KEYWORD_KEYS = new Set(['else', 'try', 'finally', 'except', 'default', 'public', 'private', 'protected', 'internal', 'do', 'then', 'begin', 'rescue', 'ensure']);
+
+/** The name a normalised line heads, with its kind, or null when it names nothing. */
+export function lineIdentity(norm: string): string | null {
+  let m = DEFINITION.exec(norm);
+  if (m) return `def ${m[1]}`;
+  if ((m = SQL.exec(norm))) return `sql ${m[1]!.toUpperCase()} ${m[2]}`;
+  if ((m = HCL.exec(norm))) return `hcl ${m[1]} ${m[2]} ${m[3] ?? ''}`;
+  if ((m = TEST_MACRO.exec(norm))) return `test ${m[1]}(${m[2]!.replace(/\s+/g, '')})`;
+  if ((m = TEST_CALL.exec(norm))) return `test ${m[1]} ${m[3]}`;
+  if ((m = ROUTE.exec(norm))) return `route ${m[1]} ${m[3]}`;
+  if ((m = MAPPING.exec(norm))) return `route ${m[1]!.toLowerCase()} ${m[2]}`;
+  if ((m = BLOCK_KEY.exec(norm))) return KEYWORD_KEYS.has(m[1]!) ? null : `key ${m[1]}`;
+  if ((m = SECTION.exec(norm))) return `section ${m[1]}`;
+  if ((m = ELEMENT.exec(norm))) {
+    for (const re of ELEMENT_NAME) {
+      const a = re.exec(norm);
+      if (a) return `element ${m[1]} ${a[1]}`;
+    }
+  }
+  return null;
+}
+
+/** Both lines name something, and not the same thing. */
+export function namesDiffer(a: string, b: string): boolean {
+  const ia = lineIdentity(a);
+  if (ia === null) return false;
+  const ib = lineIdentity(b);
+  return ib !== null && ia !== ib;
+}
+
+/** Non-blank, non-weak normalised lines (rows a..b exclusive). */
+function solidLines(l: Lines, a: number, b: number): string[] {
+  const out: string[] = [];
+  for (let x = a; x < b; x++) if (!l.blank[x] && !l.weak[x]) out.push(l.norm[x]!);
+  return out;
+}
+
+/** End (exclusive) of the block line h heads, and whether the lines hold it whole; null when h heads none. */
+function headedBlock(l: Lines, h: number): { end: number; whole: boolean } | null {
+  const close = closesAt(l.text, h);
+  if (close > h) return { end: close, whole: true };
+  let end = h + 1;
+  let deeper = false;
+  for (let x = h + 1; x < l.text.length; x++) {
+    if (l.blank[x]) continue;
+    if (l.indent[x]! <= l.indent[h]!) return deeper ? { end, whole: true } : null;
+    deeper = true;
+    end = x + 1;
+  }
+  if (deeper) return { end, whole: false };
+  // A bracket left open to the end of the lines (a body the lines cut off).
+  return /[{([]\s*$/.test(l.norm[h]!) || /:$/.test(l.norm[h]!) ? { end: l.text.length, whole: false } : null;
+}
+
+function nextSolid(l: Lines, x: number, dir: 1 | -1): string | undefined {
+  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y] && !l.weak[y]) return l.norm[y];
+  return undefined;
+}
+
+/**
+ * Update line i of `s` stands for original line j (which names something else) as a rename in place:
+ * when j heads a block, at least half the block's lines go on as in the original's block (of the lines
+ * shown, when the update cuts the block off); otherwise the nearest solid lines on both sides that
+ * the update shows are the original's neighbours.
+ */
+export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): boolean {
+  const ob = headedBlock(o, j);
+  if (ob) {
+    const ub = headedBlock(s, i);
+    const shown = ub ? solidLines(s, i + 1, ub.end) : [];
+    const kept = new Map<string, number>();
+    for (const n of solidLines(o, j + 1, ob.end)) kept.set(n, (kept.get(n) ?? 0) + 1);
+    let common = 0;
+    for (const n of shown) {
+      const c = kept.get(n) ?? 0;
+      if (c > 0) {
+        common++;
+        kept.set(n, c - 1);
+      }
+    }
+    // Renamed where it stood: the solid line the update shows above it, when it is an original
+    // line, is the one above the original's (a copied job written above `test:` is not `build:`).
+    // So is a decorator or route line above it that names something else than the original's.
+    const above = nextSolid(s, i, -1);
+    const oAbove = nextSolid(o, j, -1);
+    if (above !== undefined && above !== oAbove && (o.norm.includes(above) || (oAbove !== undefined && namesDiffer(oAbove, above)))) return false;
+    const whole = ub !== null && ub.whole;
+    return whole ? 2 * common >= Math.max(shown.length, solidLines(o, j + 1, ob.end).length) : 2 * common >= shown.length;
+  }
+  const after = nextSolid(s, i, 1);
+  const before = nextSolid(s, i, -1);
+  return (after === undefined || after === nextSolid(o, j, 1)) && (before === undefined || before === nextSolid(o, j, -1));
+}
+
+/** Each row's owner (see `ownerRow`), computed once per Lines in one pass. */
+const owners = new WeakMap<Lines, Int32Array>();
+
+/**
+ * The header of the block line x sits in: the nearest line above indented less, -1 at top level.
+ * A header's continuation (`) -> Result<T> {`, `} else {`, a closing `}`) is owned by the line that
+ * opened it (the nearest line above at its level that is not a continuation), and what follows it
+ * by that line too. One pass with a stack of open headers, strictly deeper towards the top.
+ */
+function ownerRow(l: Lines, x: number): number {
+  let table = owners.get(l);
+  if (!table) {
+    table = new Int32Array(l.text.length).fill(-1);
+    const stack: number[] = [];
+    for (let y = 0; y < l.text.length; y++) {
+      if (l.blank[y]) continue;
+      const cont = CONTINUATION.test(l.norm[y]!);
+      const level = l.indent[y]!;
+      while (stack.length > 0 && (cont ? l.indent[stack[stack.length - 1]!]! > level : l.indent[stack[stack.length - 1]!]! >= level)) stack.pop();
+      table[y] = stack.length > 0 ? stack[stack.length - 1]! : -1;
+      if (!cont) stack.push(y);
+    }
+    owners.set(l, table);
+  }
+  return table[x]!;
+}
+
+const CONTINUATION = /^[)}\]]/;
+
+/**
+ * Update line i of `s` and original line j (the same text) sit in blocks of the same name: the
+ * headers above them, where the update shows one, do not name different things (the `bucket = …`
+ * line of a new resource is not the one of the resource after it).
+ */
+export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
+  let hs = i;
+  let ho = j;
+  // The headers above, level by level (a step's `steps:` is the same key in every job; the job's is not).
+  for (let level = 0; level < MAX_OWNER_LEVELS; level++) {
+    hs = ownerRow(s, hs);
+    if (hs < 0) return true;
+    ho = ownerRow(o, ho);
+    if (ho < 0) return true;
+    if (namesDiffer(o.norm[ho]!, s.norm[hs]!)) return renameShownInPlace(s, hs, o, ho);
+  }
+  return true;
+}
+
+/** Header levels compared by `sameOwner`. */
+const MAX_OWNER_LEVELS = 8;
+
+const normSets = new WeakMap<Lines, Set<string>>();
+
+function normSet(o: Lines): Set<string> {
+  let set = normSets.get(o);
+  if (!set) {
+    set = new Set(o.norm);
+    normSets.set(o, set);
+  }
+  return set;
+}
+
+/**
+ * Update line i stands at original line j's depth: where the headers above i reach a line the
+ * original has, after k levels, j's header k levels up is that line. An edit of j does not move it
+ * into a new block (`if r := recover(); r != nil {` inside a new `defer func() {` is not the
+ * function's own `if err := task(ctx); err != nil {`). For edited pairs only: code wrapped in a new
+ * block keeps its equal lines as anchors.
+ */
+export function sameDepth(s: Lines, i: number, o: Lines, j: number): boolean {
+  const has = normSet(o);
+  let hs = i;
+  let ho = j;
+  for (let level = 0; level < MAX_OWNER_LEVELS; level++) {
+    hs = ownerRow(s, hs);
+    if (hs < 0) return true;
+    ho = ownerRow(o, ho);
+    if (has.has(s.norm[hs]!)) return ho >= 0 && o.norm[ho] === s.norm[hs];
+    if (ho < 0) return true;
+  }
+  return true;
+}
