@@ -21,9 +21,13 @@ export interface BracketList {
 const CLOSER: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 const NO_MARKERS: ReadonlySet<string> = new Set();
 
-/** A quote opens a string only after a non-word character: `don't` in a YAML scalar is no string. */
+/**
+ * A `'` opens a string only after a non-word character or a string prefix (`f'`, `rb'`): `don't` in
+ * a YAML scalar is no string. `"` and backticks always do (`f"..."`, `$"..."`, `u8"..."`).
+ */
 function opensString(line: string, k: number): boolean {
-  return k === 0 || !/[\w\\]/.test(line[k - 1]!);
+  if (line[k] !== "'") return true;
+  return k === 0 || !/[\w\\]/.test(line[k - 1]!) || /(?:^|[^\w])[fFrRbBuU]{1,2}$/.test(line.slice(Math.max(0, k - 3), k));
 }
 
 function pushElement(line: string, list: BracketList, from: number, to: number): void {
@@ -34,11 +38,16 @@ function pushElement(line: string, list: BracketList, from: number, to: number):
   if (b > a) list.elements.push({ start: a, end: b });
 }
 
-/** The bracketed lists of `line`, inner lists before the lists holding them; null when the brackets do not pair up. */
-export function bracketLists(line: string): BracketList[] | null {
+/**
+ * The bracketed lists of `line`, inner lists before the lists holding them; null when the brackets
+ * do not pair up. With `valueFrom`, the line's text from there to a `;` or the line's end is read as
+ * one more list, last in the answer (a CSS `font-family: a, b, c;`, a Python `import a, b`).
+ */
+export function bracketLists(line: string, valueFrom?: number): BracketList[] | null {
   const out: BracketList[] = [];
   const stack: Array<{ list: BracketList; from: number; closer: string }> = [];
-  let k = 0;
+  let k = valueFrom ?? 0;
+  if (valueFrom !== undefined) stack.push({ list: { open: valueFrom - 1, close: -1, elements: [] }, from: valueFrom, closer: ';' });
   for (; k < line.length; k++) {
     const c = line[k]!;
     if ((c === '"' || c === "'" || c === '`') && opensString(line, k)) {
@@ -60,6 +69,8 @@ export function bracketLists(line: string): BracketList[] | null {
       break;
     } else if (c in CLOSER) {
       stack.push({ list: { open: k, close: -1, elements: [] }, from: k + 1, closer: CLOSER[c]! });
+    } else if (c === ';' && valueFrom !== undefined && stack.length === 1) {
+      break;
     } else if (c === ')' || c === ']' || c === '}') {
       const top = stack.pop();
       if (!top || top.closer !== c) return null;
@@ -72,13 +83,23 @@ export function bracketLists(line: string): BracketList[] | null {
       top.from = k + 1;
     }
   }
-  // Lists still open at the end of the line go on past it.
+  // Lists still open at the end of the line go on past it; the value list ends with the line.
   for (let s = stack.length - 1; s >= 0; s--) {
     const top = stack[s]!;
     pushElement(line, top.list, top.from, k);
+    if (top.closer === ';') top.list.close = k;
     out.push(top.list);
   }
   return out;
+}
+
+/**
+ * Where a line's unbracketed value list starts: after the first `: `, ` = ` or ` import ` outside
+ * brackets and quotes (`font-family: Inter, …, sans-serif;`), or -1.
+ */
+export function valueListStart(line: string): number {
+  const m = /^[^"'`()[\]{}]*?(?::\s|\s=\s|\simport\s)/.exec(line);
+  return m ? m[0].length : -1;
 }
 
 const BLOCK_COMMENT = /^(?:\{\s*\/\*+.*\*+\/\s*\}|\/\*+.*\*+\/|<!--+.*-+->|\(\*+.*\*+\))$/;

@@ -6,7 +6,7 @@
 // marker is replaced by the original's elements between the elements the update shows on either
 // side of it, copied with the original's separators. Nothing is expanded when the match is not
 // certain: the line then stays as written and the no-loss pass keeps the original line.
-import { bracketLists, isMarkerElement, type BracketList } from './inline-elements.js';
+import { bracketLists, isMarkerElement, valueListStart, type BracketList } from './inline-elements.js';
 import { isMarkerLine } from './markers.js';
 
 /** Cheap pre-check: a line that can hold a marker element at all. */
@@ -57,9 +57,12 @@ function anchorNear(update: string[], i: number, step: 1 | -1, orig: Original): 
 
 /** The one original line an update line at i extends, among candidates sharing its head; null when not certain. */
 function pickCandidate(cands: Candidate[], update: string[], i: number, orig: Original): Candidate | null {
-  if (cands.length <= 1) return cands[0] ?? null;
+  if (cands.length === 0) return null;
   const before = anchorNear(update, i, -1, orig);
   const after = anchorNear(update, i, 1, orig);
+  // With no marker between it and this line, a unique line the update shows bounds where this one is.
+  cands = cands.filter((c) => (before.at === undefined || before.gap || c.j > before.at) && (after.at === undefined || after.gap || c.j < after.at));
+  if (cands.length <= 1) return cands[0] ?? null;
   let inside = cands.filter((c) => (before.at === undefined || c.j > before.at) && (after.at === undefined || c.j < after.at));
   if (inside.length > 1) {
     const indent = update[i]!.length - update[i]!.trimStart().length;
@@ -137,6 +140,30 @@ function keepContinuation(out: string, tailFromEnd: number, c: Candidate, orig: 
   return out.slice(0, out.length - tailFromEnd + 1) + oTail;
 }
 
+/** Bare dots in a subscript (`Callable[..., T]`, `x[..., 0]`, `Tuple[int, ...]`) are the language's own. */
+function isSubscript(line: string, g: BracketList): boolean {
+  return line[g.open] === '[' && g.open > 0 && /[\w\])]/.test(line[g.open - 1]!);
+}
+
+/** Update line i with list g expanded from the original line with the same head, or null. */
+function expandAt(update: string[], i: number, line: string, g: BracketList, valueList: boolean, orig: Original): string | null {
+  const indent = line.length - line.trimStart().length;
+  const head = line.slice(indent, g.open + 1);
+  if (head.slice(0, -1).trim().length < 2) return null;
+  if (isSubscript(line, g) && g.elements.some((e) => /^(?:\.{3}|…)$/.test(line.slice(e.start, e.end)))) return null;
+  const cands: Candidate[] = [];
+  orig.trimmed.forEach((t, j) => {
+    if (!t.startsWith(head)) return;
+    const lists = bracketLists(t, valueList ? head.length : undefined);
+    const list = valueList ? lists?.[lists.length - 1] : lists?.find((l) => l.open === head.length - 1);
+    if (list && list.close >= 0) cands.push({ j, text: t, list });
+  });
+  const c = pickCandidate(cands, update, i, orig);
+  return c && expandList(line, g, c, orig);
+}
+
+const holdsMarker = (line: string, l: BracketList) => l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)));
+
 /** Update line i with every marker element it holds expanded, or null when none could be. */
 function expandLine(update: string[], i: number, orig: Original): string | null {
   let line = update[i]!;
@@ -144,32 +171,27 @@ function expandLine(update: string[], i: number, orig: Original): string | null 
   let limit = Infinity;
   for (let guard = 0; guard < 8; guard++) {
     const lists = bracketLists(line);
-    if (!lists) break;
+    if (!lists) return null;
     // The rightmost list still to do that holds a marker: expanding it moves nothing to its left.
     let g: BracketList | null = null;
-    for (const l of lists) {
-      if (l.close < 0 || l.open >= limit || (g && l.open < g.open)) continue;
-      if (l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)))) g = l;
-    }
+    for (const l of lists) if (l.close >= 0 && l.open < limit && (!g || l.open > g.open) && holdsMarker(line, l)) g = l;
     if (!g) break;
     limit = g.open;
-    const indent = line.length - line.trimStart().length;
-    const head = line.slice(indent, g.open + 1);
-    if (head.slice(0, -1).trim().length < 2) continue;
-    const cands: Candidate[] = [];
-    orig.trimmed.forEach((t, j) => {
-      if (!t.startsWith(head)) return;
-      const list = bracketLists(t)?.find((l) => l.open === head.length - 1);
-      if (list && list.close >= 0) cands.push({ j, text: t, list });
-    });
-    const c = pickCandidate(cands, update, i, orig);
-    const next = c && expandList(line, g, c, orig);
+    const next = expandAt(update, i, line, g, false, orig);
     if (next) {
       line = next;
       changed = true;
     }
   }
-  return changed ? line : null;
+  if (changed) return line;
+  // No bracket around the marker: the line's value list (`font-family: Inter, …, sans-serif;`).
+  const from = valueListStart(line.trimStart());
+  if (from < 0) return null;
+  const indent = line.length - line.trimStart().length;
+  const lists = bracketLists(line, indent + from);
+  const v = lists?.[lists.length - 1];
+  if (!v || v.elements.length < 2 || !holdsMarker(line, v)) return null;
+  return expandAt(update, i, line, v, true, orig);
 }
 
 /** The update with every inline marker it can place expanded from the original; other lines stay. */
@@ -180,8 +202,9 @@ export function expandInlineMarkers(update: string, code: string): string {
   let orig: Original | null = null;
   let changed = false;
   const out = lines.map((l, i) => {
-    if (!MAYBE_MARKER.test(l) || !/[([{]/.test(l)) return l + crs[i]!;
+    if (!MAYBE_MARKER.test(l)) return l + crs[i]!;
     orig ??= readOriginal(code);
+    if (isMarkerLine(l, orig.set)) return l + crs[i]!;
     const e = expandLine(lines, i, orig);
     if (e === null) return l + crs[i]!;
     changed = true;

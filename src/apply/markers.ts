@@ -49,6 +49,8 @@ export function isMarkerLine(line: string, originalLines: ReadonlySet<string>): 
   if (originalLines.has(t)) return false;
   if (t === '...' || t === '…' || t === '. . .') return true;
   if (t.length < 2) return false;
+  // An element of a list written over several lines: `...,` / `/* ... */,` stands for the elements there.
+  if (t.endsWith(',') && /^(?:\.{3}|…|\/\*.*\*\/)$/.test(t.slice(0, -1).trimEnd())) return isMarkerLine(t.slice(0, -1), originalLines);
   for (const form of COMMENT_FORMS) {
     const m = form.exec(t);
     if (m) return isMarkerBody(m[1] ?? '');
