@@ -17,6 +17,7 @@ import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { lineIdentity, namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
+import { anotherElement, anotherSibling } from './sibling-items.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -371,6 +372,8 @@ function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string
  * the `- run: npm run build` of the job after it).
  */
 function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boolean {
+  // Another list item or element (sibling-items.ts) is never j's edit.
+  if (anotherSibling(orig.norm[j]!, norm) || anotherElement(orig.norm[j]!, norm)) return true;
   const differ = namesDiffer(orig.norm[j]!, norm);
   const at = view.where.get(key(norm));
   // A line that came from an inline marker's expansion is judged by its text alone.

@@ -7,6 +7,7 @@ import type { Lines } from './lines.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
+import { anotherElement, anotherSibling } from './sibling-items.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -99,6 +100,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   }
   // A line naming another definition, test, key or element is new code, unless shown renamed in place.
   if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
+  if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
