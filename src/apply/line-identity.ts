@@ -114,7 +114,7 @@ export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): bo
     // So is a decorator or route line above it that names something else than the original's.
     const above = nextSolid(s, i, -1);
     const oAbove = nextSolid(o, j, -1);
-    if (above !== undefined && above !== oAbove && (o.norm.includes(above) || (oAbove !== undefined && namesDiffer(oAbove, above)))) return false;
+    if (above !== undefined && above !== oAbove && (normSet(o).has(above) || (oAbove !== undefined && namesDiffer(oAbove, above)))) return false;
     const whole = ub !== null && ub.whole;
     // Nearly all of it: a copy of a handler or job with a few lines changed is new code beside the
     // old one far more often than a rename, and reading it as a rename loses the old one.

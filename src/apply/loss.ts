@@ -468,7 +468,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         const k = inserted[x]!;
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
-        if (out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!))) continue;
+        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';
@@ -506,12 +506,17 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   return { lost, licensed, markersKept, gaps };
 }
 
+function noBlankBetween(l: Lines, a: number, b: number): boolean {
+  for (let j = a + 1; j < b; j++) if (l.blank[j]) return false;
+  return true;
+}
+
 /**
  * The lost lines, counted the way the benchmark counts them: per trimmed text, the output must
  * hold as many occurrences as the original, less those rules (a)-(c) license. An unlicensed line
  * whose text the output still holds that often was moved, not lost (the update shows it elsewhere);
- * that reading is taken only for a whole gap, and not for one of closing lines alone, so a block is
- * never put back without the lines that moved with it.
+ * that reading is taken only for a whole run of them (lines not parted by a blank line), and not for
+ * one of closing lines alone, so a block is never put back without lines that moved with it.
  */
 function countedLoss(orig: Lines, out: Lines, gaps: Gap[]): number[] {
   const missing = new Map<string, number>();
@@ -525,11 +530,17 @@ function countedLoss(orig: Lines, out: Lines, gaps: Gap[]): number[] {
   const lost: number[] = [];
   for (const g of gaps) {
     const open = g.vanished.filter((v) => !v.rule);
-    if (open.length === 0) continue;
-    const moved = open.every((v) => missing.get(orig.text[v.j]!.trim())! <= 0) && open.some((v) => !orig.weak[v.j]);
-    for (const v of open) {
-      if (moved) v.present = true;
-      else lost.push(v.j);
+    // Runs of unlicensed lines not parted by a blank line (a function, a paragraph): each moved or lost as one.
+    for (let a = 0; a < open.length; ) {
+      let b = a;
+      while (b + 1 < open.length && noBlankBetween(orig, open[b]!.j, open[b + 1]!.j)) b++;
+      const run = open.slice(a, b + 1);
+      const moved = run.every((v) => missing.get(orig.text[v.j]!.trim())! <= 0) && run.some((v) => !orig.weak[v.j]);
+      for (const v of run) {
+        if (moved) v.present = true;
+        else lost.push(v.j);
+      }
+      a = b + 1;
     }
   }
   return lost;

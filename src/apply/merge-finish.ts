@@ -1,6 +1,7 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers } from './closer-resume.js';
 import type { Lines } from './lines.js';
@@ -277,7 +278,8 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   tail.pop();
 }
 
-const ANNOTATION = /^(?:@[\w.]+|#\[|\[[A-Z]\w*)/;
+/** A whole line that is a decorator or attribute (not Ruby's `@items << x`). */
+const ANNOTATION = /^(?:@[\w.]+(?:\(.*\))?|#\[.*\]|\[[A-Z]\w*(?:\(.*\))?\])$/;
 
 /**
  * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
@@ -754,6 +756,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       if (chain.length === 0) continue;
       chains[k] = chain;
     }
+    const lead = shallowSnippetLead(seg.lines, o, chain, prevEnd);
+    if (lead) chain = chains[k] = [lead, ...chain];
     const s = seg.lines;
     const delta = segmentDelta(seg, o, chain);
     const pairs: Array<[number, number]> = [];
