@@ -468,7 +468,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         const k = inserted[x]!;
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
-        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!))) continue;
+        // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
+        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!)) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';
