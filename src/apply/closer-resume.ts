@@ -8,8 +8,8 @@
 import type { Lines } from './lines.js';
 import type { Segment } from './merge-context.js';
 
-/** A line that only closes blocks: brackets (with `;`/`,`), or a keyword that ends one. */
-const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*)$/;
+/** A line that only closes blocks: brackets (with `;`/`,`), a keyword that ends one, or closing tags. */
+const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*|(?:<\/[\w.:-]+>\s*)+)$/;
 
 /**
  * `)` → `),`, `}` → `};`: the same closing line with a separator added or dropped (an item added after

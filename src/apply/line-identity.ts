@@ -5,6 +5,7 @@
 // original's do. Used by rule (a) of the no-loss check (loss.ts) and by the merge's edge growth
 // (merge-finish.ts), so the merge does not take a new definition for an edit of the next one.
 import { closesAt } from './brackets.js';
+import { equationHeadName } from './equation-heads.js';
 import type { Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
@@ -43,7 +44,8 @@ export function lineIdentity(norm: string): string | null {
       if (a) return `element ${m[1]} ${a[1]}`;
     }
   }
-  return null;
+  const equation = equationHeadName(norm);
+  return equation === null ? null : `def ${equation}`;
 }
 
 /** Both lines name something, and not the same thing. */

@@ -17,6 +17,7 @@ import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { lineIdentity, namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
+import { anotherElement, anotherSibling } from './sibling-items.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -371,6 +372,8 @@ function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string
  * the `- run: npm run build` of the job after it).
  */
 function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boolean {
+  // Another list item or element (sibling-items.ts) is never j's edit.
+  if (anotherSibling(orig.norm[j]!, norm) || anotherElement(orig.norm[j]!, norm)) return true;
   const differ = namesDiffer(orig.norm[j]!, norm);
   const at = view.where.get(key(norm));
   // A line that came from an inline marker's expansion is judged by its text alone.
@@ -465,7 +468,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         const k = inserted[x]!;
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
-        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!))) continue;
+        // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
+        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!)) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';

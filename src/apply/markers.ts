@@ -14,6 +14,7 @@ const COMMENT_FORMS: RegExp[] = [
   /^(?:\/\/+|#+|--+|;+|%+|!+|'|rem\s|::)(.*)$/i, // line comments
 ];
 
+const BARE_DOTS = /^(?:\.\.\.|…|\. \. \.)$/;
 const DOTS = /^(?:\.{2,}|…)|(?:\.{2,}|…)$/;
 const KEYWORDS =
   /\b(existing|rest|remaining|unchanged|same|keep|kept|previous|prior|other|omitted|original|more|code|here|file|before|after|lines?|methods?|functions?|imports?|fields?|etc|as is|body|implementation|content|elements?|items?|entries|styles?|rules?|tests?|cases?|steps?|routes?|columns?|definitions?|config)\b/i;
@@ -21,11 +22,19 @@ const KEYWORDS =
 const PHRASES =
   /\b(existing code|rest of (the )?(file|code|class|function|module|component|method|script|document|config|body|implementation)|remaining (code|lines|file)|code unchanged|(everything|all) else (is )?unchanged|unchanged code|same as before|keep existing)\b/i;
 
+/**
+ * "Unchanged" said of what the marker stands for, without dots: `# [rest unchanged]`,
+ * `<!-- rest of README unchanged -->`, `// other methods omitted`.
+ */
+const UNCHANGED_PHRASE =
+  /^(?:the )?(?:rest|remainder|others?|remaining|existing|all other|everything else)\b[\w\s,'/-]{0,48}\b(?:unchanged|omitted|elided|as before|as is|not shown)$/i;
+
 /** Words only (plus light punctuation): what a marker's text looks like once the dots are gone. */
 const PROSE = /^[\w\s'",:()/&+-]*$/;
 
 function isMarkerBody(body: string): boolean {
-  const b = body.trim();
+  // A body in brackets (`# [rest unchanged]`, `// (unchanged)`) reads as the words inside.
+  const b = body.trim().replace(/^\[(.*)\]$|^\((.*)\)$/, (_, sq: string | undefined, par: string | undefined) => (sq ?? par ?? '').trim());
   if (b.length === 0 || b.length > 100) return false;
   if (/^(?:\.{3,}|…)$/.test(b)) return true;
   const startsWithDots = /^(?:\.{2,}|…)/.test(b);
@@ -36,7 +45,7 @@ function isMarkerBody(body: string): boolean {
   if (wordCount > 12) return false;
   if (startsWithDots && (endsWithDots || KEYWORDS.test(words) || wordCount <= 4)) return true;
   if (DOTS.test(b) && KEYWORDS.test(words)) return true;
-  return PHRASES.test(words) && wordCount <= 8;
+  return (PHRASES.test(words) || UNCHANGED_PHRASE.test(words)) && wordCount <= 8;
 }
 
 /**
@@ -47,7 +56,7 @@ export function isMarkerLine(line: string, originalLines: ReadonlySet<string>): 
   const t = line.trim();
   if (t.length === 0 || t.length > 140) return false;
   if (originalLines.has(t)) return false;
-  if (t === '...' || t === '…' || t === '. . .') return true;
+  if (BARE_DOTS.test(t)) return true;
   if (t.length < 2) return false;
   // An element of a list written over several lines: `...,` / `/* ... */,` stands for the elements there.
   if (t.endsWith(',') && /^(?:\.{3}|…|\/\*.*\*\/)$/.test(t.slice(0, -1).trimEnd())) return isMarkerLine(t.slice(0, -1), originalLines);
@@ -56,4 +65,34 @@ export function isMarkerLine(line: string, originalLines: ReadonlySet<string>): 
     if (m) return isMarkerBody(m[1] ?? '');
   }
   return false;
+}
+
+/**
+ * Which update lines are markers, judged against the original's lines. A bare `...` the original
+ * also has counts as a marker only at an indentation the original never has it at (a Markdown file
+ * whose Python example has a `    ...` body, edited with `...` markers at column 0), and not as the
+ * body of a block header just above it (`def f(self):` then a deeper `...`: the file uses `...` as code).
+ */
+export function markerLines(updateLines: readonly string[], originalLines: readonly string[]): boolean[] {
+  const trimmed = new Set<string>();
+  const dots = new Set<string>();
+  for (const l of originalLines) {
+    const t = l.trim();
+    trimmed.add(t);
+    if (BARE_DOTS.test(t)) dots.add(l.trimEnd());
+  }
+  let prev = '';
+  return updateLines.map((line) => {
+    const t = line.trim();
+    let marker = isMarkerLine(line, trimmed);
+    if (!marker && trimmed.has(t) && BARE_DOTS.test(t) && !dots.has(line.trimEnd())) {
+      marker = !(prev.trimEnd().endsWith(':') && indentOf(prev) < indentOf(line));
+    }
+    if (t) prev = line;
+    return marker;
+  });
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
 }

@@ -2,7 +2,7 @@
 // into segments at its marker lines, and the structural test ("does this deletion cross a block
 // boundary?") that keeps new code which happens to equal a later line from deleting what lies between.
 import { editedVersion, sameStatementEdited, splitLines, type Lines } from './lines.js';
-import { isMarkerLine } from './markers.js';
+import { markerLines } from './markers.js';
 
 export interface Segment {
   /** The segment's own lines (update text between two markers). */
@@ -78,9 +78,7 @@ export interface SplitUpdate {
 
 export function splitUpdate(update: string, orig: Lines, code: string): SplitUpdate {
   const upd = splitLines(unfence(update, code));
-  const trimmedOriginal = new Set<string>();
-  for (const t of orig.text) trimmedOriginal.add(t.trim());
-  const isMarker = upd.text.map((t) => isMarkerLine(t, trimmedOriginal));
+  const isMarker = markerLines(upd.text, orig.text);
   const hasMarkers = isMarker.some(Boolean);
   const groups: Array<{ start: number; end: number; before: boolean; after: boolean }> = [];
   let start = 0;

@@ -1,6 +1,7 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers } from './closer-resume.js';
@@ -8,6 +9,7 @@ import type { Lines } from './lines.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
+import { anotherElement, anotherSibling } from './sibling-items.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -100,6 +102,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   }
   // A line naming another definition, test, key or element is new code, unless shown renamed in place.
   if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
+  if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
@@ -716,6 +719,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
   const weakBudget = { cells: MAX_WEAK_TOTAL_CELLS };
   /** First token of every original line, computed on first need. */
   let leads: string[] | undefined;
+  /** Update lines shown renamed (renames.ts), computed on first need. */
+  let renamed: Map<number, Array<[number, number]>> | undefined;
 
   let prevEnd = 0;
   for (let k = 0; k < segs.length; k++) {
@@ -738,8 +743,11 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
         }
       }
       leads ??= o.norm.map(firstToken);
-      chain = similarAnchor(ctx, seg, prevEnd, hi, leads);
-      if (chain.length > 0) {
+      renamed ??= renamedLines(ctx);
+      chain = (renamed.get(k) ?? []).filter(([, j]) => j >= prevEnd && j < hi);
+      if (chain.length > 0) rules[k] = 'edited-line';
+      else chain = similarAnchor(ctx, seg, prevEnd, hi, leads);
+      if (chain.length > 0 && rules[k] !== 'edited-line') {
         ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
         rules[k] = 'edited-line';
       }
@@ -754,6 +762,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       if (chain.length === 0) continue;
       chains[k] = chain;
     }
+    renamed ??= renamedLines(ctx);
+    const shownRenamed = renamed.get(k);
+    if (shownRenamed) chain = chains[k] = withRenamed(chain, shownRenamed, prevEnd);
     const lead = shallowSnippetLead(seg.lines, o, chain, prevEnd);
     if (lead) chain = chains[k] = [lead, ...chain];
     const s = seg.lines;

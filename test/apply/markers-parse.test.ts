@@ -1,7 +1,7 @@
 // Marker detection (every comment syntax, and the look-alikes that are not markers), message
 // parsing (tags, newlines, code containing tag-like text), and the confidence signal.
 import { describe, expect, it } from 'vitest';
-import { isMarkerLine } from '../../src/apply/markers.js';
+import { isMarkerLine, markerLines } from '../../src/apply/markers.js';
 import { parseApplyContent } from '../../src/apply/parse.js';
 import { mergeApply } from '../../src/apply/merge.js';
 
@@ -16,6 +16,7 @@ describe('marker lines', () => {
       '; ... existing code ...', ';; ... existing code ...', '% ... existing code ...', '{- ... existing code ... -}',
       '// ... Existing Code ...', '// ... keep calculateTotal ...', '// rest of file unchanged', '# Existing code here',
       '// ... rest of the component ...', '...', '…', '(* ... existing code ... *)', '// existing code...',
+      '# [rest unchanged]', '<!-- rest of README unchanged -->', '// other methods omitted', '-- (rest of the schema unchanged)',
     ]) {
       expect(isMarkerLine(line, none), line).toBe(true);
     }
@@ -26,6 +27,7 @@ describe('marker lines', () => {
       'const x = { ...prev, y };', 'return [...items, item];', 'fn(...args);', '...spread,', '#include <stdio.h>',
       '// TODO: handle the error case properly', '# compute the totals for each row', '---', '-- Create the users table',
       'x = 1  # ... existing code ...', '<!-- navigation -->', '/* keep in sync with server.ts */', '// note: this runs before main()',
+      '# [deprecated]', '// rest the connection before retrying', '# leave unchanged',
     ]) {
       expect(isMarkerLine(line, none), line).toBe(false);
     }
@@ -34,6 +36,15 @@ describe('marker lines', () => {
   it('treats a line that is in the original as content, not a marker', () => {
     expect(isMarkerLine('...', new Set(['...']))).toBe(false);
     expect(isMarkerLine('// ... and so on', new Set(['// ... and so on']))).toBe(false);
+  });
+});
+
+describe('marker lines of an update', () => {
+  it('takes a bare ... the original has only at another indentation as a marker, unless it is a block body', () => {
+    const original = ['class P(Protocol):', '    def get(self) -> int:', '        ...', '', 'def run():', '    return 1'];
+    expect(markerLines(['...', 'def run():', '    return 2', '...'], original)).toEqual([true, false, false, true]);
+    expect(markerLines(['        ...'], original)).toEqual([false]);
+    expect(markerLines(['def put(self):', '    ...'], original)).toEqual([false, false]);
   });
 });
 
