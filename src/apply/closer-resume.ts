@@ -11,6 +11,15 @@ import type { Segment } from './merge-context.js';
 /** A line that only closes blocks: brackets (with `;`/`,`), or a keyword that ends one. */
 const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*)$/;
 
+/**
+ * `)` → `),`, `}` → `};`: the same closing line with a separator added or dropped (an item added after
+ * the list it closes) is that line edited, rule (a), though closers are too weak to be edits by text.
+ */
+export function closerRepunctuated(a: string, b: string): boolean {
+  if (a === b || !/^[)}\]]/.test(a) || !/^[)}\]]/.test(b)) return false;
+  return a.replace(/[,;]$/, '') === b.replace(/[,;]$/, '');
+}
+
 function firstContent(l: Lines): number {
   let f = 0;
   while (f < l.text.length && l.blank[f]) f++;
@@ -54,4 +63,25 @@ export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<r
     return o.indent[y] === o.indent[jp] && o.norm[y] === s.norm[f] ? [f, y] : null;
   }
   return null;
+}
+
+/**
+ * Head pairs grown back from a segment's first anchor over a closing line whose opener the segment
+ * itself shows unmatched (`fn invalid(…) {`, its body, `}`, blank, then the anchor): that `}` closes
+ * the new function, not the original block ending there (a struct's `}`). Drops the head pairs up to
+ * and including the first such closer, so the new lines go after the original's.
+ */
+export function dropNewBlockClosers(s: Lines, head: Array<[number, number]>): void {
+  if (head.length === 0) return;
+  const paired = new Set(head.map(([i]) => i));
+  let cut = -1;
+  for (let h = 0; h < head.length; h++) {
+    const x = head[h]![0];
+    if (s.blank[x] || !CLOSER.test(s.norm[x]!)) continue;
+    // Its opener: the nearest line above at the closer's level or left of it.
+    let y = x - 1;
+    while (y >= 0 && (s.blank[y] || s.indent[y]! > s.indent[x]!)) y--;
+    if (y >= 0 && !paired.has(y) && !CLOSER.test(s.norm[y]!)) cut = h;
+  }
+  if (cut >= 0) head.splice(0, cut + 1);
 }

@@ -5,6 +5,7 @@
 // placing the hunk as if the marker were there puts new lines where the anchors say instead of
 // deleting the file's head and having the no-loss pass put it back out of order.
 import { closersOnly } from './closer-resume.js';
+import { editedVersion, firstToken } from './lines.js';
 import { firstAtOrAbove, strongLines, type MergeContext, type Segment } from './merge-context.js';
 
 /** Original lines at the edge compared with the segment's: equal ones mean the segment does show the edge. */
@@ -21,6 +22,29 @@ function anchored(ctx: MergeContext, seg: Segment): boolean {
   for (const i of strongLines(seg)) {
     const pos = ctx.index.get(seg.lines.norm[i]!);
     if (pos && firstAtOrAbove(pos, 0) < pos.length) return true;
+  }
+  return false;
+}
+
+/** Segment lines and original lines examined for an edited anchor. */
+const MAX_EDITED_LINES = 24;
+const MAX_EDITED_WINDOW = 20_000;
+
+/**
+ * Some strong line of the segment reads as an edit of an original line (`"x" % "1.4.14",` for the
+ * line without its comma): the segment is placed on it (merge-finish.ts similarAnchor), so it stands
+ * inside the file as much as an exactly anchored one does.
+ */
+function editedAnchor(ctx: MergeContext, seg: Segment): boolean {
+  const o = ctx.orig;
+  const s = seg.lines;
+  let seen = 0;
+  for (const i of strongLines(seg)) {
+    if (seen++ >= MAX_EDITED_LINES) break;
+    const lead = firstToken(s.norm[i]!);
+    for (let j = 0; j < o.text.length && j < MAX_EDITED_WINDOW; j++) {
+      if (!o.weak[j] && firstToken(o.norm[j]!) === lead && editedVersion(o.norm[j]!, s.norm[i]!)) return true;
+    }
   }
   return false;
 }
@@ -59,7 +83,7 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   // A last segment of closing lines after a marker (`});`, `}`) closes blocks an earlier segment
   // opened (closer-resume.ts); it does not say the file ends there.
   const closing = segs.length > 1 && last.markerBefore && closersOnly(last);
-  const after = !last.markerAfter && (anchored(ctx, last) || closing) && !showsEdge(ctx, last, 'tail');
+  const after = !last.markerAfter && (anchored(ctx, last) || closing || editedAnchor(ctx, last)) && !showsEdge(ctx, last, 'tail');
   if (!before && !after) return null;
   return segs.map((seg, k) => ({
     ...seg,

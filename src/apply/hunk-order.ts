@@ -4,7 +4,7 @@
 // makes a hunk written in order look out of order. The reordering is believed only when the hunks'
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
 import { fastChains } from './merge-fast.js';
-import { strongLines, type MergeContext } from './merge-context.js';
+import type { MergeContext } from './merge-context.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
 function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
@@ -17,10 +17,9 @@ function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
 export function fileOrderHolds(ctx: MergeContext, order: number[]): boolean {
   let prevLast = -1;
   for (const k of order) {
-    // Closing lines alone travel with the segment before them (merge-fast.ts fileOrder).
-    if (strongLines(ctx.segments[k]!).length === 0) continue;
+    // Segments without an anchor travel with the segment before them (merge-fast.ts fileOrder).
     const r = anchorRange(ctx, k);
-    if (!r) return false;
+    if (!r) continue;
     if (r[0] <= prevLast) return false;
     prevLast = r[1];
   }

@@ -17,6 +17,8 @@ const ROUTE = /^@?[\w$.]*\.(get|post|put|patch|delete|head|options|all|route)\s*
 const MAPPING = /^@(Get|Post|Put|Patch|Delete|Request)Mapping\s*\(\s*(?:(?:value|path)\s*=\s*)?"(.*?)"/;
 const BLOCK_KEY = /^(?:-\s+)?([\w.-]+|"[^"]*"|'[^']*'):$/;
 const SECTION = /^\[\[?([^\]]+)\]\]?$/;
+/** Markdown headings from level 2 (a lone `#` starts comments in too many languages). */
+const HEADING = /^(#{2,6})\s+(\S.*)$/;
 const ELEMENT = /^<([\w-]+)\b/;
 const ELEMENT_NAME = [/\bid\s*=\s*["']([^"']*)["']/, /\bfor\s*=\s*["']([^"']*)["']/, /\bname\s*=\s*["']([^"']*)["']/];
 /** Block keys that are keywords of a language (`else:`, `public:`), not names. */
@@ -34,6 +36,7 @@ export function lineIdentity(norm: string): string | null {
   if ((m = MAPPING.exec(norm))) return `route ${m[1]!.toLowerCase()} ${m[2]}`;
   if ((m = BLOCK_KEY.exec(norm))) return KEYWORD_KEYS.has(m[1]!) ? null : `key ${m[1]}`;
   if ((m = SECTION.exec(norm))) return `section ${m[1]}`;
+  if ((m = HEADING.exec(norm))) return `heading ${m[1]!.length} ${m[2]}`;
   if ((m = ELEMENT.exec(norm))) {
     for (const re of ELEMENT_NAME) {
       const a = re.exec(norm);
@@ -50,6 +53,9 @@ export function namesDiffer(a: string, b: string): boolean {
   const ib = lineIdentity(b);
   return ib !== null && ia !== ib;
 }
+
+/** Share of a renamed block's lines the update must show unchanged. */
+const RENAME_KEPT = 0.8;
 
 /** Non-blank, non-weak normalised lines (rows a..b exclusive). */
 function solidLines(l: Lines, a: number, b: number): string[] {
@@ -106,9 +112,12 @@ export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): bo
     // So is a decorator or route line above it that names something else than the original's.
     const above = nextSolid(s, i, -1);
     const oAbove = nextSolid(o, j, -1);
-    if (above !== undefined && above !== oAbove && (o.norm.includes(above) || (oAbove !== undefined && namesDiffer(oAbove, above)))) return false;
+    if (above !== undefined && above !== oAbove && (normSet(o).has(above) || (oAbove !== undefined && namesDiffer(oAbove, above)))) return false;
     const whole = ub !== null && ub.whole;
-    return whole ? 2 * common >= Math.max(shown.length, solidLines(o, j + 1, ob.end).length) : 2 * common >= shown.length;
+    // Nearly all of it: a copy of a handler or job with a few lines changed is new code beside the
+    // old one far more often than a rename, and reading it as a rename loses the old one.
+    const need = RENAME_KEPT * (whole ? Math.max(shown.length, solidLines(o, j + 1, ob.end).length) : shown.length);
+    return shown.length === 0 || common >= need;
   }
   const after = nextSolid(s, i, 1);
   const before = nextSolid(s, i, -1);

@@ -9,13 +9,14 @@
 // (restoreLost puts unlicensed lines back) and as the test oracle.
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
+import { closerRepunctuated } from './closer-resume.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandInlineMarkers } from './inline-markers.js';
-import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
+import { lineIdentity, namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -28,7 +29,8 @@ export interface Gap {
   kp: number;
   kq: number;
   /** Original non-blank lines in (p, q) missing from the output, each with the rule that licenses it (null: lost). */
-  vanished: Array<{ j: number; rule: LossRule | null; pairedWith: number }>;
+  /** `present`: no rule, but the output still holds every occurrence of its text (moved, not lost). */
+  vanished: Array<{ j: number; rule: LossRule | null; pairedWith: number; present?: boolean }>;
 }
 
 export interface LossCheck {
@@ -189,6 +191,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
   const N = orig.text.length;
   const segs = view.segments;
   const gapKeys = new Set(missing.map((j) => key(orig.norm[j]!)));
+  let headsSomething = false;
+  for (const j of missing) if (lineIdentity(orig.norm[j]!) !== null) headsSomething = true;
   // Same block: missing lines left of both anchors are block boundaries (`}`, `case x:`, a new
   // function's head); the update must show as many boundaries of its own between the anchors.
   const bound = Math.min(p >= 0 ? orig.indent[p]! : 0, q < N ? orig.indent[q]! : 0);
@@ -229,6 +233,9 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // and in the original) or as the nearest occurrence next to the pinned one.
       const structural = i1 >= 0 && closesAt(seg.lines.text, i1) === i2 && closesAt(orig.text, p) === q;
       if ((pHolds || qHolds) && structural) return true;
+      // Found as the nearest occurrence only when no missing line heads something (a section, a
+      // definition): past one, the nearest opening fence is another section's, not the one the update shows.
+      if (headsSomething) continue;
       if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q)) return true;
       if (qHolds && nearestBefore(view, orig, p, q)) return true;
     }
@@ -438,7 +445,6 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const K = out.text.length;
   const anchors: Array<[number, number]> = [[-1, -1], ...pairs.map(([a, b]) => [oIdx[a]!, kIdx[b]!] as [number, number]), [N, K]];
   const licensed: Record<LossRule, number> = { replaced: 0, 'between-anchors': 0, instructed: 0 };
-  const lost: number[] = [];
   const gaps: Gap[] = [];
   for (let g = 1; g < anchors.length; g++) {
     const [p, kp] = anchors[g - 1]!;
@@ -457,8 +463,11 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
-        if (!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!)) &&
-          !otherNamed(view, orig, j, out.norm[k]!)) {
+        // A replacement is new text (or j's own, re-indented): a copy of another original line is
+        // not j's edit (an inline marker expanded to the wrong twin of j).
+        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!))) continue;
+        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
@@ -486,12 +495,52 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       else if (!v.rule && adjacent) v.rule = 'between-anchors';
       if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
       if (v.rule) licensed[v.rule]++;
-      else lost.push(v.j);
     }
     gaps.push(gap);
   }
+  const lost = countedLoss(orig, out, gaps);
   const markersKept = countMarkersKept(orig, out, view);
   return { lost, licensed, markersKept, gaps };
+}
+
+function noBlankBetween(l: Lines, a: number, b: number): boolean {
+  for (let j = a + 1; j < b; j++) if (l.blank[j]) return false;
+  return true;
+}
+
+/**
+ * The lost lines, counted the way the benchmark counts them: per trimmed text, the output must
+ * hold as many occurrences as the original, less those rules (a)-(c) license. An unlicensed line
+ * whose text the output still holds that often was moved, not lost (the update shows it elsewhere);
+ * that reading is taken only for a whole run of them (lines not parted by a blank line), and not for
+ * one of closing lines alone, so a block is never put back without lines that moved with it.
+ */
+function countedLoss(orig: Lines, out: Lines, gaps: Gap[]): number[] {
+  const missing = new Map<string, number>();
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j]) missing.set(orig.text[j]!.trim(), (missing.get(orig.text[j]!.trim()) ?? 0) + 1);
+  for (let k = 0; k < out.text.length; k++) {
+    const t = out.text[k]!.trim();
+    const n = missing.get(t);
+    if (n !== undefined) missing.set(t, n - 1);
+  }
+  for (const g of gaps) for (const v of g.vanished) if (v.rule) missing.set(orig.text[v.j]!.trim(), missing.get(orig.text[v.j]!.trim())! - 1);
+  const lost: number[] = [];
+  for (const g of gaps) {
+    const open = g.vanished.filter((v) => !v.rule);
+    // Runs of unlicensed lines not parted by a blank line (a function, a paragraph): each moved or lost as one.
+    for (let a = 0; a < open.length; ) {
+      let b = a;
+      while (b + 1 < open.length && noBlankBetween(orig, open[b]!.j, open[b + 1]!.j)) b++;
+      const run = open.slice(a, b + 1);
+      const moved = run.every((v) => missing.get(orig.text[v.j]!.trim())! <= 0) && run.some((v) => !orig.weak[v.j]);
+      for (const v of run) {
+        if (moved) v.present = true;
+        else lost.push(v.j);
+      }
+      a = b + 1;
+    }
+  }
+  return lost;
 }
 
 /** The oracle: original, update, instruction and merged output as the client sees them. */
@@ -544,10 +593,10 @@ function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): str
   const origLine = (j: number): OutLine => ({ text: orig.text[j]!, eol: orig.eol[j] || orig.dominantEol });
   let k = 0;
   for (const gap of check.gaps) {
-    if (!gap.vanished.some((v) => v.rule === null)) continue;
+    if (!gap.vanished.some((v) => v.rule === null && !v.present)) continue;
     // Output up to and including the kept line before the gap.
     for (; k <= gap.kp; k++) lines.push(outLine(k));
-    const lostSet = new Set(gap.vanished.filter((v) => v.rule === null).map((v) => v.j));
+    const lostSet = new Set(gap.vanished.filter((v) => v.rule === null && !v.present).map((v) => v.j));
     const ins: number[] = [];
     for (let x = gap.kp + 1; x < gap.kq; x++) ins.push(x);
     const hasInserted = ins.some((x) => !out.blank[x]);

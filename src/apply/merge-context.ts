@@ -310,9 +310,10 @@ export function resumeAnchor(ctx: MergeContext, seg: Segment, lo: number): [numb
   return c === pos.length - 1 ? [f, pos[c]!] : null;
 }
 
-/** The name a definition header declares: the first identifier written right before `(`. */
+/** The name a definition header declares: the first identifier written right before `(`, or a type's name. */
 function declaredName(norm: string): string | null {
-  return /([A-Za-z_$][\w$]*)\(/.exec(norm)?.[1] ?? null;
+  return /([A-Za-z_$][\w$]*)\(/.exec(norm)?.[1] ??
+    /\b(?:class|struct|enum|interface|trait|protocol|extension|record|object|module)\s+([A-Za-z_$][\w$]*)/.exec(norm)?.[1] ?? null;
 }
 
 /**

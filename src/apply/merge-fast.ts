@@ -99,6 +99,24 @@ function passesUnique(ctx: MergeContext, seg: Segment, strong: number[], x: numb
   return false;
 }
 
+/**
+ * The segment shows the same line twice (`if d.IsDir() {` inside a new `if`, then again at its old
+ * place): original line j goes to the copy further on (in the growth direction) when that copy keeps
+ * the chain's indentation shift and this one does not.
+ */
+function twinFitsBetter(ctx: MergeContext, seg: Segment, strong: number[], x: number, dir: 1 | -1, j: number, from: [number, number]): boolean {
+  const s = seg.lines;
+  const o = ctx.orig;
+  const shift = o.indent[from[1]]! - s.indent[from[0]]!;
+  const i = strong[x]!;
+  if (o.indent[j]! - s.indent[i]! === shift) return false;
+  for (let y = x + dir, n = 0; y >= 0 && y < strong.length && n < UNIQUE_LOOKAHEAD; y += dir, n++) {
+    const t = strong[y]!;
+    if (s.norm[t] === s.norm[i] && o.indent[j]! - s.indent[t]! === shift) return true;
+  }
+  return false;
+}
+
 export function fastChains(ctx: MergeContext): FastChains {
   const chains: Chain[] = [];
   const ambiguities: string[] = [];
@@ -125,6 +143,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       if (c < 0 || pos[c]! < lo) continue;
       const j = pos[c]!;
       if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, -1, j, nextJ))) continue;
+      if (twinFitsBetter(ctx, seg, strong, x, -1, j, chain[0]!)) continue;
       const nextI = chain[0]![0];
       if (nextJ - j - 1 > nextI - i - 1) {
         if (crossesBlock(ctx, j, nextJ, seg, i, nextI) && !strongSupport(ctx, seg, nextI, nextJ)) {
@@ -146,6 +165,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       if (c >= pos.length) continue;
       const j = pos[c]!;
       if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, 1, prevJ, j))) continue;
+      if (twinFitsBetter(ctx, seg, strong, x, 1, j, chain[chain.length - 1]!)) continue;
       const prevI = chain[chain.length - 1]![0];
       if (j - prevJ - 1 > i - prevI - 1) {
         if (crossesBlock(ctx, prevJ, j, seg, prevI, i) && !strongSupport(ctx, seg, i, j)) {
@@ -175,12 +195,19 @@ export function fileOrder(ctx: MergeContext): number[] | null {
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
     const strong = strongLines(seg);
-    // A segment of closing lines only (`)` after `import (` and a marker) goes with the one before it.
-    if (strong.length === 0 && k > 0) {
+    const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
+    // A segment with no exact anchor but an edited definition header at its start is placed there.
+    const resumed = p ? null : resumeAnchor(ctx, seg, 0);
+    if (resumed) {
+      at.push(resumed[1]);
+      continue;
+    }
+    // A segment with no anchor at all (closing lines after `import (` and a marker, a new method
+    // after a marker inside its class) goes with the one before it, as the update wrote it.
+    if (!p && k > 0) {
       at.push(at[k - 1]!);
       continue;
     }
-    const p = pickPivot(ctx, seg, strong, 0);
     if (!p || p.tied) return null;
     // The anchor's own position: a segment that opens with new lines (a function added before an
     // existing one) would otherwise seem to start before the previous segment's anchor.

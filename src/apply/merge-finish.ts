@@ -4,7 +4,7 @@
 import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
-import { closerResume } from './closer-resume.js';
+import { closerResume, dropNewBlockClosers } from './closer-resume.js';
 import type { Lines } from './lines.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
@@ -149,7 +149,7 @@ function bareValueRenamed(a: string, b: string): boolean {
  * it wraps). Blank original lines only pair with the very next segment line. `limit` bounds j
  * (exclusive going forward, inclusive lower bound going back).
  */
-function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0]): Array<[number, number]> {
+function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0], segDelta = delta): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let i = i0 + dir;
   let j = j0 + dir;
@@ -186,11 +186,14 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         }
       }
       if (dir > 0) {
-        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
+        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta);
         if (closer) {
           out.push(closer);
           i = closer[0] + 1;
           j = closer[1] + 1;
+          // Past a closer found at the update's own indentation (a body re-indented into a new block),
+          // the lines after it follow the closer's shift.
+          delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
           continue;
         }
       }
@@ -214,11 +217,14 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     }
     if (found < 0) {
       if (dir > 0) {
-        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta);
+        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta);
         if (closer) {
           out.push(closer);
           i = closer[0] + 1;
           j = closer[1] + 1;
+          // Past a closer found at the update's own indentation (a body re-indented into a new block),
+          // the lines after it follow the closer's shift.
+          delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
           continue;
         }
       }
@@ -269,6 +275,27 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   const level = o.indent[next]! - shift;
   if (s.indent[i + 1] !== level || s.indent[n - 1] !== level || !s.weak[n - 1] || !/^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) return;
   tail.pop();
+}
+
+/** A whole line that is a decorator or attribute (not Ruby's `@items << x`). */
+const ANNOTATION = /^(?:@[\w.]+(?:\(.*\))?|#\[.*\]|\[[A-Z]\w*(?:\(.*\))?\])$/;
+
+/**
+ * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
+ * goes on with a header the segment does not match: they belong to that header (kept with it),
+ * while the segment's copies head its own new definition.
+ */
+function unpairAnnotations(s: Lines, o: Lines, tail: Array<[number, number]>): void {
+  while (tail.length > 1) {
+    const [i, j] = tail[tail.length - 1]!;
+    if (s.blank[i] || !ANNOTATION.test(s.norm[i]!)) return;
+    let y = j + 1;
+    while (y < o.text.length && o.blank[y]) y++;
+    let x = i + 1;
+    while (x < s.text.length && s.blank[x]) x++;
+    if (y >= o.text.length || x >= s.text.length || s.norm[x] === o.norm[y]) return;
+    tail.pop();
+  }
 }
 
 /** Original lines scanned above a segment's first match for the block header it rewrote. */
@@ -374,19 +401,23 @@ function closesOuterBlock(s: Lines, i: number, c: number): boolean {
   return true;
 }
 
-function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): [number, number] | null {
+function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number, segDelta = delta): [number, number] | null {
   let x = i;
   while (x < s.text.length && (s.blank[x] || !s.weak[x])) x++;
   if (x >= s.text.length) return null;
   if (!closesOuterBlock(s, i, x)) return null;
-  const want = s.indent[x]! + delta;
   const end = Math.min(limit, o.text.length, j + MAX_CLOSER_DISTANCE);
-  for (let y = j; y < end; y++) {
-    if (o.blank[y]) continue;
-    if (o.indent[y]! < want) return null;
-    if (o.indent[y] === want) return o.norm[y] === s.norm[x] ? [x, y] : null;
-  }
-  return null;
+  const at = (want: number): [number, number] | null => {
+    for (let y = j; y < end; y++) {
+      if (o.blank[y]) continue;
+      if (o.indent[y]! < want) return null;
+      if (o.indent[y] === want) return o.norm[y] === s.norm[x] ? [x, y] : null;
+    }
+    return null;
+  };
+  // The lines before the closer may have moved into a new block (`BEGIN TRY` around a body): the
+  // closer of the outer block then keeps the segment's own shift.
+  return at(s.indent[x]! + delta) ?? (segDelta !== delta ? at(s.indent[x]! + segDelta) : null);
 }
 
 /**
@@ -761,15 +792,17 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
     const head = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
     if (seg.markerBefore) {
-      unpairSeparator(s, o, head, first);
       extendToEditedHeader(s, o, head, first, prevEnd);
+      dropNewBlockClosers(s, head);
+      unpairSeparator(s, o, head, first);
     }
     // Grow the tail forwards.
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
-    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first);
+    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first, delta);
     if (seg.markerAfter) unpairTailSeparator(s, o, tail, last);
     const all = [...head, ...pairs, ...tail];
+    if (seg.markerAfter) unpairAnnotations(s, o, all);
     let start = seg.markerBefore ? all[0]![1] : prevEnd;
     let leadBlanks = 0;
     for (let i = 0; i < s.text.length && s.blank[i] && !all.some(([x]) => x === i); i++) leadBlanks++;
@@ -792,6 +825,12 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     if (seg.markerBefore && leadBlanks > 0 && all[0]![0] === leadBlanks && all[0]![1] === start && !(start > 0 && o.blank[start - 1])) {
       drop = new Set<number>();
       for (let i = 0; i < leadBlanks; i++) drop.add(i);
+    }
+    // Likewise blank lines before a marker that keeps nothing (the segment reaches the file's end,
+    // e.g. a hunk written first but placed last): the original ends without them.
+    if (seg.markerAfter && blanks > 0 && end >= N && N > 0 && !o.blank[N - 1]) {
+      drop ??= new Set<number>();
+      for (let i = s.text.length - blanks; i < s.text.length; i++) drop.add(i);
     }
     spans[k] = { start, end: Math.max(end, start), pairs: all, delta, drop };
     prevEnd = Math.max(end, start);

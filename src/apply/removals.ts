@@ -21,7 +21,10 @@ export function removalTargets(instruction: string | null): string[] {
     const words = phrase.replace(/`[^`]*`/g, ' ').match(/[A-Za-z_$][\w$-]*(?:\(\))?/g) ?? [];
     for (let w = 0; w < words.length; w++) {
       const word = words[w]!.replace(/\(\)$/, '');
-      const codey = /[_$]|[a-z][A-Z]|\(\)$/.test(words[w]!) || (w > 0 && KIND_WORDS.test(words[w - 1]!) && !STOP.has(word.toLowerCase()));
+      // A code-looking word, or a plain one named by a kind word beside it ("the function dump",
+      // "the unused dump method").
+      const named = (w > 0 && KIND_WORDS.test(words[w - 1]!)) || (w + 1 < words.length && KIND_WORDS.test(words[w + 1]!) && word.length >= 3);
+      const codey = /[_$]|[a-z][A-Z]|\(\)$/.test(words[w]!) || (named && !STOP.has(word.toLowerCase()) && !GENERIC.has(word.toLowerCase()));
       if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);
     }
   }
@@ -105,7 +108,8 @@ export function definesName(text: string, name: string): boolean {
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
   if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-])`, 'i').test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
-  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
+  // A definition qualified by its owner (`void Scene::debugDump() const {`); not `obj.name(` calls.
+  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
 }
 
 /** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
