@@ -350,21 +350,6 @@ function headSkip(s: Lines, o: Lines, i: number, j: number, limit: number, delta
 const MAX_CLOSER_DISTANCE = 400;
 
 /**
- * A rewritten block tail: the segment continues with new lines and then a closing line (`}`, `end`,
- * `</div>`) that closes the block the original is still inside. The original lines up to that closer,
- * all indented deeper than it, are the old body the new lines replace.
- */
-function lineBalance(t: string): number {
-  let d = 0;
-  for (let k = 0; k < t.length; k++) {
-    const c = t.charCodeAt(k);
-    if (c === 123 || c === 40 || c === 91) d++;
-    else if (c === 125 || c === 41 || c === 93) d--;
-  }
-  return d;
-}
-
-/**
  * A rewritten bracketed block: the segment ends with a line that closes brackets, and from its first
  * matched line to its end it opens and closes a net B. The original, read from the same first line,
  * reaches net B at its own closing line y: original lines up to y are the old block the segment replaces.
@@ -372,15 +357,15 @@ function lineBalance(t: string): number {
 function balanceCloser(s: Lines, o: Lines, first: [number, number], i: number, j: number, limit: number): [number, number] | null {
   let lastContent = s.text.length - 1;
   while (lastContent >= 0 && s.blank[lastContent]) lastContent--;
-  if (lastContent < i || lineBalance(s.text[lastContent]!) >= 0) return null;
+  if (lastContent < i || bracketDelta(s.text[lastContent]!) >= 0) return null;
   if (!closesOuterBlock(s, i, lastContent)) return null;
   let target = 0;
-  for (let x = first[0]; x <= lastContent; x++) target += lineBalance(s.text[x]!);
+  for (let x = first[0]; x <= lastContent; x++) target += bracketDelta(s.text[x]!);
   let run = 0;
-  for (let y = first[1]; y < j; y++) run += lineBalance(o.text[y]!);
+  for (let y = first[1]; y < j; y++) run += bracketDelta(o.text[y]!);
   const end = Math.min(limit, o.text.length, j + MAX_CLOSER_DISTANCE);
   for (let y = j; y < end; y++) {
-    const b = lineBalance(o.text[y]!);
+    const b = bracketDelta(o.text[y]!);
     run += b;
     if (run < target) return null;
     if (run === target && b < 0) return [lastContent, y];
@@ -403,6 +388,11 @@ function closesOuterBlock(s: Lines, i: number, c: number): boolean {
   return true;
 }
 
+/**
+ * A rewritten block tail: the segment continues with new lines and then a closing line (`}`, `end`,
+ * `</div>`) that closes the block the original is still inside. The original lines up to that closer,
+ * all indented deeper than it, are the old body the new lines replace.
+ */
 function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number, segDelta = delta): [number, number] | null {
   let x = i;
   while (x < s.text.length && (s.blank[x] || !s.weak[x])) x++;
