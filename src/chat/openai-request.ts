@@ -6,7 +6,7 @@ import { assertSchemaDepth, grammarSchema } from './schema-defaults.js';
 import type { GrammarSpec } from '../engine/types.js';
 import {
   argumentsForTemplate,
-  defaultSampling,
+  openAiSampling,
   templateTools,
   type ChatPlan,
   type ReasoningEffort,
@@ -290,15 +290,7 @@ export function planFromOpenAI(req: ChatCompletionRequest): ChatPlan {
   if (req.stream_options != null && !req.stream) {
     throw apiError('field_requires', { field: 'stream_options', condition: 'stream: true' }, 'stream_options');
   }
-  const sampling = defaultSampling();
-  if (req.temperature != null) sampling.temperature = req.temperature;
-  if (req.top_p != null) sampling.topP = req.top_p;
-  if (req.presence_penalty != null) sampling.presencePenalty = req.presence_penalty;
-  if (req.frequency_penalty != null) sampling.frequencyPenalty = req.frequency_penalty;
-  if (req.seed != null) sampling.seed = req.seed;
-  if (req.logit_bias) {
-    for (const [k, v] of Object.entries(req.logit_bias)) sampling.logitBias[Number(k)] = v;
-  }
+  const sampling = openAiSampling(req);
   const effort = req.reasoning_effort && req.reasoning_effort !== 'none' ? EFFORTS[req.reasoning_effort] : undefined;
   const extra: Record<string, unknown> = {};
   if (effort) extra.reasoning_effort = effort;

@@ -58,6 +58,28 @@ export function defaultSampling(): SamplingParams {
   return { ...GREEDY_SAMPLING, temperature: 1, logitBias: {} };
 }
 
+/** The sampling fields that OpenAI's chat and legacy completions requests share. */
+export interface OpenAiSamplingFields {
+  temperature?: number | null;
+  top_p?: number | null;
+  presence_penalty?: number | null;
+  frequency_penalty?: number | null;
+  seed?: number | null;
+  logit_bias?: Record<string, number> | null;
+}
+
+/** The API defaults with an OpenAI request's sampling fields applied. */
+export function openAiSampling(req: OpenAiSamplingFields): SamplingParams {
+  const sampling = defaultSampling();
+  if (req.temperature != null) sampling.temperature = req.temperature;
+  if (req.top_p != null) sampling.topP = req.top_p;
+  if (req.presence_penalty != null) sampling.presencePenalty = req.presence_penalty;
+  if (req.frequency_penalty != null) sampling.frequencyPenalty = req.frequency_penalty;
+  if (req.seed != null) sampling.seed = req.seed;
+  if (req.logit_bias) for (const [k, v] of Object.entries(req.logit_bias)) sampling.logitBias[Number(k)] = v;
+  return sampling;
+}
+
 /** Tools in the shape HF chat templates expect. */
 export function templateTools(tools: readonly ToolSpec[]): Array<Record<string, unknown>> {
   return tools.map((t) => ({

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { apiError } from '../errors.js';
 import type { SamplingParams } from '../engine/types.js';
-import { defaultSampling } from '../chat/plan.js';
+import { openAiSampling } from '../chat/plan.js';
 
 export const COMPLETIONS_LIMITS = { maxN: 16, maxStop: 4, maxLogprobs: 20, maxPrompts: 256, defaultMaxTokens: 16 } as const;
 
@@ -70,13 +70,7 @@ export function planCompletion(req: CompletionRequest): CompletionPlan {
   if (req.stream_options != null && !req.stream) throw apiError('field_requires', { field: 'stream_options', condition: 'stream: true' }, 'stream_options');
   const prompts = promptsOf(req.prompt);
   if (prompts.length * n > COMPLETIONS_LIMITS.maxPrompts) throw apiError('too_many_inputs', { max: COMPLETIONS_LIMITS.maxPrompts, items: 'completions (prompts x n)', count: prompts.length * n }, 'n');
-  const sampling = defaultSampling();
-  if (req.temperature != null) sampling.temperature = req.temperature;
-  if (req.top_p != null) sampling.topP = req.top_p;
-  if (req.presence_penalty != null) sampling.presencePenalty = req.presence_penalty;
-  if (req.frequency_penalty != null) sampling.frequencyPenalty = req.frequency_penalty;
-  if (req.seed != null) sampling.seed = req.seed;
-  if (req.logit_bias) for (const [k, v] of Object.entries(req.logit_bias)) sampling.logitBias[Number(k)] = v;
+  const sampling = openAiSampling(req);
   return {
     model: req.model,
     prompts,
