@@ -4,14 +4,13 @@
 // the merge and token counting run in the piscina pool (src/apply/pool.ts). With an apply LLM
 // configured (--apply-model, src/apply/llm.ts), svc-v3-large (and auto when it picks large) has
 // the LLM write the file, the merge result serving as its speculative draft.
-import { apiError, openaiErrorBody } from '../errors.js';
-import { apiErrorOf } from './engine-error-mapping.js';
+import { apiError } from '../errors.js';
 import { chatCompletionBody, OpenAIChunker, type CompletionMeta } from '../chat/openai-response.js';
 import type { ChoiceResult } from '../chat/runner.js';
 import { parseBody } from '../chat/validate.js';
 import { applyRequestSchema, type ApplyRequest } from '../apply/apply-request.js';
-import type { RequestContext, SseEvent } from '../http/types.js';
-import { SseQueue } from '../http/sse-queue.js';
+import type { RequestContext } from '../http/types.js';
+import { streamOpenAi } from './openai-stream.js';
 import { newChatCompletionId } from '../chat/ids.js';
 import type { MergeMode } from '../apply/merge.js';
 import { runInPool } from '../apply/pool.js';
@@ -121,23 +120,14 @@ async function handleLlmCompletion(ctx: RequestContext, req: ApplyRequest, r: Me
   // (completion_tokens_details), sent when stream_options.include_usage asks for usage.
   for (const [k, v] of Object.entries(llmHeaders(llm, null))) ctx.setHeader(k, v);
   const chunker = new OpenAIChunker(m, req.includeUsage);
-  const out = new SseQueue(ctx);
-  // The closing chunks, the usage chunk and [DONE] leave with the end of the body.
-  const tail: SseEvent[] = [];
-  try {
+  await streamOpenAi(ctx, async (out, tail) => {
     const g = await runLlm(llm, req, r, ctx.signal, (text) => out.send(chunker.event(0, { type: 'text', text })));
     const choice = llmChoice(g);
     for (const c of chunker.finish(0, choice)) tail.push({ data: c });
     const usage = chunker.usage([choice]);
     if (usage) tail.push({ data: usage });
     tail.push({ data: '[DONE]' });
-  } catch (err) {
-    if (!out.started) throw err;
-    // Mid-stream failure: the SDK raises APIError for a chunk with an `error` key.
-    tail.push({ data: openaiErrorBody(apiErrorOf(err)) as object });
-  } finally {
-    await out.end(tail);
-  }
+  });
 }
 
 /** Pieces of the merged text for content deltas; their concatenation is the text. */

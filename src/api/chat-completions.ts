@@ -1,14 +1,12 @@
 // POST /v1/chat/completions: apply models go to the apply engine; chat models run on the serving
 // engine, answered as one chat.completion or as a chat.completion.chunk SSE stream.
-import { openaiErrorBody } from '../errors.js';
-import { apiErrorOf } from './engine-error-mapping.js';
-import type { RequestContext, Route, SseEvent } from '../http/types.js';
+import type { RequestContext, Route } from '../http/types.js';
 import { isApplyModel } from '../assets/apply-models.js';
 import { handleApplyCompletion } from './apply-completions.js';
 import { prepareOpenAIChat, runOpenAIChat } from '../chat/openai-chat.js';
 import { chatCompletionBody, OpenAIChunker } from '../chat/openai-response.js';
 import type { ChatServices } from '../chat/services.js';
-import { SseQueue } from '../http/sse-queue.js';
+import { streamOpenAi } from './openai-stream.js';
 import { endOfIoBatch } from '../chat/engine-turn.js';
 
 function field(body: unknown, name: string): unknown {
@@ -20,15 +18,13 @@ async function streamChat(services: ChatServices, ctx: RequestContext, body: unk
   if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);
   await endOfIoBatch();
   const chunker = new OpenAIChunker(p.meta, p.req.stream_options?.include_usage === true);
-  const out = new SseQueue(ctx);
-  // The last choice's closing chunks, the usage chunk and [DONE] leave with the end of the body.
-  const tail: SseEvent[] = [];
   let running = p.plan.n;
-  try {
+  await streamOpenAi(ctx, async (out, tail) => {
     const results = await runOpenAIChat(p, {
       signal: ctx.signal,
       onEvent: (i, ev) => out.send(chunker.event(i, ev)),
       onChoiceDone: (i, r) => {
+        // The last choice's closing chunks go with the end of the body.
         const chunks = chunker.finish(i, r);
         if (--running === 0) for (const c of chunks) tail.push({ data: c });
         else for (const c of chunks) out.send(c);
@@ -37,13 +33,7 @@ async function streamChat(services: ChatServices, ctx: RequestContext, body: unk
     const usage = chunker.usage(results);
     if (usage) tail.push({ data: usage });
     tail.push({ data: '[DONE]' });
-  } catch (err) {
-    if (!out.started && tail.length === 0) throw err;
-    // Mid-stream failure: the SDK raises APIError for a chunk with an `error` key.
-    tail.push({ data: openaiErrorBody(apiErrorOf(err)) as object });
-  } finally {
-    await out.end(tail);
-  }
+  });
 }
 
 async function handle(services: ChatServices, ctx: RequestContext): Promise<void> {

@@ -1,18 +1,14 @@
 // POST /v1/completions (legacy text completions): one text_completion object, or a stream of
 // text_completion chunks ending with an optional usage chunk and [DONE].
-import { openaiErrorBody } from '../errors.js';
-import { apiErrorOf } from './engine-error-mapping.js';
-import type { RequestContext, Route, SseEvent } from '../http/types.js';
+import type { RequestContext, Route } from '../http/types.js';
 import type { ChatServices } from '../chat/services.js';
-import { SseQueue } from '../http/sse-queue.js';
+import { streamOpenAi } from './openai-stream.js';
 import { prepareCompletion, runCompletion } from '../completions/run.js';
 import { completionBody, finishChunk, textChunk, usageChunk } from '../completions/response.js';
 
 async function stream(services: ChatServices, ctx: RequestContext, body: unknown): Promise<void> {
   const p = await prepareCompletion(services, body);
-  const out = new SseQueue(ctx);
-  const tail: SseEvent[] = [];
-  try {
+  await streamOpenAi(ctx, async (out, tail) => {
     const choices = await runCompletion(p, {
       signal: ctx.signal,
       onText: (index, text, lp) => out.send(textChunk(p, index, text, lp)),
@@ -20,12 +16,7 @@ async function stream(services: ChatServices, ctx: RequestContext, body: unknown
     });
     if (p.plan.includeUsage) tail.push({ data: usageChunk(p, choices) });
     tail.push({ data: '[DONE]' });
-  } catch (err) {
-    if (!out.started) throw err;
-    tail.push({ data: openaiErrorBody(apiErrorOf(err)) as object });
-  } finally {
-    await out.end(tail);
-  }
+  });
 }
 
 async function handle(services: ChatServices, ctx: RequestContext): Promise<void> {
