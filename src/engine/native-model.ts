@@ -36,18 +36,8 @@ export interface EvaluateOptions {
   allLogits?: boolean;
 }
 
-export interface EvaluateResult {
-  nTokens: number;
-  topK: number;
-  /** [nTokens][topK] ids, best first. */
-  topIds: Int32Array;
-  /** [nTokens][topK] raw logits. */
-  topLogits: Float32Array;
-  /** Positions whose full logits are in `logits`, in that order. */
-  logitPositions: Int32Array;
-  /** [logitPositions.length][vocabSize]. */
-  logits: Float32Array;
-}
+/** The engine's answer as the binding returns it. */
+export type EvaluateResult = NativeEvalResult;
 
 /** LoadedModel plus what tests, tools and the prediction service need. */
 export interface EngineModel extends LoadedModel {

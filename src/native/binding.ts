@@ -195,9 +195,13 @@ export interface NativeEvalOptions {
 export interface NativeEvalResult {
   nTokens: number;
   topK: number;
+  /** [nTokens][topK] ids, best first. */
   topIds: Int32Array;
+  /** [nTokens][topK] raw logits. */
   topLogits: Float32Array;
+  /** Positions whose full logits are in `logits`, in that order. */
   logitPositions: Int32Array;
+  /** [logitPositions.length][vocabSize]. */
   logits: Float32Array;
 }
 
