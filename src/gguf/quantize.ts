@@ -111,6 +111,21 @@ export function quantize(type: GgmlType, src: Float32Array, dst: Uint8Array, off
   return n;
 }
 
+/** The value of largest magnitude among x[start .. start+n), sign kept (the first on ties, 0 for
+ *  an all-zero run): what ggml's quantizers scale by. */
+function signedAbsMax(x: Float32Array, start: number, n: number): number {
+  let amax = 0;
+  let max = 0;
+  for (let i = start; i < start + n; i++) {
+    const v = x[i]!;
+    if (Math.abs(v) > amax) {
+      amax = Math.abs(v);
+      max = v;
+    }
+  }
+  return max;
+}
+
 function quantizeQ8_0(x: Float32Array, dst: Uint8Array, offset: number): void {
   for (let b = 0, o = offset; b < x.length; b += 32, o += 34) {
     let amax = 0;
@@ -130,15 +145,7 @@ function quantizeQ8_0(x: Float32Array, dst: Uint8Array, offset: number): void {
 
 function quantizeQ4_0(x: Float32Array, dst: Uint8Array, offset: number): void {
   for (let b = 0, o = offset; b < x.length; b += 32, o += 18) {
-    let amax = 0;
-    let max = 0;
-    for (let j = 0; j < 32; j++) {
-      const v = x[b + j]!;
-      if (amax < Math.abs(v)) {
-        amax = Math.abs(v);
-        max = v;
-      }
-    }
+    const max = signedAbsMax(x, b, 32);
     const d = fr(max / -8);
     const id = d !== 0 ? fr(1 / d) : 0;
     putF16(dst, o, d);
@@ -154,15 +161,7 @@ function quantizeQ4_0(x: Float32Array, dst: Uint8Array, offset: number): void {
 
 function quantizeQ5_0(x: Float32Array, dst: Uint8Array, offset: number): void {
   for (let b = 0, o = offset; b < x.length; b += 32, o += 22) {
-    let amax = 0;
-    let max = 0;
-    for (let j = 0; j < 32; j++) {
-      const v = x[b + j]!;
-      if (amax < Math.abs(v)) {
-        amax = Math.abs(v);
-        max = v;
-      }
-    }
+    const max = signedAbsMax(x, b, 32);
     const d = fr(max / -16);
     const id = d !== 0 ? fr(1 / d) : 0;
     putF16(dst, o, d);
@@ -363,15 +362,8 @@ const L6 = new Int8Array(QK_K);
 
 /** make_qx_quants with rmse_type 1 (weights x^2): symmetric fit to -nmax..nmax-1. */
 function makeQx(x: Float32Array, xo: number, n: number, nmax: number, lo: number, fast: boolean): number {
-  let max = 0;
-  let amax = 0;
-  for (let i = 0; i < n; i++) {
-    const ax = Math.abs(x[xo + i]!);
-    if (ax > amax) {
-      amax = ax;
-      max = x[xo + i]!;
-    }
-  }
+  const max = signedAbsMax(x, xo, n);
+  const amax = Math.abs(max);
   if (amax < GROUP_MAX_EPS) {
     for (let i = 0; i < n; i++) L6[lo + i] = 0;
     return 0;
@@ -550,15 +542,8 @@ function quantizeQ2K(x: Float32Array, dst: Uint8Array, offset: number, fast: boo
 /** make_q3_quants with do_rmse: symmetric fit to -nmax..nmax-1 weighted by x^2, then up to 5
  *  rounds of moving single quants while that improves the weighted fit. L6 gets l + nmax. */
 function makeQ3(x: Float32Array, xo: number, n: number, nmax: number, lo: number, doRmse: boolean): number {
-  let max = 0;
-  let amax = 0;
-  for (let i = 0; i < n; i++) {
-    const ax = Math.abs(x[xo + i]!);
-    if (ax > amax) {
-      amax = ax;
-      max = x[xo + i]!;
-    }
-  }
+  const max = signedAbsMax(x, xo, n);
+  const amax = Math.abs(max);
   if (amax < GROUP_MAX_EPS) {
     for (let i = 0; i < n; i++) L6[lo + i] = 0;
     return 0;
