@@ -97,6 +97,19 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
   return id;
 }
 
+void engine::hold_submits() {
+  std::lock_guard<std::mutex> lk(mu_);
+  if (submit_holds_++ == 0) submit_hold_at_ = std::chrono::steady_clock::now();
+}
+
+void engine::release_submits() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (submit_holds_ == 0 || --submit_holds_ > 0) return;
+  }
+  cv_.notify_all();
+}
+
 void engine::cancel(uint64_t seq) {
   {
     std::lock_guard<std::mutex> lk(mu_);
@@ -268,12 +281,20 @@ void engine::loop() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lk(mu_);
-      cv_.wait(lk, [&] {
-        return stop_ || !incoming_.empty() || !cancels_.empty() || !jobs_.empty() || !running_.empty() ||
-               !waiting_interactive_.empty() || !waiting_batch_.empty();
-      });
-      for (auto& s : incoming_) (s->batch_priority ? waiting_batch_ : waiting_interactive_).push_back(std::move(s));
-      incoming_.clear();
+      // Submits under a hold (hold_submits) wait for its release, or for kMaxSubmitHold.
+      const auto held = [&] { return submit_holds_ > 0 && std::chrono::steady_clock::now() - submit_hold_at_ < kMaxSubmitHold; };
+      for (;;) {
+        const bool incoming = !incoming_.empty() && !held();
+        if (stop_ || incoming || !cancels_.empty() || !jobs_.empty() || !running_.empty() ||
+            !waiting_interactive_.empty() || !waiting_batch_.empty())
+          break;
+        if (!incoming_.empty()) cv_.wait_until(lk, submit_hold_at_ + kMaxSubmitHold);
+        else cv_.wait(lk);
+      }
+      if (stop_ || !held()) {
+        for (auto& s : incoming_) (s->batch_priority ? waiting_batch_ : waiting_interactive_).push_back(std::move(s));
+        incoming_.clear();
+      }
       cancels.assign(cancels_.begin(), cancels_.end());
       cancels_.clear();
       jobs.assign(jobs_.begin(), jobs_.end());

@@ -133,6 +133,8 @@ export class NativeModel implements EngineModel {
   private unloaded = false;
   /** Interactive generate() calls not finished yet (running or waiting in the engine). */
   private interactive = 0;
+  /** A submit hold is open until the current microtask queue has run (holdSubmitsForTurn). */
+  private holding = false;
 
   constructor(
     private readonly handle: ModelHandle,
@@ -220,6 +222,7 @@ export class NativeModel implements EngineModel {
     const promptTokens = req.prompt.length;
     const opts = this.submitOptions(req, grammar);
     const n = native();
+    this.holdSubmitsForTurn();
     return new Promise<GenerateResult>((resolve, reject) => {
       let seq: number;
       try {
@@ -284,6 +287,22 @@ export class NativeModel implements EngineModel {
           resolve(result);
         },
       });
+    });
+  }
+
+  /** Holds this model's submits until the microtasks queued so far have run: the requests that
+   *  one event-loop turn prepares (a burst's handlers resume together after endOfIoBatch; a caller
+   *  that starts many generate() calls in a loop) reach the engine in one step. Without it the
+   *  scheduler wakes on the first submit and starts a step with the few it finds, and the rest wait
+   *  for that step. The release is a microtask, so nothing waits past the current turn. */
+  private holdSubmitsForTurn(): void {
+    if (this.holding) return;
+    this.holding = true;
+    const session = this.dispatcher.session;
+    native().holdSubmits(session);
+    queueMicrotask(() => {
+      this.holding = false;
+      native().releaseSubmits(session);
     });
   }
 
