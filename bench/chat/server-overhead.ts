@@ -26,11 +26,16 @@
 // --threads and --engine-nice take lists: each combination loads its own engine (a copy of the model
 // file), and all of them alternate in the same rounds; rows are labelled "t<threads> n<nice>".
 //
+// --loop-slice and --submit-hold take lists too (0,100 and 0,1): the event loop's scheduler slice in
+// µs (0 = the kernel's default; src/engine/loop-slice.ts) and the engine's per-turn submit hold
+// (src/engine/native-model.ts), set before each of the combination's paths runs, so that both
+// settings alternate in one process; rows are labelled "s<slice> h<hold>" as well.
+//
 // --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
 // millisecond, so any per-token cost shows at its largest there).
 //
 //   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10]
-//     [--threads 2[,1]] [--engine-nice 0[,10,19]] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
+//     [--threads 2[,1]] [--engine-nice 0[,10,19]] [--loop-slice 0,100] [--submit-hold 0,1] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
 import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -49,6 +54,10 @@ import { benchChat, mainThreadCpuMs, runClientJob } from './bench-run.js';
 import { median } from '../../src/bench/stats.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 import { ENGINE_DEFAULTS } from '../../src/config.js';
+import { setSubmitHold } from '../../src/engine/native-model.js';
+import { DEFAULT_LOOP_SLICE_US } from '../../src/engine/loop-slice.js';
+import { native } from '../../src/native/binding.js';
+import { readFileSync } from 'node:fs';
 
 interface StreamTiming {
   ttftMs: number;
@@ -74,10 +83,15 @@ const KEY = 'sk-bench-chat';
 
 /** How many groups one burst's engine submits came in (a gap over 1 ms starts a new one): 1 when
  *  the whole burst reached the engine in one go. */
-function submitGroups(at: readonly number[]): number {
+function submitGroups(at: readonly number[], gapMs = 1): number {
   const t = [...at].sort((a, b) => a - b);
-  return t.reduce((n, x, i) => (i > 0 && x - t[i - 1]! > 1 ? n + 1 : n), t.length ? 1 : 0);
+  return t.reduce((n, x, i) => (i > 0 && x - t[i - 1]! > gapMs ? n + 1 : n), t.length ? 1 : 0);
 }
+
+/** In how many engine steps a burst got its first tokens: the engine hands a step's tokens over in
+ *  one callback, so first tokens less than 0.3 ms apart came from the same step. Unlike the times
+ *  themselves, this count hardly depends on how busy the machine is. */
+const firstTokenSteps = (at: readonly number[]): number => submitGroups(at, 0.3);
 
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
   const tokens = streams.reduce((a, s) => a + s.tokens, 0);
@@ -91,6 +105,7 @@ async function inProcess(
   tokens: number,
   logitBias: Record<number, number>,
   engineMs: number[] = [],
+  firstAt?: number[],
 ): Promise<RunStats> {
   const t0 = performance.now();
   const streams = await Promise.all(
@@ -107,6 +122,7 @@ async function inProcess(
         () => times.push(performance.now()),
       );
       recordEngineMs(engineMs, times);
+      firstAt?.push(times[0]!);
       return { ttftMs: times[0]! - start, itlMs: times.slice(1).map((t, i) => t - times[i]!), tokens: times.length };
     }),
   );
@@ -220,6 +236,18 @@ interface Variant {
   label: string;
   model: EngineModel;
   servers: TimedServer[];
+  /** Sets this combination's loop slice and submit hold before one of its paths runs. */
+  apply: () => void;
+}
+
+/** The main thread's scheduler slice in µs (/proc; NaN where the kernel shows none). */
+function ownSliceUs(): number {
+  try {
+    const m = /^se\.slice\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${process.pid}/sched`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1000) : NaN;
+  } catch {
+    return NaN;
+  }
 }
 
 async function main(): Promise<void> {
@@ -236,8 +264,11 @@ async function main(): Promise<void> {
       'no-fetch': { type: 'boolean', default: false },
       baseline: { type: 'string' },
       'decode-stall-ms': { type: 'string' },
+      'loop-slice': { type: 'string', default: String(DEFAULT_LOOP_SLICE_US) },
+      'submit-hold': { type: 'string', default: '1' },
     },
   });
+  const kernelSliceUs = ownSliceUs(); // before the first loadModel shortens it
   const levels = values.concurrency.split(',').map(Number);
   const tokens = Number(values.tokens);
   const rounds = Number(values.rounds);
@@ -247,7 +278,12 @@ async function main(): Promise<void> {
   // them run in the same rounds (alternating), so that they see the same machine load.
   const threadList = values.threads.split(',').map(Number);
   const niceList = values['engine-nice'].split(',').map(Number);
-  const combos = threadList.flatMap((threads) => niceList.map((nice) => ({ threads, nice })));
+  const sliceList = values['loop-slice'].split(',').map(Number);
+  const holdList = values['submit-hold'].split(',').map(Number);
+  const combos = threadList.flatMap((threads) =>
+    niceList.flatMap((nice) => sliceList.flatMap((slice) => holdList.map((hold) => ({ threads, nice, slice, hold })))),
+  );
+  const many = (xs: unknown[]): boolean => xs.length > 1;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-chat-'));
   const path = values.model ? resolve(values.model) : await ensureBuiltinModel(dataDir);
@@ -265,19 +301,28 @@ async function main(): Promise<void> {
     });
   }
   const variants: Variant[] = [];
-  for (const [i, { threads, nice }] of combos.entries()) {
+  for (const [i, { threads, nice, slice, hold }] of combos.entries()) {
     let file = path;
     if (i > 0) copyFileSync(path, (file = join(dataDir, `variant-${i}.gguf`)));
     const model = await loadModel(file, { id: 'builtin', threads, engineNice: nice, maxSequences: Math.max(64, ...levels),
       ...(values['decode-stall-ms'] !== undefined ? { decodeStallMs: Number(values['decode-stall-ms']) } : {}),
     });
-    const tag = combos.length > 1 ? ` t${threads} n${nice}` : '';
+    const tag = [
+      ...(many(threadList) || many(niceList) ? [` t${threads} n${nice}`] : []),
+      ...(many(sliceList) ? [` s${slice}`] : []),
+      ...(many(holdList) ? [` h${hold}`] : []),
+    ].join('');
     const servers = [
       ...baselines.map((b) => new TimedServer(b.label + tag, b.mods, model)),
       new TimedServer('http' + tag, { createHttpServer, chatCompletionRoutes }, model),
     ];
     for (const s of servers) await s.start();
-    variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers });
+    const apply = (): void => {
+      const us = slice > 0 ? slice : kernelSliceUs;
+      if (Number.isFinite(us)) native().markLatencyThread(us);
+      setSubmitHold(hold !== 0);
+    };
+    variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers, apply });
   }
   const worker = new Worker(new URL('./http-client-worker.js', import.meta.url));
 
@@ -302,11 +347,13 @@ async function main(): Promise<void> {
       return (b.ms * 1000) / b.tokens;
     };
     const paths: Array<() => Promise<void>> = [];
+    const pathVariant: Variant[] = [];
     const report: Array<() => void> = [];
     for (const v of variants) {
       const { model, servers } = v;
       const jobs = servers.map((s): ClientJob => ({ host: '127.0.0.1', port: s.port, apiKey: KEY, body, concurrency: c, client: 'socket' }));
       const fetchJob: ClientJob = { ...jobs[jobs.length - 1]!, client: 'fetch' };
+      v.apply();
       await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
       for (const j of jobs) await overHttp(worker, j);
       if (withFetch) await overHttp(worker, fetchJob);
@@ -317,10 +364,14 @@ async function main(): Promise<void> {
       const splits = servers.map((): TtftSplit => ({ toSubmit: [], engine: [], toClient: [], sendSpread: [] }));
       const spreads = servers.map(() => [] as number[]);
       const groups = servers.map(() => [] as number[]);
+      const httpFirstSteps = servers.map(() => [] as number[]);
+      const directFirstSteps: number[] = [];
       const viaFetch: RunStats[] = [];
       paths.push(
         async () => {
-          direct.push(await timedRun(v.label, () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs)));
+          const firstAt: number[] = [];
+          direct.push(await timedRun(v.label, () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs, firstAt)));
+          directFirstSteps.push(firstTokenSteps(firstAt));
         },
         ...servers.map((s, k) => async () => {
           s.submitAt.length = 0;
@@ -328,6 +379,7 @@ async function main(): Promise<void> {
           http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!, s, splits[k])));
           spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
           groups[k]!.push(submitGroups(s.submitAt));
+          httpFirstSteps[k]!.push(firstTokenSteps([...s.marks.values()].flatMap((m) => (m.firstToken === undefined ? [] : [m.firstToken]))));
         }),
       );
       if (withFetch) {
@@ -340,6 +392,7 @@ async function main(): Promise<void> {
           s.engineMs.length = marks[1];
         });
       }
+      while (pathVariant.length < paths.length) pathVariant.push(v);
       report.push(() => {
         const directTtft = median(direct.flatMap((s) => s.ttft));
         const directTokS = median(direct.map((s) => s.tokensPerSec));
@@ -361,6 +414,8 @@ async function main(): Promise<void> {
             http_submit_spread_ms: median(spreads[k]!),
             http_send_spread_ms: median(splits[k]!.sendSpread),
             http_submit_groups: median(groups[k]!),
+            direct_first_token_steps: median(directFirstSteps),
+            http_first_token_steps: median(httpFirstSteps[k]!),
             direct_main_cpu_us_per_token: loopUs(v.label),
             http_main_cpu_us_per_token: loopUs(s.label),
             direct_itl_p50_ms: median(direct.flatMap((x) => x.itl)),
@@ -384,7 +439,11 @@ async function main(): Promise<void> {
     let rep = 0;
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < n; i++, rep++) {
-        for (let j = 0; j < paths.length; j++) await paths[(j + rep) % paths.length]!();
+        for (let j = 0; j < paths.length; j++) {
+          const k = (j + rep) % paths.length;
+          pathVariant[k]!.apply();
+          await paths[k]!();
+        }
       }
     }
     for (const r of report) r();
@@ -402,9 +461,9 @@ async function main(): Promise<void> {
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
   console.log(
-    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
+    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | first-token steps direct | first-token steps http | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const cols = [
       r.concurrency,
@@ -420,6 +479,8 @@ async function main(): Promise<void> {
       f(r.http_submit_spread_ms),
       f(r.http_send_spread_ms),
       f(r.http_submit_groups),
+      f(r.direct_first_token_steps),
+      f(r.http_first_token_steps),
       f(r.direct_main_cpu_us_per_token),
       f(r.http_main_cpu_us_per_token),
       f(r.direct_itl_p50_ms),

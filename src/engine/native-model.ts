@@ -118,6 +118,15 @@ function compileSchema(schemaText: string): Promise<void> {
     .catch((e: unknown) => Promise.reject(fromNativeError(e)));
 }
 
+/** Submit holds on (the default); SVC_SUBMIT_HOLD=0 turns them off, and benchmarks flip it to
+ *  compare both in one process (setSubmitHold). */
+const submitHold = { on: process.env.SVC_SUBMIT_HOLD !== '0' };
+
+/** For A/B benchmarks: turn holdSubmitsForTurn on or off process-wide. */
+export function setSubmitHold(on: boolean): void {
+  submitHold.on = on;
+}
+
 export class NativeModel implements EngineModel {
   readonly info: ModelInfo;
   readonly tokenizer: Tokenizer;
@@ -296,7 +305,7 @@ export class NativeModel implements EngineModel {
    *  scheduler wakes on the first submit and starts a step with the few it finds, and the rest wait
    *  for that step. The release is a microtask, so nothing waits past the current turn. */
   private holdSubmitsForTurn(): void {
-    if (this.holding) return;
+    if (this.holding || !submitHold.on) return;
     this.holding = true;
     const session = this.dispatcher.session;
     native().holdSubmits(session);

@@ -19,7 +19,7 @@ afterAll(() => model?.unload());
 describe('submit hold', () => {
   it('admits the requests of one turn in the same engine step', async () => {
     for (let round = 0; round < 5; round++) {
-      const before = model.stats().steps;
+      const before = model.stats().steps ?? 0;
       // 16 short prompts (16 × 6 tokens, well inside one step's token budget), one token each.
       const runs = Array.from({ length: 16 }, (_, i) =>
         model.generate({ prompt: syntheticPrompt(6, 100 * round + i + 1), maxTokens: 1, sampling: GREEDY }, () => {}),
@@ -27,7 +27,7 @@ describe('submit hold', () => {
       const results = await Promise.all(runs);
       for (const r of results) expect(r).toMatchObject({ completionTokens: 1 });
       // Prefill and first token of all 16 in one step.
-      expect(model.stats().steps - before).toBe(1);
+      expect((model.stats().steps ?? 0) - before).toBe(1);
     }
   });
 
