@@ -301,12 +301,21 @@ async function main(): Promise<void> {
     });
   }
   const variants: Variant[] = [];
-  for (const [i, { threads, nice, slice, hold }] of combos.entries()) {
-    let file = path;
-    if (i > 0) copyFileSync(path, (file = join(dataDir, `variant-${i}.gguf`)));
-    const model = await loadModel(file, { id: 'builtin', threads, engineNice: nice, maxSequences: Math.max(64, ...levels),
-      ...(values['decode-stall-ms'] !== undefined ? { decodeStallMs: Number(values['decode-stall-ms']) } : {}),
-    });
+  // One engine per (threads, nice); the loop slice and the submit hold are process-wide settings
+  // applied per path, so their variants share an engine (a second engine on a copied file came out
+  // slower in whichever position it ran: an A/B of two engines measures that too).
+  const engines = new Map<string, EngineModel>();
+  for (const { threads, nice, slice, hold } of combos) {
+    const key = `${threads}/${nice}`;
+    let model = engines.get(key);
+    if (!model) {
+      let file = path;
+      if (engines.size > 0) copyFileSync(path, (file = join(dataDir, `variant-${engines.size}.gguf`)));
+      model = await loadModel(file, { id: 'builtin', threads, engineNice: nice, maxSequences: Math.max(64, ...levels),
+        ...(values['decode-stall-ms'] !== undefined ? { decodeStallMs: Number(values['decode-stall-ms']) } : {}),
+      });
+      engines.set(key, model);
+    }
     const tag = [
       ...(many(threadList) || many(niceList) ? [` t${threads} n${nice}`] : []),
       ...(many(sliceList) ? [` s${slice}`] : []),
@@ -366,17 +375,26 @@ async function main(): Promise<void> {
       const groups = servers.map(() => [] as number[]);
       const httpFirstSteps = servers.map(() => [] as number[]);
       const directFirstSteps: number[] = [];
+      // Engine steps one run took (EngineStats.steps before and after): with --tokens 1, how many
+      // steps the burst was admitted in; otherwise tokens - 1 plus that.
+      const stepsNow = (): number => model.stats().steps ?? NaN;
+      const directSteps: number[] = [];
+      const httpSteps = servers.map(() => [] as number[]);
       const viaFetch: RunStats[] = [];
       paths.push(
         async () => {
           const firstAt: number[] = [];
+          const steps0 = stepsNow();
           direct.push(await timedRun(v.label, () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs, firstAt)));
+          directSteps.push(stepsNow() - steps0);
           directFirstSteps.push(firstTokenSteps(firstAt));
         },
         ...servers.map((s, k) => async () => {
           s.submitAt.length = 0;
           s.marks.clear(); // only this run's requests (warm-up and fetch rounds leave theirs)
+          const steps0 = stepsNow();
           http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!, s, splits[k])));
+          httpSteps[k]!.push(stepsNow() - steps0);
           spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
           groups[k]!.push(submitGroups(s.submitAt));
           httpFirstSteps[k]!.push(firstTokenSteps([...s.marks.values()].flatMap((m) => (m.firstToken === undefined ? [] : [m.firstToken]))));
@@ -414,6 +432,8 @@ async function main(): Promise<void> {
             http_submit_spread_ms: median(spreads[k]!),
             http_send_spread_ms: median(splits[k]!.sendSpread),
             http_submit_groups: median(groups[k]!),
+            direct_engine_steps: median(directSteps),
+            http_engine_steps: median(httpSteps[k]!),
             direct_first_token_steps: median(directFirstSteps),
             http_first_token_steps: median(httpFirstSteps[k]!),
             direct_main_cpu_us_per_token: loopUs(v.label),
@@ -449,10 +469,8 @@ async function main(): Promise<void> {
     for (const r of report) r();
   }
   await worker.terminate();
-  for (const v of variants) {
-    for (const s of v.servers) await s.server.shutdown(1000);
-    v.model.unload();
-  }
+  for (const v of variants) for (const s of v.servers) await s.server.shutdown(1000);
+  for (const m of engines.values()) m.unload();
   rmSync(dataDir, { recursive: true, force: true });
 
   const f = (x: number | string | undefined) => (typeof x === 'number' ? x.toFixed(2) : (x ?? '–'));
@@ -461,9 +479,9 @@ async function main(): Promise<void> {
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
   console.log(
-    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | first-token steps direct | first-token steps http | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
+    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | engine steps direct | engine steps http | first-token steps direct | first-token steps http | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const cols = [
       r.concurrency,
@@ -479,6 +497,8 @@ async function main(): Promise<void> {
       f(r.http_submit_spread_ms),
       f(r.http_send_spread_ms),
       f(r.http_submit_groups),
+      f(r.direct_engine_steps),
+      f(r.http_engine_steps),
       f(r.direct_first_token_steps),
       f(r.http_first_token_steps),
       f(r.direct_main_cpu_us_per_token),

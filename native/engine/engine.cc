@@ -85,6 +85,7 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
   if (ceil_div(n + 1, kv_.block_size()) > kv_.n_blocks())
     throw engine_error(engine_status::overloaded, "prompt needs more KV memory than the whole cache holds");
   uint64_t id;
+  bool held;
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (stop_) throw engine_error(engine_status::disposed, "submit: engine disposed");
@@ -92,8 +93,11 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
     s->id = id;
     s->submitted_at = std::chrono::steady_clock::now();
     incoming_.push_back(std::move(s));
+    held = submit_holds_ > 0;
   }
-  cv_.notify_all();
+  // Under a hold the release wakes the scheduler: waking it per submit would only have it check
+  // the hold and sleep again, a context switch per request that takes a core from the caller.
+  if (!held) cv_.notify_all();
   return id;
 }
 

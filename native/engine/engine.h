@@ -189,10 +189,12 @@ class engine {
   // together: it admits none of them before the release (it keeps stepping what already runs), so a
   // burst submitted one request at a time starts in one step instead of the first few in a step of
   // their own and the rest one step later. Holds nest (a count); one older than kMaxSubmitHold is
-  // ignored, so a caller that never releases delays its submits by that much, never for good.
+  // ignored, so a caller that never releases delays its submits by that much, never for good. The
+  // JS side releases at the end of its turn, a few ms for a 64-request burst; the lapse is longer
+  // so that a loop preempted mid-burst on a busy machine does not split it anyway.
   void hold_submits();
   void release_submits();
-  static constexpr std::chrono::milliseconds kMaxSubmitHold{5};
+  static constexpr std::chrono::milliseconds kMaxSubmitHold{20};
   engine_stats stats() const;
 
   // Teacher forcing: logits of every position of `tokens` (top_k per position; full logits at

@@ -222,7 +222,7 @@ export interface NativeBinding {
   submit(session: SessionHandle, prompt: Uint32Array, opts: NativeSubmitOptions): number;
   cancel(session: SessionHandle, seq: number): void;
   /** Submits until the matching releaseSubmits reach the engine's scheduler together (admitted in
-   *  the same step); holds nest, and one left open lapses after 5 ms. */
+   *  the same step); holds nest, and one left open lapses after 20 ms (engine::kMaxSubmitHold). */
   holdSubmits(session: SessionHandle): void;
   releaseSubmits(session: SessionHandle): void;
   evaluate(model: ModelHandle, tokens: Uint32Array, opts: NativeEvalOptions): Promise<NativeEvalResult>;
