@@ -92,11 +92,12 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
     id = next_id_++;
     s->id = id;
     s->submitted_at = std::chrono::steady_clock::now();
+    // Under a hold only the first submit wakes the scheduler (which then sleeps until the release
+    // or the hold's lapse); waking it per submit would only have it check the hold and sleep again,
+    // a context switch per request that takes a core from the caller.
+    held = submit_holds_ > 0 && !incoming_.empty();
     incoming_.push_back(std::move(s));
-    held = submit_holds_ > 0;
   }
-  // Under a hold the release wakes the scheduler: waking it per submit would only have it check
-  // the hold and sleep again, a context switch per request that takes a core from the caller.
   if (!held) cv_.notify_all();
   return id;
 }
