@@ -27,6 +27,8 @@ export function markEventLoopThread(): boolean {
   if (marked || !isMainThread) return marked;
   const us = loopSliceUs();
   if (us === 0) return false;
-  marked = native().markLatencyThread(Math.min(100_000, Math.max(100, us)));
+  const n = native();
+  if (typeof n.markLatencyThread !== 'function') return false; // an older addon (SVC_ADDON_PATH)
+  marked = n.markLatencyThread(Math.min(100_000, Math.max(100, us)));
   return marked;
 }

@@ -306,12 +306,14 @@ export class NativeModel implements EngineModel {
    *  for that step. The release is a microtask, so nothing waits past the current turn. */
   private holdSubmitsForTurn(): void {
     if (this.holding || !submitHold.on) return;
+    const n = native();
+    if (typeof n.holdSubmits !== 'function') return; // an older addon (SVC_ADDON_PATH benchmarks)
     this.holding = true;
     const session = this.dispatcher.session;
-    native().holdSubmits(session);
+    n.holdSubmits(session);
     queueMicrotask(() => {
       this.holding = false;
-      native().releaseSubmits(session);
+      n.releaseSubmits(session);
     });
   }
 
