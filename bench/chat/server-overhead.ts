@@ -88,11 +88,6 @@ function submitGroups(at: readonly number[], gapMs = 1): number {
   return t.reduce((n, x, i) => (i > 0 && x - t[i - 1]! > gapMs ? n + 1 : n), t.length ? 1 : 0);
 }
 
-/** In how many engine steps a burst got its first tokens: the engine hands a step's tokens over in
- *  one callback, so first tokens less than 0.3 ms apart came from the same step. Unlike the times
- *  themselves, this count hardly depends on how busy the machine is. */
-const firstTokenSteps = (at: readonly number[]): number => submitGroups(at, 0.3);
-
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
   const tokens = streams.reduce((a, s) => a + s.tokens, 0);
   return { ttft: streams.map((s) => s.ttftMs), itl: streams.flatMap((s) => s.itlMs), tokensPerSec: (tokens / wallMs) * 1000, tokens };
@@ -105,7 +100,6 @@ async function inProcess(
   tokens: number,
   logitBias: Record<number, number>,
   engineMs: number[] = [],
-  firstAt?: number[],
 ): Promise<RunStats> {
   const t0 = performance.now();
   const streams = await Promise.all(
@@ -122,7 +116,6 @@ async function inProcess(
         () => times.push(performance.now()),
       );
       recordEngineMs(engineMs, times);
-      firstAt?.push(times[0]!);
       return { ttftMs: times[0]! - start, itlMs: times.slice(1).map((t, i) => t - times[i]!), tokens: times.length };
     }),
   );
@@ -373,8 +366,6 @@ async function main(): Promise<void> {
       const splits = servers.map((): TtftSplit => ({ toSubmit: [], engine: [], toClient: [], sendSpread: [] }));
       const spreads = servers.map(() => [] as number[]);
       const groups = servers.map(() => [] as number[]);
-      const httpFirstSteps = servers.map(() => [] as number[]);
-      const directFirstSteps: number[] = [];
       // Engine steps one run took (EngineStats.steps before and after): with --tokens 1, how many
       // steps the burst was admitted in; otherwise tokens - 1 plus that.
       const stepsNow = (): number => model.stats().steps ?? NaN;
@@ -383,11 +374,9 @@ async function main(): Promise<void> {
       const viaFetch: RunStats[] = [];
       paths.push(
         async () => {
-          const firstAt: number[] = [];
           const steps0 = stepsNow();
-          direct.push(await timedRun(v.label, () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs, firstAt)));
+          direct.push(await timedRun(v.label, () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs)));
           directSteps.push(stepsNow() - steps0);
-          directFirstSteps.push(firstTokenSteps(firstAt));
         },
         ...servers.map((s, k) => async () => {
           s.submitAt.length = 0;
@@ -397,7 +386,6 @@ async function main(): Promise<void> {
           httpSteps[k]!.push(stepsNow() - steps0);
           spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
           groups[k]!.push(submitGroups(s.submitAt));
-          httpFirstSteps[k]!.push(firstTokenSteps([...s.marks.values()].flatMap((m) => (m.firstToken === undefined ? [] : [m.firstToken]))));
         }),
       );
       if (withFetch) {
@@ -434,8 +422,6 @@ async function main(): Promise<void> {
             http_submit_groups: median(groups[k]!),
             direct_engine_steps: median(directSteps),
             http_engine_steps: median(httpSteps[k]!),
-            direct_first_token_steps: median(directFirstSteps),
-            http_first_token_steps: median(httpFirstSteps[k]!),
             direct_main_cpu_us_per_token: loopUs(v.label),
             http_main_cpu_us_per_token: loopUs(s.label),
             direct_itl_p50_ms: median(direct.flatMap((x) => x.itl)),
@@ -479,9 +465,9 @@ async function main(): Promise<void> {
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
   console.log(
-    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | engine steps direct | engine steps http | first-token steps direct | first-token steps http | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
+    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | engine steps direct | engine steps http | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const cols = [
       r.concurrency,
@@ -499,8 +485,6 @@ async function main(): Promise<void> {
       f(r.http_submit_groups),
       f(r.direct_engine_steps),
       f(r.http_engine_steps),
-      f(r.direct_first_token_steps),
-      f(r.http_first_token_steps),
       f(r.direct_main_cpu_us_per_token),
       f(r.http_main_cpu_us_per_token),
       f(r.direct_itl_p50_ms),
