@@ -26,11 +26,16 @@
 // --threads and --engine-nice take lists: each combination loads its own engine (a copy of the model
 // file), and all of them alternate in the same rounds; rows are labelled "t<threads> n<nice>".
 //
+// --loop-slice and --submit-hold take lists too (0,100 and 0,1): the event loop's scheduler slice in
+// µs (0 = the kernel's default; src/engine/loop-slice.ts) and the engine's per-turn submit hold
+// (src/engine/native-model.ts), set before each of the combination's paths runs, so that both
+// settings alternate in one process; rows are labelled "s<slice> h<hold>" as well.
+//
 // --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
 // millisecond, so any per-token cost shows at its largest there).
 //
 //   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10]
-//     [--threads 2[,1]] [--engine-nice 0[,10,19]] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
+//     [--threads 2[,1]] [--engine-nice 0[,10,19]] [--loop-slice 0,100] [--submit-hold 0,1] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
 import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -49,6 +54,10 @@ import { benchChat, mainThreadCpuMs, runClientJob } from './bench-run.js';
 import { median } from '../../src/bench/stats.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 import { ENGINE_DEFAULTS } from '../../src/config.js';
+import { setSubmitHold } from '../../src/engine/native-model.js';
+import { DEFAULT_LOOP_SLICE_US } from '../../src/engine/loop-slice.js';
+import { native } from '../../src/native/binding.js';
+import { readFileSync } from 'node:fs';
 
 interface StreamTiming {
   ttftMs: number;
@@ -74,9 +83,9 @@ const KEY = 'sk-bench-chat';
 
 /** How many groups one burst's engine submits came in (a gap over 1 ms starts a new one): 1 when
  *  the whole burst reached the engine in one go. */
-function submitGroups(at: readonly number[]): number {
+function submitGroups(at: readonly number[], gapMs = 1): number {
   const t = [...at].sort((a, b) => a - b);
-  return t.reduce((n, x, i) => (i > 0 && x - t[i - 1]! > 1 ? n + 1 : n), t.length ? 1 : 0);
+  return t.reduce((n, x, i) => (i > 0 && x - t[i - 1]! > gapMs ? n + 1 : n), t.length ? 1 : 0);
 }
 
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
@@ -220,6 +229,18 @@ interface Variant {
   label: string;
   model: EngineModel;
   servers: TimedServer[];
+  /** Sets this combination's loop slice and submit hold before one of its paths runs. */
+  apply: () => void;
+}
+
+/** The main thread's scheduler slice in µs (/proc; NaN where the kernel shows none). */
+function ownSliceUs(): number {
+  try {
+    const m = /^se\.slice\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${process.pid}/sched`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1000) : NaN;
+  } catch {
+    return NaN;
+  }
 }
 
 async function main(): Promise<void> {
@@ -236,8 +257,11 @@ async function main(): Promise<void> {
       'no-fetch': { type: 'boolean', default: false },
       baseline: { type: 'string' },
       'decode-stall-ms': { type: 'string' },
+      'loop-slice': { type: 'string', default: String(DEFAULT_LOOP_SLICE_US) },
+      'submit-hold': { type: 'string', default: '1' },
     },
   });
+  const kernelSliceUs = ownSliceUs(); // before the first loadModel shortens it
   const levels = values.concurrency.split(',').map(Number);
   const tokens = Number(values.tokens);
   const rounds = Number(values.rounds);
@@ -247,7 +271,12 @@ async function main(): Promise<void> {
   // them run in the same rounds (alternating), so that they see the same machine load.
   const threadList = values.threads.split(',').map(Number);
   const niceList = values['engine-nice'].split(',').map(Number);
-  const combos = threadList.flatMap((threads) => niceList.map((nice) => ({ threads, nice })));
+  const sliceList = values['loop-slice'].split(',').map(Number);
+  const holdList = values['submit-hold'].split(',').map(Number);
+  const combos = threadList.flatMap((threads) =>
+    niceList.flatMap((nice) => sliceList.flatMap((slice) => holdList.map((hold) => ({ threads, nice, slice, hold })))),
+  );
+  const many = (xs: unknown[]): boolean => xs.length > 1;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-chat-'));
   const path = values.model ? resolve(values.model) : await ensureBuiltinModel(dataDir);
@@ -265,19 +294,37 @@ async function main(): Promise<void> {
     });
   }
   const variants: Variant[] = [];
-  for (const [i, { threads, nice }] of combos.entries()) {
-    let file = path;
-    if (i > 0) copyFileSync(path, (file = join(dataDir, `variant-${i}.gguf`)));
-    const model = await loadModel(file, { id: 'builtin', threads, engineNice: nice, maxSequences: Math.max(64, ...levels),
-      ...(values['decode-stall-ms'] !== undefined ? { decodeStallMs: Number(values['decode-stall-ms']) } : {}),
-    });
-    const tag = combos.length > 1 ? ` t${threads} n${nice}` : '';
+  // One engine per (threads, nice); the loop slice and the submit hold are process-wide settings
+  // applied per path, so their variants share an engine (a second engine on a copied file came out
+  // slower in whichever position it ran: an A/B of two engines measures that too).
+  const engines = new Map<string, EngineModel>();
+  for (const { threads, nice, slice, hold } of combos) {
+    const key = `${threads}/${nice}`;
+    let model = engines.get(key);
+    if (!model) {
+      let file = path;
+      if (engines.size > 0) copyFileSync(path, (file = join(dataDir, `variant-${engines.size}.gguf`)));
+      model = await loadModel(file, { id: 'builtin', threads, engineNice: nice, maxSequences: Math.max(64, ...levels),
+        ...(values['decode-stall-ms'] !== undefined ? { decodeStallMs: Number(values['decode-stall-ms']) } : {}),
+      });
+      engines.set(key, model);
+    }
+    const tag = [
+      ...(many(threadList) || many(niceList) ? [` t${threads} n${nice}`] : []),
+      ...(many(sliceList) ? [` s${slice}`] : []),
+      ...(many(holdList) ? [` h${hold}`] : []),
+    ].join('');
     const servers = [
       ...baselines.map((b) => new TimedServer(b.label + tag, b.mods, model)),
       new TimedServer('http' + tag, { createHttpServer, chatCompletionRoutes }, model),
     ];
     for (const s of servers) await s.start();
-    variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers });
+    const apply = (): void => {
+      const us = slice > 0 ? slice : kernelSliceUs;
+      if (Number.isFinite(us)) native().markLatencyThread(us);
+      setSubmitHold(hold !== 0);
+    };
+    variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers, apply });
   }
   const worker = new Worker(new URL('./http-client-worker.js', import.meta.url));
 
@@ -302,11 +349,13 @@ async function main(): Promise<void> {
       return (b.ms * 1000) / b.tokens;
     };
     const paths: Array<() => Promise<void>> = [];
+    const pathVariant: Variant[] = [];
     const report: Array<() => void> = [];
     for (const v of variants) {
       const { model, servers } = v;
       const jobs = servers.map((s): ClientJob => ({ host: '127.0.0.1', port: s.port, apiKey: KEY, body, concurrency: c, client: 'socket' }));
       const fetchJob: ClientJob = { ...jobs[jobs.length - 1]!, client: 'fetch' };
+      v.apply();
       await inProcess(model, prompt, c, tokens, logitBias); // warm-up (also fills the prefix cache)
       for (const j of jobs) await overHttp(worker, j);
       if (withFetch) await overHttp(worker, fetchJob);
@@ -317,15 +366,24 @@ async function main(): Promise<void> {
       const splits = servers.map((): TtftSplit => ({ toSubmit: [], engine: [], toClient: [], sendSpread: [] }));
       const spreads = servers.map(() => [] as number[]);
       const groups = servers.map(() => [] as number[]);
+      // Engine steps one run took (EngineStats.steps before and after): with --tokens 1, how many
+      // steps the burst was admitted in; otherwise tokens - 1 plus that.
+      const stepsNow = (): number => model.stats().steps ?? NaN;
+      const directSteps: number[] = [];
+      const httpSteps = servers.map(() => [] as number[]);
       const viaFetch: RunStats[] = [];
       paths.push(
         async () => {
+          const steps0 = stepsNow();
           direct.push(await timedRun(v.label, () => inProcess(model, prompt, c, tokens, logitBias, directEngineMs)));
+          directSteps.push(stepsNow() - steps0);
         },
         ...servers.map((s, k) => async () => {
           s.submitAt.length = 0;
           s.marks.clear(); // only this run's requests (warm-up and fetch rounds leave theirs)
+          const steps0 = stepsNow();
           http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!, s, splits[k])));
+          httpSteps[k]!.push(stepsNow() - steps0);
           spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
           groups[k]!.push(submitGroups(s.submitAt));
         }),
@@ -340,6 +398,7 @@ async function main(): Promise<void> {
           s.engineMs.length = marks[1];
         });
       }
+      while (pathVariant.length < paths.length) pathVariant.push(v);
       report.push(() => {
         const directTtft = median(direct.flatMap((s) => s.ttft));
         const directTokS = median(direct.map((s) => s.tokensPerSec));
@@ -361,6 +420,8 @@ async function main(): Promise<void> {
             http_submit_spread_ms: median(spreads[k]!),
             http_send_spread_ms: median(splits[k]!.sendSpread),
             http_submit_groups: median(groups[k]!),
+            direct_engine_steps: median(directSteps),
+            http_engine_steps: median(httpSteps[k]!),
             direct_main_cpu_us_per_token: loopUs(v.label),
             http_main_cpu_us_per_token: loopUs(s.label),
             direct_itl_p50_ms: median(direct.flatMap((x) => x.itl)),
@@ -384,16 +445,18 @@ async function main(): Promise<void> {
     let rep = 0;
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < n; i++, rep++) {
-        for (let j = 0; j < paths.length; j++) await paths[(j + rep) % paths.length]!();
+        for (let j = 0; j < paths.length; j++) {
+          const k = (j + rep) % paths.length;
+          pathVariant[k]!.apply();
+          await paths[k]!();
+        }
       }
     }
     for (const r of report) r();
   }
   await worker.terminate();
-  for (const v of variants) {
-    for (const s of v.servers) await s.server.shutdown(1000);
-    v.model.unload();
-  }
+  for (const v of variants) for (const s of v.servers) await s.server.shutdown(1000);
+  for (const m of engines.values()) m.unload();
   rmSync(dataDir, { recursive: true, force: true });
 
   const f = (x: number | string | undefined) => (typeof x === 'number' ? x.toFixed(2) : (x ?? '–'));
@@ -402,9 +465,9 @@ async function main(): Promise<void> {
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
   console.log(
-    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
+    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | engine steps direct | engine steps http | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const cols = [
       r.concurrency,
@@ -420,6 +483,8 @@ async function main(): Promise<void> {
       f(r.http_submit_spread_ms),
       f(r.http_send_spread_ms),
       f(r.http_submit_groups),
+      f(r.direct_engine_steps),
+      f(r.http_engine_steps),
       f(r.direct_main_cpu_us_per_token),
       f(r.http_main_cpu_us_per_token),
       f(r.direct_itl_p50_ms),

@@ -8,7 +8,10 @@
 // own, all of them run once per round in rotating order (labels "worker n19 t1"; a list of one
 // value adds nothing to the label; --threads left out keeps the server's default).
 //   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16]
-//     [--validation worker,inline] [--engine-nice 0,19] [--threads 2,1] [--own-session] [--json out.json]
+//     [--validation worker,inline] [--engine-nice 0,19] [--threads 2,1] [--loop-slice 0,100]
+//     [--own-session] [--json out.json]
+// --loop-slice sets SVC_LOOP_SLICE_US for the server (the event loop's scheduler slice in µs, 0 =
+// the kernel's default; src/engine/loop-slice.ts).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -93,21 +96,23 @@ interface Config {
   inline: boolean;
   /** Extra `svc serve` flags (--engine-nice, --threads). */
   flags: string[];
+  /** Extra environment for the server (SVC_LOOP_SLICE_US). */
+  env: Record<string, string>;
 }
 
 function rate(at: readonly number[], from: number, to: number): number {
   return Math.round(at.filter((t) => t >= from && t < to).length / ((to - from) / 1000));
 }
 
-async function startServer(model: string, inline: boolean, flags: string[]): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
+async function startServer(model: string, inline: boolean, flags: string[], env: Record<string, string>): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-health-load-'));
   const args = ['--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--rate-limit-rps', '0', '--log-level', 'warn', '--model', model, ...flags];
-  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0' }, { ownSession: OWN_SESSION });
+  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0', ...env }, { ownSession: OWN_SESSION });
   return { proc, port, dataDir };
 }
 
 async function oneRun(o: { model: string; config: Config; file: Buffer; streams: number; probeEveryMs: number }): Promise<Record<string, PhaseStats | number>> {
-  const { proc, port, dataDir } = await startServer(o.model, o.config.inline, o.config.flags);
+  const { proc, port, dataDir } = await startServer(o.model, o.config.inline, o.config.flags, o.config.env);
   const url = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${KEY}` };
   const prober = new Worker(new URL(import.meta.url), { workerData: { port, everyMs: o.probeEveryMs } });
@@ -181,6 +186,7 @@ async function main(): Promise<void> {
       'own-session': { type: 'boolean', default: false },
       'engine-nice': { type: 'string' },
       threads: { type: 'string' },
+      'loop-slice': { type: 'string' },
       model: { type: 'string' },
       json: { type: 'string' },
     },
@@ -191,9 +197,11 @@ async function main(): Promise<void> {
   for (const validation of list(values.validation)) {
     for (const nice of list(values['engine-nice'])) {
       for (const threads of list(values.threads)) {
-        const label = [validation, ...(list(values['engine-nice']).length > 1 ? [`n${nice}`] : []), ...(list(values.threads).length > 1 ? [`t${threads}`] : [])].join(' ');
-        const flags = [...(nice !== undefined ? ['--engine-nice', nice] : []), ...(threads !== undefined ? ['--threads', threads] : [])];
-        configs.push({ label, inline: validation === 'inline', flags });
+        for (const slice of list(values['loop-slice'])) {
+          const label = [validation, ...(list(values['engine-nice']).length > 1 ? [`n${nice}`] : []), ...(list(values.threads).length > 1 ? [`t${threads}`] : []), ...(list(values['loop-slice']).length > 1 ? [`s${slice}`] : [])].join(' ');
+          const flags = [...(nice !== undefined ? ['--engine-nice', nice] : []), ...(threads !== undefined ? ['--threads', threads] : [])];
+          configs.push({ label, inline: validation === 'inline', flags, env: slice !== undefined ? { SVC_LOOP_SLICE_US: slice } : {} });
+        }
       }
     }
   }

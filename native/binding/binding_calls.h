@@ -14,11 +14,15 @@ Napi::Value model_info(const Napi::CallbackInfo& info);
 Napi::Value model_stats(const Napi::CallbackInfo& info);
 Napi::Value system_info(const Napi::CallbackInfo& info);
 Napi::Value debug_stall_scheduler(const Napi::CallbackInfo& info);
+// Short scheduler slice for the calling thread (Node's event loop); see mark_latency_thread.
+Napi::Value mark_latency_thread_call(const Napi::CallbackInfo& info);
 
 Napi::Value open_session(const Napi::CallbackInfo& info);
 Napi::Value close_session(const Napi::CallbackInfo& info);
 Napi::Value submit(const Napi::CallbackInfo& info);
 Napi::Value cancel(const Napi::CallbackInfo& info);
+Napi::Value hold_submits(const Napi::CallbackInfo& info);
+Napi::Value release_submits(const Napi::CallbackInfo& info);
 
 Napi::Value evaluate(const Napi::CallbackInfo& info);
 Napi::Value cached_prefix_tokens(const Napi::CallbackInfo& info);

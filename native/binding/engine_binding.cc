@@ -32,6 +32,8 @@ void register_engine_binding(Napi::Env env, Napi::Object exports) {
   add("compileGrammar", compile_grammar);
   add("submit", submit);
   add("cancel", cancel);
+  add("holdSubmits", hold_submits);
+  add("releaseSubmits", release_submits);
   add("evaluate", evaluate);
   add("cachedPrefixTokens", cached_prefix_tokens);
   add("exportKv", export_kv);
@@ -40,6 +42,7 @@ void register_engine_binding(Napi::Env env, Napi::Object exports) {
   add("draftReplay", draft_replay);
   add("embed", embed);
   add("debugStallScheduler", debug_stall_scheduler);
+  add("markLatencyThread", mark_latency_thread_call);
 }
 
 }  // namespace infer

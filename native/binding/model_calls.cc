@@ -193,4 +193,13 @@ Napi::Value system_info(const Napi::CallbackInfo& info) {
   return o;
 }
 
+Napi::Value mark_latency_thread_call(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) throw_error(env, "markLatencyThread", engine_status::invalid_argument, "slice (µs) expected");
+  const double us = info[0].As<Napi::Number>().DoubleValue();
+  if (!(us >= 100 && us <= 100000))
+    throw_error(env, "markLatencyThread", engine_status::invalid_argument, "slice out of range (100..100000 µs)");
+  return Napi::Boolean::New(env, mark_latency_thread(static_cast<unsigned>(us)));
+}
+
 }  // namespace infer::binding

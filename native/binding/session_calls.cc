@@ -189,6 +189,22 @@ Napi::Value submit(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, static_cast<double>(id));
 }
 
+Napi::Value hold_submits(const Napi::CallbackInfo& info) {
+  session_handle& sh = session_arg(info, 0, "holdSubmits");
+  if (std::shared_ptr<loaded_model> e = sh.s->e.lock()) e->eng->hold_submits();
+  return info.Env().Undefined();
+}
+
+Napi::Value release_submits(const Napi::CallbackInfo& info) {
+  // Also after the session closed (the hold was taken before): the engine may serve other sessions.
+  if (info.Length() > 0 && info[0].IsExternal()) {
+    auto* h = info[0].As<Napi::External<session_handle>>().Data();
+    if (h->s)
+      if (std::shared_ptr<loaded_model> e = h->s->e.lock()) e->eng->release_submits();
+  }
+  return info.Env().Undefined();
+}
+
 Napi::Value cancel(const Napi::CallbackInfo& info) {
   session_handle& sh = session_arg(info, 0, "cancel");
   std::shared_ptr<loaded_model> e = sh.s->e.lock();

@@ -85,16 +85,34 @@ uint64_t engine::submit(std::shared_ptr<event_sink> sink, seq_request&& req) {
   if (ceil_div(n + 1, kv_.block_size()) > kv_.n_blocks())
     throw engine_error(engine_status::overloaded, "prompt needs more KV memory than the whole cache holds");
   uint64_t id;
+  bool held;
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (stop_) throw engine_error(engine_status::disposed, "submit: engine disposed");
     id = next_id_++;
     s->id = id;
     s->submitted_at = std::chrono::steady_clock::now();
+    // Under a hold only the first submit wakes the scheduler (which then sleeps until the release
+    // or the hold's lapse); waking it per submit would only have it check the hold and sleep again,
+    // a context switch per request that takes a core from the caller.
+    held = submit_holds_ > 0 && !incoming_.empty();
     incoming_.push_back(std::move(s));
   }
-  cv_.notify_all();
+  if (!held) cv_.notify_all();
   return id;
+}
+
+void engine::hold_submits() {
+  std::lock_guard<std::mutex> lk(mu_);
+  if (submit_holds_++ == 0) submit_hold_at_ = std::chrono::steady_clock::now();
+}
+
+void engine::release_submits() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (submit_holds_ == 0 || --submit_holds_ > 0) return;
+  }
+  cv_.notify_all();
 }
 
 void engine::cancel(uint64_t seq) {
@@ -268,12 +286,20 @@ void engine::loop() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lk(mu_);
-      cv_.wait(lk, [&] {
-        return stop_ || !incoming_.empty() || !cancels_.empty() || !jobs_.empty() || !running_.empty() ||
-               !waiting_interactive_.empty() || !waiting_batch_.empty();
-      });
-      for (auto& s : incoming_) (s->batch_priority ? waiting_batch_ : waiting_interactive_).push_back(std::move(s));
-      incoming_.clear();
+      // Submits under a hold (hold_submits) wait for its release, or for kMaxSubmitHold.
+      const auto held = [&] { return submit_holds_ > 0 && std::chrono::steady_clock::now() - submit_hold_at_ < kMaxSubmitHold; };
+      for (;;) {
+        const bool incoming = !incoming_.empty() && !held();
+        if (stop_ || incoming || !cancels_.empty() || !jobs_.empty() || !running_.empty() ||
+            !waiting_interactive_.empty() || !waiting_batch_.empty())
+          break;
+        if (!incoming_.empty()) cv_.wait_until(lk, submit_hold_at_ + kMaxSubmitHold);
+        else cv_.wait(lk);
+      }
+      if (stop_ || !held()) {
+        for (auto& s : incoming_) (s->batch_priority ? waiting_batch_ : waiting_interactive_).push_back(std::move(s));
+        incoming_.clear();
+      }
       cancels.assign(cancels_.begin(), cancels_.end());
       cancels_.clear();
       jobs.assign(jobs_.begin(), jobs_.end());

@@ -185,6 +185,16 @@ class engine {
   uint64_t submit(std::shared_ptr<event_sink> sink, seq_request&& req);
   // Finishes the sequence at the next step boundary (KV freed then); unknown ids are ignored.
   void cancel(uint64_t seq);
+  // Submits made between hold_submits() and the matching release_submits() reach the scheduler
+  // together: it admits none of them before the release (it keeps stepping what already runs), so a
+  // burst submitted one request at a time starts in one step instead of the first few in a step of
+  // their own and the rest one step later. Holds nest (a count); one older than kMaxSubmitHold is
+  // ignored, so a caller that never releases delays its submits by that much, never for good. The
+  // JS side releases at the end of its turn, a few ms for a 64-request burst; the lapse is longer
+  // so that a loop preempted mid-burst on a busy machine does not split it anyway.
+  void hold_submits();
+  void release_submits();
+  static constexpr std::chrono::milliseconds kMaxSubmitHold{20};
   engine_stats stats() const;
 
   // Teacher forcing: logits of every position of `tokens` (top_k per position; full logits at
@@ -265,6 +275,8 @@ class engine {
   bool stop_ = false;
   uint64_t next_id_ = 1;
   std::deque<std::unique_ptr<sequence>> incoming_;
+  int submit_holds_ = 0;                                 // hold_submits() not yet released
+  std::chrono::steady_clock::time_point submit_hold_at_;  // when the count left 0
   std::vector<uint64_t> cancels_;
   std::deque<std::function<void()>*> jobs_;
   engine_stats stats_;

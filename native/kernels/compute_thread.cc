@@ -59,8 +59,22 @@ void mark_compute_thread(int nice_increment) {
   if (syscall(SYS_sched_setattr, tid, &attr, 0u) != 0 && target != nice)
     (void)setpriority(PRIO_PROCESS, static_cast<id_t>(tid), target);
 }
+
+bool mark_latency_thread(unsigned slice_us) {
+  const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+  if (errno != 0) return false;
+  sched_attr_v0 attr{};
+  attr.size = sizeof(attr);
+  attr.sched_policy = 0;  // SCHED_OTHER
+  attr.sched_nice = nice;
+  attr.sched_runtime = static_cast<uint64_t>(slice_us) * 1000;
+  return syscall(SYS_sched_setattr, tid, &attr, 0u) == 0;
+}
 #else
 void mark_compute_thread(int) {}
+bool mark_latency_thread(unsigned) { return false; }
 #endif
 
 }  // namespace infer

@@ -18,4 +18,13 @@ constexpr int kMaxComputeNice = 19;
 // are marked. A no-op elsewhere; a refusal leaves the thread as it is.
 void mark_compute_thread(int nice_increment = 0);
 
+// Gives the calling thread a short scheduler time slice (slice_us, which the kernel clamps to
+// 100 µs..100 ms), keeping its nice value. For Node's event loop: under EEVDF a waking thread
+// preempts the running one only when its virtual deadline (about now + its slice) comes first, so
+// with the default slice (the kernel's base slice, 1.4 ms on a 2-CPU VM) a loop that wakes late
+// in a compute thread's 4 ms slice waits out the rest of it; with a short slice it runs at once. Its share of the CPU
+// stays the same (weights decide that, not slices), so the engine loses no throughput to it.
+// Returns whether the kernel took it (Linux 6.12+); elsewhere a no-op that returns false.
+bool mark_latency_thread(unsigned slice_us);
+
 }  // namespace infer

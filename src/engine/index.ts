@@ -4,6 +4,7 @@ import { native, type NativeLoadOptions } from '../native/binding.js';
 import { EngineError } from './engine-errors.js';
 import { ENGINE_DEFAULTS } from '../config.js';
 import { NativeModel, type EngineModel } from './native-model.js';
+import { markEventLoopThread } from './loop-slice.js';
 
 export type { EngineModel, EvaluateOptions, EvaluateResult } from './native-model.js';
 
@@ -62,5 +63,6 @@ export async function loadModel(path: string, opts: LoadModelOptions = {}): Prom
   } catch (e) {
     throw new EngineError({ kind: 'load_failed' }, (e as Error).message);
   }
+  markEventLoopThread();
   return new NativeModel(handle, path, opts.id, { maxRunning: n.maxSequences ?? ENGINE_DEFAULTS.maxSequences, maxWaiting: opts.maxQueued ?? ENGINE_DEFAULTS.maxQueued });
 }

@@ -108,6 +108,15 @@ function compileSchema(schemaText: string): Promise<void> {
     .catch((e: unknown) => Promise.reject(fromNativeError(e)));
 }
 
+/** Submit holds on (the default); SVC_SUBMIT_HOLD=0 turns them off, and benchmarks flip it to
+ *  compare both in one process (setSubmitHold). */
+const submitHold = { on: process.env.SVC_SUBMIT_HOLD !== '0' };
+
+/** For A/B benchmarks: turn holdSubmitsForTurn on or off process-wide. */
+export function setSubmitHold(on: boolean): void {
+  submitHold.on = on;
+}
+
 export class NativeModel implements EngineModel {
   readonly info: ModelInfo;
   readonly tokenizer: Tokenizer;
@@ -123,6 +132,8 @@ export class NativeModel implements EngineModel {
   private unloaded = false;
   /** Interactive generate() calls not finished yet (running or waiting in the engine). */
   private interactive = 0;
+  /** A submit hold is open until the current microtask queue has run (holdSubmitsForTurn). */
+  private holding = false;
 
   constructor(
     private readonly handle: ModelHandle,
@@ -210,6 +221,7 @@ export class NativeModel implements EngineModel {
     const promptTokens = req.prompt.length;
     const opts = this.submitOptions(req, grammar);
     const n = native();
+    this.holdSubmitsForTurn();
     return new Promise<GenerateResult>((resolve, reject) => {
       let seq: number;
       try {
@@ -274,6 +286,24 @@ export class NativeModel implements EngineModel {
           resolve(result);
         },
       });
+    });
+  }
+
+  /** Holds this model's submits until the microtasks queued so far have run: the requests that
+   *  one event-loop turn prepares (a burst's handlers resume together after endOfIoBatch; a caller
+   *  that starts many generate() calls in a loop) reach the engine in one step. Without it the
+   *  scheduler wakes on the first submit and starts a step with the few it finds, and the rest wait
+   *  for that step. The release is a microtask, so nothing waits past the current turn. */
+  private holdSubmitsForTurn(): void {
+    if (this.holding || !submitHold.on) return;
+    const n = native();
+    if (typeof n.holdSubmits !== 'function') return; // an older addon (SVC_ADDON_PATH benchmarks)
+    this.holding = true;
+    const session = this.dispatcher.session;
+    n.holdSubmits(session);
+    queueMicrotask(() => {
+      this.holding = false;
+      n.releaseSubmits(session);
     });
   }
 

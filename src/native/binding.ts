@@ -225,6 +225,10 @@ export interface NativeBinding {
   compileGrammar(schema: string): Promise<void>;
   submit(session: SessionHandle, prompt: Uint32Array, opts: NativeSubmitOptions): number;
   cancel(session: SessionHandle, seq: number): void;
+  /** Submits until the matching releaseSubmits reach the engine's scheduler together (admitted in
+   *  the same step); holds nest, and one left open lapses after 20 ms (engine::kMaxSubmitHold). */
+  holdSubmits(session: SessionHandle): void;
+  releaseSubmits(session: SessionHandle): void;
   evaluate(model: ModelHandle, tokens: Uint32Array, opts: NativeEvalOptions): Promise<NativeEvalResult>;
   cachedPrefixTokens(model: ModelHandle, tokens: Uint32Array): number;
   /** Full blocks [fromBlock, tokens.length / blockTokens) of tokens, computing what is not cached. */
@@ -240,6 +244,9 @@ export interface NativeBinding {
   debugStallScheduler(model: ModelHandle, ms: number): void;
   /** Build and device facts: CUDA compiled in, GPU usable, device name and memory. */
   systemInfo(): NativeSystemInfo;
+  /** Gives the calling thread a short scheduler slice (100..100,000 µs; Linux 6.12+), keeping its
+   *  nice value: on waking it preempts a compute thread at once. False where the kernel refused. */
+  markLatencyThread(sliceUs: number): boolean;
   /** Replays the engine's speculative-draft policy on a known output (no model): what it would
    *  propose, accept, and how many steps it would take. For tests and benches of the policy. */
   draftReplay(output: Uint32Array | Int32Array, draft: Uint32Array | Int32Array, maxDraft: number): { proposed: number; accepted: number; steps: number };
