@@ -10,6 +10,7 @@ import { expandBodyMarkers } from './body-markers.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { expandInlineMarkers } from './inline-markers.js';
+import { closeUnclosedTail } from './unclosed-tail.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
@@ -115,7 +116,7 @@ function describeLines(lines: number[]): string {
 
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
-  const inlineExpanded = expandInlineMarkers(raw.update, raw.code);
+  const inlineExpanded = closeUnclosedTail(expandInlineMarkers(raw.update, raw.code), raw.code);
   const input = { ...raw, update: expandBodyMarkers(inlineExpanded, raw.code) };
   const result = mergeExpanded(input, mode);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
