@@ -11,6 +11,7 @@ import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
+import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
@@ -119,7 +120,7 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded
   // (and the closers of a snippet that stops inside its blocks written out, which the no-loss pass reads too).
   const inlineExpanded = closeUnclosedTail(expandInlineMarkers(raw.update, raw.code), raw.code);
-  const input = { ...raw, update: expandBodyMarkers(inlineExpanded, raw.code) };
+  const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   const result = mergeExpanded(input, mode);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
