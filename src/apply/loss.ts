@@ -16,6 +16,7 @@ import { blockEnd, definesName, instructedStatements, removalTargets } from './r
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandInlineMarkers } from './inline-markers.js';
+import { closeUnclosedTail } from './unclosed-tail.js';
 import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
 import { closerOwnersMatch, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
@@ -80,7 +81,8 @@ function key(norm: string): string {
 
 function updateView(orig: Lines, original: string, sent: string): UpdateView {
   // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
-  const update = expandInlineMarkers(sent, original);
+  // So are the closing lines a snippet that stops inside its blocks implies (unclosed-tail.ts).
+  const update = closeUnclosedTail(expandInlineMarkers(sent, original), original);
   const split = splitUpdate(update, orig, original);
   const where = new Map<string, Array<[number, number]>>();
   split.segments.forEach((seg, s) => {
