@@ -31,15 +31,17 @@ function keyParts(k: string): Set<string> {
 /**
  * Two settings under keys sharing no word (`auto_minor_version_upgrade = true` beside
  * `performance_insights_enabled = true`): another setting, not the key renamed. A rename keeps a
- * part of the name (`max_conns` → `max_connections`, `desc` → `description`).
+ * part of the name (`max_conns` → `max_connections`, `desc` → `description`, `ipv4` → `ipv6`).
  */
 function otherSetting(a: string, b: string): boolean {
   const ka = SETTING.exec(a)?.[2];
   const kb = ka && SETTING.exec(b)?.[2];
   if (!ka || !kb || ka === kb) return false;
   const pa = [...keyParts(ka)];
-  // A shared word, or one abbreviating the other (`desc` → `description`), makes it a rename.
-  const related = (x: string, y: string): boolean => x === y || (Math.min(x.length, y.length) >= 3 && (x.startsWith(y) || y.startsWith(x)));
+  // Words that share their first three letters (`desc` → `description`) or differ only in digits
+  // (`ipv4` → `ipv6`) make it a rename.
+  const related = (x: string, y: string): boolean => x === y || x.replace(/\d+/g, '') === y.replace(/\d+/g, '') ||
+    (x.length >= 3 && y.length >= 3 && x.slice(0, 3) === y.slice(0, 3));
   for (const p of keyParts(kb)) if (pa.some((q) => related(p, q))) return false;
   return true;
 }
