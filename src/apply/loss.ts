@@ -18,6 +18,7 @@ import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { newAtKeyPath } from './key-path.js';
+import { closeUnclosedTail } from './unclosed-tail.js';
 import { lineIdentity, namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 
@@ -83,7 +84,9 @@ function key(norm: string): string {
 
 function updateView(orig: Lines, original: string, sent: string): UpdateView {
   // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
-  const update = expandCollapsedBlocks(expandInlineMarkers(sent, original), original);
+  // So are blocks collapsed onto one line (collapsed-blocks.ts) and the closing lines a snippet
+  // that stops inside its blocks implies (unclosed-tail.ts).
+  const update = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(sent, original), original), original);
   const split = splitUpdate(update, orig, original);
   const where = new Map<string, Array<[number, number]>>();
   split.segments.forEach((seg, s) => {
