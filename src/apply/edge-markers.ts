@@ -81,7 +81,9 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   if (!hasMarkers || segs.length === 0) return null;
   const first = segs[0]!;
   const last = segs[segs.length - 1]!;
-  const before = !first.markerBefore && anchored(ctx, first) && !showsEdge(ctx, first, 'head');
+  // An edited line stands the first segment inside the file as much as an exact one (an update
+  // opening on a changed line deep in the file, `security_groups = [...]`, with no marker above it).
+  const before = !first.markerBefore && (anchored(ctx, first) || editedAnchor(ctx, first)) && !showsEdge(ctx, first, 'head');
   // A last segment of closing lines after a marker (`});`, `}`) closes blocks an earlier segment
   // opened (closer-resume.ts); it does not say the file ends there.
   const closing = segs.length > 1 && last.markerBefore && closersOnly(last);
