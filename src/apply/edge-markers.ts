@@ -71,7 +71,9 @@ function showsEdge(ctx: MergeContext, seg: Segment, side: 'head' | 'tail'): bool
 /**
  * The update's segments with the markers it implies at its edges: when the update has markers, an
  * anchored first segment that does not start with the original's first lines gets a marker before
- * it, an anchored last segment that does not end with the original's last lines one after it.
+ * it, an anchored last segment one after it. The tail is not judged by the lines it ends with:
+ * files end alike (`}`, a handler's `writeJSON(w, …)` / `}` that its twin at the file's end repeats),
+ * and a marker after a segment that does reach the file's end keeps nothing there anyway.
  * Returns null when nothing changes.
  */
 export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segment[] | null {
@@ -79,11 +81,13 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   if (!hasMarkers || segs.length === 0) return null;
   const first = segs[0]!;
   const last = segs[segs.length - 1]!;
-  const before = !first.markerBefore && anchored(ctx, first) && !showsEdge(ctx, first, 'head');
+  // An edited line stands the first segment inside the file as much as an exact one (an update
+  // opening on a changed line deep in the file, `security_groups = [...]`, with no marker above it).
+  const before = !first.markerBefore && (anchored(ctx, first) || editedAnchor(ctx, first)) && !showsEdge(ctx, first, 'head');
   // A last segment of closing lines after a marker (`});`, `}`) closes blocks an earlier segment
   // opened (closer-resume.ts); it does not say the file ends there.
   const closing = segs.length > 1 && last.markerBefore && closersOnly(last);
-  const after = !last.markerAfter && (anchored(ctx, last) || closing || editedAnchor(ctx, last)) && !showsEdge(ctx, last, 'tail');
+  const after = !last.markerAfter && (anchored(ctx, last) || closing || editedAnchor(ctx, last));
   if (!before && !after) return null;
   return segs.map((seg, k) => ({
     ...seg,

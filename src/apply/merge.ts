@@ -7,9 +7,13 @@ import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
 import { expandBodyMarkers } from './body-markers.js';
+import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { expandInlineMarkers } from './inline-markers.js';
+import { closeUnclosedTail } from './unclosed-tail.js';
+import { rescaleIndentUnit } from './indent-unit.js';
+import { placeByInstruction } from './instructed-place.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
@@ -114,9 +118,11 @@ function describeLines(lines: number[]): string {
 }
 
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
-  // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
-  const inlineExpanded = expandInlineMarkers(raw.update, raw.code);
-  const input = { ...raw, update: expandBodyMarkers(inlineExpanded, raw.code) };
+  // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded
+  // (and the closers of a snippet that stops inside its blocks written out, which the no-loss pass reads too).
+  // A block collapsed onto one line (`"deps": { ... },`) says its body stays, like an inline marker.
+  const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(raw.update, raw.code), raw.code), raw.code);
+  const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   const result = mergeExpanded(input, mode);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
@@ -124,6 +130,13 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
 }
 
 function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
+  // One new definition the instruction places ("add X after Y"): inserted there, nothing removed.
+  const placed = placeByInstruction(input.code, input.update, input.instruction);
+  if (placed) {
+    const report: MergeReport = { hunks: [{ rule: 'definition', start: placed.at, end: placed.at }], removedByInstruction: 0, restored: [], wholeFile: false };
+    const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
+    return keepOriginal(input, { content: placed.content, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
+  }
   const syntax = syntaxPass(input.code, input.update);
   if (!syntax) return mergeLines(input, mode);
   const withSyntax = syntaxMerge(input, mode, syntax);

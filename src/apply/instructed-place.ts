@@ -1,0 +1,88 @@
+// "Add CountProjects after DeleteProject", "Add a publish action before destroy": the update is one
+// new definition and nothing else (no marker, no line of context), so the lines it shares with the
+// original (`if err != nil {`, `return response()->json($post);`) are common lines of every method,
+// not anchors. The instruction says where it goes: right after the named definition (past the blank
+// lines that follow it) or right before it (above its doc comment and attributes), set off by one
+// blank line. Only when the named definition is defined once in the original, the new one's name
+// nowhere, and the new definition sits at the named one's indentation. Nothing is removed.
+import { lineIdentity } from './line-identity.js';
+import { splitLines, type Lines } from './lines.js';
+import { markerLines } from './markers.js';
+import { blockEnd, definesName, removalTargets } from './removals.js';
+
+const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
+
+/** Leading lines that belong to the definition below them: comments, decorators, attributes. */
+const LEAD = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z])/;
+
+export interface InstructedPlacement {
+  content: string;
+  /** Original row the definition was inserted before. */
+  at: number;
+}
+
+export function placeByInstruction(code: string, update: string, instruction: string | null): InstructedPlacement | null {
+  if (!instruction || removalTargets(instruction).length > 0) return null;
+  const m = PLACE.exec(instruction);
+  if (!m) return null;
+  const side = /^(?:after|below)$/i.test(m[1]!) ? 'after' : 'before';
+  const target = m[2]!;
+  const o = splitLines(code);
+  const u = splitLines(update);
+  if (markerLines(u.text, o.text).some(Boolean)) return null;
+  // The update: leading comments/attributes, one definition header, its block, nothing after.
+  let first = 0;
+  while (first < u.text.length && u.blank[first]) first++;
+  let h = first;
+  while (h < u.text.length && (u.blank[h] || LEAD.test(u.norm[h]!))) h++;
+  if (h >= u.text.length) return null;
+  const id = lineIdentity(u.norm[h]!);
+  if (!id || !id.startsWith('def ')) return null;
+  const name = id.slice(4);
+  let last = u.text.length - 1;
+  while (last >= 0 && u.blank[last]) last--;
+  if (blockEnd(u, h) !== last + 1) return null;
+  // The new name is defined nowhere in the original; the target exactly once.
+  let at = -1;
+  for (let j = 0; j < o.text.length; j++) {
+    if (o.blank[j]) continue;
+    if (definesName(o.text[j]!, name)) return null;
+    if (definesName(o.text[j]!, target) && lineIdentity(o.norm[j]!) !== null) {
+      if (at >= 0) return null;
+      at = j;
+    }
+  }
+  if (at < 0 || o.indent[at] !== u.indent[h]) return null;
+  const row = side === 'after' ? afterDefinition(o, at) : beforeDefinition(o, at);
+  return { content: insertAt(o, row, u, first, last), at: row };
+}
+
+/** The first non-blank row after the definition headed by h (or the file's end). */
+function afterDefinition(o: Lines, h: number): number {
+  let j = blockEnd(o, h);
+  while (j < o.text.length && o.blank[j]) j++;
+  return j;
+}
+
+/** The definition's first row: its header, or the comments and attributes right above it. */
+function beforeDefinition(o: Lines, h: number): number {
+  let j = h;
+  // ` * text` lines of a block comment sit one column right of the header.
+  while (j > 0 && !o.blank[j - 1] && o.indent[j - 1]! - o.indent[h]! >= 0 && o.indent[j - 1]! - o.indent[h]! <= 1 && LEAD.test(o.norm[j - 1]!)) j--;
+  return j;
+}
+
+/** The original with update rows [a, b] inserted before row `row`, a blank line between them and the code on each side. */
+function insertAt(o: Lines, row: number, u: Lines, a: number, b: number): string {
+  const eol = o.dominantEol;
+  const out: string[] = [];
+  for (let j = 0; j < row; j++) out.push(o.text[j]! + (o.eol[j] || eol));
+  // A blank line above it too, unless it opens a block (the first member of a class).
+  if (row > 0 && !o.blank[row - 1] && !/[{([:]$/.test(o.norm[row - 1]!)) out.push(eol);
+  for (let i = a; i <= b; i++) out.push(u.text[i]! + eol);
+  if (row < o.text.length) out.push(eol);
+  for (let j = row; j < o.text.length; j++) out.push(o.text[j]! + o.eol[j]!);
+  let text = out.join('');
+  if (row >= o.text.length && !o.finalNewline) text = text.slice(0, -eol.length);
+  return text;
+}

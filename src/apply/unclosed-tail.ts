@@ -1,0 +1,183 @@
+// A snippet that stops inside the blocks it opened: the model wrote the changed lines of a block
+// and left out the closing lines (`None => writeln!(…)?,` and no `}` after the new `match`). The
+// update is read with those closers written out, in the merge and in the no-loss check alike:
+// each block the snippet's last segment opens and leaves open gets its closing line, from the
+// innermost out, up to and including the innermost block the original already has (its header is
+// an original line). That block then ends where the original's did, so the new lines replace the
+// rest of its body; blocks further out stay open (the code after them is kept).
+//
+// Only when the snippet ends with new code inside the innermost block (not with an original line,
+// where a model that stops has only stopped, and not with the opening line itself, which is an
+// edited header), and no marker follows its last line.
+import { closesAt } from './brackets.js';
+import { normalize, splitLines, type Lines } from './lines.js';
+import { markerLines } from './markers.js';
+
+const PAIR: Record<string, string> = { '{': '}', '(': ')', '[': ']' };
+
+interface Opener {
+  line: number;
+  /** Brackets this line opens and leaves open, in order. */
+  chars: string[];
+}
+
+/**
+ * Brackets each line leaves open, over lines [a, b]: a stack scan outside quoted text and `//`
+ * comments. Closers of blocks opened before line a are ignored.
+ */
+function openBlocks(text: readonly string[], a: number, b: number): Opener[] {
+  const stack: Array<{ line: number; c: string }> = [];
+  for (let y = a; y <= b; y++) {
+    const t = text[y]!;
+    let quote = '';
+    for (let k = 0; k < t.length; k++) {
+      const c = t[k]!;
+      if (quote) {
+        if (c === '\\') k++;
+        else if (c === quote) quote = '';
+        continue;
+      }
+      if (c === '"' || c === "'" || c === '`') quote = c;
+      else if (c === '{' || c === '(' || c === '[') stack.push({ line: y, c });
+      else if (c === '}' || c === ')' || c === ']') {
+        if (stack.length > 0 && PAIR[stack[stack.length - 1]!.c] === c) stack.pop();
+        else if (stack.length > 0) return [];
+      } else if (c === '/' && t[k + 1] === '/') break;
+    }
+  }
+  const out: Opener[] = [];
+  for (const { line, c } of stack) {
+    const last = out[out.length - 1];
+    if (last && last.line === line) last.chars.push(c);
+    else out.push({ line, chars: [c] });
+  }
+  return out;
+}
+
+/** The closing text of an opener: the original's usual closer for openers that end alike (`});` after `=> {`), else the brackets reversed. */
+function closerText(origOpeners: Map<string, Map<string, number>>, opener: string, chars: string[]): string {
+  const seq = chars.slice().reverse().map((c) => PAIR[c]!).join('');
+  const tally = origOpeners.get(`${seq}|${opener.slice(-3)}`) ?? origOpeners.get(seq);
+  if (!tally) return seq;
+  let best = seq;
+  let bestN = 0;
+  for (const [t, n] of tally) if (n > bestN) [best, bestN] = [t, n];
+  return best;
+}
+
+/** Closing lines the original writes for its openers, keyed by the brackets closed and by the opener's last characters. */
+function originalClosers(text: readonly string[], norm: readonly string[]): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  const add = (key: string, closer: string): void => {
+    let m = out.get(key);
+    if (!m) out.set(key, (m = new Map()));
+    m.set(closer, (m.get(closer) ?? 0) + 1);
+  };
+  const stack: Array<{ line: number; c: string }> = [];
+  for (let y = 0; y < text.length; y++) {
+    const t = text[y]!;
+    const closed: Array<{ line: number; c: string }> = [];
+    let quote = '';
+    for (let k = 0; k < t.length; k++) {
+      const c = t[k]!;
+      if (quote) {
+        if (c === '\\') k++;
+        else if (c === quote) quote = '';
+        continue;
+      }
+      if (c === '"' || c === "'" || c === '`') quote = c;
+      else if (c === '{' || c === '(' || c === '[') stack.push({ line: y, c });
+      else if (c === '}' || c === ')' || c === ']') {
+        const top = stack.pop();
+        if (top && top.line !== y) closed.push(top);
+      } else if (c === '/' && t[k + 1] === '/') break;
+    }
+    // A line that only closes (`});`): what it closes, keyed by the opener's brackets.
+    if (closed.length === 0 || !/^[)}\]]/.test(norm[y]!)) continue;
+    const opener = closed[0]!.line;
+    if (closed.some((o) => o.line !== opener)) continue;
+    const seq = closed.map((o) => PAIR[o.c]!).join('');
+    if (!norm[y]!.startsWith(seq)) continue;
+    add(seq, norm[y]!);
+    add(`${seq}|${norm[opener]!.slice(-3)}`, norm[y]!);
+  }
+  return out;
+}
+
+/**
+ * The snippet's new last lines stand for the rest of the original block headed by update line h
+ * (go's `return nil, fmt.Errorf(…)` for `return nil, ErrNotFound`, a new `match` for
+ * `stack.push(a * b);`): in every original block with that header that holds the snippet's last
+ * original line, the lines after that line up to the block's end are no more than the new lines.
+ */
+function restReplaced(u: Lines, orig: Lines, start: number, last: number, h: number, origLines: Set<string>): boolean {
+  let a = last;
+  while (a > h && (u.blank[a] || !origLines.has(u.norm[a]!))) a--;
+  let added = 0;
+  for (let x = a + 1; x <= last; x++) if (!u.blank[x]) added++;
+  if (added === 0 || a < start) return false;
+  let found = false;
+  for (let j = 0; j < orig.text.length; j++) {
+    if (orig.norm[j] !== u.norm[h]) continue;
+    let b = j;
+    while (b < orig.text.length && closesAt(orig.text, b) < 0 && b - j < 2) b++;
+    const c = b < orig.text.length ? closesAt(orig.text, b) : -1;
+    if (c < 0) continue;
+    let at = -1;
+    for (let y = j; y < c; y++) if (orig.norm[y] === u.norm[a]) at = y;
+    if (at < 0) continue;
+    found = true;
+    let rest = 0;
+    for (let y = at + 1; y < c; y++) if (!orig.blank[y]) rest++;
+    if (rest > added) return false;
+  }
+  return found;
+}
+
+/** The update with the closing lines its unclosed last segment implies appended (unchanged when none). */
+export function closeUnclosedTail(update: string, code: string): string {
+  const u = splitLines(update);
+  let last = u.text.length - 1;
+  while (last >= 0 && u.blank[last]) last--;
+  if (last < 0) return update;
+  const orig = splitLines(code);
+  const isMarker = markerLines(u.text, orig.text);
+  if (isMarker[last]) return update;
+  let start = last;
+  while (start > 0 && !isMarker[start - 1]) start--;
+  const open = openBlocks(u.text, start, last);
+  if (open.length === 0) return update;
+  // The snippet ends with new code inside its innermost block.
+  if (open[open.length - 1]!.line >= last) return update;
+  const origLines = new Set<string>();
+  for (let j = 0; j < orig.norm.length; j++) if (!orig.blank[j]) origLines.add(orig.norm[j]!);
+  if (origLines.has(u.norm[last]!)) return update;
+  // Blocks whose header the original has, from the outermost in, up to the first new one (inside
+  // a new block every block is new, whatever its text). Close every block inside the innermost
+  // such block, and that block itself.
+  // A bracket alone on its line (Allman style) belongs to the header above it.
+  const head = (line: number): number => {
+    if (!/^[{([]+$/.test(u.norm[line]!)) return line;
+    let h = line - 1;
+    while (h > start && u.blank[h]) h--;
+    return h >= start ? h : line;
+  };
+  let kept = 0;
+  while (kept < open.length && origLines.has(u.norm[head(open[kept]!.line)]!)) kept++;
+  const existing = kept > 0 && restReplaced(u, orig, start, last, head(open[kept - 1]!.line), origLines);
+  // An original block whose rest is longer than the new lines stays open: the model stopped there.
+  const closing = open.slice(existing ? kept - 1 : kept).reverse();
+  if (closing.length === 0) return update;
+  const closers = originalClosers(orig.text, orig.norm);
+  const eol = u.dominantEol;
+  const added: string[] = [];
+  for (const o of closing) {
+    const t = u.text[o.line]!;
+    added.push(t.slice(0, t.length - t.trimStart().length) + closerText(closers, normalize(t), o.chars));
+  }
+  // A new block written after a blank line (its own paragraph) ends with one too.
+  const outer = head(closing[closing.length - 1]!.line);
+  if (!existing && outer > start && u.blank[outer - 1]) added.push('');
+  const body = u.text.slice(0, last + 1).map((t, i) => t + (i < last ? u.eol[i] || eol : '')).join('');
+  return body + eol + added.join(eol) + (u.finalNewline ? eol : '');
+}
