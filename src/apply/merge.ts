@@ -12,6 +12,7 @@ import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
+import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
@@ -121,7 +122,7 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // (and the closers of a snippet that stops inside its blocks written out, which the no-loss pass reads too).
   // A block collapsed onto one line (`"deps": { ... },`) says its body stays, like an inline marker.
   const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(raw.update, raw.code), raw.code), raw.code);
-  const input = { ...raw, update: expandBodyMarkers(inlineExpanded, raw.code) };
+  const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   const result = mergeExpanded(input, mode);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
