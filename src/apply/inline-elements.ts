@@ -113,3 +113,64 @@ export function isMarkerElement(text: string): boolean {
   if (t === '...' || t === '…') return true;
   return BLOCK_COMMENT.test(t) && isMarkerLine(t, NO_MARKERS);
 }
+
+/**
+ * The key of a keyed element — `features = ["a"]`, `md: 768px`, `"b": 2`, `timeout=5` — or null.
+ * `==`, `=>`, `::` and `:=` do not key an element.
+ */
+export function elementKey(text: string): string | null {
+  const m = /^(["'`]?)([\w$.@-]+)\1\s*(?::(?![:=])|=(?![=>]))\s*\S/.exec(text);
+  return m ? m[2]! : null;
+}
+
+/** A marker comment written against an element without its own comma: `/* ... *\/ xl: 1200px`. */
+export interface GluedMarker {
+  marker: Element;
+  code: Element;
+  /** Which side of the element the marker is on. */
+  side: 'before' | 'after';
+}
+
+/** Element `e` of `line` read as a marker comment glued to an element, or null. */
+export function gluedMarker(line: string, e: Element): GluedMarker | null {
+  const t = line.slice(e.start, e.end);
+  const lead = /^(\/\*.*?\*\/|<!--.*?-->)\s+(?=\S)/.exec(t);
+  if (lead && isMarkerElement(lead[1]!)) {
+    return { marker: { start: e.start, end: e.start + lead[1]!.length }, code: { start: e.start + lead[0].length, end: e.end }, side: 'before' };
+  }
+  const open = t.endsWith('*/') ? t.lastIndexOf('/*') : t.endsWith('-->') ? t.lastIndexOf('<!--') : -1;
+  if (open > 0 && /\s/.test(t[open - 1]!) && isMarkerElement(t.slice(open))) {
+    const code = t.slice(0, open).trimEnd();
+    if (code && !/[*/]$/.test(code)) return { marker: { start: e.start + open, end: e.end }, code: { start: e.start, end: e.start + code.length }, side: 'after' };
+  }
+  return null;
+}
+
+/**
+ * A list written without commas (`(app analytics auth billing)` in a shell array, CMake arguments,
+ * a Nix list) read word by word: whitespace separates, quotes and inner brackets are atoms. Null when
+ * the list has commas or fewer than two words.
+ */
+export function wordList(line: string, list: BracketList): BracketList | null {
+  if (list.close < 0 || list.elements.length !== 1) return null;
+  const out: BracketList = { open: list.open, close: list.close, elements: [] };
+  let depth = 0;
+  let from = -1;
+  for (let k = list.open + 1; k <= list.close; k++) {
+    const c = line[k]!;
+    if (k === list.close || (depth === 0 && /\s/.test(c))) {
+      if (from >= 0) out.elements.push({ start: from, end: k });
+      from = -1;
+      continue;
+    }
+    if (from < 0) from = k;
+    if (c === '"' || c === "'" || c === '`') {
+      let j = k + 1;
+      while (j < list.close && line[j] !== c) j += line[j] === '\\' ? 2 : 1;
+      if (j >= list.close) return null;
+      k = j;
+    } else if (c in CLOSER) depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+  }
+  return depth === 0 && out.elements.length >= 2 ? out : null;
+}

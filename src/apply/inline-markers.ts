@@ -6,7 +6,7 @@
 // marker is replaced by the original's elements between the elements the update shows on either
 // side of it, copied with the original's separators. Nothing is expanded when the match is not
 // certain: the line then stays as written and the no-loss pass keeps the original line.
-import { bracketLists, isMarkerElement, valueListStart, type BracketList } from './inline-elements.js';
+import { bracketLists, elementKey, gluedMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
 import { isMarkerLine } from './markers.js';
 
 /** Cheap pre-check: a line that can hold a marker element at all. */
@@ -77,31 +77,64 @@ function pickCandidate(cands: Candidate[], update: string[], i: number, orig: Or
   return null;
 }
 
-/** Longest common subsequence of the update's shown elements and the original's: update index → original index. */
+/**
+ * Longest common subsequence of the update's shown elements and the original's: update index →
+ * original index. Keyed elements (`features = [...]`, `md: 768px`, `"b": 2`) match on their key: the
+ * shown one is that element edited, so a marker before it does not stand for the old one too.
+ */
 function alignElements(u: string[], marker: boolean[], o: string[]): number[] {
   const n = u.length;
   const m = o.length;
+  const uKeys = u.map(elementKey);
+  const oKeys = o.map(elementKey);
+  const same = (a: number, b: number): boolean => !marker[a] && (u[a] === o[b] || (uKeys[a] !== null && uKeys[a] === oKeys[b]));
   const dp = new Uint16Array((n + 1) * (m + 1));
   const at = (a: number, b: number) => a * (m + 1) + b;
   for (let a = n - 1; a >= 0; a--) {
     for (let b = m - 1; b >= 0; b--) {
-      dp[at(a, b)] = !marker[a] && u[a] === o[b] ? dp[at(a + 1, b + 1)]! + 1 : Math.max(dp[at(a + 1, b)]!, dp[at(a, b + 1)]!);
+      dp[at(a, b)] = same(a, b) ? dp[at(a + 1, b + 1)]! + 1 : Math.max(dp[at(a + 1, b)]!, dp[at(a, b + 1)]!);
     }
   }
   const match = new Array<number>(n).fill(-1);
   for (let a = 0, b = 0; a < n && b < m; ) {
-    if (!marker[a] && u[a] === o[b]) match[a++] = b++;
+    if (same(a, b) && dp[at(a, b)] === dp[at(a + 1, b + 1)]! + 1) match[a++] = b++;
     else if (dp[at(a + 1, b)]! >= dp[at(a, b + 1)]!) a++;
     else b++;
   }
   return match;
 }
 
+interface Piece {
+  start: number;
+  end: number;
+  marker: boolean;
+  /** A marker comment written against the next ('before') or previous ('after') element, without a comma. */
+  glued?: 'before' | 'after';
+}
+
+/** The list's elements, with marker comments glued to an element split off it. */
+function pieces(line: string, g: BracketList): Piece[] {
+  const out: Piece[] = [];
+  for (const e of g.elements) {
+    if (isMarkerElement(line.slice(e.start, e.end))) {
+      out.push({ ...e, marker: true });
+      continue;
+    }
+    const glued = gluedMarker(line, e);
+    if (!glued) out.push({ ...e, marker: false });
+    else if (glued.side === 'before') out.push({ ...glued.marker, marker: true, glued: 'before' }, { ...glued.code, marker: false });
+    else out.push({ ...glued.code, marker: false }, { ...glued.marker, marker: true, glued: 'after' });
+  }
+  return out;
+}
+
 /** The update line with the markers of list `g` expanded from the original line `c`, or null. */
 function expandList(line: string, g: BracketList, c: Candidate, orig: Original): string | null {
-  const u = g.elements.map((e) => line.slice(e.start, e.end));
-  const marker = u.map(isMarkerElement);
-  const o = c.list.elements.map((e) => c.text.slice(e.start, e.end));
+  const ps = pieces(line, g);
+  const u = ps.map((p) => line.slice(p.start, p.end));
+  const marker = ps.map((p) => p.marker);
+  const oe = c.list.elements;
+  const o = oe.map((e) => c.text.slice(e.start, e.end));
   // A `...` the original list holds too is code there (Python's Ellipsis, C varargs), not a marker.
   if (u.some((t, k) => marker[k] && o.includes(t))) return null;
   if (u.length > MAX_ELEMENTS || o.length > MAX_ELEMENTS) return null;
@@ -117,11 +150,16 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
     if (next - prev < 2 || ranges.some((r) => r[1] === prev + 1)) return null;
     ranges.push([a, prev + 1, next - 1]);
   }
+  // The separator a glued marker's elements need where the original's own is not at hand.
+  const sep = (x: number): string => (x >= 0 && x + 1 < oe.length ? c.text.slice(oe[x]!.end, oe[x + 1]!.start) : oe.length > 1 ? c.text.slice(oe[0]!.end, oe[1]!.start) : ', ');
   let out = line;
   for (let r = ranges.length - 1; r >= 0; r--) {
     const [a, first, last] = ranges[r]!;
-    const items = c.text.slice(c.list.elements[first]!.start, c.list.elements[last]!.end);
-    out = out.slice(0, g.elements[a]!.start) + items + out.slice(g.elements[a]!.end);
+    const items = c.text.slice(oe[first]!.start, oe[last]!.end);
+    const p = ps[a]!;
+    if (p.glued === 'before') out = out.slice(0, p.start) + items + sep(last) + out.slice(ps[a + 1]!.start);
+    else if (p.glued === 'after') out = out.slice(0, ps[a - 1]!.end) + sep(first - 1) + items + out.slice(p.end);
+    else out = out.slice(0, p.start) + items + out.slice(p.end);
   }
   return keepContinuation(out, line.length - g.close, c, orig);
 }
@@ -145,8 +183,11 @@ function isSubscript(line: string, g: BracketList): boolean {
   return line[g.open] === '[' && g.open > 0 && /[\w\])]/.test(line[g.open - 1]!);
 }
 
+/** How a list is read: by commas, as a line's unbracketed value list, or word by word (no commas). */
+type ListMode = 'commas' | 'value' | 'words';
+
 /** Update line i with list g expanded from the original line with the same head, or null. */
-function expandAt(update: string[], i: number, line: string, g: BracketList, valueList: boolean, orig: Original): string | null {
+function expandAt(update: string[], i: number, line: string, g: BracketList, mode: ListMode, orig: Original): string | null {
   const indent = line.length - line.trimStart().length;
   const head = line.slice(indent, g.open + 1);
   if (head.slice(0, -1).trim().length < 2) return null;
@@ -154,15 +195,17 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, val
   const cands: Candidate[] = [];
   orig.trimmed.forEach((t, j) => {
     if (!t.startsWith(head)) return;
-    const lists = bracketLists(t, valueList ? head.length : undefined);
-    const list = valueList ? lists?.[lists.length - 1] : lists?.find((l) => l.open === head.length - 1);
+    const lists = bracketLists(t, mode === 'value' ? head.length : undefined);
+    let list = mode === 'value' ? lists?.[lists.length - 1] : lists?.find((l) => l.open === head.length - 1);
+    if (list && mode === 'words') list = wordList(t, list) ?? undefined;
     if (list && list.close >= 0) cands.push({ j, text: t, list });
   });
   const c = pickCandidate(cands, update, i, orig);
   return c && expandList(line, g, c, orig);
 }
 
-const holdsMarker = (line: string, l: BracketList) => l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)));
+const holdsMarker = (line: string, l: BracketList) =>
+  l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)) || gluedMarker(line, e) !== null);
 
 /** Update line i with every marker element it holds expanded, or null when none could be. */
 function expandLine(update: string[], i: number, orig: Original): string | null {
@@ -177,21 +220,29 @@ function expandLine(update: string[], i: number, orig: Original): string | null 
     for (const l of lists) if (l.close >= 0 && l.open < limit && (!g || l.open > g.open) && holdsMarker(line, l)) g = l;
     if (!g) break;
     limit = g.open;
-    const next = expandAt(update, i, line, g, false, orig);
+    const next = expandAt(update, i, line, g, 'commas', orig);
     if (next) {
       line = next;
       changed = true;
     }
   }
   if (changed) return line;
+  // A list without commas holding a bare `...` word: a shell array, CMake or Nix arguments.
+  const lists = bracketLists(line);
+  for (const l of lists ?? []) {
+    const w = wordList(line, l);
+    if (!w || !w.elements.some((e) => /^(?:\.{3}|…)$/.test(line.slice(e.start, e.end)))) continue;
+    const next = expandAt(update, i, line, w, 'words', orig);
+    if (next) return next;
+  }
   // No bracket around the marker: the line's value list (`font-family: Inter, …, sans-serif;`).
   const from = valueListStart(line.trimStart());
   if (from < 0) return null;
   const indent = line.length - line.trimStart().length;
-  const lists = bracketLists(line, indent + from);
-  const v = lists?.[lists.length - 1];
+  const values = bracketLists(line, indent + from);
+  const v = values?.[values.length - 1];
   if (!v || v.elements.length < 2 || !holdsMarker(line, v)) return null;
-  return expandAt(update, i, line, v, true, orig);
+  return expandAt(update, i, line, v, 'value', orig);
 }
 
 /** The update with every inline marker it can place expanded from the original; other lines stay. */

@@ -17,6 +17,8 @@ import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
+import { expandCollapsedBlocks } from './collapsed-blocks.js';
+import { newAtKeyPath } from './key-path.js';
 import { lineIdentity, namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 
@@ -71,14 +73,19 @@ function fromInline(view: UpdateView, norm: string): boolean {
 
 
 /** Comparison key of a line: normalised, a byte-order mark dropped. */
+/** The update lines showing text `k`, as [segment lines, row] (key-path.ts). */
+function shownAt(view: UpdateView, k: string): Array<[Lines, number]> {
+  return (view.where.get(k) ?? []).map(([s, i]) => [view.segments[s]!.lines, i]);
+}
+
 function key(norm: string): string {
   return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
 }
 
 function updateView(orig: Lines, original: string, sent: string): UpdateView {
   // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
-  // So are the closing lines a snippet that stops inside its blocks implies (unclosed-tail.ts).
-  const update = closeUnclosedTail(expandInlineMarkers(sent, original), original);
+  // So are collapsed blocks, and the closing lines a snippet that stops inside its blocks implies (unclosed-tail.ts).
+  const update = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(sent, original), original), original);
   const split = splitUpdate(update, orig, original);
   const where = new Map<string, Array<[number, number]>>();
   split.segments.forEach((seg, s) => {
@@ -471,7 +478,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
-        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!)) continue;
+        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
+          !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';

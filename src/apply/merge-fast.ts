@@ -49,8 +49,10 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
     for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES; c++) {
       const q = pos[c]!;
       // Same indentation as the update writes it breaks ties between copies (`.header {` at the top
-      // level or inside `@media`).
-      let support = neighbourAgreement(ctx, seg, i, q) / 8 + editedNeighbours(ctx, seg, i, q) / 16 + (ctx.orig.indent[q] === seg.lines.indent[i] ? 1 / 64 : 0);
+      // level or inside `@media`), then the same spacing inside the line (`tags      = var.tags`
+      // aligned with its block's other fields, not the lone `tags = var.tags` of another block).
+      let support = neighbourAgreement(ctx, seg, i, q) / 8 + editedNeighbours(ctx, seg, i, q) / 16 + (ctx.orig.indent[q] === seg.lines.indent[i] ? 1 / 64 : 0) +
+        (ctx.orig.text[q]!.trim() === seg.lines.text[i]!.trim() ? 1 / 128 : 0);
       const x0 = Math.max(0, x - SUPPORT_RADIUS);
       const x1 = Math.min(strong.length, x + SUPPORT_RADIUS + 1);
       for (let y = x0; y < x1; y++) {

@@ -5,6 +5,8 @@ import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers } from './closer-resume.js';
+import { editedBeyondInsert } from './edge-edits.js';
+import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import type { Lines } from './lines.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
@@ -157,6 +159,16 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
   let j = j0 + dir;
   const inSeg = (x: number): boolean => x >= 0 && x < s.text.length;
   const inOrig = (y: number): boolean => (dir > 0 ? y < limit : y >= limit) && y >= 0 && y < o.text.length;
+  // New lines, then the segment's outermost line edited from the original's next one (edge-edits.ts).
+  const editedPast = (): boolean => {
+    const late = editedBeyondInsert(s, o, i, j, dir, inOrig, (x, y) => edgeMatch(s, x, o, y, delta, dir));
+    if (!late) return false;
+    out.push(...(dir > 0 ? late : late.slice().reverse()));
+    const [x, y] = dir > 0 ? late[late.length - 1]! : late[0]!;
+    i = x + dir;
+    j = y + dir;
+    return true;
+  };
   while (inSeg(i) && inOrig(j)) {
     if (edgeMatch(s, i, o, j, delta, dir)) {
       out.push([i, j]);
@@ -199,6 +211,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
           continue;
         }
       }
+      if (editedPast()) continue;
       break;
     }
     let found = -1;
@@ -230,6 +243,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
           continue;
         }
       }
+      if (editedPast()) continue;
       break;
     }
     out.push([found, j]);
@@ -273,9 +287,11 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   if (next >= o.text.length) return;
   const anchor = tail[tail.length - 2] ?? last;
   const shift = o.indent[anchor[1]]! - s.indent[anchor[0]]!;
-  // The new lines are one or more whole blocks at the sibling's level: they start there and end on its closer.
+  // The new lines are one or more whole blocks at the sibling's level (marker-blanks.ts).
   const level = o.indent[next]! - shift;
-  if (s.indent[i + 1] !== level || s.indent[n - 1] !== level || !s.weak[n - 1] || !/^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) return;
+  if (!wholeBlocksAt(s, i + 1, n - 1, level)) return;
+  // Closed by a closing line, the new lines are a block; else the sibling must head one (a rule, a heading).
+  if (!(s.weak[n - 1] && /^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) && !headsBlock(o, next)) return;
   tail.pop();
 }
 
@@ -817,6 +833,16 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     if (seg.markerBefore && leadBlanks > 0 && all[0]![0] === leadBlanks && all[0]![1] === start && !(start > 0 && o.blank[start - 1])) {
       drop = new Set<number>();
       for (let i = 0; i < leadBlanks; i++) drop.add(i);
+    }
+    // Blank lines between a last line that is context and the marker, where the original goes on
+    // without one: layout around the marker (marker-blanks.ts).
+    if (seg.markerAfter && blanks > 0) {
+      const layout = blanksBeforeMarker(s, all, o, blanks);
+      if (layout.length > 0) {
+        drop ??= new Set<number>();
+        for (const i of layout) drop.add(i);
+        blanks = 0;
+      }
     }
     // Likewise blank lines before a marker that keeps nothing (the segment reaches the file's end,
     // e.g. a hunk written first but placed last): the original ends without them.

@@ -7,6 +7,7 @@ import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
 import { expandBodyMarkers } from './body-markers.js';
+import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { expandInlineMarkers } from './inline-markers.js';
@@ -117,9 +118,10 @@ function describeLines(lines: number[]): string {
 }
 
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
-  // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded
-  // (and the closers of a snippet that stops inside its blocks written out, which the no-loss pass reads too).
-  const inlineExpanded = closeUnclosedTail(expandInlineMarkers(raw.update, raw.code), raw.code);
+  // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
+  // A block collapsed onto one line (`"deps": { ... },`) says its body stays, like an inline marker.
+  // The closers of a snippet that stops inside its blocks are written out (the no-loss pass reads them too).
+  const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(raw.update, raw.code), raw.code), raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   const result = mergeExpanded(input, mode);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges

@@ -14,9 +14,48 @@ function split(norm: string): { shape: string; literals: string[] } {
   return { shape, literals };
 }
 
-/** `a` and `b` have the same shape, at least two literals, and not one literal in common. */
+/**
+ * A list item that opens with the key naming it — a YAML `- name: QUEUE_CONCURRENCY`, an object
+ * element `{ id: "grpc", port: 9000 },` — gives that key and its value.
+ */
+const NAMED_ITEM = /^(?:-\s+|\{\s*)(["']?)(name|id|key)\1\s*[:=]\s*("[^"]*"|'[^']*'|[^,\s}]+)/;
+
+/** A setting line: one bare key, then `=` or `:` and a value (`deletion_protection = true`, `port: 80`). */
+const SETTING = /^(["']?)([\w$.-]+)\1\s*[:=](?![=:])\s*\S/;
+
+/** Lower-case word parts of a key: `auto_minor_version`, `autoMinorVersion` → auto, minor, version. */
+function keyParts(k: string): Set<string> {
+  return new Set(k.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_.$-]+/).filter(Boolean));
+}
+
+/**
+ * Two settings under keys sharing no word (`auto_minor_version_upgrade = true` beside
+ * `performance_insights_enabled = true`): another setting, not the key renamed. A rename keeps a
+ * part of the name (`max_conns` → `max_connections`, `desc` → `description`, `ipv4` → `ipv6`).
+ */
+function otherSetting(a: string, b: string): boolean {
+  const ka = SETTING.exec(a)?.[2];
+  const kb = ka && SETTING.exec(b)?.[2];
+  if (!ka || !kb || ka === kb) return false;
+  const pa = [...keyParts(ka)];
+  // Words that share their first three letters (`desc` → `description`) or differ only in digits
+  // (`ipv4` → `ipv6`) make it a rename.
+  const related = (x: string, y: string): boolean => x === y || x.replace(/\d+/g, '') === y.replace(/\d+/g, '') ||
+    (x.length >= 3 && y.length >= 3 && x.slice(0, 3) === y.slice(0, 3));
+  for (const p of keyParts(kb)) if (pa.some((q) => related(p, q))) return false;
+  return true;
+}
+
+/**
+ * `a` and `b` are two items of a list: the same shape, at least two literals and not one in common,
+ * or items opening with the same naming key (`- name: A` / `- name: B`) set to other values.
+ */
 export function anotherSibling(a: string, b: string): boolean {
   if (a === b) return false;
+  const na = NAMED_ITEM.exec(a);
+  const nb = na && NAMED_ITEM.exec(b);
+  if (na && nb && na[2] === nb[2]) return na[3] !== nb[3];
+  if (otherSetting(a, b)) return true;
   const sa = split(a);
   if (sa.literals.length < 2) return false;
   const sb = split(b);

@@ -112,3 +112,27 @@ describe('expandInlineMarkers: lists without brackets and subscripts', () => {
     expect(expand('    shape: Tuple[int, ...]\n', '    shape: Tuple[int, str]\n')).toBe('    shape: Tuple[int, ...]\n');
   });
 });
+
+describe('expandInlineMarkers: glued markers, keyed elements, lists without commas (branch text3)', () => {
+  it('a marker comment written against the next or previous element, without its comma', () => {
+    const scss = '$bp: (sm: 576px, md: 768px, lg: 992px, xl: 1200px);\n';
+    expect(expand('$bp: (sm: 576px, /* ... */ xl: 1200px);\n', scss)).toBe(scss);
+    const hcl = '  groups = [aws_sg.app.id, aws_sg.worker.id]\n';
+    expect(expand('  groups = [aws_sg.app.id, /* ... */ aws_sg.bastion.id]\n', hcl)).toBe('  groups = [aws_sg.app.id, aws_sg.worker.id, aws_sg.bastion.id]\n');
+    const ts = 'const xs = [1, 2, 3, 4];\n';
+    expect(expand('const xs = [1, /* ... */, 5];\n', ts)).toBe('const xs = [1, 2, 3, 4, 5];\n');
+    expect(expand('const xs = [0, 1 /* ... */];\n', ts)).toBe('const xs = [0, 1, 2, 3, 4];\n');
+  });
+  it('a keyed element shown after a marker is that element edited, not one more', () => {
+    const toml = 'sqlx = { version = "0.7", default-features = false, features = ["macros"] }\n';
+    expect(expand('sqlx = { ..., features = ["macros", "uuid"] }\n', toml)).toBe('sqlx = { version = "0.7", default-features = false, features = ["macros", "uuid"] }\n');
+    // `==` is a comparison, not a key: no element is taken as edited.
+    expect(expand('assert_all(..., x == 2)\n', 'assert_all(a, b, x == 1)\n')).toBe('assert_all(a, b, x == 1, x == 2)\n');
+  });
+  it('a list without commas, word by word (shell arrays, CMake arguments); quotes and inner brackets are atoms', () => {
+    const sh = 'DATABASES=(app analytics "audit log" $(tenant dbs) billing)\n';
+    expect(expand('DATABASES=(app ... billing reports)\n', sh)).toBe('DATABASES=(app analytics "audit log" $(tenant dbs) billing reports)\n');
+    // A list with commas is read by its commas: the word reading does not apply.
+    expect(expand('f(a ... b)\n', 'f(a, x, b)\n')).toBe('f(a ... b)\n');
+  });
+});

@@ -1,0 +1,88 @@
+// A block collapsed onto one line: `"dependencies": { ... },`, `router.get("/x", auth, (req, res) => { /* ... */ });`,
+// `fn load(&self) -> Config { … }`. The update writes the block's opening line, a marker for its
+// whole body and its closing line joined into one line, to say "this block stays (its body as it
+// was)". Before placement such a line is expanded to the original block: the opening line as the
+// update writes it (it may be edited: a new argument), then the original body and closing line.
+// Otherwise the line is new text to the merge, and the next shown line anchors past the block.
+import { closesAt, codeBracketDelta } from './brackets.js';
+import { isMarkerElement } from './inline-elements.js';
+import { normalize, tokens } from './lines.js';
+
+/** Indentation, the head up to its opening bracket, the marker, the closing bracket and what follows it. */
+const COLLAPSED = /^(\s*)(\S.*?)\s*([{[(])\s*(\.\.\.|…|\/\*.*?\*\/|<!--.*?-->)\s*([}\])])(.*)$/;
+const PAIR: Record<string, string> = { '{': '}', '[': ']', '(': ')' };
+/** Leading tokens an edited opening line must share with the original one (`router.delete("/x", auth,`). */
+const MIN_SHARED_TOKENS = 5;
+
+const indentOf = (t: string): number => t.length - t.trimStart().length;
+
+function sharedLead(a: string[], b: string[]): number {
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  return k;
+}
+
+/**
+ * The original block [opener, closer] a collapsed line stands for, or null: the original line with
+ * the same head (or, when none has it, the one unique line sharing the most leading tokens, at least
+ * MIN_SHARED_TOKENS) that opens the same bracket and is closed, at its own indentation, by a line
+ * reading as the collapsed line's closing bracket and tail.
+ */
+function findBlock(orig: string[], head: string, open: string, tail: string): [number, number] | null {
+  const exact: Array<[number, number]> = [];
+  const edited: Array<{ at: [number, number]; shared: number }> = [];
+  const headTokens = tokens(normalize(head));
+  for (let j = 0; j < orig.length; j++) {
+    const t = orig[j]!.trimEnd();
+    if (!t.endsWith(open)) continue;
+    const oHead = normalize(t.slice(0, -1));
+    const sameHead = oHead === normalize(head);
+    const shared = sameHead ? 0 : sharedLead(tokens(oHead), headTokens);
+    if (!sameHead && shared < MIN_SHARED_TOKENS) continue;
+    const c = closesAt(orig, j, codeBracketDelta);
+    if (c < 0 || c - j < 2 || normalize(orig[c]!) !== normalize(tail) || indentOf(orig[c]!) !== indentOf(orig[j]!)) continue;
+    if (sameHead) exact.push([j, c]);
+    else edited.push({ at: [j, c], shared });
+  }
+  if (exact.length > 0) return exact.length === 1 ? exact[0]! : null;
+  edited.sort((a, b) => b.shared - a.shared);
+  if (edited.length === 0 || (edited.length > 1 && edited[1]!.shared === edited[0]!.shared)) return null;
+  return edited[0]!.at;
+}
+
+/** The update with every collapsed block expanded to the original block it stands for; unchanged when none is. */
+export function expandCollapsedBlocks(update: string, code: string): string {
+  if (!/(?:\.\.\.|…|\*\/|-->)\s*[}\])]/.test(update)) return update;
+  const orig = code.split('\n').map((l) => l.replace(/\r$/, ''));
+  const origSet = new Set(orig.map((l) => l.trim()));
+  const upd = update.split('\n');
+  let changed = false;
+  const out: string[] = [];
+  for (const raw of upd) {
+    const line = raw.replace(/\r$/, '');
+    const m = COLLAPSED.exec(line);
+    if (!m || PAIR[m[3]!] !== m[5] || !isMarkerElement(m[4]!) || origSet.has(line.trim())) {
+      out.push(raw);
+      continue;
+    }
+    const head = m[2]!;
+    const block = findBlock(orig, head, m[3]!, m[5]! + m[6]!);
+    if (!block) {
+      out.push(raw);
+      continue;
+    }
+    const [j, c] = block;
+    // Written at another indentation than the block (a re-indented snippet): left to the merge.
+    if (indentOf(line) !== indentOf(orig[j]!)) {
+      out.push(raw);
+      continue;
+    }
+    const eol = raw.endsWith('\r') ? '\r' : '';
+    const opener = orig[j]!.trimEnd();
+    const sameHead = normalize(opener.slice(0, -1)) === normalize(head);
+    out.push((sameHead ? orig[j]! : `${m[1]}${head}${/\s*[{[(]$/.exec(opener)![0]}`) + eol);
+    for (let y = j + 1; y <= c; y++) out.push(orig[y]! + eol);
+    changed = true;
+  }
+  return changed ? out.join('\n') : update;
+}

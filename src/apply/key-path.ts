@@ -1,0 +1,36 @@
+// Config values repeat under different keys: `memory: 256Mi` is the old `limits:` value and the new
+// `requests:` value in one Kubernetes edit (`memory: 128Mi` → `256Mi`, `256Mi` → `512Mi`). An update
+// line whose text the original has only inside blocks of other names (line-identity.ts `sameOwner`,
+// compared header by header up the key path) is new text where the update writes it, so it may be
+// the edit of the line it replaces at its own key path; a copy of a line from the same block is not.
+import type { Lines } from './lines.js';
+import { sameOwner } from './line-identity.js';
+
+/** Original rows by normalised text, built once per original. */
+const rowsByText = new WeakMap<Lines, Map<string, number[]>>();
+
+function rowsOf(orig: Lines, norm: string): number[] {
+  let index = rowsByText.get(orig);
+  if (!index) {
+    index = new Map();
+    for (let j = 0; j < orig.norm.length; j++) {
+      if (orig.blank[j]) continue;
+      const list = index.get(orig.norm[j]!);
+      if (list) list.push(j);
+      else index.set(orig.norm[j]!, [j]);
+    }
+    rowsByText.set(orig, index);
+  }
+  return index.get(norm) ?? [];
+}
+
+/**
+ * Every place the update shows `norm` (`shown`: segment lines, by segment) sits in blocks named
+ * otherwise than every original line of that text: the text is new at its key path.
+ */
+export function newAtKeyPath(orig: Lines, norm: string, shown: ReadonlyArray<readonly [Lines, number]>): boolean {
+  const rows = rowsOf(orig, norm);
+  if (rows.length === 0 || shown.length === 0) return false;
+  for (const [l, i] of shown) for (const j of rows) if (sameOwner(l, i, orig, j)) return false;
+  return true;
+}
