@@ -5,6 +5,7 @@
 // original's do. Used by rule (a) of the no-loss check (loss.ts) and by the merge's edge growth
 // (merge-finish.ts), so the merge does not take a new definition for an edit of the next one.
 import { closesAt } from './brackets.js';
+import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
 import type { Lines } from './lines.js';
 
@@ -27,6 +28,8 @@ const KEYWORD_KEYS = new Set(['else', 'try', 'finally', 'except', 'default', 'pu
 
 /** The name a normalised line heads, with its kind, or null when it names nothing. */
 export function lineIdentity(norm: string): string | null {
+  const clause = clauseIdentity(norm);
+  if (clause !== null) return clause;
   let m = DEFINITION.exec(norm);
   if (m) return `def ${m[1]}`;
   if ((m = SQL.exec(norm))) return `sql ${m[1]!.toUpperCase()} ${m[2]}`;
@@ -45,7 +48,15 @@ export function lineIdentity(norm: string): string | null {
     }
   }
   const equation = equationHeadName(norm);
-  return equation === null ? null : `def ${equation}`;
+  return equation === null ? extraIdentity(norm) : `def ${equation}`;
+}
+
+/** Rows x of `a` and y of `b` both name something (a literal on the line below a call head counts), not the same thing. */
+export function rowNamesDiffer(a: Lines, x: number, b: Lines, y: number): boolean {
+  const ia = rowIdentity(a, x, lineIdentity);
+  if (ia === null) return false;
+  const ib = rowIdentity(b, y, lineIdentity);
+  return ib !== null && ia !== ib;
 }
 
 /** Both lines name something, and not the same thing. */
@@ -70,6 +81,9 @@ function solidLines(l: Lines, a: number, b: number): string[] {
 function headedBlock(l: Lines, h: number): { end: number; whole: boolean } | null {
   const close = closesAt(l.text, h);
   if (close > h) return { end: close, whole: true };
+  // Allman: the block opens on the next line (`{` alone at the header's level).
+  const next = h + 1 < l.text.length && !l.blank[h + 1] && l.norm[h + 1] === '{' && l.indent[h + 1] === l.indent[h] ? closesAt(l.text, h + 1) : -1;
+  if (next > h + 1) return { end: next, whole: true };
   let end = h + 1;
   let deeper = false;
   for (let x = h + 1; x < l.text.length; x++) {
@@ -135,7 +149,7 @@ const owners = new WeakMap<Lines, Int32Array>();
  * opened it (the nearest line above at its level that is not a continuation), and what follows it
  * by that line too. One pass with a stack of open headers, strictly deeper towards the top.
  */
-function ownerRow(l: Lines, x: number): number {
+export function ownerRow(l: Lines, x: number): number {
   let table = owners.get(l);
   if (!table) {
     table = new Int32Array(l.text.length).fill(-1);
@@ -153,7 +167,8 @@ function ownerRow(l: Lines, x: number): number {
   return table[x]!;
 }
 
-const CONTINUATION = /^[)}\]]/;
+/** Lines that go on the block of the header above them: closers, and an Allman `{` alone. */
+const CONTINUATION = /^[)}\]]|^\{$/;
 
 /**
  * Update line i of `s` and original line j (the same text) sit in blocks of the same name: the
@@ -169,7 +184,7 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     if (hs < 0) return true;
     ho = ownerRow(o, ho);
     if (ho < 0) return true;
-    if (namesDiffer(o.norm[ho]!, s.norm[hs]!)) return renameShownInPlace(s, hs, o, ho);
+    if (rowNamesDiffer(o, ho, s, hs)) return renameShownInPlace(s, hs, o, ho);
   }
   return true;
 }

@@ -10,16 +10,18 @@
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
-import { editedVersion, renamedInPlace, sameStatementEdited, splitLines, type Lines } from './lines.js';
+import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandInlineMarkers } from './inline-markers.js';
-import { closeUnclosedTail } from './unclosed-tail.js';
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { newAtKeyPath } from './key-path.js';
-import { lineIdentity, namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
+import { closeUnclosedTail } from './unclosed-tail.js';
+import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
+import { namedHeadRow } from './block-names.js';
+import { closerOwnersMatch, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -60,6 +62,8 @@ interface UpdateView {
   origCount: Map<string, number>;
   /** Original lines a marker between two segments stands for (see `markerCovered`). */
   covered: Uint8Array;
+  /** What the update's lines name (line-identity.ts, block-names.ts). */
+  ids: Set<string>;
 }
 
 /** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
@@ -84,7 +88,8 @@ function key(norm: string): string {
 
 function updateView(orig: Lines, original: string, sent: string): UpdateView {
   // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
-  // So are collapsed blocks, and the closing lines a snippet that stops inside its blocks implies (unclosed-tail.ts).
+  // So are blocks collapsed onto one line (collapsed-blocks.ts) and the closing lines a snippet
+  // that stops inside its blocks implies (unclosed-tail.ts).
   const update = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(sent, original), original), original);
   const split = splitUpdate(update, orig, original);
   const where = new Map<string, Array<[number, number]>>();
@@ -111,7 +116,7 @@ function updateView(orig: Lines, original: string, sent: string): UpdateView {
   const origCount = new Map<string, number>();
   for (const n of orig.norm) origCount.set(key(n), (origCount.get(key(n)) ?? 0) + 1);
   const covered = markerCovered(orig, split.segments, origCount);
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered };
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments) };
 }
 
 /**
@@ -199,6 +204,12 @@ function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: 
 /** Rule (b): one segment shows original lines p and q in order with no marker between them. */
 function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, missing: number[]): boolean {
   const N = orig.text.length;
+  // An Allman `{` opens the block of the head right above it, not of an anchor further up.
+  if (q < N && loneOpener(orig.norm[q]!)) {
+    let above = q - 1;
+    while (above > p && orig.blank[above]) above--;
+    if (above !== p) return false;
+  }
   const segs = view.segments;
   const gapKeys = new Set(missing.map((j) => key(orig.norm[j]!)));
   let headsSomething = false;
@@ -234,6 +245,9 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       for (let x = Math.max(0, i1 + 1); x < i2 && !showsMissing; x++) if (!seg.lines.blank[x] && gapKeys.has(key(seg.lines.norm[x]!))) showsMissing = true;
       if (showsMissing) continue;
       if (!blockOk(seg, i1, i2)) continue;
+      // A new comment where whole definitions stood (`# (constructor and _expected unchanged)`) is a
+      // marker in other words: the definitions it stands for, never named by the update, stay.
+      if (newCommentBetween(view, seg, i1, i2) && unmentionedDefinitionRows(orig, p + 1, q, view.ids).size > 0) continue;
       // Anchors inside blocks of other names (a new resource's `bucket = …`) are not these lines.
       if ((i1 >= 0 && !sameOwner(seg.lines, i1, orig, p)) || !sameOwner(seg.lines, i2, orig, q)) continue;
       const qHolds = contextHolds(view, seg, first, last, i2, orig, q, 1);
@@ -252,6 +266,17 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
   }
   return false;
 }
+
+/** A comment line of the update's own (not an original line) between rows i1 and i2 of a segment. */
+function newCommentBetween(view: UpdateView, seg: Segment, i1: number, i2: number): boolean {
+  for (let x = Math.max(0, i1 + 1); x < i2; x++) {
+    if (seg.lines.blank[x] || view.origCount.has(key(seg.lines.norm[x]!))) continue;
+    if (COMMENT.test(seg.lines.norm[x]!)) return true;
+  }
+  return false;
+}
+
+const COMMENT = /^(?:\/\/|#(?![!\[{]|include\b|define\b|if|endif\b|pragma\b|region\b)|--|\/\*|\*|<!--|\(\*|;)/;
 
 /**
  * The line in (lo, hi) whose block hi closes, or -1: the nearest j above hi with closesAt(j) = hi,
@@ -334,6 +359,8 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: num
   for (const [s, i] of view.where.get(key(orig.norm[p]!)) ?? []) {
     const seg = segs[s]!;
     if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1)) continue;
+    // A call block named on its next line (`router.post(` / `"/x",`) is another block when the names differ.
+    if (rowNamesDiffer(orig, p, seg.lines, i)) continue;
     const blockEnd = indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;
     if (blockEnd <= i + 1) continue;
     const shown = new Set<string>();
@@ -383,16 +410,93 @@ function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string
 function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boolean {
   // Another list item or element (sibling-items.ts) is never j's edit.
   if (anotherSibling(orig.norm[j]!, norm) || anotherElement(orig.norm[j]!, norm)) return true;
-  const differ = namesDiffer(orig.norm[j]!, norm);
+  // A line no more like j than j's siblings are is a new sibling (a mapping line beside the old
+  // ones), unless it is j with one token renamed, shown in j's place (licence-rules.ts).
+  const distinct = orig.weak[j] || distinctEdit(orig, j, norm);
+  const oneToken = !distinct && renamedInPlace(orig.norm[j]!, norm);
   const at = view.where.get(key(norm));
   // A line that came from an inline marker's expansion is judged by its text alone.
-  if (!at) return differ;
+  if (!at) return !distinct || namesDiffer(orig.norm[j]!, norm) || keysDiffer(orig.norm[j]!, norm);
   for (const [s, i] of at) {
     const l = view.segments[s]!.lines;
+    if (!distinct && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm)))) continue;
+    // A name on the line below a call head (`router.post(` / `"/projects",`) names that call's block.
+    const keyRenamed = keysDiffer(orig.norm[j]!, norm);
+    const differ = rowNamesDiffer(orig, j, l, i) || keyRenamed;
+    // Another key at a marker edge (`insights_enabled = true` for `deletion_protection = true`) is a
+    // new key: renamed only between both old neighbours, as a longer form of it, or throughout the update.
+    if (keyRenamed && !headsBlock(orig, j) && !keysRelated(orig.norm[j]!, norm) && !shownBetweenNeighbours(l, i, orig, j) && !renameRepeated(view, orig.norm[j]!, norm)) continue;
+    // A closer edited in place closes the same block.
+    if (orig.weak[j] && !closerOwnersMatch(l, i, orig, j)) continue;
+    // An edit inside a new header stands for j only when that header is the edit of j's.
+    if (orig.norm[j] !== norm && !ownerEditMatches(l, i, orig, j, (n) => view.origCount.has(key(n)))) continue;
     // The same text re-indented (wrapped in a new block) is that line; an edit stays at its depth.
-    if ((!differ || renameShownInPlace(l, i, orig, j)) && sameOwner(l, i, orig, j) && (orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
+    if ((!differ || renameShownInPlace(l, namedHeadRow(l, i), orig, namedHeadRow(orig, j))) && sameOwner(l, i, orig, j) && (orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
   }
   return true;
+}
+
+/** Original line j opens a block (brackets or deeper lines after it). */
+function headsBlock(orig: Lines, j: number): boolean {
+  if (closesAt(orig.text, j) > j) return true;
+  let y = j + 1;
+  while (y < orig.text.length && orig.blank[y]) y++;
+  return y < orig.text.length && orig.indent[y]! > orig.indent[j]!;
+}
+
+/** Update row i stands between the lines that stood around original line j, both shown. */
+function shownBetweenNeighbours(l: Lines, i: number, orig: Lines, j: number): boolean {
+  const near = (t: Lines, x: number, dir: 1 | -1): string | undefined => {
+    for (let y = x + dir; y >= 0 && y < t.text.length; y += dir) if (!t.blank[y]) return t.norm[y];
+    return undefined;
+  };
+  const a = near(l, i, -1);
+  const b = near(l, i, 1);
+  return a !== undefined && b !== undefined && a === near(orig, j, -1) && b === near(orig, j, 1);
+}
+
+/**
+ * The one token renamed from `old` to `norm` is renamed throughout the update: the new name on at
+ * least two of its lines, the old one on none (a field renamed with its uses, not a new sibling).
+ */
+function renameRepeated(view: UpdateView, old: string, norm: string): boolean {
+  const a = tokens(old);
+  const b = tokens(norm);
+  let k = 0;
+  while (k < a.length && a[k] === b[k]) k++;
+  const from = a[k];
+  const to = b[k];
+  if (!from || !to || !/^[A-Za-z_$]/.test(to)) return false;
+  let withNew = 0;
+  for (const seg of view.segments) {
+    for (const n of seg.lines.norm) {
+      if (!n.includes(to) && !n.includes(from)) continue;
+      const t = tokens(n);
+      if (t.includes(from)) return false;
+      if (t.includes(to)) withNew++;
+    }
+  }
+  return withNew >= 2;
+}
+
+/** The keys of two `key = value` lines, one inside the other (`Addr` → `ListenAddr`, `timeout` → `timeoutMs`). */
+function keysRelated(a: string, b: string): boolean {
+  const ka = assignmentKey(a)?.toLowerCase();
+  const kb = assignmentKey(b)?.toLowerCase();
+  return !!ka && !!kb && (ka.includes(kb) || kb.includes(ka));
+}
+
+function namesDiffer(a: string, b: string): boolean {
+  const ia = lineIdentity(a);
+  const ib = ia === null ? null : lineIdentity(b);
+  return ia !== null && ib !== null && ia !== ib;
+}
+
+/** `key = value` lines of different keys (`deletion_protection = true`, `performance_insights_enabled = true`). */
+function keysDiffer(a: string, b: string): boolean {
+  const ka = assignmentKey(a);
+  const kb = ka === null ? null : assignmentKey(b);
+  return ka !== null && kb !== null && ka !== kb;
 }
 
 /** Exact comparison text of a line: trailing space and a byte-order mark dropped, indentation kept. */
@@ -494,14 +598,16 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     // new lines that finish its block; the original lines that finished it are what they replace.
     if (p >= 0 && gap.vanished.some((v) => !v.rule)) {
       const rest = blockRestReplaced(view, orig, p);
-      // Lines the new block shows as they were are kept, not replaced.
-      for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!))) v.rule = 'replaced';
+      // Lines the new block shows as they were are kept, not replaced; so are whole definitions it never names.
+      const unnamed = rest.end > p + 1 ? unmentionedDefinitionRows(orig, p + 1, rest.end, view.ids) : null;
+      for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
     }
     // The same for a header the update shows edited in its place (`Submit(j Job) {` → `Submit(ctx, j) error {`).
     for (const h of gap.vanished) {
       if (h.rule !== 'replaced' || h.pairedWith < 0 || !gap.vanished.some((v) => !v.rule)) continue;
       const rest = editedBlockRest(view, orig, h.j, key(out.norm[h.pairedWith]!));
-      for (const v of gap.vanished) if (!v.rule && v.j > h.j && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!))) v.rule = 'replaced';
+      const unnamed = rest.end > h.j + 1 ? unmentionedDefinitionRows(orig, h.j + 1, rest.end, view.ids) : null;
+      for (const v of gap.vanished) if (!v.rule && v.j > h.j && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
     }
     for (const v of gap.vanished) {
       // What a marker between two pinned lines stands for stays (only the instruction removes it).

@@ -109,7 +109,9 @@ export function largeChains(ctx: MergeContext): LargeChains {
       const w = weight(seg.lines.norm[i]!, pos.length);
       for (const j of pos) {
         if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
-        const context = 0.05 * neighbourAgreement(ctx, seg, i, j) + (pos.length > 1 ? 0.03 * editedNeighbours(ctx, seg, i, j) + (o.indent[j] === seg.lines.indent[i] ? 0.01 : 0) : 0);
+        // Among copies: same indentation, then the same spacing inside the line (as in merge-fast's pivot).
+        const context = 0.05 * neighbourAgreement(ctx, seg, i, j) + (pos.length > 1 ? 0.03 * editedNeighbours(ctx, seg, i, j) + (o.indent[j] === seg.lines.indent[i] ? 0.01 : 0) +
+          (o.text[j]!.trim() === seg.lines.text[i]!.trim() ? 0.005 : 0) : 0);
         const resumes = resume !== null && resume[0] === i && resume[1] === j ? RESUME_BONUS : 0;
         cands.push({ i, j, w: w + context + resumes, best: -Infinity, back: -1, from: -1 });
       }

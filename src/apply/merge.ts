@@ -118,9 +118,9 @@ function describeLines(lines: number[]): string {
 }
 
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
-  // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded.
+  // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded
+  // (and the closers of a snippet that stops inside its blocks written out, which the no-loss pass reads too).
   // A block collapsed onto one line (`"deps": { ... },`) says its body stays, like an inline marker.
-  // The closers of a snippet that stops inside its blocks are written out (the no-loss pass reads them too).
   const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(raw.update, raw.code), raw.code), raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   const result = mergeExpanded(input, mode);

@@ -1,0 +1,110 @@
+// More ways a line names a block, beyond the keyword forms of line-identity.ts (held-out set d lost
+// code through each of them: a new function, route, clause or test read as the next one's edit):
+// - definition heads without a keyword: `async list(opts): Promise<T> {`, `rollout() {` (shell),
+//   `size_t ringbuf_peek(const struct rb *r, size_t len)` (Allman, declared parameters);
+// - `keyword Name {` blocks of schema languages: `message Network {`, `service Infra {`;
+// - test blocks without parentheses: `it "pushes" $`, `it 'works' do`;
+// - clauses of one function told apart by their patterns: `def handle_call({:check, key}, …) do`,
+//   `simplify (Neg (Neg e)) = simplify e`;
+// - a call block whose name is its first argument, on the line below its head: `router.post(` /
+//   `"/projects",` (rowIdentity: the head and the literal line both name the block).
+import type { Lines } from './lines.js';
+
+/** First words that make a `word (…) {` line a statement, not a definition head. */
+const CONTROL = new Set([
+  'if', 'for', 'foreach', 'while', 'switch', 'catch', 'with', 'when', 'match', 'until', 'unless', 'elif', 'else', 'do', 'try',
+  'return', 'new', 'await', 'yield', 'throw', 'throws', 'case', 'using', 'lock', 'fixed', 'synchronized', 'guard', 'loop', 'select',
+  'defer', 'go', 'print', 'echo', 'puts', 'raise', 'assert', 'not', 'and', 'or', 'in', 'of', 'is', 'as', 'delete', 'typeof',
+  'sizeof', 'checked', 'unchecked', 'foreach', 'repeat', 'where', 'function', 'def', 'fn', 'func', 'sub', 'super', 'this', 'self',
+]);
+const HEAD_MODIFIERS = /^(?:(?:export|default|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|readonly|extern|const|unsafe|open|sealed|suspend|partial|get|set|constexpr|explicit|friend|operator)\s+)*/;
+/** `[type tokens] name<generics>(params)[: ret | -> ret | const | throws X] {` */
+const BRACE_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)*?)([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*(?:<[^()]*>)?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:(?::|->)\s*[^{=;]+?)?\s*(?:const\s*|noexcept\s*|throws\s+[\w.,\s]+)?\{$/;
+/** The same without the brace (Allman): at least one type token before the name, declared parameters. */
+const ALLMAN_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)+?)([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*\(([^()]*)\)\s*(?:const|noexcept)?$/;
+const DECLARED_PARAM = /^(?:[\w<>[\].:*&]+\s+)+[*&]*[\w$]+(?:\s*=\s*[^,]+)?$/;
+const SHELL_FUNCTION = /^(?:function\s+)?([\w.:-]+)\s*\(\)\s*\{?$|^function\s+([\w.:-]+)\s*\{?$/;
+const SCHEMA_BLOCK = /^(message|service|rpc|enum|oneof|extend|input|type|schema|scalar|union|model|table|entity|protocol|extension|actor|mod|package)\s+([A-Za-z_][\w.]*)\b[^=]*\{$/;
+const BARE_TEST = /^(describe|context|it|test|specify|scenario|feature|prop)\s+(['"`])(.*?)\2/;
+/** A `def`-style head whose first parameter is a pattern (tuple, atom, literal): one clause of several. */
+const CLAUSE_HEAD = /^(?:defp?|defmacrop?|fun|fn)\s+([\w?!]+)\s*\(\s*([{[%:"'\d][^,)]*|\{[^}]*\})/;
+/** `name pat… = rhs` with a constructor or literal pattern (Haskell, Elm, OCaml equations). */
+const EQUATION_CLAUSE = /^([a-z_][\w']*)((?:\s+(?:[\w']+|\([^()]*(?:\([^()]*\)[^()]*)*\)|\[[^[\]]*\]|"[^"]*"|'[^']*'))+)\s*=(?![=>])/;
+
+/** A clause head of a function defined by several (`def handle_call({:check, key}, …) do`), or null. */
+export function clauseIdentity(norm: string): string | null {
+  const m = CLAUSE_HEAD.exec(norm);
+  return m ? `clause ${m[1]}(${m[2]!.replace(/\s+/g, '')}` : null;
+}
+
+/** The extra name a normalised line heads, or null. */
+export function extraIdentity(norm: string): string | null {
+  let m = SHELL_FUNCTION.exec(norm);
+  if (m) return `def ${m[1] ?? m[2]}`;
+  if ((m = SCHEMA_BLOCK.exec(norm))) return `def ${m[2]}`;
+  if ((m = BARE_TEST.exec(norm))) return `test ${m[1]} ${m[3]}`;
+  if ((m = EQUATION_CLAUSE.exec(norm)) && /[(\["'\dA-Z]/.test(m[2]!) && /^\s*\S/.test(norm.slice(m[0].length))) return `clause ${m[1]}${m[2]!.replace(/\s+/g, ' ')}`;
+  const body = norm.replace(HEAD_MODIFIERS, '');
+  if ((m = BRACE_HEAD.exec(body)) && headName(m[1]!, m[2]!)) return `def ${lastPart(m[2]!)}`;
+  if ((m = ALLMAN_HEAD.exec(body)) && headName(m[1]!, m[2]!) && declaredParams(m[3]!)) return `def ${lastPart(m[2]!)}`;
+  return null;
+}
+
+function lastPart(name: string): string {
+  const k = name.lastIndexOf('::');
+  return k < 0 ? name : name.slice(k + 2);
+}
+
+function headName(types: string, name: string): boolean {
+  if (CONTROL.has(name)) return false;
+  for (const t of types.trim().split(/\s+/)) if (t && CONTROL.has(t)) return false;
+  return true;
+}
+
+function declaredParams(params: string): boolean {
+  const p = params.trim();
+  if (p === '' || p === 'void') return true;
+  return p.split(',').every((x) => DECLARED_PARAM.test(x.trim()));
+}
+
+/** A call left open at the end of its line (`router.post(`, `app.get(`): the block a literal below names. */
+const OPEN_CALL = /^([\w$.@]+)\s*\(\s*$/;
+/** A string literal argument alone on its line (`"/projects",`). */
+const LITERAL_ARG = /^(['"`])(.*)\1\s*,?$/;
+
+/**
+ * What row x of `l` names, reading the line below or above too: `router.post(` followed by
+ * `"/projects",` names the call `router.post "/projects"`, and so does the literal line itself.
+ * Null when it names nothing; `self` is the line's own identity (line-identity.ts's).
+ */
+export function rowIdentity(l: Lines, x: number, self: (norm: string) => string | null): string | null {
+  const own = self(l.norm[x]!);
+  if (own !== null) return own;
+  const head = OPEN_CALL.exec(l.norm[x]!);
+  if (head) {
+    const next = solidRow(l, x, 1);
+    const lit = next < 0 ? null : LITERAL_ARG.exec(l.norm[next]!);
+    return lit ? `call ${head[1]} ${lit[2]}` : null;
+  }
+  const lit = LITERAL_ARG.exec(l.norm[x]!);
+  if (lit) {
+    const prev = solidRow(l, x, -1);
+    const call = prev < 0 ? null : OPEN_CALL.exec(l.norm[prev]!);
+    if (call) return `call ${call[1]} ${lit[2]}`;
+  }
+  return null;
+}
+
+/** The row of the block head a name line belongs to: itself, or the open call above a literal line. */
+export function namedHeadRow(l: Lines, x: number): number {
+  if (LITERAL_ARG.test(l.norm[x]!)) {
+    const prev = solidRow(l, x, -1);
+    if (prev >= 0 && OPEN_CALL.test(l.norm[prev]!)) return prev;
+  }
+  return x;
+}
+
+function solidRow(l: Lines, x: number, dir: 1 | -1): number {
+  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y]) return y;
+  return -1;
+}

@@ -1,0 +1,160 @@
+// Stricter licences for the no-loss check (loss.ts), each written for a construct that held-out
+// set d lost code through while the checker agreed:
+// - `distinctEdit`: an update line replaces original line j (rule (a)) only when it is more like j
+//   than j's siblings are (`builder.Property(x => x.Description)…` shares with
+//   `builder.Property(x => x.CreatedAt)…` no more than every other mapping line does: a new item);
+// - `closerOwnersMatch`: a closer edited in place (`}` → `};`) closes the same block;
+// - `unmentionedDefinitionRows`: a whole definition the update never names (a class's other methods
+//   behind a comment the merge did not read as a marker) is not dropped by rules (a) or (b);
+// - `loneOpener`: an Allman `{` belongs to the head above it: rule (b) does not pair it with another head.
+import { blockEnd } from './removals.js';
+import { lineIdentity, ownerRow } from './line-identity.js';
+import { rowIdentity } from './block-names.js';
+import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, tokens, type Lines } from './lines.js';
+
+/** Tokens two lines share at their start and at their end (not overlapping). */
+function ends(a: string[], b: string[]): number {
+  const n = Math.min(a.length, b.length);
+  let pre = 0;
+  while (pre < n && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < n - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  return pre + suf;
+}
+
+/** Longest common subsequence of two token lists (lines: at most MAX_TOKENS tokens each are compared). */
+function common(a: string[], b: string[]): number {
+  const x = a.length > MAX_TOKENS ? a.slice(0, MAX_TOKENS) : a;
+  const y = b.length > MAX_TOKENS ? b.slice(0, MAX_TOKENS) : b;
+  let prev = new Uint16Array(y.length + 1);
+  let cur = new Uint16Array(y.length + 1);
+  for (let i = 1; i <= x.length; i++) {
+    for (let k = 1; k <= y.length; k++) cur[k] = x[i - 1] === y[k - 1] ? prev[k - 1]! + 1 : Math.max(prev[k]!, cur[k - 1]!);
+    [prev, cur] = [cur, prev];
+  }
+  return prev[y.length]!;
+}
+
+const MAX_TOKENS = 120;
+
+/** Per original text: each line's best sibling scores (ends, common), by line (negative: key kept). */
+const siblingBests = new WeakMap<Lines, Map<number, [number, number]>>();
+
+/** Siblings looked at on each side of a line (same owner, same indentation). */
+const SIBLING_WINDOW = 60;
+
+/**
+ * Update line `r` reads as an edit of original line j rather than as a new sibling of it: it shares
+ * more of its tokens (in order) with j than any sibling of j does: lines at j's
+ * indentation under the same header or under a parallel one (the `errors.push(…)` of each `if`).
+ * When r keeps j's key or name (`Lines = …` → `Lines = lineList,`), only siblings of that key compete.
+ * Lines without siblings are judged by the other rules.
+ */
+export function distinctEdit(orig: Lines, j: number, r: string): boolean {
+  const tj = tokens(orig.norm[j]!);
+  const tr = tokens(r);
+  if (ends(tj, tr) >= tj.length && tj.length === tr.length) return true;
+  // A kept key or name (`Lines = …`, `int sum(…) {` with a parameter changed): siblings of other keys or names do not compete.
+  const nameOf = (n: string): string | null => lineIdentity(n) ?? assignmentKey(n);
+  const kj = nameOf(orig.norm[j]!);
+  const keyKept = kj !== null && nameOf(r) === kj;
+  const owner = ownerRow(orig, j);
+  const level = orig.indent[j]!;
+  const floor = owner < 0 ? 0 : orig.indent[owner]!;
+  const grand = owner < 0 ? -1 : ownerRow(orig, owner);
+  const related = (y: number): boolean => {
+    const oy = ownerRow(orig, y);
+    // Parallel blocks that are not named (`if` checks), not other definitions or keys.
+    return oy === owner || (oy >= 0 && owner >= 0 && orig.indent[oy] === floor && ownerRow(orig, oy) === grand && lineIdentity(orig.norm[oy]!) === null && lineIdentity(orig.norm[owner]!) === null);
+  };
+  const cacheKey = keyKept ? -1 - j : j;
+  let cached = siblingBests.get(orig);
+  if (!cached) siblingBests.set(orig, (cached = new Map()));
+  const hit = cached.get(cacheKey);
+  if (hit) return hit[0] < 0 || ends(tj, tr) > hit[0] || common(tj, tr) > hit[1];
+  // Two measures, each against its own best sibling: shared ends (a statement with a value changed)
+  // and shared tokens in order (a line rewritten around its own text). Either tells j's edit apart.
+  let bestEnds = -1;
+  let bestCommon = -1;
+  for (const dir of [-1, 1] as const) {
+    let seen = 0;
+    for (let y = j + dir; y >= 0 && y < orig.text.length && seen < SIBLING_WINDOW; y += dir) {
+      if (orig.blank[y]) continue;
+      if (orig.indent[y]! < floor) break;
+      if (orig.indent[y]! !== level || orig.weak[y] || orig.norm[y] === orig.norm[j]) continue;
+      seen++;
+      if (!related(y)) continue;
+      if (keyKept && nameOf(orig.norm[y]!) !== kj) continue;
+      const ty = tokens(orig.norm[y]!);
+      bestEnds = Math.max(bestEnds, ends(tj, ty));
+      bestCommon = Math.max(bestCommon, common(tj, ty));
+    }
+  }
+  cached.set(cacheKey, [bestEnds, bestCommon]);
+  return bestEnds < 0 || ends(tj, tr) > bestEnds || common(tj, tr) > bestCommon;
+}
+
+/**
+ * A closer the update shows edited (`}` → `};`, `)` → `),`) at update row i stands for original
+ * closer j only when the blocks they close have corresponding headers: the same line, or one edited.
+ */
+export function closerOwnersMatch(s: Lines, i: number, orig: Lines, j: number): boolean {
+  const hs = ownerRow(s, i);
+  const ho = ownerRow(orig, j);
+  // A segment that does not show the header (it starts inside the block) tells nothing.
+  if (hs < 0 || ho < 0) return true;
+  const a = orig.norm[ho]!;
+  const b = s.norm[hs]!;
+  return a === b || editedVersion(a, b) || sameStatementEdited(a, b);
+}
+
+/** Identities of the update's lines (what it names anywhere). */
+export function shownIdentities(segments: Array<{ lines: Lines }>): Set<string> {
+  const out = new Set<string>();
+  for (const seg of segments) {
+    for (let i = 0; i < seg.lines.text.length; i++) {
+      if (seg.lines.blank[i]) continue;
+      const id = rowIdentity(seg.lines, i, lineIdentity);
+      if (id !== null) out.add(id);
+    }
+  }
+  return out;
+}
+
+/**
+ * Original rows in [from, to) that belong to a whole definition inside that range whose name the
+ * update never shows: such a definition is not replaced or dropped by omission.
+ */
+export function unmentionedDefinitionRows(orig: Lines, from: number, to: number, shown: Set<string>): Set<number> {
+  const rows = new Set<number>();
+  for (let h = Math.max(0, from); h < to; h++) {
+    if (orig.blank[h]) continue;
+    const id = rowIdentity(orig, h, lineIdentity);
+    if (id === null || shown.has(id)) continue;
+    const end = blockEnd(orig, h);
+    if (end > to || end <= h + 1) continue;
+    for (let x = h; x < end; x++) rows.add(x);
+    h = end - 1;
+  }
+  return rows;
+}
+
+/** A line that only opens a block (Allman `{`): it belongs to the head right above it. */
+export function loneOpener(norm: string): boolean {
+  return norm === '{';
+}
+
+/**
+ * An edited update line at row i of `s` stands for original line j only inside j's block: when its
+ * header is new text, that header must read as the edit of j's header (a new `if` copying the
+ * shape of the original's is not it, so neither is the line inside it).
+ */
+export function ownerEditMatches(s: Lines, i: number, orig: Lines, j: number, isOriginal: (norm: string) => boolean): boolean {
+  const hs = ownerRow(s, i);
+  const ho = ownerRow(orig, j);
+  if (hs < 0 || ho < 0) return true;
+  const a = orig.norm[ho]!;
+  const b = s.norm[hs]!;
+  if (a === b || isOriginal(b)) return true;
+  return (editedVersion(a, b) || sameStatementEdited(a, b) || renamedInPlace(a, b)) && distinctEdit(orig, ho, b);
+}

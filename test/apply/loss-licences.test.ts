@@ -1,0 +1,130 @@
+// Stricter licences of the no-loss oracle (branch loss3). In held-out set d each of these shapes
+// lost original code while the oracle passed it, through rule (a) (a new line read as the edit of
+// an original one) or rule (b) (anchors in another block); the shapes come from set d (C#, OCaml,
+// TypeScript, Elixir, Haskell, shell, protobuf, Zig, Python, C) and are written here in other languages.
+// Every test also checks that the correct merge passes and that restoring the lossy one keeps the code.
+import { describe, expect, it } from 'vitest';
+import { checkLoss, restoreLost } from '../../src/apply/loss.js';
+import { lineIdentity } from '../../src/apply/line-identity.js';
+import { distinctEdit } from '../../src/apply/licence-rules.js';
+import { splitLines } from '../../src/apply/lines.js';
+
+const lines = (a: string[]): string => a.join('\n') + '\n';
+
+/** The lossy output fails the oracle, the correct one passes, and restoring the lossy one is not lossy. */
+function judged(code: string, update: string, lossy: string, good: string, instruction: string | null = null): number[] {
+  expect(checkLoss(code, update, instruction, good).lost).toEqual([]);
+  const { content } = restoreLost(code, update, instruction, lossy);
+  expect(checkLoss(code, update, instruction, content).lost).toEqual([]);
+  return checkLoss(code, update, instruction, lossy).lost;
+}
+
+describe('no-loss oracle, licences judged per block', () => {
+  it('a new sibling line next to an anchor is not the edit of the next sibling (Python; set d cs02, ml01)', () => {
+    const code = lines(['def configure(app):', '    app.add_url_rule("/", view_func=index)', '    app.add_url_rule("/about", view_func=about)', '    app.add_url_rule("/contact", view_func=contact)', '    return app']);
+    const update = lines(['def configure(app):', '    app.add_url_rule("/", view_func=index)', '    app.add_url_rule("/faq", view_func=faq)', '    # ... existing code ...']);
+    const lossy = code.replace('"/about", view_func=about', '"/faq", view_func=faq');
+    const good = code.replace('    app.add_url_rule("/about"', '    app.add_url_rule("/faq", view_func=faq)\n    app.add_url_rule("/about"');
+    const o = splitLines(code);
+    expect(distinctEdit(o, 2, 'app.add_url_rule("/faq", view_func=faq)')).toBe(false);
+    expect(distinctEdit(o, 2, 'app.add_url_rule("/about", view_func=about_page)')).toBe(true);
+    expect(judged(code, update, lossy, good)).toEqual([2]);
+  });
+
+  it('a value edit of one sibling is still licensed (Python)', () => {
+    const code = lines(['def configure(app):', '    app.add_url_rule("/", view_func=index)', '    app.add_url_rule("/about", view_func=about)', '    app.add_url_rule("/contact", view_func=contact)', '    return app']);
+    const update = lines(['def configure(app):', '    app.add_url_rule("/", view_func=index)', '    app.add_url_rule("/about", view_func=about_page)', '    # ... existing code ...']);
+    expect(checkLoss(code, update, null, code.replace('view_func=about)', 'view_func=about_page)')).lost).toEqual([]);
+  });
+
+  it('a new check copying the shape of the last one, after a marker, does not replace it (Java; set d ts06)', () => {
+    const code = lines(['List<String> validate() {', '    List<String> errors = new ArrayList<>();', '    if (name == null) {', '        errors.add("name is required");', '    }', '    if (qty == null) {', '        errors.add("qty is required");', '    }', '    return errors;', '}']);
+    const update = lines(['List<String> validate() {', '    // ... existing checks ...', '    if (qty > limit) {', '        errors.add("qty exceeds limit");', '    }', '    return errors;', '}']);
+    const lossy = code.replace('if (qty == null) {', 'if (qty > limit) {').replace('"qty is required"', '"qty exceeds limit"');
+    const good = code.replace('    return errors;', '    if (qty > limit) {\n        errors.add("qty exceeds limit");\n    }\n    return errors;');
+    const lost = judged(code, update, lossy, good);
+    expect(lost).toContain(5);
+    expect(lost).toContain(6);
+  });
+
+  it('methods without a keyword name their block: a new method is not the edit of the next (C#; set d ts03, bash01)', () => {
+    expect(lineIdentity('public async Task<int> CountAsync(string status)')).toBe('def CountAsync');
+    expect(lineIdentity('async list(opts: PageOptions): Promise<Invoice[]> {')).toBe('def list');
+    expect(lineIdentity('rollout() {')).toBe('def rollout');
+    expect(lineIdentity('if (x > 0) {')).toBe(null);
+    const code = lines(['class OrderService {', '    public int Total() {', '        return repo.Sum();', '    }', '', '    public List<Order> List(int page) {', '        return repo.Find(page);', '    }', '}']);
+    const update = lines(['class OrderService {', '    // ... existing methods ...', '', '    public int CountByStatus(string status) {', '        return repo.Count(status);', '    }', '}']);
+    const lossy = code.replace('public List<Order> List(int page) {\n        return repo.Find(page);', 'public int CountByStatus(string status) {\n        return repo.Count(status);');
+    const good = code.replace('    }\n}', '    }\n\n    public int CountByStatus(string status) {\n        return repo.Count(status);\n    }\n}');
+    expect(judged(code, update, lossy, good)).toEqual([5, 6]);
+  });
+
+  it('a call block is named by the literal on the line below its head (Python; set d ts01)', () => {
+    const code = lines(['router.add_api_route(', '    "/projects",', '    create_project,', '    methods=["POST"],', ')', '', 'router.add_api_route(', '    "/projects/{id}",', '    update_project,', '    methods=["PATCH"],', ')']);
+    const update = lines(['# ... existing routes ...', '', 'router.add_api_route(', '    "/projects/{id}/archive",', '    archive_project,', '    methods=["POST"],', ')']);
+    const lossy = lines(['router.add_api_route(', '    "/projects",', '    create_project,', '    methods=["POST"],', ')', '', 'router.add_api_route(', '    "/projects/{id}/archive",', '    archive_project,', '    methods=["POST"],', ')']);
+    const good = code + lines(['', 'router.add_api_route(', '    "/projects/{id}/archive",', '    archive_project,', '    methods=["POST"],', ')']);
+    expect(judged(code, update, lossy, good)).toEqual([7, 8, 9]);
+  });
+
+  it('clauses told apart by their patterns: a new equation is not the edit of the next (PureScript; set d hs01, ex02)', () => {
+    expect(lineIdentity('size (Node l r) = size l + size r')).toBe('clause size (Node l r)');
+    const code = lines(['size :: Tree -> Int', 'size Leaf = 0', 'size (Node l r) = size l + size r', 'size (Tip x) = 1']);
+    const update = lines(['size :: Tree -> Int', 'size Leaf = 0', 'size (Pair a b) = 2', '-- ...']);
+    const lossy = code.replace('size (Node l r) = size l + size r', 'size (Pair a b) = 2');
+    const good = code.replace('size Leaf = 0\n', 'size Leaf = 0\nsize (Pair a b) = 2\n');
+    expect(judged(code, update, lossy, good)).toEqual([2]);
+  });
+
+  it('a test block without parentheses is named: a line of a new test is not the next test\'s (Ruby; set d hs02)', () => {
+    expect(lineIdentity('it "rounds to cents" do')).toBe('test it rounds to cents');
+    const code = lines(['describe Price do', '  it "formats dollars" do', '    expect(Price.new(100).to_s).to eq("$1.00")', '  end', '', '  it "rejects negatives" do', '    expect { Price.new(-1) }.to raise_error(ArgumentError)', '  end', 'end']);
+    const update = lines(['describe Price do', '  # ... existing examples ...', '', '  it "rounds to cents" do', '    expect(Price.new(1.005).to_s).to eq("$0.01")', '  end', 'end']);
+    const lossy = code.replace('  it "rejects negatives" do\n    expect { Price.new(-1) }.to raise_error(ArgumentError)', '  it "rounds to cents" do\n    expect(Price.new(1.005).to_s).to eq("$0.01")');
+    const good = code.replace('  end\nend', '  end\n\n  it "rounds to cents" do\n    expect(Price.new(1.005).to_s).to eq("$0.01")\n  end\nend');
+    expect(judged(code, update, lossy, good)).toEqual([5, 6]);
+  });
+
+  it('a closer edited in place closes the same block (JavaScript; set d zig02)', () => {
+    const code = lines(['function main() {', '  const cfg = parse(args);', '  if (cfg.verbose) {', '    log("verbose");', '  }', '}']);
+    const update = lines(['function main() {', '  const cfg = tryParse(args, (err) => {', '    exit(2);', '  });', '  // ... existing code ...', '}']);
+    // The new callback's `});` put in place of the `if`'s `}`.
+    const lossy = lines(['function main() {', '  const cfg = tryParse(args, (err) => {', '  if (cfg.verbose) {', '    log("verbose");', '    exit(2);', '  });', '}']);
+    const good = lines(['function main() {', '  const cfg = tryParse(args, (err) => {', '    exit(2);', '  });', '  if (cfg.verbose) {', '    log("verbose");', '  }', '}']);
+    expect(judged(code, update, lossy, good)).toEqual([4]);
+  });
+
+  it('a comment standing where whole methods were keeps them (Kotlin; set d py12)', () => {
+    const code = lines(['class Verifier(secret: String) {', '    private val key = secret.toByteArray()', '', '    fun expected(body: String): String {', '        return hmac(key, body)', '    }', '', '    fun verify(body: String, sig: String): Boolean {', '        return expected(body) == sig', '    }', '}']);
+    const update = lines(['class Verifier(secret: String) {', '    // (key and expected() unchanged)', '', '    fun verify(body: String, sig: String): Boolean {', '        return constantTimeEquals(expected(body), sig)', '    }', '}']);
+    const lossy = lines(['class Verifier(secret: String) {', '    // (key and expected() unchanged)', '', '    fun verify(body: String, sig: String): Boolean {', '        return constantTimeEquals(expected(body), sig)', '    }', '}']);
+    const good = code.replace('return expected(body) == sig', 'return constantTimeEquals(expected(body), sig)');
+    const lost = judged(code, update, lossy, good);
+    expect(lost).toEqual(expect.arrayContaining([3, 4, 5]));
+  });
+
+  it('a deletion by anchors shown adjacent is still licensed (Kotlin)', () => {
+    const code = lines(['class Verifier {', '    fun a() = 1', '', '    fun b() {', '        return', '    }', '', '    fun c() = 3', '}']);
+    const update = lines(['class Verifier {', '    fun a() = 1', '', '    fun c() = 3', '}']);
+    expect(checkLoss(code, update, null, update).lost).toEqual([]);
+  });
+
+  it('an Allman opener belongs to the head above it: anchors in the next function do not license (Java; set d c02)', () => {
+    const code = lines(['int read(byte[] dst, int len)', '{', '    int n = len;', '    if (n > used() + 1)', '        n = used();', '    tail += n;', '    return n;', '}', '', 'int peek(byte[] dst, int len)', '{', '    int n = len;', '    if (n > used())', '        n = used();', '    return n;', '}']);
+    const update = lines(['int read(byte[] dst, int len)', '{', '    int n = len;', '    if (n > used())', '        n = used();', '    // ... rest unchanged']);
+    // The fixed lines equal peek's: read's tail and peek's head dropped.
+    const lossy = lines(['int read(byte[] dst, int len)', '{', '    int n = len;', '    if (n > used())', '        n = used();', '    return n;', '}']);
+    const good = code.replace('    if (n > used() + 1)', '    if (n > used())');
+    expect(judged(code, update, lossy, good).length).toBeGreaterThan(0);
+  });
+
+  it('a key renamed at a marker edge is a new key unless the rename repeats in the update (TOML; set d tf03)', () => {
+    const code = lines(['[database]', 'backup_days = 7', 'skip_snapshot = false', 'deletion_protection = true', 'tags = "prod"']);
+    const update = lines(['[database]', '# ...', 'insights_enabled = true', 'tags = "prod"']);
+    const lossy = code.replace('deletion_protection = true', 'insights_enabled = true');
+    const good = code.replace('tags = "prod"', 'insights_enabled = true\ntags = "prod"');
+    expect(judged(code, update, lossy, good)).toEqual([3]);
+    // A longer form of the same key is its rename.
+    expect(checkLoss(code, update.replace('insights_enabled', 'deletion_protection_enabled'), null, code.replace('deletion_protection = true', 'deletion_protection_enabled = true')).lost).toEqual([]);
+  });
+});
