@@ -26,6 +26,27 @@ function anchored(ctx: MergeContext, seg: Segment): boolean {
   return false;
 }
 
+/** Lines a unique anchor may sit above the place that ending at the file's end gives it. */
+const END_SLACK = 3;
+
+/**
+ * Some strong line of the segment occurs once in the original, above where it would be if the
+ * segment's last line were the file's last line: the segment stands there, not at the end.
+ */
+function anchoredAwayFromEnd(ctx: MergeContext, seg: Segment): boolean {
+  const s = seg.lines;
+  const o = ctx.orig;
+  let sLast = s.text.length - 1;
+  while (sLast > 0 && s.blank[sLast]) sLast--;
+  let oLast = o.text.length - 1;
+  while (oLast > 0 && o.blank[oLast]) oLast--;
+  for (const i of strongLines(seg)) {
+    const pos = ctx.index.get(s.norm[i]!);
+    if (pos && pos.length === 1 && pos[0]! < oLast - (sLast - i) - END_SLACK) return true;
+  }
+  return false;
+}
+
 /** Segment lines and original lines examined for an edited anchor. */
 const MAX_EDITED_LINES = 24;
 const MAX_EDITED_WINDOW = 20_000;
@@ -71,9 +92,10 @@ function showsEdge(ctx: MergeContext, seg: Segment, side: 'head' | 'tail'): bool
 /**
  * The update's segments with the markers it implies at its edges: when the update has markers, an
  * anchored first segment that does not start with the original's first lines gets a marker before
- * it, an anchored last segment one after it. The tail is not judged by the lines it ends with:
- * files end alike (`}`, a handler's `writeJSON(w, …)` / `}` that its twin at the file's end repeats),
- * and a marker after a segment that does reach the file's end keeps nothing there anyway.
+ * it, an anchored last segment that does not end with the original's last lines one after it.
+ * Ending with them is not enough when a line of the segment that the original has once lies well
+ * before the file's end: files end alike (a handler's `writeJSON(w, …)` / `}` that its twin at the
+ * file's end repeats), and the segment stands where that line is.
  * Returns null when nothing changes.
  */
 export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segment[] | null {
@@ -87,7 +109,8 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   // A last segment of closing lines after a marker (`});`, `}`) closes blocks an earlier segment
   // opened (closer-resume.ts); it does not say the file ends there.
   const closing = segs.length > 1 && last.markerBefore && closersOnly(last);
-  const after = !last.markerAfter && (anchored(ctx, last) || closing || editedAnchor(ctx, last));
+  const after = !last.markerAfter && (anchored(ctx, last) || closing || editedAnchor(ctx, last)) &&
+    !(showsEdge(ctx, last, 'tail') && !anchoredAwayFromEnd(ctx, last));
   if (!before && !after) return null;
   return segs.map((seg, k) => ({
     ...seg,
