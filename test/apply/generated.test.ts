@@ -136,7 +136,7 @@ describe('generated lazy edits', () => {
     expect(tally.edits).toBe(EDITS);
     expect(tally.lossy.slice(0, 10)).toEqual([]);
     expect(tally.exact / tally.determined).toBeGreaterThanOrEqual(EXACT_FLOOR);
-  }, 300_000);
+  }, 600_000);
 
   afterAll(() => {
     console.log(`generated edits: ${tally.edits} over ${sources.length} files in ${(tally.ms / 1000).toFixed(1)} s; lossy ${tally.lossy.length}; ` +
