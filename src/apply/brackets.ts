@@ -13,9 +13,11 @@ export function bracketDelta(t: string): number {
   return d;
 }
 
-/** Net brackets a line opens outside quoted text and before a `//` comment. */
-export function codeBracketDelta(t: string): number {
-  let d = 0;
+/**
+ * Calls `visit` with each bracket of a line that stands outside quoted text and before a `//`
+ * comment, in order; `visit` returning false stops the scan.
+ */
+export function forEachCodeBracket(t: string, visit: (c: string) => boolean | void): void {
   let quote = '';
   for (let k = 0; k < t.length; k++) {
     const c = t[k]!;
@@ -25,10 +27,18 @@ export function codeBracketDelta(t: string): number {
       continue;
     }
     if (c === '"' || c === "'" || c === '`') quote = c;
-    else if (c === '{' || c === '(' || c === '[') d++;
-    else if (c === '}' || c === ')' || c === ']') d--;
-    else if (c === '/' && t[k + 1] === '/') break;
+    else if (c === '{' || c === '(' || c === '[' || c === '}' || c === ')' || c === ']') {
+      if (visit(c) === false) return;
+    } else if (c === '/' && t[k + 1] === '/') return;
   }
+}
+
+/** Net brackets a line opens outside quoted text and before a `//` comment. */
+export function codeBracketDelta(t: string): number {
+  let d = 0;
+  forEachCodeBracket(t, (c) => {
+    d += c === '{' || c === '(' || c === '[' ? 1 : -1;
+  });
   return d;
 }
 

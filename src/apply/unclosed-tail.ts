@@ -9,7 +9,7 @@
 // Only when the snippet ends with new code inside the innermost block (not with an original line,
 // where a model that stops has only stopped, and not with the opening line itself, which is an
 // edited header), and no marker follows its last line.
-import { closesAt } from './brackets.js';
+import { closesAt, forEachCodeBracket } from './brackets.js';
 import { normalize, splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 
@@ -27,24 +27,18 @@ interface Opener {
  */
 function openBlocks(text: readonly string[], a: number, b: number): Opener[] {
   const stack: Array<{ line: number; c: string }> = [];
-  for (let y = a; y <= b; y++) {
-    const t = text[y]!;
-    let quote = '';
-    for (let k = 0; k < t.length; k++) {
-      const c = t[k]!;
-      if (quote) {
-        if (c === '\\') k++;
-        else if (c === quote) quote = '';
-        continue;
+  let unbalanced = false;
+  for (let y = a; y <= b && !unbalanced; y++) {
+    forEachCodeBracket(text[y]!, (c) => {
+      if (PAIR[c]) stack.push({ line: y, c });
+      else if (stack.length > 0 && PAIR[stack[stack.length - 1]!.c] === c) stack.pop();
+      else if (stack.length > 0) {
+        unbalanced = true;
+        return false;
       }
-      if (c === '"' || c === "'" || c === '`') quote = c;
-      else if (c === '{' || c === '(' || c === '[') stack.push({ line: y, c });
-      else if (c === '}' || c === ')' || c === ']') {
-        if (stack.length > 0 && PAIR[stack[stack.length - 1]!.c] === c) stack.pop();
-        else if (stack.length > 0) return [];
-      } else if (c === '/' && t[k + 1] === '/') break;
-    }
+    });
   }
+  if (unbalanced) return [];
   const out: Opener[] = [];
   for (const { line, c } of stack) {
     const last = out[out.length - 1];
@@ -77,21 +71,13 @@ function originalClosers(text: readonly string[], norm: readonly string[]): Map<
   for (let y = 0; y < text.length; y++) {
     const t = text[y]!;
     const closed: Array<{ line: number; c: string }> = [];
-    let quote = '';
-    for (let k = 0; k < t.length; k++) {
-      const c = t[k]!;
-      if (quote) {
-        if (c === '\\') k++;
-        else if (c === quote) quote = '';
-        continue;
-      }
-      if (c === '"' || c === "'" || c === '`') quote = c;
-      else if (c === '{' || c === '(' || c === '[') stack.push({ line: y, c });
-      else if (c === '}' || c === ')' || c === ']') {
+    forEachCodeBracket(t, (c) => {
+      if (PAIR[c]) stack.push({ line: y, c });
+      else {
         const top = stack.pop();
         if (top && top.line !== y) closed.push(top);
-      } else if (c === '/' && t[k + 1] === '/') break;
-    }
+      }
+    });
     // A line that only closes (`});`): what it closes, keyed by the opener's brackets.
     if (closed.length === 0 || !/^[)}\]]/.test(norm[y]!)) continue;
     const opener = closed[0]!.line;
