@@ -14,7 +14,7 @@
 // the kernel's default; src/engine/loop-slice.ts).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { probeHealth } from './health-prober.js';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,36 +27,9 @@ import { runStream } from './sse-load-client.js';
 const KEY = 'sk-health-under-load-0000';
 
 // ---- prober thread ----
-function probe(port: number, everyMs: number): void {
-  const samples: number[] = []; // [t, ms, t, ms, ...]
-  const s = connect(port, '127.0.0.1');
-  s.setNoDelay(true);
-  let buf: Buffer = Buffer.alloc(0);
-  let sentAt = 0;
-  const send = (): void => {
-    sentAt = performance.now();
-    s.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-  };
-  s.on('connect', send);
-  s.on('data', (d: Buffer) => {
-    buf = buf.length ? Buffer.concat([buf, d]) : d;
-    const end = buf.indexOf('\r\n\r\n');
-    if (end < 0) return;
-    const len = Number(/\r\ncontent-length:\s*(\d+)/i.exec(buf.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-    if (buf.length < end + 4 + len) return;
-    buf = buf.subarray(end + 4 + len);
-    const now = performance.now();
-    samples.push(performance.timeOrigin + sentAt, now - sentAt);
-    setTimeout(send, Math.max(0, everyMs - (now - sentAt)));
-  });
-  parentPort!.on('message', () => {
-    parentPort!.postMessage(samples.splice(0));
-  });
-}
-
 if (!isMainThread) {
   const d = workerData as { port: number; everyMs: number };
-  probe(d.port, d.everyMs);
+  probeHealth(d.port, d.everyMs);
 }
 
 // ---- main thread ----

@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { connect } from 'node:net';
+import { probeHealth } from './health-prober.js';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { ensureBuiltinModel } from '../../src/model-maker/index.js';
 import { createHttpServer } from '../../src/http/server.js';
@@ -31,30 +31,6 @@ const KEY = 'sk-loop-slice-ab';
 type Role = { role: 'prober'; port: number } | { role: 'streams'; port: number; streams: number; body: object } | { role: 'spin' };
 
 // ---- worker threads ----
-function prober(port: number): void {
-  const samples: number[] = []; // [sentAt (timeOrigin-based), ms, ...]
-  const s = connect(port, '127.0.0.1');
-  s.setNoDelay(true);
-  let buf: Buffer = Buffer.alloc(0);
-  let sentAt = 0;
-  const send = (): void => {
-    sentAt = performance.now();
-    s.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-  };
-  s.on('connect', send);
-  s.on('data', (d: Buffer) => {
-    buf = buf.length ? Buffer.concat([buf, d]) : d;
-    const end = buf.indexOf('\r\n\r\n');
-    if (end < 0) return;
-    const len = Number(/\r\ncontent-length:\s*(\d+)/i.exec(buf.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-    if (buf.length < end + 4 + len) return;
-    buf = buf.subarray(end + 4 + len);
-    const now = performance.now();
-    samples.push(performance.timeOrigin + sentAt, now - sentAt);
-    setTimeout(send, Math.max(0, 2 - (now - sentAt)));
-  });
-  parentPort!.on('message', () => parentPort!.postMessage(samples.splice(0)));
-}
 
 function streamClients(port: number, n: number, body: object): void {
   let on = true;
@@ -70,7 +46,7 @@ function streamClients(port: number, n: number, body: object): void {
 
 if (!isMainThread) {
   const d = workerData as Role;
-  if (d.role === 'prober') prober(d.port);
+  if (d.role === 'prober') probeHealth(d.port, 2);
   else if (d.role === 'streams') streamClients(d.port, d.streams, d.body);
   else {
     let stop = false;
