@@ -36,7 +36,8 @@ export interface Gap {
   kq: number;
   /** Original non-blank lines in (p, q) missing from the output, each with the rule that licenses it (null: lost). */
   /** `present`: no rule, but the output still holds every occurrence of its text (moved, not lost). */
-  vanished: Array<{ j: number; rule: LossRule | null; pairedWith: number; present?: boolean }>;
+  /** `commented`: a new comment of the update stands for it (no definition swap licenses it either). */
+  vanished: Array<{ j: number; rule: LossRule | null; pairedWith: number; present?: boolean; commented?: boolean }>;
 }
 
 export interface LossCheck {
@@ -625,7 +626,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // What a marker between two pinned lines stands for stays (only the instruction removes it).
       if (view.covered[v.j]) v.rule = instructed.has(v.j) ? 'instructed' : null;
       // So is what a new comment alone in the code's place stands for (not a line edited in place).
-      else if (view.commentCovered.has(v.j) && v.pairedWith < 0) v.rule = instructed.has(v.j) ? 'instructed' : null;
+      else if (view.commentCovered.has(v.j) && v.pairedWith < 0) {
+        v.rule = instructed.has(v.j) ? 'instructed' : null;
+        v.commented = v.rule === null;
+      }
       else if (!v.rule && adjacent) v.rule = 'between-anchors';
       if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
       if (v.rule) licensed[v.rule]++;
