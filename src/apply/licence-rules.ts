@@ -158,3 +158,47 @@ export function ownerEditMatches(s: Lines, i: number, orig: Lines, j: number, is
   if (a === b || isOriginal(b)) return true;
   return (editedVersion(a, b) || sameStatementEdited(a, b) || renamedInPlace(a, b)) && distinctEdit(orig, ho, b);
 }
+
+/** An attribute, annotation or decorator line (`[ApiController]`, `@Override`, `#[derive(Debug)]`). */
+const ANNOTATION = /^(?:\[[A-Za-z_][\w.]*(?:\(.*\))?(?:\s*,\s*[A-Za-z_][\w.]*(?:\(.*\))?)*\]|@[A-Za-z_][\w.]*(?:\(.*\))?|#!?\[[A-Za-z_][\w:]*(?:\(.*\)|\s*=.*)?\])$/;
+
+/**
+ * Original rows directly above row q (no blank between) that annotate it: attributes belong to the
+ * declaration they precede, so an update showing that declaration under the line above them (a
+ * class header right after `namespace … {`) has left them out, not removed them.
+ */
+export function attachedAnnotations(orig: Lines, q: number): number[] {
+  const rows: number[] = [];
+  for (let j = q - 1; j >= 0 && !orig.blank[j] && ANNOTATION.test(orig.norm[j]!); j--) rows.push(j);
+  return rows;
+}
+
+/** A comment-only line (`/* unchanged lookup *\/`, `// rest as before`, `# same as before`). */
+const COMMENT_ONLY = /^(?:\/\/|\/\*|\*|#(?![!\[{]|include\b|define\b|if|endif\b|pragma\b|region\b)|--|<!--|\(\*|;)/;
+
+/**
+ * Original rows a new comment stands for: a segment shows two original lines (each once in the
+ * original, in order) with nothing between them but comment lines of its own. A comment in place of
+ * code is a marker in other words (`/* unchanged lookup *\/`): the code it stands for stays.
+ */
+export function commentCoveredRows(orig: Lines, segments: ReadonlyArray<{ lines: Lines }>, isOriginal: (norm: string) => boolean, uniqueAt: (norm: string) => number | undefined): Set<number> {
+  const rows = new Set<number>();
+  for (const seg of segments) {
+    const l = seg.lines;
+    let prev = -1;
+    let comments = 0;
+    for (let i = 0; i < l.text.length; i++) {
+      if (l.blank[i]) continue;
+      const n = l.norm[i]!;
+      if (!isOriginal(n) && COMMENT_ONLY.test(n)) {
+        comments++;
+        continue;
+      }
+      const j = uniqueAt(n);
+      if (comments > 0 && prev >= 0 && j !== undefined && j > prev + 1) for (let x = prev + 1; x < j; x++) rows.add(x);
+      prev = j ?? -1;
+      comments = 0;
+    }
+  }
+  return rows;
+}

@@ -21,7 +21,7 @@ import { newAtKeyPath } from './key-path.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
-import { closerOwnersMatch, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
+import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -36,7 +36,8 @@ export interface Gap {
   kq: number;
   /** Original non-blank lines in (p, q) missing from the output, each with the rule that licenses it (null: lost). */
   /** `present`: no rule, but the output still holds every occurrence of its text (moved, not lost). */
-  vanished: Array<{ j: number; rule: LossRule | null; pairedWith: number; present?: boolean }>;
+  /** `commented`: a new comment of the update stands for it (no definition swap licenses it either). */
+  vanished: Array<{ j: number; rule: LossRule | null; pairedWith: number; present?: boolean; commented?: boolean }>;
 }
 
 export interface LossCheck {
@@ -64,6 +65,8 @@ interface UpdateView {
   covered: Uint8Array;
   /** What the update's lines name (line-identity.ts, block-names.ts). */
   ids: Set<string>;
+  /** Original rows a new comment of the update stands for (licence-rules.ts `commentCoveredRows`). */
+  commentCovered: Set<number>;
 }
 
 /** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
@@ -116,7 +119,10 @@ function updateView(orig: Lines, original: string, sent: string): UpdateView {
   const origCount = new Map<string, number>();
   for (const n of orig.norm) origCount.set(key(n), (origCount.get(key(n)) ?? 0) + 1);
   const covered = markerCovered(orig, split.segments, origCount);
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments) };
+  const uniqueRow = new Map<string, number>();
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
+  const commentCovered = commentCoveredRows(orig, split.segments, (n) => origCount.has(key(n)), (n) => uniqueRow.get(key(n)));
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered };
 }
 
 /**
@@ -210,6 +216,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
     while (above > p && orig.blank[above]) above--;
     if (above !== p) return false;
   }
+  // Attributes of the declaration q (`[ApiController]` above a class) belong to it, not to the gap.
+  if (q < N && attachedAnnotations(orig, q).some((j) => j > p)) return false;
   const segs = view.segments;
   const gapKeys = new Set(missing.map((j) => key(orig.norm[j]!)));
   let headsSomething = false;
@@ -250,6 +258,9 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if (newCommentBetween(view, seg, i1, i2) && unmentionedDefinitionRows(orig, p + 1, q, view.ids).size > 0) continue;
       // Anchors inside blocks of other names (a new resource's `bucket = …`) are not these lines.
       if ((i1 >= 0 && !sameOwner(seg.lines, i1, orig, p)) || !sameOwner(seg.lines, i2, orig, q)) continue;
+      // A closer q of a block opened after p (another message's `}`) is shown only by a closer of a
+      // block with the same head: the update's `}` of p's own block is not it.
+      if (p >= 0 && i1 >= 0 && !sameCloser(seg.lines.text, i1, i2, orig, p, q)) continue;
       const qHolds = contextHolds(view, seg, first, last, i2, orig, q, 1);
       if (pHolds && qHolds) return true;
       if (p < 0) continue;
@@ -582,6 +593,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
+        // A line still holding an inline marker of the update's own is no edit of j (it was not expanded).
+        if (unexpandedInline(view, out.norm[k]!)) continue;
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
@@ -612,6 +625,11 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     for (const v of gap.vanished) {
       // What a marker between two pinned lines stands for stays (only the instruction removes it).
       if (view.covered[v.j]) v.rule = instructed.has(v.j) ? 'instructed' : null;
+      // So is what a new comment alone in the code's place stands for (not a line edited in place).
+      else if (view.commentCovered.has(v.j) && v.pairedWith < 0) {
+        v.rule = instructed.has(v.j) ? 'instructed' : null;
+        v.commented = v.rule === null;
+      }
       else if (!v.rule && adjacent) v.rule = 'between-anchors';
       if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
       if (v.rule) licensed[v.rule]++;
@@ -621,6 +639,12 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const lost = countedLoss(orig, out, gaps);
   const markersKept = countMarkersKept(orig, out, view);
   return { lost, licensed, markersKept, gaps };
+}
+
+/** An output line with an inline marker the original does not hold (left unexpanded by the merge). */
+function unexpandedInline(view: UpdateView, norm: string): boolean {
+  const m = INLINE_MARKER.exec(norm);
+  return m !== null && !view.originalText.includes(m[0]);
 }
 
 function noBlankBetween(l: Lines, a: number, b: number): boolean {

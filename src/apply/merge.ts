@@ -14,7 +14,7 @@ import { expandInlineMarkers } from './inline-markers.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
-import { readsAsWholeFile, restoreLost } from './loss.js';
+import { checkLoss, readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
@@ -142,7 +142,10 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
   const withSyntax = syntaxMerge(input, mode, syntax);
   // The syntax pass must never cost code: when the no-loss pass, judging against the real
   // original, had to put lines back, the line merge alone answers instead.
-  return withSyntax.report.restored.length > 0 ? mergeLines(input, mode) : withSyntax;
+  // Judged also against the real original: code a new comment of a swapped definition stands for
+  // (`/* unchanged lookup */`) is missing from the swapped original, so only this check sees it.
+  if (withSyntax.report.restored.length > 0 || checkLoss(input.code, input.update, input.instruction, withSyntax.content).lost.length > 0) return mergeLines(input, mode);
+  return withSyntax;
 }
 
 /**

@@ -128,3 +128,40 @@ describe('no-loss oracle, licences judged per block', () => {
     expect(checkLoss(code, update.replace('insights_enabled', 'deletion_protection_enabled'), null, code.replace('deletion_protection = true', 'deletion_protection_enabled = true')).lost).toEqual([]);
   });
 });
+
+describe('no-loss oracle, branch lossf (held-out set f)', () => {
+  it('annotations above a declaration are not licensed away when the update shows it under the line above them (Java; set f cs01)', () => {
+    const code = lines(['package shop.api;', '', 'public final class Routes {', '    @RestController', '    @RequestMapping("/customers")', '    public static class Customers {', '        public List<Customer> all() {', '            return repo.list();', '        }', '    }', '}']);
+    const update = lines(['public final class Routes {', '    public static class Customers {', '        // ... existing methods ...', '', '        public List<Customer> search(String q) {', '            return repo.search(q);', '        }', '    }', '}']);
+    const good = code.replace('            return repo.list();\n        }\n', '            return repo.list();\n        }\n\n        public List<Customer> search(String q) {\n            return repo.search(q);\n        }\n');
+    const lossy = good.replace('    @RestController\n    @RequestMapping("/customers")\n', '');
+    expect(judged(code, update, lossy, good)).toEqual([3, 4]);
+    // Plain statements between the same two anchors are still licensed (the update shows them adjacent).
+    const plain = code.replace('    @RestController\n    @RequestMapping("/customers")\n', '    int x = 1;\n');
+    expect(checkLoss(plain, update, null, good.replace('    @RestController\n    @RequestMapping("/customers")\n', '')).lost).toEqual([]);
+  });
+
+  it('a new comment alone where code stood stands for that code (Python; set f cpp06)', () => {
+    const code = lines(['def remove_child(self, child):', '    idx = next(i for i, c in enumerate(self.children) if c is child)', '    found = self.children[idx]', '    if found is None:', '        return None', '    del self.children[idx]', '    return found']);
+    const update = lines(['def remove_child(self, child):', '    # unchanged lookup', '    if found is None:', '        return None', '    del self.children[idx]', '    found.parent = None', '    return found']);
+    const good = code.replace('    return found\n', '    found.parent = None\n    return found\n');
+    const lossy = good.replace('    idx = next(i for i, c in enumerate(self.children) if c is child)\n    found = self.children[idx]\n', '');
+    expect(judged(code, update, lossy, good)).toEqual([1, 2]);
+  });
+
+  it("a closer of the update's own block does not stand for the closer of the next block (Rust; set f proto01)", () => {
+    const code = lines(['enum Status {', '    Pending,', '    Paid,', '}', '', 'struct LineItem {', '    sku: String,', '    quantity: u32,', '}', '', 'struct Order {', '    id: String,', '}']);
+    const update = lines(['enum Status {', '    // ... existing variants ...', '    Paid,', '    Refunded,', '}', '', 'struct Order {', '    id: String,', '}']);
+    const good = code.replace('    Paid,\n', '    Paid,\n    Refunded,\n');
+    const lossy = good.replace('}\n\nstruct LineItem {\n    sku: String,\n    quantity: u32,\n', '');
+    expect(judged(code, update, lossy, good).length).toBeGreaterThan(0);
+  });
+
+  it('an output line still holding an inline marker is no edit of the original line (Go; set f ts06)', () => {
+    const code = lines(['var symbols = map[string]string{', '\t"USD": "$",', '\t"EUR": "€",', '}']);
+    const update = lines(['var symbols = map[string]string{ /* ...existing... */ "CHF": "CHF ", "INR": "₹" }']);
+    const good = code.replace('}\n', '\t"CHF": "CHF ",\n\t"INR": "₹",\n}\n');
+    const lossy = code.replace('var symbols = map[string]string{\n', 'var symbols = map[string]string{ /* ...existing... */ "CHF": "CHF ", "INR": "₹" }\n');
+    expect(judged(code, update, lossy, good)).toEqual([0]);
+  });
+});

@@ -20,6 +20,8 @@ type Analyse = (orig: Lines, out: Lines, original: string, update: string, instr
  */
 export function withSwappedDefinitions(check: LossCheck, original: string, update: string, instruction: string | null, output: string, analyse: Analyse): LossCheck {
   if (check.lost.length === 0) return check;
+  // Code a new comment stands for (`/* unchanged lookup */` inside the new body) is not replaced by the body.
+  if (check.gaps.some((g) => g.vanished.some((v) => v.commented && !v.present))) return check;
   const pass = swapped(original, update);
   if (!pass) return check;
   const verdict = analyse(pass.lines, splitLines(output), pass.code, update, instruction);
