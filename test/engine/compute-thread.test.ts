@@ -1,11 +1,11 @@
 // The engine's compute threads ask the kernel for a long time slice (native/kernels/compute_thread.cc)
 // so that the event loop preempts them at once when it wakes. Checked where the kernel has per-task
 // slices (Linux 6.12+ EEVDF, shown as se.slice in /proc/<tid>/sched).
-import { readFileSync, readdirSync } from 'node:fs';
-import { release } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { testModelPath } from './helpers/models.js';
+import { kernelHasSlices, threadSliceNs } from './helpers/sched.js';
 
 const COMPUTE_SLICE_NS = 4_000_000;
 
@@ -13,23 +13,13 @@ function threadSlices(): number[] {
   const out: number[] = [];
   for (const tid of readdirSync('/proc/self/task')) {
     try {
-      const m = /^se\.slice\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${tid}/sched`, 'utf8'));
-      if (m) out.push(Number(m[1]));
+      const ns = threadSliceNs(tid);
+      if (ns !== undefined) out.push(ns);
     } catch {
       // the thread ended while we listed them
     }
   }
   return out;
-}
-
-function kernelHasSlices(): boolean {
-  const [major = 0, minor = 0] = release().split('.').map(Number);
-  if (process.platform !== 'linux' || major < 6 || (major === 6 && minor < 12)) return false;
-  try {
-    return /^se\.slice/m.test(readFileSync('/proc/self/sched', 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 describe.skipIf(!kernelHasSlices() || process.env.INFER_COMPUTE_SLICE_US !== undefined)('compute thread slice', () => {

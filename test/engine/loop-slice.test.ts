@@ -1,27 +1,11 @@
 // Loading an engine gives Node's event loop (the main thread) the kernel's shortest scheduler slice
 // (src/engine/loop-slice.ts), so that it preempts a compute thread as soon as it wakes. Checked
 // where the kernel has per-task slices (Linux 6.12+ EEVDF, se.slice in /proc/<tid>/sched).
-import { readFileSync } from 'node:fs';
-import { release } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { DEFAULT_LOOP_SLICE_US, loopSliceUs } from '../../src/engine/loop-slice.js';
 import { testModelPath } from './helpers/models.js';
-
-function sliceNs(tid: number): number | undefined {
-  const m = /^se\.slice\s*:\s*(\d+)/m.exec(readFileSync(`/proc/self/task/${tid}/sched`, 'utf8'));
-  return m ? Number(m[1]) : undefined;
-}
-
-function kernelHasSlices(): boolean {
-  const [major = 0, minor = 0] = release().split('.').map(Number);
-  if (process.platform !== 'linux' || major < 6 || (major === 6 && minor < 12)) return false;
-  try {
-    return /^se\.slice/m.test(readFileSync('/proc/self/sched', 'utf8'));
-  } catch {
-    return false;
-  }
-}
+import { kernelHasSlices, threadSliceNs } from './helpers/sched.js';
 
 describe('loopSliceUs', () => {
   it('defaults to the kernel minimum and takes SVC_LOOP_SLICE_US (0 = leave the thread alone)', () => {
@@ -39,13 +23,13 @@ describe.skipIf(!kernelHasSlices() || process.env.SVC_LOOP_SLICE_US !== undefine
   let model: EngineModel;
   let before: number | undefined;
   beforeAll(async () => {
-    before = sliceNs(process.pid);
+    before = threadSliceNs(process.pid);
     model = await loadModel(await testModelPath('loop-slice'), { threads: 2, kvCacheMb: 16 });
   });
   afterAll(() => model?.unload());
 
   it('gives the main thread the 100 µs slice once an engine is loaded', () => {
     expect(before).not.toBe(100_000);
-    expect(sliceNs(process.pid)).toBe(100_000);
+    expect(threadSliceNs(process.pid)).toBe(100_000);
   });
 });
