@@ -173,8 +173,13 @@ export function attachedAnnotations(orig: Lines, q: number): number[] {
   return rows;
 }
 
-/** A comment-only line (`/* unchanged lookup *\/`, `// rest as before`, `# same as before`). */
-const COMMENT_ONLY = /^(?:\/\/|\/\*|\*|#(?![!\[{]|include\b|define\b|if|endif\b|pragma\b|region\b)|--|<!--|\(\*|;)/;
+/** A comment-only line (`/* unchanged lookup *\/`, `// rest as before`, `# same as before`; not a
+ *  `#include`, `#[attr]` or shebang). */
+export function commentLine(norm: string): boolean {
+  return COMMENT_LINE.test(norm);
+}
+
+const COMMENT_LINE = /^(?:\/\/|\/\*|\*|#(?![!\[{]|include\b|define\b|if|endif\b|pragma\b|region\b)|--|<!--|\(\*|;)/;
 
 /**
  * Original rows a new comment stands for: a segment shows two original lines (each once in the
@@ -190,7 +195,7 @@ export function commentCoveredRows(orig: Lines, segments: ReadonlyArray<{ lines:
     for (let i = 0; i < l.text.length; i++) {
       if (l.blank[i]) continue;
       const n = l.norm[i]!;
-      if (!isOriginal(n) && COMMENT_ONLY.test(n)) {
+      if (!isOriginal(n) && commentLine(n)) {
         comments++;
         continue;
       }

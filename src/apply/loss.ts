@@ -21,7 +21,7 @@ import { newAtKeyPath } from './key-path.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
-import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
+import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -282,12 +282,10 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
 function newCommentBetween(view: UpdateView, seg: Segment, i1: number, i2: number): boolean {
   for (let x = Math.max(0, i1 + 1); x < i2; x++) {
     if (seg.lines.blank[x] || view.origCount.has(key(seg.lines.norm[x]!))) continue;
-    if (COMMENT.test(seg.lines.norm[x]!)) return true;
+    if (commentLine(seg.lines.norm[x]!)) return true;
   }
   return false;
 }
-
-const COMMENT = /^(?:\/\/|#(?![!\[{]|include\b|define\b|if|endif\b|pragma\b|region\b)|--|\/\*|\*|<!--|\(\*|;)/;
 
 /**
  * The line in (lo, hi) whose block hi closes, or -1: the nearest j above hi with closesAt(j) = hi,
