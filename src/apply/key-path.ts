@@ -5,22 +5,14 @@
 // the edit of the line it replaces at its own key path; a copy of a line from the same block is not.
 import type { Lines } from './lines.js';
 import { sameOwner } from './line-identity.js';
+import { buildIndex } from './merge-context.js';
 
 /** Original rows by normalised text, built once per original. */
 const rowsByText = new WeakMap<Lines, Map<string, number[]>>();
 
 function rowsOf(orig: Lines, norm: string): number[] {
   let index = rowsByText.get(orig);
-  if (!index) {
-    index = new Map();
-    for (let j = 0; j < orig.norm.length; j++) {
-      if (orig.blank[j]) continue;
-      const list = index.get(orig.norm[j]!);
-      if (list) list.push(j);
-      else index.set(orig.norm[j]!, [j]);
-    }
-    rowsByText.set(orig, index);
-  }
+  if (!index) rowsByText.set(orig, (index = buildIndex(orig)));
   return index.get(norm) ?? [];
 }
 
