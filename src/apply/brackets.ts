@@ -2,6 +2,9 @@
 // line that closes the block a line opens. One counter for the raw text, one that skips quoted text
 // and `//` comments (a `'{'` in a string is not a block).
 
+/** The closing bracket of each opening one. */
+export const CLOSING_BRACKET: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}' };
+
 /** Net brackets a line opens (strings not skipped: code lines rarely hold unbalanced ones in quotes). */
 export function bracketDelta(t: string): number {
   let d = 0;

@@ -4,13 +4,12 @@
 // was)". Before placement such a line is expanded to the original block: the opening line as the
 // update writes it (it may be edited: a new argument), then the original body and closing line.
 // Otherwise the line is new text to the merge, and the next shown line anchors past the block.
-import { closesAt, codeBracketDelta } from './brackets.js';
+import { CLOSING_BRACKET, closesAt, codeBracketDelta } from './brackets.js';
 import { isMarkerElement } from './inline-elements.js';
 import { normalize, tokens } from './lines.js';
 
 /** Indentation, the head up to its opening bracket, the marker, the closing bracket and what follows it. */
 const COLLAPSED = /^(\s*)(\S.*?)\s*([{[(])\s*(\.\.\.|…|\/\*.*?\*\/|<!--.*?-->)\s*([}\])])(.*)$/;
-const PAIR: Record<string, string> = { '{': '}', '[': ']', '(': ')' };
 /** Leading tokens an edited opening line must share with the original one (`router.delete("/x", auth,`). */
 const MIN_SHARED_TOKENS = 5;
 
@@ -61,7 +60,7 @@ export function expandCollapsedBlocks(update: string, code: string): string {
   for (const raw of upd) {
     const line = raw.replace(/\r$/, '');
     const m = COLLAPSED.exec(line);
-    if (!m || PAIR[m[3]!] !== m[5] || !isMarkerElement(m[4]!) || origSet.has(line.trim())) {
+    if (!m || CLOSING_BRACKET[m[3]!] !== m[5] || !isMarkerElement(m[4]!) || origSet.has(line.trim())) {
       out.push(raw);
       continue;
     }

@@ -1,6 +1,7 @@
 // The bracketed lists of one line and their elements, for inline markers (inline-markers.ts):
 // `f(a, /* ... */, c)`, `["x", ..., "z"]`, `(sm: 640px, …)`, `{ RED, /* ... */ }`. Quoted text and
 // block comments are atoms; a line comment ends the scan. One pass over the line.
+import { CLOSING_BRACKET } from './brackets.js';
 import { isMarkerLine } from './markers.js';
 
 export interface Element {
@@ -18,7 +19,6 @@ export interface BracketList {
   elements: Element[];
 }
 
-const CLOSER: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 const NO_MARKERS: ReadonlySet<string> = new Set();
 
 /**
@@ -67,8 +67,8 @@ export function bracketLists(line: string, valueFrom?: number): BracketList[] | 
       break;
     } else if (c === '#' && (k === 0 || /\s/.test(line[k - 1]!)) && (k + 1 >= line.length || line[k + 1] === ' ')) {
       break;
-    } else if (c in CLOSER) {
-      stack.push({ list: { open: k, close: -1, elements: [] }, from: k + 1, closer: CLOSER[c]! });
+    } else if (c in CLOSING_BRACKET) {
+      stack.push({ list: { open: k, close: -1, elements: [] }, from: k + 1, closer: CLOSING_BRACKET[c]! });
     } else if (c === ';' && valueFrom !== undefined && stack.length === 1) {
       break;
     } else if (c === ')' || c === ']' || c === '}') {
@@ -169,7 +169,7 @@ export function wordList(line: string, list: BracketList): BracketList | null {
       while (j < list.close && line[j] !== c) j += line[j] === '\\' ? 2 : 1;
       if (j >= list.close) return null;
       k = j;
-    } else if (c in CLOSER) depth++;
+    } else if (c in CLOSING_BRACKET) depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
   }
   return depth === 0 && out.elements.length >= 2 ? out : null;

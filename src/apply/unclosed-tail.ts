@@ -9,11 +9,9 @@
 // Only when the snippet ends with new code inside the innermost block (not with an original line,
 // where a model that stops has only stopped, and not with the opening line itself, which is an
 // edited header), and no marker follows its last line.
-import { closesAt, forEachCodeBracket } from './brackets.js';
+import { CLOSING_BRACKET, closesAt, forEachCodeBracket } from './brackets.js';
 import { normalize, splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
-
-const PAIR: Record<string, string> = { '{': '}', '(': ')', '[': ']' };
 
 interface Opener {
   line: number;
@@ -30,8 +28,8 @@ function openBlocks(text: readonly string[], a: number, b: number): Opener[] {
   let unbalanced = false;
   for (let y = a; y <= b && !unbalanced; y++) {
     forEachCodeBracket(text[y]!, (c) => {
-      if (PAIR[c]) stack.push({ line: y, c });
-      else if (stack.length > 0 && PAIR[stack[stack.length - 1]!.c] === c) stack.pop();
+      if (CLOSING_BRACKET[c]) stack.push({ line: y, c });
+      else if (stack.length > 0 && CLOSING_BRACKET[stack[stack.length - 1]!.c] === c) stack.pop();
       else if (stack.length > 0) {
         unbalanced = true;
         return false;
@@ -50,7 +48,7 @@ function openBlocks(text: readonly string[], a: number, b: number): Opener[] {
 
 /** The closing text of an opener: the original's usual closer for openers that end alike (`});` after `=> {`), else the brackets reversed. */
 function closerText(origOpeners: Map<string, Map<string, number>>, opener: string, chars: string[]): string {
-  const seq = chars.slice().reverse().map((c) => PAIR[c]!).join('');
+  const seq = chars.slice().reverse().map((c) => CLOSING_BRACKET[c]!).join('');
   const tally = origOpeners.get(`${seq}|${opener.slice(-3)}`) ?? origOpeners.get(seq);
   if (!tally) return seq;
   let best = seq;
@@ -72,7 +70,7 @@ function originalClosers(text: readonly string[], norm: readonly string[]): Map<
     const t = text[y]!;
     const closed: Array<{ line: number; c: string }> = [];
     forEachCodeBracket(t, (c) => {
-      if (PAIR[c]) stack.push({ line: y, c });
+      if (CLOSING_BRACKET[c]) stack.push({ line: y, c });
       else {
         const top = stack.pop();
         if (top && top.line !== y) closed.push(top);
@@ -82,7 +80,7 @@ function originalClosers(text: readonly string[], norm: readonly string[]): Map<
     if (closed.length === 0 || !/^[)}\]]/.test(norm[y]!)) continue;
     const opener = closed[0]!.line;
     if (closed.some((o) => o.line !== opener)) continue;
-    const seq = closed.map((o) => PAIR[o.c]!).join('');
+    const seq = closed.map((o) => CLOSING_BRACKET[o.c]!).join('');
     if (!norm[y]!.startsWith(seq)) continue;
     add(seq, norm[y]!);
     add(`${seq}|${norm[opener]!.slice(-3)}`, norm[y]!);
