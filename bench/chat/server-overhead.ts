@@ -322,7 +322,7 @@ async function main(): Promise<void> {
     const apply = (): void => {
       const us = slice > 0 ? slice : kernelSliceUs;
       if (Number.isFinite(us)) native().markLatencyThread(us);
-      setSubmitHold(hold !== 0);
+      setSubmitHold(hold === 2 ? 2 : hold !== 0);
     };
     variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers, apply });
   }

@@ -2,12 +2,15 @@
 // message, are split into lines and checked here, and each one is acknowledged so the sender
 // keeps only a few in flight. Ends with the outcome.
 import { parentPort, workerData } from 'node:worker_threads';
+import { markBackgroundThread } from '../engine/background-nice.js';
 import { LineSplitter } from './lines.js';
 import { InputValidator, type ValidationLimits, type ValidationOutcome } from './validate.js';
 
 export type ToValidator = { chunk: Uint8Array } | { end: true };
 export type FromValidator = { ack: true } | { outcome: ValidationOutcome } | { error: string };
 
+// Validation is background work: the loop and the engine go first (background-nice.ts).
+markBackgroundThread();
 const port = parentPort!;
 const limits = workerData as ValidationLimits;
 const splitter = new LineSplitter(limits.maxLineBytes);
