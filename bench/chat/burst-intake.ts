@@ -6,7 +6,7 @@
 // template, tokenization, submit, SSE headers of every request) and to the end of the burst, and
 // the wall time from the first handler entry to the last submit.
 // With --cpu-prof, the burst phase starts after the line `burst phase from <µs>` (the profile's
-// clock, CLOCK_MONOTONIC); bench/chat/profile-stages.js splits the samples after it by stage.
+// clock, CLOCK_MONOTONIC): samples from then on are the bursts alone, without setup and warm-up.
 //   node dist/bench/chat/burst-intake.js [--bursts 30] [--concurrency 64] [--tokens 1] [--threads 2]
 //     [--baseline /path/to/other/dist]
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -9,9 +9,11 @@
 // value adds nothing to the label; --threads left out keeps the server's default).
 //   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16]
 //     [--validation worker,inline] [--engine-nice 0,19] [--threads 2,1] [--loop-slice 0,100]
-//     [--background-nice 0,10] [--own-session] [--loop-trace] [--json out.json]
-// --background-nice sets SVC_BACKGROUND_NICE (how much nicer the batch-validation and multipart
-// workers run; src/engine/background-nice.ts).
+//     [--background-nice 0,10] [--baseline-root DIR] [--own-session] [--loop-trace] [--json out.json]
+// --baseline-root runs every configuration a second time with DIR's build (a checkout of another
+// commit with its dist/ built), alternating with this one.
+// --background-nice sets SVC_BACKGROUND_NICE (how much nicer the batch-validation worker runs;
+// src/engine/background-nice.ts).
 // --loop-trace preloads loop-trace-preload.js into the server and reports, per phase, the main
 // thread's turns that came over 3 ms late and how much of those gaps it spent on CPU (busy) and
 // runnable without a core (waiting); the prober also reports its own wait for a core on the
@@ -113,20 +115,22 @@ interface Config {
   flags: string[];
   /** Extra environment for the server (SVC_LOOP_SLICE_US). */
   env: Record<string, string>;
+  /** Another build's package root (--baseline-root), or this one. */
+  root?: string;
 }
 
 function rate(at: readonly number[], from: number, to: number): number {
   return Math.round(at.filter((t) => t >= from && t < to).length / ((to - from) / 1000));
 }
 
-async function startServer(model: string, inline: boolean, flags: string[], env: Record<string, string>): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
+async function startServer(model: string, inline: boolean, flags: string[], env: Record<string, string>, root?: string): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-health-load-'));
   if (LOOP_TRACE) {
     const preload = fileURLToPath(new URL('./loop-trace-preload.js', import.meta.url));
     env = { ...env, SVC_LOOP_TRACE_FILE: join(dataDir, 'loop-trace.txt'), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${preload}` };
   }
   const args = ['--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--rate-limit-rps', '0', '--log-level', 'warn', '--model', model, ...flags];
-  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0', ...env }, { ownSession: OWN_SESSION });
+  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0', ...env }, { ownSession: OWN_SESSION, ...(root ? { root } : {}) });
   return { proc, port, dataDir };
 }
 
@@ -142,7 +146,7 @@ function loopTrace(file: string, marks: Record<string, number>): Record<string, 
 }
 
 async function oneRun(o: { model: string; config: Config; file: Buffer; streams: number; probeEveryMs: number }): Promise<Record<string, PhaseStats | TraceStats | number>> {
-  const { proc, port, dataDir } = await startServer(o.model, o.config.inline, o.config.flags, o.config.env);
+  const { proc, port, dataDir } = await startServer(o.model, o.config.inline, o.config.flags, o.config.env, o.config.root);
   const url = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${KEY}` };
   const prober = new Worker(new URL(import.meta.url), { workerData: { port, everyMs: o.probeEveryMs } });
@@ -220,6 +224,7 @@ async function main(): Promise<void> {
       threads: { type: 'string' },
       'loop-slice': { type: 'string' },
       'background-nice': { type: 'string' },
+      'baseline-root': { type: 'string' },
       model: { type: 'string' },
       json: { type: 'string' },
     },
@@ -241,6 +246,11 @@ async function main(): Promise<void> {
         }
       }
     }
+  }
+  // --baseline-root DIR: the same configurations served by another build (labelled "base ...").
+  if (values['baseline-root']) {
+    const root = resolve(values['baseline-root']);
+    for (const c of [...configs]) configs.push({ ...c, label: `base ${c.label}`, root });
   }
   const file = batchFile(Number(values.lines));
   const model = values.model ? resolve(values.model) : await ensureBuiltinModel(join(tmpdir(), 'svc-bench-models'));

@@ -1,11 +1,6 @@
 // piscina worker: reads a spooled multipart body (body-spool.ts) into its form (form-scanner.ts),
 // so the boundary search and the field decoding of a large upload run off the event loop.
-import { markBackgroundThread } from '../engine/background-nice.js';
 import { asFormError, FormError, scanFormFileSync, type FormLimits, type ScannedForm } from './form-scanner.js';
-
-// Runs once per pool thread: the scan is background work next to the loop and the engine
-// (background-nice.ts); the threads serve this pool only.
-markBackgroundThread();
 
 export interface FormTask {
   path: string;

@@ -1,4 +1,4 @@
-// Background worker threads (batch validation, multipart scanning) run nicer than the event loop
+// Background worker threads (batch validation) run nicer than the event loop
 // (src/engine/background-nice.ts): the calling worker thread's nice goes up by the increment, the
 // main thread is never touched, and SVC_BACKGROUND_NICE sets the increment (0 = off).
 import { existsSync, readFileSync } from 'node:fs';
