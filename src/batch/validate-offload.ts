@@ -82,6 +82,25 @@ function keepWorker(w: Worker, file: string): void {
   spare = { worker: w, drop };
 }
 
+/** Starts the worker the first validation will take, and resolves once it has loaded (server
+ *  start: its start costs the loop 1-6 ms, and the thread's own start competes for the cores,
+ *  before the server is ready rather than inside the first validation). Never rejects: a worker
+ *  that fails to start is dropped, and validation starts one as before. */
+export async function prestartValidationWorker(): Promise<void> {
+  if (spare || !validatesOffThread()) return;
+  const w = new Worker(VALIDATE_WORKER_FILE);
+  let settle: (ok: boolean) => void = () => undefined;
+  const ok = (): void => settle(true);
+  const failed = (): void => settle(false);
+  const ready = await new Promise<boolean>((resolve) => {
+    settle = resolve;
+    w.on('message', ok).on('error', failed).on('exit', failed);
+  });
+  w.off('message', ok).off('error', failed).off('exit', failed);
+  if (ready && !spare) keepWorker(w, VALIDATE_WORKER_FILE);
+  else void w.terminate();
+}
+
 /** The idle worker's thread id, or null (tests). */
 export function spareValidationWorkerId(): number | null {
   return spare?.worker.threadId ?? null;
@@ -108,6 +127,7 @@ async function validateInWorker(file: string, chunks: Iterable<Uint8Array>, limi
     w?.();
   };
   const onMessage = (m: FromValidator): void => {
+    if ('ready' in m) return;
     if ('ack' in m) inFlight--;
     else if ('outcome' in m) outcome = m.outcome;
     else failure = new WorkerFailure(`batch validation worker: ${m.error}`);

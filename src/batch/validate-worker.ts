@@ -9,7 +9,7 @@ import { InputValidator, type ValidationLimits, type ValidationOutcome } from '.
 /** One validation: `start`, its chunks in order, `end`. The thread is kept for the next one
  *  (validate-offload.ts), so each `start` begins afresh. */
 export type ToValidator = { start: ValidationLimits } | { chunk: Uint8Array } | { end: true };
-export type FromValidator = { ack: true } | { outcome: ValidationOutcome } | { error: string };
+export type FromValidator = { ready: true } | { ack: true } | { outcome: ValidationOutcome } | { error: string };
 
 // Validation is background work: the loop and the engine go first (background-nice.ts).
 markBackgroundThread();
@@ -37,3 +37,5 @@ port.on('message', (m: ToValidator) => {
     port.postMessage({ error: e instanceof Error ? e.message : String(e) } satisfies FromValidator);
   }
 });
+// Loaded and listening: a worker started ahead (prestartValidationWorker) is ready for use.
+port.postMessage({ ready: true } satisfies FromValidator);

@@ -30,6 +30,16 @@ function formPool(): Piscina<FormTask, FormTaskResult> {
   return pool;
 }
 
+/** Starts the pool and its first thread now, and resolves once the thread has run a task (server
+ *  start: the first upload then finds it up). Never rejects: a pool that fails here is started
+ *  again by the first upload, which falls back to the loop as before if it fails again. */
+export async function prestartMultipartPool(): Promise<void> {
+  if (!parsesOffThread()) return;
+  await formPool()
+    .run(null as unknown as FormTask, { name: 'ready' })
+    .catch(() => undefined);
+}
+
 async function scanHere(path: string, boundary: string, limits: FormLimits): Promise<ScannedForm> {
   try {
     return await scanFormFile(path, boundary, limits);

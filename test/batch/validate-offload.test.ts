@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateInput } from '../../src/batch/validate.js';
+import { BatchSystem } from '../../src/batch/system.js';
+import { closeMultipartPool } from '../../src/http/multipart-pool.js';
 import { closeValidationWorker, spareValidationWorkerId, VALIDATE_WORKER_FILE, validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
 
 const limits = { maxRequests: 50, maxLineBytes: 300, maxListedErrors: 100 };
@@ -34,6 +36,22 @@ function chunked(bytes: Buffer, size: number): Buffer[] {
 }
 
 describe('batch validation off the event loop', () => {
+  it.skipIf(!existsSync(VALIDATE_WORKER_FILE))('a started batch system has the worker ready; closing it ends the worker', async () => {
+    await closeValidationWorker();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-validate-prestart-'));
+    const sys = new BatchSystem({ dataDir: dir, executor: () => Promise.reject(new Error('no executor here')) });
+    try {
+      expect(spareValidationWorkerId()).toBeNull();
+      await sys.start();
+      expect(spareValidationWorkerId()).not.toBeNull();
+    } finally {
+      await sys.close();
+      await closeMultipartPool();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(spareValidationWorkerId()).toBeNull();
+  });
+
   it.skipIf(!existsSync(VALIDATE_WORKER_FILE))('keeps its worker for the next validation, which starts afresh', async () => {
     await closeValidationWorker();
     const expected = await validateInput([FILE], limits, () => Promise.resolve());
