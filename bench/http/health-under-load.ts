@@ -9,14 +9,13 @@
 // value adds nothing to the label; --threads left out keeps the server's default).
 //   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16]
 //     [--validation worker,inline] [--engine-nice 0,19] [--threads 2,1] [--loop-slice 0,100]
-//     [--background-nice 0,10] [--baseline-root DIR] [--own-session] [--loop-trace] [--json out.json]
+//     [--baseline-root DIR] [--own-session] [--loop-trace] [--json out.json]
 // --baseline-root runs every configuration a second time with DIR's build (a checkout of another
 // commit with its dist/ built), alternating with this one.
-// --background-nice sets SVC_BACKGROUND_NICE (how much nicer the batch-validation worker runs;
-// src/engine/background-nice.ts).
 // --loop-trace preloads loop-trace-preload.js into the server and reports, per phase, the main
 // thread's turns that came over 3 ms late and how much of those gaps it spent on CPU (busy) and
-// runnable without a core (waiting); the prober also reports its own wait for a core on the
+// runnable without a core (waiting; a gap longer than both plus the 1 ms timer means the loop was
+// blocked, e.g. on a lock); the prober also reports its own wait for a core on the
 // slowest probes (a slow answer may be the client's wait, not the server's).
 // --loop-slice sets SVC_LOOP_SLICE_US for the server (the event loop's scheduler slice in µs, 0 =
 // the kernel's default; src/engine/loop-slice.ts).
@@ -223,7 +222,6 @@ async function main(): Promise<void> {
       'engine-nice': { type: 'string' },
       threads: { type: 'string' },
       'loop-slice': { type: 'string' },
-      'background-nice': { type: 'string' },
       'baseline-root': { type: 'string' },
       model: { type: 'string' },
       json: { type: 'string' },
@@ -237,12 +235,9 @@ async function main(): Promise<void> {
     for (const nice of list(values['engine-nice'])) {
       for (const threads of list(values.threads)) {
         for (const slice of list(values['loop-slice'])) {
-          for (const bg of list(values['background-nice'])) {
-            const label = [validation, ...(list(values['engine-nice']).length > 1 ? [`n${nice}`] : []), ...(list(values.threads).length > 1 ? [`t${threads}`] : []), ...(list(values['loop-slice']).length > 1 ? [`s${slice}`] : []), ...(list(values['background-nice']).length > 1 ? [`bg${bg}`] : [])].join(' ');
-            const flags = [...(nice !== undefined ? ['--engine-nice', nice] : []), ...(threads !== undefined ? ['--threads', threads] : [])];
-            const env: Record<string, string> = { ...(slice !== undefined ? { SVC_LOOP_SLICE_US: slice } : {}), ...(bg !== undefined ? { SVC_BACKGROUND_NICE: bg } : {}) };
-            configs.push({ label, inline: validation === 'inline', flags, env });
-          }
+          const label = [validation, ...(list(values['engine-nice']).length > 1 ? [`n${nice}`] : []), ...(list(values.threads).length > 1 ? [`t${threads}`] : []), ...(list(values['loop-slice']).length > 1 ? [`s${slice}`] : [])].join(' ');
+          const flags = [...(nice !== undefined ? ['--engine-nice', nice] : []), ...(threads !== undefined ? ['--threads', threads] : [])];
+          configs.push({ label, inline: validation === 'inline', flags, env: slice !== undefined ? { SVC_LOOP_SLICE_US: slice } : {} });
         }
       }
     }

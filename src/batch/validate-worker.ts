@@ -2,7 +2,6 @@
 // message, are split into lines and checked here, and each one is acknowledged so the sender
 // keeps only a few in flight. Ends with the outcome.
 import { parentPort } from 'node:worker_threads';
-import { markBackgroundThread } from '../engine/background-nice.js';
 import { LineSplitter } from './lines.js';
 import { InputValidator, type ValidationLimits, type ValidationOutcome } from './validate.js';
 
@@ -11,8 +10,6 @@ import { InputValidator, type ValidationLimits, type ValidationOutcome } from '.
 export type ToValidator = { start: ValidationLimits } | { chunk: Uint8Array } | { end: true };
 export type FromValidator = { ready: true } | { ack: true } | { outcome: ValidationOutcome } | { error: string };
 
-// Validation is background work: the loop and the engine go first (background-nice.ts).
-markBackgroundThread();
 const port = parentPort!;
 let splitter: LineSplitter | null = null;
 let validator: InputValidator | null = null;
