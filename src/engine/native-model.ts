@@ -122,11 +122,13 @@ export function submitHoldMode(env: NodeJS.ProcessEnv = process.env): SubmitHold
   return v === '0' ? 0 : v === '1' ? 1 : 2;
 }
 
-const submitHold = { mode: submitHoldMode() };
+const submitHold = { mode: submitHoldMode(), maxGatherMs: MAX_GATHER_MS };
 
-/** For A/B benchmarks: set the hold mode process-wide (true = 1, false = 0, as before). */
-export function setSubmitHold(mode: boolean | SubmitHoldMode): void {
+/** For A/B benchmarks and tests: set the hold mode process-wide (true = 1, false = 0, as before)
+ *  and, optionally, the gather bound (kept under the engine's 20 ms lapse). */
+export function setSubmitHold(mode: boolean | SubmitHoldMode, maxGatherMs = MAX_GATHER_MS): void {
   submitHold.mode = mode === true ? 1 : mode === false ? 0 : mode;
+  submitHold.maxGatherMs = Math.min(18, Math.max(0, maxGatherMs));
 }
 
 export class NativeModel implements EngineModel {
@@ -335,7 +337,7 @@ export class NativeModel implements EngineModel {
     const opened = performance.now();
     let seen = -1; // the first check always waits one more iteration
     const check = (): void => {
-      if (this.submitCount !== seen && performance.now() - opened < MAX_GATHER_MS) {
+      if (this.submitCount !== seen && performance.now() - opened < submitHold.maxGatherMs) {
         seen = this.submitCount;
         setImmediate(check);
       } else release();
