@@ -26,16 +26,17 @@
 // --threads and --engine-nice take lists: each combination loads its own engine (a copy of the model
 // file), and all of them alternate in the same rounds; rows are labelled "t<threads> n<nice>".
 //
-// --loop-slice and --submit-hold take lists too (0,100 and 0,1): the event loop's scheduler slice in
-// µs (0 = the kernel's default; src/engine/loop-slice.ts) and the engine's per-turn submit hold
-// (src/engine/native-model.ts), set before each of the combination's paths runs, so that both
-// settings alternate in one process; rows are labelled "s<slice> h<hold>" as well.
+// --loop-slice and --submit-hold take lists too (0,100 and 0,1,2): the event loop's scheduler slice in
+// µs (0 = the kernel's default; src/engine/loop-slice.ts) and the engine's submit hold (0 off, 1 per
+// event-loop turn, 2 per turn or, for an idle engine, across turns while submits keep coming; see
+// holdSubmitsForTurn in src/engine/native-model.ts), set before each of the combination's paths
+// runs, so that the settings alternate in one process; rows are labelled "s<slice> h<hold>" as well.
 //
 // --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
 // millisecond, so any per-token cost shows at its largest there).
 //
 //   node dist/bench/chat/server-overhead.js [--concurrency 1,64] [--tokens 32] [--rounds 5] [--reps 10]
-//     [--threads 2[,1]] [--engine-nice 0[,10,19]] [--loop-slice 0,100] [--submit-hold 0,1] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
+//     [--threads 2[,1]] [--engine-nice 0[,10,19]] [--loop-slice 0,100] [--submit-hold 0,1,2] [--model FILE] [--no-fetch] [--baseline /path/to/other/dist[,...]] [--json out.json]
 import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -258,7 +259,7 @@ async function main(): Promise<void> {
       baseline: { type: 'string' },
       'decode-stall-ms': { type: 'string' },
       'loop-slice': { type: 'string', default: String(DEFAULT_LOOP_SLICE_US) },
-      'submit-hold': { type: 'string', default: '1' },
+      'submit-hold': { type: 'string', default: '2' },
     },
   });
   const kernelSliceUs = ownSliceUs(); // before the first loadModel shortens it
@@ -322,7 +323,7 @@ async function main(): Promise<void> {
     const apply = (): void => {
       const us = slice > 0 ? slice : kernelSliceUs;
       if (Number.isFinite(us)) native().markLatencyThread(us);
-      setSubmitHold(hold !== 0);
+      setSubmitHold(hold === 2 ? 2 : hold !== 0);
     };
     variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers, apply });
   }

@@ -17,10 +17,11 @@ export interface ServeProcess {
  *  scheduling by session (autogroup), in a scheduling group of its own as a service in its own
  *  cgroup would be: thread priorities inside the server (--engine-nice) then weigh against the
  *  server's own threads only, not against the benchmark's clients. */
-export async function startServe(args: string[], env: NodeJS.ProcessEnv = process.env, opts: { ownSession?: boolean } = {}): Promise<ServeProcess> {
+/** root: another checkout's package root (built), to run that build's server (before/after runs). */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv = process.env, opts: { ownSession?: boolean; root?: string } = {}): Promise<ServeProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin', 'svc.mjs'), 'serve', '--port', String(port), ...args], {
+  const proc = spawn(process.execPath, [join(opts.root ?? PACKAGE_ROOT, 'bin', 'svc.mjs'), 'serve', '--port', String(port), ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env,
     detached: opts.ownSession === true,

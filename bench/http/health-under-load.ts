@@ -9,14 +9,23 @@
 // value adds nothing to the label; --threads left out keeps the server's default).
 //   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16]
 //     [--validation worker,inline] [--engine-nice 0,19] [--threads 2,1] [--loop-slice 0,100]
-//     [--own-session] [--json out.json]
+//     [--baseline-root DIR] [--own-session] [--loop-trace] [--json out.json]
+// --baseline-root runs every configuration a second time with DIR's build (a checkout of another
+// commit with its dist/ built), alternating with this one.
+// --loop-trace preloads loop-trace-preload.js into the server and reports, per phase, the main
+// thread's turns that came over 3 ms late and how much of those gaps it spent on CPU (busy) and
+// runnable without a core (waiting; a gap longer than both plus the 1 ms timer means the loop was
+// blocked, e.g. on a lock); the prober also reports its own wait for a core on the
+// slowest probes (a slow answer may be the client's wait, not the server's).
 // --loop-slice sets SVC_LOOP_SLICE_US for the server (the event loop's scheduler slice in µs, 0 =
 // the kernel's default; src/engine/loop-slice.ts).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { probeHealth } from './health-prober.js';
+import { PROBE_STRIDE, probeHealth } from './health-prober.js';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { median } from '../../src/bench/stats.js';
@@ -46,6 +55,9 @@ function batchFile(lines: number): Buffer {
 
 interface PhaseStats {
   n: number;
+  /** Probes over 5 ms, and how many of them the prober thread itself waited half of for a core. */
+  over5: number;
+  over5ClientWaited: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -54,15 +66,46 @@ interface PhaseStats {
 
 function stats(samples: number[], from: number, to: number): PhaseStats {
   const ms: number[] = [];
-  for (let i = 0; i < samples.length; i += 2) if (samples[i]! >= from && samples[i]! < to) ms.push(samples[i + 1]!);
+  let over5 = 0;
+  let over5ClientWaited = 0;
+  for (let i = 0; i < samples.length; i += PROBE_STRIDE) {
+    if (samples[i]! < from || samples[i]! >= to) continue;
+    const lat = samples[i + 1]!;
+    ms.push(lat);
+    if (lat > 5) {
+      over5++;
+      if (samples[i + 2]! > lat / 2) over5ClientWaited++;
+    }
+  }
   ms.sort((a, b) => a - b);
   const pct = (p: number): number => (ms.length ? ms[Math.min(ms.length - 1, Math.ceil((p / 100) * ms.length) - 1)]! : NaN);
   const r = (x: number): number => Math.round(x * 100) / 100;
-  return { n: ms.length, p50Ms: r(pct(50)), p99Ms: r(pct(99)), maxMs: r(ms[ms.length - 1] ?? NaN), seconds: r((to - from) / 1000) };
+  return { n: ms.length, over5, over5ClientWaited, p50Ms: r(pct(50)), p99Ms: r(pct(99)), maxMs: r(ms[ms.length - 1] ?? NaN), seconds: r((to - from) / 1000) };
 }
 
 /** --own-session: the server in a session (autogroup) of its own; see startServe. */
 let OWN_SESSION = false;
+/** --loop-trace: the file the server's loop tracer writes, per run. */
+let LOOP_TRACE = false;
+
+interface TraceStats {
+  /** Late turns (gap over 3 ms past the 1 ms timer). */
+  late: number;
+  /** Longest gap and what the loop did in it: CPU ms, ms runnable without a core. */
+  maxGapMs: number;
+  maxGapCpuMs: number;
+  maxGapWaitMs: number;
+  /** Summed over the late turns: CPU and wait ms. */
+  cpuMs: number;
+  waitMs: number;
+}
+
+function traceStats(lines: number[][], from: number, to: number): TraceStats {
+  const xs = lines.filter((l) => l[0]! >= from && l[0]! < to);
+  const top = xs.reduce<number[] | undefined>((a, l) => (!a || l[1]! > a[1]! ? l : a), undefined) ?? [0, 0, 0, 0];
+  const r = (x: number): number => Math.round(x * 100) / 100;
+  return { late: xs.length, maxGapMs: r(top[1]!), maxGapCpuMs: r(top[2]!), maxGapWaitMs: r(top[3]!), cpuMs: r(xs.reduce((a, l) => a + l[2]!, 0)), waitMs: r(xs.reduce((a, l) => a + l[3]!, 0)) };
+}
 
 interface Config {
   label: string;
@@ -71,21 +114,38 @@ interface Config {
   flags: string[];
   /** Extra environment for the server (SVC_LOOP_SLICE_US). */
   env: Record<string, string>;
+  /** Another build's package root (--baseline-root), or this one. */
+  root?: string;
 }
 
 function rate(at: readonly number[], from: number, to: number): number {
   return Math.round(at.filter((t) => t >= from && t < to).length / ((to - from) / 1000));
 }
 
-async function startServer(model: string, inline: boolean, flags: string[], env: Record<string, string>): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
+async function startServer(model: string, inline: boolean, flags: string[], env: Record<string, string>, root?: string): Promise<{ proc: ChildProcess; port: number; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-health-load-'));
+  if (LOOP_TRACE) {
+    const preload = fileURLToPath(new URL('./loop-trace-preload.js', import.meta.url));
+    env = { ...env, SVC_LOOP_TRACE_FILE: join(dataDir, 'loop-trace.txt'), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${preload}` };
+  }
   const args = ['--no-predict', '--data-dir', dataDir, '--api-key', KEY, '--rate-limit-rps', '0', '--log-level', 'warn', '--model', model, ...flags];
-  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0', ...env }, { ownSession: OWN_SESSION });
+  const { proc, port } = await startServe(args, { ...process.env, SVC_BATCH_VALIDATE_INLINE: inline ? '1' : '0', ...env }, { ownSession: OWN_SESSION, ...(root ? { root } : {}) });
   return { proc, port, dataDir };
 }
 
-async function oneRun(o: { model: string; config: Config; file: Buffer; streams: number; probeEveryMs: number }): Promise<Record<string, PhaseStats | number>> {
-  const { proc, port, dataDir } = await startServer(o.model, o.config.inline, o.config.flags, o.config.env);
+/** The server's late loop turns per phase (--loop-trace). */
+function loopTrace(file: string, marks: Record<string, number>): Record<string, TraceStats> {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => l.split(' ').map(Number)) : [];
+  return {
+    loopIdle: traceStats(lines, marks.idle!, marks.streams!),
+    loopStreams: traceStats(lines, marks.streams! + 1000, marks.upload!),
+    loopUpload: traceStats(lines, marks.upload!, marks.validate!),
+    loopValidation: traceStats(lines, marks.validate!, marks.end!),
+  };
+}
+
+async function oneRun(o: { model: string; config: Config; file: Buffer; streams: number; probeEveryMs: number }): Promise<Record<string, PhaseStats | TraceStats | number>> {
+  const { proc, port, dataDir } = await startServer(o.model, o.config.inline, o.config.flags, o.config.env, o.config.root);
   const url = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${KEY}` };
   const prober = new Worker(new URL(import.meta.url), { workerData: { port, everyMs: o.probeEveryMs } });
@@ -140,6 +200,7 @@ async function oneRun(o: { model: string; config: Config; file: Buffer; streams:
       streams: stats(samples, marks.streams! + 1000, marks.upload!),
       upload: stats(samples, marks.upload!, marks.validate!),
       validation: stats(samples, marks.validate!, marks.end!),
+      ...(LOOP_TRACE ? loopTrace(join(dataDir, 'loop-trace.txt'), marks) : {}),
     };
   } finally {
     await prober.terminate();
@@ -157,14 +218,17 @@ async function main(): Promise<void> {
       'probe-every-ms': { type: 'string', default: '2' },
       validation: { type: 'string', default: 'worker,inline' },
       'own-session': { type: 'boolean', default: false },
+      'loop-trace': { type: 'boolean', default: false },
       'engine-nice': { type: 'string' },
       threads: { type: 'string' },
       'loop-slice': { type: 'string' },
+      'baseline-root': { type: 'string' },
       model: { type: 'string' },
       json: { type: 'string' },
     },
   });
   OWN_SESSION = values['own-session'];
+  LOOP_TRACE = values['loop-trace'];
   const list = (v: string | undefined): Array<string | undefined> => (v === undefined ? [undefined] : v.split(','));
   const configs: Config[] = [];
   for (const validation of list(values.validation)) {
@@ -178,10 +242,15 @@ async function main(): Promise<void> {
       }
     }
   }
+  // --baseline-root DIR: the same configurations served by another build (labelled "base ...").
+  if (values['baseline-root']) {
+    const root = resolve(values['baseline-root']);
+    for (const c of [...configs]) configs.push({ ...c, label: `base ${c.label}`, root });
+  }
   const file = batchFile(Number(values.lines));
   const model = values.model ? resolve(values.model) : await ensureBuiltinModel(join(tmpdir(), 'svc-bench-models'));
   console.error(`batch file: ${values.lines} lines, ${(file.length / 2 ** 20).toFixed(1)} MiB`);
-  const runs: Record<string, Array<Record<string, PhaseStats | number>>> = Object.fromEntries(configs.map((c) => [c.label, []]));
+  const runs: Record<string, Array<Record<string, PhaseStats | TraceStats | number>>> = Object.fromEntries(configs.map((c) => [c.label, []]));
   for (let r = 0; r < Number(values.rounds); r++) {
     for (let i = 0; i < configs.length; i++) {
       const config = configs[(i + r) % configs.length]!;
@@ -196,6 +265,19 @@ async function main(): Promise<void> {
     for (const phase of ['idle', 'streams', 'upload', 'validation']) {
       const xs = runs[kind]!.map((x) => x[phase] as PhaseStats);
       console.log(`| ${kind} | ${phase} | ${median(xs.map((x) => x.p50Ms)).toFixed(2)} | ${median(xs.map((x) => x.p99Ms)).toFixed(2)} | ${median(xs.map((x) => x.maxMs)).toFixed(2)} | ${median(xs.map((x) => x.seconds)).toFixed(1)} | ${phase === 'streams' ? median(runs[kind]!.map((x) => x.streamEventsPerS as number)) : phase === 'upload' ? `${median(runs[kind]!.map((x) => x.loadedEventsPerS as number))} (upload + validation)` : ''} |`);
+    }
+  }
+  if (LOOP_TRACE) {
+    console.log('\nServer event loop, turns over 3 ms late (medians over rounds): the longest gap, and the loop\'s CPU and wait for a core in it');
+    console.log('| configuration | phase | /health probes > 5 ms | of them the prober waited for a core | late turns | longest gap ms | its CPU ms | its wait ms | late turns: CPU ms | wait ms |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    for (const kind of configs.map((c) => c.label)) {
+      for (const phase of ['idle', 'streams', 'upload', 'validation']) {
+        const ps = runs[kind]!.map((x) => x[phase] as PhaseStats);
+        const ts = runs[kind]!.map((x) => x[`loop${phase[0]!.toUpperCase()}${phase.slice(1)}`] as TraceStats);
+        const m = (f: (t: TraceStats) => number): string => String(median(ts.map(f)));
+        console.log(`| ${kind} | ${phase} | ${median(ps.map((p) => p.over5))} | ${median(ps.map((p) => p.over5ClientWaited))} | ${m((t) => t.late)} | ${m((t) => t.maxGapMs)} | ${m((t) => t.maxGapCpuMs)} | ${m((t) => t.maxGapWaitMs)} | ${m((t) => t.cpuMs)} | ${m((t) => t.waitMs)} |`);
+      }
     }
   }
   if (values.json) writeFileSync(values.json, JSON.stringify(runs, null, 2));

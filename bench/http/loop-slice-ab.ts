@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { probeHealth } from './health-prober.js';
+import { PROBE_STRIDE, probeHealth } from './health-prober.js';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { ensureBuiltinModel } from '../../src/model-maker/index.js';
 import { createHttpServer } from '../../src/http/server.js';
@@ -115,7 +115,7 @@ async function round(model: EngineModel, o: { seconds: number; streams: number; 
     const ws = windows.filter((w) => w[2] === mode);
     const inW = (t: number): boolean => ws.some(([a, b]) => t >= a && t < b);
     const ms: number[] = [];
-    for (let i = 0; i < samples.length; i += 2) if (inW(samples[i]!)) ms.push(samples[i + 1]!);
+    for (let i = 0; i < samples.length; i += PROBE_STRIDE) if (inW(samples[i]!)) ms.push(samples[i + 1]!);
     const secs = ws.reduce((s, [a, b]) => s + (b - a), 0) / 1000;
     out[mode ? 'short' : 'default'] = { p50: pct(ms, 50), p99: pct(ms, 99), max: Math.max(...ms), n: ms.length, tokS: tokenAt.filter(inW).length / secs };
   }

@@ -1,6 +1,8 @@
 // The Files + Batches subsystem as one unit for Services: the LMDB store under --data-dir, the
 // file and batch stores, and the runner. Open it, put it in Services, `start()` it once the
 // executor's dependencies exist, and `close()` it on shutdown (stops the runner, then LMDB).
+import { closeValidationWorker, prestartValidationWorker } from './validate-offload.js';
+import { prestartMultipartPool } from '../http/multipart-pool.js';
 import { apiError } from '../errors.js';
 import { BatchStore } from '../store/batches.js';
 import { DEFAULT_CHUNK_SIZE, FileStore } from '../store/files.js';
@@ -65,6 +67,9 @@ export class BatchSystem {
     if (this.started) return;
     this.started = true;
     await this.runner.start();
+    // The threads the first validation and the first upload would otherwise start on the loop,
+    // started and loaded before the server says it is ready.
+    await Promise.all([prestartValidationWorker(), prestartMultipartPool()]);
   }
 
   async createBatch(p: { input_file_id: string; metadata: Record<string, string> | null }): Promise<BatchObject> {
@@ -87,6 +92,7 @@ export class BatchSystem {
     this.closed ??= (async () => {
       await this.runner.close();
       await this.store.close();
+      await closeValidationWorker();
     })();
     return this.closed;
   }

@@ -108,13 +108,27 @@ function compileSchema(schemaText: string): Promise<void> {
     .catch((e: unknown) => Promise.reject(fromNativeError(e)));
 }
 
-/** Submit holds on (the default); SVC_SUBMIT_HOLD=0 turns them off, and benchmarks flip it to
- *  compare both in one process (setSubmitHold). */
-const submitHold = { on: process.env.SVC_SUBMIT_HOLD !== '0' };
+/** How long a hold that gathers a burst for an idle engine stays open at most (below the engine's
+ *  own lapse, kMaxSubmitHold, 20 ms). */
+export const MAX_GATHER_MS = 10;
 
-/** For A/B benchmarks: turn holdSubmitsForTurn on or off process-wide. */
-export function setSubmitHold(on: boolean): void {
-  submitHold.on = on;
+/** Submit holds: 0 off, 1 for one event-loop turn, 2 (the default) for one turn, or, when the
+ *  engine is idle, across turns for as long as each brings new submits (holdSubmitsForTurn).
+ *  SVC_SUBMIT_HOLD sets it; benchmarks flip it to compare in one process (setSubmitHold). */
+export type SubmitHoldMode = 0 | 1 | 2;
+
+export function submitHoldMode(env: NodeJS.ProcessEnv = process.env): SubmitHoldMode {
+  const v = env.SVC_SUBMIT_HOLD;
+  return v === '0' ? 0 : v === '1' ? 1 : 2;
+}
+
+const submitHold = { mode: submitHoldMode(), maxGatherMs: MAX_GATHER_MS };
+
+/** For A/B benchmarks and tests: set the hold mode process-wide (true = 1, false = 0, as before)
+ *  and, optionally, the gather bound (kept under the engine's 20 ms lapse). */
+export function setSubmitHold(mode: boolean | SubmitHoldMode, maxGatherMs = MAX_GATHER_MS): void {
+  submitHold.mode = mode === true ? 1 : mode === false ? 0 : mode;
+  submitHold.maxGatherMs = Math.min(18, Math.max(0, maxGatherMs));
 }
 
 export class NativeModel implements EngineModel {
@@ -134,6 +148,8 @@ export class NativeModel implements EngineModel {
   private interactive = 0;
   /** A submit hold is open until the current microtask queue has run (holdSubmitsForTurn). */
   private holding = false;
+  /** Submits so far (the gathering hold watches it change). */
+  private submitCount = 0;
 
   constructor(
     private readonly handle: ModelHandle,
@@ -293,18 +309,40 @@ export class NativeModel implements EngineModel {
    *  one event-loop turn prepares (a burst's handlers resume together after endOfIoBatch; a caller
    *  that starts many generate() calls in a loop) reach the engine in one step. Without it the
    *  scheduler wakes on the first submit and starts a step with the few it finds, and the rest wait
-   *  for that step. The release is a microtask, so nothing waits past the current turn. */
+   *  for that step. The release is a microtask, so nothing waits past the current turn.
+   *
+   *  Mode 2, when this model has nothing running: a burst of HTTP requests reaches the loop over
+   *  several I/O turns (its requests arrive while the first ones are being prepared), and released
+   *  per turn its first few started a step of their own that the rest then waited for, both cores
+   *  busy with it while the loop prepared them. Then the hold stays open, checked once per loop
+   *  iteration (setImmediate, after that iteration's I/O), until an iteration brings no new submit
+   *  or MAX_GATHER_MS passed. A lone request pays one more loop iteration (microseconds). */
   private holdSubmitsForTurn(): void {
-    if (this.holding || !submitHold.on) return;
+    this.submitCount++;
+    if (this.holding || submitHold.mode === 0) return;
     const n = native();
     if (typeof n.holdSubmits !== 'function') return; // an older addon (SVC_ADDON_PATH benchmarks)
     this.holding = true;
     const session = this.dispatcher.session;
     n.holdSubmits(session);
-    queueMicrotask(() => {
+    const release = (): void => {
       this.holding = false;
       n.releaseSubmits(session);
-    });
+    };
+    // The submit that opens the hold registers after this call: active counts the others.
+    if (submitHold.mode !== 2 || this.dispatcher.active > 0) {
+      queueMicrotask(release);
+      return;
+    }
+    const opened = performance.now();
+    let seen = -1; // the first check always waits one more iteration
+    const check = (): void => {
+      if (this.submitCount !== seen && performance.now() - opened < submitHold.maxGatherMs) {
+        seen = this.submitCount;
+        setImmediate(check);
+      } else release();
+    };
+    setImmediate(check);
   }
 
   stats(): EngineStats {

@@ -19,13 +19,25 @@ export function parsesOffThread(): boolean {
 }
 
 function formPool(): Piscina<FormTask, FormTaskResult> {
-  // Uploads are rare and each scan is short: threads start on demand and go after 30 s idle.
+  // Threads start on the first upload; one stays (idle, it costs memory only), since starting a
+  // worker thread holds the loop for 1-2 ms (the first of a process up to 10 ms) and an upload
+  // after 30 s without one paid that each time. A second, for concurrent uploads, goes after 30 s.
   if (pool) return pool;
-  pool = new Piscina<FormTask, FormTaskResult>({ filename: MULTIPART_WORKER_FILE, minThreads: 0, maxThreads: 2, maxQueue: 256, idleTimeout: 30_000 });
+  pool = new Piscina<FormTask, FormTaskResult>({ filename: MULTIPART_WORKER_FILE, minThreads: 1, maxThreads: 2, maxQueue: 256, idleTimeout: 30_000 });
   // A worker that dies outside a task emits 'error' on the pool; unheard, that would end the
   // process. Piscina replaces the worker; tasks in it reject on their own.
   pool.on('error', (err: unknown) => console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'multipart worker failed', error: String((err as Error)?.stack ?? err) })));
   return pool;
+}
+
+/** Starts the pool and its first thread now, and resolves once the thread has run a task (server
+ *  start: the first upload then finds it up). Never rejects: a pool that fails here is started
+ *  again by the first upload, which falls back to the loop as before if it fails again. */
+export async function prestartMultipartPool(): Promise<void> {
+  if (!parsesOffThread()) return;
+  await formPool()
+    .run(null as unknown as FormTask, { name: 'ready' })
+    .catch(() => undefined);
 }
 
 async function scanHere(path: string, boundary: string, limits: FormLimits): Promise<ScannedForm> {

@@ -7,11 +7,11 @@
 //   socket write carries both) or, when nothing is written in the same tick, for a microtask;
 // - after end() or abort the HttpResponse must not be touched again (`aborted`/`finished` guard it).
 import { STATUS_CODES } from 'node:http';
-import { setMaxListeners } from 'node:events';
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError, ERROR_CATALOGUE, apiError, anthropicErrorBody, openaiErrorBody, predictErrorBody } from '../errors.js';
 import type { BodyPipe, BodySink, ByteStream, ErrorFormat, HttpMethod, RequestContext, SseWriter } from './types.js';
 import { BodyReader, ClientAbortedError } from './body-reader.js';
+import { takeAbortController } from './abort-controllers.js';
 import { UwsSseWriter } from './sse-writer.js';
 import { UwsByteStream } from './byte-stream.js';
 import type { StreamOwner } from './response-sink.js';
@@ -128,10 +128,7 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
 
   get signal(): AbortSignal {
     if (!this.controller) {
-      this.controller = new AbortController();
-      // Each of a request's choices (n ≤ 16) listens on it, twice at most: past Node's default
-      // of 10 it printed a MaxListenersExceededWarning.
-      setMaxListeners(64, this.controller.signal);
+      this.controller = takeAbortController();
     }
     if (!this.controller.signal.aborted) {
       if (this.interruption) this.controller.abort(this.interruption);

@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import type { ErrorFormat, HttpMethod, Route } from './types.js';
 import { Router } from './router.js';
+import { stockAbortControllers } from './abort-controllers.js';
 import { ApiKeyAuth, presentedKeys } from './auth.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
 import { BodyReader, ClientAbortedError, tooLarge } from './body-reader.js';
@@ -95,6 +96,7 @@ function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (ls:
 
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
   const router = new Router(opts.routes);
+  stockAbortControllers(); // the first burst finds them made (abort-controllers.ts)
   const auth = new ApiKeyAuth(opts.apiKeys ?? []);
   const limiter = new RateLimiter(opts.rateLimit ?? { rps: 0, burst: 1 }, opts.clock);
   const authByDefault = opts.authByDefault ?? true;

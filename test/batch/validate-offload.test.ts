@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateInput } from '../../src/batch/validate.js';
-import { VALIDATE_WORKER_FILE, validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
+import { BatchSystem } from '../../src/batch/system.js';
+import { closeMultipartPool } from '../../src/http/multipart-pool.js';
+import { closeValidationWorker, spareValidationWorkerId, VALIDATE_WORKER_FILE, validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
 
 const limits = { maxRequests: 50, maxLineBytes: 300, maxListedErrors: 100 };
 const body = { model: 'm', messages: [{ role: 'user', content: 'héllo – 世界' }] };
@@ -34,6 +36,40 @@ function chunked(bytes: Buffer, size: number): Buffer[] {
 }
 
 describe('batch validation off the event loop', () => {
+  it.skipIf(!existsSync(VALIDATE_WORKER_FILE))('a started batch system has the worker ready; closing it ends the worker', async () => {
+    await closeValidationWorker();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-validate-prestart-'));
+    const sys = new BatchSystem({ dataDir: dir, executor: () => Promise.reject(new Error('no executor here')) });
+    try {
+      expect(spareValidationWorkerId()).toBeNull();
+      await sys.start();
+      expect(spareValidationWorkerId()).not.toBeNull();
+    } finally {
+      await sys.close();
+      await closeMultipartPool();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(spareValidationWorkerId()).toBeNull();
+  });
+
+  it.skipIf(!existsSync(VALIDATE_WORKER_FILE))('keeps its worker for the next validation, which starts afresh', async () => {
+    await closeValidationWorker();
+    const expected = await validateInput([FILE], limits, () => Promise.resolve());
+    expect(await validateInputOffLoop(() => chunked(FILE, 100), limits)).toEqual(expected);
+    const kept = spareValidationWorkerId();
+    expect(kept).not.toBeNull();
+    // Same thread, no state carried over (duplicates are per file), other limits honoured.
+    expect(await validateInputOffLoop(() => chunked(FILE, 37), limits)).toEqual(expected);
+    expect(spareValidationWorkerId()).toBe(kept);
+    const tight = { ...limits, maxRequests: 2 };
+    expect(await validateInputOffLoop(() => chunked(FILE, 64), tight)).toEqual(await validateInput([FILE], tight, () => Promise.resolve()));
+    expect(spareValidationWorkerId()).toBe(kept);
+    // A cancelled validation's worker is not kept.
+    expect(await validateInputOffLoop(() => chunked(FILE, 16), limits, { cancelled: () => true })).toBeNull();
+    expect(spareValidationWorkerId()).toBeNull();
+    await closeValidationWorker();
+  });
+
   it.skipIf(!existsSync(VALIDATE_WORKER_FILE))('runs in the worker and agrees with the inline validation at any chunk size', async () => {
     expect(validatesOffThread()).toBe(true);
     const expected = await validateInput([FILE], limits, () => Promise.resolve());

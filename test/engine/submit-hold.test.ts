@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { native, type SessionHandle } from '../../src/native/binding.js';
+import { setSubmitHold, submitHoldMode } from '../../src/engine/native-model.js';
 import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 import { testModelPath } from './helpers/models.js';
 import { syntheticPrompt } from './helpers/generate.js';
@@ -29,6 +30,32 @@ describe('submit hold', () => {
       // Prefill and first token of all 16 in one step.
       expect((model.stats().steps ?? 0) - before).toBe(1);
     }
+  });
+
+  it('an idle engine gathers submits that arrive over several loop iterations into one step', async () => {
+    // The default mode, with the widest gather bound: on a loaded machine a few loop iterations
+    // can take longer than the default 10 ms, and this checks what is gathered, not how fast.
+    setSubmitHold(2, 18);
+    for (let round = 0; round < 3; round++) {
+      const before = model.stats().steps ?? 0;
+      const runs = [];
+      // One submit per loop iteration, as a burst of HTTP requests reaches the loop in several
+      // I/O turns. Per turn (mode 1) the first would start a step of its own.
+      for (let i = 0; i < 4; i++) {
+        runs.push(model.generate({ prompt: syntheticPrompt(6, 500 + 10 * round + i), maxTokens: 1, sampling: GREEDY }, () => {}));
+        await new Promise((r) => setImmediate(r));
+      }
+      for (const r of await Promise.all(runs)) expect(r).toMatchObject({ completionTokens: 1 });
+      expect((model.stats().steps ?? 0) - before).toBe(1);
+    }
+    setSubmitHold(2);
+  });
+
+  it('SVC_SUBMIT_HOLD picks the mode: 0 off, 1 per turn, anything else gathers', () => {
+    expect(submitHoldMode({})).toBe(2);
+    expect(submitHoldMode({ SVC_SUBMIT_HOLD: '0' })).toBe(0);
+    expect(submitHoldMode({ SVC_SUBMIT_HOLD: '1' })).toBe(1);
+    expect(submitHoldMode({ SVC_SUBMIT_HOLD: '2' })).toBe(2);
   });
 
   it('a hold that is never released lapses: the submits still run', async () => {
