@@ -29,5 +29,21 @@ export function elisionNote(words: string): boolean {
   if (count > 10 || REMARK_START.test(w) || SENTENCE_WORD.test(w)) return false;
   if (ENDS_ELIDED.test(w)) return true;
   const open = OPENS_ELIDED.exec(w);
-  return open !== null && open[1]!.split(/\s+/).filter(Boolean).length <= 4;
+  // `unchanged: a, b`, `snip`, or a span: `unchanged up to the status filter`.
+  return open !== null && (open[1]!.split(/\s+/).filter(Boolean).length <= 4 || SPAN.test(open[1]!));
+}
+
+/** What follows an opening elision word to say how far it reaches. */
+const SPAN = /^(?:up to|down to|through|from)\b/i;
+
+/**
+ * A note between dots on both sides (`# ... inside StatementImporter.load ...`, `// ... inside
+ * .sidebar__item ...`): the dots make it a marker whatever it says, as long as it names things
+ * (dotted names and selectors included) and is no code.
+ */
+export function dottedNote(body: string): boolean {
+  const b = body.trim();
+  if (!/^(?:\.{2,}|…)/.test(b) || !/(?:\.{2,}|…)$/.test(b)) return false;
+  const w = b.replace(/^(?:\.{2,}|…)|(?:\.{2,}|…)$/g, '').trim();
+  return w.length > 0 && w.length <= 100 && NAMES.test(w) && w.split(/\s+/).length <= 12;
 }

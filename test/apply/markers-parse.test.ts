@@ -37,10 +37,11 @@ describe('marker lines', () => {
     for (const line of [
       '# (concurrency and jobs unchanged)', '// (unchanged: SYMBOLS, formatMoney, addMoney)', '/* snip: remaining handlers are the same */',
       '// [remaining methods omitted for brevity]', '# ... [[bin]] unchanged ...', '/* unchanged lookup */', '-- (indexes elided)',
+      '<!-- unchanged up to the status filter -->', '# ... inside StatementImporter.load ...', '// ... inside .sidebar__item ...',
     ]) expect(isMarkerLine(line, none), line).toBe(true);
     for (const line of [
       '// unchanged if the cache is warm', '// returns the same value', '# keep the order unchanged', '// Note: ids stay the same',
-      '/* x = y; unchanged */', '// unchanged because the parser already trims it and the caller relies on it here',
+      '/* x = y; unchanged */', '// ... x = f(y); ...', '// unchanged because the parser already trims it and the caller relies on it here',
     ]) expect(isMarkerLine(line, none), line).toBe(false);
   });
 
