@@ -23,6 +23,8 @@ import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner 
 import { namedHeadRow } from './block-names.js';
 import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
+import { extendedInPlace } from './extended-line.js';
+import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -421,26 +423,30 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
   if (anotherSibling(orig.norm[j]!, norm) || anotherElement(orig.norm[j]!, norm)) return true;
   // A line no more like j than j's siblings are is a new sibling (a mapping line beside the old
   // ones), unless it is j with one token renamed, shown in j's place (licence-rules.ts).
-  const distinct = orig.weak[j] || distinctEdit(orig, j, norm);
+  // j grown or shrunk at one place (a name lengthened, a literal extended) is j's edit, not a sibling (extended-line.ts).
+  const distinct = orig.weak[j] || distinctEdit(orig, j, norm) || extendedInPlace(orig.norm[j]!, norm);
   const oneToken = !distinct && renamedInPlace(orig.norm[j]!, norm);
   const at = view.where.get(key(norm));
   // A line that came from an inline marker's expansion is judged by its text alone.
   if (!at) return !distinct || namesDiffer(orig.norm[j]!, norm) || keysDiffer(orig.norm[j]!, norm);
   for (const [s, i] of at) {
     const l = view.segments[s]!.lines;
-    if (!distinct && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm)))) continue;
+    if (!distinct && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)))) continue;
     // A name on the line below a call head (`router.post(` / `"/projects",`) names that call's block.
     const keyRenamed = keysDiffer(orig.norm[j]!, norm);
     const differ = rowNamesDiffer(orig, j, l, i) || keyRenamed;
     // Another key at a marker edge (`insights_enabled = true` for `deletion_protection = true`) is a
-    // new key: renamed only between both old neighbours, as a longer form of it, or throughout the update.
-    if (keyRenamed && !headsBlock(orig, j) && !keysRelated(orig.norm[j]!, norm) && !shownBetweenNeighbours(l, i, orig, j) && !renameRepeated(view, orig.norm[j]!, norm)) continue;
+    // new key: renamed only between both old neighbours, as a longer form of it, throughout the update,
+    // or with a value of substance kept (rename-evidence.ts).
+    if (keyRenamed && !headsBlock(orig, j) && !keysRelated(orig.norm[j]!, norm) && !shownBetweenNeighbours(l, i, orig, j) && !renameRepeated(view, orig.norm[j]!, norm) && !renamedThroughout(view.segments, orig, orig.norm[j]!, norm) && !keyRenamedKeepingValue(orig, j, norm)) continue;
     // A closer edited in place closes the same block.
     if (orig.weak[j] && !closerOwnersMatch(l, i, orig, j)) continue;
     // An edit inside a new header stands for j only when that header is the edit of j's.
     if (orig.norm[j] !== norm && !ownerEditMatches(l, i, orig, j, (n) => view.origCount.has(key(n)))) continue;
     // The same text re-indented (wrapped in a new block) is that line; an edit stays at its depth.
-    if ((!differ || renameShownInPlace(l, namedHeadRow(l, i), orig, namedHeadRow(orig, j))) && sameOwner(l, i, orig, j) && (orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
+    // A rename the update carries through other original lines in their places (rename-evidence.ts)
+    // is a rename in place, and so is the block it heads.
+    if ((!differ || renameShownInPlace(l, namedHeadRow(l, i), orig, namedHeadRow(orig, j)) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)) && (sameOwner(l, i, orig, j) || ownerRenamedThroughout(view.segments, l, i, orig, j)) && (orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
   }
   return true;
 }
@@ -595,7 +601,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (unexpandedInline(view, out.norm[k]!)) continue;
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
-        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
+        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
