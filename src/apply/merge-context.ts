@@ -310,6 +310,9 @@ export function resumeAnchor(ctx: MergeContext, seg: Segment, lo: number): [numb
 
 /** The name a definition header declares: the first identifier written right before `(`, or a type's name. */
 function declaredName(norm: string): string | null {
+  // A block opened by a call with a title (`describe("wrap", () => {`) is named by the title too.
+  const titled = /([A-Za-z_$][\w$]*)\(\s*("[^"]*"|'[^']*'|`[^`]*`)/.exec(norm);
+  if (titled) return `${titled[1]}(${titled[2]}`;
   return /([A-Za-z_$][\w$]*)\(/.exec(norm)?.[1] ??
     /\b(?:class|struct|enum|interface|trait|protocol|extension|record|object|module)\s+([A-Za-z_$][\w$]*)/.exec(norm)?.[1] ?? null;
 }

@@ -5,6 +5,7 @@ import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers } from './closer-resume.js';
+import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
 import { editedBeyondInsert } from './edge-edits.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import type { Lines } from './lines.js';
@@ -735,8 +736,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // the next resource) is not one (line-identity.ts).
     let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j));
     chains[k] = chain;
-    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) : null;
+    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) ?? closerResumeAcross(o, segs, spans, k) : null;
     if (resumed && resumed[1] >= prevEnd) chain = chains[k] = [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])];
+    // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
+    if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
@@ -765,7 +768,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
           rules[k] = 'common-lines';
         }
       }
+      // Last: new lines ending with the closers of blocks opened segments before (closer-anchors.ts).
+      if (chain.length === 0) chain = closingTail(o, segs, spans, k, prevEnd);
       if (chain.length === 0) continue;
+      if (rules[k] === 'anchors') dropAnchorsAbove(chains, k, chain[chain.length - 1]![1]);
       chains[k] = chain;
     }
     renamed ??= renamedLines(ctx);

@@ -1,7 +1,8 @@
 // cuda_tests: the CUDA backend checked against the CPU engine, on the device this runs on.
-//   cuda_tests                 kernels + model parity (synthetic models, every weight type)
+//   cuda_tests                 kernels, model parity (synthetic models, every weight type), engine, step budgets
 //   cuda_tests --kernels       per-kernel checks only (CPU / float64 references)
-//   cuda_tests --models        CPU-vs-GPU model parity only
+//   cuda_tests --models        CPU-vs-GPU model parity, the engine and the step-budget suite only
+//   cuda_tests --budgets       the engine across step token budgets only (GPU and CPU)
 //   cuda_tests --model F.gguf  parity on a real GGUF file as well
 // Last line: "cuda_tests: N checks, M failures" (exit 1 on failures), or "cuda_tests: SKIP ..."
 // (exit 0) when no GPU is usable.
@@ -476,12 +477,12 @@ void check_models(checker& c, std::mt19937_64& rng) {
 struct collect_sink : event_sink {
   std::mutex mu;
   std::condition_variable cv;
-  std::map<uint64_t, std::vector<int32_t>> tokens;
+  std::map<uint64_t, std::vector<token_event>> events;  // the events that carry a token
   int finished = 0;
   void deliver(std::vector<token_event>&& evs) override {
     std::lock_guard<std::mutex> lk(mu);
     for (const auto& e : evs) {
-      if (e.token >= 0) tokens[e.seq].push_back(e.token);
+      if (e.token >= 0) events[e.seq].push_back(e);
       if (e.finish != finish_reason::none) finished++;
     }
     cv.notify_all();
@@ -492,27 +493,80 @@ struct collect_sink : event_sink {
   }
 };
 
-std::vector<std::vector<int32_t>> engine_greedy(engine& e, const std::vector<std::vector<int32_t>>& prompts, int n) {
+// Greedy generation of n tokens for every prompt, all submitted in one burst (they start in one
+// step); each prompt's token events, with the chosen token's logprob and top_logprobs alternatives
+// when top_logprobs >= 0.
+std::vector<std::vector<token_event>> engine_greedy_events(engine& e, const std::vector<std::vector<int32_t>>& prompts,
+                                                           int n, int32_t top_logprobs = -1) {
   auto sink = std::make_shared<collect_sink>();
   std::vector<uint64_t> ids;
+  e.hold_submits();
   for (const auto& p : prompts) {
     seq_request r;
     r.prompt = p;
     r.max_tokens = n;
+    r.sampling.top_logprobs = top_logprobs;
     ids.push_back(e.submit(sink, std::move(r)));
   }
+  e.release_submits();
   sink->wait(static_cast<int>(prompts.size()));
-  std::vector<std::vector<int32_t>> out;
+  std::vector<std::vector<token_event>> out;
   std::lock_guard<std::mutex> lk(sink->mu);
-  for (uint64_t id : ids) out.push_back(sink->tokens[id]);
+  for (uint64_t id : ids) out.push_back(sink->events[id]);
   return out;
 }
 
-void check_engine(checker& c, std::mt19937_64& rng) {
+std::vector<std::vector<int32_t>> tokens_of(const std::vector<std::vector<token_event>>& runs) {
+  std::vector<std::vector<int32_t>> out;
+  for (const auto& r : runs) {
+    out.emplace_back();
+    for (const auto& e : r) out.back().push_back(e.token);
+  }
+  return out;
+}
+
+std::vector<std::vector<int32_t>> engine_greedy(engine& e, const std::vector<std::vector<int32_t>>& prompts, int n) {
+  return tokens_of(engine_greedy_events(e, prompts, n));
+}
+
+// How greedy tokens from the GPU (`got`) differ from the CPU engine's (`want`) for the same
+// prompts. A sequence may differ only from a position where the CPU's logits were a near-tie
+// (within tie_tol) between its choice and the GPU's, re-evaluated by teacher forcing on the CPU
+// engine; any other difference, a different length included, counts as diverged.
+struct greedy_diff {
+  int diverged = 0, near_ties = 0;
+};
+greedy_diff diff_greedy_vs_cpu(engine& cpu, const std::vector<std::vector<int32_t>>& prompts,
+                               const std::vector<std::vector<int32_t>>& want, const std::vector<std::vector<int32_t>>& got,
+                               double tie_tol) {
+  greedy_diff d;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (got[i] == want[i]) continue;
+    size_t k = 0;
+    while (k < got[i].size() && k < want[i].size() && got[i][k] == want[i][k]) ++k;
+    if (k == got[i].size() || k == want[i].size()) {
+      ++d.diverged;  // different lengths
+      continue;
+    }
+    std::vector<int32_t> ctx = prompts[i];
+    ctx.insert(ctx.end(), want[i].begin(), want[i].begin() + k);
+    const eval_result e = cpu.evaluate(ctx, 0, {static_cast<int32_t>(ctx.size() - 1)}, false);
+    if (e.logits[want[i][k]] - e.logits[got[i][k]] <= tie_tol) ++d.near_ties;
+    else ++d.diverged;
+  }
+  return d;
+}
+
+// The synthetic model of the engine checks (small, q8_0; the same weights every run).
+synth_spec engine_spec() {
   synth_spec s;
   s.dim = 256, s.layers = 2, s.heads = 4, s.kv_heads = 2, s.ffn = 512, s.vocab = 2000, s.dtype = "q8_0";
   s.seed = 77;
-  auto sm = synth_model_make(s);
+  return s;
+}
+
+void check_engine(checker& c, std::mt19937_64& rng) {
+  auto sm = synth_model_make(engine_spec());
   engine_options o;
   o.threads = 2;
   o.kv_blocks = 64;
@@ -542,26 +596,11 @@ void check_engine(checker& c, std::mt19937_64& rng) {
   }
   const auto tg = engine_greedy(g, prompts, 12), tc = engine_greedy(cpu, prompts, 12);
   const auto tg_again = engine_greedy(g, prompts, 12);  // prefix-cache hits now
-  // A divergence is allowed only where the CPU's logits were a near-tie between the two choices.
-  int diverged = 0, near = 0;
-  for (size_t i = 0; i < tg.size(); ++i) {
-    if (tg[i] == tc[i]) continue;
-    size_t k = 0;
-    while (k < tg[i].size() && k < tc[i].size() && tg[i][k] == tc[i][k]) ++k;
-    if (k == tg[i].size() || k == tc[i].size()) {
-      ++diverged;  // different lengths
-      continue;
-    }
-    std::vector<int32_t> ctx = prompts[i];
-    ctx.insert(ctx.end(), tc[i].begin(), tc[i].begin() + k);
-    const eval_result e = cpu.evaluate(ctx, 0, {static_cast<int32_t>(ctx.size() - 1)}, false);
-    if (e.logits[tc[i][k]] - e.logits[tg[i][k]] <= 0.05) ++near;
-    else ++diverged;
-  }
+  const greedy_diff gd = diff_greedy_vs_cpu(cpu, prompts, tc, tg, 0.05);
   c.expect(tg == tg_again, "engine greedy on GPU: cached rerun gives the same tokens");
   c.expect(g.stats().cache.hit_tokens > 0, "engine greedy on GPU: prefix cache hit");
-  c.expect(diverged == 0, "engine greedy: GPU tokens == CPU tokens (3 concurrent sequences; near-ties excepted)",
-           fmt("%.0f differ beyond a near-tie, %.0f at near-ties", diverged, near));
+  c.expect(gd.diverged == 0, "engine greedy: GPU tokens == CPU tokens (3 concurrent sequences; near-ties excepted)",
+           fmt("%.0f differ beyond a near-tie, %.0f at near-ties", gd.diverged, gd.near_ties));
   // KV export from the device, import into another GPU engine, export again: exact round trip.
   std::vector<int32_t> kv_toks(toks.begin(), toks.begin() + 64);
   const auto ex_g = g.export_kv(kv_toks, 0), ex_c = cpu.export_kv(kv_toks, 0);
@@ -580,18 +619,196 @@ void check_engine(checker& c, std::mt19937_64& rng) {
   c.expect(cached == 64 && back == ex_g, "engine import_kv -> export_kv on the GPU: bytes round-trip exactly");
 }
 
+
+// ---- one engine suite across step token budgets (max_batch_tokens), on the GPU and on the CPU ----
+// The GPU half of test/engine/step-budgets.test.ts: how prompts are cut into prefill chunks and
+// which rows of other sequences share a forward pass must not change a sequence's greedy tokens
+// or logprobs. The CPU engine is batch-composition invariant, so its budgets must agree bit for
+// bit (checked here too, as the control). The GPU path is not, by construction: a one-row pass
+// fuses the RMSNorm into the products' staging of x (its sum of squares added in another order)
+// and runs the one-token instances of the matmul kernels, so one row's logits may differ in the
+// last bits between budgets. GPU logprobs are therefore held to kBudgetLogprobTol (a wrong KV
+// position, block or mask moves them by orders of magnitude more) and the max |difference| is
+// printed, with whether they were bit-identical; GPU tokens must be equal except where the
+// reference's own logprobs of the two choices were within twice that tolerance.
+
+constexpr int kBudgets[] = {1, 7, 64, 512};
+constexpr int kBudgetTokens = 12;      // generated per sequence
+constexpr int32_t kBudgetTop = 2;      // top logprobs per event
+constexpr double kBudgetLogprobTol = 1e-3;
+
+using event_runs = std::vector<std::vector<token_event>>;
+
+// One run of the prompts against a reference run of the same prompts (same backend, another
+// budget or a prefix-cached rerun).
+struct run_diff {
+  int diverged = 0, near_ties = 0;
+  double max_dlogprob = 0;    // chosen and top logprobs, over the events before a sequence's first differing token
+  bool bit_identical = true;  // every token, logprob, top id and top logprob equal
+};
+
+run_diff diff_runs(const event_runs& ref, const event_runs& got, double tie_tol) {
+  run_diff d;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    const auto& a = ref[i];
+    const auto& b = got[i];
+    size_t k = 0;
+    for (; k < a.size() && k < b.size() && a[k].token == b[k].token; ++k) {
+      const token_event &x = a[k], &y = b[k];
+      d.max_dlogprob = std::max(d.max_dlogprob, std::fabs(static_cast<double>(x.logprob) - y.logprob));
+      if (x.logprob != y.logprob || x.n_top != y.n_top) d.bit_identical = false;
+      for (int j = 0; j < std::min(x.n_top, y.n_top); ++j) {
+        d.max_dlogprob = std::max(d.max_dlogprob, std::fabs(static_cast<double>(x.top_logprobs[j]) - y.top_logprobs[j]));
+        if (x.top_ids[j] != y.top_ids[j] || x.top_logprobs[j] != y.top_logprobs[j]) d.bit_identical = false;
+      }
+    }
+    if (k == a.size() && k == b.size()) continue;
+    d.bit_identical = false;
+    if (k == a.size() || k == b.size()) {
+      ++d.diverged;  // different lengths
+      continue;
+    }
+    // A near-tie: the reference scored the other run's choice within tie_tol of its own.
+    bool near = false;
+    for (int j = 0; j < a[k].n_top; ++j)
+      if (a[k].top_ids[j] == b[k].token) near = a[k].logprob - a[k].top_logprobs[j] <= tie_tol;
+    if (near) ++d.near_ties;
+    else ++d.diverged;
+  }
+  return d;
+}
+
+std::string describe(const run_diff& d) {
+  return fmt("max|dlogprob| %.3e", d.max_dlogprob) + (d.bit_identical ? " (bit-identical)" : " (not bit-identical)") +
+         fmt(", near-ties %.0f, diverged %.0f", d.near_ties, d.diverged);
+}
+
+// Six prompts, all of them chunked by every budget below 512 and two of them by 512 too: 3, 90
+// and 600 tokens, 100 sharing the 600's first 64, a single token, 520 sharing the 90's first 48.
+std::vector<std::vector<int32_t>> budget_prompts(int32_t vocab) {
+  std::mt19937_64 rng(26);  // its own stream: the prompts do not depend on the checks run before
+  std::uniform_int_distribution<int32_t> tok(0, vocab - 1);
+  const auto random = [&](int n) {
+    std::vector<int32_t> p(n);
+    for (auto& t : p) t = tok(rng);
+    return p;
+  };
+  const auto sharing = [&](const std::vector<int32_t>& base, int shared, int own) {
+    std::vector<int32_t> p(base.begin(), base.begin() + shared);
+    const auto tail = random(own);
+    p.insert(p.end(), tail.begin(), tail.end());
+    return p;
+  };
+  std::vector<std::vector<int32_t>> ps = {random(3), random(90), random(600)};
+  ps.push_back(sharing(ps[2], 64, 36));
+  ps.push_back(random(1));
+  ps.push_back(sharing(ps[1], 48, 472));
+  return ps;
+}
+
+void check_step_budgets(checker& c) {
+  auto sm = synth_model_make(engine_spec());
+  const auto prompts = budget_prompts(static_cast<int32_t>(sm->m->hp.n_vocab));
+  size_t prompt_tokens = 0;
+  for (const auto& p : prompts) prompt_tokens += p.size();
+  struct budget_result {
+    event_runs cold, warm;  // a fresh engine's run, then the same prompts again (prefix-cache hits)
+    uint64_t cold_steps = 0;
+    int64_t warm_hit_tokens = 0;
+  };
+  std::map<int, budget_result> gpu_runs, cpu_runs;
+  bool all_on_gpu = true;
+  const auto run = [&](engine& e, budget_result& r) {
+    const uint64_t steps0 = e.stats().steps;
+    r.cold = engine_greedy_events(e, prompts, kBudgetTokens, kBudgetTop);
+    r.cold_steps = e.stats().steps - steps0;
+    const int64_t hits0 = e.stats().cache.hit_tokens;
+    r.warm = engine_greedy_events(e, prompts, kBudgetTokens, kBudgetTop);
+    r.warm_hit_tokens = e.stats().cache.hit_tokens - hits0;
+  };
+  for (const int b : kBudgets) {
+    engine_options o;
+    o.threads = 2;
+    o.kv_blocks = 256;  // every prompt's blocks at once, and the cached ones for the warm run
+    o.max_batch_tokens = b;
+    o.max_seqs = 8;
+    o.gpu = true;
+    engine g(sm->m, o);
+    o.gpu = false;
+    engine cpu(sm->m, o);
+    all_on_gpu &= g.stats().on_gpu && !cpu.stats().on_gpu;
+    run(g, gpu_runs[b]);
+    run(cpu, cpu_runs[b]);
+    // The GPU against the CPU engine at the same budget (tokens; logprobs differ by the CPU's
+    // 8-bit activations, so their gap is only printed).
+    const auto tg = tokens_of(gpu_runs[b].cold), tc = tokens_of(cpu_runs[b].cold);
+    const greedy_diff gd = diff_greedy_vs_cpu(cpu, prompts, tc, tg, 0.05);
+    const run_diff lp = diff_runs(cpu_runs[b].cold, gpu_runs[b].cold, 0.05);
+    c.expect(gd.diverged == 0,
+             "step budgets: budget " + std::to_string(b) + ": GPU greedy tokens == CPU engine's (6 concurrent sequences; CPU near-ties excepted)",
+             fmt("%.0f differ beyond a near-tie, %.0f at near-ties; max|dlogprob| GPU vs CPU %.3e (not asserted)",
+                 gd.diverged, gd.near_ties, lp.max_dlogprob));
+  }
+  c.expect(all_on_gpu, "step budgets: the gpu engines run on the GPU, the cpu engines on the CPU");
+
+  // The reference: budget 512, fresh engine. Non-vacuous: full length, logprobs, distinct outputs.
+  for (auto* runs : {&gpu_runs, &cpu_runs}) {
+    const event_runs& ref = (*runs)[512].cold;
+    bool complete = true;
+    for (const auto& r : ref) {
+      complete &= r.size() == static_cast<size_t>(kBudgetTokens);
+      for (const auto& e : r) complete &= e.n_top == kBudgetTop && e.logprob <= 0 && e.top_logprobs[0] >= e.logprob;
+    }
+    const auto toks = tokens_of(ref);
+    std::vector<std::vector<int32_t>> distinct(toks);
+    std::sort(distinct.begin(), distinct.end());
+    const bool all_distinct = std::unique(distinct.begin(), distinct.end()) == distinct.end();
+    const std::string who = runs == &gpu_runs ? "GPU" : "CPU";
+    c.expect(complete && all_distinct,
+             "step budgets: " + who + " budget 512: every sequence gives " + std::to_string(kBudgetTokens) +
+                 " tokens with logprobs and 2 top logprobs, and the six outputs differ");
+  }
+
+  // Budget 1: at most one prompt token per step, so a run takes at least as many steps as there
+  // are prompt tokens (it still finishes every sequence: checked above and below).
+  for (auto* runs : {&gpu_runs, &cpu_runs}) {
+    const uint64_t steps = (*runs)[1].cold_steps;
+    c.expect(steps >= prompt_tokens,
+             std::string("step budgets: ") + (runs == &gpu_runs ? "GPU" : "CPU") +
+                 " budget 1: steps >= prompt tokens (the budget bounds every prefill chunk)",
+             fmt("%.0f steps, %.0f prompt tokens", static_cast<double>(steps), static_cast<double>(prompt_tokens)));
+  }
+
+  // Every budget, fresh and prefix-cached, against budget 512 fresh.
+  bool warm_hits = true;
+  for (const int b : kBudgets) {
+    warm_hits &= gpu_runs[b].warm_hit_tokens > 0 && cpu_runs[b].warm_hit_tokens > 0;
+    for (const bool warm : {false, true}) {
+      if (b == 512 && !warm) continue;
+      const std::string which = "budget " + std::to_string(b) + (warm ? " rerun (prefix-cache hits)" : "") + " vs budget 512";
+      const run_diff dc = diff_runs(cpu_runs[512].cold, warm ? cpu_runs[b].warm : cpu_runs[b].cold, 0);
+      c.expect(dc.bit_identical, "step budgets: CPU " + which + ": bit-identical tokens and logprobs", describe(dc));
+      const run_diff dg = diff_runs(gpu_runs[512].cold, warm ? gpu_runs[b].warm : gpu_runs[b].cold, 2 * kBudgetLogprobTol);
+      c.expect(dg.diverged == 0 && dg.max_dlogprob <= kBudgetLogprobTol,
+               "step budgets: GPU " + which + ": same greedy tokens (near-ties excepted), logprobs within 1e-3",
+               describe(dg));
+    }
+  }
+  c.expect(warm_hits, "step budgets: every rerun hit the prefix cache (GPU and CPU, every budget)");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool kernels = true, models = true;
+  bool kernels = true, models = true, budgets = true;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--kernels") models = false;
+    if (a == "--kernels") models = budgets = false;
     else if (a == "--models") kernels = false;
+    else if (a == "--budgets") kernels = models = false;
     else if (a == "--model" && i + 1 < argc) files.push_back(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: cuda_tests [--kernels | --models] [--model FILE.gguf]...\n");
+      std::fprintf(stderr, "usage: cuda_tests [--kernels | --models | --budgets] [--model FILE.gguf]...\n");
       return 2;
     }
   }
@@ -619,6 +836,7 @@ int main(int argc, char** argv) {
       check_models(c, rng);
       check_engine(c, rng);
     }
+    if (budgets) check_step_budgets(c);
     for (const auto& f : files) model_parity(c, *model_load(f), f, rng);
   } catch (const std::exception& e) {
     c.expect(false, "no exception", e.what());
