@@ -15,7 +15,8 @@ import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
-import { expandInlineMarkers } from './inline-markers.js';
+import { expandMarkersInLines } from './marker-expansion.js';
+import { trailingMarker } from './trailing-marker.js';
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { newAtKeyPath } from './key-path.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
@@ -23,6 +24,7 @@ import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner 
 import { namedHeadRow } from './block-names.js';
 import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
+import { INLINE_MARKER } from './markers.js';
 import { extendedInPlace } from './extended-line.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 
@@ -71,8 +73,7 @@ interface UpdateView {
   commentCovered: Set<number>;
 }
 
-/** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
-export const INLINE_MARKER = /\{\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}|\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\//;
+export { INLINE_MARKER };
 
 function fromInline(view: UpdateView, norm: string): boolean {
   for (const [a, b] of view.inline) if (norm.length > a.length + b.length && norm.startsWith(a) && norm.endsWith(b)) return true;
@@ -95,7 +96,7 @@ function updateView(orig: Lines, original: string, sent: string): UpdateView {
   // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
   // So are blocks collapsed onto one line (collapsed-blocks.ts) and the closing lines a snippet
   // that stops inside its blocks implies (unclosed-tail.ts).
-  const update = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(sent, original), original), original);
+  const update = closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(sent, original), original), original);
   const split = splitUpdate(update, orig, original);
   const where = new Map<string, Array<[number, number]>>();
   split.segments.forEach((seg, s) => {
@@ -254,6 +255,9 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       let showsMissing = false;
       for (let x = Math.max(0, i1 + 1); x < i2 && !showsMissing; x++) if (!seg.lines.blank[x] && gapKeys.has(key(seg.lines.norm[x]!))) showsMissing = true;
       if (showsMissing) continue;
+      // A marker inside a line between them (`{"get", cmd_get}, /* ... */ {"save", cmd_save},`) that
+      // was not expanded stands for code as a whole-line marker does: they are not shown adjacent.
+      if (inlineMarkerBetween(view, seg, i1, i2)) continue;
       if (!blockOk(seg, i1, i2)) continue;
       // A new comment where whole definitions stood (`# (constructor and _expected unchanged)`) is a
       // marker in other words: the definitions it stands for, never named by the update, stay.
@@ -277,6 +281,12 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if (qHolds && nearestBefore(view, orig, p, q)) return true;
     }
   }
+  return false;
+}
+
+/** An update row strictly between rows i1 and i2 of a segment still holds an inline marker of the update's own. */
+function inlineMarkerBetween(view: UpdateView, seg: Segment, i1: number, i2: number): boolean {
+  for (let x = Math.max(0, i1 + 1); x < i2; x++) if (!seg.lines.blank[x] && unexpandedInline(view, seg.lines.norm[x]!)) return true;
   return false;
 }
 
@@ -374,6 +384,8 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: num
     if (rowNamesDiffer(orig, p, seg.lines, i)) continue;
     const blockEnd = indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;
     if (blockEnd <= i + 1) continue;
+    // A marker left inside a line of the new block stands for some of the old one: not a whole new block.
+    if (inlineMarkerBetween(view, seg, i, blockEnd)) continue;
     const shown = new Set<string>();
     for (let x = i + 1; x < blockEnd; x++) if (!seg.lines.blank[x]) shown.add(key(seg.lines.norm[x]!));
     return { end: indented ? indentBlockEnd(orig, p) : close + 1, shown };
@@ -406,7 +418,7 @@ function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string
     const complete = blockEnd <= last || !seg.markerAfter || (seg.markerAfterIndent !== null && seg.markerAfterIndent <= l.indent[i]!);
     if (!complete) return none;
   } else blockEnd = closesAt(l.text, i) + 1;
-  if (blockEnd <= i + 1) return none;
+  if (blockEnd <= i + 1 || inlineMarkerBetween(view, seg, i, blockEnd)) return none;
   const rest = new Set<string>();
   for (let x = i + 1; x < blockEnd; x++) if (!l.blank[x]) rest.add(key(l.norm[x]!));
   return { end: indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
@@ -648,7 +660,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
 /** An output line with an inline marker the original does not hold (left unexpanded by the merge). */
 function unexpandedInline(view: UpdateView, norm: string): boolean {
   const m = INLINE_MARKER.exec(norm);
-  return m !== null && !view.originalText.includes(m[0]);
+  if (m !== null && !view.originalText.includes(m[0])) return true;
+  // A marker comment after an opening bracket (`{ -- ...`) that could not be placed.
+  const t = trailingMarker(norm);
+  return t !== null && !view.originalText.includes(norm);
 }
 
 function noBlankBetween(l: Lines, a: number, b: number): boolean {

@@ -15,6 +15,9 @@ const COMMENT_FORMS: RegExp[] = [
   /^(?:\/\/+|#+|--+|;+|%+|!+|'|rem\s|::)(.*)$/i, // line comments
 ];
 
+/** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
+export const INLINE_MARKER = /\{\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}|\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\//;
+
 const BARE_DOTS = /^(?:\.\.\.|…|\. \. \.)$/;
 const DOTS = /^(?:\.{2,}|…)|(?:\.{2,}|…)$/;
 const KEYWORDS =

@@ -11,7 +11,7 @@ import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { instructionNames } from './instruction-scope.js';
-import { expandInlineMarkers } from './inline-markers.js';
+import { expandMarkersInLines } from './marker-expansion.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
@@ -122,7 +122,7 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded
   // (and the closers of a snippet that stops inside its blocks written out, which the no-loss pass reads too).
   // A block collapsed onto one line (`"deps": { ... },`) says its body stays, like an inline marker.
-  const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(raw.update, raw.code), raw.code), raw.code);
+  const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(raw.update, raw.code), raw.code), raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   const result = mergeExpanded(input, mode);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges

@@ -200,4 +200,23 @@ describe('no-loss oracle, branch lossg (renames at a marker edge)', () => {
     const bare = lines(['[server]', 'listen_addr = "0.0.0.0:8080"', 'read_timeout = "30s"', 'debug = true', '# ... existing keys ...']);
     expect(checkLoss(code, bare, null, code.replace('verbose = true', 'debug = true')).lost).toEqual([3]);
   });
+
+  it('a marker inside a line between two anchors stands for code: the lines it covers are not licensed by adjacency (Kotlin; set h c05)', () => {
+    const code = lines(['val commands = listOf(', '    "get",', '    "set",', '    "del",', ')', '', 'fun main() = run(commands)']);
+    // The text after the marker is no original line: the line cannot be read as a run and stays as written.
+    const update = lines(['val commands = listOf(', '    "get", /* ... */ "delete",', '    "touch",', ')', '// ... existing code ...']);
+    const lossy = lines(['val commands = listOf(', '    "get", /* ... */ "delete",', '    "touch",', ')', '', 'fun main() = run(commands)']);
+    expect(checkLoss(code, update, null, lossy).lost).toEqual([1, 2, 3]);
+    const { content } = restoreLost(code, update, null, lossy);
+    expect(checkLoss(code, update, null, content).lost).toEqual([]);
+  });
+
+  it('a marker comment after an opening bracket that cannot be placed stands for code (JavaScript; set h hs01)', () => {
+    const code = lines(['export const routes = [', '  { path: "/a", handler: a },', '  { path: "/b", handler: b },', '];', '', 'export default routes;']);
+    const update = lines(['export const routes = [ // ...', '  { path: "/c", handler: c },', '];', '// ... existing code ...']);
+    const lossy = lines(['export const routes = [ // ...', '  { path: "/c", handler: c },', '];', '', 'export default routes;']);
+    expect(checkLoss(code, update, null, lossy).lost).toEqual([0, 1, 2]);
+    const { content } = restoreLost(code, update, null, lossy);
+    expect(checkLoss(code, update, null, content).lost).toEqual([]);
+  });
 });

@@ -5,8 +5,10 @@
 // the old body's other lines lost. So a merge that used the syntax pass is judged against the
 // original with those definitions swapped in (place.ts), which holds every original line outside
 // them: nothing outside a swapped definition may go missing except by rules (a)-(c).
-import { expandInlineMarkers } from '../inline-markers.js';
+import { expandMarkersInLines } from '../marker-expansion.js';
 import { splitLines, type Lines } from '../lines.js';
+import { INLINE_MARKER } from '../markers.js';
+import { trailingMarker } from '../trailing-marker.js';
 import type { LossCheck } from '../loss.js';
 import { instructionNames } from '../instruction-scope.js';
 import { syntaxPass } from './place.js';
@@ -36,10 +38,12 @@ const recent: Array<{ original: string; update: string; instruction: string | nu
 function swapped(original: string, update: string, instruction: string | null): { code: string; lines: Lines; rows: number } | null {
   const hit = recent.find((r) => r.original === original && r.update === update && r.instruction === instruction);
   if (hit) return hit.pass;
+  const expanded = expandMarkersInLines(update, original);
   // The twin the instruction names, as the merge chose it (instruction-scope.ts).
-  const sp = syntaxPass(original, expandInlineMarkers(update, original), instructionNames(instruction));
+  const sp = syntaxPass(original, expanded, instructionNames(instruction));
   let pass = null;
-  if (sp) {
+  // A definition still holding a marker inside a line is not shown complete: that marker stands for code.
+  if (sp && !unexpandedInlineMarker(expanded, original)) {
     const orig = splitLines(original);
     let rows = 0;
     for (const s of sp.swaps) for (let r = s.start; r <= s.end; r++) if (!orig.blank[r]) rows++;
@@ -48,4 +52,14 @@ function swapped(original: string, update: string, instruction: string | null): 
   recent.unshift({ original, update, instruction, pass });
   if (recent.length > 4) recent.pop();
   return pass;
+}
+
+/** Some line of the update holds an inline marker the original does not (one left unexpanded). */
+function unexpandedInlineMarker(update: string, original: string): boolean {
+  for (const line of update.split('\n')) {
+    const m = INLINE_MARKER.exec(line);
+    if (m && line.trim() !== m[0] && !original.includes(m[0])) return true;
+    if (trailingMarker(line) && !original.includes(line.trim())) return true;
+  }
+  return false;
 }
