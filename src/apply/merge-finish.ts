@@ -290,7 +290,10 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   const shift = o.indent[anchor[1]]! - s.indent[anchor[0]]!;
   // The new lines are one or more whole blocks at the sibling's level (marker-blanks.ts).
   const level = o.indent[next]! - shift;
-  if (!wholeBlocksAt(s, i + 1, n - 1, level)) return;
+  // Or blocks deeper than what follows: new members that end the enclosing block (a method added
+  // last in a Python class, the next class after the blank lines).
+  const closesEnclosing = s.indent[i + 1]! > level && wholeBlocksAt(s, i + 1, n - 1, s.indent[i + 1]!);
+  if (!closesEnclosing && !wholeBlocksAt(s, i + 1, n - 1, level)) return;
   // Closed by a closing line, the new lines are a block; else the sibling must head one (a rule, a heading).
   if (!(s.weak[n - 1] && /^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) && !headsBlock(o, next)) return;
   tail.pop();

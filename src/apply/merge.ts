@@ -10,6 +10,7 @@ import { expandBodyMarkers } from './body-markers.js';
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
+import { instructionNames } from './instruction-scope.js';
 import { expandMarkersInLines } from './marker-expansion.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 import { rescaleIndentUnit } from './indent-unit.js';
@@ -146,7 +147,7 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
     return keepOriginal(input, { content: placed.content, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
   }
-  const syntax = syntaxPass(input.code, input.update);
+  const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
   if (!syntax) return mergeLines(input, mode);
   const withSyntax = syntaxMerge(input, mode, syntax);
   // The syntax pass must never cost code: when the no-loss pass, judging against the real
@@ -196,15 +197,16 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     const r = keepOriginal(input, { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true, report }, orig);
     return r.report.restored.length > 0 && mode === 'auto' ? { ...r, model: 'svc-v3-large' } : r;
   }
-  let ctx = buildContext(orig, split.segments);
+  const scope = instructionNames(input.instruction);
+  let ctx = buildContext(orig, split.segments, scope);
   const order = fileOrder(ctx);
   if (order && fileOrderHolds(ctx, order)) {
     // Out-of-order hunks go in file order; a marker stands between any two of them.
     const segments = order.map((k) => ({ ...split.segments[k]!, markerBefore: true, markerAfter: true }));
-    ctx = buildContext(orig, segments);
+    ctx = buildContext(orig, segments, scope);
   }
   const edged = impliedEdgeMarkers(ctx, split.hasMarkers);
-  if (edged) ctx = buildContext(orig, edged);
+  if (edged) ctx = buildContext(orig, edged, scope);
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);
     const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);

@@ -10,6 +10,7 @@ import { splitLines, type Lines } from '../lines.js';
 import { INLINE_MARKER } from '../markers.js';
 import { trailingMarker } from '../trailing-marker.js';
 import type { LossCheck } from '../loss.js';
+import { instructionNames } from '../instruction-scope.js';
 import { syntaxPass } from './place.js';
 
 type Analyse = (orig: Lines, out: Lines, original: string, update: string, instruction: string | null) => LossCheck;
@@ -24,7 +25,7 @@ export function withSwappedDefinitions(check: LossCheck, original: string, updat
   if (check.lost.length === 0) return check;
   // Code a new comment stands for (`/* unchanged lookup */` inside the new body) is not replaced by the body.
   if (check.gaps.some((g) => g.vanished.some((v) => v.commented && !v.present))) return check;
-  const pass = swapped(original, update);
+  const pass = swapped(original, update, instruction);
   if (!pass) return check;
   const verdict = analyse(pass.lines, splitLines(output), pass.code, update, instruction);
   if (verdict.lost.length > 0) return check;
@@ -32,13 +33,14 @@ export function withSwappedDefinitions(check: LossCheck, original: string, updat
 }
 
 /** The last few swapped originals: the oracle judges many outputs of one edit in a row (tests, restoreLost rounds). */
-const recent: Array<{ original: string; update: string; pass: { code: string; lines: Lines; rows: number } | null }> = [];
+const recent: Array<{ original: string; update: string; instruction: string | null; pass: { code: string; lines: Lines; rows: number } | null }> = [];
 
-function swapped(original: string, update: string): { code: string; lines: Lines; rows: number } | null {
-  const hit = recent.find((r) => r.original === original && r.update === update);
+function swapped(original: string, update: string, instruction: string | null): { code: string; lines: Lines; rows: number } | null {
+  const hit = recent.find((r) => r.original === original && r.update === update && r.instruction === instruction);
   if (hit) return hit.pass;
   const expanded = expandMarkersInLines(update, original);
-  const sp = syntaxPass(original, expanded);
+  // The twin the instruction names, as the merge chose it (instruction-scope.ts).
+  const sp = syntaxPass(original, expanded, instructionNames(instruction));
   let pass = null;
   // A definition still holding a marker inside a line is not shown complete: that marker stands for code.
   if (sp && !unexpandedInlineMarker(expanded, original)) {
@@ -47,7 +49,7 @@ function swapped(original: string, update: string): { code: string; lines: Lines
     for (const s of sp.swaps) for (let r = s.start; r <= s.end; r++) if (!orig.blank[r]) rows++;
     pass = { code: sp.code, lines: splitLines(sp.code), rows };
   }
-  recent.unshift({ original, update, pass });
+  recent.unshift({ original, update, instruction, pass });
   if (recent.length > 4) recent.pop();
   return pass;
 }
