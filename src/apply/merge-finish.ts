@@ -13,6 +13,7 @@ import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, T
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
+import { annotationLine } from './licence-rules.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -299,8 +300,6 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   tail.pop();
 }
 
-/** A whole line that is a decorator or attribute (not Ruby's `@items << x`). */
-const ANNOTATION = /^(?:@[\w.]+(?:\(.*\))?|#\[.*\]|\[[A-Z]\w*(?:\(.*\))?\])$/;
 
 /**
  * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
@@ -310,7 +309,7 @@ const ANNOTATION = /^(?:@[\w.]+(?:\(.*\))?|#\[.*\]|\[[A-Z]\w*(?:\(.*\))?\])$/;
 function unpairAnnotations(s: Lines, o: Lines, tail: Array<[number, number]>): void {
   while (tail.length > 1) {
     const [i, j] = tail[tail.length - 1]!;
-    if (s.blank[i] || !ANNOTATION.test(s.norm[i]!)) return;
+    if (s.blank[i] || !annotationLine(s.norm[i]!)) return;
     let y = j + 1;
     while (y < o.text.length && o.blank[y]) y++;
     let x = i + 1;

@@ -16,11 +16,12 @@ import { closeUnclosedTail } from './unclosed-tail.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { renameKeptLines, renameTokens } from './instructed-rename.js';
-import { checkLoss, readsAsWholeFile, restoreLost } from './loss.js';
+import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
+import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -148,13 +149,13 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
     return keepOriginal(input, { content: placed.content, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
   }
   const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
-  if (!syntax) return mergeLines(input, mode);
+  // A swapped definition whose new body has a comment where original code stood (`/* unchanged
+  // lookup */`) is not licensed (syntax/swap-licence.ts): the swapped original lacks that code.
+  if (!syntax || swapDropsCommentedCode(input.code, input.update, syntax.swaps)) return mergeLines(input, mode);
   const withSyntax = syntaxMerge(input, mode, syntax);
-  // The syntax pass must never cost code: when the no-loss pass, judging against the real
+  // The syntax pass must never cost code: when the no-loss pass, judging against the swapped
   // original, had to put lines back, the line merge alone answers instead.
-  // Judged also against the real original: code a new comment of a swapped definition stands for
-  // (`/* unchanged lookup */`) is missing from the swapped original, so only this check sees it.
-  if (withSyntax.report.restored.length > 0 || checkLoss(input.code, input.update, input.instruction, withSyntax.content).lost.length > 0) return mergeLines(input, mode);
+  if (withSyntax.report.restored.length > 0) return mergeLines(input, mode);
   return withSyntax;
 }
 

@@ -7,6 +7,8 @@
 // them: nothing outside a swapped definition may go missing except by rules (a)-(c).
 import { expandMarkersInLines } from '../marker-expansion.js';
 import { splitLines, type Lines } from '../lines.js';
+import { commentCoveredRows } from '../licence-rules.js';
+import { splitUpdate } from '../merge-context.js';
 import { INLINE_MARKER } from '../markers.js';
 import { trailingMarker } from '../trailing-marker.js';
 import type { LossCheck } from '../loss.js';
@@ -63,3 +65,25 @@ function unexpandedInlineMarker(update: string, original: string): boolean {
   }
   return false;
 }
+
+/**
+ * A swap the licence does not cover: an original row of a swapped (not inserted) definition that a
+ * new comment of the update stands for (`/* unchanged lookup *\/` between two of its lines,
+ * licence-rules.ts `commentCoveredRows`). The swapped original lacks that code, so a merge judged
+ * against it could not see the loss; such a syntax merge is not taken (merge.ts).
+ */
+export function swapDropsCommentedCode(original: string, update: string, swaps: ReadonlyArray<{ start: number; end: number; inserted?: boolean }>): boolean {
+  const orig = splitLines(original);
+  const count = new Map<string, number>();
+  const row = new Map<string, number>();
+  orig.norm.forEach((n, j) => {
+    if (orig.blank[j]) return;
+    count.set(n, (count.get(n) ?? 0) + 1);
+    row.set(n, j);
+  });
+  const split = splitUpdate(expandMarkersInLines(update, original), orig, original);
+  const covered = commentCoveredRows(orig, split.segments, (n) => count.has(n), (n) => (count.get(n) === 1 ? row.get(n) : undefined));
+  if (covered.size === 0) return false;
+  return swaps.some((d) => !d.inserted && [...covered].some((j) => j >= d.start && j <= d.end));
+}
+
