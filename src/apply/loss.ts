@@ -17,6 +17,7 @@ import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandMarkersInLines } from './marker-expansion.js';
 import { trailingMarker } from './trailing-marker.js';
+import { applyRenames, renameTokens } from './instructed-rename.js';
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { newAtKeyPath } from './key-path.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
@@ -71,6 +72,10 @@ interface UpdateView {
   ids: Set<string>;
   /** Original rows a new comment of the update stands for (licence-rules.ts `commentCoveredRows`). */
   commentCovered: Set<number>;
+  /** Original row → its text with the instruction's renames applied, where they change it (instructed-rename.ts). */
+  renamed: Map<number, string>;
+  /** Keys of those renamed texts. */
+  renamedKeys: Set<string>;
 }
 
 export { INLINE_MARKER };
@@ -92,7 +97,7 @@ function key(norm: string): string {
   return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
 }
 
-function updateView(orig: Lines, original: string, sent: string): UpdateView {
+function updateView(orig: Lines, original: string, sent: string, instruction: string | null = null): UpdateView {
   // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
   // So are blocks collapsed onto one line (collapsed-blocks.ts) and the closing lines a snippet
   // that stops inside its blocks implies (unclosed-tail.ts).
@@ -125,7 +130,16 @@ function updateView(orig: Lines, original: string, sent: string): UpdateView {
   const uniqueRow = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
   const commentCovered = commentCoveredRows(orig, split.segments, (n) => origCount.has(key(n)), (n) => uniqueRow.get(key(n)));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered };
+  const renames = renameTokens(instruction, original, sent);
+  const renamed = new Map<number, string>();
+  if (renames.size > 0) {
+    for (let j = 0; j < orig.text.length; j++) {
+      const r = orig.blank[j] ? orig.norm[j]! : applyRenames(orig.norm[j]!, renames);
+      if (r !== orig.norm[j]) renamed.set(j, r);
+    }
+  }
+  const renamedKeys = new Set([...renamed.values()].map(key));
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys };
 }
 
 /**
@@ -546,9 +560,9 @@ function nothingMissing(orig: Lines, out: Lines): boolean {
 
 export function analyseLoss(orig: Lines, out: Lines, original: string, update: string, instruction: string | null, prepared?: UpdateView): LossCheck {
   if (!prepared && nothingMissing(orig, out)) {
-    return { lost: [], licensed: { replaced: 0, 'between-anchors': 0, instructed: 0 }, markersKept: countMarkersKept(orig, out, updateView(orig, original, update)), gaps: [] };
+    return { lost: [], licensed: { replaced: 0, 'between-anchors': 0, instructed: 0 }, markersKept: countMarkersKept(orig, out, updateView(orig, original, update, instruction)), gaps: [] };
   }
-  const view = prepared ?? updateView(orig, original, update);
+  const view = prepared ?? updateView(orig, original, update, instruction);
   const instructed = instructedLines(orig, instruction, view);
   // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
   // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
@@ -596,7 +610,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     for (let j = p + 1; j < q; j++) if (!orig.blank[j]) missing.push(j);
     if (missing.length === 0) continue;
     const inserted: number[] = [];
-    for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)))) inserted.push(k);
+    for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)))) inserted.push(k);
     const adjacent = shownAdjacent(view, orig, p, q, missing);
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
@@ -606,6 +620,13 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
+        // The instruction's rename of j (`writeJSON(w, …)` → `respondJSON(w, …)`) is j's edit.
+        if (view.renamed.get(j) === out.norm[k]) {
+          rule = 'replaced';
+          pairedWith = k;
+          from = x + 1;
+          break;
+        }
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
@@ -733,7 +754,7 @@ export function restoreLost(original: string, update: string, instruction: strin
   let content = output;
   let out = splitLines(content);
   if (nothingMissing(orig, out)) return { content, restored: [] };
-  const view = updateView(orig, original, update);
+  const view = updateView(orig, original, update, instruction);
   const restored: number[] = [];
   for (let round = 0; round < 3; round++) {
     const check = analyseLoss(orig, out, original, update, instruction, view);

@@ -15,8 +15,8 @@ const OPENS_ELIDED = /^(?:unchanged|omitted|elided|snip(?:ped)?|skipped)\b:?\s*(
 const REMARK_START = /^(?:leave|keep|must|should|do|don't|never|always|may|will|make|ensure|note|todo|fixme|returns?|is|was)\b/i;
 /** Words of a sentence: a stand-in names things, it does not state conditions. */
 const SENTENCE_WORD = /\b(?:if|when|unless|because|since|until|while|but|so|then|otherwise)\b/i;
-/** What the text may hold: words, names (`_expected`, `[[bin]]`, `a.b`) and light punctuation; no code. */
-const NAMES = /^[\w\s'",:()/&+.[\]<>-]*$/;
+/** What the text may hold: words, names (`_expected`, `[[bin]]`, `a.b`, globs `Get*`) and light punctuation; no code. */
+const NAMES = /^[\w\s'",:()/&+.[\]<>*-]*$/;
 
 /**
  * True when a comment body (brackets and dots already stripped, or not) reads as a marker that

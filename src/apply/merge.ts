@@ -15,6 +15,7 @@ import { expandMarkersInLines } from './marker-expansion.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
+import { renameKeptLines, renameTokens } from './instructed-rename.js';
 import { checkLoss, readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
@@ -124,10 +125,18 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // A block collapsed onto one line (`"deps": { ... },`) says its body stays, like an inline marker.
   const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(raw.update, raw.code), raw.code), raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
-  const result = mergeExpanded(input, mode);
+  // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
+  const result = withInstructedRenames(mergeExpanded(input, mode), raw);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
   return input.update === inlineExpanded ? result : keepOriginal({ ...raw, update: inlineExpanded }, result);
+}
+
+function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
+  const map = renameTokens(raw.instruction, raw.code, raw.update);
+  if (map.size === 0) return r;
+  const content = renameKeptLines(r.content, map, raw.update);
+  return content === r.content ? r : { ...r, content };
 }
 
 function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {

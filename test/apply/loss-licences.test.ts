@@ -219,4 +219,12 @@ describe('no-loss oracle, branch lossg (renames at a marker edge)', () => {
     const { content } = restoreLost(code, update, null, lossy);
     expect(checkLoss(code, update, null, content).lost).toEqual([]);
   });
+
+  it('a rename the instruction names licenses the renamed kept lines, and only with that instruction (TypeScript; set h go05, kt03)', () => {
+    const code = lines(['export function loadUser(id: string) {', '  return db.get(id);', '}', '', 'export function show(id: string) {', '  const u = loadUser(id);', '  render(u);', '}']);
+    const update = lines(['export function fetchUser(id: string) {', '  return db.get(id);', '}', '// ... existing code ...']);
+    const renamed = code.replaceAll('loadUser', 'fetchUser');
+    expect(checkLoss(code, update, 'Rename loadUser to fetchUser everywhere.', renamed).lost).toEqual([]);
+    expect(checkLoss(code, update, null, renamed).lost).toEqual([5]);
+  });
 });
