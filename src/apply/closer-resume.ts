@@ -17,7 +17,10 @@ const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*|(?:<\/[\w.:-]+>
  */
 export function closerRepunctuated(a: string, b: string): boolean {
   if (a === b || !/^[)}\]]/.test(a) || !/^[)}\]]/.test(b)) return false;
-  return a.replace(/[,;]$/, '') === b.replace(/[,;]$/, '');
+  const base = a.replace(/[,;]$/, '');
+  if (base === b.replace(/[,;]$/, '')) return true;
+  // `}` → `} ~ healthRoute`, `});` → `}).catch(fail);`: the block still closes there, more follows.
+  return /^[)}\]]+$/.test(base) && b.startsWith(base) && /^(?:\s+[^)}\]\s]|\.)/.test(b.slice(base.length));
 }
 
 function firstContent(l: Lines): number {

@@ -162,6 +162,11 @@ export function ownerEditMatches(s: Lines, i: number, orig: Lines, j: number, is
 /** An attribute, annotation or decorator line (`[ApiController]`, `@Override`, `#[derive(Debug)]`). */
 const ANNOTATION = /^(?:\[[A-Za-z_][\w.]*(?:\(.*\))?(?:\s*,\s*[A-Za-z_][\w.]*(?:\(.*\))?)*\]|@[A-Za-z_][\w.]*(?:\(.*\))?|#!?\[[A-Za-z_][\w:]*(?:\(.*\)|\s*=.*)?\])$/;
 
+/** A whole line that is an attribute, annotation or decorator (not Ruby's `@items << x`). */
+export function annotationLine(norm: string): boolean {
+  return ANNOTATION.test(norm);
+}
+
 /**
  * Original rows directly above row q (no blank between) that annotate it: attributes belong to the
  * declaration they precede, so an update showing that declaration under the line above them (a

@@ -182,6 +182,8 @@ export function editedVersion(a: string, b: string): boolean {
   const short = a.length <= b.length ? a : b;
   const long = a.length <= b.length ? b : a;
   if (short.length >= 6 && long.startsWith(short.replace(/[;,]$/, ''))) return true;
+  // A block header's condition extended (`if not account:` → `if not account or skip(account):`).
+  if (short.length >= 6 && /\s*[:{]$/.test(short) && /[:{]$/.test(long) && long.startsWith(`${short.replace(/\s*[:{]$/, '')} `)) return true;
   if (assignmentKey(a) !== null || assignmentKey(b) !== null) return false;
   return firstToken(a) === firstToken(b) && dice(a, b) >= ANCHOR_DICE;
 }

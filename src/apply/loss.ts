@@ -15,7 +15,9 @@ import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
-import { expandInlineMarkers } from './inline-markers.js';
+import { expandMarkersInLines } from './marker-expansion.js';
+import { trailingMarker } from './trailing-marker.js';
+import { applyRenames, renameTokens } from './instructed-rename.js';
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { newAtKeyPath } from './key-path.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
@@ -23,6 +25,9 @@ import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner 
 import { namedHeadRow } from './block-names.js';
 import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
+import { INLINE_MARKER } from './markers.js';
+import { extendedInPlace } from './extended-line.js';
+import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -67,10 +72,13 @@ interface UpdateView {
   ids: Set<string>;
   /** Original rows a new comment of the update stands for (licence-rules.ts `commentCoveredRows`). */
   commentCovered: Set<number>;
+  /** Original row → its text with the instruction's renames applied, where they change it (instructed-rename.ts). */
+  renamed: Map<number, string>;
+  /** Keys of those renamed texts. */
+  renamedKeys: Set<string>;
 }
 
-/** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
-export const INLINE_MARKER = /\{\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}|\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\//;
+export { INLINE_MARKER };
 
 function fromInline(view: UpdateView, norm: string): boolean {
   for (const [a, b] of view.inline) if (norm.length > a.length + b.length && norm.startsWith(a) && norm.endsWith(b)) return true;
@@ -89,11 +97,11 @@ function key(norm: string): string {
   return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
 }
 
-function updateView(orig: Lines, original: string, sent: string): UpdateView {
+function updateView(orig: Lines, original: string, sent: string, instruction: string | null = null): UpdateView {
   // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
   // So are blocks collapsed onto one line (collapsed-blocks.ts) and the closing lines a snippet
   // that stops inside its blocks implies (unclosed-tail.ts).
-  const update = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(sent, original), original), original);
+  const update = closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(sent, original), original), original);
   const split = splitUpdate(update, orig, original);
   const where = new Map<string, Array<[number, number]>>();
   split.segments.forEach((seg, s) => {
@@ -122,7 +130,16 @@ function updateView(orig: Lines, original: string, sent: string): UpdateView {
   const uniqueRow = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
   const commentCovered = commentCoveredRows(orig, split.segments, (n) => origCount.has(key(n)), (n) => uniqueRow.get(key(n)));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered };
+  const renames = renameTokens(instruction, original, sent);
+  const renamed = new Map<number, string>();
+  if (renames.size > 0) {
+    for (let j = 0; j < orig.text.length; j++) {
+      const r = orig.blank[j] ? orig.norm[j]! : applyRenames(orig.norm[j]!, renames);
+      if (r !== orig.norm[j]) renamed.set(j, r);
+    }
+  }
+  const renamedKeys = new Set([...renamed.values()].map(key));
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys };
 }
 
 /**
@@ -252,6 +269,9 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       let showsMissing = false;
       for (let x = Math.max(0, i1 + 1); x < i2 && !showsMissing; x++) if (!seg.lines.blank[x] && gapKeys.has(key(seg.lines.norm[x]!))) showsMissing = true;
       if (showsMissing) continue;
+      // A marker inside a line between them (`{"get", cmd_get}, /* ... */ {"save", cmd_save},`) that
+      // was not expanded stands for code as a whole-line marker does: they are not shown adjacent.
+      if (inlineMarkerBetween(view, seg, i1, i2)) continue;
       if (!blockOk(seg, i1, i2)) continue;
       // A new comment where whole definitions stood (`# (constructor and _expected unchanged)`) is a
       // marker in other words: the definitions it stands for, never named by the update, stay.
@@ -275,6 +295,12 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if (qHolds && nearestBefore(view, orig, p, q)) return true;
     }
   }
+  return false;
+}
+
+/** An update row strictly between rows i1 and i2 of a segment still holds an inline marker of the update's own. */
+function inlineMarkerBetween(view: UpdateView, seg: Segment, i1: number, i2: number): boolean {
+  for (let x = Math.max(0, i1 + 1); x < i2; x++) if (!seg.lines.blank[x] && unexpandedInline(view, seg.lines.norm[x]!)) return true;
   return false;
 }
 
@@ -372,6 +398,8 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: num
     if (rowNamesDiffer(orig, p, seg.lines, i)) continue;
     const blockEnd = indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;
     if (blockEnd <= i + 1) continue;
+    // A marker left inside a line of the new block stands for some of the old one: not a whole new block.
+    if (inlineMarkerBetween(view, seg, i, blockEnd)) continue;
     const shown = new Set<string>();
     for (let x = i + 1; x < blockEnd; x++) if (!seg.lines.blank[x]) shown.add(key(seg.lines.norm[x]!));
     return { end: indented ? indentBlockEnd(orig, p) : close + 1, shown };
@@ -404,7 +432,7 @@ function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string
     const complete = blockEnd <= last || !seg.markerAfter || (seg.markerAfterIndent !== null && seg.markerAfterIndent <= l.indent[i]!);
     if (!complete) return none;
   } else blockEnd = closesAt(l.text, i) + 1;
-  if (blockEnd <= i + 1) return none;
+  if (blockEnd <= i + 1 || inlineMarkerBetween(view, seg, i, blockEnd)) return none;
   const rest = new Set<string>();
   for (let x = i + 1; x < blockEnd; x++) if (!l.blank[x]) rest.add(key(l.norm[x]!));
   return { end: indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
@@ -421,26 +449,30 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
   if (anotherSibling(orig.norm[j]!, norm) || anotherElement(orig.norm[j]!, norm)) return true;
   // A line no more like j than j's siblings are is a new sibling (a mapping line beside the old
   // ones), unless it is j with one token renamed, shown in j's place (licence-rules.ts).
-  const distinct = orig.weak[j] || distinctEdit(orig, j, norm);
+  // j grown or shrunk at one place (a name lengthened, a literal extended) is j's edit, not a sibling (extended-line.ts).
+  const distinct = orig.weak[j] || distinctEdit(orig, j, norm) || extendedInPlace(orig.norm[j]!, norm);
   const oneToken = !distinct && renamedInPlace(orig.norm[j]!, norm);
   const at = view.where.get(key(norm));
   // A line that came from an inline marker's expansion is judged by its text alone.
   if (!at) return !distinct || namesDiffer(orig.norm[j]!, norm) || keysDiffer(orig.norm[j]!, norm);
   for (const [s, i] of at) {
     const l = view.segments[s]!.lines;
-    if (!distinct && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm)))) continue;
+    if (!distinct && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)))) continue;
     // A name on the line below a call head (`router.post(` / `"/projects",`) names that call's block.
     const keyRenamed = keysDiffer(orig.norm[j]!, norm);
     const differ = rowNamesDiffer(orig, j, l, i) || keyRenamed;
     // Another key at a marker edge (`insights_enabled = true` for `deletion_protection = true`) is a
-    // new key: renamed only between both old neighbours, as a longer form of it, or throughout the update.
-    if (keyRenamed && !headsBlock(orig, j) && !keysRelated(orig.norm[j]!, norm) && !shownBetweenNeighbours(l, i, orig, j) && !renameRepeated(view, orig.norm[j]!, norm)) continue;
+    // new key: renamed only between both old neighbours, as a longer form of it, throughout the update,
+    // or with a value of substance kept (rename-evidence.ts).
+    if (keyRenamed && !headsBlock(orig, j) && !keysRelated(orig.norm[j]!, norm) && !shownBetweenNeighbours(l, i, orig, j) && !renameRepeated(view, orig.norm[j]!, norm) && !renamedThroughout(view.segments, orig, orig.norm[j]!, norm) && !keyRenamedKeepingValue(orig, j, norm)) continue;
     // A closer edited in place closes the same block.
     if (orig.weak[j] && !closerOwnersMatch(l, i, orig, j)) continue;
     // An edit inside a new header stands for j only when that header is the edit of j's.
     if (orig.norm[j] !== norm && !ownerEditMatches(l, i, orig, j, (n) => view.origCount.has(key(n)))) continue;
     // The same text re-indented (wrapped in a new block) is that line; an edit stays at its depth.
-    if ((!differ || renameShownInPlace(l, namedHeadRow(l, i), orig, namedHeadRow(orig, j))) && sameOwner(l, i, orig, j) && (orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
+    // A rename the update carries through other original lines in their places (rename-evidence.ts)
+    // is a rename in place, and so is the block it heads.
+    if ((!differ || renameShownInPlace(l, namedHeadRow(l, i), orig, namedHeadRow(orig, j)) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)) && (sameOwner(l, i, orig, j) || ownerRenamedThroughout(view.segments, l, i, orig, j)) && (orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
   }
   return true;
 }
@@ -528,9 +560,9 @@ function nothingMissing(orig: Lines, out: Lines): boolean {
 
 export function analyseLoss(orig: Lines, out: Lines, original: string, update: string, instruction: string | null, prepared?: UpdateView): LossCheck {
   if (!prepared && nothingMissing(orig, out)) {
-    return { lost: [], licensed: { replaced: 0, 'between-anchors': 0, instructed: 0 }, markersKept: countMarkersKept(orig, out, updateView(orig, original, update)), gaps: [] };
+    return { lost: [], licensed: { replaced: 0, 'between-anchors': 0, instructed: 0 }, markersKept: countMarkersKept(orig, out, updateView(orig, original, update, instruction)), gaps: [] };
   }
-  const view = prepared ?? updateView(orig, original, update);
+  const view = prepared ?? updateView(orig, original, update, instruction);
   const instructed = instructedLines(orig, instruction, view);
   // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
   // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
@@ -578,7 +610,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     for (let j = p + 1; j < q; j++) if (!orig.blank[j]) missing.push(j);
     if (missing.length === 0) continue;
     const inserted: number[] = [];
-    for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)))) inserted.push(k);
+    for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)))) inserted.push(k);
     const adjacent = shownAdjacent(view, orig, p, q, missing);
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
@@ -588,6 +620,13 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
+        // The instruction's rename of j (`writeJSON(w, …)` → `respondJSON(w, …)`) is j's edit.
+        if (view.renamed.get(j) === out.norm[k]) {
+          rule = 'replaced';
+          pairedWith = k;
+          from = x + 1;
+          break;
+        }
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
@@ -595,7 +634,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (unexpandedInline(view, out.norm[k]!)) continue;
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
-        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!))) ||
+        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
@@ -642,7 +681,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
 /** An output line with an inline marker the original does not hold (left unexpanded by the merge). */
 function unexpandedInline(view: UpdateView, norm: string): boolean {
   const m = INLINE_MARKER.exec(norm);
-  return m !== null && !view.originalText.includes(m[0]);
+  if (m !== null && !view.originalText.includes(m[0])) return true;
+  // A marker comment after an opening bracket (`{ -- ...`) that could not be placed.
+  const t = trailingMarker(norm);
+  return t !== null && !view.originalText.includes(norm);
 }
 
 function noBlankBetween(l: Lines, a: number, b: number): boolean {
@@ -712,7 +754,7 @@ export function restoreLost(original: string, update: string, instruction: strin
   let content = output;
   let out = splitLines(content);
   if (nothingMissing(orig, out)) return { content, restored: [] };
-  const view = updateView(orig, original, update);
+  const view = updateView(orig, original, update, instruction);
   const restored: number[] = [];
   for (let round = 0; round < 3; round++) {
     const check = analyseLoss(orig, out, original, update, instruction, view);

@@ -1,6 +1,7 @@
 // "Existing code" marker lines: `// ... existing code ...` and the same idea in every comment
 // syntax. Only a whole line that is a comment counts, so JS spread (`...args`), Python `...` bodies
 // with code around them and prose comments are not markers.
+import { dottedNote, elisionNote } from './marker-wordings.js';
 
 /** Comment wrappers: each captures the comment's body. Order matters (block forms first). */
 const COMMENT_FORMS: RegExp[] = [
@@ -13,6 +14,9 @@ const COMMENT_FORMS: RegExp[] = [
   /^"""(.*?)"""$/, // Python docstring used as a marker
   /^(?:\/\/+|#+|--+|;+|%+|!+|'|rem\s|::)(.*)$/i, // line comments
 ];
+
+/** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
+export const INLINE_MARKER = /\{\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}|\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\//;
 
 const BARE_DOTS = /^(?:\.\.\.|…|\. \. \.)$/;
 const DOTS = /^(?:\.{2,}|…)|(?:\.{2,}|…)$/;
@@ -40,12 +44,12 @@ function isMarkerBody(body: string): boolean {
   const startsWithDots = /^(?:\.{2,}|…)/.test(b);
   const endsWithDots = /(?:\.{2,}|…)$/.test(b);
   const words = b.replace(/(?:\.{2,}|…)/g, ' ').trim();
-  if (!PROSE.test(words)) return false;
+  if (!PROSE.test(words)) return dottedNote(b) || elisionNote(words);
   const wordCount = words.length === 0 ? 0 : words.split(/\s+/).length;
   if (wordCount > 12) return false;
   if (startsWithDots && (endsWithDots || KEYWORDS.test(words) || wordCount <= 4)) return true;
   if (DOTS.test(b) && KEYWORDS.test(words)) return true;
-  return (PHRASES.test(words) || UNCHANGED_PHRASE.test(words)) && wordCount <= 8;
+  return ((PHRASES.test(words) || UNCHANGED_PHRASE.test(words)) && wordCount <= 8) || elisionNote(words);
 }
 
 /**

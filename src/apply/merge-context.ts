@@ -25,6 +25,8 @@ export interface MergeContext {
   readonly index: Map<string, number[]>;
   /** Minimum indentation of non-blank original lines in [a, b); Infinity when all blank or empty. */
   minIndent(a: number, b: number): number;
+  /** Names the instruction mentions (instruction-scope.ts): a tie-break between twin anchors. */
+  readonly scopeNames?: ReadonlySet<string>;
 }
 
 /** Sparse table for range-minimum over indentation (blank lines count as +Infinity). */
@@ -114,8 +116,8 @@ export function splitUpdate(update: string, orig: Lines, code: string): SplitUpd
   return { segments, hasMarkers, updateLines: upd };
 }
 
-export function buildContext(orig: Lines, segments: Segment[]): MergeContext {
-  return { orig, segments, index: buildIndex(orig), minIndent: buildRangeMin(orig) };
+export function buildContext(orig: Lines, segments: Segment[], scopeNames?: ReadonlySet<string>): MergeContext {
+  return { orig, segments, index: buildIndex(orig), minIndent: buildRangeMin(orig), scopeNames };
 }
 
 /** Lines of `seg` that may anchor a chain: non-blank, not weak. */
@@ -310,6 +312,9 @@ export function resumeAnchor(ctx: MergeContext, seg: Segment, lo: number): [numb
 
 /** The name a definition header declares: the first identifier written right before `(`, or a type's name. */
 function declaredName(norm: string): string | null {
+  // A block opened by a call with a title (`describe("wrap", () => {`) is named by the title too.
+  const titled = /([A-Za-z_$][\w$]*)\(\s*("[^"]*"|'[^']*'|`[^`]*`)/.exec(norm);
+  if (titled) return `${titled[1]}(${titled[2]}`;
   return /([A-Za-z_$][\w$]*)\(/.exec(norm)?.[1] ??
     /\b(?:class|struct|enum|interface|trait|protocol|extension|record|object|module)\s+([A-Za-z_$][\w$]*)/.exec(norm)?.[1] ?? null;
 }

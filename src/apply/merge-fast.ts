@@ -6,6 +6,7 @@ import {
   crossesBlock, editedNeighbours, firstAtOrAbove, jumpSupported, lastBelow, neighbourAgreement, resumeAnchor, sameBlockHeader, strongLines, strongSupport,
   type Chain, type MergeContext, type Segment,
 } from './merge-context.js';
+import { inNamedScope } from './instruction-scope.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -52,7 +53,8 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
       // level or inside `@media`), then the same spacing inside the line (`tags      = var.tags`
       // aligned with its block's other fields, not the lone `tags = var.tags` of another block).
       let support = neighbourAgreement(ctx, seg, i, q) / 8 + editedNeighbours(ctx, seg, i, q) / 16 + (ctx.orig.indent[q] === seg.lines.indent[i] ? 1 / 64 : 0) +
-        (ctx.orig.text[q]!.trim() === seg.lines.text[i]!.trim() ? 1 / 128 : 0);
+        (ctx.orig.text[q]!.trim() === seg.lines.text[i]!.trim() ? 1 / 128 : 0) +
+        (ctx.scopeNames && inNamedScope(ctx.orig, q, ctx.scopeNames) ? 1 / 256 : 0);
       const x0 = Math.max(0, x - SUPPORT_RADIUS);
       const x1 = Math.min(strong.length, x + SUPPORT_RADIUS + 1);
       for (let y = x0; y < x1; y++) {

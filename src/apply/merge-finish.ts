@@ -5,6 +5,7 @@ import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers } from './closer-resume.js';
+import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
 import { editedBeyondInsert } from './edge-edits.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import type { Lines } from './lines.js';
@@ -12,6 +13,7 @@ import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, T
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
+import { annotationLine } from './licence-rules.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -289,14 +291,15 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   const shift = o.indent[anchor[1]]! - s.indent[anchor[0]]!;
   // The new lines are one or more whole blocks at the sibling's level (marker-blanks.ts).
   const level = o.indent[next]! - shift;
-  if (!wholeBlocksAt(s, i + 1, n - 1, level)) return;
+  // Or blocks deeper than what follows: new members that end the enclosing block (a method added
+  // last in a Python class, the next class after the blank lines).
+  const closesEnclosing = s.indent[i + 1]! > level && wholeBlocksAt(s, i + 1, n - 1, s.indent[i + 1]!);
+  if (!closesEnclosing && !wholeBlocksAt(s, i + 1, n - 1, level)) return;
   // Closed by a closing line, the new lines are a block; else the sibling must head one (a rule, a heading).
   if (!(s.weak[n - 1] && /^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) && !headsBlock(o, next)) return;
   tail.pop();
 }
 
-/** A whole line that is a decorator or attribute (not Ruby's `@items << x`). */
-const ANNOTATION = /^(?:@[\w.]+(?:\(.*\))?|#\[.*\]|\[[A-Z]\w*(?:\(.*\))?\])$/;
 
 /**
  * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
@@ -306,7 +309,7 @@ const ANNOTATION = /^(?:@[\w.]+(?:\(.*\))?|#\[.*\]|\[[A-Z]\w*(?:\(.*\))?\])$/;
 function unpairAnnotations(s: Lines, o: Lines, tail: Array<[number, number]>): void {
   while (tail.length > 1) {
     const [i, j] = tail[tail.length - 1]!;
-    if (s.blank[i] || !ANNOTATION.test(s.norm[i]!)) return;
+    if (s.blank[i] || !annotationLine(s.norm[i]!)) return;
     let y = j + 1;
     while (y < o.text.length && o.blank[y]) y++;
     let x = i + 1;
@@ -735,8 +738,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // the next resource) is not one (line-identity.ts).
     let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j));
     chains[k] = chain;
-    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) : null;
+    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) ?? closerResumeAcross(o, segs, spans, k) : null;
     if (resumed && resumed[1] >= prevEnd) chain = chains[k] = [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])];
+    // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
+    if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
@@ -765,7 +770,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
           rules[k] = 'common-lines';
         }
       }
+      // Last: new lines ending with the closers of blocks opened segments before (closer-anchors.ts).
+      if (chain.length === 0) chain = closingTail(o, segs, spans, k, prevEnd);
       if (chain.length === 0) continue;
+      if (rules[k] === 'anchors') dropAnchorsAbove(chains, k, chain[chain.length - 1]![1]);
       chains[k] = chain;
     }
     renamed ??= renamedLines(ctx);

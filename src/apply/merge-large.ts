@@ -8,6 +8,7 @@ import {
   crossesBlock, editedNeighbours, jumpSupported, neighbourAgreement, resumeAnchor, sameBlockHeader, strongLines, strongSupport,
   type Chain, type MergeContext, type Segment,
 } from './merge-context.js';
+import { inNamedScope } from './instruction-scope.js';
 
 export interface LargeChains {
   chains: Chain[];
@@ -111,7 +112,8 @@ export function largeChains(ctx: MergeContext): LargeChains {
         if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
         // Among copies: same indentation, then the same spacing inside the line (as in merge-fast's pivot).
         const context = 0.05 * neighbourAgreement(ctx, seg, i, j) + (pos.length > 1 ? 0.03 * editedNeighbours(ctx, seg, i, j) + (o.indent[j] === seg.lines.indent[i] ? 0.01 : 0) +
-          (o.text[j]!.trim() === seg.lines.text[i]!.trim() ? 0.005 : 0) : 0);
+          (o.text[j]!.trim() === seg.lines.text[i]!.trim() ? 0.005 : 0) +
+          (ctx.scopeNames && inNamedScope(o, j, ctx.scopeNames) ? 0.0025 : 0) : 0);
         const resumes = resume !== null && resume[0] === i && resume[1] === j ? RESUME_BONUS : 0;
         cands.push({ i, j, w: w + context + resumes, best: -Infinity, back: -1, from: -1 });
       }

@@ -10,15 +10,18 @@ import { expandBodyMarkers } from './body-markers.js';
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
-import { expandInlineMarkers } from './inline-markers.js';
+import { instructionNames } from './instruction-scope.js';
+import { expandMarkersInLines } from './marker-expansion.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
-import { checkLoss, readsAsWholeFile, restoreLost } from './loss.js';
+import { renameKeptLines, renameTokens } from './instructed-rename.js';
+import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
+import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -121,12 +124,20 @@ export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
   // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded
   // (and the closers of a snippet that stops inside its blocks written out, which the no-loss pass reads too).
   // A block collapsed onto one line (`"deps": { ... },`) says its body stays, like an inline marker.
-  const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandInlineMarkers(raw.update, raw.code), raw.code), raw.code);
+  const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(raw.update, raw.code), raw.code), raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
-  const result = mergeExpanded(input, mode);
+  // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
+  const result = withInstructedRenames(mergeExpanded(input, mode), raw);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
   return input.update === inlineExpanded ? result : keepOriginal({ ...raw, update: inlineExpanded }, result);
+}
+
+function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
+  const map = renameTokens(raw.instruction, raw.code, raw.update);
+  if (map.size === 0) return r;
+  const content = renameKeptLines(r.content, map, raw.update);
+  return content === r.content ? r : { ...r, content };
 }
 
 function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
@@ -137,14 +148,14 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
     return keepOriginal(input, { content: placed.content, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
   }
-  const syntax = syntaxPass(input.code, input.update);
-  if (!syntax) return mergeLines(input, mode);
+  const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
+  // A swapped definition whose new body has a comment where original code stood (`/* unchanged
+  // lookup */`) is not licensed (syntax/swap-licence.ts): the swapped original lacks that code.
+  if (!syntax || swapDropsCommentedCode(input.code, input.update, syntax.swaps)) return mergeLines(input, mode);
   const withSyntax = syntaxMerge(input, mode, syntax);
-  // The syntax pass must never cost code: when the no-loss pass, judging against the real
+  // The syntax pass must never cost code: when the no-loss pass, judging against the swapped
   // original, had to put lines back, the line merge alone answers instead.
-  // Judged also against the real original: code a new comment of a swapped definition stands for
-  // (`/* unchanged lookup */`) is missing from the swapped original, so only this check sees it.
-  if (withSyntax.report.restored.length > 0 || checkLoss(input.code, input.update, input.instruction, withSyntax.content).lost.length > 0) return mergeLines(input, mode);
+  if (withSyntax.report.restored.length > 0) return mergeLines(input, mode);
   return withSyntax;
 }
 
@@ -187,15 +198,16 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     const r = keepOriginal(input, { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true, report }, orig);
     return r.report.restored.length > 0 && mode === 'auto' ? { ...r, model: 'svc-v3-large' } : r;
   }
-  let ctx = buildContext(orig, split.segments);
+  const scope = instructionNames(input.instruction);
+  let ctx = buildContext(orig, split.segments, scope);
   const order = fileOrder(ctx);
   if (order && fileOrderHolds(ctx, order)) {
     // Out-of-order hunks go in file order; a marker stands between any two of them.
     const segments = order.map((k) => ({ ...split.segments[k]!, markerBefore: true, markerAfter: true }));
-    ctx = buildContext(orig, segments);
+    ctx = buildContext(orig, segments, scope);
   }
   const edged = impliedEdgeMarkers(ctx, split.hasMarkers);
-  if (edged) ctx = buildContext(orig, edged);
+  if (edged) ctx = buildContext(orig, edged, scope);
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);
     const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);

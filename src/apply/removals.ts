@@ -12,8 +12,7 @@ export function removalTargets(instruction: string | null): string[] {
   if (!instruction) return [];
   const out = new Set<string>();
   for (const m of instruction.matchAll(VERBS)) {
-    // "Remove `a` and update B": the names after another verb are not removals.
-    const phrase = (m[1] ?? '').split(/\b(?:and|then|but)\s+(?:update|add|change|rename|make|fix|modify|set|use|replace|move|keep|bump|increase|decrease|edit|adjust|return|log|call)\b/i)[0]!;
+    const phrase = removalPhrase(m[1] ?? '');
     for (const b of phrase.matchAll(/`([^`]+)`/g)) {
       const name = /[A-Za-z_$][\w$-]*/.exec(b[1]!.replace(/\(\)$/, ''));
       if (name) out.add(name[0]);
@@ -31,12 +30,22 @@ export function removalTargets(instruction: string | null): string[] {
   return [...out];
 }
 
+/**
+ * The part of the words after a removal verb that says what goes: "Remove `a` and update B" — the
+ * names after another verb are not removals; "Delete the ReleaseAsync method from StockService" —
+ * the names after a place word say where it goes from, not what goes.
+ */
+function removalPhrase(rest: string): string {
+  const what = rest.split(/\b(?:and|then|but)\s+(?:update|add|change|rename|make|fix|modify|set|use|replace|move|keep|bump|increase|decrease|edit|adjust|return|log|call)\b/i)[0]!;
+  return what.split(/\s(?:from|in|inside|within)\s/i)[0]!;
+}
+
 /** What a removal phrase says goes, split off the names after a second verb ("… and update X"). */
 function removalPhrases(instruction: string | null): string[] {
   if (!instruction) return [];
   const out: string[] = [];
   for (const m of instruction.matchAll(VERBS)) {
-    out.push((m[1] ?? '').split(/\b(?:and|then|but)\s+(?:update|add|change|rename|make|fix|modify|set|use|replace|move|keep|bump|increase|decrease|edit|adjust|return|log|call)\b/i)[0]!);
+    out.push(removalPhrase(m[1] ?? ''));
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // language's comment syntax and wording). Every merge must pass the no-loss oracle; where the update
 // pins every hunk (a line unique in the file on both sides of each change) the merge must also be
 // byte-exact at the measured rate.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
@@ -108,6 +108,11 @@ function randomEdit(src: Source, r: () => number): { update: string; expected: s
   return { update: update.join('\n'), expected: applyChanges(lines, changes).join('\n') + '\n', determined };
 }
 
+// APPLY_GENERATED_DUMP=<file>: one JSON line per edit that is not byte-exact (source, edit number,
+// update, expected, output, and the original lines the no-loss check refuses in the expected file).
+const DUMP = process.env.APPLY_GENERATED_DUMP;
+if (DUMP) writeFileSync(DUMP, '');
+
 const tally = { edits: 0, determined: 0, exact: 0, exactAll: 0, lossy: [] as string[], ms: 0 };
 
 describe('generated lazy edits', () => {
@@ -127,6 +132,10 @@ describe('generated lazy edits', () => {
       const check = checkLoss(code, e.update, null, out);
       if (check.lost.length > 0 || check.markersKept > 0) tally.lossy.push(`${src.name} #${n}: lost ${check.lost.map((j) => j + 1).join(',')} markers ${check.markersKept}`);
       if (out === e.expected) tally.exactAll++;
+      else if (DUMP) {
+        const refused = checkLoss(code, e.update, null, e.expected).lost;
+        appendFileSync(DUMP, JSON.stringify({ name: src.name, n, determined: e.determined, update: e.update, expected: e.expected, out, refused }) + '\n');
+      }
       if (e.determined) {
         tally.determined++;
         if (out === e.expected) tally.exact++;

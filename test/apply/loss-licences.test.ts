@@ -8,6 +8,7 @@ import { checkLoss, restoreLost } from '../../src/apply/loss.js';
 import { lineIdentity } from '../../src/apply/line-identity.js';
 import { distinctEdit } from '../../src/apply/licence-rules.js';
 import { splitLines } from '../../src/apply/lines.js';
+import { extendedInPlace } from '../../src/apply/extended-line.js';
 
 const lines = (a: string[]): string => a.join('\n') + '\n';
 
@@ -163,5 +164,67 @@ describe('no-loss oracle, branch lossf (held-out set f)', () => {
     const good = code.replace('}\n', '\t"CHF": "CHF ",\n\t"INR": "₹",\n}\n');
     const lossy = code.replace('var symbols = map[string]string{\n', 'var symbols = map[string]string{ /* ...existing... */ "CHF": "CHF ", "INR": "₹" }\n');
     expect(judged(code, update, lossy, good)).toEqual([0]);
+  });
+});
+
+describe('no-loss oracle, branch lossg (renames at a marker edge)', () => {
+  it('a line grown or shrunk at one place is its edit (Ruby; generated edits, set f c01)', () => {
+    expect(extendedInPlace("case 'max':", "case 'max (v2)':")).toBe(true);
+    expect(extendedInPlace('def get_qty(self):', 'def get_quantity(self):')).toBe(true);
+    expect(extendedInPlace('app.add_url_rule("/about", view_func=about)', 'app.add_url_rule("/faq", view_func=faq)')).toBe(false);
+    expect(extendedInPlace('x = 1;', 'x = 1;;')).toBe(false);
+    const code = lines(['def limit_for(kind)', '  case kind', '  when "min"', '    0', '  when "max"', '    100', '  end', 'end']);
+    const update = lines(['def limit_for(kind)', '  case kind', '  when "min"', '    0', '  when "max (v2)"', '    # ... existing code ...']);
+    expect(checkLoss(code, update, null, code.replace('"max"', '"max (v2)"')).lost).toEqual([]);
+  });
+
+  it('a rename carried through the lines the update shows in place licenses the renamed head and its block (Go; set c java04)', () => {
+    const code = lines(['type Stock struct {', '\tsku string', '\tqty int', '\tupdated time.Time', '}', '', 'func (s *Stock) Qty() int {', '\treturn s.qty', '}', '', 'func (s *Stock) Ship(n int) {', '\ts.qty -= n', '\ts.updated = time.Now()', '}']);
+    const update = lines(['type Stock struct {', '\tsku string', '\tquantity int', '\tupdated time.Time', '}', '', '// ... existing code ...', '', 'func (s *Stock) Quantity() int {', '\treturn s.quantity', '}', '', 'func (s *Stock) Ship(n int) {', '\ts.quantity -= n', '\ts.updated = time.Now()', '}']);
+    const good = code.replaceAll('qty', 'quantity').replace('Qty()', 'Quantity()');
+    expect(checkLoss(code, update, null, good).lost).toEqual([]);
+  });
+
+  it('new code that uses a new name beside a copied original is no rename (Python; set d ex02)', () => {
+    const code = lines(['def check(key):', '    return call("check", key)', '', 'def reset(key):', '    return cast("reset", key)', '', 'def handle_check(state, key):', '    used = state.hits(key)', '    return used < state.limit', '', 'def handle_reset(state, key):', '    state.clear(key)']);
+    const update = lines(['def reset(key):', '    return cast("reset", key)', '', 'def remaining(key):', '    return call("remaining", key)', '', '# ... check handler unchanged ...', '', 'def handle_remaining(state, key):', '    used = state.hits(key)', '    return max(state.limit - used, 0)', '', 'def handle_reset(state, key):', '    # ... existing code ...']);
+    const good = code.replace('    return cast("reset", key)\n', '    return cast("reset", key)\n\ndef remaining(key):\n    return call("remaining", key)\n').replace('def handle_reset', 'def handle_remaining(state, key):\n    used = state.hits(key)\n    return max(state.limit - used, 0)\n\ndef handle_reset');
+    const lossy = good.replace('def handle_check(state, key):\n    used = state.hits(key)\n    return used < state.limit\n\n', '');
+    expect(judged(code, update, lossy, good)).toEqual([6, 8]);
+  });
+
+  it('a key renamed with a value of substance kept is that setting renamed; a bare value says nothing (TOML; generated edits)', () => {
+    const code = lines(['[server]', 'listen_addr = "0.0.0.0:8080"', 'read_timeout = "30s"', 'verbose = true', 'tls = false']);
+    const update = lines(['[server]', 'bind_addr = "0.0.0.0:8080"', '# ... existing keys ...']);
+    expect(checkLoss(code, update, null, code.replace('listen_addr', 'bind_addr')).lost).toEqual([]);
+    const bare = lines(['[server]', 'listen_addr = "0.0.0.0:8080"', 'read_timeout = "30s"', 'debug = true', '# ... existing keys ...']);
+    expect(checkLoss(code, bare, null, code.replace('verbose = true', 'debug = true')).lost).toEqual([3]);
+  });
+
+  it('a marker inside a line between two anchors stands for code: the lines it covers are not licensed by adjacency (Kotlin; set h c05)', () => {
+    const code = lines(['val commands = listOf(', '    "get",', '    "set",', '    "del",', ')', '', 'fun main() = run(commands)']);
+    // The text after the marker is no original line: the line cannot be read as a run and stays as written.
+    const update = lines(['val commands = listOf(', '    "get", /* ... */ "delete",', '    "touch",', ')', '// ... existing code ...']);
+    const lossy = lines(['val commands = listOf(', '    "get", /* ... */ "delete",', '    "touch",', ')', '', 'fun main() = run(commands)']);
+    expect(checkLoss(code, update, null, lossy).lost).toEqual([1, 2, 3]);
+    const { content } = restoreLost(code, update, null, lossy);
+    expect(checkLoss(code, update, null, content).lost).toEqual([]);
+  });
+
+  it('a marker comment after an opening bracket that cannot be placed stands for code (JavaScript; set h hs01)', () => {
+    const code = lines(['export const routes = [', '  { path: "/a", handler: a },', '  { path: "/b", handler: b },', '];', '', 'export default routes;']);
+    const update = lines(['export const routes = [ // ...', '  { path: "/c", handler: c },', '];', '// ... existing code ...']);
+    const lossy = lines(['export const routes = [ // ...', '  { path: "/c", handler: c },', '];', '', 'export default routes;']);
+    expect(checkLoss(code, update, null, lossy).lost).toEqual([0, 1, 2]);
+    const { content } = restoreLost(code, update, null, lossy);
+    expect(checkLoss(code, update, null, content).lost).toEqual([]);
+  });
+
+  it('a rename the instruction names licenses the renamed kept lines, and only with that instruction (TypeScript; set h go05, kt03)', () => {
+    const code = lines(['export function loadUser(id: string) {', '  return db.get(id);', '}', '', 'export function show(id: string) {', '  const u = loadUser(id);', '  render(u);', '}']);
+    const update = lines(['export function fetchUser(id: string) {', '  return db.get(id);', '}', '// ... existing code ...']);
+    const renamed = code.replaceAll('loadUser', 'fetchUser');
+    expect(checkLoss(code, update, 'Rename loadUser to fetchUser everywhere.', renamed).lost).toEqual([]);
+    expect(checkLoss(code, update, null, renamed).lost).toEqual([5]);
   });
 });

@@ -33,6 +33,18 @@ describe('marker lines', () => {
     }
   });
 
+  it('accepts notes that name what they stand for (marker-wordings.ts), not imperatives or sentences', () => {
+    for (const line of [
+      '# (concurrency and jobs unchanged)', '// (unchanged: SYMBOLS, formatMoney, addMoney)', '/* snip: remaining handlers are the same */',
+      '// [remaining methods omitted for brevity]', '# ... [[bin]] unchanged ...', '/* unchanged lookup */', '-- (indexes elided)',
+      '<!-- unchanged up to the status filter -->', '# ... inside StatementImporter.load ...', '// ... inside .sidebar__item ...',
+    ]) expect(isMarkerLine(line, none), line).toBe(true);
+    for (const line of [
+      '// unchanged if the cache is warm', '// returns the same value', '# keep the order unchanged', '// Note: ids stay the same',
+      '/* x = y; unchanged */', '// ... x = f(y); ...', '// unchanged because the parser already trims it and the caller relies on it here',
+    ]) expect(isMarkerLine(line, none), line).toBe(false);
+  });
+
   it('treats a line that is in the original as content, not a marker', () => {
     expect(isMarkerLine('...', new Set(['...']))).toBe(false);
     expect(isMarkerLine('// ... and so on', new Set(['// ... and so on']))).toBe(false);

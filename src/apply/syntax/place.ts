@@ -302,7 +302,7 @@ function sameText(a: string[], b: string[]): boolean {
  * Runs the syntax pass when a grammar for the code is loaded and the original parses without
  * error; null otherwise (the merge then aligns lines only) or when no definition matched.
  */
-export function syntaxPass(code: string, update: string): SyntaxPass | null {
+export function syntaxPass(code: string, update: string, scope: ReadonlySet<string> = new Set()): SyntaxPass | null {
   if (!SYNTAX_ENABLED) return null;
   const t0 = performance.now();
   const { source, orig, languages } = originalView(code);
@@ -321,7 +321,7 @@ export function syntaxPass(code: string, update: string): SyntaxPass | null {
     }
     const odefs = originalDefinitions(lang, source);
     if (!odefs) continue;
-    const result = swapDefinitions(lang, orig, odefs, segs);
+    const result = swapDefinitions(lang, orig, odefs, segs, scope);
     if (!result) return null;
     return { ...result, language: lang, parseMs: performance.now() - t0 };
   }
@@ -339,7 +339,13 @@ function originalView(code: string): NonNullable<typeof lastOriginal> {
   return lastOriginal;
 }
 
-function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definition[], segs: SegDefs[]): Omit<SyntaxPass, 'language' | 'parseMs'> | null {
+/** Definition o sits inside a definition whose name the instruction mentions (instruction-scope.ts). */
+function withinNamed(odefs: Definition[], o: number, scope: ReadonlySet<string>): boolean {
+  for (let p = odefs[o]!.parent; p >= 0; p = odefs[p]!.parent) if (scope.has(odefs[p]!.name)) return true;
+  return false;
+}
+
+function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definition[], segs: SegDefs[], scope: ReadonlySet<string>): Omit<SyntaxPass, 'language' | 'parseMs'> | null {
   const index = buildIndex(orig);
   const used = new Uint8Array(orig.text.length);
   const swaps: Array<Swap & { lines: string[] }> = [];
@@ -402,8 +408,11 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       }
     }
     if (cands.length > 1 && overloads) {
+      // Several with the same header are twins (the same method in two classes): the one inside a
+      // definition the instruction names, else the first.
       const same = cands.filter((o) => odefs[o]!.header === ud.header);
-      if (same.length >= 1) cands = same.slice(0, 1);
+      const named = same.filter((o) => withinNamed(odefs, o, scope));
+      if (same.length >= 1) cands = named.length === 1 ? named : same.slice(0, 1);
     }
     if (cands.length !== 1) return -1;
     const o = cands[0]!;

@@ -1,0 +1,89 @@
+// Renames the instruction asks for ("Rename writeJSON to respondJSON and update every caller",
+// "Rename the field `qty` to `quantity` everywhere"): the update shows the new name on some lines
+// and leaves the others to the marker, so the merge carries the rename into the original lines the
+// markers kept, and the no-loss check (loss.ts) takes such a renamed line as the original line's edit.
+// A name is renamed where it is a whole token, or a camelCase part of one (`getQty` → `getQuantity`),
+// and only to a token the update itself shows, never where the update still shows the old token.
+import { commentLine } from './licence-rules.js';
+import { lineIdentity } from './line-identity.js';
+
+/** "rename [the] [kind] <from> to <to>", names optionally quoted or backticked. */
+const RENAME = /\brename\s+(?:the\s+)?(?:[a-z]+\s+)?[`"']?([A-Za-z_$][\w$]*)(?:\(\))?[`"']?(?:\s+[a-z]+)?\s+(?:to|into|as)\s+[`"']?([A-Za-z_$][\w$]*)/gi;
+
+export interface RenamePair {
+  from: string;
+  to: string;
+}
+
+/** The renames an instruction names (names of 2+ characters that differ). */
+export function instructedRenames(instruction: string | null): RenamePair[] {
+  if (!instruction) return [];
+  const out: RenamePair[] = [];
+  for (const m of instruction.matchAll(RENAME)) {
+    const from = m[1]!;
+    const to = m[2]!;
+    if (from !== to && from.length >= 2 && to.length >= 2) out.push({ from, to });
+  }
+  return out;
+}
+
+const TOKEN = /[A-Za-z_$][\w$]*/g;
+
+function capital(s: string): string {
+  return s[0]!.toUpperCase() + s.slice(1);
+}
+
+/** Token `t` with `from` renamed, as a whole or as a camelCase part; null when it holds neither. */
+function renamedToken(t: string, p: RenamePair): string | null {
+  if (t === p.from) return p.to;
+  // A camelCase part: `getQty` holds `Qty` after a lower-case letter or digit, ending the token or a hump.
+  const part = capital(p.from);
+  const at = t.indexOf(part);
+  if (at > 0 && /[a-z\d]/.test(t[at - 1]!) && !/[a-z]/.test(t[at + part.length] ?? '')) return t.slice(0, at) + capital(p.to) + t.slice(at + part.length);
+  return null;
+}
+
+/**
+ * Per rename, the token map it applies: old token → new token, for each token of the original that
+ * holds the old name and whose renamed form the update shows, when the update never shows the old
+ * token itself. Empty when the instruction renames nothing.
+ */
+export function renameTokens(instruction: string | null, original: string, update: string): Map<string, string> {
+  const map = new Map<string, string>();
+  const pairs = instructedRenames(instruction);
+  if (pairs.length === 0) return map;
+  // Tokens of the update's code lines: a marker or a note may mention the rename (`// ... writeJSON -> respondJSON ...`).
+  const shown = new Set<string>();
+  for (const line of update.split(/\r?\n/)) if (!commentLine(line.trim())) for (const t of line.match(TOKEN) ?? []) shown.add(t);
+  const seen = new Set<string>();
+  for (const t of original.match(TOKEN) ?? []) {
+    if (seen.has(t)) continue;
+    seen.add(t);
+    for (const p of pairs) {
+      const r = renamedToken(t, p);
+      if (r !== null && shown.has(r) && !shown.has(t)) map.set(t, r);
+    }
+  }
+  return map;
+}
+
+/** `text` with every whole token in `map` replaced. */
+export function applyRenames(text: string, map: Map<string, string>): string {
+  if (map.size === 0) return text;
+  return text.replace(TOKEN, (t) => map.get(t) ?? t);
+}
+
+/**
+ * The merged file with the renames applied to every line but those the update shows as they are.
+ * A kept definition head whose renamed form the update shows as its own line stays as it is: the
+ * update brings that definition itself, and renaming the old one too would define it twice.
+ */
+export function renameKeptLines(content: string, map: Map<string, string>, update: string): string {
+  if (map.size === 0) return content;
+  const shown = new Set(update.split(/\r?\n/).map((l) => l.trim()));
+  return content.replace(/[^\r\n]+/g, (line) => {
+    if (shown.has(line.trim())) return line;
+    const renamed = applyRenames(line, map);
+    return shown.has(renamed.trim()) && lineIdentity(renamed.trim()) !== null ? line : renamed;
+  });
+}

@@ -1,0 +1,11 @@
+// Markers inside lines, expanded from the original before the merge and read the same way by the
+// no-loss check: a marker after an opening bracket as a line comment (trailing-marker.ts), a marker
+// between the first and last of a run of original lines (spanned-markers.ts), then markers among
+// the elements of one line (inline-markers.ts).
+import { expandInlineMarkers } from './inline-markers.js';
+import { expandSpannedMarkers } from './spanned-markers.js';
+import { expandTrailingMarkers } from './trailing-marker.js';
+
+export function expandMarkersInLines(update: string, code: string): string {
+  return expandInlineMarkers(expandSpannedMarkers(expandTrailingMarkers(update, code), code), code);
+}

@@ -1,0 +1,150 @@
+// Evidence that an update line renames an original line rather than standing beside it as a new
+// sibling, for the no-loss check (loss.ts) where the update does not show both of the line's
+// neighbours (a rename at a marker's edge):
+// - `renamedThroughout`: the renamed part of the name is renamed on other original lines the update
+//   shows in their places (`qty` → `quantity` in `getQty()` → `getQuantity()`, `private int
+//   quantity;`, `this.quantity = quantity;`), and the old part occurs on none of its lines;
+// - `keyRenamedKeepingValue`: a `key: value` line whose key changed while its value, one of
+//   substance that no other original line holds, stayed (`colour: "dark red",` → `color: "dark red",`).
+//   A value such as `true` or `0` says nothing: a new setting next to an old one shares it easily.
+import { ownerRow, sameOwner } from './line-identity.js';
+import { assignmentKey, tokens, type Lines } from './lines.js';
+
+/** Parts of a name: camelCase humps and snake/kebab words, lower-cased (`getQty` → get, qty). */
+function nameParts(token: string): string[] {
+  return token
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_$-]+/)
+    .filter((p) => p.length > 0)
+    .map((p) => p.toLowerCase());
+}
+
+/**
+ * The name parts renamed between two lines that differ in one token: the first and last differing
+ * parts of that token (`getQty` / `getQuantity` → `qty` / `quantity`), or null.
+ */
+function renamedParts(old: string, norm: string): { from: string; to: string } | null {
+  const a = tokens(old);
+  const b = tokens(norm);
+  if (a.length !== b.length) return null;
+  let k = -1;
+  for (let x = 0; x < a.length; x++) {
+    if (a[x] === b[x]) continue;
+    if (k >= 0) return null;
+    k = x;
+  }
+  if (k < 0 || !/^[A-Za-z_$]/.test(a[k]!) || !/^[A-Za-z_$]/.test(b[k]!)) return null;
+  const pa = nameParts(a[k]!);
+  const pb = nameParts(b[k]!);
+  let pre = 0;
+  while (pre < pa.length && pre < pb.length && pa[pre] === pb[pre]) pre++;
+  let suf = 0;
+  while (suf < pa.length - pre && suf < pb.length - pre && pa[pa.length - 1 - suf] === pb[pb.length - 1 - suf]) suf++;
+  const from = pa.slice(pre, pa.length - suf).join(' ');
+  const to = pb.slice(pre, pb.length - suf).join(' ');
+  // One part for one part (`qty` → `quantity`); a part added or dropped is not a rename of a part.
+  if (!from || !to || from.includes(' ') || to.includes(' ') || from.length < 2) return null;
+  return { from, to };
+}
+
+/** A line as the sequence of its tokens' name parts (`this.qty = qty;` → `this qty = qty ;`). */
+function partsKey(norm: string): string[] {
+  return tokens(norm).flatMap(nameParts);
+}
+
+/** Per original text: parts key → rows (see `partsKey`). */
+const partRows = new WeakMap<Lines, Map<string, number[]>>();
+
+function rowsByParts(orig: Lines): Map<string, number[]> {
+  let m = partRows.get(orig);
+  if (!m) {
+    m = new Map();
+    for (let y = 0; y < orig.text.length; y++) {
+      if (orig.blank[y]) continue;
+      const k = partsKey(orig.norm[y]!).join(' ');
+      const list = m.get(k);
+      if (list) list.push(y);
+      else m.set(k, [y]);
+    }
+    partRows.set(orig, m);
+  }
+  return m;
+}
+
+/** The nearest non-blank, non-closer line from x in direction dir, as a parts key; undefined past the edge. */
+function neighbourParts(l: Lines, x: number, dir: 1 | -1, from?: string, to?: string): string | undefined {
+  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) {
+    if (l.blank[y] || l.weak[y]) continue;
+    return partsKey(l.norm[y]!).map((p) => (p === to ? from! : p)).join(' ');
+  }
+  return undefined;
+}
+
+/**
+ * `norm` renames one name part of `old` (`getQty()` → `getQuantity()`: `qty` → `quantity`), and the
+ * update carries that rename through other original lines where they stand: at least two other
+ * update lines are original lines with the part renamed, each between the original's neighbours
+ * (read with the same rename; a segment's edge stands for any neighbour), and no update line keeps
+ * the old part. New code that merely uses a new name (a new `remaining` call beside `check`) shows
+ * no original line renamed in its place.
+ */
+export function renamedThroughout(segments: ReadonlyArray<{ lines: Lines }>, orig: Lines, old: string, norm: string): boolean {
+  const parts = renamedParts(old, norm);
+  if (!parts) return false;
+  const { from, to } = parts;
+  const rows = rowsByParts(orig);
+  let inPlace = 0;
+  for (const seg of segments) {
+    const l = seg.lines;
+    for (let i = 0; i < l.text.length; i++) {
+      const n = l.norm[i]!;
+      if (l.blank[i] || n === norm) continue;
+      const lower = n.toLowerCase();
+      if (!lower.includes(to) && !lower.includes(from)) continue;
+      const ps = partsKey(n);
+      if (ps.includes(from)) return false;
+      if (!ps.includes(to)) continue;
+      const mapped = ps.map((p) => (p === to ? from : p)).join(' ');
+      const above = neighbourParts(l, i, -1, from, to);
+      const below = neighbourParts(l, i, 1, from, to);
+      const fits = (rows.get(mapped) ?? []).some((y) => (above === undefined || above === neighbourParts(orig, y, -1)) && (below === undefined || below === neighbourParts(orig, y, 1)));
+      if (fits) inPlace++;
+    }
+  }
+  return inPlace >= 2;
+}
+
+/** A value that identifies its line: a string or a name of 3+ characters, not a bare literal. */
+const SUBSTANCE = /["'`][^"'`]{2,}|[A-Za-z_$][\w$.]{2,}/;
+const BARE = /^(?:true|false|null|nil|none|undefined|yes|no|on|off)$/i;
+
+/** The text after a line's key (`: "dark red",`), or null when the line has no key. */
+function valueOf(norm: string): string | null {
+  const key = assignmentKey(norm);
+  return key === null ? null : norm.slice(norm.indexOf(key) + key.length).trim();
+}
+
+/**
+ * Original line j's key renamed in `norm` with its value kept, the value of substance and held by
+ * no other original line: the same setting renamed, not a new one beside it.
+ */
+export function keyRenamedKeepingValue(orig: Lines, j: number, norm: string): boolean {
+  const value = valueOf(orig.norm[j]!);
+  if (value === null || value !== valueOf(norm)) return false;
+  const bare = value.replace(/^[:=]\s*/, '').replace(/[,;]$/, '').trim();
+  if (BARE.test(bare) || !SUBSTANCE.test(bare)) return false;
+  for (let y = 0; y < orig.text.length; y++) if (y !== j && !orig.blank[y] && orig.norm[y]!.endsWith(value) && valueOf(orig.norm[y]!) === value) return false;
+  return true;
+}
+
+/**
+ * The header of update row i renames the header of original row j throughout the update (see
+ * `renamedThroughout`), and the headers above them are the same: the block of `getQuantity()` is the
+ * block of `getQty()` when the field is renamed everywhere the update shows.
+ */
+export function ownerRenamedThroughout(segments: ReadonlyArray<{ lines: Lines }>, s: Lines, i: number, orig: Lines, j: number): boolean {
+  const hs = ownerRow(s, i);
+  const ho = ownerRow(orig, j);
+  return hs >= 0 && ho >= 0 && renamedThroughout(segments, orig, orig.norm[ho]!, s.norm[hs]!) && sameOwner(s, hs, orig, ho);
+}
