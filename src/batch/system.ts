@@ -2,7 +2,6 @@
 // file and batch stores, and the runner. Open it, put it in Services, `start()` it once the
 // executor's dependencies exist, and `close()` it on shutdown (stops the runner, then LMDB).
 import { closeValidationWorker, prestartValidationWorker } from './validate-offload.js';
-import { prestartMultipartPool } from '../http/multipart-pool.js';
 import { apiError } from '../errors.js';
 import { BatchStore } from '../store/batches.js';
 import { DEFAULT_CHUNK_SIZE, FileStore } from '../store/files.js';
@@ -67,9 +66,9 @@ export class BatchSystem {
     if (this.started) return;
     this.started = true;
     await this.runner.start();
-    // The threads the first validation and the first upload would otherwise start on the loop,
-    // started and loaded before the server says it is ready.
-    await Promise.all([prestartValidationWorker(), prestartMultipartPool()]);
+    // The thread the first validation would otherwise start on the loop, started and loaded before
+    // the server says it is ready (the upload's multipart pool is the HTTP layer's: server/ starts it).
+    await prestartValidationWorker();
   }
 
   async createBatch(p: { input_file_id: string; metadata: Record<string, string> | null }): Promise<BatchObject> {

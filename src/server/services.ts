@@ -8,6 +8,7 @@ import { ensureBuiltinModel } from '../model-maker/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { Metrics } from '../metrics.js';
 import { BatchSystem } from '../batch/system.js';
+import { prestartMultipartPool } from '../http/multipart-pool.js';
 import { executeChatCompletion } from '../api/chat-executor.js';
 import { EngineMetrics } from './engine-metrics.js';
 import { registerBatchMetrics } from './batch-metrics.js';
@@ -130,7 +131,9 @@ export async function createServices(config: Config, opts: ServicesOptions = {})
     }
     const apply = await (opts.loadApplyModel ?? loadApplyModel)(config, logger);
     applyModel = apply && engineMetrics.wrap(apply);
-    await batch?.start();
+    // The batch system's validation worker and the uploads' multipart thread, started before the
+    // server is ready so the first upload and validation do not start threads on the loop.
+    if (batch) await Promise.all([batch.start(), prestartMultipartPool()]);
     readiness.loaded = true;
     readiness.start();
   };
