@@ -6,6 +6,7 @@
 // copying its neighbour's `->andWhere(…)` lines) and take the body's tail as replaced.
 import { closesAt, codeBracketDelta } from './brackets.js';
 import { isMarkerLine } from './markers.js';
+import { indentLength } from './lines.js';
 
 const clean = (t: string): string => t.replace(/\r$/, '').trimEnd();
 
@@ -41,8 +42,7 @@ export function expandBodyMarkers(update: string, code: string): string {
     const c = h >= 0 ? closesAt(orig, h, codeBracketDelta) : -1;
     // The closer must sit at the opener's indentation: a bracket count thrown off by a regex or a
     // quote in a comment lands elsewhere.
-    const indentOf = (t: string): number => t.length - t.trimStart().length;
-    if (c < 0 || orig[c] !== closer || c - h < 2 || indentOf(orig[c]!) !== indentOf(orig[h]!)) {
+    if (c < 0 || orig[c] !== closer || c - h < 2 || indentLength(orig[c]!) !== indentLength(orig[h]!)) {
       out.push(line);
       continue;
     }

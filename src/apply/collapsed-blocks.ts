@@ -6,14 +6,12 @@
 // Otherwise the line is new text to the merge, and the next shown line anchors past the block.
 import { CLOSING_BRACKET, closesAt, codeBracketDelta } from './brackets.js';
 import { isMarkerElement } from './inline-elements.js';
-import { normalize, tokens } from './lines.js';
+import { indentLength, normalize, tokens } from './lines.js';
 
 /** Indentation, the head up to its opening bracket, the marker, the closing bracket and what follows it. */
 const COLLAPSED = /^(\s*)(\S.*?)\s*([{[(])\s*(\.\.\.|…|\/\*.*?\*\/|<!--.*?-->)\s*([}\])])(.*)$/;
 /** Leading tokens an edited opening line must share with the original one (`router.delete("/x", auth,`). */
 const MIN_SHARED_TOKENS = 5;
-
-const indentOf = (t: string): number => t.length - t.trimStart().length;
 
 function sharedLead(a: string[], b: string[]): number {
   let k = 0;
@@ -39,7 +37,7 @@ function findBlock(orig: string[], head: string, open: string, tail: string): [n
     const shared = sameHead ? 0 : sharedLead(tokens(oHead), headTokens);
     if (!sameHead && shared < MIN_SHARED_TOKENS) continue;
     const c = closesAt(orig, j, codeBracketDelta);
-    if (c < 0 || c - j < 2 || normalize(orig[c]!) !== normalize(tail) || indentOf(orig[c]!) !== indentOf(orig[j]!)) continue;
+    if (c < 0 || c - j < 2 || normalize(orig[c]!) !== normalize(tail) || indentLength(orig[c]!) !== indentLength(orig[j]!)) continue;
     if (sameHead) exact.push([j, c]);
     else edited.push({ at: [j, c], shared });
   }
@@ -72,7 +70,7 @@ export function expandCollapsedBlocks(update: string, code: string): string {
     }
     const [j, c] = block;
     // Written at another indentation than the block (a re-indented snippet): left to the merge.
-    if (indentOf(line) !== indentOf(orig[j]!)) {
+    if (indentLength(line) !== indentLength(orig[j]!)) {
       out.push(raw);
       continue;
     }

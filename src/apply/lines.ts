@@ -40,6 +40,11 @@ export function normalize(line: string): string {
   return line.trim().replace(/\s+/g, ' ');
 }
 
+/** Characters of leading whitespace (a tab counts one; indentColumns expands tabs). */
+export function indentLength(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
 export function indentColumns(line: string): number {
   let cols = 0;
   for (let i = 0; i < line.length; i++) {

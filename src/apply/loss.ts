@@ -15,12 +15,10 @@ import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
-import { expandMarkersInLines } from './marker-expansion.js';
+import { expandUpdate } from './marker-expansion.js';
 import { trailingMarker } from './trailing-marker.js';
 import { applyRenames, renameTokens } from './instructed-rename.js';
-import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { newAtKeyPath } from './key-path.js';
-import { closeUnclosedTail } from './unclosed-tail.js';
 import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
 import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
@@ -98,10 +96,8 @@ function key(norm: string): string {
 }
 
 function updateView(orig: Lines, original: string, sent: string, instruction: string | null = null): UpdateView {
-  // Inline markers the merge expands (inline-markers.ts) are read expanded here too.
-  // So are blocks collapsed onto one line (collapsed-blocks.ts) and the closing lines a snippet
-  // that stops inside its blocks implies (unclosed-tail.ts).
-  const update = closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(sent, original), original), original);
+  // The update read as the merge reads it (marker-expansion.ts expandUpdate).
+  const update = expandUpdate(sent, original);
   const split = splitUpdate(update, orig, original);
   const where = new Map<string, Array<[number, number]>>();
   split.segments.forEach((seg, s) => {

@@ -2,10 +2,19 @@
 // no-loss check: a marker after an opening bracket as a line comment (trailing-marker.ts), a marker
 // between the first and last of a run of original lines (spanned-markers.ts), then markers among
 // the elements of one line (inline-markers.ts).
+import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { expandSpannedMarkers } from './spanned-markers.js';
 import { expandTrailingMarkers } from './trailing-marker.js';
+import { closeUnclosedTail } from './unclosed-tail.js';
 
 export function expandMarkersInLines(update: string, code: string): string {
   return expandInlineMarkers(expandSpannedMarkers(expandTrailingMarkers(update, code), code), code);
+}
+
+/** The update as placement and the no-loss check (loss.ts) both read it: markers inside lines
+ *  expanded, blocks collapsed onto one line expanded (collapsed-blocks.ts), and the closing lines a
+ *  snippet that stops inside its blocks implies written out (unclosed-tail.ts). */
+export function expandUpdate(update: string, code: string): string {
+  return closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code);
 }

@@ -2,6 +2,7 @@
 // syntax. Only a whole line that is a comment counts, so JS spread (`...args`), Python `...` bodies
 // with code around them and prose comments are not markers.
 import { dottedNote, elisionNote } from './marker-wordings.js';
+import { indentLength } from './lines.js';
 
 /** Comment wrappers: each captures the comment's body. Order matters (block forms first). */
 const COMMENT_FORMS: RegExp[] = [
@@ -90,13 +91,10 @@ export function markerLines(updateLines: readonly string[], originalLines: reado
     const t = line.trim();
     let marker = isMarkerLine(line, trimmed);
     if (!marker && trimmed.has(t) && BARE_DOTS.test(t) && !dots.has(line.trimEnd())) {
-      marker = !(prev.trimEnd().endsWith(':') && indentOf(prev) < indentOf(line));
+      marker = !(prev.trimEnd().endsWith(':') && indentLength(prev) < indentLength(line));
     }
     if (t) prev = line;
     return marker;
   });
 }
 
-function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
-}

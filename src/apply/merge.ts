@@ -7,12 +7,10 @@ import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
 import { expandBodyMarkers } from './body-markers.js';
-import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { instructionNames } from './instruction-scope.js';
-import { expandMarkersInLines } from './marker-expansion.js';
-import { closeUnclosedTail } from './unclosed-tail.js';
+import { expandUpdate } from './marker-expansion.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { renameKeptLines, renameTokens } from './instructed-rename.js';
@@ -121,10 +119,9 @@ function describeLines(lines: number[]): string {
 }
 
 export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
-  // The no-loss pass judges against the update as sent; placement works on it with inline markers expanded
-  // (and the closers of a snippet that stops inside its blocks written out, which the no-loss pass reads too).
-  // A block collapsed onto one line (`"deps": { ... },`) says its body stays, like an inline marker.
-  const inlineExpanded = closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(raw.update, raw.code), raw.code), raw.code);
+  // Placement works on the update as the no-loss pass reads it (expandUpdate: markers inside lines,
+  // blocks collapsed onto one line, the closers of a snippet that stops inside its blocks).
+  const inlineExpanded = expandUpdate(raw.update, raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
   const result = withInstructedRenames(mergeExpanded(input, mode), raw);

@@ -6,13 +6,10 @@
 // between them shallower). inline-markers.ts expands markers among the elements of one line; this
 // runs first, for markers whose two sides are different original lines.
 import { isMarkerElement } from './inline-elements.js';
+import { indentLength } from './lines.js';
 
 /** Block comments inside a line: `/* … *\/`, `(* … *)`, `<!-- … -->`. */
 const COMMENT = /\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/|\(\*.*?\*\)|<!--.*?-->/g;
-
-function indentOf(s: string): number {
-  return s.length - s.trimStart().length;
-}
 
 /** Update text with each line that collapses a run of original lines written out as that run. */
 export function expandSpannedMarkers(update: string, code: string): string {
@@ -67,13 +64,13 @@ function spannedRun(orig: string[], trimmed: string[], before: string, after: st
   let found: [number, number] | null = null;
   for (let x = 0; x < orig.length; x++) {
     if (trimmed[x] !== before) continue;
-    const level = indentOf(orig[x]!);
+    const level = indentLength(orig[x]!);
     for (let y = x + 1; y < orig.length; y++) {
       if (!trimmed[y]) continue;
-      if (indentOf(orig[y]!) < level) break;
+      if (indentLength(orig[y]!) < level) break;
       // Another run starting at this level is that start's to judge (keeps the scan linear).
-      if (trimmed[y] === before && indentOf(orig[y]!) === level) break;
-      if (trimmed[y] === after && indentOf(orig[y]!) === level) {
+      if (trimmed[y] === before && indentLength(orig[y]!) === level) break;
+      if (trimmed[y] === after && indentLength(orig[y]!) === level) {
         if (found) return null;
         found = [x, y];
         break;
