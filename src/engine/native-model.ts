@@ -111,6 +111,9 @@ function compileSchema(schemaText: string): Promise<void> {
 /** How long a hold that gathers a burst for an idle engine stays open at most (below the engine's
  *  own lapse, kMaxSubmitHold, 20 ms). */
 export const MAX_GATHER_MS = 10;
+/** The widest gather bound setSubmitHold takes: 2 ms under the engine's 20 ms lapse, so the
+ *  engine never lets a hold lapse while this side still holds it open. */
+export const MAX_GATHER_BOUND_MS = 18;
 
 /** Submit holds: 0 off, 1 for one event-loop turn, 2 (the default) for one turn, or, when the
  *  engine is idle, across turns for as long as each brings new submits (holdSubmitsForTurn).
@@ -128,7 +131,7 @@ const submitHold = { mode: submitHoldMode(), maxGatherMs: MAX_GATHER_MS };
  *  and, optionally, the gather bound (kept under the engine's 20 ms lapse). */
 export function setSubmitHold(mode: boolean | SubmitHoldMode, maxGatherMs = MAX_GATHER_MS): void {
   submitHold.mode = mode === true ? 1 : mode === false ? 0 : mode;
-  submitHold.maxGatherMs = Math.min(18, Math.max(0, maxGatherMs));
+  submitHold.maxGatherMs = Math.min(MAX_GATHER_BOUND_MS, Math.max(0, maxGatherMs));
 }
 
 export class NativeModel implements EngineModel {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { native, type SessionHandle } from '../../src/native/binding.js';
-import { setSubmitHold, submitHoldMode } from '../../src/engine/native-model.js';
+import { MAX_GATHER_BOUND_MS, setSubmitHold, submitHoldMode } from '../../src/engine/native-model.js';
 import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 import { testModelPath } from './helpers/models.js';
 import { syntheticPrompt } from './helpers/generate.js';
@@ -35,7 +35,7 @@ describe('submit hold', () => {
   it('an idle engine gathers submits that arrive over several loop iterations into one step', async () => {
     // The default mode, with the widest gather bound: on a loaded machine a few loop iterations
     // can take longer than the default 10 ms, and this checks what is gathered, not how fast.
-    setSubmitHold(2, 18);
+    setSubmitHold(2, MAX_GATHER_BOUND_MS);
     for (let round = 0; round < 3; round++) {
       const before = model.stats().steps ?? 0;
       const runs = [];
