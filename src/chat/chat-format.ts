@@ -183,6 +183,8 @@ export interface ModelChatFormat {
 }
 
 const byModel = new WeakMap<object, Promise<ModelChatFormat>>();
+/** The same, once resolved (read synchronously by a request's intake). */
+const knownByModel = new WeakMap<object, ModelChatFormat>();
 
 /** The format of a model (from its template), computed once per loaded model. */
 export function modelChatFormat(model: {
@@ -197,9 +199,16 @@ export function modelChatFormat(model: {
       ids.forEach((t, i) => {
         if (t.length === 1) markerText.set(t[0]!, format.markers[i]!);
       });
-      return { format, markerText };
+      const known = { format, markerText };
+      knownByModel.set(model, known);
+      return known;
     });
     byModel.set(model, p);
   }
   return p;
+}
+
+/** modelChatFormat's answer once it has resolved for this model, else undefined. */
+export function modelChatFormatNow(model: object): ModelChatFormat | undefined {
+  return knownByModel.get(model);
 }

@@ -6,7 +6,7 @@ import { chatCompletionRequestSchema, planFromOpenAI, usesLegacyFunctions, type 
 import { fastChatCompletionRequest } from './openai-request-fast.js';
 import { chatCompletionBody, type CompletionMeta } from './openai-response.js';
 import type { ChatPlan } from './plan.js';
-import { buildPrompt, resolveMaxTokens, type BuiltPrompt } from './prompt.js';
+import { buildPrompt, buildPromptNow, resolveMaxTokens, type BuiltPrompt } from './prompt.js';
 import { runChoice, type ChoiceEvent, type ChoiceResult } from './runner.js';
 import { findChatModel, type ChatServices } from './services.js';
 import { parseBody } from './validate.js';
@@ -25,7 +25,7 @@ export async function prepareOpenAIChat(services: ChatServices, body: unknown): 
   const req = fastChatCompletionRequest(body) ?? parseBody(chatCompletionRequestSchema, body);
   const model = findChatModel(services, req.model);
   const plan = planFromOpenAI(req);
-  const prompt = await buildPrompt(model, plan);
+  const prompt = buildPromptNow(model, plan) ?? (await buildPrompt(model, plan));
   const maxTokens = resolveMaxTokens(plan, prompt.tokens.length, model.info.contextLength);
   return {
     req,

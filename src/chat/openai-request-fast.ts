@@ -29,7 +29,7 @@ const SCALARS: Array<[string, (v: unknown) => boolean]> = [
   ['seed', (v) => isInt(v, -INT_MAX, INT_MAX)],
   ['presence_penalty', (v) => inRange(v, -2, 2)],
   ['frequency_penalty', (v) => inRange(v, -2, 2)],
-  ['logit_bias', () => true], // checked below (copied)
+  ['logit_bias', () => true], // checked below (kept as it is)
   ['logprobs', (v) => typeof v === 'boolean'],
   ['top_logprobs', (v) => isInt(v, 0, OPENAI_LIMITS.maxTopLogprobs)],
   ['stream', (v) => typeof v === 'boolean'],
@@ -52,14 +52,14 @@ function simpleMessage(m: unknown): Obj | null {
   return keys === 3 && typeof name === 'string' ? { role, content, name } : null;
 }
 
+/** The body's own object once every key and value passed: JSON.parse made it, nothing else holds
+ *  it, and copying token-id keys (sparse integer keys: dictionary elements in V8) cost more than
+ *  the rest of the fast path together. */
 function logitBias(v: Obj): Obj | null {
-  const out: Obj = {};
   for (const k in v) {
-    const x = v[k];
-    if (!TOKEN_ID.test(k) || !inRange(x, -100, 100)) return null;
-    out[k] = x;
+    if (!Object.hasOwn(v, k) || !TOKEN_ID.test(k) || !inRange(v[k], -100, 100)) return null;
   }
-  return out;
+  return v;
 }
 
 function streamOptions(v: Obj): Obj | null {

@@ -3,7 +3,7 @@
 import { apiError } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
 import type { ChatPlan } from './plan.js';
-import { answerPrefix, modelChatFormat, type ModelChatFormat } from './chat-format.js';
+import { answerPrefix, modelChatFormat, modelChatFormatNow, type ModelChatFormat } from './chat-format.js';
 import { adaptTemplateInput } from './template-input.js';
 
 export interface BuiltPrompt {
@@ -20,10 +20,7 @@ export interface BuiltPrompt {
 /** Template text to token ids. The template writes BOS itself when the model wants one, so a
  *  second BOS from the tokenizer's add-special step is dropped. */
 export async function tokenizePrompt(model: LoadedModel, text: string): Promise<Uint32Array> {
-  const ids = await model.tokenize(text, { addSpecial: true, parseSpecial: true });
-  const bos = model.info.bosToken;
-  if (bos !== null && ids.length >= 2 && ids[0] === bos && ids[1] === bos) return ids.subarray(1);
-  return ids;
+  return dropDoubleBos(model, await model.tokenize(text, { addSpecial: true, parseSpecial: true }));
 }
 
 /** The template leaves a <think> block open at the end of the prompt. */
@@ -31,6 +28,12 @@ function endsInThinking(format: ModelChatFormat, text: string): boolean {
   if (format.format.reasoning !== 'think') return false;
   const tail = text.trimEnd();
   return tail.lastIndexOf('<think>') > tail.lastIndexOf('</think>');
+}
+
+function dropDoubleBos(model: LoadedModel, ids: Uint32Array): Uint32Array {
+  const bos = model.info.bosToken;
+  if (bos !== null && ids.length >= 2 && ids[0] === bos && ids[1] === bos) return ids.subarray(1);
+  return ids;
 }
 
 /** The prompt text: the template input adapted to the model's format, rendered by its template;
@@ -41,7 +44,11 @@ export async function renderPrompt(model: LoadedModel, plan: ChatPlan): Promise<
 
 async function renderForModel(model: LoadedModel, plan: ChatPlan): Promise<{ text: string; format: ModelChatFormat; thinkingOpen: boolean }> {
   const format = await modelChatFormat(model);
-  let text = await model.renderChat(adaptTemplateInput(plan.template, format.format));
+  return finishRender(format, plan, await model.renderChat(adaptTemplateInput(plan.template, format.format)));
+}
+
+function finishRender(format: ModelChatFormat, plan: ChatPlan, rendered: string): { text: string; format: ModelChatFormat; thinkingOpen: boolean } {
+  let text = rendered;
   let thinkingOpen = endsInThinking(format, text);
   if (plan.grammar) {
     text += answerPrefix(format.format, thinkingOpen, false);
@@ -50,7 +57,23 @@ async function renderForModel(model: LoadedModel, plan: ChatPlan): Promise<{ tex
   return { text, format, thinkingOpen };
 }
 
+/** buildPrompt's answer without waiting, where the model renders and tokenizes this prompt on the
+ *  event loop anyway (short prompts, the format known); undefined otherwise. A request's intake
+ *  then takes no promise hops for it (several per request, each a microtask or two). */
+export function buildPromptNow(model: LoadedModel, plan: ChatPlan): BuiltPrompt | undefined {
+  const format = modelChatFormatNow(model);
+  if (!format || !model.renderChatNow || !model.tokenizeNow) return undefined;
+  const rendered = model.renderChatNow(adaptTemplateInput(plan.template, format.format));
+  if (rendered === undefined) return undefined;
+  const { text, thinkingOpen } = finishRender(format, plan, rendered);
+  const ids = model.tokenizeNow(text, { addSpecial: true, parseSpecial: true });
+  if (ids === undefined) return undefined;
+  return { text, tokens: dropDoubleBos(model, ids), format, reasoningTemplate: format.format.reasoning !== null, thinkingOpen };
+}
+
 export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<BuiltPrompt> {
+  const now = buildPromptNow(model, plan);
+  if (now) return now;
   const { text, format, thinkingOpen } = await renderForModel(model, plan);
   const tokens = await tokenizePrompt(model, text);
   return { text, tokens, format, reasoningTemplate: format.format.reasoning !== null, thinkingOpen };

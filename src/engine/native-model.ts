@@ -125,6 +125,11 @@ export function submitHoldMode(env: NodeJS.ProcessEnv = process.env): SubmitHold
   return v === '0' ? 0 : v === '1' ? 1 : 2;
 }
 
+const RESOLVED = Promise.resolve();
+/** Typed arrays a submit without logit bias shares (the engine only reads them). */
+const NO_BIAS_IDS = new Int32Array(0);
+const NO_BIAS_VALUES = new Float32Array(0);
+
 const submitHold = { mode: submitHoldMode(), maxGatherMs: MAX_GATHER_MS };
 
 /** For A/B benchmarks and tests: set the hold mode process-wide (true = 1, false = 0, as before)
@@ -194,6 +199,16 @@ export class NativeModel implements EngineModel {
       if (r?.tokens) return r.tokens;
     }
     return this.tokenizer.encode(text, { addSpecial, parseSpecial });
+  }
+
+  tokenizeNow(text: string, opts: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Uint32Array | undefined {
+    if (text.length >= OFFLOAD_MIN_CHARS) return undefined;
+    return this.tokenizer.encode(text, { addSpecial: opts.addSpecial ?? true, parseSpecial: opts.parseSpecial ?? false });
+  }
+
+  renderChatNow(input: ChatTemplateInput): string | undefined {
+    if (approxChars(input) >= OFFLOAD_MIN_CHARS) return undefined;
+    return this.template.render(input);
   }
 
   async detokenize(tokens: ArrayLike<number>): Promise<string> {
@@ -334,7 +349,8 @@ export class NativeModel implements EngineModel {
     };
     // The submit that opens the hold registers after this call: active counts the others.
     if (submitHold.mode !== 2 || this.dispatcher.active > 0) {
-      queueMicrotask(release);
+      // A promise reaction, not queueMicrotask (which makes an AsyncResource per call); release cannot throw.
+      void RESOLVED.then(release);
       return;
     }
     const opened = performance.now();
@@ -427,11 +443,13 @@ export class NativeModel implements EngineModel {
     const s = req.sampling;
     const biasIds: number[] = [];
     const biasValues: number[] = [];
-    for (const [k, v] of Object.entries(s.logitBias ?? {})) {
-      const id = Number(k);
-      if (!Number.isInteger(id) || id < 0 || id >= this.info.vocabSize) throw new EngineError({ kind: 'token_out_of_range', input: 'logit_bias', token: k, vocabSize: this.info.vocabSize }, `logit_bias token ${k} is not in the vocabulary`);
-      biasIds.push(id);
-      biasValues.push(Math.max(-100, Math.min(100, v)));
+    if (s.logitBias) {
+      for (const k in s.logitBias) {
+        const id = Number(k);
+        if (!Number.isInteger(id) || id < 0 || id >= this.info.vocabSize) throw new EngineError({ kind: 'token_out_of_range', input: 'logit_bias', token: k, vocabSize: this.info.vocabSize }, `logit_bias token ${k} is not in the vocabulary`);
+        biasIds.push(id);
+        biasValues.push(Math.max(-100, Math.min(100, s.logitBias[id]!)));
+      }
     }
     const opts: NativeSubmitOptions = {
       maxTokens: Math.max(1, Math.floor(req.maxTokens)),
@@ -442,10 +460,10 @@ export class NativeModel implements EngineModel {
       repetitionPenalty: s.repetitionPenalty,
       presencePenalty: s.presencePenalty,
       frequencyPenalty: s.frequencyPenalty,
-      biasIds: Int32Array.from(biasIds),
-      biasValues: Float32Array.from(biasValues),
+      biasIds: biasIds.length ? Int32Array.from(biasIds) : NO_BIAS_IDS,
+      biasValues: biasValues.length ? Float32Array.from(biasValues) : NO_BIAS_VALUES,
       topLogprobs: req.topLogprobs === undefined ? -1 : Math.max(0, Math.min(20, req.topLogprobs)),
-      stopTokens: Int32Array.from([...(req.stopTokens ?? []), ...this.stopIds]),
+      stopTokens: req.stopTokens?.length ? Int32Array.from([...req.stopTokens, ...this.stopIds]) : this.stopIds,
       batchPriority: req.priority === 'batch',
     };
     if (s.seed !== undefined) opts.seed = s.seed;

@@ -195,6 +195,12 @@ export interface LoadedModel {
   detokenize(tokens: ArrayLike<number>): Promise<string>;
   /** Renders the model's own chat template (off the event loop). */
   renderChat(input: ChatTemplateInput): Promise<string>;
+  /** renderChat's answer at once where the model renders `input` on the event loop anyway (a short
+   *  input); undefined where it would go to a worker. Spares a request's intake the promise hops. */
+  renderChatNow?(input: ChatTemplateInput): string | undefined;
+  /** tokenize's answer at once where the model tokenizes `text` on the event loop anyway; undefined
+   *  where it would go to a worker. */
+  tokenizeNow?(text: string, opts?: { addSpecial?: boolean; parseSpecial?: boolean }): Uint32Array | undefined;
   /** Runs one generation; onToken is called on the event loop for each token, in order.
    *  Rejects with an EngineError: 'queue_full' past the admission limit, 'kv_exhausted' when KV
    *  memory stays exhausted, 'context_overflow' when the prompt does not fit. Cancels

@@ -15,6 +15,7 @@ import { takeAbortController } from './abort-controllers.js';
 import { UwsSseWriter } from './sse-writer.js';
 import { UwsByteStream } from './byte-stream.js';
 import type { StreamOwner } from './response-sink.js';
+import { microtask } from './microtask.js';
 
 const statusLines = new Map<number, string>();
 export function statusLine(status: number): string {
@@ -349,7 +350,7 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
     this.body?.release();
     this.pendingHead = head;
     if (flushSoon) {
-      queueMicrotask(() => {
+      microtask(() => {
         if (this.pendingHead && !this.aborted && !this.finished) this.res.cork(() => this.writePendingHead());
       });
     }

@@ -7,6 +7,7 @@
 // end() writes whatever is still held plus its closing events together with the end of the body.
 // The SseWriter keeps writes in order and bounds what a slow client can make us hold.
 import type { RequestContext, SseEvent, SseWriter } from './types.js';
+import { microtask } from './microtask.js';
 
 export interface KeepAlive {
   /** Open the stream after this long without an event. */
@@ -37,7 +38,7 @@ export class SseQueue {
     if (!keepAlive) return;
     // The timer is armed after the current synchronous run: a route creates its queue right before
     // submitting to the engine, and a timer costs 10-25 µs that the first token need not wait for.
-    queueMicrotask(() => {
+    microtask(() => {
       if (this.ended) return;
       this.opener = setTimeout(() => {
         this.opener = null;
@@ -66,7 +67,7 @@ export class SseQueue {
     this.held.push(eventName === undefined ? { data } : { data, event: eventName });
     if (!this.flushQueued) {
       this.flushQueued = true;
-      queueMicrotask(this.flushHeld);
+      microtask(this.flushHeld);
     }
   }
 

@@ -4,6 +4,7 @@
 // follows at once, the head, the comment and the event leave in one socket write.
 import type { SseEvent, SseWriter } from './types.js';
 import { ChunkedSink, type StreamOwner } from './response-sink.js';
+import { microtask } from './microtask.js';
 
 const OPEN_COMMENT = ': stream open\n\n';
 const RESOLVED = Promise.resolve();
@@ -48,7 +49,7 @@ export class UwsSseWriter implements SseWriter {
    *  event when one is sent in the same synchronous run, else on their own right after it. */
   open(): void {
     this.openPending = true;
-    queueMicrotask(() => {
+    microtask(() => {
       if (this.openPending) void this.write('');
     });
   }

@@ -133,6 +133,12 @@ export class MeteredModel implements LoadedModel {
   renderChat(input: Parameters<LoadedModel['renderChat']>[0]): Promise<string> {
     return this.inner.renderChat(input);
   }
+  get renderChatNow(): LoadedModel['renderChatNow'] {
+    return this.inner.renderChatNow?.bind(this.inner);
+  }
+  get tokenizeNow(): LoadedModel['tokenizeNow'] {
+    return this.inner.tokenizeNow?.bind(this.inner);
+  }
   checkGrammar(grammar: Parameters<LoadedModel['checkGrammar']>[0]): Promise<void> {
     return this.inner.checkGrammar(grammar);
   }

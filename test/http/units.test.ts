@@ -77,6 +77,21 @@ describe('auth', () => {
     expect(a.check(['nope', 'sk-one-aaaaaaaa'])).toBe(0);
     expect(new ApiKeyAuth([]).check(['anything'])).toBe(-1);
   });
+
+  it('remembers a key that passed, and hashes every wrong one', () => {
+    const a = new ApiKeyAuth(['sk-one-aaaaaaaa', 'sk-two-bbbbbbbb']);
+    expect(a.check(['sk-two-bbbbbbbb'])).toBe(1);
+    expect(a.hashes).toBe(1);
+    expect(a.check(['sk-two-bbbbbbbb'])).toBe(1);
+    expect(a.hashes).toBe(1);
+    expect(a.check(['wrong', 'sk-two-bbbbbbbb'])).toBe(1); // either header may carry it
+    expect(a.hashes).toBe(3);
+    for (let i = 0; i < 3; i++) expect(a.check(['sk-two-bbbbbbbX'])).toBe(-1);
+    expect(a.hashes).toBe(6);
+    expect(a.check(['sk-one-aaaaaaaa', 'sk-two-bbbbbbbb'])).toBe(0); // the first that matches
+    expect(a.check(['sk-one-aaaaaaaa'])).toBe(0);
+    expect(a.hashes).toBe(8);
+  });
 });
 
 describe('metrics text', () => {
