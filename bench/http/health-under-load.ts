@@ -9,7 +9,9 @@
 // value adds nothing to the label; --threads left out keeps the server's default).
 //   node dist/bench/http/health-under-load.js [--rounds 2] [--lines 100000] [--streams 16]
 //     [--validation worker,inline] [--engine-nice 0,19] [--threads 2,1] [--loop-slice 0,100]
-//     [--baseline-root DIR] [--own-session] [--loop-trace] [--json out.json]
+//     [--engine-policy other,batch,idle] [--baseline-root DIR] [--own-session] [--loop-trace] [--json out.json]
+// --engine-policy sets INFER_COMPUTE_POLICY for the server (the engine threads' scheduling policy:
+// SCHED_OTHER, SCHED_BATCH or SCHED_IDLE; native/kernels/compute_thread.cc).
 // --baseline-root runs every configuration a second time with DIR's build (a checkout of another
 // commit with its dist/ built), alternating with this one.
 // --loop-trace preloads loop-trace-preload.js into the server and reports, per phase, the main
@@ -222,6 +224,7 @@ async function main(): Promise<void> {
       'engine-nice': { type: 'string' },
       threads: { type: 'string' },
       'loop-slice': { type: 'string' },
+      'engine-policy': { type: 'string' },
       'baseline-root': { type: 'string' },
       model: { type: 'string' },
       json: { type: 'string' },
@@ -235,9 +238,14 @@ async function main(): Promise<void> {
     for (const nice of list(values['engine-nice'])) {
       for (const threads of list(values.threads)) {
         for (const slice of list(values['loop-slice'])) {
-          const label = [validation, ...(list(values['engine-nice']).length > 1 ? [`n${nice}`] : []), ...(list(values.threads).length > 1 ? [`t${threads}`] : []), ...(list(values['loop-slice']).length > 1 ? [`s${slice}`] : [])].join(' ');
-          const flags = [...(nice !== undefined ? ['--engine-nice', nice] : []), ...(threads !== undefined ? ['--threads', threads] : [])];
-          configs.push({ label, inline: validation === 'inline', flags, env: slice !== undefined ? { SVC_LOOP_SLICE_US: slice } : {} });
+          for (const policy of list(values['engine-policy'])) {
+            const label = [validation, ...(list(values['engine-nice']).length > 1 ? [`n${nice}`] : []), ...(list(values.threads).length > 1 ? [`t${threads}`] : []), ...(list(values['loop-slice']).length > 1 ? [`s${slice}`] : []), ...(list(values['engine-policy']).length > 1 ? [`p-${policy}`] : [])].join(' ');
+            const flags = [...(nice !== undefined ? ['--engine-nice', nice] : []), ...(threads !== undefined ? ['--threads', threads] : [])];
+            const env: Record<string, string> = {};
+            if (slice !== undefined) env.SVC_LOOP_SLICE_US = slice;
+            if (policy !== undefined) env.INFER_COMPUTE_POLICY = policy;
+            configs.push({ label, inline: validation === 'inline', flags, env });
+          }
         }
       }
     }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #endif
 
 namespace infer {
@@ -37,13 +38,26 @@ uint64_t slice_us() {
   const unsigned long long v = std::strtoull(env, &end, 10);
   return (end && *end == '\0') ? static_cast<uint64_t>(v) : kComputeSliceUs;
 }
+
+// INFER_COMPUTE_POLICY=batch|idle runs the compute threads as SCHED_BATCH (fair class, nice kept,
+// but a waking batch thread never preempts the running one) or SCHED_IDLE (weight 3, preempted
+// by any other thread that wakes), for A/B benchmarks against nice values. Unset: SCHED_OTHER.
+constexpr uint32_t kSchedOther = 0, kSchedBatch = 3, kSchedIdle = 5;
+uint32_t compute_policy() {
+  const char* env = std::getenv("INFER_COMPUTE_POLICY");
+  if (!env) return kSchedOther;
+  if (std::strcmp(env, "batch") == 0) return kSchedBatch;
+  if (std::strcmp(env, "idle") == 0) return kSchedIdle;
+  return kSchedOther;
+}
 }  // namespace
 
 void mark_compute_thread(int nice_increment) {
   const uint64_t us = slice_us();
+  const uint32_t policy = compute_policy();
   if (nice_increment < 0) nice_increment = 0;
   if (nice_increment > kMaxComputeNice) nice_increment = kMaxComputeNice;
-  if (us == 0 && nice_increment == 0) return;
+  if (us == 0 && nice_increment == 0 && policy == kSchedOther) return;
   const pid_t tid = static_cast<pid_t>(syscall(SYS_gettid));
   errno = 0;
   const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
@@ -51,7 +65,7 @@ void mark_compute_thread(int nice_increment) {
   const int target = nice + nice_increment > 19 ? 19 : nice + nice_increment;
   sched_attr_v0 attr{};
   attr.size = sizeof(attr);
-  attr.sched_policy = 0;  // SCHED_OTHER
+  attr.sched_policy = policy;
   attr.sched_nice = target;
   attr.sched_runtime = us * 1000;  // the kernel clamps it to 0.1–100 ms; 0 keeps the default slice
   // Older kernels ignore sched_runtime for SCHED_OTHER; if the call is refused, the nice value
