@@ -11,8 +11,11 @@ const RESOLVED = Promise.resolve();
 
 /** `event:` line when named, then the data as `data:` lines (multi-line strings split), then a blank line. */
 export function formatSseEvent(data: string | object, eventName?: string): string {
-  const text = typeof data === 'string' ? data : JSON.stringify(data);
   let out = eventName ? `event: ${eventName.replace(/[\r\n]/g, '')}\n` : '';
+  // JSON.stringify (no indent) escapes CR and LF inside strings and writes no line breaks of its
+  // own: an object's text is always one data line, without scanning it (once per token).
+  if (typeof data !== 'string') return `${out}data: ${JSON.stringify(data)}\n\n`;
+  const text = data;
   if (text.includes('\n') || text.includes('\r')) {
     for (const line of text.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
   } else {

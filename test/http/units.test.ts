@@ -40,6 +40,8 @@ describe('SSE framing', () => {
     expect(formatSseEvent('[DONE]')).toBe('data: [DONE]\n\n');
     expect(formatSseEvent({ type: 'ping' }, 'ping')).toBe('event: ping\ndata: {"type":"ping"}\n\n');
     expect(formatSseEvent('a\nb\r\nc')).toBe('data: a\ndata: b\ndata: c\n\n');
+    // an object's line breaks are JSON escapes: one data line
+    expect(formatSseEvent({ t: 'a\nb\rc\u2028' })).toBe('data: {"t":"a\\nb\\rc\u2028"}\n\n');
     expect(formatSseEvent('x', 'bad\nname')).toBe('event: badname\ndata: x\n\n');
   });
 });
