@@ -448,7 +448,7 @@ export class NativeModel implements EngineModel {
         const id = Number(k);
         if (!Number.isInteger(id) || id < 0 || id >= this.info.vocabSize) throw new EngineError({ kind: 'token_out_of_range', input: 'logit_bias', token: k, vocabSize: this.info.vocabSize }, `logit_bias token ${k} is not in the vocabulary`);
         biasIds.push(id);
-        biasValues.push(Math.max(-100, Math.min(100, s.logitBias[id]!)));
+        biasValues.push(Math.max(-100, Math.min(100, (s.logitBias as Record<string, number>)[k]!)));
       }
     }
     const opts: NativeSubmitOptions = {
