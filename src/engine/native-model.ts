@@ -9,6 +9,7 @@ import { StepDispatcher } from './step-dispatcher.js';
 import { EmbedBatcher, type EmbedOptions } from './embed-batcher.js';
 import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
 import { modelText } from './text-worker.js';
+import { watchAbort } from './abort-watch.js';
 import type {
   ChatTemplateInput,
   EmbedResult,
@@ -268,11 +269,10 @@ export class NativeModel implements EngineModel {
       const wantLogprobs = req.topLogprobs !== undefined;
       let completionTokens = 0;
       let failure: unknown = null;
-      const onAbort = () => n.cancel(this.dispatcher.session, seq);
-      req.signal?.addEventListener('abort', onAbort, { once: true });
+      const unwatch = req.signal ? watchAbort(req.signal, () => n.cancel(this.dispatcher.session, seq)) : undefined;
       this.dispatcher.register(seq, {
         onClose: () => {
-          req.signal?.removeEventListener('abort', onAbort);
+          unwatch?.();
           reject(new EngineError({ kind: 'model_unloaded' }, `model ${this.info.id} was unloaded during generation`));
         },
         onEvent: (ev, i, topStart) => {
@@ -303,7 +303,7 @@ export class NativeModel implements EngineModel {
           const finish = ev.finish[i]!;
           if (finish === NativeFinish.none) return;
           this.dispatcher.unregister(seq);
-          req.signal?.removeEventListener('abort', onAbort);
+          unwatch?.();
           if (failure !== null) return reject(failure);
           if (finish === NativeFinish.error) return reject(fromNativeStatus(ev.error[i]!));
           const result: GenerateResult = {

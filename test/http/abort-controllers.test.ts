@@ -1,7 +1,7 @@
 // The request abort controllers the server keeps in stock (src/http/abort-controllers.ts): each
 // one handed out is fresh (its own, unaborted signal, which allows 64 listeners), none is handed
 // out twice, and the stock refills after it was taken from.
-import { getMaxListeners } from 'node:events';
+import { getEventListeners, getMaxListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { abortControllersInStock, STOCK, stockAbortControllers, takeAbortController } from '../../src/http/abort-controllers.js';
 
@@ -15,6 +15,8 @@ describe('abort controllers in stock', () => {
     for (const c of taken) {
       expect(c.signal.aborted).toBe(false);
       expect(getMaxListeners(c.signal)).toBe(64);
+      // the engine's abort listener is already on it (src/engine/abort-watch.ts primeAbortWatch)
+      expect(getEventListeners(c.signal, 'abort')).toHaveLength(1);
     }
     // Aborting one touches no other.
     taken[0]!.abort(new Error('gone'));
