@@ -9,6 +9,8 @@ import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anch
 import { editedBeyondInsert } from './edge-edits.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import type { Lines } from './lines.js';
+import { extendedInPlace } from './extended-line.js';
+import { renamedHeaderBeforeMarker } from './header-at-marker.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
@@ -97,7 +99,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   if (!sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) return false;
   // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
   // its rename only when the update goes on past it as the original does (context shown beyond it).
-  if (otherDefinition(o.norm[j]!, s.norm[i]!)) {
+  if (otherDefinition(o.norm[j]!, s.norm[i]!) && !renamedHeaderBeforeMarker(s, i, o, j, dir)) {
     let x = i + dir;
     while (x >= 0 && x < s.text.length && s.blank[x]) x += dir;
     let y = j + dir;
@@ -108,6 +110,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
+    extendedInPlace(o.norm[j]!, s.norm[i]!) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
   // A line read as edited at a hunk's growing end (`def set_trial` → `def notify_status_change`,
