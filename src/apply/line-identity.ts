@@ -7,6 +7,7 @@
 import { closesAt } from './brackets.js';
 import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
+import { letFunctionName } from './let-definitions.js';
 import type { Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
@@ -48,7 +49,7 @@ export function lineIdentity(norm: string): string | null {
       if (a) return `element ${m[1]} ${a[1]}`;
     }
   }
-  const equation = equationHeadName(norm);
+  const equation = equationHeadName(norm) ?? letFunctionName(norm);
   return equation === null ? extraIdentity(norm) : `def ${equation}`;
 }
 

@@ -25,6 +25,7 @@ import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { INLINE_MARKER } from './markers.js';
 import { extendedInPlace } from './extended-line.js';
+import { coincidentAnchor } from './coincident-anchors.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -287,8 +288,10 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // Found as the nearest occurrence only when no missing line heads something (a section, a
       // definition): past one, the nearest opening fence is another section's, not the one the update shows.
       if (headsSomething) continue;
-      if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q)) return true;
-      if (qHolds && nearestBefore(view, orig, p, q)) return true;
+      // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
+      const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
+      if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
+      if (qHolds && nearestBefore(view, orig, p, q) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p))) return true;
     }
   }
   return false;
