@@ -12,7 +12,8 @@ import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
+import { blockEnd, definesName, instructedStatements, removalScopes, removalTargets } from './removals.js';
+import { inRanges, ownerRanges } from './removal-scope.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
@@ -183,10 +184,13 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
   const out = instructedStatements(orig, instruction, new Set(view.where.keys()));
   const targets = removalTargets(instruction);
   if (targets.length === 0) return out;
+  // A target qualified by its owner (`SeriesService.update`) is licensed inside that owner only.
+  const scopes = removalScopes(instruction);
+  const ranges = new Map(targets.map((name) => [name, scopes.has(name) ? ownerRanges(orig, scopes.get(name)!, definesName, blockEnd) : null]));
   for (let h = 0; h < orig.text.length; h++) {
     if (orig.blank[h]) continue;
     for (const name of targets) {
-      if (!definesName(orig.text[h]!, name)) continue;
+      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h)) continue;
       let start = h;
       while (start > 0 && !orig.blank[start - 1] && /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(orig.norm[start - 1]!)) start--;
       const end = blockEnd(orig, h);
