@@ -14,6 +14,7 @@ import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, spli
 import { splitUpdate, type Segment } from './merge-context.js';
 import { blockEnd, definesName, instructedStatements, removalScopes, removalTargets } from './removals.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
+import { wholeBlocksBetween } from './whole-blocks.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
@@ -291,7 +292,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if ((pHolds || qHolds) && structural) return true;
       // Found as the nearest occurrence only when no missing line heads something (a section, a
       // definition): past one, the nearest opening fence is another section's, not the one the update shows.
-      if (headsSomething) continue;
+      // Unless the gap is whole blocks only (whole-blocks.ts): a definition deleted between its neighbours.
+      if (headsSomething && !wholeBlocksBetween(orig, missing, q, blockEnd)) continue;
       // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
       const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
       if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
