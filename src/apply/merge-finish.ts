@@ -14,6 +14,7 @@ import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
+import { extendedInPlace } from './extended-line.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -107,7 +108,8 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   // A line naming another definition, test, key or element is new code, unless shown renamed in place.
   if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
-  const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
+  // Grown at one place (`if (rb->count == 0) {` → `if (rb == NULL || … || rb->count == 0) {`) is an edit too (extended-line.ts).
+  const edited = editedVersion(o.norm[j]!, s.norm[i]!) || extendedInPlace(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
   // A line read as edited at a hunk's growing end (`def set_trial` → `def notify_status_change`,
