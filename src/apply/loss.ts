@@ -470,7 +470,8 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
     const l = view.segments[s]!.lines;
     if (!distinct && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)))) continue;
     // A name on the line below a call head (`router.post(` / `"/projects",`) names that call's block.
-    const keyRenamed = keysDiffer(orig.norm[j]!, norm);
+    // A line grown at one place keeps all it had: a key its new run creates (`RUN --mount=…`) is no rename.
+    const keyRenamed = keysDiffer(orig.norm[j]!, norm) && !extendedInPlace(orig.norm[j]!, norm);
     const differ = rowNamesDiffer(orig, j, l, i) || keyRenamed;
     // Another key at a marker edge (`insights_enabled = true` for `deletion_protection = true`) is a
     // new key: renamed only between both old neighbours, as a longer form of it, throughout the update,

@@ -9,12 +9,13 @@ import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anch
 import { editedBeyondInsert } from './edge-edits.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import type { Lines } from './lines.js';
+import { extendedInPlace } from './extended-line.js';
+import { renamedHeaderBeforeMarker } from './header-at-marker.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
-import { extendedInPlace } from './extended-line.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -98,7 +99,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   if (!sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) return false;
   // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
   // its rename only when the update goes on past it as the original does (context shown beyond it).
-  if (otherDefinition(o.norm[j]!, s.norm[i]!)) {
+  if (otherDefinition(o.norm[j]!, s.norm[i]!) && !renamedHeaderBeforeMarker(s, i, o, j, dir)) {
     let x = i + dir;
     while (x >= 0 && x < s.text.length && s.blank[x]) x += dir;
     let y = j + dir;
@@ -108,8 +109,8 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   // A line naming another definition, test, key or element is new code, unless shown renamed in place.
   if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
-  // Grown at one place (`if (rb->count == 0) {` → `if (rb == NULL || … || rb->count == 0) {`) is an edit too (extended-line.ts).
-  const edited = editedVersion(o.norm[j]!, s.norm[i]!) || extendedInPlace(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
+  const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
+    extendedInPlace(o.norm[j]!, s.norm[i]!) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
   // A line read as edited at a hunk's growing end (`def set_trial` → `def notify_status_change`,
