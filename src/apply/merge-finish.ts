@@ -10,10 +10,11 @@ import { editedBeyondInsert } from './edge-edits.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import type { Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
+import { withoutCoincident } from './coincident-anchors.js';
 import { renamedHeaderBeforeMarker } from './header-at-marker.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
-import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
+import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
 
@@ -107,7 +108,8 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
     if (x < 0 || x >= s.text.length || y < 0 || y >= o.text.length || !fillEqual(s, x, o, y, delta)) return false;
   }
   // A line naming another definition, test, key or element is new code, unless shown renamed in place.
-  if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
+  // A call head named by the literal below it (`app.get(` / `"/api/x",`) names that route (block-names.ts rowIdentity).
+  if ((namesDiffer(o.norm[j]!, s.norm[i]!) || rowNamesDiffer(o, j, s, i)) && !renameShownInPlace(s, i, o, j)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     extendedInPlace(o.norm[j]!, s.norm[i]!) ||
@@ -742,7 +744,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j));
     chains[k] = chain;
     const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) ?? closerResumeAcross(o, segs, spans, k) : null;
-    if (resumed && resumed[1] >= prevEnd) chain = chains[k] = [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])];
+    if (resumed && resumed[1] >= prevEnd) {
+      chain = chains[k] = withoutCoincident(seg.lines, o, [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])], (n) => ctx.index.get(n)?.length ?? 0);
+    }
     // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
     if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
     if (chain.length === 0) {

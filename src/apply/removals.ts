@@ -214,13 +214,29 @@ function lastNonBlank(o: Lines, from: number, to: number): number {
  * Original lines to drop. `kept[j]` says whether original line j survives through a marker region;
  * `updateText` is the update, which must not mention a target for it to be removed.
  */
-export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string): Set<number> {
+/** Lines of `o` that define `name`. */
+function definitionCount(o: Lines, name: string): number {
+  let n = 0;
+  for (let h = 0; h < o.text.length; h++) if (!o.blank[h] && definesName(o.text[h]!, name)) n++;
+  return n;
+}
+
+/** Some line defining `name` is not kept (the merge left it out). */
+function droppedAlready(o: Lines, kept: Uint8Array, name: string, ranges: Array<[number, number]> | null = null): boolean {
+  for (let h = 0; h < o.text.length; h++) if (!kept[h] && !o.blank[h] && definesName(o.text[h]!, name) && inRanges(ranges, h)) return true;
+  return false;
+}
+
+export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string, done?: (name: string) => boolean): Set<number> {
   const removed = new Set<number>();
   const scopes = removalScopes(instruction);
   for (const name of removalTargets(instruction)) {
     if (new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`).test(updateText)) continue;
+    // A definition of the name the merge already dropped (the update showed its neighbours adjacent)
+    // was the one meant: another of that name (the interface method a handler implements) stays (set j go04).
     const owner = scopes.get(name);
     const ranges = owner === undefined ? null : ownerRanges(o, owner, definesName, blockEnd);
+    if (droppedAlready(o, kept, name, ranges) || done?.(name)) continue;
     for (let h = 0; h < o.text.length; h++) {
       if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name) || !inRanges(ranges, h)) continue;
       let start = h;
@@ -249,11 +265,13 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
  * (the update showed context the merge matched inside it, so it was not wholly kept) is dropped,
  * unless the update itself mentions the name. Line endings are kept.
  */
-export function removeInstructed(content: string, instruction: string | null, updateText: string): string {
+export function removeInstructed(content: string, instruction: string | null, updateText: string, original?: string): string {
   if (removalTargets(instruction).length === 0) return content;
   const o = splitLines(content);
   const all = new Uint8Array(o.text.length).fill(1);
-  const removed = instructedRemovals(o, all, instruction, updateText);
+  // Names the merge already removed a definition of (the content holds fewer than the original) are done.
+  const before = original === undefined ? null : splitLines(original);
+  const removed = instructedRemovals(o, all, instruction, updateText, before ? (name) => definitionCount(before, name) > definitionCount(o, name) : undefined);
   if (removed.size === 0) return content;
   let out = '';
   for (let j = 0; j < o.text.length; j++) if (!removed.has(j)) out += o.text[j]! + o.eol[j]!;
