@@ -12,13 +12,34 @@ const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated',
 export function removalTargets(instruction: string | null): string[] {
   if (!instruction) return [];
   const out = new Set<string>();
-  for (const m of qualifiedText(instruction).matchAll(VERBS)) for (const name of phraseTargets(removalPhrase(m[1] ?? ''))) out.add(name);
+  for (const rest of verbPhrases(qualifiedText(instruction))) for (const name of phraseTargets(removalPhrase(rest))) out.add(name);
   return [...out];
 }
 
+/**
+ * The words after each removal verb, to the sentence's end or the next removal verb ("drop mypy:
+ * remove it from the extras and delete the [tool.mypy] section" reads as three phrases, not one).
+ */
+function verbPhrases(text: string): string[] {
+  const hits = [...text.matchAll(VERB_AT)];
+  return hits.map((m, k) => {
+    const from = m.index! + m[0].length;
+    const next = k + 1 < hits.length ? hits[k + 1]!.index! : text.length;
+    const stop = /[.;\n]/.exec(text.slice(from));
+    return text.slice(from, Math.min(next, stop ? from + stop.index : text.length));
+  });
+}
+
+/** `[tool.mypy]`, `[[bin]]`, `[flake8]`: a section header as written in the file. */
+const SECTION_NAME = /\[\[?[A-Za-z_][\w.\u2024-]*\]\]?/g;
+const SECTION_DOT = '\u2024';
+/** Where each removal verb stands (VERBS without its phrase); not a member name (`PaymentRepo::delete`). */
+const VERB_AT = new RegExp('(?<![:.$`])' + VERBS.source.replace(/\(\[\^\.;\\n\]\*\)$/, ''), 'gi');
+
 /** `SeriesService.update` written `SeriesService::update`, so its dot does not end the sentence. */
 function qualifiedText(instruction: string): string {
-  return instruction.replace(/\b([A-Z][\w$]*)\.(?=[a-z_$])/g, '$1::');
+  // So is one inside a section name (`[tool.mypy]`): held as a one-dot leader until the phrase is read.
+  return instruction.replace(/\b([A-Z][\w$]*)\.(?=[a-z_$])/g, '$1::').replace(/\[\[?[A-Za-z_][\w.-]*\]\]?/g, (m) => m.replace(/\./g, SECTION_DOT));
 }
 
 /** The names one removal phrase asks to remove (see removalTargets). */
@@ -31,7 +52,9 @@ function phraseTargets(phrase: string): string[] {
     const name = member.size > 0 ? [...member.keys()][0]! : /[A-Za-z_$][\w$-]*/.exec(inner)?.[0];
     if (name) out.add(name);
   }
-  const plain = phrase.replace(/`[^`]*`/g, ' ');
+  // A TOML/INI section named with its brackets ("delete the [tool.mypy] section") is that header's block.
+  for (const b of phrase.matchAll(SECTION_NAME)) out.add(b[0].replaceAll(SECTION_DOT, '.'));
+  const plain = phrase.replace(/`[^`]*`/g, ' ').replace(SECTION_NAME, ' ');
   const qualified = qualifiedMembers(plain);
   const owners = new Set(qualified.values());
   for (const member of qualified.keys()) out.add(member);
@@ -55,8 +78,7 @@ function phraseTargets(phrase: string): string[] {
 export function removalScopes(instruction: string | null): Map<string, string> {
   const out = new Map<string, string>();
   if (!instruction) return out;
-  for (const m of qualifiedText(instruction).matchAll(VERBS)) {
-    const rest = m[1] ?? '';
+  for (const rest of verbPhrases(qualifiedText(instruction))) {
     const what = removalPhrase(rest);
     const place = /\s(?:from|in|inside|within)\s(.*)$/i.exec(rest.slice(0, rest.indexOf(what) + what.length + 200))?.[1];
     const owner = place === undefined ? null : placeOwner(place);
@@ -148,6 +170,7 @@ const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:pub
 /** Whether original line j defines `name`. */
 export function definesName(text: string, name: string): boolean {
   const t = text.trim();
+  if (name.startsWith('[')) return t === name;
   const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
   if (!word.test(t)) return false;
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
@@ -160,6 +183,12 @@ export function definesName(text: string, name: string): boolean {
 /** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
 export function blockEnd(o: Lines, h: number): number {
   const N = o.text.length;
+  // A TOML/INI section runs to the next section header at its level (its keys are not indented).
+  if (SECTION_HEADER.test(o.norm[h]!) && o.indent[h] === 0) {
+    let j = h + 1;
+    while (j < N && !(o.indent[j] === 0 && SECTION_HEADER.test(o.norm[j]!))) j++;
+    return lastNonBlank(o, h, j) + 1;
+  }
   // SQL: a statement runs to its `;` (a `$$ … $$` body's own semicolons do not count).
   if (/^CREATE\b/i.test(o.norm[h]!)) {
     let dollars = 0;
@@ -203,6 +232,9 @@ export function blockEnd(o: Lines, h: number): number {
   }
   return lastNonBlank(o, h, N) + 1;
 }
+
+/** A whole line that is a section header: `[tool.mypy]`, `[[bin]]`, `[remote "origin"]`. */
+const SECTION_HEADER = /^\[\[?[^\],]+\]\]?$/;
 
 function lastNonBlank(o: Lines, from: number, to: number): number {
   let j = to - 1;
