@@ -12,7 +12,9 @@ import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
+import { blockEnd, definesName, instructedStatements, removalScopes, removalTargets } from './removals.js';
+import { inRanges, ownerRanges } from './removal-scope.js';
+import { wholeBlocksBetween } from './whole-blocks.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
@@ -183,10 +185,13 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
   const out = instructedStatements(orig, instruction, new Set(view.where.keys()));
   const targets = removalTargets(instruction);
   if (targets.length === 0) return out;
+  // A target qualified by its owner (`SeriesService.update`) is licensed inside that owner only.
+  const scopes = removalScopes(instruction);
+  const ranges = new Map(targets.map((name) => [name, scopes.has(name) ? ownerRanges(orig, scopes.get(name)!, definesName, blockEnd) : null]));
   for (let h = 0; h < orig.text.length; h++) {
     if (orig.blank[h]) continue;
     for (const name of targets) {
-      if (!definesName(orig.text[h]!, name)) continue;
+      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h)) continue;
       let start = h;
       while (start > 0 && !orig.blank[start - 1] && /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(orig.norm[start - 1]!)) start--;
       const end = blockEnd(orig, h);
@@ -294,7 +299,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if ((pHolds || qHolds) && structural) return true;
       // Found as the nearest occurrence only when no missing line heads something (a section, a
       // definition): past one, the nearest opening fence is another section's, not the one the update shows.
-      if (headsSomething) continue;
+      // Unless the gap is whole blocks only (whole-blocks.ts): a definition deleted between its neighbours.
+      if (headsSomething && !wholeBlocksBetween(orig, missing, q, blockEnd)) continue;
       // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
       const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
       if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;

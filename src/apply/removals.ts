@@ -2,32 +2,68 @@
 // function inside a region a marker keeps. Only definitions named in the instruction, absent from the
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
 import { splitLines, type Lines } from './lines.js';
+import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
 
 const VERBS = /\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
-const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper)s?\b/i;
+const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action)s?\b/i;
 const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls']);
 
 /** Names the instruction asks to remove: backticked names, code-looking identifiers, or a word after a kind word. */
 export function removalTargets(instruction: string | null): string[] {
   if (!instruction) return [];
   const out = new Set<string>();
-  for (const m of instruction.matchAll(VERBS)) {
-    const phrase = removalPhrase(m[1] ?? '');
-    for (const b of phrase.matchAll(/`([^`]+)`/g)) {
-      const name = /[A-Za-z_$][\w$-]*/.exec(b[1]!.replace(/\(\)$/, ''));
-      if (name) out.add(name[0]);
-    }
-    const words = phrase.replace(/`[^`]*`/g, ' ').match(/[A-Za-z_$][\w$-]*(?:\(\))?/g) ?? [];
-    for (let w = 0; w < words.length; w++) {
-      const word = words[w]!.replace(/\(\)$/, '');
-      // A code-looking word, or a plain one named by a kind word beside it ("the function dump",
-      // "the unused dump method").
-      const named = (w > 0 && KIND_WORDS.test(words[w - 1]!)) || (w + 1 < words.length && KIND_WORDS.test(words[w + 1]!) && word.length >= 3);
-      const codey = /[_$]|[a-z][A-Z]|\(\)$/.test(words[w]!) || (named && !STOP.has(word.toLowerCase()) && !GENERIC.has(word.toLowerCase()));
-      if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);
-    }
+  for (const m of qualifiedText(instruction).matchAll(VERBS)) for (const name of phraseTargets(removalPhrase(m[1] ?? ''))) out.add(name);
+  return [...out];
+}
+
+/** `SeriesService.update` written `SeriesService::update`, so its dot does not end the sentence. */
+function qualifiedText(instruction: string): string {
+  return instruction.replace(/\b([A-Z][\w$]*)\.(?=[a-z_$])/g, '$1::');
+}
+
+/** The names one removal phrase asks to remove (see removalTargets). */
+function phraseTargets(phrase: string): string[] {
+  const out = new Set<string>();
+  for (const b of phrase.matchAll(/`([^`]+)`/g)) {
+    const inner = b[1]!.replace(/\(\)$/, '');
+    // `Owner.member` names the member (removal-scope.ts).
+    const member = qualifiedMembers(inner);
+    const name = member.size > 0 ? [...member.keys()][0]! : /[A-Za-z_$][\w$-]*/.exec(inner)?.[0];
+    if (name) out.add(name);
+  }
+  const plain = phrase.replace(/`[^`]*`/g, ' ');
+  const qualified = qualifiedMembers(plain);
+  const owners = new Set(qualified.values());
+  for (const member of qualified.keys()) out.add(member);
+  const words = plain.match(/[A-Za-z_$][\w$-]*(?:\(\))?/g) ?? [];
+  for (let w = 0; w < words.length; w++) {
+    const word = words[w]!.replace(/\(\)$/, '');
+    if (owners.has(word)) continue;
+    // A code-looking word, or a plain one named by a kind word beside it ("the function dump",
+    // "the unused dump method").
+    const named = (w > 0 && KIND_WORDS.test(words[w - 1]!)) || (w + 1 < words.length && KIND_WORDS.test(words[w + 1]!) && word.length >= 3);
+    const codey = /[_$]|[a-z][A-Z]|\(\)$/.test(words[w]!) || (named && !STOP.has(word.toLowerCase()) && !GENERIC.has(word.toLowerCase()));
+    if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);
   }
   return [...out];
+}
+
+/**
+ * The owner each removal target must lie in: `SeriesService.update` → update in SeriesService;
+ * "the show action from InvoiceController" → show in InvoiceController (removal-scope.ts).
+ */
+export function removalScopes(instruction: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!instruction) return out;
+  for (const m of qualifiedText(instruction).matchAll(VERBS)) {
+    const rest = m[1] ?? '';
+    const what = removalPhrase(rest);
+    const place = /\s(?:from|in|inside|within)\s(.*)$/i.exec(rest.slice(0, rest.indexOf(what) + what.length + 200))?.[1];
+    const owner = place === undefined ? null : placeOwner(place);
+    for (const [member, of] of qualifiedMembers(what.replace(/`/g, ''))) out.set(member, of);
+    if (owner) for (const name of phraseTargets(what)) if (!out.has(name)) out.set(name, owner);
+  }
+  return out;
 }
 
 /**
@@ -186,20 +222,23 @@ function definitionCount(o: Lines, name: string): number {
 }
 
 /** Some line defining `name` is not kept (the merge left it out). */
-function droppedAlready(o: Lines, kept: Uint8Array, name: string): boolean {
-  for (let h = 0; h < o.text.length; h++) if (!kept[h] && !o.blank[h] && definesName(o.text[h]!, name)) return true;
+function droppedAlready(o: Lines, kept: Uint8Array, name: string, ranges: Array<[number, number]> | null = null): boolean {
+  for (let h = 0; h < o.text.length; h++) if (!kept[h] && !o.blank[h] && definesName(o.text[h]!, name) && inRanges(ranges, h)) return true;
   return false;
 }
 
 export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string, done?: (name: string) => boolean): Set<number> {
   const removed = new Set<number>();
+  const scopes = removalScopes(instruction);
   for (const name of removalTargets(instruction)) {
     if (new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`).test(updateText)) continue;
     // A definition of the name the merge already dropped (the update showed its neighbours adjacent)
     // was the one meant: another of that name (the interface method a handler implements) stays (set j go04).
-    if (droppedAlready(o, kept, name) || done?.(name)) continue;
+    const owner = scopes.get(name);
+    const ranges = owner === undefined ? null : ownerRanges(o, owner, definesName, blockEnd);
+    if (droppedAlready(o, kept, name, ranges) || done?.(name)) continue;
     for (let h = 0; h < o.text.length; h++) {
-      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name)) continue;
+      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name) || !inRanges(ranges, h)) continue;
       let start = h;
       while (start > 0 && kept[start - 1] && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] &&
         /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(o.norm[start - 1]!)) start--;
@@ -208,9 +247,11 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
       for (let j = start; j < end; j++) if (!kept[j]) whole = false;
       if (!whole) continue;
       for (let j = start; j < end; j++) removed.add(j);
-      // The blank lines separating it from what follows go with it (those before it stay as the separator).
+      // The blank lines separating it from what follows go with it (those before it stay as the
+      // separator), unless the update shows those (they stay) or none follow before its enclosing
+      // block closes: then the blank lines before it go, so one separator remains (removal-scope.ts).
       if (start === 0 || o.blank[start - 1]) {
-        for (let j = end; j < o.text.length && o.blank[j] && kept[j]; j++) removed.add(j);
+        for (const j of separatorToDrop(o, kept, start, end)) removed.add(j);
       }
       if (end >= o.text.length) for (let j = start - 1; j >= 0 && o.blank[j] && kept[j]; j--) removed.add(j);
       break;
