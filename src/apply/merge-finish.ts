@@ -895,9 +895,33 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     if (!edgeBound) ambiguities.push(`segment ${k + 1} has no anchor line in the original; placed by position`);
     rules[k] = edgeBound ? 'file-edge' : 'position';
     const inBlock = k > 0 && spans[k - 1] ? endOfShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : -1;
-    spans[k] = inBlock >= 0 ? { start: inBlock, end: inBlock, pairs: [], delta: 0 } : placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
+    spans[k] = inBlock >= 0 ? closingTailAt(seg.lines, o, inBlock, lo) : placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
   }
   return { spans: spans as Span[], ambiguities, rules };
+}
+
+/**
+ * New lines going in at the end of a shown block (before original line p, its closer): when the
+ * segment ends with the block's own last lines (`return nil` / `}`, as the original has them up to
+ * and including p), those are paired with them and the new lines go before them (set j go05).
+ */
+function closingTailAt(s: Lines, o: Lines, p: number, lo: number): Span {
+  const pairs: Array<[number, number]> = [];
+  let i = s.text.length - 1;
+  let j = p;
+  while (i >= 0 && s.blank[i]) i--;
+  // Net brackets the segment opens before row x: a line closing a block the segment itself opened is new.
+  let open = 0;
+  for (let x = 0; x < i; x++) open += bracketDelta(s.text[x]!);
+  while (i >= 0 && j >= lo && j < o.text.length && !s.blank[i] && !o.blank[j] && s.norm[i] === o.norm[j] && s.indent[i] === o.indent[j] && open <= 0) {
+    pairs.unshift([i, j]);
+    i--;
+    j--;
+    if (i >= 0) open -= bracketDelta(s.text[i]!);
+  }
+  // Only the closer itself, or nothing, matched: the plain insertion before p.
+  if (pairs.length < 2) return { start: p, end: p, pairs: [], delta: 0 };
+  return { start: j + 1, end: p + 1, pairs, delta: 0 };
 }
 
 function renderIndent(cols: number, tabs: boolean): string {
