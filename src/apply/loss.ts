@@ -12,7 +12,9 @@ import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { blockEnd, definesName, instructedStatements, removalTargets } from './removals.js';
+import { blockEnd, definesName, instructedStatements, removalScopes, removalTargets } from './removals.js';
+import { inRanges, ownerRanges } from './removal-scope.js';
+import { wholeBlocksBetween } from './whole-blocks.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
@@ -25,6 +27,7 @@ import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { INLINE_MARKER } from './markers.js';
 import { extendedInPlace } from './extended-line.js';
+import { coincidentAnchor } from './coincident-anchors.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -182,10 +185,13 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
   const out = instructedStatements(orig, instruction, new Set(view.where.keys()));
   const targets = removalTargets(instruction);
   if (targets.length === 0) return out;
+  // A target qualified by its owner (`SeriesService.update`) is licensed inside that owner only.
+  const scopes = removalScopes(instruction);
+  const ranges = new Map(targets.map((name) => [name, scopes.has(name) ? ownerRanges(orig, scopes.get(name)!, definesName, blockEnd) : null]));
   for (let h = 0; h < orig.text.length; h++) {
     if (orig.blank[h]) continue;
     for (const name of targets) {
-      if (!definesName(orig.text[h]!, name)) continue;
+      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h)) continue;
       let start = h;
       while (start > 0 && !orig.blank[start - 1] && /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(orig.norm[start - 1]!)) start--;
       const end = blockEnd(orig, h);
@@ -200,11 +206,13 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
  * equal, until a strong (not weak) original line confirms the match. Reaching the update's edge
  * counts only where no marker stands (the update shows the file's edge there).
  */
-function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1): boolean {
+function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1, substitutions = 0): boolean {
   const s = seg.lines;
+  let substituted = false;
   for (;;) {
     // A line unique in the original pins the position; a repeated one (`}`, a copied statement) needs its neighbours.
-    if (view.origCount.get(key(orig.norm[j]!)) === 1) return true;
+    if (!substituted && view.origCount.get(key(orig.norm[j]!)) === 1) return true;
+    substituted = false;
     i += dir;
     j += dir;
     while (i >= 0 && i < s.text.length && s.blank[i]) i += dir;
@@ -216,7 +224,12 @@ function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: 
     // function): only a marker-less update that reads as the whole file vouches for the file's edges.
     if (segOut) return origOut && !view.hasMarkers && view.wholeFile && (dir < 0 ? isFirst : isLast);
     if (origOut) return false;
-    if (key(s.norm[i]!) !== key(orig.norm[j]!)) return false;
+    if (key(s.norm[i]!) === key(orig.norm[j]!)) continue;
+    // A weak line the update rewrote in place (`return err` → `return fmt.Errorf(…)`: new text for
+    // an original line it does not show), when allowed: weak lines say little about position anyway.
+    if (substitutions <= 0 || !orig.weak[j] || view.origCount.has(key(s.norm[i]!)) || view.where.has(key(orig.norm[j]!))) return false;
+    substitutions--;
+    substituted = true;
   }
 }
 
@@ -286,9 +299,12 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if ((pHolds || qHolds) && structural) return true;
       // Found as the nearest occurrence only when no missing line heads something (a section, a
       // definition): past one, the nearest opening fence is another section's, not the one the update shows.
-      if (headsSomething) continue;
-      if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q)) return true;
-      if (qHolds && nearestBefore(view, orig, p, q)) return true;
+      // Unless the gap is whole blocks only (whole-blocks.ts): a definition deleted between its neighbours.
+      if (headsSomething && !wholeBlocksBetween(orig, missing, q, blockEnd)) continue;
+      // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
+      const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
+      if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
+      if (qHolds && nearestBefore(view, orig, p, q) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p))) return true;
     }
   }
   return false;
@@ -376,6 +392,9 @@ function indentBlockEnd(l: Lines, h: number): number {
   return end;
 }
 
+/** Weak lines rewritten in place that the context pinning a replaced block's header may step over. */
+const CONTEXT_SUBSTITUTIONS = 2;
+
 /**
  * When some segment shows original line p (a block header, position confirmed) and the block's
  * body after it, through its end (the closing line, or the dedent), what the segment shows is the
@@ -389,7 +408,9 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: num
   if (close < 0 && !indented) return none;
   for (const [s, i] of view.where.get(key(orig.norm[p]!)) ?? []) {
     const seg = segs[s]!;
-    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1)) continue;
+    // Weak lines the update rewrote above the header (`return err` → `return fmt.Errorf(…)` of the
+    // block before) do not unpin it: the unique line above them does (held-out set g go03).
+    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1, CONTEXT_SUBSTITUTIONS)) continue;
     // A call block named on its next line (`router.post(` / `"/x",`) is another block when the names differ.
     if (rowNamesDiffer(orig, p, seg.lines, i)) continue;
     const blockEnd = indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;
@@ -455,7 +476,8 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
     const l = view.segments[s]!.lines;
     if (!distinct && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)))) continue;
     // A name on the line below a call head (`router.post(` / `"/projects",`) names that call's block.
-    const keyRenamed = keysDiffer(orig.norm[j]!, norm);
+    // A line grown at one place keeps all it had: a key its new run creates (`RUN --mount=…`) is no rename.
+    const keyRenamed = keysDiffer(orig.norm[j]!, norm) && !extendedInPlace(orig.norm[j]!, norm);
     const differ = rowNamesDiffer(orig, j, l, i) || keyRenamed;
     // Another key at a marker edge (`insights_enabled = true` for `deletion_protection = true`) is a
     // new key: renamed only between both old neighbours, as a longer form of it, throughout the update,

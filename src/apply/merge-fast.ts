@@ -7,6 +7,8 @@ import {
   type Chain, type MergeContext, type Segment,
 } from './merge-context.js';
 import { inNamedScope } from './instruction-scope.js';
+import { coincidentAnchor } from './coincident-anchors.js';
+import { documentIndex, withoutNewDocuments } from './documents.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -43,6 +45,8 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
   }
   counted.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   const candidates = counted.slice(0, MAX_PIVOT_LINES).sort((a, b) => a[0] - b[0]);
+  // Lines of another document of the segment (past a `---`) do not support the pivot (documents.ts).
+  const doc = documentIndex(seg.lines.norm);
   for (const [x, count] of candidates) {
     const i = strong[x]!;
     const pos = ctx.index.get(seg.lines.norm[i]!)!;
@@ -60,6 +64,7 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
       for (let y = x0; y < x1; y++) {
         if (y === x) continue;
         const i2 = strong[y]!;
+        if (doc && doc[i2] !== doc[i]) continue;
         const p2 = ctx.index.get(seg.lines.norm[i2]!);
         if (!p2) continue;
         const want = q + (i2 - i);
@@ -128,7 +133,7 @@ export function fastChains(ctx: MergeContext): FastChains {
   const segs = ctx.segments;
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
-    const strong = strongLines(seg);
+    const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
     const resume = resumeAnchor(ctx, seg, lo);
     const pivot = resume ? { i: resume[0], j: resume[1], tied: false } : pickPivot(ctx, seg, strong, lo);
     if (!pivot) {
@@ -149,6 +154,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, -1, j, nextJ))) continue;
       if (twinFitsBetter(ctx, seg, strong, x, -1, j, chain[0]!)) continue;
       const nextI = chain[0]![0];
+      if (coincidentAnchor(seg.lines, ctx.orig, nextI, nextJ, i, j, -1, pos.length > 1)) continue;
       if (nextJ - j - 1 > nextI - i - 1) {
         if (crossesBlock(ctx, j, nextJ, seg, i, nextI) && !strongSupport(ctx, seg, nextI, nextJ)) {
           ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
@@ -171,6 +177,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, 1, prevJ, j))) continue;
       if (twinFitsBetter(ctx, seg, strong, x, 1, j, chain[chain.length - 1]!)) continue;
       const prevI = chain[chain.length - 1]![0];
+      if (coincidentAnchor(seg.lines, ctx.orig, prevI, prevJ, i, j, 1, pos.length > 1)) continue;
       if (j - prevJ - 1 > i - prevI - 1) {
         if (crossesBlock(ctx, prevJ, j, seg, prevI, i) && !strongSupport(ctx, seg, i, j)) {
           ambiguities.push(`segment ${k + 1}: skipped a block-crossing match for "${seg.lines.norm[i]}"`);
@@ -198,7 +205,7 @@ export function fileOrder(ctx: MergeContext): number[] | null {
   const at: number[] = [];
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
-    const strong = strongLines(seg);
+    const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
     const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
     // A segment with no exact anchor but an edited definition header at its start is placed there.
     const resumed = p ? null : resumeAnchor(ctx, seg, 0);

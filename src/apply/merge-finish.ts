@@ -9,9 +9,12 @@ import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anch
 import { editedBeyondInsert } from './edge-edits.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import type { Lines } from './lines.js';
+import { extendedInPlace } from './extended-line.js';
+import { withoutCoincident } from './coincident-anchors.js';
+import { renamedHeaderBeforeMarker } from './header-at-marker.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
-import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
+import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
 
@@ -97,7 +100,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   if (!sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) return false;
   // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
   // its rename only when the update goes on past it as the original does (context shown beyond it).
-  if (otherDefinition(o.norm[j]!, s.norm[i]!)) {
+  if (otherDefinition(o.norm[j]!, s.norm[i]!) && !renamedHeaderBeforeMarker(s, i, o, j, dir)) {
     let x = i + dir;
     while (x >= 0 && x < s.text.length && s.blank[x]) x += dir;
     let y = j + dir;
@@ -105,9 +108,11 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
     if (x < 0 || x >= s.text.length || y < 0 || y >= o.text.length || !fillEqual(s, x, o, y, delta)) return false;
   }
   // A line naming another definition, test, key or element is new code, unless shown renamed in place.
-  if (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) return false;
+  // A call head named by the literal below it (`app.get(` / `"/api/x",`) names that route (block-names.ts rowIdentity).
+  if ((namesDiffer(o.norm[j]!, s.norm[i]!) || rowNamesDiffer(o, j, s, i)) && !renameShownInPlace(s, i, o, j)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
+    extendedInPlace(o.norm[j]!, s.norm[i]!) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
   // A line read as edited at a hunk's growing end (`def set_trial` → `def notify_status_change`,
@@ -739,7 +744,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j));
     chains[k] = chain;
     const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) ?? closerResumeAcross(o, segs, spans, k) : null;
-    if (resumed && resumed[1] >= prevEnd) chain = chains[k] = [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])];
+    if (resumed && resumed[1] >= prevEnd) {
+      chain = chains[k] = withoutCoincident(seg.lines, o, [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])], (n) => ctx.index.get(n)?.length ?? 0);
+    }
     // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
     if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
     if (chain.length === 0) {
@@ -888,9 +895,33 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     if (!edgeBound) ambiguities.push(`segment ${k + 1} has no anchor line in the original; placed by position`);
     rules[k] = edgeBound ? 'file-edge' : 'position';
     const inBlock = k > 0 && spans[k - 1] ? endOfShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : -1;
-    spans[k] = inBlock >= 0 ? { start: inBlock, end: inBlock, pairs: [], delta: 0 } : placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
+    spans[k] = inBlock >= 0 ? closingTailAt(seg.lines, o, inBlock, lo) : placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
   }
   return { spans: spans as Span[], ambiguities, rules };
+}
+
+/**
+ * New lines going in at the end of a shown block (before original line p, its closer): when the
+ * segment ends with the block's own last lines (`return nil` / `}`, as the original has them up to
+ * and including p), those are paired with them and the new lines go before them (set j go05).
+ */
+function closingTailAt(s: Lines, o: Lines, p: number, lo: number): Span {
+  const pairs: Array<[number, number]> = [];
+  let i = s.text.length - 1;
+  let j = p;
+  while (i >= 0 && s.blank[i]) i--;
+  // Net brackets the segment opens before row x: a line closing a block the segment itself opened is new.
+  let open = 0;
+  for (let x = 0; x < i; x++) open += bracketDelta(s.text[x]!);
+  while (i >= 0 && j >= lo && j < o.text.length && !s.blank[i] && !o.blank[j] && s.norm[i] === o.norm[j] && s.indent[i] === o.indent[j] && open <= 0) {
+    pairs.unshift([i, j]);
+    i--;
+    j--;
+    if (i >= 0) open -= bracketDelta(s.text[i]!);
+  }
+  // Only the closer itself, or nothing, matched: the plain insertion before p.
+  if (pairs.length < 2) return { start: p, end: p, pairs: [], delta: 0 };
+  return { start: j + 1, end: p + 1, pairs, delta: 0 };
 }
 
 function renderIndent(cols: number, tabs: boolean): string {

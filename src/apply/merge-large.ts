@@ -9,6 +9,8 @@ import {
   type Chain, type MergeContext, type Segment,
 } from './merge-context.js';
 import { inNamedScope } from './instruction-scope.js';
+import { coincidentAnchor } from './coincident-anchors.js';
+import { withoutNewDocuments } from './documents.js';
 
 export interface LargeChains {
   chains: Chain[];
@@ -104,7 +106,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
     if (resume && seg.lines.norm[resume[0]] !== ctx.orig.norm[resume[1]]) {
       cands.push({ i: resume[0], j: resume[1], w: weight(seg.lines.norm[resume[0]]!, 1) + RESUME_BONUS, best: -Infinity, back: -1, from: -1 });
     }
-    for (const i of strongLines(seg)) {
+    for (const i of withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index)) {
       const pos = ctx.index.get(seg.lines.norm[i]!);
       if (!pos || pos.length > MAX_OCCURRENCES) continue;
       const w = weight(seg.lines.norm[i]!, pos.length);
@@ -123,6 +125,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
     // Candidates come out grouped by i ascending, j ascending within a line.
     const headDeletion = k === 0 && !seg.markerBefore;
     const tailDeletion = k === segs.length - 1 && !seg.markerAfter;
+    const repeated = cands.map((c) => (ctx.index.get(seg.lines.norm[c.i]!)?.length ?? 0) > 1);
     for (let c = 0; c < cands.length; c++) {
       const cur = cands[c]!;
       // Start a chain here, continuing the best earlier state that ends at or before j.
@@ -132,6 +135,8 @@ export function largeChains(ctx: MergeContext): LargeChains {
         const prev = cands[p]!;
         if (prev.i >= cur.i || prev.j >= cur.j) continue;
         let score = prev.best + cur.w;
+        // New code sharing a repeated line with the original is no anchor there (coincident-anchors.ts).
+        if (repeated[c] && coincidentAnchor(seg.lines, o, prev.i, prev.j, cur.i, cur.j, 1, true)) score -= JUMP_PENALTY;
         const deleted = cur.j - prev.j - 1 - (cur.i - prev.i - 1);
         if (deleted > 0) {
           score -= DELETE_PENALTY * deleted;

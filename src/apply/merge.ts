@@ -81,7 +81,7 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
     restored: [],
     wholeFile: false,
   };
-  const content = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update);
+  const content = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update, input.code);
   return keepOriginal(input, { content, model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
 }
 

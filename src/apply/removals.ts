@@ -2,32 +2,90 @@
 // function inside a region a marker keeps. Only definitions named in the instruction, absent from the
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
 import { splitLines, type Lines } from './lines.js';
+import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
 
 const VERBS = /\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
-const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper)s?\b/i;
+const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action)s?\b/i;
 const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls']);
 
 /** Names the instruction asks to remove: backticked names, code-looking identifiers, or a word after a kind word. */
 export function removalTargets(instruction: string | null): string[] {
   if (!instruction) return [];
   const out = new Set<string>();
-  for (const m of instruction.matchAll(VERBS)) {
-    const phrase = removalPhrase(m[1] ?? '');
-    for (const b of phrase.matchAll(/`([^`]+)`/g)) {
-      const name = /[A-Za-z_$][\w$-]*/.exec(b[1]!.replace(/\(\)$/, ''));
-      if (name) out.add(name[0]);
-    }
-    const words = phrase.replace(/`[^`]*`/g, ' ').match(/[A-Za-z_$][\w$-]*(?:\(\))?/g) ?? [];
-    for (let w = 0; w < words.length; w++) {
-      const word = words[w]!.replace(/\(\)$/, '');
-      // A code-looking word, or a plain one named by a kind word beside it ("the function dump",
-      // "the unused dump method").
-      const named = (w > 0 && KIND_WORDS.test(words[w - 1]!)) || (w + 1 < words.length && KIND_WORDS.test(words[w + 1]!) && word.length >= 3);
-      const codey = /[_$]|[a-z][A-Z]|\(\)$/.test(words[w]!) || (named && !STOP.has(word.toLowerCase()) && !GENERIC.has(word.toLowerCase()));
-      if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);
-    }
+  for (const rest of verbPhrases(qualifiedText(instruction))) for (const name of phraseTargets(removalPhrase(rest))) out.add(name);
+  return [...out];
+}
+
+/**
+ * The words after each removal verb, to the sentence's end or the next removal verb ("drop mypy:
+ * remove it from the extras and delete the [tool.mypy] section" reads as three phrases, not one).
+ */
+function verbPhrases(text: string): string[] {
+  const hits = [...text.matchAll(VERB_AT)];
+  return hits.map((m, k) => {
+    const from = m.index! + m[0].length;
+    const next = k + 1 < hits.length ? hits[k + 1]!.index! : text.length;
+    const stop = /[.;\n]/.exec(text.slice(from));
+    return text.slice(from, Math.min(next, stop ? from + stop.index : text.length));
+  });
+}
+
+/** `[tool.mypy]`, `[[bin]]`, `[flake8]`: a section header as written in the file. */
+const SECTION_NAME = /\[\[?[A-Za-z_][\w.\u2024-]*\]\]?/g;
+const SECTION_DOT = '\u2024';
+/** Where each removal verb stands (VERBS without its phrase); not a member name (`PaymentRepo::delete`). */
+const VERB_AT = new RegExp('(?<![:.$`])' + VERBS.source.replace(/\(\[\^\.;\\n\]\*\)$/, ''), 'gi');
+
+/** `SeriesService.update` written `SeriesService::update`, so its dot does not end the sentence. */
+function qualifiedText(instruction: string): string {
+  // So is one inside a section name (`[tool.mypy]`): held as a one-dot leader until the phrase is read.
+  return instruction.replace(/\b([A-Z][\w$]*)\.(?=[a-z_$])/g, '$1::').replace(/\[\[?[A-Za-z_][\w.-]*\]\]?/g, (m) => m.replace(/\./g, SECTION_DOT));
+}
+
+/** The names one removal phrase asks to remove (see removalTargets). */
+function phraseTargets(phrase: string): string[] {
+  const out = new Set<string>();
+  for (const b of phrase.matchAll(/`([^`]+)`/g)) {
+    const inner = b[1]!.replace(/\(\)$/, '');
+    // `Owner.member` names the member (removal-scope.ts).
+    const member = qualifiedMembers(inner);
+    const name = member.size > 0 ? [...member.keys()][0]! : /[A-Za-z_$][\w$-]*/.exec(inner)?.[0];
+    if (name) out.add(name);
+  }
+  // A TOML/INI section named with its brackets ("delete the [tool.mypy] section") is that header's block.
+  for (const b of phrase.matchAll(SECTION_NAME)) out.add(b[0].replaceAll(SECTION_DOT, '.'));
+  const plain = phrase.replace(/`[^`]*`/g, ' ').replace(SECTION_NAME, ' ');
+  const qualified = qualifiedMembers(plain);
+  const owners = new Set(qualified.values());
+  for (const member of qualified.keys()) out.add(member);
+  const words = plain.match(/[A-Za-z_$][\w$-]*(?:\(\))?/g) ?? [];
+  for (let w = 0; w < words.length; w++) {
+    const word = words[w]!.replace(/\(\)$/, '');
+    if (owners.has(word)) continue;
+    // A code-looking word, or a plain one named by a kind word beside it ("the function dump",
+    // "the unused dump method").
+    const named = (w > 0 && KIND_WORDS.test(words[w - 1]!)) || (w + 1 < words.length && KIND_WORDS.test(words[w + 1]!) && word.length >= 3);
+    const codey = /[_$]|[a-z][A-Z]|\(\)$/.test(words[w]!) || (named && !STOP.has(word.toLowerCase()) && !GENERIC.has(word.toLowerCase()));
+    if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);
   }
   return [...out];
+}
+
+/**
+ * The owner each removal target must lie in: `SeriesService.update` → update in SeriesService;
+ * "the show action from InvoiceController" → show in InvoiceController (removal-scope.ts).
+ */
+export function removalScopes(instruction: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!instruction) return out;
+  for (const rest of verbPhrases(qualifiedText(instruction))) {
+    const what = removalPhrase(rest);
+    const place = /\s(?:from|in|inside|within)\s(.*)$/i.exec(rest.slice(0, rest.indexOf(what) + what.length + 200))?.[1];
+    const owner = place === undefined ? null : placeOwner(place);
+    for (const [member, of] of qualifiedMembers(what.replace(/`/g, ''))) out.set(member, of);
+    if (owner) for (const name of phraseTargets(what)) if (!out.has(name)) out.set(name, owner);
+  }
+  return out;
 }
 
 /**
@@ -112,6 +170,7 @@ const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:pub
 /** Whether original line j defines `name`. */
 export function definesName(text: string, name: string): boolean {
   const t = text.trim();
+  if (name.startsWith('[')) return t === name;
   const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
   if (!word.test(t)) return false;
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
@@ -124,6 +183,12 @@ export function definesName(text: string, name: string): boolean {
 /** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
 export function blockEnd(o: Lines, h: number): number {
   const N = o.text.length;
+  // A TOML/INI section runs to the next section header at its level (its keys are not indented).
+  if (SECTION_HEADER.test(o.norm[h]!) && o.indent[h] === 0) {
+    let j = h + 1;
+    while (j < N && !(o.indent[j] === 0 && SECTION_HEADER.test(o.norm[j]!))) j++;
+    return lastNonBlank(o, h, j) + 1;
+  }
   // SQL: a statement runs to its `;` (a `$$ … $$` body's own semicolons do not count).
   if (/^CREATE\b/i.test(o.norm[h]!)) {
     let dollars = 0;
@@ -168,6 +233,9 @@ export function blockEnd(o: Lines, h: number): number {
   return lastNonBlank(o, h, N) + 1;
 }
 
+/** A whole line that is a section header: `[tool.mypy]`, `[[bin]]`, `[remote "origin"]`. */
+const SECTION_HEADER = /^\[\[?[^\],]+\]\]?$/;
+
 function lastNonBlank(o: Lines, from: number, to: number): number {
   let j = to - 1;
   while (j > from && o.blank[j]) j--;
@@ -178,12 +246,31 @@ function lastNonBlank(o: Lines, from: number, to: number): number {
  * Original lines to drop. `kept[j]` says whether original line j survives through a marker region;
  * `updateText` is the update, which must not mention a target for it to be removed.
  */
-export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string): Set<number> {
+/** Lines of `o` that define `name`. */
+function definitionCount(o: Lines, name: string): number {
+  let n = 0;
+  for (let h = 0; h < o.text.length; h++) if (!o.blank[h] && definesName(o.text[h]!, name)) n++;
+  return n;
+}
+
+/** Some line defining `name` is not kept (the merge left it out). */
+function droppedAlready(o: Lines, kept: Uint8Array, name: string, ranges: Array<[number, number]> | null = null): boolean {
+  for (let h = 0; h < o.text.length; h++) if (!kept[h] && !o.blank[h] && definesName(o.text[h]!, name) && inRanges(ranges, h)) return true;
+  return false;
+}
+
+export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string, done?: (name: string) => boolean): Set<number> {
   const removed = new Set<number>();
+  const scopes = removalScopes(instruction);
   for (const name of removalTargets(instruction)) {
     if (new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`).test(updateText)) continue;
+    // A definition of the name the merge already dropped (the update showed its neighbours adjacent)
+    // was the one meant: another of that name (the interface method a handler implements) stays (set j go04).
+    const owner = scopes.get(name);
+    const ranges = owner === undefined ? null : ownerRanges(o, owner, definesName, blockEnd);
+    if (droppedAlready(o, kept, name, ranges) || done?.(name)) continue;
     for (let h = 0; h < o.text.length; h++) {
-      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name)) continue;
+      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name) || !inRanges(ranges, h)) continue;
       let start = h;
       while (start > 0 && kept[start - 1] && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] &&
         /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(o.norm[start - 1]!)) start--;
@@ -192,9 +279,11 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
       for (let j = start; j < end; j++) if (!kept[j]) whole = false;
       if (!whole) continue;
       for (let j = start; j < end; j++) removed.add(j);
-      // The blank lines separating it from what follows go with it (those before it stay as the separator).
+      // The blank lines separating it from what follows go with it (those before it stay as the
+      // separator), unless the update shows those (they stay) or none follow before its enclosing
+      // block closes: then the blank lines before it go, so one separator remains (removal-scope.ts).
       if (start === 0 || o.blank[start - 1]) {
-        for (let j = end; j < o.text.length && o.blank[j] && kept[j]; j++) removed.add(j);
+        for (const j of separatorToDrop(o, kept, start, end)) removed.add(j);
       }
       if (end >= o.text.length) for (let j = start - 1; j >= 0 && o.blank[j] && kept[j]; j--) removed.add(j);
       break;
@@ -208,11 +297,13 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
  * (the update showed context the merge matched inside it, so it was not wholly kept) is dropped,
  * unless the update itself mentions the name. Line endings are kept.
  */
-export function removeInstructed(content: string, instruction: string | null, updateText: string): string {
+export function removeInstructed(content: string, instruction: string | null, updateText: string, original?: string): string {
   if (removalTargets(instruction).length === 0) return content;
   const o = splitLines(content);
   const all = new Uint8Array(o.text.length).fill(1);
-  const removed = instructedRemovals(o, all, instruction, updateText);
+  // Names the merge already removed a definition of (the content holds fewer than the original) are done.
+  const before = original === undefined ? null : splitLines(original);
+  const removed = instructedRemovals(o, all, instruction, updateText, before ? (name) => definitionCount(before, name) > definitionCount(o, name) : undefined);
   if (removed.size === 0) return content;
   let out = '';
   for (let j = 0; j < o.text.length; j++) if (!removed.has(j)) out += o.text[j]! + o.eol[j]!;

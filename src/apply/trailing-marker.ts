@@ -1,16 +1,21 @@
-// A marker written as a line comment after an opening bracket: `{ -- ...` (Haskell record),
-// `items = [ // ...`, `call( # ...`. It stands for the rest of the original line that opens there
+// A marker written as a comment after an opening bracket or an arrow: `{ -- ...` (Haskell record),
+// `items = [ // ...`, `call( # ...`, `| Times :: rest -> (* ... *)`. It stands for the rest of the original line that opens there
 // and for the lines after it up to the next line the update shows. Before the merge such a line is
 // read as that original line followed by a whole-line marker, when the original line is certain:
 // it starts with the update's code, at the update line's indentation, and it is the only such line
 // between the nearest lines around it that the original has once. Otherwise the line stays, and
 // the no-loss check (loss.ts) reads it as a marker: the lines it may stand for are not licensed.
+import { bracketDelta } from './brackets.js';
 import { isMarkerLine } from './markers.js';
 
 const NO_LINES: ReadonlySet<string> = new Set();
 
-/** Code ending in an opening bracket or a comma, then a line comment that is a marker. */
-const SHAPE = /^(.*?[{[(,])\s*((?:\/\/|--|#)\s*.*)$/;
+/**
+ * Code ending in an opening bracket, a comma or an arrow (`| Times :: rest -> (* ... *)`, a match arm
+ * or case branch whose body the marker stands for: set j ml01), then a comment to the line's end
+ * (a line comment, or a block comment closing there) that is a marker.
+ */
+const SHAPE = /^(.*?(?:[{[(,]|->|=>))\s*((?:\/\/|--|#)\s*.*|\(\*.*\*\)|\/\*.*\*\/)$/;
 
 /** The code before a trailing marker comment and the comment, or null when the line has none. */
 export function trailingMarker(line: string): { code: string; comment: string } | null {
@@ -26,7 +31,7 @@ function indentOf(s: string): string {
 
 /** Update text with each placeable trailing-marker line written as its original line plus a marker line. */
 export function expandTrailingMarkers(update: string, code: string): string {
-  if (!update.includes('//') && !update.includes('--') && !update.includes('#')) return update;
+  if (!update.includes('//') && !update.includes('--') && !update.includes('#') && !update.includes('(*') && !update.includes('/*')) return update;
   const eol = update.includes('\r\n') ? '\r\n' : '\n';
   const lines = update.split(/\r?\n/);
   let orig: string[] | null = null;
@@ -59,10 +64,20 @@ export function expandTrailingMarkers(update: string, code: string): string {
       continue;
     }
     const indent = indentOf(line);
-    out.push(orig[x]!, `${indent}${tm.comment}`);
+    // An original line complete on its own (a case branch after `->`, nothing deeper below it, no
+    // bracket left open) is all the marker stands for: no marker line follows it.
+    if (completeLine(orig, x)) out.push(orig[x]!);
+    else out.push(orig[x]!, `${indent}${tm.comment}`);
     changed = true;
   }
   return changed ? out.join(eol) : update;
+}
+
+/** Original line x leaves no bracket open and the next non-blank line is not deeper. */
+function completeLine(orig: string[], x: number): boolean {
+  if (bracketDelta(orig[x]!) > 0) return false;
+  for (let j = x + 1; j < orig.length; j++) if (orig[j]!.trim()) return indentOf(orig[j]!).length <= indentOf(orig[x]!).length;
+  return true;
 }
 
 /** The one original line the update line at i opens, between the nearest unique lines around it; -1 when not certain. */

@@ -228,3 +228,34 @@ describe('no-loss oracle, branch lossg (renames at a marker edge)', () => {
     expect(checkLoss(code, update, null, renamed).lost).toEqual([5]);
   });
 });
+
+describe('no-loss oracle, branch lossi (insertions read as edits or deletions)', () => {
+  it('new code after an anchor whose repeated line only equals the next check does not replace the statement before that check (Ruby; set g go05)', () => {
+    const code = lines(['def load_config(env)', '  cfg = Config.new', '  wt, err = duration_env(env, "WRITE_TIMEOUT", 15)', '  if err', '    return nil', '  end', '  cfg.write_timeout = wt',
+      '  mb, err = parse_size(env.fetch("MAX_BODY_BYTES", "1048576"))', '  if err', '    raise ConfigError, "MAX_BODY_BYTES must be a size"', '  end', '  cfg.max_body_bytes = mb', '  cfg', 'end']);
+    const update = lines(['# ... existing code ...', '  cfg.write_timeout = wt', '  rt, err = duration_env(env, "READ_TIMEOUT", 5)', '  if err', '    return nil', '  end', '  cfg.read_timeout = rt', '# ... existing code ...']);
+    const rt = ['  rt, err = duration_env(env, "READ_TIMEOUT", 5)', '  if err', '    return nil', '  end', '  cfg.read_timeout = rt'];
+    const o = code.split('\n');
+    const good = lines([...o.slice(0, 7), ...rt, ...o.slice(7, 14)]);
+    // The merge's old reading: the new `rt, err = …` stands where `mb, err = …` stood, the original check kept.
+    const lossy = lines([...o.slice(0, 7), rt[0]!, '  if err', '    return nil', '    raise ConfigError, "MAX_BODY_BYTES must be a size"', '  end', '  cfg.read_timeout = rt', ...o.slice(11, 14)]);
+    expect(judged(code, update, lossy, good)).toEqual([7]);
+    // A real edit of that statement in the same place stays licensed.
+    const edited = code.replace('parse_size(env.fetch("MAX_BODY_BYTES", "1048576"))', 'parse_size(env.fetch("MAX_BODY", "1048576"))');
+    const editUpdate = lines(['# ... existing code ...', '  cfg.write_timeout = wt', '  mb, err = parse_size(env.fetch("MAX_BODY", "1048576"))', '  if err', '# ... existing code ...']);
+    expect(checkLoss(code, editUpdate, null, edited).lost).toEqual([]);
+  });
+
+  it('a one-line let definition names its function: a new function written after it is no edit of it (F#; set g ml01)', () => {
+    expect(lineIdentity('let add x y = x + y')).toBe('def add');
+    expect(lineIdentity('let inline square x = x * x')).toBe('def square');
+    expect(lineIdentity('let mutable total = 0')).toBe(null);
+    expect(lineIdentity('let total = List.sum xs')).toBe(null);
+    const code = lines(['module Calc', '', 'let add x y = x + y', '', 'let sub x y = x - y']);
+    const update = lines(['// ... existing code ...', 'let addChecked x y =', '    if x > 0 && y > System.Int32.MaxValue - x then None', '    else Some (add x y)', '// ... existing code ...']);
+    const fn = ['let addChecked x y =', '    if x > 0 && y > System.Int32.MaxValue - x then None', '    else Some (add x y)'];
+    const good = lines(['module Calc', '', 'let add x y = x + y', '', ...fn, '', 'let sub x y = x - y']);
+    const lossy = lines(['module Calc', '', ...fn, '', 'let sub x y = x - y']);
+    expect(judged(code, update, lossy, good)).toEqual([2]);
+  });
+});

@@ -1,0 +1,81 @@
+// A repeated original line (`if err != nil {`, `return nil;`, `self.save()`) that an update shows
+// inside new code is an anchor only when something ties it to that occurrence. Held-out set g go05:
+// after the anchor `cfg.WriteTimeout = wt` the update writes a new block `rt, err := durationEnv(…)`
+// / `if err != nil {` / `return nil, err` / …; the original's next statement is `mb, err :=
+// strconv.ParseInt(…)` / `if err != nil {` / `return nil, fmt.Errorf(…)`. Taking the new block's
+// `if err != nil {` for the original's next one reads `rt, err := …` as the replacement of
+// `mb, err := …` and drops that line, though nothing in the update says it goes: the new line is
+// no edit of it, and the lines after the shared `if` differ too.
+//
+// The test, for both merges (merge-fast.ts, merge-large.ts) and for the no-loss check's rule (b)
+// (loss.ts, where such a q is "pinned as the nearest occurrence"): the match at (i, j) skips
+// original lines after the previous anchor (prevI, prevJ), the update shows new lines there, none of
+// them reads as an edit of a skipped line, and the update line after i is not the original line
+// after j. A pure deletion (nothing shown between the anchors) and an edit of the skipped line are
+// untouched; so is a match the following line confirms.
+import { editedVersion, sameStatementEdited, type Lines } from './lines.js';
+import { extendedInPlace } from './extended-line.js';
+import { rowNamesDiffer } from './line-identity.js';
+
+/** Non-weak rows (lo, hi) of `l` (closers and keywords tell nothing), at most `cap` of them (null: more than that). */
+function rowsBetween(l: Lines, lo: number, hi: number, cap: number): number[] | null {
+  const out: number[] = [];
+  for (let x = lo + 1; x < hi; x++) {
+    if (l.weak[x]) continue;
+    if (out.length >= cap) return null;
+    out.push(x);
+  }
+  return out;
+}
+
+/** The nearest non-blank row from x in direction dir, or -1. */
+function solid(l: Lines, x: number, dir: 1 | -1): number {
+  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y]) return y;
+  return -1;
+}
+
+/** Rows compared pairwise at most (a long replacement is judged by other rules). */
+const MAX_ROWS = 24;
+
+function readsAsEdit(a: string, b: string): boolean {
+  return a === b || editedVersion(a, b) || sameStatementEdited(a, b) || extendedInPlace(a, b);
+}
+
+/**
+ * Segment row `i`, a line the original has more than once, matched to original row `j` after the
+ * previous anchor (prevI, prevJ) in direction `dir` (1: i after prevI, j after prevJ; -1: before),
+ * is new code that equals an original line by coincidence: see the module comment. `repeated` says
+ * whether the original has the line more than once.
+ */
+export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: number, i: number, j: number, dir: 1 | -1, repeated: boolean): boolean {
+  if (!repeated) return false;
+  // The far side: the update line beyond i must be there and differ from the original's beyond j.
+  const si = solid(s, i, dir);
+  if (si < 0) return false;
+  const oj = solid(o, j, dir);
+  if (oj >= 0 && s.norm[si] === o.norm[oj]) return false;
+  const skipped = dir === 1 ? rowsBetween(o, prevJ, j, MAX_ROWS) : rowsBetween(o, j, prevJ, MAX_ROWS);
+  if (skipped === null || skipped.length === 0) return false;
+  const shown = dir === 1 ? rowsBetween(s, prevI, i, MAX_ROWS) : rowsBetween(s, i, prevI, MAX_ROWS);
+  if (shown === null || shown.length === 0) return false;
+  // A shown line naming another route, definition or key than the skipped one is no edit of it
+  // (`app.delete(` / `"/api/projects/:id",` for `app.get(` / `"/api/projects/:id/tasks",`: set j js01).
+  for (const x of shown) for (const y of skipped) if (readsAsEdit(o.norm[y]!, s.norm[x]!) && !rowNamesDiffer(o, y, s, x)) return false;
+  return true;
+}
+
+/**
+ * `chain` less the anchors after its first that are coincident (above) with the anchor kept before
+ * them: a segment resumed on a closer (closer-resume.ts) keeps its pivot only when it is tied to it.
+ */
+export function withoutCoincident(s: Lines, o: Lines, chain: Array<[number, number]>, occurrences: (norm: string) => number): Array<[number, number]> {
+  if (chain.length < 2) return chain;
+  const out: Array<[number, number]> = [chain[0]!];
+  for (let c = 1; c < chain.length; c++) {
+    const [pi, pj] = out[out.length - 1]!;
+    const [i, j] = chain[c]!;
+    if (coincidentAnchor(s, o, pi, pj, i, j, 1, occurrences(s.norm[i]!) > 1)) continue;
+    out.push(chain[c]!);
+  }
+  return out;
+}
