@@ -9,7 +9,7 @@ import { StepDispatcher } from './step-dispatcher.js';
 import { EmbedBatcher, type EmbedOptions } from './embed-batcher.js';
 import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
 import { modelText } from './text-worker.js';
-import { watchAbort } from './abort-watch.js';
+import { watchAbort } from '../abort-watch.js';
 import type {
   ChatTemplateInput,
   EmbedResult,

@@ -5,7 +5,7 @@
 // from a small stock and tops the stock up on a timer, a few at a time, in the loop's quieter
 // moments. A controller never handed out is exactly a new one: nothing is reused after a request.
 import { setMaxListeners } from 'node:events';
-import { primeAbortWatch } from '../engine/abort-watch.js';
+import { primeAbortWatch } from '../abort-watch.js';
 
 /** Controllers kept ready: one burst's worth (the engine runs 64 sequences at once by default). */
 export const STOCK = 64;
@@ -22,7 +22,7 @@ function make(): AbortController {
   // Each of a request's choices (n ≤ 16) listens on it, twice at most: past Node's default of 10
   // it printed a MaxListenersExceededWarning. (Reading .signal also builds the signal now.)
   setMaxListeners(64, c.signal);
-  // The engine's abort listener, added here rather than per request (src/engine/abort-watch.ts).
+  // The engine's abort listener, added here rather than per request (src/abort-watch.ts).
   primeAbortWatch(c.signal);
   return c;
 }

@@ -15,7 +15,7 @@ describe('abort controllers in stock', () => {
     for (const c of taken) {
       expect(c.signal.aborted).toBe(false);
       expect(getMaxListeners(c.signal)).toBe(64);
-      // the engine's abort listener is already on it (src/engine/abort-watch.ts primeAbortWatch)
+      // the engine's abort listener is already on it (src/abort-watch.ts primeAbortWatch)
       expect(getEventListeners(c.signal, 'abort')).toHaveLength(1);
     }
     // Aborting one touches no other.

@@ -1,8 +1,8 @@
 // watchAbort: one real 'abort' listener per signal, however many callbacks watch it; the callbacks
-// watching when it aborts run once, in order; an unwatched one does not (src/engine/abort-watch.ts).
+// watching when it aborts run once, in order; an unwatched one does not (src/abort-watch.ts).
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { primeAbortWatch, watchAbort } from '../../src/engine/abort-watch.js';
+import { primeAbortWatch, watchAbort } from '../../src/abort-watch.js';
 
 describe('watchAbort', () => {
   it('adds one listener per signal and calls the watching callbacks once', () => {
