@@ -6,7 +6,7 @@ import { newAnthropicToolUseId, newMessageId } from './ids.js';
 import { countTokensRequestSchema, messagesRequestSchema, planFromAnthropic, type MessagesRequest } from './anthropic-request.js';
 import type { MessageMeta } from './anthropic-response.js';
 import type { ChatPlan } from './plan.js';
-import { buildPrompt, renderPrompt, resolveMaxTokens, tokenizePrompt, type BuiltPrompt } from './prompt.js';
+import { buildPrompt, buildPromptNow, renderPrompt, resolveMaxTokens, tokenizePrompt, type BuiltPrompt } from './prompt.js';
 import { runChoice, type ChoiceResult, type RunOptions } from './runner.js';
 import { findChatModel, type ChatServices } from './services.js';
 import { parseBody } from './validate.js';
@@ -31,7 +31,7 @@ export async function prepareMessage(services: ChatServices, body: unknown): Pro
   rejectApplyModel(req.model);
   const model = findChatModel(services, req.model);
   const plan = planFromAnthropic(req, req);
-  const prompt = await buildPrompt(model, plan);
+  const prompt = buildPromptNow(model, plan) ?? (await buildPrompt(model, plan));
   const maxTokens = resolveMaxTokens(plan, prompt.tokens.length, model.info.contextLength);
   return { req, plan, model, prompt, maxTokens, meta: { id: newMessageId(), model: req.model } };
 }

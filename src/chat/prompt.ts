@@ -71,9 +71,8 @@ export function buildPromptNow(model: LoadedModel, plan: ChatPlan): BuiltPrompt 
   return { text, tokens: dropDoubleBos(model, ids), format, reasoningTemplate: format.format.reasoning !== null, thinkingOpen };
 }
 
+/** The prompt by the awaited path (callers try buildPromptNow first). */
 export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<BuiltPrompt> {
-  const now = buildPromptNow(model, plan);
-  if (now) return now;
   const { text, format, thinkingOpen } = await renderForModel(model, plan);
   const tokens = await tokenizePrompt(model, text);
   return { text, tokens, format, reasoningTemplate: format.format.reasoning !== null, thinkingOpen };

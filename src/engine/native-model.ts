@@ -10,6 +10,7 @@ import { EmbedBatcher, type EmbedOptions } from './embed-batcher.js';
 import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
 import { modelText } from './text-worker.js';
 import { watchAbort } from '../abort-watch.js';
+import { microtask } from '../microtask.js';
 import type {
   ChatTemplateInput,
   EmbedResult,
@@ -126,7 +127,6 @@ export function submitHoldMode(env: NodeJS.ProcessEnv = process.env): SubmitHold
   return v === '0' ? 0 : v === '1' ? 1 : 2;
 }
 
-const RESOLVED = Promise.resolve();
 /** Typed arrays a submit without logit bias shares (the engine only reads them). */
 const NO_BIAS_IDS = new Int32Array(0);
 const NO_BIAS_VALUES = new Float32Array(0);
@@ -193,13 +193,12 @@ export class NativeModel implements EngineModel {
   }
 
   async tokenize(text: string, opts: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Promise<Uint32Array> {
+    const now = this.tokenizeNow(text, opts);
+    if (now) return now;
     const addSpecial = opts.addSpecial ?? true;
     const parseSpecial = opts.parseSpecial ?? false;
-    if (text.length >= OFFLOAD_MIN_CHARS) {
-      const r = await runTextTask({ op: 'tokenize', path: this.info.path, text, addSpecial, parseSpecial });
-      if (r?.tokens) return r.tokens;
-    }
-    return this.tokenizer.encode(text, { addSpecial, parseSpecial });
+    const r = await runTextTask({ op: 'tokenize', path: this.info.path, text, addSpecial, parseSpecial });
+    return r?.tokens ?? this.tokenizer.encode(text, { addSpecial, parseSpecial });
   }
 
   tokenizeNow(text: string, opts: { addSpecial?: boolean; parseSpecial?: boolean } = {}): Uint32Array | undefined {
@@ -217,11 +216,10 @@ export class NativeModel implements EngineModel {
   }
 
   async renderChat(input: ChatTemplateInput): Promise<string> {
-    if (approxChars(input) >= OFFLOAD_MIN_CHARS) {
-      const r = await runTextTask({ op: 'render', path: this.info.path, input });
-      if (r?.text !== undefined) return r.text;
-    }
-    return this.template.render(input);
+    const now = this.renderChatNow(input);
+    if (now !== undefined) return now;
+    const r = await runTextTask({ op: 'render', path: this.info.path, input });
+    return r?.text ?? this.template.render(input);
   }
 
   generate(req: GenerateRequest, onToken: (ev: TokenEvent) => void): Promise<GenerateResult> {
@@ -349,8 +347,7 @@ export class NativeModel implements EngineModel {
     };
     // The submit that opens the hold registers after this call: active counts the others.
     if (submitHold.mode !== 2 || this.dispatcher.active > 0) {
-      // A promise reaction, not queueMicrotask (which makes an AsyncResource per call); release cannot throw.
-      void RESOLVED.then(release);
+      microtask(release); // release cannot throw
       return;
     }
     const opened = performance.now();

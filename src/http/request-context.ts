@@ -15,7 +15,7 @@ import { takeAbortController } from './abort-controllers.js';
 import { UwsSseWriter } from './sse-writer.js';
 import { UwsByteStream } from './byte-stream.js';
 import type { StreamOwner } from './response-sink.js';
-import { microtask } from './microtask.js';
+import { microtask } from '../microtask.js';
 
 const statusLines = new Map<number, string>();
 export function statusLine(status: number): string {

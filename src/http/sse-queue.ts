@@ -7,7 +7,7 @@
 // end() writes whatever is still held plus its closing events together with the end of the body.
 // The SseWriter keeps writes in order and bounds what a slow client can make us hold.
 import type { RequestContext, SseEvent, SseWriter } from './types.js';
-import { microtask } from './microtask.js';
+import { microtask } from '../microtask.js';
 
 export interface KeepAlive {
   /** Open the stream after this long without an event. */

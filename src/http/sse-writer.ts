@@ -4,7 +4,7 @@
 // follows at once, the head, the comment and the event leave in one socket write.
 import type { SseEvent, SseWriter } from './types.js';
 import { ChunkedSink, type StreamOwner } from './response-sink.js';
-import { microtask } from './microtask.js';
+import { microtask } from '../microtask.js';
 
 const OPEN_COMMENT = ': stream open\n\n';
 const RESOLVED = Promise.resolve();

@@ -133,11 +133,11 @@ export class MeteredModel implements LoadedModel {
   renderChat(input: Parameters<LoadedModel['renderChat']>[0]): Promise<string> {
     return this.inner.renderChat(input);
   }
-  get renderChatNow(): LoadedModel['renderChatNow'] {
-    return this.inner.renderChatNow?.bind(this.inner);
+  renderChatNow(input: Parameters<LoadedModel['renderChat']>[0]): string | undefined {
+    return this.inner.renderChatNow?.(input);
   }
-  get tokenizeNow(): LoadedModel['tokenizeNow'] {
-    return this.inner.tokenizeNow?.bind(this.inner);
+  tokenizeNow(text: string, opts?: Parameters<LoadedModel['tokenize']>[1]): Uint32Array | undefined {
+    return this.inner.tokenizeNow?.(text, opts);
   }
   checkGrammar(grammar: Parameters<LoadedModel['checkGrammar']>[0]): Promise<void> {
     return this.inner.checkGrammar(grammar);
