@@ -8,7 +8,7 @@
 //   `simplify (Neg (Neg e)) = simplify e`;
 // - a call block whose name is its first argument, on the line below its head: `router.post(` /
 //   `"/projects",` (rowIdentity: the head and the literal line both name the block).
-import type { Lines } from './lines.js';
+import { solidRow, type Lines } from './lines.js';
 
 /** First words that make a `word (…) {` line a statement, not a definition head. */
 const CONTROL = new Set([
@@ -102,9 +102,4 @@ export function namedHeadRow(l: Lines, x: number): number {
     if (prev >= 0 && OPEN_CALL.test(l.norm[prev]!)) return prev;
   }
   return x;
-}
-
-function solidRow(l: Lines, x: number, dir: 1 | -1): number {
-  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y]) return y;
-  return -1;
 }

@@ -13,7 +13,7 @@
 // them reads as an edit of a skipped line, and the update line after i is not the original line
 // after j. A pure deletion (nothing shown between the anchors) and an edit of the skipped line are
 // untouched; so is a match the following line confirms.
-import { editedVersion, sameStatementEdited, type Lines } from './lines.js';
+import { editedVersion, sameStatementEdited, solidRow, type Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
 import { rowNamesDiffer } from './line-identity.js';
 
@@ -26,12 +26,6 @@ function rowsBetween(l: Lines, lo: number, hi: number, cap: number): number[] | 
     out.push(x);
   }
   return out;
-}
-
-/** The nearest non-blank row from x in direction dir, or -1. */
-function solid(l: Lines, x: number, dir: 1 | -1): number {
-  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y]) return y;
-  return -1;
 }
 
 /** Rows compared pairwise at most (a long replacement is judged by other rules). */
@@ -50,9 +44,9 @@ function readsAsEdit(a: string, b: string): boolean {
 export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: number, i: number, j: number, dir: 1 | -1, repeated: boolean): boolean {
   if (!repeated) return false;
   // The far side: the update line beyond i must be there and differ from the original's beyond j.
-  const si = solid(s, i, dir);
+  const si = solidRow(s, i, dir);
   if (si < 0) return false;
-  const oj = solid(o, j, dir);
+  const oj = solidRow(o, j, dir);
   if (oj >= 0 && s.norm[si] === o.norm[oj]) return false;
   const skipped = dir === 1 ? rowsBetween(o, prevJ, j, MAX_ROWS) : rowsBetween(o, j, prevJ, MAX_ROWS);
   if (skipped === null || skipped.length === 0) return false;

@@ -41,6 +41,12 @@ export function normalize(line: string): string {
 }
 
 /** Characters of leading whitespace (a tab counts one; indentColumns expands tabs). */
+/** The nearest non-blank row from x (exclusive) in direction dir, or -1. */
+export function solidRow(l: Lines, x: number, dir: 1 | -1): number {
+  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y]) return y;
+  return -1;
+}
+
 export function indentLength(line: string): number {
   return line.length - line.trimStart().length;
 }
