@@ -15,17 +15,22 @@
 // auto 89 -> 107, lossy 16 -> 12 (fast). It is spent now: the next acceptance needs a new set.
 // "Lossy": some trimmed original line occurs fewer times in the output than in the expected file.
 //
-//   node dist/bench/apply/external-heldout.js [--dir bench/apply/external-2026-11-25] [--show]
+// --calibration: svc-v3-fast's x-apply-confidence for exact and non-exact outputs (how many of the
+// misses `auto` escalates, and how often a confident merge is wrong).
+//
+//   node dist/bench/apply/external-heldout.js [--dir bench/apply/external-2026-11-25] [--show] [--calibration]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { completeApply } from '../../src/api/apply-completions.js';
 import { closeApplyPool } from '../../src/apply/pool.js';
+import { runApplyTask } from '../../src/apply/run.js';
+import { prepareSyntax } from '../../src/apply/syntax/prepare.js';
 import { APPLY_MODELS } from '../../src/assets/apply-models.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 
 const { values: args } = parseArgs({
-  options: { dir: { type: 'string', default: join(PACKAGE_ROOT, 'bench', 'apply', 'external-2026-11-25') }, show: { type: 'boolean', default: false } },
+  options: { dir: { type: 'string', default: join(PACKAGE_ROOT, 'bench', 'apply', 'external-2026-11-25') }, show: { type: 'boolean', default: false }, calibration: { type: 'boolean', default: false } },
 });
 
 interface Case { id: string; lang: string; shape: string; instruction: string | null; original: string; update: string; expected: string }
@@ -54,13 +59,35 @@ function lostLines(c: Case, output: string): string[] {
   return lost;
 }
 
+function requestContent(c: Case): string {
+  return `${c.instruction ? `<instruction>${c.instruction}</instruction>\n` : ''}<code>${c.original}</code>\n<update>${c.update}</update>`;
+}
+
+/** Exact and non-exact svc-v3-fast outputs by confidence band (the merge in-process, as the pool worker runs it). */
+async function calibration(cases: Case[]): Promise<void> {
+  const band = (c: number) => (c >= 1 ? '1' : c >= 0.5 ? '0.5-1' : c >= 0.4 ? '0.4-0.5' : '<0.4');
+  const bands: Record<'exact' | 'miss', Record<string, number>> = { exact: {}, miss: {} };
+  const confidentMisses: string[] = [];
+  for (const c of cases) {
+    const content = requestContent(c);
+    await prepareSyntax(content);
+    const r = runApplyTask({ content, mode: 'fast', maxTokens: null });
+    if (!r.ok) continue;
+    const kind = r.content === c.expected ? 'exact' : 'miss';
+    const b = band(r.confidence);
+    bands[kind][b] = (bands[kind][b] ?? 0) + 1;
+    if (kind === 'miss' && r.confidence >= 1) confidentMisses.push(c.id);
+  }
+  console.log(JSON.stringify({ calibration: 'svc-v3-fast', ...bands, confidentMisses }));
+}
+
 const cases = loadCases(args.dir);
+if (args.calibration) await calibration(cases);
 for (const model of APPLY_MODELS) {
   let exact = 0, lossy = 0;
   const byLang = new Map<string, [number, number]>(), byShape = new Map<string, [number, number]>();
   for (const c of cases) {
-    const content = `${c.instruction ? `<instruction>${c.instruction}</instruction>\n` : ''}<code>${c.original}</code>\n<update>${c.update}</update>`;
-    const r = await completeApply({ model, messages: [{ role: 'user', content }] });
+    const r = await completeApply({ model, messages: [{ role: 'user', content: requestContent(c) }] });
     const out = (r.body as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content;
     const ok = out === c.expected;
     const lost = ok ? [] : lostLines(c, out);
