@@ -29,7 +29,7 @@
 // --loop-slice and --submit-hold take lists too (0,100 and 0,1,2): the event loop's scheduler slice in
 // µs (0 = the kernel's default; src/engine/loop-slice.ts) and the engine's submit hold (0 off, 1 per
 // event-loop turn, 2 per turn or, for an idle engine, across turns while submits keep coming; see
-// holdSubmitsForTurn in src/engine/native-model.ts), set before each of the combination's paths
+// holdSubmitsForTurn in src/engine/native-model.ts; --gather-ms sets its bound, default 10), set before each of the combination's paths
 // runs, so that the settings alternate in one process; rows are labelled "s<slice> h<hold>" as well.
 //
 // --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
@@ -55,7 +55,7 @@ import { benchChat, mainThreadCpuMs, runClientJob } from './bench-run.js';
 import { median } from '../../src/bench/stats.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 import { ENGINE_DEFAULTS } from '../../src/config.js';
-import { gatherEndCounts, setSubmitHold } from '../../src/engine/native-model.js';
+import { gatherEndCounts, MAX_GATHER_MS, setSubmitHold } from '../../src/engine/native-model.js';
 import { DEFAULT_LOOP_SLICE_US } from '../../src/engine/loop-slice.js';
 import { native } from '../../src/native/binding.js';
 import { readFileSync } from 'node:fs';
@@ -273,6 +273,7 @@ class TimedServer {
       maxBody: 1 << 20,
     });
     this.port = await this.server.listen('127.0.0.1', 0);
+    console.error(`${this.label}: port ${this.port}`);
   }
 }
 
@@ -313,6 +314,7 @@ async function main(): Promise<void> {
       'loop-slice': { type: 'string', default: String(DEFAULT_LOOP_SLICE_US) },
       'submit-hold': { type: 'string', default: '2' },
       timeline: { type: 'string' },
+      'gather-ms': { type: 'string', default: String(MAX_GATHER_MS) },
     },
   });
   const kernelSliceUs = ownSliceUs(); // before the first loadModel shortens it
@@ -327,6 +329,7 @@ async function main(): Promise<void> {
   const niceList = values['engine-nice'].split(',').map(Number);
   const sliceList = values['loop-slice'].split(',').map(Number);
   const holdList = values['submit-hold'].split(',').map(Number);
+  const gatherMs = Number(values['gather-ms']);
   const combos = threadList.flatMap((threads) =>
     niceList.flatMap((nice) => sliceList.flatMap((slice) => holdList.map((hold) => ({ threads, nice, slice, hold })))),
   );
@@ -376,7 +379,7 @@ async function main(): Promise<void> {
     const apply = (): void => {
       const us = slice > 0 ? slice : kernelSliceUs;
       if (Number.isFinite(us)) native().markLatencyThread(us);
-      setSubmitHold(hold === 2 ? 2 : hold !== 0);
+      setSubmitHold(hold === 2 ? 2 : hold !== 0, gatherMs);
     };
     variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers, apply });
   }
@@ -491,6 +494,7 @@ async function main(): Promise<void> {
             http_gather_ends: `${s.gatherEnds.quiet} quiet / ${s.gatherEnds.bound} bound`,
             direct_engine_steps: median(directSteps),
             http_engine_steps: median(httpSteps[k]!),
+            http_engine_steps_each: httpSteps[k]!,
             direct_main_cpu_us_per_token: loopUs(v.label),
             http_main_cpu_us_per_token: loopUs(s.label),
             direct_itl_p50_ms: median(direct.flatMap((x) => x.itl)),
