@@ -58,6 +58,7 @@ import { ENGINE_DEFAULTS } from '../../src/config.js';
 import { gatherEndCounts, MAX_GATHER_MS, setSubmitHold } from '../../src/engine/native-model.js';
 import { DEFAULT_LOOP_SLICE_US } from '../../src/engine/loop-slice.js';
 import { native } from '../../src/native/binding.js';
+import { intakeCount } from '../../src/intake.js';
 import { readFileSync } from 'node:fs';
 
 interface StreamTiming {
@@ -529,6 +530,8 @@ async function main(): Promise<void> {
     for (const r of report) r();
   }
   await worker.terminate();
+  // Every request left intake at its submit or end (src/intake.ts): anything left is a leak.
+  if (intakeCount() !== 0) console.error(`requests still in intake after the runs: ${intakeCount()}`);
   for (const v of variants) for (const s of v.servers) await s.server.shutdown(1000);
   for (const m of engines.values()) m.unload();
   rmSync(dataDir, { recursive: true, force: true });
