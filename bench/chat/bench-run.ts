@@ -44,7 +44,7 @@ export function runClientJob(worker: Worker, job: ClientJob): Promise<ClientResu
     worker.once('message', (m: ClientResult) => {
       worker.off('error', reject);
       const bad = m.samples.find((s) => !s.ok);
-      if (bad) return reject(new Error(`HTTP stream failed: ${bad.error}`));
+      if (bad) return reject(new Error(`HTTP stream failed (port ${job.port}, ${m.samples.filter((s) => !s.ok).length} of ${m.samples.length}): ${bad.error}`));
       resolve(m);
     });
     worker.postMessage(job);

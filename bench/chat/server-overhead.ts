@@ -29,7 +29,7 @@
 // --loop-slice and --submit-hold take lists too (0,100 and 0,1,2): the event loop's scheduler slice in
 // µs (0 = the kernel's default; src/engine/loop-slice.ts) and the engine's submit hold (0 off, 1 per
 // event-loop turn, 2 per turn or, for an idle engine, across turns while submits keep coming; see
-// holdSubmitsForTurn in src/engine/native-model.ts), set before each of the combination's paths
+// holdSubmitsForTurn in src/engine/native-model.ts; --gather-ms sets its bound, default 10), set before each of the combination's paths
 // runs, so that the settings alternate in one process; rows are labelled "s<slice> h<hold>" as well.
 //
 // --model FILE serves that GGUF instead of the built-in model (whose tokens take well under a
@@ -55,9 +55,10 @@ import { benchChat, mainThreadCpuMs, runClientJob } from './bench-run.js';
 import { median } from '../../src/bench/stats.js';
 import { GREEDY_SAMPLING } from '../../src/engine/sampling.js';
 import { ENGINE_DEFAULTS } from '../../src/config.js';
-import { setSubmitHold } from '../../src/engine/native-model.js';
+import { gatherEndCounts, MAX_GATHER_MS, setSubmitHold } from '../../src/engine/native-model.js';
 import { DEFAULT_LOOP_SLICE_US } from '../../src/engine/loop-slice.js';
 import { native } from '../../src/native/binding.js';
+import { intakeCount } from '../../src/intake.js';
 import { readFileSync } from 'node:fs';
 
 interface StreamTiming {
@@ -87,6 +88,14 @@ const KEY = 'sk-bench-chat';
 function submitGroups(at: readonly number[], gapMs = 1): number {
   const t = [...at].sort((a, b) => a - b);
   return t.reduce((n, x, i) => (i > 0 && x - t[i - 1]! > gapMs ? n + 1 : n), t.length ? 1 : 0);
+}
+
+/** How many of one burst's submits came in its first group (gaps as submitGroups). */
+function firstGroupSize(at: readonly number[], gapMs = 1): number {
+  const t = [...at].sort((a, b) => a - b);
+  let n = t.length ? 1 : 0;
+  while (n < t.length && t[n]! - t[n - 1]! <= gapMs) n++;
+  return n;
 }
 
 function stats(streams: StreamTiming[], wallMs: number): RunStats {
@@ -131,6 +140,18 @@ interface TtftSplit {
   toClient: number[];
   /** Per burst: the client's own send spread (first to last request written), ms. */
   sendSpread: number[];
+  /** Per stream: client send → the route's handler entered (the request's way in: the client's
+   *  socket write, the kernel, the loop reaching that socket, uWS parsing the head). */
+  toHandler: number[];
+  /** Per burst: the spread of handler entries, ms, and how many groups they came in (1 ms gaps). */
+  handlerSpread: number[];
+  handlerGroups: number[];
+  /** Per stream: TTFT counted from the request's arrival at the server (handler entry) instead of
+   *  the client's send: what the server adds, whatever the client's own sending spread. */
+  ttftFromArrival: number[];
+  /** Per burst, with --timeline: each stream's send, handler entry, submit, first token and body
+   *  read, ms after the burst's first send. */
+  timelines: Array<Array<[number, number, number, number, number]>>;
 }
 
 async function overHttp(worker: Worker, job: ClientJob, server?: TimedServer, split?: TtftSplit): Promise<RunStats> {
@@ -140,13 +161,25 @@ async function overHttp(worker: Worker, job: ClientJob, server?: TimedServer, sp
     if (sent.length) split.sendSpread.push(Math.max(...sent) - Math.min(...sent));
   }
   if (server && split) {
+    const entries: number[] = [];
+    const timeline: Array<[number, number, number, number, number]> = [];
+    const t0 = Math.min(...m.samples.map((s) => s.sentAt ?? Infinity));
     for (const s of m.samples) {
       const mark = s.requestId === undefined ? undefined : server.marks.get(s.requestId);
-      if (!mark || s.sentAt === undefined || s.ttftMs === undefined || mark.firstToken === undefined) continue;
+      if (!mark || s.sentAt === undefined || s.ttftMs === undefined || mark.submit === undefined || mark.firstToken === undefined) continue;
       split.toSubmit.push(mark.submit - s.sentAt);
       split.engine.push(mark.firstToken - mark.submit);
       split.toClient.push(s.sentAt + s.ttftMs - mark.firstToken);
+      split.toHandler.push(mark.entry - s.sentAt);
+      split.ttftFromArrival.push(s.sentAt + s.ttftMs - mark.entry);
+      entries.push(mark.entry);
+      timeline.push([s.sentAt - t0, mark.entry - t0, mark.submit - t0, mark.firstToken - t0, (mark.body ?? NaN) - t0]);
     }
+    if (entries.length) {
+      split.handlerSpread.push(Math.max(...entries) - Math.min(...entries));
+      split.handlerGroups.push(submitGroups(entries));
+    }
+    split.timelines.push(timeline.sort((a, b) => a[1] - b[1]));
   }
   const streams = m.samples.map((s) => ({
     ttftMs: s.ttftMs ?? NaN,
@@ -154,6 +187,13 @@ async function overHttp(worker: Worker, job: ClientJob, server?: TimedServer, sp
     tokens: s.outputTokens,
   }));
   return stats(streams, m.wallMs);
+}
+
+interface Mark {
+  entry: number;
+  body?: number;
+  submit?: number;
+  firstToken?: number;
 }
 
 interface ServerModules {
@@ -171,8 +211,11 @@ class TimedServer {
   /** When each request reached the engine: the spread of one burst shows how many streams missed
    *  the first engine step (the in-process path submits all of them in one tick). */
   readonly submitAt: number[] = [];
-  /** Engine submit and first-token times (timeOrigin-based) by request id, for TtftSplit. */
-  readonly marks = new Map<string, { submit: number; firstToken?: number }>();
+  /** How this server's runs' gathering holds ended (gatherEndCounts before and after each run). */
+  readonly gatherEnds = { quiet: 0, bound: 0 };
+  /** Handler entry, engine submit and first-token times (timeOrigin-based) by request id, for
+   *  TtftSplit. */
+  readonly marks = new Map<string, Mark>();
   /** The request id behind each handler's abort signal (the route passes it to generate()). */
   private readonly idOfSignal = new WeakMap<AbortSignal, string>();
   server!: HttpServer;
@@ -191,8 +234,8 @@ class TimedServer {
       if (entry !== undefined) this.prepMs.push(performance.now() - entry);
       this.submitAt.push(performance.now());
       const id = req.signal ? this.idOfSignal.get(req.signal) : undefined;
-      let mark: { submit: number; firstToken?: number } | undefined;
-      if (id !== undefined) this.marks.set(id, (mark = { submit: performance.timeOrigin + performance.now() }));
+      const mark = id === undefined ? undefined : this.marks.get(id);
+      if (mark) mark.submit = performance.timeOrigin + performance.now();
       const times: number[] = [];
       return this.model
         .generate(req, (ev) => {
@@ -209,6 +252,16 @@ class TimedServer {
       ...r,
       handler: (ctx: Parameters<typeof r.handler>[0]) => {
         this.entries.push(performance.now());
+        const mark: Mark = { entry: performance.timeOrigin + performance.now() };
+        this.marks.set(ctx.requestId, mark);
+        // When the route has the body (the chat route reads it first): handler → body is the
+        // body's wait, body → submit the route's own work plus its wait for the end of the I/O batch.
+        const readJson = ctx.readJson.bind(ctx);
+        (ctx as { readJson: () => Promise<unknown> }).readJson = () =>
+          readJson().then((v) => {
+            mark.body = performance.timeOrigin + performance.now();
+            return v;
+          });
         this.idOfSignal.set(ctx.signal, ctx.requestId); // the route reads ctx.signal too
         return r.handler(ctx);
       },
@@ -221,6 +274,7 @@ class TimedServer {
       maxBody: 1 << 20,
     });
     this.port = await this.server.listen('127.0.0.1', 0);
+    console.error(`${this.label}: port ${this.port}`);
   }
 }
 
@@ -260,6 +314,8 @@ async function main(): Promise<void> {
       'decode-stall-ms': { type: 'string' },
       'loop-slice': { type: 'string', default: String(DEFAULT_LOOP_SLICE_US) },
       'submit-hold': { type: 'string', default: '2' },
+      timeline: { type: 'string' },
+      'gather-ms': { type: 'string', default: String(MAX_GATHER_MS) },
     },
   });
   const kernelSliceUs = ownSliceUs(); // before the first loadModel shortens it
@@ -274,6 +330,7 @@ async function main(): Promise<void> {
   const niceList = values['engine-nice'].split(',').map(Number);
   const sliceList = values['loop-slice'].split(',').map(Number);
   const holdList = values['submit-hold'].split(',').map(Number);
+  const gatherMs = Number(values['gather-ms']);
   const combos = threadList.flatMap((threads) =>
     niceList.flatMap((nice) => sliceList.flatMap((slice) => holdList.map((hold) => ({ threads, nice, slice, hold })))),
   );
@@ -323,7 +380,7 @@ async function main(): Promise<void> {
     const apply = (): void => {
       const us = slice > 0 ? slice : kernelSliceUs;
       if (Number.isFinite(us)) native().markLatencyThread(us);
-      setSubmitHold(hold === 2 ? 2 : hold !== 0);
+      setSubmitHold(hold === 2 ? 2 : hold !== 0, gatherMs);
     };
     variants.push({ label: combos.length > 1 ? tag.trim() : 'direct', model, servers, apply });
   }
@@ -332,7 +389,7 @@ async function main(): Promise<void> {
   // Both paths prefill the same prompt tokens.
   const { body, logitBias, prompt } = await benchChat(variants[0]!.model, tokens);
 
-  const results: Array<Record<string, number | string>> = [];
+  const results: Array<Record<string, unknown>> = [];
   for (const c of levels) {
     const n = c === 1 ? reps : 1; // single streams are short: repeat them for stable medians
     const busy = new Map<string, { ms: number; tokens: number }>();
@@ -364,9 +421,12 @@ async function main(): Promise<void> {
       const directEngineMs: number[] = [];
       const direct: RunStats[] = [];
       const http = servers.map(() => [] as RunStats[]);
-      const splits = servers.map((): TtftSplit => ({ toSubmit: [], engine: [], toClient: [], sendSpread: [] }));
+      const splits = servers.map(
+        (): TtftSplit => ({ toSubmit: [], engine: [], toClient: [], sendSpread: [], toHandler: [], handlerSpread: [], handlerGroups: [], ttftFromArrival: [], timelines: [] }),
+      );
       const spreads = servers.map(() => [] as number[]);
       const groups = servers.map(() => [] as number[]);
+      const firstGroups = servers.map(() => [] as number[]);
       // Engine steps one run took (EngineStats.steps before and after): with --tokens 1, how many
       // steps the burst was admitted in; otherwise tokens - 1 plus that.
       const stepsNow = (): number => model.stats().steps ?? NaN;
@@ -383,8 +443,13 @@ async function main(): Promise<void> {
           s.submitAt.length = 0;
           s.marks.clear(); // only this run's requests (warm-up and fetch rounds leave theirs)
           const steps0 = stepsNow();
+          const ends0 = gatherEndCounts();
           http[k]!.push(await timedRun(s.label, () => overHttp(worker, jobs[k]!, s, splits[k])));
           httpSteps[k]!.push(stepsNow() - steps0);
+          const ends1 = gatherEndCounts();
+          s.gatherEnds.quiet += ends1.quiet - ends0.quiet;
+          s.gatherEnds.bound += ends1.bound - ends0.bound;
+          firstGroups[k]!.push(firstGroupSize(s.submitAt));
           spreads[k]!.push(Math.max(...s.submitAt) - Math.min(...s.submitAt));
           groups[k]!.push(submitGroups(s.submitAt));
         }),
@@ -415,14 +480,22 @@ async function main(): Promise<void> {
             http_ttft_p50_ms: ttft,
             added_ttft_ms: ttft - directTtft,
             http_send_to_submit_p50_ms: median(splits[k]!.toSubmit),
+            http_send_to_handler_p50_ms: median(splits[k]!.toHandler),
+            http_handler_spread_ms: median(splits[k]!.handlerSpread),
+            http_handler_groups: median(splits[k]!.handlerGroups),
+            http_ttft_from_arrival_p50_ms: median(splits[k]!.ttftFromArrival),
+            added_ttft_from_arrival_ms: median(splits[k]!.ttftFromArrival) - directTtft,
             http_engine_ttft_p50_ms: median(splits[k]!.engine),
             http_token_to_client_p50_ms: median(splits[k]!.toClient),
             server_prep_p50_ms: median(s.prepMs),
             http_submit_spread_ms: median(spreads[k]!),
             http_send_spread_ms: median(splits[k]!.sendSpread),
             http_submit_groups: median(groups[k]!),
+            http_first_group: median(firstGroups[k]!),
+            http_gather_ends: `${s.gatherEnds.quiet} quiet / ${s.gatherEnds.bound} bound`,
             direct_engine_steps: median(directSteps),
             http_engine_steps: median(httpSteps[k]!),
+            http_engine_steps_each: httpSteps[k]!,
             direct_main_cpu_us_per_token: loopUs(v.label),
             http_main_cpu_us_per_token: loopUs(s.label),
             direct_itl_p50_ms: median(direct.flatMap((x) => x.itl)),
@@ -433,6 +506,7 @@ async function main(): Promise<void> {
             direct_engine_ms_per_token: median(directEngineMs),
             http_engine_ms_per_token: median(s.engineMs),
             engine_tok_s_change_pct: (median(directEngineMs) / median(s.engineMs) - 1) * 100,
+            ...(values.timeline ? { timelines: splits[k]!.timelines } : {}),
             ...(withFetch && last
               ? { fetch_ttft_p50_ms: median(viaFetch.flatMap((x) => x.ttft)), fetch_tok_s: median(viaFetch.map((x) => x.tokensPerSec)) }
               : {}),
@@ -456,11 +530,13 @@ async function main(): Promise<void> {
     for (const r of report) r();
   }
   await worker.terminate();
+  // Every request left intake at its submit or end (src/intake.ts): anything left is a leak.
+  if (intakeCount() !== 0) console.error(`requests still in intake after the runs: ${intakeCount()}`);
   for (const v of variants) for (const s of v.servers) await s.server.shutdown(1000);
   for (const m of engines.values()) m.unload();
   rmSync(dataDir, { recursive: true, force: true });
 
-  const f = (x: number | string | undefined) => (typeof x === 'number' ? x.toFixed(2) : (x ?? '–'));
+  const f = (x: unknown): string => (typeof x === 'number' ? x.toFixed(2) : typeof x === 'string' ? x : '–');
   console.log(
     `chat server overhead: ${values.model ? basename(values.model) : 'built-in model'}, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams; http = lean socket client` +
       (values.baseline ? `; base = ${values.baseline}` : ''),
@@ -501,6 +577,37 @@ async function main(): Promise<void> {
     ];
     console.log(`| ${cols.join(' | ')} |`);
   }
+  // The burst's way in, stage by stage (ms, medians): client send → handler entry → engine submit,
+  // with each stage's spread over one burst and the groups (1 ms gaps) it came in.
+  console.log('');
+  console.log(
+    '| concurrent | server | added ms | added from arrival ms | send spread | send → handler | handler spread | handler groups | server prep | submit spread | submit groups | first group | engine steps http | gathering holds ended |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const cols = [
+      r.concurrency,
+      r.server,
+      f(r.added_ttft_ms),
+      f(r.added_ttft_from_arrival_ms),
+      f(r.http_send_spread_ms),
+      f(r.http_send_to_handler_p50_ms),
+      f(r.http_handler_spread_ms),
+      f(r.http_handler_groups),
+      f(r.server_prep_p50_ms),
+      f(r.http_submit_spread_ms),
+      f(r.http_submit_groups),
+      f(r.http_first_group),
+      f(r.http_engine_steps),
+      f(r.http_gather_ends),
+    ];
+    console.log(`| ${cols.join(' | ')} |`);
+  }
+  if (values.timeline) {
+    // Per burst and stream: [send, handler entry, submit, first token, body read], ms after the burst's first send.
+    writeFileSync(values.timeline, JSON.stringify(results.map((r) => ({ concurrency: r.concurrency, server: r.server, timelines: r.timelines }))));
+  }
+  for (const r of results) delete r.timelines;
   const out = values.json ?? join(PACKAGE_ROOT, 'bench', 'results', 'chat-server-overhead.json');
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, JSON.stringify({ model: values.model ?? 'builtin', promptTokens: prompt.length, tokens, rounds, baseline: values.baseline ?? null, results }, null, 2));

@@ -13,7 +13,7 @@
 // --engine-policy sets INFER_COMPUTE_POLICY for the server (the engine threads' scheduling policy:
 // SCHED_OTHER, SCHED_BATCH or SCHED_IDLE; native/kernels/compute_thread.cc).
 // --baseline-root runs every configuration a second time with DIR's build (a checkout of another
-// commit with its dist/ built), alternating with this one.
+// commit with its dist/ built), alternating with this one; DIR,DIR,... runs each (labelled by name).
 // --loop-trace preloads loop-trace-preload.js into the server and reports, per phase, the main
 // thread's turns that came over 3 ms late and how much of those gaps it spent on CPU (busy) and
 // runnable without a core (waiting; a gap longer than both plus the 1 ms timer means the loop was
@@ -25,7 +25,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { PROBE_STRIDE, probeHealth } from './health-prober.js';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -146,12 +146,29 @@ function loopTrace(file: string, marks: Record<string, number>): Record<string, 
   };
 }
 
+function loopShare(phase: string, from: [number, number], to: [number, number], t0: number, t1: number): Record<string, number> {
+  const s = (t1 - t0) / 1000;
+  const r = (x: number): number => Math.round(x * 10) / 10;
+  return { [`${phase}LoopCpuMsPerS`]: r((to[0] - from[0]) / s), [`${phase}LoopWaitMsPerS`]: r((to[1] - from[1]) / s), [`${phase}LoopCpuMs`]: r(to[0] - from[0]) };
+}
+
 async function oneRun(o: { model: string; config: Config; file: Buffer; streams: number; probeEveryMs: number }): Promise<Record<string, PhaseStats | TraceStats | number>> {
   const { proc, port, dataDir } = await startServer(o.model, o.config.inline, o.config.flags, o.config.env, o.config.root);
   const url = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${KEY}` };
   const prober = new Worker(new URL(import.meta.url), { workerData: { port, everyMs: o.probeEveryMs } });
   const modelId = ((await (await fetch(`${url}/v1/models`, { headers: auth })).json()) as { data: Array<{ id: string }> }).data[0]!.id;
+  // The server's main thread (the event loop): CPU ms and ms runnable without a core, read at
+  // each mark; per phase the loop's CPU share, which the machine's load hardly moves.
+  const loopSched = (): [number, number] => {
+    try {
+      const [cpu, wait] = readFileSync(`/proc/${proc.pid}/task/${proc.pid}/schedstat`, 'utf8').split(' ');
+      return [Number(cpu) / 1e6, Number(wait) / 1e6];
+    } catch {
+      return [NaN, NaN];
+    }
+  };
+  const sched: Record<string, [number, number]> = {};
   try {
     const marks: Record<string, number> = { idle: wall() };
     await sleep(3000);
@@ -165,8 +182,11 @@ async function oneRun(o: { model: string; config: Config; file: Buffer; streams:
       }
     });
     marks.streams = wall();
-    await sleep(5000);
+    await sleep(1000);
+    sched.streams = loopSched();
+    await sleep(4000);
     marks.upload = wall();
+    sched.upload = loopSched();
     const form = new FormData();
     form.append('purpose', 'batch');
     form.append('file', new Blob([o.file]), 'big.jsonl');
@@ -174,6 +194,7 @@ async function oneRun(o: { model: string; config: Config; file: Buffer; streams:
     if (up.status !== 200) throw new Error(`upload: ${up.status} ${await up.text()}`);
     const fileId = ((await up.json()) as { id: string }).id;
     marks.validate = wall();
+    sched.validate = loopSched();
     const created = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ input_file_id: fileId, endpoint: '/v1/chat/completions', completion_window: '24h' }) });
     const batch = (await created.json()) as { id: string; status: string };
     let status = batch.status;
@@ -182,6 +203,7 @@ async function oneRun(o: { model: string; config: Config; file: Buffer; streams:
       status = ((await (await fetch(`${url}/v1/batches/${batch.id}`, { headers: auth })).json()) as { status: string }).status;
     }
     marks.end = wall();
+    sched.end = loopSched();
     // Past 50,000 requests (OpenAI's limit, the default) validation ends `failed` (too_many_tasks)
     // after parsing the first 50,000 lines and splitting the rest.
     if (status !== 'in_progress' && status !== 'failed') throw new Error(`batch ended validation as ${status}`);
@@ -202,6 +224,10 @@ async function oneRun(o: { model: string; config: Config; file: Buffer; streams:
       streams: stats(samples, marks.streams! + 1000, marks.upload!),
       upload: stats(samples, marks.upload!, marks.validate!),
       validation: stats(samples, marks.validate!, marks.end!),
+      // The loop's CPU share (ms per s) and its wait for a core (ms per s) in each loaded phase.
+      ...loopShare('streams', sched.streams!, sched.upload!, marks.streams! + 1000, marks.upload!),
+      ...loopShare('upload', sched.upload!, sched.validate!, marks.upload!, marks.validate!),
+      ...loopShare('validation', sched.validate!, sched.end!, marks.validate!, marks.end!),
       ...(LOOP_TRACE ? loopTrace(join(dataDir, 'loop-trace.txt'), marks) : {}),
     };
   } finally {
@@ -251,9 +277,12 @@ async function main(): Promise<void> {
     }
   }
   // --baseline-root DIR: the same configurations served by another build (labelled "base ...").
-  if (values['baseline-root']) {
-    const root = resolve(values['baseline-root']);
-    for (const c of [...configs]) configs.push({ ...c, label: `base ${c.label}`, root });
+  // A list (DIR,DIR,...) runs each build; several are labelled by their directory's name.
+  const roots = values['baseline-root'] ? values['baseline-root'].split(',').map((d) => resolve(d)) : [];
+  const own = [...configs];
+  for (const root of roots) {
+    const tag = roots.length > 1 ? basename(root) : 'base';
+    for (const c of own) configs.push({ ...c, label: `${tag} ${c.label}`, root });
   }
   const file = batchFile(Number(values.lines));
   const model = values.model ? resolve(values.model) : await ensureBuiltinModel(join(tmpdir(), 'svc-bench-models'));
@@ -273,6 +302,15 @@ async function main(): Promise<void> {
     for (const phase of ['idle', 'streams', 'upload', 'validation']) {
       const xs = runs[kind]!.map((x) => x[phase] as PhaseStats);
       console.log(`| ${kind} | ${phase} | ${median(xs.map((x) => x.p50Ms)).toFixed(2)} | ${median(xs.map((x) => x.p99Ms)).toFixed(2)} | ${median(xs.map((x) => x.maxMs)).toFixed(2)} | ${median(xs.map((x) => x.seconds)).toFixed(1)} | ${phase === 'streams' ? median(runs[kind]!.map((x) => x.streamEventsPerS as number)) : phase === 'upload' ? `${median(runs[kind]!.map((x) => x.loadedEventsPerS as number))} (upload + validation)` : ''} |`);
+    }
+  }
+  console.log('\nServer event loop (main thread, /proc schedstat): CPU ms per second of the phase, ms per second runnable without a core, CPU ms in the phase (medians over rounds)');
+  console.log('| configuration | phase | loop CPU ms/s | loop wait ms/s | loop CPU ms |');
+  console.log('|---|---|---|---|---|');
+  for (const kind of configs.map((c) => c.label)) {
+    for (const phase of ['streams', 'upload', 'validation']) {
+      const m = (k: string): string => String(median(runs[kind]!.map((x) => x[`${phase}${k}`] as number)));
+      console.log(`| ${kind} | ${phase} | ${m('LoopCpuMsPerS')} | ${m('LoopWaitMsPerS')} | ${m('LoopCpuMs')} |`);
     }
   }
   if (LOOP_TRACE) {

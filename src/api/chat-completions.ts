@@ -8,6 +8,7 @@ import { chatCompletionBody, OpenAIChunker } from '../chat/openai-response.js';
 import type { ChatServices } from '../chat/services.js';
 import { streamOpenAi } from './openai-stream.js';
 import { endOfIoBatch } from '../chat/engine-turn.js';
+import { leaveIntake } from '../intake.js';
 
 function field(body: unknown, name: string): unknown {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
@@ -39,7 +40,10 @@ async function streamChat(services: ChatServices, ctx: RequestContext, body: unk
 async function handle(services: ChatServices, ctx: RequestContext): Promise<void> {
   const body = await ctx.readJson();
   const model = field(body, 'model');
-  if (typeof model === 'string' && isApplyModel(model)) return handleApplyCompletion(ctx, body, services.applyModel);
+  if (typeof model === 'string' && isApplyModel(model)) {
+    leaveIntake(ctx.signal); // the apply engine's, not the serving engine's: no submit to wait for
+    return handleApplyCompletion(ctx, body, services.applyModel);
+  }
   if (field(body, 'stream') === true) return streamChat(services, ctx, body);
   const p = await prepareOpenAIChat(services, body);
   if (p.plan.reasoningEffort) ctx.setHeader('x-reasoning-effort', p.plan.reasoningEffort);
@@ -48,5 +52,5 @@ async function handle(services: ChatServices, ctx: RequestContext): Promise<void
 }
 
 export function chatCompletionRoutes(services: ChatServices): Route[] {
-  return [{ method: 'POST', path: '/v1/chat/completions', handler: (ctx) => handle(services, ctx), errorFormat: 'openai' }];
+  return [{ method: 'POST', path: '/v1/chat/completions', handler: (ctx) => handle(services, ctx), errorFormat: 'openai', generates: true }];
 }

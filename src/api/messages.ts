@@ -65,7 +65,7 @@ async function handleCount(services: ChatServices, ctx: RequestContext): Promise
 
 export function messagesRoutes(services: ChatServices, maxBody = MESSAGES_MAX_BODY): Route[] {
   return [
-    { method: 'POST', path: '/v1/messages', handler: (ctx) => handleMessage(services, ctx), errorFormat: 'anthropic', maxBody },
+    { method: 'POST', path: '/v1/messages', handler: (ctx) => handleMessage(services, ctx), errorFormat: 'anthropic', maxBody, generates: true },
     {
       method: 'POST',
       path: '/v1/messages/count_tokens',

@@ -3,6 +3,7 @@
 // OpenAI and Anthropic layers turn its events and result into their own wire shapes.
 import type { GenerateResult, GrammarSpec, LoadedModel, TokenEvent } from '../engine/types.js';
 import { apiError } from '../errors.js';
+import { leaveIntake } from '../intake.js';
 import { EngineError } from '../engine/engine-errors.js';
 import { OutputParser, type ChatOutputParser, type OutputEvent } from './output-parser.js';
 import { HarmonyParser, openHarmonyHeader } from './harmony-parser.js';
@@ -259,6 +260,9 @@ async function runFree(model: LoadedModel, plan: ChatPlan, prompt: BuiltPrompt, 
   };
 
   const reportPrefilled = prefilledReporter(opts, prompt.tokens.length);
+  // The engine leaves the request's intake by the signal it gets; ours, when we made one, is not
+  // the one the HTTP layer entered it by (src/intake.ts).
+  if (stopCtl) leaveIntake(outer);
   let result: GenerateResult;
   try {
     // Harmony's <|end|> closes a message, not the turn: the engine does not end generation there

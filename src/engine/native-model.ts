@@ -11,6 +11,8 @@ import { OFFLOAD_MIN_CHARS, runTextTask } from './text-pool.js';
 import { modelText } from './text-worker.js';
 import { watchAbort } from '../abort-watch.js';
 import { microtask } from '../microtask.js';
+import { leaveIntake, newestIntakeAt, onNextIntakeLeave } from '../intake.js';
+import { gatherSubmits, type GatherDeps, type GatherEnd } from './gather-hold.js';
 import type {
   ChatTemplateInput,
   EmbedResult,
@@ -140,6 +142,13 @@ export function setSubmitHold(mode: boolean | SubmitHoldMode, maxGatherMs = MAX_
   submitHold.maxGatherMs = Math.min(MAX_GATHER_BOUND_MS, Math.max(0, maxGatherMs));
 }
 
+/** How the gathering holds of this process ended so far (benchmarks read it around a run). */
+const gatherEnds: Record<GatherEnd, number> = { quiet: 0, bound: 0 };
+
+export function gatherEndCounts(): Readonly<Record<GatherEnd, number>> {
+  return { ...gatherEnds };
+}
+
 export class NativeModel implements EngineModel {
   readonly info: ModelInfo;
   readonly tokenizer: Tokenizer;
@@ -255,6 +264,7 @@ export class NativeModel implements EngineModel {
     const opts = this.submitOptions(req, grammar);
     const n = native();
     this.holdSubmitsForTurn();
+    leaveIntake(req.signal); // the request is at the engine now (src/intake.ts)
     return new Promise<GenerateResult>((resolve, reject) => {
       let seq: number;
       try {
@@ -330,9 +340,10 @@ export class NativeModel implements EngineModel {
    *  Mode 2, when this model has nothing running: a burst of HTTP requests reaches the loop over
    *  several I/O turns (its requests arrive while the first ones are being prepared), and released
    *  per turn its first few started a step of their own that the rest then waited for, both cores
-   *  busy with it while the loop prepared them. Then the hold stays open, checked once per loop
-   *  iteration (setImmediate, after that iteration's I/O), until an iteration brings no new submit
-   *  or MAX_GATHER_MS passed. A lone request pays one more loop iteration (microseconds). */
+   *  busy with it while the loop prepared them. Then the hold gathers (gather-hold.ts): it stays
+   *  open while loop turns bring new submits or requests the HTTP layer took in have not been
+   *  submitted yet (src/intake.ts), for at most maxGatherMs. A lone request pays one more loop
+   *  turn (microseconds). */
   private holdSubmitsForTurn(): void {
     this.submitCount++;
     if (this.holding || submitHold.mode === 0) return;
@@ -350,16 +361,24 @@ export class NativeModel implements EngineModel {
       microtask(release); // release cannot throw
       return;
     }
-    const opened = performance.now();
-    let seen = -1; // the first check always waits one more iteration
-    const check = (): void => {
-      if (this.submitCount !== seen && performance.now() - opened < submitHold.maxGatherMs) {
-        seen = this.submitCount;
-        setImmediate(check);
-      } else release();
-    };
-    setImmediate(check);
+    gatherSubmits(this.gatherDeps, submitHold.maxGatherMs, (why) => {
+      gatherEnds[why]++;
+      release();
+    });
   }
+
+  /** What the gathering hold reads and schedules with: the loop, the clock, intake.ts. */
+  private readonly gatherDeps: GatherDeps = {
+    now: () => performance.now(),
+    nextTurn: (fn) => setImmediate(fn),
+    after: (ms, fn) => {
+      const t = setTimeout(fn, ms);
+      return () => clearTimeout(t);
+    },
+    submits: () => this.submitCount,
+    newestIntakeAt,
+    onNextIntakeLeave,
+  };
 
   stats(): EngineStats {
     const s = native().modelStats(this.handle);

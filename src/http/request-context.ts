@@ -87,6 +87,9 @@ export class UwsRequestContext implements RequestContext, StreamOwner {
   routePattern = 'unmatched';
   /** Close the connection after this response (set while the server drains). */
   closeConnection = false;
+  /** The signal this request is in intake by (src/intake.ts), for a route that generates; the
+   *  server leaves it when the request finishes. */
+  intakeKey: AbortSignal | null = null;
 
   private readonly rawQuery: string;
   private readonly headers: Map<string, string>;

@@ -17,6 +17,7 @@ import { ApiKeyAuth, presentedKeys } from './auth.js';
 import { RateLimiter, type RateLimit } from './rate-limiter.js';
 import { BodyReader, ClientAbortedError, tooLarge } from './body-reader.js';
 import { UwsRequestContext } from './request-context.js';
+import { enterIntake, leaveIntake } from '../intake.js';
 
 export interface HttpServerOptions {
   /** Label in logs and metrics ('main', 'predict'). */
@@ -116,6 +117,7 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
 
   const onFinish = (ctx: UwsRequestContext): void => {
     active.delete(ctx);
+    if (ctx.intakeKey) leaveIntake(ctx.intakeKey); // ended before reaching the engine, or after
     const ms = performance.now() - ctx.startedAt;
     // 499: the client closed the connection before a response started (nginx's convention).
     const status = ctx.aborted && !ctx.responded ? 499 : ctx.status;
@@ -244,6 +246,12 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     if (error || !route) {
       ctx.fail(error ?? apiError('no_route', { method, path }));
       return;
+    }
+    if (route.generates) {
+      // On its way to the engine until it submits or finishes: the engine's gathering hold waits
+      // for it (src/intake.ts).
+      ctx.intakeKey = ctx.signal;
+      enterIntake(ctx.intakeKey);
     }
     runHandler(ctx, route);
   };

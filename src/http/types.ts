@@ -91,4 +91,8 @@ export interface Route {
   maxBody?: number;
   /** Still served while the server drains for shutdown (probes, metrics); others get 503. */
   whileDraining?: boolean;
+  /** A request here is submitted to the engine (it generates): from the moment it is taken in
+   *  until it submits or finishes, it counts as in intake (src/intake.ts), which a burst's
+   *  gathering submit hold waits for. The route hands ctx.signal to the engine's generate(). */
+  generates?: boolean;
 }

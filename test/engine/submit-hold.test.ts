@@ -6,6 +6,7 @@ import { loadModel, type EngineModel } from '../../src/engine/index.js';
 import { native, type SessionHandle } from '../../src/native/binding.js';
 import { MAX_GATHER_BOUND_MS, setSubmitHold, submitHoldMode } from '../../src/engine/native-model.js';
 import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
+import { enterIntake, intakeCount } from '../../src/intake.js';
 import { testModelPath } from './helpers/models.js';
 import { syntheticPrompt } from './helpers/generate.js';
 
@@ -45,6 +46,26 @@ describe('submit hold', () => {
         runs.push(model.generate({ prompt: syntheticPrompt(6, 500 + 10 * round + i), maxTokens: 1, sampling: GREEDY }, () => {}));
         await new Promise((r) => setImmediate(r));
       }
+      for (const r of await Promise.all(runs)) expect(r).toMatchObject({ completionTokens: 1 });
+      expect((model.stats().steps ?? 0) - before).toBe(1);
+    }
+    setSubmitHold(2);
+  });
+
+  it('an idle engine holds its first submits while requests taken in (src/intake.ts) have not submitted', async () => {
+    // Turns without a submit in between, as when a burst's later requests are still being read or
+    // wait for their I/O batch's end: the hold waits for the requests in intake, not for the turn.
+    setSubmitHold(2, MAX_GATHER_BOUND_MS);
+    for (let round = 0; round < 3; round++) {
+      const before = model.stats().steps ?? 0;
+      const signals = Array.from({ length: 4 }, () => new AbortController().signal);
+      for (const s of signals) enterIntake(s);
+      const runs = [];
+      for (let i = 0; i < 4; i++) {
+        runs.push(model.generate({ prompt: syntheticPrompt(6, 700 + 10 * round + i), maxTokens: 1, sampling: GREEDY, signal: signals[i]! }, () => {}));
+        for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
+      }
+      expect(intakeCount()).toBe(0); // each left at its submit
       for (const r of await Promise.all(runs)) expect(r).toMatchObject({ completionTokens: 1 });
       expect((model.stats().steps ?? 0) - before).toBe(1);
     }
