@@ -27,5 +27,5 @@ async function handle(services: ChatServices, ctx: RequestContext): Promise<void
 }
 
 export function completionRoutes(services: ChatServices): Route[] {
-  return [{ method: 'POST', path: '/v1/completions', handler: (ctx) => handle(services, ctx), errorFormat: 'openai' }];
+  return [{ method: 'POST', path: '/v1/completions', handler: (ctx) => handle(services, ctx), errorFormat: 'openai', generates: true }];
 }

@@ -7,6 +7,7 @@ import { apiError } from '../errors.js';
 import { findChatModel, type ChatServices } from '../chat/services.js';
 import { parseBody } from '../chat/validate.js';
 import { StopMatcher } from '../chat/stop-matcher.js';
+import { leaveIntake } from '../intake.js';
 import { choiceSeed } from '../chat/openai-chat.js';
 import { completionRequestSchema, planCompletion, type CompletionPlan } from './request.js';
 
@@ -121,6 +122,9 @@ async function runChoice(p: PreparedCompletion, promptIndex: number, i: number, 
   const seed = plan.sampling.seed;
   const sampling = seed !== undefined && plan.n > 1 ? { ...plan.sampling, seed: choiceSeed(seed, i) } : plan.sampling;
   let result;
+  // The engine leaves intake by the signal it gets; ours is not the one the HTTP layer entered
+  // the request by (src/intake.ts).
+  leaveIntake(opts.signal);
   try {
     result = await model.generate(
       {
