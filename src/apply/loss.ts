@@ -28,6 +28,7 @@ import { anotherElement, anotherSibling } from './sibling-items.js';
 import { INLINE_MARKER } from './markers.js';
 import { extendedInPlace } from './extended-line.js';
 import { coincidentAnchor } from './coincident-anchors.js';
+import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -271,7 +272,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
     const seg = segs[s]!;
     const first = s === 0;
     const last = s === segs.length - 1;
-    const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1);
+    // A closer opening the segment after a marker closes the block the segment before left open (closer-pins.ts).
+    const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1) || (seg.markerBefore && closesPreviousOpener(segs[s - 1]?.lines, segs[s - 1]?.markerAfterIndent, seg.lines, i1, orig, p, (u) => uniqueOriginalRow(view, orig, segs[s - 1]!.lines.norm[u]!)));
     if (q >= N) {
       if (pHolds && endOk(s) && shallow === 0) return true;
       continue;
@@ -307,11 +309,20 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if (headsSomething && !wholeBlocksBetween(orig, missing, q, blockEnd)) continue;
       // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
       const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
-      if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
-      if (qHolds && nearestBefore(view, orig, p, q) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p))) return true;
+      const sameAs = (r: number) => (j: number): boolean => key(orig.norm[j]!) === key(orig.norm[r]!);
+      if (pHolds && (nearestAfter(view, orig, p, q) || nearestAtDepth(orig, p, q, q, sameAs(q), seg.lines, i1, p, i2, q)) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
+      if (qHolds && (nearestBefore(view, orig, p, q) || nearestAtDepth(orig, p, q, p, sameAs(p), seg.lines, i1, p, i2, q)) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p))) return true;
     }
   }
   return false;
+}
+
+/** The original row of a line the original has once, or undefined. */
+function uniqueOriginalRow(view: UpdateView, orig: Lines, norm: string): number | undefined {
+  const k = key(norm);
+  if (view.origCount.get(k) !== 1) return undefined;
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && key(orig.norm[j]!) === k) return j;
+  return undefined;
 }
 
 /** An update row strictly between rows i1 and i2 of a segment still holds an inline marker of the update's own. */
