@@ -12,7 +12,7 @@ import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { attachedRemovalHeads, blockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalScopes } from './removals.js';
+import { attachedRemovalHeads, blockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalParams, removalScopes, takesParam } from './removals.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
@@ -190,11 +190,12 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
   if (targets.length === 0) return out;
   // A target qualified by its owner (`SeriesService.update`) is licensed inside that owner only.
   const scopes = removalScopes(instruction);
+  const params = removalParams(instruction);
   const ranges = new Map(targets.map((name) => [name, scopes.has(name) ? ownerRanges(orig, scopes.get(name)!, definesName, blockEnd) : null]));
   for (let h = 0; h < orig.text.length; h++) {
     if (orig.blank[h]) continue;
     for (const name of targets) {
-      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h)) continue;
+      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h) || !takesParam(orig, h, params.get(name))) continue;
       let start = h;
       while (start > 0 && !orig.blank[start - 1] && LEADING.test(orig.norm[start - 1]!)) start--;
       const end = blockEnd(orig, h);

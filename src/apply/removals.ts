@@ -84,6 +84,33 @@ export function removalNames(o: Lines, instruction: string | null, shownPairs?: 
 }
 
 /**
+ * The parameter that picks one overload of a removal target: "the SetAsync overload that takes
+ * ttlSeconds", "the `parse` function with the `strict` parameter" → SetAsync → ttlSeconds.
+ */
+export function removalParams(instruction: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!instruction) return out;
+  for (const rest of verbPhrases(qualifiedText(instruction))) {
+    const m = /\b(?:that|which)\s+(?:takes|accepts|has)\s+(?:an?\s+|the\s+)?`?([A-Za-z_$][\w$]*)`?|\bwith\s+(?:the\s+|an?\s+)?`?([A-Za-z_$][\w$]*)`?\s+(?:param(?:eter)?|argument)\b/i.exec(rest);
+    const param = m ? (m[1] ?? m[2])! : null;
+    if (!param) continue;
+    for (const name of phraseTargets(removalPhrase(rest.slice(0, m!.index)))) if (name !== param) out.set(name, param);
+  }
+  return out;
+}
+
+/** The definition headed by row h declares `param` (on its head or the next lines up to its opening bracket); true when no parameter is asked for. */
+export function takesParam(o: Lines, h: number, param: string | undefined): boolean {
+  if (param === undefined) return true;
+  const word = new RegExp(`(^|[^\\w$])${escapeRe(param)}(?![\\w$])`);
+  for (let j = h; j < o.text.length && j < h + 8; j++) {
+    if (word.test(o.text[j]!)) return true;
+    if (/[{:]\s*$|=>\s*$/.test(o.text[j]!)) break;
+  }
+  return false;
+}
+
+/**
  * The owner each removal target must lie in: `SeriesService.update` → update in SeriesService;
  * "the show action from InvoiceController" → show in InvoiceController (removal-scope.ts).
  */
@@ -279,6 +306,7 @@ function droppedAlready(o: Lines, kept: Uint8Array, name: string, ranges: Array<
 export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string, done?: (name: string) => boolean, attachedTexts?: ReadonlySet<string>): Set<number> {
   const removed = new Set<number>();
   const scopes = removalScopes(instruction);
+  const params = removalParams(instruction);
   for (const name of removalNames(o, instruction, consecutivePairs(updateText.split('\n').map((l) => l.trim()), o))) {
     if (updateMentions(updateText, name, o)) continue;
     // A definition of the name the merge already dropped (the update showed its neighbours adjacent)
@@ -287,7 +315,7 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
     const ranges = owner === undefined ? null : ownerRanges(o, owner, definesName, blockEnd);
     if (droppedAlready(o, kept, name, ranges) || done?.(name)) continue;
     for (let h = 0; h < o.text.length; h++) {
-      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name) || !inRanges(ranges, h)) continue;
+      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name) || !inRanges(ranges, h) || !takesParam(o, h, params.get(name))) continue;
       if (removeDefinitionAt(o, kept, h, removed)) break;
     }
   }

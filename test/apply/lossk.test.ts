@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { checkLoss, restoreLost } from '../../src/apply/loss.js';
 import { editedVersion, splitLines } from '../../src/apply/lines.js';
 import { lineIdentity } from '../../src/apply/line-identity.js';
-import { attachedRemovalHeads, removalNames, removalTargets } from '../../src/apply/removals.js';
+import { attachedRemovalHeads, instructedRemovals, removalNames, removalParams, removalTargets } from '../../src/apply/removals.js';
 
 const lines = (a: string[]): string => a.join('\n') + '\n';
 
@@ -85,6 +85,22 @@ describe('lossk: removals named the way people talk', () => {
     ]));
     // A table with a foreign key to it is another table, not "its" index.
     expect(attachedRemovalHeads(sql, 'Remove the tags table and its index.', '')).toEqual([8]);
+  });
+
+  it('an overload named by its parameter is the only one removed (Java; set d cs04)', () => {
+    const java = lines([
+      'class Mailer {', '    void send(String to, Duration timeout) {', '        client.post(to, timeout);', '    }', '',
+      '    @Deprecated', '    void send(String to, int timeoutSeconds) {', '        send(to, Duration.ofSeconds(timeoutSeconds));', '    }', '}',
+    ]);
+    const instruction = 'Remove the deprecated send overload that takes timeoutSeconds.';
+    expect(removalParams(instruction)).toEqual(new Map([['send', 'timeoutSeconds']]));
+    const o = splitLines(java);
+    const removed = [...instructedRemovals(o, new Uint8Array(o.text.length).fill(1), instruction, '')].sort((a, b) => a - b);
+    expect(removed).toEqual([4, 5, 6, 7, 8]);
+    const good = lines(['class Mailer {', '    void send(String to, Duration timeout) {', '        client.post(to, timeout);', '    }', '}']);
+    const wrong = lines(['class Mailer {', '', '    @Deprecated', '    void send(String to, int timeoutSeconds) {', '        send(to, Duration.ofSeconds(timeoutSeconds));', '    }', '}']);
+    expect(checkLoss(java, '// ...', instruction, good).lost).toEqual([]);
+    expect(checkLoss(java, '// ...', instruction, wrong).lost.length).toBeGreaterThan(0);
   });
 
   it('definitions named by description, scoped by number', () => {
