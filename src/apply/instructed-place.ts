@@ -81,7 +81,8 @@ export function insertAt(o: Lines, row: number, u: Lines, a: number, b: number, 
   // A blank line above it too, unless it opens a block (the first member of a class).
   if (row > 0 && !o.blank[row - 1] && !/[{([:]$/.test(o.norm[row - 1]!)) out.push(eol);
   for (let i = a; i <= b; i++) out.push(u.text[i]! + eol);
-  if (row < o.text.length && blankAfter) out.push(eol);
+  // None before the closer of the block it ends (the last member of a class).
+  if (row < o.text.length && blankAfter && !/^(?:[)\]}]|end\b)/.test(o.norm[row]!)) out.push(eol);
   for (let j = row; j < o.text.length; j++) out.push(o.text[j]! + o.eol[j]!);
   let text = out.join('');
   if (row >= o.text.length && !o.finalNewline) text = text.slice(0, -eol.length);

@@ -12,7 +12,7 @@ import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { attachedRemovalHeads, blockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalParams, removalScopes, takesParam } from './removals.js';
+import { attachedRemovalHeads, blockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
@@ -184,6 +184,7 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
 /** Original lines inside a definition the instruction asks to remove. */
 function instructedLines(orig: Lines, instruction: string | null, view: UpdateView): Set<number> {
   const out = instructedStatements(orig, instruction, new Set(view.where.keys()));
+  if (removalTargets(instruction).length === 0) return out;
   const pairs = new Set<string>();
   for (const seg of view.segments) for (const p of consecutivePairs(seg.lines.norm, orig)) pairs.add(p);
   const targets = removalNames(orig, instruction, pairs);

@@ -47,6 +47,9 @@ describe('lossk: no new line stands for an old one of another name', () => {
   it('a method head with `override` / `async` after its parameters names the method (C++, Dart; set i dart02)', () => {
     expect(lineIdentity('void update(const Todo& t) override {')).toBe('def update');
     expect(lineIdentity('Future<Todo> create(String title) async {')).toBe('def create');
+    // Kotlin's `fun`, expression bodies included (set l kt03: a new method placed by the instruction).
+    expect(lineIdentity('suspend fun rename(id: Long, title: String): Boolean = withContext(Dispatchers.IO) {')).toBe('def rename');
+    expect(lineIdentity('public void delete(long id) throws IOException {')).toBe('def delete');
     const create = ['  void create(const std::string& title) override {', '    auto res = client_.post(base_ + "/todos", title);', '    check(res, 201, "create");', '    cache_.put(res.id, res);', '  }'];
     const update = ['  void update(const Todo& t) override {', '    auto res = client_.put(base_ + "/todos/" + t.id, t.title);', '    check(res, 200, "update");', '    cache_.put(res.id, res);', '  }'];
     const code = lines(['class TodoApi : public Api {', ' public:', ...create, '};']);
