@@ -88,6 +88,23 @@ function closesEarlierBlocks(segs: Segment[]): boolean {
   return own < 0 && leftOpen(segs) >= -own;
 }
 
+/**
+ * The segment ends on a closing line, closes more brackets than it opens, and opens no block of its
+ * own on the way (new lines of a block left open, then its closer: `, timeout = 30` / `}`).
+ */
+function endsClosingMore(seg: Segment): boolean {
+  const l = seg.lines;
+  let last = l.text.length - 1;
+  while (last >= 0 && l.blank[last]) last--;
+  if (last < 0 || !/^[)\]}]+[;,]?$/.test(l.norm[last]!)) return false;
+  let net = 0;
+  for (const t of l.text) {
+    net += codeBracketDelta(t);
+    if (net > 0) return false;
+  }
+  return net < 0;
+}
+
 /** The segment's first (last) content lines equal the original's first (last) ones. */
 function showsEdge(ctx: MergeContext, seg: Segment, side: 'head' | 'tail'): boolean {
   const o = ctx.orig;
@@ -126,7 +143,9 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   const before = !first.markerBefore && (anchored(ctx, first) || editedAnchor(ctx, first)) && !showsEdge(ctx, first, 'head');
   // A last segment of closing lines after a marker (`});`, `}`) closes blocks an earlier segment
   // opened (closer-resume.ts); it does not say the file ends there.
-  const closing = segs.length > 1 && last.markerBefore && closersOnly(last);
+  // So does one of new lines ending in such closers (`, cfgTimeout = …` / `}` after a record's
+  // opening line, open-block-closer.ts): it closes more than it opens.
+  const closing = segs.length > 1 && last.markerBefore && (closersOnly(last) || endsClosingMore(last));
   // Closers of blocks the earlier segments left open close those blocks, wherever they end, not the
   // file: its last `}` looking the same says nothing (held-out set g go03: `func … {` / hunk / marker / `}`).
   // So do the closers ending a last segment of new code after a marker (`class C {` / marker / a new

@@ -11,10 +11,10 @@ import { splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
 
-const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above|next\s+to|beside)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
+const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above|between|next\s+to|beside)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
 
 /** Leading lines that belong to the definition below them: comments, decorators, attributes. */
-const LEAD = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z])/;
+export const LEAD = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z])/;
 
 export interface InstructedPlacement {
   content: string;
@@ -26,6 +26,7 @@ export function placeByInstruction(code: string, update: string, instruction: st
   if (!instruction || removalTargets(instruction).length > 0) return null;
   const m = PLACE.exec(instruction);
   if (!m) return null;
+  // "between create and delete", "next to search": right after the first.
   const side = /^(?:before|above)$/i.test(m[1]!) ? 'before' : 'after';
   const target = m[2]!;
   const o = splitLines(code);
@@ -74,14 +75,14 @@ function beforeDefinition(o: Lines, h: number): number {
 }
 
 /** The original with update rows [a, b] inserted before row `row`, a blank line between them and the code on each side. */
-function insertAt(o: Lines, row: number, u: Lines, a: number, b: number): string {
+export function insertAt(o: Lines, row: number, u: Lines, a: number, b: number, blankAfter = true): string {
   const eol = o.dominantEol;
   const out: string[] = [];
   for (let j = 0; j < row; j++) out.push(o.text[j]! + (o.eol[j] || eol));
   // A blank line above it too, unless it opens a block (the first member of a class).
   if (row > 0 && !o.blank[row - 1] && !/[{([:]$/.test(o.norm[row - 1]!)) out.push(eol);
   for (let i = a; i <= b; i++) out.push(u.text[i]! + eol);
-  if (row < o.text.length) out.push(eol);
+  if (row < o.text.length && blankAfter) out.push(eol);
   for (let j = row; j < o.text.length; j++) out.push(o.text[j]! + o.eol[j]!);
   let text = out.join('');
   if (row >= o.text.length && !o.finalNewline) text = text.slice(0, -eol.length);

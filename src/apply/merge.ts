@@ -13,6 +13,7 @@ import { instructionNames } from './instruction-scope.js';
 import { expandUpdate } from './marker-expansion.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
+import { placeNewDefinition } from './new-definition.js';
 import { renameKeptLines, renameTokens } from './instructed-rename.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
@@ -139,11 +140,14 @@ function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
 
 function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
   // One new definition the instruction places ("add X after Y"): inserted there, nothing removed.
-  const placed = placeByInstruction(input.code, input.update, input.instruction);
+  // One new definition and nothing else, placed nowhere by the instruction: after its last sibling (new-definition.ts).
+  const instructed = placeByInstruction(input.code, input.update, input.instruction);
+  const placed = instructed ?? placeNewDefinition(input.code, input.update, input.instruction);
   if (placed) {
     const report: MergeReport = { hunks: [{ rule: 'definition', start: placed.at, end: placed.at }], removedByInstruction: 0, restored: [], wholeFile: false };
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
-    return keepOriginal(input, { content: placed.content, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
+    const ambiguities = instructed ? [] : [`a new definition shown alone went after its last sibling (line ${placed.at + 1})`];
+    return keepOriginal(input, { content: placed.content, model, confidence: instructed ? 1 : 0.5, ambiguities, fullReplacement: false, report });
   }
   const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
   // A swapped definition whose new body has a comment where original code stood (`/* unchanged

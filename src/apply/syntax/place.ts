@@ -120,8 +120,9 @@ function segmentDefinitions(lang: LanguageId | 'sql', seg: Segment): Definition[
     const atEnd = d.end >= last && seg.markerAfter;
     const cut = d.end >= lines.text.length ||
       (atEnd && seg.markerAfterIndent !== null && seg.markerAfterIndent > indentColumns(lines.text[d.start]!)) ||
-      // Its last line opens a block the marker stands for (`def f(x):` with the body left out).
-      (atEnd && OPENS_BLOCK.test(lines.text[d.end]!));
+      // Its last line opens a block the marker stands for (`def f(x):` with the body left out), or
+      // one the update stops in (`sample:` ending a snippet with no marker): no body is shown.
+      (d.end >= last && OPENS_BLOCK.test(lines.text[d.end]!));
     return cut ? { ...d, clean: false } : d;
   });
 }
