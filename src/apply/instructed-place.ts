@@ -1,4 +1,5 @@
-// "Add CountProjects after DeleteProject", "Add a publish action before destroy": the update is one
+// "Add CountProjects after DeleteProject", "Add a publish action before destroy" ("next to search":
+// after it): the update is one
 // new definition and nothing else (no marker, no line of context), so the lines it shares with the
 // original (`if err != nil {`, `return response()->json($post);`) are common lines of every method,
 // not anchors. The instruction says where it goes: right after the named definition (past the blank
@@ -10,7 +11,7 @@ import { splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
 
-const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above|between)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
+const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above|between|next\s+to|beside)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
 
 /** Leading lines that belong to the definition below them: comments, decorators, attributes. */
 export const LEAD = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z])/;
@@ -25,8 +26,8 @@ export function placeByInstruction(code: string, update: string, instruction: st
   if (!instruction || removalTargets(instruction).length > 0) return null;
   const m = PLACE.exec(instruction);
   if (!m) return null;
-  // "between create and delete": right after the first.
-  const side = /^(?:after|below|between)$/i.test(m[1]!) ? 'after' : 'before';
+  // "between create and delete", "next to search": right after the first.
+  const side = /^(?:before|above)$/i.test(m[1]!) ? 'before' : 'after';
   const target = m[2]!;
   const o = splitLines(code);
   const u = splitLines(update);

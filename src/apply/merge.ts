@@ -209,16 +209,20 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   }
   const edged = impliedEdgeMarkers(ctx, split.hasMarkers);
   if (edged) ctx = buildContext(orig, edged, scope);
+  let fastResult: MergeResult | null = null;
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);
-    const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
-    if (mode === 'fast' || result.ambiguities.length === 0) return result;
+    fastResult = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
+    if (mode === 'fast' || fastResult.ambiguities.length === 0) return fastResult;
   }
   const large = largeChains(ctx);
   if (!large.complete) {
     const fast = fastChains(ctx);
     return finish(ctx, fast.chains, input, 'svc-v3-large', 0.25, [...fast.ambiguities, 'too many candidate anchors for global alignment; used greedy chains']);
   }
-  return finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
+  const largeResult = finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
+  // auto: a global placement the no-loss pass had to put code back into loses to a greedy one it
+  // did not (the greedy one's doubts stay in its confidence and notes).
+  return fastResult && largeResult.report.restored.length > 0 && fastResult.report.restored.length === 0 ? fastResult : largeResult;
 }
 
