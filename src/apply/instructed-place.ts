@@ -9,6 +9,7 @@ import { lineIdentity } from './line-identity.js';
 import { splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
+import { inRanges, ownerRanges, placeOwner } from './removal-scope.js';
 
 const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
 
@@ -42,12 +43,16 @@ export function placeByInstruction(code: string, update: string, instruction: st
   let last = u.text.length - 1;
   while (last >= 0 && u.blank[last]) last--;
   if (blockEnd(u, h) !== last + 1) return null;
-  // The new name is defined nowhere in the original; the target exactly once.
+  // "Add X to ReviewClient, after remove()": the target counts only inside the owner named, when the file defines it.
+  const owner = /\b(?:to|in|into|inside)\s+(.*)$/i.exec(instruction);
+  const ownerName = owner ? placeOwner(owner[1]!) : null;
+  const ranges = ownerName ? ownerRanges(o, ownerName, definesName, blockEnd) : null;
+  // The new name is defined nowhere in the original; the target exactly once (in the owner).
   let at = -1;
   for (let j = 0; j < o.text.length; j++) {
     if (o.blank[j]) continue;
     if (definesName(o.text[j]!, name)) return null;
-    if (definesName(o.text[j]!, target) && lineIdentity(o.norm[j]!) !== null) {
+    if (definesName(o.text[j]!, target) && lineIdentity(o.norm[j]!) !== null && inRanges(ranges, j)) {
       if (at >= 0) return null;
       at = j;
     }
@@ -80,7 +85,8 @@ function insertAt(o: Lines, row: number, u: Lines, a: number, b: number): string
   // A blank line above it too, unless it opens a block (the first member of a class).
   if (row > 0 && !o.blank[row - 1] && !/[{([:]$/.test(o.norm[row - 1]!)) out.push(eol);
   for (let i = a; i <= b; i++) out.push(u.text[i]! + eol);
-  if (row < o.text.length) out.push(eol);
+  // A blank line below it too, unless the enclosing block closes there (the last member of a class).
+  if (row < o.text.length && !/^(?:[)}\]][)}\];,]*|end)$/.test(o.norm[row]!)) out.push(eol);
   for (let j = row; j < o.text.length; j++) out.push(o.text[j]! + o.eol[j]!);
   let text = out.join('');
   if (row >= o.text.length && !o.finalNewline) text = text.slice(0, -eol.length);
