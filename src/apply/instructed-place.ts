@@ -10,6 +10,7 @@ import { lineIdentity } from './line-identity.js';
 import { splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
+import { inRanges, ownerRanges, placeOwner } from './removal-scope.js';
 
 const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above|between|next\s+to|beside)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
 
@@ -44,12 +45,16 @@ export function placeByInstruction(code: string, update: string, instruction: st
   let last = u.text.length - 1;
   while (last >= 0 && u.blank[last]) last--;
   if (blockEnd(u, h) !== last + 1) return null;
-  // The new name is defined nowhere in the original; the target exactly once.
+  // "Add X to ReviewClient, after remove()": the target counts only inside the owner named, when the file defines it.
+  const owner = /\b(?:to|in|into|inside)\s+(.*)$/i.exec(instruction);
+  const ownerName = owner ? placeOwner(owner[1]!) : null;
+  const ranges = ownerName ? ownerRanges(o, ownerName, definesName, blockEnd) : null;
+  // The new name is defined nowhere in the original; the target exactly once (in the owner).
   let at = -1;
   for (let j = 0; j < o.text.length; j++) {
     if (o.blank[j]) continue;
     if (definesName(o.text[j]!, name)) return null;
-    if (definesName(o.text[j]!, target) && lineIdentity(o.norm[j]!) !== null) {
+    if (definesName(o.text[j]!, target) && lineIdentity(o.norm[j]!) !== null && inRanges(ranges, j)) {
       if (at >= 0) return null;
       at = j;
     }

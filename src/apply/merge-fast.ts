@@ -2,6 +2,7 @@
 // occurrence with the most context agreeing around it), then the chain grows outwards one line at a
 // time to the nearest occurrence, refusing block-crossing or context-free jumps. Linear-ish in the
 // file size; reports every guess it had to make so `auto` can hand the request to svc-v3-large.
+import { markedBodyEnd } from './marked-body.js';
 import {
   crossesBlock, editedNeighbours, firstAtOrAbove, jumpSupported, lastBelow, neighbourAgreement, resumeAnchor, sameBlockHeader, strongLines, strongSupport,
   type Chain, type MergeContext, type Segment,
@@ -226,7 +227,8 @@ export function fastChains(ctx: MergeContext): FastChains {
       prevJ = j;
     }
     chains.push(chain);
-    lo = prevJ + 1;
+    // A marker deeper than the header ending this segment keeps that header's body (marked-body.ts).
+    lo = Math.max(prevJ + 1, markedBodyEnd(ctx.orig, seg, chain, segs[k + 1]));
   }
   return { chains, ambiguities };
 }

@@ -1,6 +1,7 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import { markedBodyEnd } from './marked-body.js';
 import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
@@ -740,11 +741,12 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
   let renamed: Map<number, Array<[number, number]>> | undefined;
 
   let prevEnd = 0;
+  let bodyFloor = -1;
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
     // An anchor inside a block of another name (the `bucket = …` line of a new resource matched in
     // the next resource) is not one (line-identity.ts).
-    let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j));
+    let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j) && j >= bodyFloor);
     chains[k] = chain;
     const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) ?? closerResumeAcross(o, segs, spans, k) : null;
     if (resumed && resumed[1] >= prevEnd) {
@@ -878,7 +880,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       for (let i = s.text.length - blanks; i < s.text.length; i++) drop.add(i);
     }
     spans[k] = { start, end: Math.max(end, start), pairs: all, delta, drop };
-    prevEnd = Math.max(end, start);
+    // A marker deeper than the header ending this segment keeps that header's body (marked-body.ts):
+    // the next segment neither anchors nor grows inside it.
+    bodyFloor = markedBodyEnd(o, seg, all, segs[k + 1]);
+    prevEnd = Math.max(end, start, bodyFloor);
   }
 
   // Segments without anchors go into the window between their anchored neighbours.
