@@ -116,11 +116,21 @@ export function isMarkerElement(text: string): boolean {
 
 /**
  * The key of a keyed element — `features = ["a"]`, `md: 768px`, `"b": 2`, `timeout=5` — or null.
- * `==`, `=>`, `::` and `:=` do not key an element.
+ * `==`, `=>`, `::` and `:=` do not key an element, nor does a URL's scheme (`https://a.example.com`).
  */
 export function elementKey(text: string): string | null {
-  const m = /^(["'`]?)([\w$.@-]+)\1\s*(?::(?![:=])|=(?![=>]))\s*\S/.exec(text);
+  const m = /^(["'`]?)([\w$.@-]+)\1\s*(?::(?![:=]|\/\/)|=(?![=>]))\s*\S/.exec(text);
   return m ? m[2]! : null;
+}
+
+/**
+ * A keyed element whose value is a bracket holding only a marker — `line_items_attributes: [...]`,
+ * `headers: {/* ... *\/}` — stands for the original element of that key, value and all.
+ */
+export function collapsedValue(text: string): boolean {
+  if (elementKey(text) === null) return false;
+  const m = /^(["'`]?)[\w$.@-]+\1\s*[:=]\s*([[({])(.*)([\])}])$/.exec(text);
+  return m !== null && CLOSING_BRACKET[m[2]!] === m[4] && isMarkerElement(m[3]!);
 }
 
 /** A marker comment written against an element without its own comma: `/* ... *\/ xl: 1200px`. */

@@ -6,8 +6,9 @@
 // marker is replaced by the original's elements between the elements the update shows on either
 // side of it, copied with the original's separators. Nothing is expanded when the match is not
 // certain: the line then stays as written and the no-loss pass keeps the original line.
-import { bracketLists, elementKey, gluedMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
+import { bracketLists, collapsedValue, elementKey, gluedMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
 import { isMarkerLine } from './markers.js';
+import { respread, spreadList, type SpreadList } from './spread-lists.js';
 
 /** Cheap pre-check: a line that can hold a marker element at all. */
 const MAYBE_MARKER = /\.\.\.|…|\/\*|<!--|\(\*/;
@@ -30,6 +31,8 @@ interface Candidate {
   j: number;
   text: string;
   list: BracketList;
+  /** The original list spread over several lines, read as the one line `text` (spread-lists.ts). */
+  spread?: SpreadList;
 }
 
 function readOriginal(code: string): Original {
@@ -110,6 +113,8 @@ interface Piece {
   marker: boolean;
   /** A marker comment written against the next ('before') or previous ('after') element, without a comma. */
   glued?: 'before' | 'after';
+  /** A keyed element with a marker for its value (`key: [...]`): the original element of that key. */
+  collapsed?: boolean;
 }
 
 /** The list's elements, with marker comments glued to an element split off it. */
@@ -118,6 +123,10 @@ function pieces(line: string, g: BracketList): Piece[] {
   for (const e of g.elements) {
     if (isMarkerElement(line.slice(e.start, e.end))) {
       out.push({ ...e, marker: true });
+      continue;
+    }
+    if (collapsedValue(line.slice(e.start, e.end))) {
+      out.push({ ...e, marker: false, collapsed: true });
       continue;
     }
     const glued = gluedMarker(line, e);
@@ -138,7 +147,13 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
   // A `...` the original list holds too is code there (Python's Ellipsis, C varargs), not a marker.
   if (u.some((t, k) => marker[k] && o.includes(t))) return null;
   if (u.length > MAX_ELEMENTS || o.length > MAX_ELEMENTS) return null;
+  // A list of nothing but a marker (`headers: {...}`) is the original list as written, spacing and all.
+  if (u.length === 1 && marker[0] && o.length > 0 && line[g.open] === c.text[c.list.open]) {
+    return keepContinuation(line.slice(0, g.open + 1) + c.text.slice(c.list.open + 1, c.list.close) + line.slice(g.close), line.length - g.close, c, orig);
+  }
   const match = alignElements(u, marker, o);
+  // A collapsed element matched by its key is the original element; one matched to none is not certain.
+  if (ps.some((p, a) => p.collapsed && match[a]! < 0)) return null;
   const ranges: Array<[number, number, number]> = []; // [update element, first original, last original]
   for (let a = 0; a < u.length; a++) {
     if (!marker[a]) continue;
@@ -152,15 +167,21 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
   }
   // The separator a glued marker's elements need where the original's own is not at hand.
   const sep = (x: number): string => (x >= 0 && x + 1 < oe.length ? c.text.slice(oe[x]!.end, oe[x + 1]!.start) : oe.length > 1 ? c.text.slice(oe[0]!.end, oe[1]!.start) : ', ');
-  let out = line;
-  for (let r = ranges.length - 1; r >= 0; r--) {
-    const [a, first, last] = ranges[r]!;
+  // Edits as [from, to, text] of the update line, applied right to left (they do not overlap).
+  const edits: Array<[number, number, string]> = [];
+  for (const [a, first, last] of ranges) {
     const items = c.text.slice(oe[first]!.start, oe[last]!.end);
     const p = ps[a]!;
-    if (p.glued === 'before') out = out.slice(0, p.start) + items + sep(last) + out.slice(ps[a + 1]!.start);
-    else if (p.glued === 'after') out = out.slice(0, ps[a - 1]!.end) + sep(first - 1) + items + out.slice(p.end);
-    else out = out.slice(0, p.start) + items + out.slice(p.end);
+    if (p.glued === 'before') edits.push([p.start, ps[a + 1]!.start, items + sep(last)]);
+    else if (p.glued === 'after') edits.push([ps[a - 1]!.end, p.end, sep(first - 1) + items]);
+    else edits.push([p.start, p.end, items]);
   }
+  ps.forEach((p, a) => {
+    if (p.collapsed) edits.push([p.start, p.end, o[match[a]!]!]);
+  });
+  edits.sort((x, y) => y[0] - x[0]);
+  let out = line;
+  for (const [from, to, text] of edits) out = out.slice(0, from) + text + out.slice(to);
   return keepContinuation(out, line.length - g.close, c, orig);
 }
 
@@ -199,13 +220,20 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, mod
     let list = mode === 'value' ? lists?.[lists.length - 1] : lists?.find((l) => l.open === head.length - 1);
     if (list && mode === 'words') list = wordList(t, list) ?? undefined;
     if (list && list.close >= 0) cands.push({ j, text: t, list });
+    // The original spreads the list over the rows below, one element a row (spread-lists.ts).
+    else if (list && mode === 'commas' && list.elements.length === 0) {
+      const spread = spreadList(orig.lines, orig.trimmed, j, head.length - 1);
+      if (spread) cands.push({ j, text: spread.text, list: spread.list, spread });
+    }
   });
   const c = pickCandidate(cands, update, i, orig);
-  return c && expandList(line, g, c, orig);
+  const out = c && expandList(line, g, c, orig);
+  if (!out || !c.spread) return out;
+  return respread(out, g.open, c.spread, orig.lines)?.join('\n') ?? null;
 }
 
 const holdsMarker = (line: string, l: BracketList) =>
-  l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)) || gluedMarker(line, e) !== null);
+  l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)) || gluedMarker(line, e) !== null || collapsedValue(line.slice(e.start, e.end)));
 
 /** Update line i with every marker element it holds expanded, or null when none could be. */
 function expandLine(update: string[], i: number, orig: Original): string | null {
@@ -221,6 +249,8 @@ function expandLine(update: string[], i: number, orig: Original): string | null 
     if (!g) break;
     limit = g.open;
     const next = expandAt(update, i, line, g, 'commas', orig);
+    // A list written back over several rows ends the line's expansion.
+    if (next?.includes('\n')) return next;
     if (next) {
       line = next;
       changed = true;
@@ -259,7 +289,7 @@ export function expandInlineMarkers(update: string, code: string): string {
     const e = expandLine(lines, i, orig);
     if (e === null) return l + crs[i]!;
     changed = true;
-    return e + crs[i]!;
+    return e.split('\n').join(`${crs[i]!}\n`) + crs[i]!;
   });
   return changed ? out.join('\n') : update;
 }

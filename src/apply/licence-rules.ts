@@ -11,6 +11,7 @@ import { blockEnd } from './removals.js';
 import { lineIdentity, ownerRow } from './line-identity.js';
 import { rowIdentity } from './block-names.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, tokens, type Lines } from './lines.js';
+import { elementParts } from './element-content.js';
 
 /** Tokens two lines share at their start and at their end (not overlapping). */
 function ends(a: string[], b: string[]): number {
@@ -51,13 +52,17 @@ const SIBLING_WINDOW = 60;
  * Lines without siblings are judged by the other rules.
  */
 export function distinctEdit(orig: Lines, j: number, r: string): boolean {
-  const tj = tokens(orig.norm[j]!);
-  const tr = tokens(r);
+  // Two elements in the same tags (`<td className="x">…</td>`) are told apart by their content (element-content.ts).
+  const ej = elementParts(orig.norm[j]!);
+  const byContent = ej !== null && elementParts(r)?.wrap === ej.wrap;
+  const text = (n: string): string => (byContent ? elementParts(n)?.content ?? n : n);
+  const tj = tokens(text(orig.norm[j]!));
+  const tr = tokens(text(r));
   if (ends(tj, tr) >= tj.length && tj.length === tr.length) return true;
   // A kept key or name (`Lines = …`, `int sum(…) {` with a parameter changed): siblings of other keys or names do not compete.
   const nameOf = (n: string): string | null => lineIdentity(n) ?? assignmentKey(n);
   const kj = nameOf(orig.norm[j]!);
-  const keyKept = kj !== null && nameOf(r) === kj;
+  const keyKept = !byContent && kj !== null && nameOf(r) === kj;
   const owner = ownerRow(orig, j);
   const level = orig.indent[j]!;
   const floor = owner < 0 ? 0 : orig.indent[owner]!;
@@ -67,7 +72,7 @@ export function distinctEdit(orig: Lines, j: number, r: string): boolean {
     // Parallel blocks that are not named (`if` checks), not other definitions or keys.
     return oy === owner || (oy >= 0 && owner >= 0 && orig.indent[oy] === floor && ownerRow(orig, oy) === grand && lineIdentity(orig.norm[oy]!) === null && lineIdentity(orig.norm[owner]!) === null);
   };
-  const cacheKey = keyKept ? -1 - j : j;
+  const cacheKey = byContent ? orig.text.length + j : keyKept ? -1 - j : j;
   let cached = siblingBests.get(orig);
   if (!cached) siblingBests.set(orig, (cached = new Map()));
   const hit = cached.get(cacheKey);
@@ -85,7 +90,7 @@ export function distinctEdit(orig: Lines, j: number, r: string): boolean {
       seen++;
       if (!related(y)) continue;
       if (keyKept && nameOf(orig.norm[y]!) !== kj) continue;
-      const ty = tokens(orig.norm[y]!);
+      const ty = tokens(text(orig.norm[y]!));
       bestEnds = Math.max(bestEnds, ends(tj, ty));
       bestCommon = Math.max(bestCommon, common(tj, ty));
     }

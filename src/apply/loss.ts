@@ -12,7 +12,7 @@ import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { blockEnd, definesName, instructedStatements, removalScopes, removalTargets } from './removals.js';
+import { attachedRemovalHeads, blockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
@@ -28,6 +28,7 @@ import { anotherElement, anotherSibling } from './sibling-items.js';
 import { INLINE_MARKER } from './markers.js';
 import { extendedInPlace } from './extended-line.js';
 import { coincidentAnchor } from './coincident-anchors.js';
+import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -183,21 +184,27 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
 /** Original lines inside a definition the instruction asks to remove. */
 function instructedLines(orig: Lines, instruction: string | null, view: UpdateView): Set<number> {
   const out = instructedStatements(orig, instruction, new Set(view.where.keys()));
-  const targets = removalTargets(instruction);
+  if (removalTargets(instruction).length === 0) return out;
+  const pairs = new Set<string>();
+  for (const seg of view.segments) for (const p of consecutivePairs(seg.lines.norm, orig)) pairs.add(p);
+  const targets = removalNames(orig, instruction, pairs);
   if (targets.length === 0) return out;
   // A target qualified by its owner (`SeriesService.update`) is licensed inside that owner only.
   const scopes = removalScopes(instruction);
+  const params = removalParams(instruction);
   const ranges = new Map(targets.map((name) => [name, scopes.has(name) ? ownerRanges(orig, scopes.get(name)!, definesName, blockEnd) : null]));
   for (let h = 0; h < orig.text.length; h++) {
     if (orig.blank[h]) continue;
     for (const name of targets) {
-      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h)) continue;
+      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h) || !takesParam(orig, h, params.get(name))) continue;
       let start = h;
-      while (start > 0 && !orig.blank[start - 1] && /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(orig.norm[start - 1]!)) start--;
+      while (start > 0 && !orig.blank[start - 1] && LEADING.test(orig.norm[start - 1]!)) start--;
       const end = blockEnd(orig, h);
       for (let j = start; j < end; j++) out.add(j);
     }
   }
+  // What belongs to a removed definition when the instruction says so ("its trigger", removals.ts).
+  for (const h of attachedRemovalHeads(orig, instruction, [...view.where.keys()].join('\n'))) for (let j = h; j < blockEnd(orig, h); j++) out.add(j);
   return out;
 }
 
@@ -267,7 +274,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
     const seg = segs[s]!;
     const first = s === 0;
     const last = s === segs.length - 1;
-    const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1);
+    // A closer opening the segment after a marker closes the block the segment before left open (closer-pins.ts).
+    const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1) || (seg.markerBefore && closesPreviousOpener(segs[s - 1]?.lines, segs[s - 1]?.markerAfterIndent, seg.lines, i1, orig, p, (u) => uniqueOriginalRow(view, orig, segs[s - 1]!.lines.norm[u]!)));
     if (q >= N) {
       if (pHolds && endOk(s) && shallow === 0) return true;
       continue;
@@ -303,11 +311,20 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if (headsSomething && !wholeBlocksBetween(orig, missing, q, blockEnd)) continue;
       // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
       const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
-      if (pHolds && nearestAfter(view, orig, p, q) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
-      if (qHolds && nearestBefore(view, orig, p, q) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p))) return true;
+      const sameAs = (r: number) => (j: number): boolean => key(orig.norm[j]!) === key(orig.norm[r]!);
+      if (pHolds && (nearestAfter(view, orig, p, q) || nearestAtDepth(orig, p, q, q, sameAs(q), seg.lines, i1, p, i2, q)) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
+      if (qHolds && (nearestBefore(view, orig, p, q) || nearestAtDepth(orig, p, q, p, sameAs(p), seg.lines, i1, p, i2, q)) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p))) return true;
     }
   }
   return false;
+}
+
+/** The original row of a line the original has once, or undefined. */
+function uniqueOriginalRow(view: UpdateView, orig: Lines, norm: string): number | undefined {
+  const k = key(norm);
+  if (view.origCount.get(k) !== 1) return undefined;
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && key(orig.norm[j]!) === k) return j;
+  return undefined;
 }
 
 /** An update row strictly between rows i1 and i2 of a segment still holds an inline marker of the update's own. */

@@ -111,11 +111,27 @@ function restReplaced(u: Lines, orig: Lines, start: number, last: number, h: num
     for (let y = j; y < c; y++) if (orig.norm[y] === u.norm[a]) at = y;
     if (at < 0) continue;
     found = true;
+    // The new lines end as a line of the rest ends (`: "gray";` closing a one-line ternary rewritten
+    // over several lines): they are that line's edit, and the model stopped there, before the lines after it.
+    if (stopsAtEditedLine(orig, at, c, u.norm[last]!)) return false;
     let rest = 0;
     for (let y = at + 1; y < c; y++) if (!orig.blank[y]) rest++;
     if (rest > added) return false;
   }
   return found;
+}
+
+/** Shortest line end that ties the snippet's last line to an original line (shorter ends — `);`, `}` — are everywhere). */
+const MIN_SHARED_END = 8;
+
+/** Some original row y in (at, c) ends with `tail` (not equal to it) and non-blank rows follow it before c. */
+function stopsAtEditedLine(orig: Lines, at: number, c: number, tail: string): boolean {
+  if (tail.length < MIN_SHARED_END) return false;
+  for (let y = at + 1; y < c; y++) {
+    if (orig.blank[y] || orig.norm[y] === tail || !orig.norm[y]!.endsWith(tail)) continue;
+    for (let z = y + 1; z < c; z++) if (!orig.blank[z]) return true;
+  }
+  return false;
 }
 
 /** The update with the closing lines its unclosed last segment implies appended (unchanged when none). */

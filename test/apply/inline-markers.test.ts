@@ -136,3 +136,28 @@ describe('expandInlineMarkers: glued markers, keyed elements, lists without comm
     expect(expand('f(a ... b)\n', 'f(a, x, b)\n')).toBe('f(a ... b)\n');
   });
 });
+
+describe('expandInlineMarkers: URLs, collapsed values, lists spread over rows (branch shapek)', () => {
+  it("a URL's scheme is no key: a marker before a new URL stands for the URLs before it", () => {
+    const conf = 'origins = https://a.example.com, https://b.example.com\n';
+    expect(expand('origins = …, https://c.example.com\n', conf)).toBe('origins = https://a.example.com, https://b.example.com, https://c.example.com\n');
+  });
+  it('a list of nothing but a marker is the original list, its spacing inside the brackets kept', () => {
+    const php = "$client = new Client(['base_uri' => $url, 'headers' => [ 'Accept' => 'json' ]]);\n";
+    expect(expand("$client = new Client(['base_uri' => $url, 'headers' => [...]]);\n", php)).toBe(php);
+  });
+  it('a keyed element whose value is only a marker is the original element of that key', () => {
+    const kt = 'val req = Request(url = base, headers = mapOf("A" to "1"), timeout = 5)\n';
+    expect(expand('val req = Request(url = base, retries = 2, headers = (...), timeout = 9)\n', kt)).toBe('val req = Request(url = base, retries = 2, headers = mapOf("A" to "1"), timeout = 9)\n');
+    // No original element of that key: nothing is expanded.
+    expect(expand('val req = Request(url = base, body = (...))\n', kt)).toBe('val req = Request(url = base, body = (...))\n');
+  });
+  it('a one-line marker for a list the original spreads one element a row is written back in that layout', () => {
+    const rs = 'use crate::{\n    config,\n    store,\n};\n';
+    expect(expand('use crate::{/* ... */, metrics};\n', rs)).toBe('use crate::{\n    config,\n    store,\n    metrics,\n};\n');
+    const go = 'var names = []string{\n\t"a",\n\t"b",\n}\n';
+    expect(expand('var names = []string{..., "c"}\n', go)).toBe('var names = []string{\n\t"a",\n\t"b",\n\t"c",\n}\n');
+    // Rows holding two elements are not one element a row: left as written.
+    expect(expand('xs = [..., 5]\n', 'xs = [\n    1, 2,\n    3,\n]\n')).toBe('xs = [..., 5]\n');
+  });
+});
