@@ -18,8 +18,8 @@ const CONTROL = new Set([
   'sizeof', 'checked', 'unchecked', 'foreach', 'repeat', 'where', 'function', 'def', 'fn', 'func', 'sub', 'super', 'this', 'self',
 ]);
 const HEAD_MODIFIERS = /^(?:(?:export|default|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|readonly|extern|const|unsafe|open|sealed|suspend|partial|get|set|constexpr|explicit|friend|operator)\s+)*/;
-/** `[type tokens] name<generics>(params)[: ret | -> ret | const | throws X] {` */
-const BRACE_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)*?)([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*(?:<[^()]*>)?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:(?::|->)\s*[^{=;]+?)?\s*(?:const\s*|noexcept\s*|throws\s+[\w.,\s]+)?\{$/;
+/** `[type tokens] name<generics>(params)[: ret | -> ret | const | throws X | async | override] {` */
+const BRACE_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)*?)([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*(?:<[^()]*>)?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:(?::|->)\s*[^{=;]+?)?\s*(?:const\s*|noexcept\s*|throws\s+[\w.,\s]+|(?:async\*?|sync\*|override|final)\s*)?\{$/;
 /** The same without the brace (Allman): at least one type token before the name, declared parameters. */
 const ALLMAN_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)+?)([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*\(([^()]*)\)\s*(?:const|noexcept)?$/;
 const DECLARED_PARAM = /^(?:[\w<>[\].:*&]+\s+)+[*&]*[\w$]+(?:\s*=\s*[^,]+)?$/;
@@ -55,8 +55,11 @@ function lastPart(name: string): string {
   return k < 0 ? name : name.slice(k + 2);
 }
 
+/** Words that never name a method, even after a type (`public void delete(long id) {` does name one). */
+const NEVER_NAMES = new Set(['function', 'def', 'fn', 'func', 'sub', 'super', 'this', 'self', 'new', 'if', 'for', 'while', 'switch', 'catch', 'return']);
+
 function headName(types: string, name: string): boolean {
-  if (CONTROL.has(name)) return false;
+  if (CONTROL.has(name) && (types.trim() === '' || NEVER_NAMES.has(name))) return false;
   for (const t of types.trim().split(/\s+/)) if (t && CONTROL.has(t)) return false;
   return true;
 }

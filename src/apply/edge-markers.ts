@@ -8,6 +8,7 @@ import { codeBracketDelta } from './brackets.js';
 import { closersOnly } from './closer-resume.js';
 import { editedVersion, firstToken } from './lines.js';
 import { firstAtOrAbove, strongLines, type MergeContext, type Segment } from './merge-context.js';
+import { insideBlockBeforeEnd } from './open-blocks.js';
 
 /** Original lines at the edge compared with the segment's: equal ones mean the segment does show the edge. */
 const EDGE_LINES = 2;
@@ -78,6 +79,32 @@ function leftOpen(segs: Segment[]): number {
   return depth;
 }
 
+/** The last segment, after a marker, closes more blocks than it opens, all of them left open before it. */
+function closesEarlierBlocks(segs: Segment[]): boolean {
+  const last = segs[segs.length - 1]!;
+  if (segs.length < 2 || !last.markerBefore) return false;
+  let own = 0;
+  for (const t of last.lines.text) own += codeBracketDelta(t);
+  return own < 0 && leftOpen(segs) >= -own;
+}
+
+/**
+ * The segment ends on a closing line, closes more brackets than it opens, and opens no block of its
+ * own on the way (new lines of a block left open, then its closer: `, timeout = 30` / `}`).
+ */
+function endsClosingMore(seg: Segment): boolean {
+  const l = seg.lines;
+  let last = l.text.length - 1;
+  while (last >= 0 && l.blank[last]) last--;
+  if (last < 0 || !/^[)\]}]+[;,]?$/.test(l.norm[last]!)) return false;
+  let net = 0;
+  for (const t of l.text) {
+    net += codeBracketDelta(t);
+    if (net > 0) return false;
+  }
+  return net < 0;
+}
+
 /** The segment's first (last) content lines equal the original's first (last) ones. */
 function showsEdge(ctx: MergeContext, seg: Segment, side: 'head' | 'tail'): boolean {
   const o = ctx.orig;
@@ -116,11 +143,18 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   const before = !first.markerBefore && (anchored(ctx, first) || editedAnchor(ctx, first)) && !showsEdge(ctx, first, 'head');
   // A last segment of closing lines after a marker (`});`, `}`) closes blocks an earlier segment
   // opened (closer-resume.ts); it does not say the file ends there.
-  const closing = segs.length > 1 && last.markerBefore && closersOnly(last);
+  // So does one of new lines ending in such closers (`, cfgTimeout = …` / `}` after a record's
+  // opening line, open-block-closer.ts): it closes more than it opens.
+  const closing = segs.length > 1 && last.markerBefore && (closersOnly(last) || endsClosingMore(last));
   // Closers of blocks the earlier segments left open close those blocks, wherever they end, not the
   // file: its last `}` looking the same says nothing (held-out set g go03: `func … {` / hunk / marker / `}`).
-  const after = !last.markerAfter && (anchored(ctx, last) || closing || editedAnchor(ctx, last)) &&
-    ((closing && leftOpen(segs) > 0) || !(showsEdge(ctx, last, 'tail') && !anchoredAwayFromEnd(ctx, last)));
+  // So do the closers ending a last segment of new code after a marker (`class C {` / marker / a new
+  // method / `}`): more closed than opened, blocks the earlier segments left open (closer-anchors.ts
+  // closingTail pairs them with those blocks' own closing lines).
+  // And a last segment inside the block of a unique line that ends before the file (open-blocks.ts).
+  const closesOpened = closesEarlierBlocks(segs) || insideBlockBeforeEnd(ctx);
+  const after = !last.markerAfter && (anchored(ctx, last) || closing || closesOpened || editedAnchor(ctx, last)) &&
+    ((closing && leftOpen(segs) > 0) || closesOpened || !(showsEdge(ctx, last, 'tail') && !anchoredAwayFromEnd(ctx, last)));
   if (!before && !after) return null;
   return segs.map((seg, k) => ({
     ...seg,

@@ -3,9 +3,9 @@
 // copies (a new endpoint repeating `if (x is null) { return NotFound(); }` of its neighbour), which
 // makes a hunk written in order look out of order. The reordering is believed only when the hunks'
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
-import { codeBracketDelta } from './brackets.js';
-import { fastChains } from './merge-fast.js';
+import { fastChains, staysInOpenerBlock } from './merge-fast.js';
 import type { MergeContext } from './merge-context.js';
+import { continuesOpenBlock } from './open-blocks.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
 function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
@@ -14,28 +14,15 @@ function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
   return [chain[0]![1], chain[chain.length - 1]![1]];
 }
 
-/**
- * A segment that opens by closing blocks the segments before it left open (`asyncHandler(… => {`,
- * marker, `})` / `);` / a new route) goes on from the block they opened: the update is written in
- * file order up to it, whatever its new code copies from elsewhere (set j js01).
- */
-function continuesOpenBlock(ctx: MergeContext, k: number): boolean {
-  const l = ctx.segments[k]!.lines;
-  let f = 0;
-  while (f < l.text.length && l.blank[f]) f++;
-  if (f >= l.text.length || !/^[)}\]]/.test(l.norm[f]!)) return false;
-  let depth = 0;
-  for (let q = 0; q < k; q++) for (const t of ctx.segments[q]!.lines.text) depth += codeBracketDelta(t);
-  return depth > 0;
-}
-
 /** True when the segments taken in `order` anchor on disjoint, increasing stretches of the original. */
 export function fileOrderHolds(ctx: MergeContext, order: number[]): boolean {
   // A segment continuing the block its predecessor opened stays right after it.
   for (let x = 0; x < order.length; x++) if (order[x]! > 0 && continuesOpenBlock(ctx, order[x]!) && order[x - 1] !== order[x]! - 1) return false;
   let prevLast = -1;
   for (const k of order) {
-    // Segments without an anchor travel with the segment before them (merge-fast.ts fileOrder).
+    // Segments without an anchor, or continuing the block the one before them opened, travel with
+    // the segment before them (merge-fast.ts fileOrder).
+    if (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k)) continue;
     const r = anchorRange(ctx, k);
     if (!r) continue;
     if (r[0] <= prevLast) return false;

@@ -1,4 +1,5 @@
-// "Add CountProjects after DeleteProject", "Add a publish action before destroy": the update is one
+// "Add CountProjects after DeleteProject", "Add a publish action before destroy" ("next to search":
+// after it): the update is one
 // new definition and nothing else (no marker, no line of context), so the lines it shares with the
 // original (`if err != nil {`, `return response()->json($post);`) are common lines of every method,
 // not anchors. The instruction says where it goes: right after the named definition (past the blank
@@ -11,10 +12,10 @@ import { markerLines } from './markers.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
 import { inRanges, ownerRanges, placeOwner } from './removal-scope.js';
 
-const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
+const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above|between|next\s+to|beside)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
 
 /** Leading lines that belong to the definition below them: comments, decorators, attributes. */
-const LEAD = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z])/;
+export const LEAD = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z])/;
 
 export interface InstructedPlacement {
   content: string;
@@ -26,7 +27,8 @@ export function placeByInstruction(code: string, update: string, instruction: st
   if (!instruction || removalTargets(instruction).length > 0) return null;
   const m = PLACE.exec(instruction);
   if (!m) return null;
-  const side = /^(?:after|below)$/i.test(m[1]!) ? 'after' : 'before';
+  // "between create and delete", "next to search": right after the first.
+  const side = /^(?:before|above)$/i.test(m[1]!) ? 'before' : 'after';
   const target = m[2]!;
   const o = splitLines(code);
   const u = splitLines(update);
@@ -46,7 +48,7 @@ export function placeByInstruction(code: string, update: string, instruction: st
   // "Add X to ReviewClient, after remove()": the target counts only inside the owner named, when the file defines it.
   const owner = /\b(?:to|in|into|inside)\s+(.*)$/i.exec(instruction);
   const ownerName = owner ? placeOwner(owner[1]!) : null;
-  const ranges = ownerName ? ownerRanges(o, ownerName, definesName, blockEnd) : null;
+  const ranges = ownerName && ownerName !== target ? ownerRanges(o, ownerName, definesName, blockEnd) : null;
   // The new name is defined nowhere in the original; the target exactly once (in the owner).
   let at = -1;
   for (let j = 0; j < o.text.length; j++) {
@@ -78,15 +80,15 @@ function beforeDefinition(o: Lines, h: number): number {
 }
 
 /** The original with update rows [a, b] inserted before row `row`, a blank line between them and the code on each side. */
-function insertAt(o: Lines, row: number, u: Lines, a: number, b: number): string {
+export function insertAt(o: Lines, row: number, u: Lines, a: number, b: number, blankAfter = true): string {
   const eol = o.dominantEol;
   const out: string[] = [];
   for (let j = 0; j < row; j++) out.push(o.text[j]! + (o.eol[j] || eol));
   // A blank line above it too, unless it opens a block (the first member of a class).
   if (row > 0 && !o.blank[row - 1] && !/[{([:]$/.test(o.norm[row - 1]!)) out.push(eol);
   for (let i = a; i <= b; i++) out.push(u.text[i]! + eol);
-  // A blank line below it too, unless the enclosing block closes there (the last member of a class).
-  if (row < o.text.length && !/^(?:[)}\]][)}\];,]*|end)$/.test(o.norm[row]!)) out.push(eol);
+  // None before the closer of the block it ends (the last member of a class).
+  if (row < o.text.length && blankAfter && !/^(?:[)\]}]|end\b)/.test(o.norm[row]!)) out.push(eol);
   for (let j = row; j < o.text.length; j++) out.push(o.text[j]! + o.eol[j]!);
   let text = out.join('');
   if (row >= o.text.length && !o.finalNewline) text = text.slice(0, -eol.length);

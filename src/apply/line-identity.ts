@@ -8,10 +8,11 @@ import { closesAt } from './brackets.js';
 import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
 import { letFunctionName } from './let-definitions.js';
+import { namedItemsDiffer } from './sibling-items.js';
 import type { Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
-const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
+const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fun|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
 const SQL = /^CREATE\s+(?:UNIQUE\s+)?(?:OR\s+REPLACE\s+)?(TABLE|VIEW|INDEX|FUNCTION|PROCEDURE|TRIGGER|TYPE|SEQUENCE)(?:\s+IF\s+NOT\s+EXISTS)?\s+([\w$."]+)/i;
 const HCL = /^(resource|data|module|variable|output|provider)\s+"([^"]+)"(?:\s+"([^"]+)")?/;
 const TEST_MACRO = /^((?:TYPED_)?TEST(?:_[FP])?)\s*\(([^)]*)\)/;
@@ -186,7 +187,8 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     if (hs < 0) return true;
     ho = ownerRow(o, ho);
     if (ho < 0) return true;
-    if (rowNamesDiffer(o, ho, s, hs)) return renameShownInPlace(s, hs, o, ho);
+    // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).
+    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!)) return renameShownInPlace(s, hs, o, ho);
   }
   return true;
 }

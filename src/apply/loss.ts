@@ -12,7 +12,7 @@ import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { blockEnd, definesName, instructedStatements, removalScopes, removalTargets } from './removals.js';
+import { attachedRemovalHeads, blockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
@@ -184,21 +184,27 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
 /** Original lines inside a definition the instruction asks to remove. */
 function instructedLines(orig: Lines, instruction: string | null, view: UpdateView): Set<number> {
   const out = instructedStatements(orig, instruction, new Set(view.where.keys()));
-  const targets = removalTargets(instruction);
+  if (removalTargets(instruction).length === 0) return out;
+  const pairs = new Set<string>();
+  for (const seg of view.segments) for (const p of consecutivePairs(seg.lines.norm, orig)) pairs.add(p);
+  const targets = removalNames(orig, instruction, pairs);
   if (targets.length === 0) return out;
   // A target qualified by its owner (`SeriesService.update`) is licensed inside that owner only.
   const scopes = removalScopes(instruction);
+  const params = removalParams(instruction);
   const ranges = new Map(targets.map((name) => [name, scopes.has(name) ? ownerRanges(orig, scopes.get(name)!, definesName, blockEnd) : null]));
   for (let h = 0; h < orig.text.length; h++) {
     if (orig.blank[h]) continue;
     for (const name of targets) {
-      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h)) continue;
+      if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h) || !takesParam(orig, h, params.get(name))) continue;
       let start = h;
-      while (start > 0 && !orig.blank[start - 1] && /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(orig.norm[start - 1]!)) start--;
+      while (start > 0 && !orig.blank[start - 1] && LEADING.test(orig.norm[start - 1]!)) start--;
       const end = blockEnd(orig, h);
       for (let j = start; j < end; j++) out.add(j);
     }
   }
+  // What belongs to a removed definition when the instruction says so ("its trigger", removals.ts).
+  for (const h of attachedRemovalHeads(orig, instruction, [...view.where.keys()].join('\n'))) for (let j = h; j < blockEnd(orig, h); j++) out.add(j);
   return out;
 }
 

@@ -10,6 +10,8 @@ import {
 import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
+import { continuesOpenBlock, openBlockRange, uniqueOpenerBlock } from './open-blocks.js';
+import { solidRow } from './lines.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -23,6 +25,8 @@ const SUPPORT_SLACK = 3;
 
 /** Segment lines (the rarest) considered as the pivot. */
 const MAX_PIVOT_LINES = 64;
+/** Support a unique line needs to settle a tied pivot: two neighbouring lines agreeing, or one other segment line near its implied position. */
+const MIN_UNIQUE_SUPPORT = 0.25;
 /** Strong lines on each side of a pivot candidate consulted for support. */
 const SUPPORT_RADIUS = 24;
 
@@ -30,12 +34,14 @@ const SUPPORT_RADIUS = 24;
  * The pivot is the (line, occurrence) with the most agreeing context: other strong lines of the
  * segment found near their implied positions. Ties go to the rarer line, then the earlier position.
  */
-export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo: number): { i: number; j: number; tied: boolean } | null {
+export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo: number, hi = Infinity): { i: number; j: number; tied: boolean } | null {
   let bestI = -1;
   let bestJ = -1;
   let bestSupport = -1;
   let bestCount = Infinity;
   let tied = false;
+  // The best-supported line the original has once from `lo` (see below).
+  let unique: { i: number; j: number; support: number } | null = null;
   // Only the rarest lines are pivot candidates (a segment of 5,000 copies of one line stays cheap).
   const counted: Array<[number, number]> = [];
   for (let x = 0; x < strong.length; x++) {
@@ -52,7 +58,7 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
     const i = strong[x]!;
     const pos = ctx.index.get(seg.lines.norm[i]!)!;
     const from = firstAtOrAbove(pos, lo);
-    for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES; c++) {
+    for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES && pos[c]! < hi; c++) {
       const q = pos[c]!;
       // Same indentation as the update writes it breaks ties between copies (`.header {` at the top
       // level or inside `@media`), then the same spacing inside the line (`tags      = var.tags`
@@ -72,6 +78,7 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
         const k = firstAtOrAbove(p2, want - SUPPORT_SLACK);
         if (k < p2.length && p2[k]! <= want + SUPPORT_SLACK) support++;
       }
+      if (count === 1 && (!unique || support > unique.support)) unique = { i, j: q, support };
       const better = support > bestSupport || (support === bestSupport && count < bestCount);
       if (better) {
         // Same position reached through another line of the same block is not a tie.
@@ -87,6 +94,13 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
     }
   }
   if (bestI < 0) return null;
+  // Copies of the best line equally supported (a body the segment shares with its neighbours), or
+  // a best occurrence on the wrong side of a line the original has once (a chain through both is
+  // impossible): that unique line, supported by at least one other segment line near it, decides
+  // (the segment's own definition header, a job's last step before a new job copying the others).
+  if (unique && unique.support >= MIN_UNIQUE_SUPPORT && (tied || Math.sign(unique.i - bestI) !== Math.sign(unique.j - bestJ))) {
+    return { i: unique.i, j: unique.j, tied: false };
+  }
   return { i: bestI, j: bestJ, tied };
 }
 
@@ -127,6 +141,22 @@ function twinFitsBetter(ctx: MergeContext, seg: Segment, strong: number[], x: nu
   return false;
 }
 
+/**
+ * A last segment with no marker after it that ends with the original's last line (a twin class's
+ * method at the file's end): of a tied pivot's copies, the one at the same distance from the end.
+ */
+function atFileEnd(ctx: MergeContext, seg: Segment, pivot: { i: number; j: number }, lo: number): { i: number; j: number; tied: boolean } | null {
+  if (seg.markerAfter) return null;
+  const s = seg.lines;
+  const o = ctx.orig;
+  const sLast = solidRow(s, s.text.length, -1);
+  const oLast = solidRow(o, o.text.length, -1);
+  if (sLast < 0 || oLast < 0 || s.norm[sLast] !== o.norm[oLast]) return null;
+  const want = oLast - (sLast - pivot.i);
+  const pos = ctx.index.get(s.norm[pivot.i]!);
+  return want >= lo && pos && pos.includes(want) ? { i: pivot.i, j: want, tied: false } : null;
+}
+
 export function fastChains(ctx: MergeContext): FastChains {
   const chains: Chain[] = [];
   const ambiguities: string[] = [];
@@ -136,7 +166,14 @@ export function fastChains(ctx: MergeContext): FastChains {
     const seg = segs[k]!;
     const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
     const resume = resumeAnchor(ctx, seg, lo);
-    const pivot = resume ? { i: resume[0], j: resume[1], tied: false } : pickPivot(ctx, seg, strong, lo);
+    let pivot = resume ? { i: resume[0], j: resume[1], tied: false } : null;
+    // A segment resuming inside the block the one before it opened is pinned there (open-blocks.ts).
+    let inBlock = pivot || k === 0 ? null : openBlockRange(ctx, k, chains[k - 1]!);
+    // Unless a line of that part is one the original has once, elsewhere: the marker reached past the block.
+    if (inBlock && strong.some((i) => i < inBlock!.end && uniqueOutside(ctx, seg.lines.norm[i]!, inBlock!.from, inBlock!.to))) inBlock = null;
+    if (inBlock) pivot = pickPivot(ctx, seg, strong.filter((i) => i < inBlock.end), Math.max(lo, inBlock.from), inBlock.to);
+    pivot ??= pickPivot(ctx, seg, strong, lo);
+    if (pivot?.tied && k === segs.length - 1) pivot = atFileEnd(ctx, seg, pivot, lo) ?? pivot;
     if (!pivot) {
       chains.push([]);
       continue;
@@ -197,6 +234,38 @@ export function fastChains(ctx: MergeContext): FastChains {
 }
 
 /**
+ * The segment goes on inside the block of a unique line the one before it ends on (open-blocks.ts)
+ * and has an anchor there (a compose service's `environment:` under `worker:`, whatever it copies
+ * from the api service): it travels with that segment. A hunk that merely follows a marker written
+ * at body depth, with nothing in that block, is ordered by its own anchor.
+ */
+export function staysInOpenerBlock(ctx: MergeContext, k: number): boolean {
+  const block = uniqueOpenerBlock(ctx, k);
+  if (!block) return false;
+  const seg = ctx.segments[k]!;
+  const strong = strongLines(seg).filter((i) => i < block.end);
+  return strong.length > 0 && pickPivot(ctx, seg, strong, block.from, block.to) !== null;
+}
+
+/** The original has `norm` once, outside [from, to). */
+function uniqueOutside(ctx: MergeContext, norm: string, from: number, to: number): boolean {
+  const pos = ctx.index.get(norm);
+  return pos !== undefined && pos.length === 1 && (pos[0]! < from || pos[0]! >= to);
+}
+
+/** A line that only closes blocks (`end)`, `});`): no anchor of its own. */
+const CLOSING_ONLY = /^(?:[)}\]][)}\];,]*|end\b[)}\];,]*)$/;
+
+/**
+ * The segment's only strong line found in the original, closers aside, is line i, and the original
+ * has it more than once.
+ */
+function loneRepeatedAnchor(ctx: MergeContext, seg: Segment, strong: number[], i: number): boolean {
+  if ((ctx.index.get(seg.lines.norm[i]!)?.length ?? 0) < 2) return false;
+  return strong.every((x) => x === i || CLOSING_ONLY.test(seg.lines.norm[x]!) || !ctx.index.has(seg.lines.norm[x]!));
+}
+
+/**
  * Hunks written out of file order (a model answering the second request first): each segment's
  * best anchor looked up over the whole file. Returns the segment order by anchor position when that
  * differs from the update's order and every segment has an untied anchor; null otherwise.
@@ -207,6 +276,12 @@ export function fileOrder(ctx: MergeContext): number[] | null {
   const at: number[] = [];
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
+    // A segment closing the block the one before it left open, or going on inside the block the one
+    // before it ends on, goes on right after it (open-blocks.ts).
+    if (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k)) {
+      at.push(at[k - 1]!);
+      continue;
+    }
     const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
     const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
     // A segment with no exact anchor but an edited definition header at its start is placed there.
@@ -217,7 +292,9 @@ export function fileOrder(ctx: MergeContext): number[] | null {
     }
     // A segment with no anchor at all (closing lines after `import (` and a marker, a new method
     // after a marker inside its class) goes with the one before it, as the update wrote it.
-    if (!p && k > 0) {
+    // So does one whose only line the original has is a common one it has several times (`case _ => false`
+    // of a new `match`): new code, no anchor to reorder by.
+    if ((!p || loneRepeatedAnchor(ctx, seg, strong, p.i)) && k > 0) {
       at.push(at[k - 1]!);
       continue;
     }

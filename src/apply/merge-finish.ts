@@ -6,6 +6,9 @@ import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers } from './closer-resume.js';
+import { blanksAfterEmptyMarker } from './empty-marker.js';
+import { siblingAfterShownBlock } from './shown-block.js';
+import { closersOutweighRepeated } from './repeated-chain.js';
 import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
 import { editedBeyondInsert } from './edge-edits.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
@@ -751,6 +754,11 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     }
     // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
     if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
+    // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
+    if (!resumed && chain.length > 0) {
+      const closing = closingTail(o, segs, spans, k, prevEnd);
+      if (closersOutweighRepeated(seg.lines, o, ctx.index, chain, closing)) chain = chains[k] = closing;
+    }
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
@@ -772,6 +780,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
         rules[k] = 'edited-line';
       }
       const edge = (k === 0 && !seg.markerBefore) || (k === segs.length - 1 && !seg.markerAfter);
+      // Closers of blocks opened segments before, paired by structure (closer-anchors.ts), outweigh
+      // common lines a new block copies from its neighbour (its `end` taken for the neighbour's).
+      if (chain.length === 0) chain = closingTail(o, segs, spans, k, prevEnd);
       if (chain.length === 0 && !edge) {
         chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget).filter(([i, j]) => sameOwner(seg.lines, i, o, j));
         if (chain.length > 0) {
@@ -847,7 +858,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // Blank lines between the marker and a first line that is context: layout around the marker,
     // not new lines, where the original has no blank line there (`{` then `public function index`).
     let drop: Set<number> | undefined;
-    if (seg.markerBefore && leadBlanks > 0 && all[0]![0] === leadBlanks && all[0]![1] === start && !(start > 0 && o.blank[start - 1])) {
+    if (seg.markerBefore && leadBlanks > 0 && all[0]![0] === leadBlanks && all[0]![1] === start &&
+        (!(start > 0 && o.blank[start - 1]) || blanksAfterEmptyMarker(k > 0 && spans[k - 1] ? segs[k - 1]!.lines : null, o, start, prevEnd))) {
       drop = new Set<number>();
       for (let i = 0; i < leadBlanks; i++) drop.add(i);
     }
@@ -900,7 +912,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     if (!edgeBound) ambiguities.push(`segment ${k + 1} has no anchor line in the original; placed by position`);
     rules[k] = edgeBound ? 'file-edge' : 'position';
     const inBlock = k > 0 && spans[k - 1] ? endOfShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : -1;
-    spans[k] = inBlock >= 0 ? closingTailAt(seg.lines, o, inBlock, lo) : placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
+    spans[k] = inBlock >= 0 ? closingTailAt(seg.lines, o, inBlock, lo)
+      : (k > 0 && spans[k - 1] ? siblingAfterShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : null) ??
+        placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
   }
   return { spans: spans as Span[], ambiguities, rules };
 }

@@ -13,6 +13,7 @@ import { instructionNames } from './instruction-scope.js';
 import { expandUpdate } from './marker-expansion.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
+import { placeNewDefinition } from './new-definition.js';
 import { renameKeptLines, renameTokens } from './instructed-rename.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import type { ApplyInput } from './parse.js';
@@ -139,11 +140,14 @@ function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
 
 function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
   // One new definition the instruction places ("add X after Y"): inserted there, nothing removed.
-  const placed = placeByInstruction(input.code, input.update, input.instruction);
+  // One new definition and nothing else, placed nowhere by the instruction: after its last sibling (new-definition.ts).
+  const instructed = placeByInstruction(input.code, input.update, input.instruction);
+  const placed = instructed ?? placeNewDefinition(input.code, input.update, input.instruction);
   if (placed) {
     const report: MergeReport = { hunks: [{ rule: 'definition', start: placed.at, end: placed.at }], removedByInstruction: 0, restored: [], wholeFile: false };
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
-    return keepOriginal(input, { content: placed.content, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
+    const ambiguities = instructed ? [] : [`a new definition shown alone went after its last sibling (line ${placed.at + 1})`];
+    return keepOriginal(input, { content: placed.content, model, confidence: instructed ? 1 : 0.5, ambiguities, fullReplacement: false, report });
   }
   const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
   // A swapped definition whose new body has a comment where original code stood (`/* unchanged
@@ -205,16 +209,20 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   }
   const edged = impliedEdgeMarkers(ctx, split.hasMarkers);
   if (edged) ctx = buildContext(orig, edged, scope);
+  let fastResult: MergeResult | null = null;
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);
-    const result = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
-    if (mode === 'fast' || result.ambiguities.length === 0) return result;
+    fastResult = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
+    if (mode === 'fast' || fastResult.ambiguities.length === 0) return fastResult;
   }
   const large = largeChains(ctx);
   if (!large.complete) {
     const fast = fastChains(ctx);
     return finish(ctx, fast.chains, input, 'svc-v3-large', 0.25, [...fast.ambiguities, 'too many candidate anchors for global alignment; used greedy chains']);
   }
-  return finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
+  const largeResult = finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
+  // auto: a global placement the no-loss pass had to put code back into loses to a greedy one it
+  // did not (the greedy one's doubts stay in its confidence and notes).
+  return fastResult && largeResult.report.restored.length > 0 && fastResult.report.restored.length === 0 ? fastResult : largeResult;
 }
 

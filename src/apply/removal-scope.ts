@@ -55,9 +55,10 @@ export function inRanges(ranges: Array<[number, number]> | null, h: number): boo
 export function separatorToDrop(o: Lines, kept: Uint8Array, start: number, end: number): number[] {
   const after: number[] = [];
   for (let j = end; j < o.text.length && o.blank[j]; j++) after.push(j);
-  if (after.length > 0 && after.every((j) => kept[j])) return after;
   const before: number[] = [];
   for (let j = start - 1; j >= 0 && o.blank[j]; j--) before.push(j);
+  // The longer of the two separators stays (a method removed before a class: the class's two blank lines).
+  if (after.length > 0 && after.every((j) => kept[j])) return before.length === 0 ? after : after.slice(0, Math.min(after.length, before.length));
   if (before.length === 0 || !before.every((j) => kept[j])) return [];
   const next = end + after.length;
   const closes = next < o.text.length && o.indent[next]! < o.indent[start]!;

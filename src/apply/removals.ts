@@ -3,9 +3,13 @@
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
 import { splitLines, type Lines } from './lines.js';
 import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
+import { attachedHeads } from './attached-removals.js';
+import { isMarkerLine } from './markers.js';
+import { describedTargets } from './described-targets.js';
 
-const VERBS = /\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
-const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action)s?\b/i;
+// A verb word after an article names a thing ("Remove the delete method"): it starts no removal phrase.
+const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
+const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action|subcommand|command|trigger|index|bucket|resource|output|overload)s?\b/i;
 const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls']);
 
 /** Names the instruction asks to remove: backticked names, code-looking identifiers, or a word after a kind word. */
@@ -69,6 +73,41 @@ function phraseTargets(phrase: string): string[] {
     if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);
   }
   return [...out];
+}
+
+/** removalTargets and the definitions of `o` the removal phrases name by description (described-targets.ts). */
+export function removalNames(o: Lines, instruction: string | null, shownPairs?: ReadonlySet<string>): string[] {
+  const targets = removalTargets(instruction);
+  if (targets.length === 0) return targets;
+  const described = describedTargets(o, verbPhrases(qualifiedText(instruction!)).map(removalPhrase), definesName, blockEnd, shownPairs);
+  return described.length === 0 ? targets : [...new Set([...targets, ...described])];
+}
+
+/**
+ * The parameter that picks one overload of a removal target: "the SetAsync overload that takes
+ * ttlSeconds", "the `parse` function with the `strict` parameter" → SetAsync → ttlSeconds.
+ */
+export function removalParams(instruction: string | null): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!instruction) return out;
+  for (const rest of verbPhrases(qualifiedText(instruction))) {
+    const m = /\b(?:that|which)\s+(?:takes|accepts|has)\s+(?:an?\s+|the\s+)?`?([A-Za-z_$][\w$]*)`?|\bwith\s+(?:the\s+|an?\s+)?`?([A-Za-z_$][\w$]*)`?\s+(?:param(?:eter)?|argument)\b/i.exec(rest);
+    const param = m ? (m[1] ?? m[2])! : null;
+    if (!param) continue;
+    for (const name of phraseTargets(removalPhrase(rest.slice(0, m!.index)))) if (name !== param) out.set(name, param);
+  }
+  return out;
+}
+
+/** The definition headed by row h declares `param` (on its head or the next lines up to its opening bracket); true when no parameter is asked for. */
+export function takesParam(o: Lines, h: number, param: string | undefined): boolean {
+  if (param === undefined) return true;
+  const word = new RegExp(`(^|[^\\w$])${escapeRe(param)}(?![\\w$])`);
+  for (let j = h; j < o.text.length && j < h + 8; j++) {
+    if (word.test(o.text[j]!)) return true;
+    if (/[{:]\s*$|=>\s*$/.test(o.text[j]!)) break;
+  }
+  return false;
 }
 
 /**
@@ -165,7 +204,7 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE|TRIGGER))\b/i;
+const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fun|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE|TRIGGER))\b/i;
 
 /** Whether original line j defines `name`. */
 export function definesName(text: string, name: string): boolean {
@@ -175,9 +214,13 @@ export function definesName(text: string, name: string): boolean {
   if (!word.test(t)) return false;
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
   if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-])`, 'i').test(t)) return true;
+  // An HCL block labelled `name` (`resource "aws_s3_bucket" "reports" {`).
+  if (new RegExp(`^(?:resource|data|module|output|variable|provider)\\s+(?:"[^"]*"\\s+)*"${escapeRe(name)}"\\s*\\{`).test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
-  // A definition qualified by its owner (`void Scene::debugDump() const {`); not `obj.name(` calls.
-  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}\\s*(?:\\(|:|=|\\{)`).test(t);
+  // A definition qualified by its owner (`void Scene::debugDump() const {`); not `obj.name(` calls,
+  // nor a statement calling it (`return SetAsync(…)`). Type parameters may follow (`SetAsync<T>(`).
+  if (/^(?:return|await|yield|throw|new)\s/.test(t)) return false;
+  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:|=|\\{)`).test(t);
 }
 
 /** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
@@ -255,41 +298,127 @@ function definitionCount(o: Lines, name: string): number {
 
 /** Some line defining `name` is not kept (the merge left it out). */
 function droppedAlready(o: Lines, kept: Uint8Array, name: string, ranges: Array<[number, number]> | null = null): boolean {
-  for (let h = 0; h < o.text.length; h++) if (!kept[h] && !o.blank[h] && definesName(o.text[h]!, name) && inRanges(ranges, h)) return true;
+  // A one-line key of that name in a block the update rewrote (`reports = aws_s3_bucket.reports.arn`) is not such a definition.
+  for (let h = 0; h < o.text.length; h++) if (!kept[h] && !o.blank[h] && definesName(o.text[h]!, name) && inRanges(ranges, h) && blockEnd(o, h) > h + 1) return true;
   return false;
 }
 
-export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string, done?: (name: string) => boolean): Set<number> {
+export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string, done?: (name: string) => boolean, attachedTexts?: ReadonlySet<string>): Set<number> {
   const removed = new Set<number>();
   const scopes = removalScopes(instruction);
-  for (const name of removalTargets(instruction)) {
-    if (new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`).test(updateText)) continue;
+  const params = removalParams(instruction);
+  for (const name of removalNames(o, instruction, consecutivePairs(updateText.split('\n').map((l) => l.trim()), o))) {
+    if (updateMentions(updateText, name, o)) continue;
     // A definition of the name the merge already dropped (the update showed its neighbours adjacent)
     // was the one meant: another of that name (the interface method a handler implements) stays (set j go04).
     const owner = scopes.get(name);
     const ranges = owner === undefined ? null : ownerRanges(o, owner, definesName, blockEnd);
     if (droppedAlready(o, kept, name, ranges) || done?.(name)) continue;
     for (let h = 0; h < o.text.length; h++) {
-      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name) || !inRanges(ranges, h)) continue;
-      let start = h;
-      while (start > 0 && kept[start - 1] && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] &&
-        /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/)/.test(o.norm[start - 1]!)) start--;
-      const end = blockEnd(o, h);
-      let whole = true;
-      for (let j = start; j < end; j++) if (!kept[j]) whole = false;
-      if (!whole) continue;
-      for (let j = start; j < end; j++) removed.add(j);
-      // The blank lines separating it from what follows go with it (those before it stay as the
-      // separator), unless the update shows those (they stay) or none follow before its enclosing
-      // block closes: then the blank lines before it go, so one separator remains (removal-scope.ts).
-      if (start === 0 || o.blank[start - 1]) {
-        for (const j of separatorToDrop(o, kept, start, end)) removed.add(j);
-      }
-      if (end >= o.text.length) for (let j = start - 1; j >= 0 && o.blank[j] && kept[j]; j--) removed.add(j);
-      break;
+      if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name) || !inRanges(ranges, h) || !takesParam(o, h, params.get(name))) continue;
+      if (removeDefinitionAt(o, kept, h, removed)) break;
     }
   }
+  // What belongs to a removed definition, when the phrase says so (attached-removals.ts).
+  for (const h of attachedRemovalHeads(o, instruction, updateText)) if (kept[h]) removeDefinitionAt(o, kept, h, removed);
+  // The same heads found in the original, for a merged file that no longer holds what they belong to.
+  if (attachedTexts) for (let h = 0; h < o.text.length; h++) if (kept[h] && !removed.has(h) && o.indent[h] === 0 && attachedTexts.has(o.norm[h]!)) removeDefinitionAt(o, kept, h, removed);
+  if (removed.size > 0) oneSeparator(o, kept, removed);
   return removed;
+}
+
+/**
+ * Adjacent removed blocks each dropped one separator, the same one at times: across a stretch of
+ * removed and blank rows, as many blank rows remain as the longer separator at its two edges had
+ * (extra kept ones go, those above first).
+ */
+function oneSeparator(o: Lines, kept: Uint8Array, removed: Set<number>): void {
+  for (let a = 0; a < o.text.length; ) {
+    if (!(o.blank[a] || removed.has(a))) {
+      a++;
+      continue;
+    }
+    let b = a;
+    while (b + 1 < o.text.length && (o.blank[b + 1] || removed.has(b + 1))) b++;
+    let lead = 0;
+    while (a + lead <= b && o.blank[a + lead]) lead++;
+    let trail = 0;
+    while (b - trail >= a && o.blank[b - trail]) trail++;
+    const left: number[] = [];
+    for (let j = a; j <= b; j++) if (o.blank[j] && !removed.has(j)) left.push(j);
+    const want = a === 0 || b === o.text.length - 1 ? left.length : Math.max(lead, trail);
+    if (lead <= b - a && left.length > want) for (const j of left.slice(0, left.length - want)) if (kept[j]) removed.add(j);
+    a = b + 1;
+  }
+}
+
+/** "a\u0000b" for each two consecutive non-blank lines (normalised) with no marker between them. */
+export function consecutivePairs(norms: readonly string[], o: Lines): Set<string> {
+  const shown = new Set(o.norm);
+  const out = new Set<string>();
+  let prev: string | null = null;
+  for (const n of norms) {
+    if (n === '') continue;
+    if (isMarkerLine(n, shown)) {
+      prev = null;
+      continue;
+    }
+    if (prev !== null) out.add(`${prev}\u0000${n}`);
+    prev = n;
+  }
+  return out;
+}
+
+/**
+ * The update names `name` on a line of code: a marker that says what it stands for
+ * (`# ... other buckets unchanged (artifacts bucket resources removed) ...`) shows nothing.
+ */
+function updateMentions(updateText: string, name: string, o: Lines): boolean {
+  const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
+  if (!word.test(updateText)) return false;
+  const shown = new Set(o.text.map((t) => t.trim()));
+  return updateText.split('\n').some((line) => word.test(line) && !isMarkerLine(line, shown));
+}
+
+/** Lines above a definition that belong to it: decorators, attributes (`[Obsolete(…)]`), comments. */
+export const LEADING = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z][\w.]*(?:\(.*\))?\]$)/;
+
+/** Adds the definition headed by row h (with its leading comments and one separator) to `removed` when the merge kept all of it. */
+function removeDefinitionAt(o: Lines, kept: Uint8Array, h: number, removed: Set<number>): boolean {
+  let start = h;
+  while (start > 0 && kept[start - 1] && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] && LEADING.test(o.norm[start - 1]!)) start--;
+  const end = blockEnd(o, h);
+  for (let j = start; j < end; j++) if (!kept[j]) return false;
+  for (let j = start; j < end; j++) removed.add(j);
+  // The blank lines separating it from what follows go with it (those before it stay as the
+  // separator), unless the update shows those (they stay) or none follow before its enclosing
+  // block closes: then the blank lines before it go, so one separator remains (removal-scope.ts).
+  if (start === 0 || o.blank[start - 1]) {
+    for (const j of separatorToDrop(o, kept, start, end)) removed.add(j);
+  }
+  if (end >= o.text.length) for (let j = start - 1; j >= 0 && o.blank[j] && kept[j]; j--) removed.add(j);
+  return true;
+}
+
+/**
+ * Header rows of the definitions that belong to one the instruction removes ("the labels table, its
+ * trigger and its index"; attached-removals.ts), per removal phrase; none the update mentions.
+ */
+export function attachedRemovalHeads(o: Lines, instruction: string | null, updateText: string): number[] {
+  if (!instruction) return [];
+  const out = new Set<number>();
+  for (const rest of verbPhrases(qualifiedText(instruction))) {
+    const names = phraseTargets(removalPhrase(rest)).filter((n) => !updateMentions(updateText, n, o));
+    if (names.length === 0) continue;
+    // The definition each name removes: its first (removeDefinitionAt's); others of that name may belong to it.
+    const rows: number[] = [];
+    for (const n of names) {
+      const h = o.text.findIndex((t, j) => !o.blank[j] && definesName(t, n));
+      if (h >= 0) rows.push(h);
+    }
+    for (const h of attachedHeads(o, rest, rows, updateText, blockEnd)) out.add(h);
+  }
+  return [...out].sort((a, b) => a - b);
 }
 
 /**
@@ -303,7 +432,8 @@ export function removeInstructed(content: string, instruction: string | null, up
   const all = new Uint8Array(o.text.length).fill(1);
   // Names the merge already removed a definition of (the content holds fewer than the original) are done.
   const before = original === undefined ? null : splitLines(original);
-  const removed = instructedRemovals(o, all, instruction, updateText, before ? (name) => definitionCount(before, name) > definitionCount(o, name) : undefined);
+  const attached = before ? new Set(attachedRemovalHeads(before, instruction, updateText).map((h) => before.norm[h]!)) : undefined;
+  const removed = instructedRemovals(o, all, instruction, updateText, before ? (name) => definitionCount(before, name) > definitionCount(o, name) : undefined, attached);
   if (removed.size === 0) return content;
   let out = '';
   for (let j = 0; j < o.text.length; j++) if (!removed.has(j)) out += o.text[j]! + o.eol[j]!;

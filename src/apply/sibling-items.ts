@@ -46,6 +46,13 @@ function otherSetting(a: string, b: string): boolean {
   return true;
 }
 
+/** Two list items opening with the same naming key set to other values (`- name: A` / `- name: B`). */
+export function namedItemsDiffer(a: string, b: string): boolean {
+  const na = NAMED_ITEM.exec(a);
+  const nb = na && NAMED_ITEM.exec(b);
+  return !!na && !!nb && na[2] === nb[2] && na[3] !== nb[3];
+}
+
 /**
  * `a` and `b` are two items of a list: the same shape, at least two literals and not one in common,
  * or items opening with the same naming key (`- name: A` / `- name: B`) set to other values.

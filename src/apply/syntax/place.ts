@@ -120,8 +120,9 @@ function segmentDefinitions(lang: LanguageId | 'sql', seg: Segment): Definition[
     const atEnd = d.end >= last && seg.markerAfter;
     const cut = d.end >= lines.text.length ||
       (atEnd && seg.markerAfterIndent !== null && seg.markerAfterIndent > indentColumns(lines.text[d.start]!)) ||
-      // Its last line opens a block the marker stands for (`def f(x):` with the body left out).
-      (atEnd && OPENS_BLOCK.test(lines.text[d.end]!));
+      // Its last line opens a block the marker stands for (`def f(x):` with the body left out), or
+      // one the update stops in (`sample:` ending a snippet with no marker): no body is shown.
+      (d.end >= last && OPENS_BLOCK.test(lines.text[d.end]!));
     return cut ? { ...d, clean: false } : d;
   });
 }
@@ -339,6 +340,20 @@ function originalView(code: string): NonNullable<typeof lastOriginal> {
   return lastOriginal;
 }
 
+/**
+ * The segment is the update's last (no marker after it) and its last line is the original's last
+ * line (a twin class's method at the file's end, set j ts03).
+ */
+function endsFile(seg: SegDefs, orig: Lines): boolean {
+  if (seg.markerAfter || seg.markerless) return false;
+  const s = seg.lines;
+  let a = s.text.length - 1;
+  while (a >= 0 && s.blank[a]) a--;
+  let b = orig.text.length - 1;
+  while (b >= 0 && orig.blank[b]) b--;
+  return a >= 0 && b >= 0 && s.norm[a] === orig.norm[b];
+}
+
 /** Definition o sits inside a definition whose name the instruction mentions (instruction-scope.ts). */
 function withinNamed(odefs: Definition[], o: number, scope: ReadonlySet<string>): boolean {
   for (let p = odefs[o]!.parent; p >= 0; p = odefs[p]!.parent) if (scope.has(odefs[p]!.name)) return true;
@@ -379,8 +394,10 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     // An original definition already matched by another update definition is not a candidate.
     let cands = sameNamed(ud, within).filter(free);
     if (cands.length === 0) return -1;
+    let shownWithout = false;
     if (within === undefined) {
       const { near: rows, before, after, opens } = contextRows(segs, k, ud, index);
+      shownWithout = rows.length === 0;
       if (rows.length > 0) {
         // The class whose members surround the definition in the update (or whose head it is shown under).
         const holders = rows.map((r) => {
@@ -412,7 +429,10 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       // definition the instruction names, else the first.
       const same = cands.filter((o) => odefs[o]!.header === ud.header);
       const named = same.filter((o) => withinNamed(odefs, o, scope));
-      if (same.length >= 1) cands = named.length === 1 ? named : same.slice(0, 1);
+      // A last segment shown with no context and no class around it that ends the file as the
+      // original does (no marker after it) edits the last twin.
+      const lastTwin = shownWithout && endsFile(segs[k]!, orig) && !segs.some((sg) => sg.defs.some((d) => CONTAINERS.has(kindGroup(d.kind))));
+      if (same.length >= 1) cands = named.length === 1 ? named : lastTwin ? same.slice(-1) : same.slice(0, 1);
     }
     if (cands.length !== 1) return -1;
     const o = cands[0]!;

@@ -1,0 +1,74 @@
+// Definitions an instruction names by description, not by name: "Remove the two warehouse
+// endpoints" means `getWarehouse` and `createWarehouse`. A plain word W right before a kind word
+// (endpoint, route, handler, method, function, test) names the definitions whose name holds W as
+// one of its words (camelCase or snake_case parts, singular or plural alike). Scoped by number: a
+// singular kind word wants exactly one such definition, a count ("the two", "both") exactly that
+// many, a plural without count one or more; otherwise none is named.
+import type { Lines } from './lines.js';
+
+const DESCRIBED = /\b(?:the\s+)?(?:(one|two|three|four|five|six|both|\d+)\s+)?([a-z][a-z]+)\s+(endpoint|route|handler|method|function|test|action)(s?)\b/gi;
+const COUNTS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, both: 2 };
+/** Words that describe rather than name (`the unused helper functions`). */
+const NOT_NAMES = new Set(['the', 'old', 'unused', 'legacy', 'deprecated', 'obsolete', 'debug', 'temporary', 'extra', 'duplicate', 'dead', 'other', 'all', 'these', 'those', 'private', 'public', 'helper', 'test', 'admin', 'async', 'static', 'new', 'two', 'both']);
+const HEAD_NAME = /([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(/g;
+
+/**
+ * The non-blank lines around the definition at rows [h, end) (above its leading comments and
+ * annotations) are shown next to each other by the update (`shownPairs`: "a\u0000b" of consecutive
+ * non-blank update lines with no marker between).
+ */
+function shownAround(o: Lines, h: number, end: number, shownPairs?: ReadonlySet<string>): boolean {
+  if (!shownPairs) return false;
+  let p = h - 1;
+  while (p >= 0 && (o.blank[p] || /^(@|\/\/|#|\/\*|\*|--|\[[A-Z])/.test(o.norm[p]!))) p--;
+  let q = end;
+  while (q < o.text.length && o.blank[q]) q++;
+  return p >= 0 && q < o.text.length && shownPairs.has(`${o.norm[p]}\u0000${o.norm[q]}`);
+}
+
+function stem(w: string): string {
+  const l = w.toLowerCase();
+  return l.endsWith('ies') ? `${l.slice(0, -3)}y` : l.endsWith('ses') || l.endsWith('xes') ? l.slice(0, -2) : l.endsWith('s') ? l.slice(0, -1) : l;
+}
+
+/** The words of an identifier: `getWarehouseById` → get, warehouse, by, id. */
+function words(name: string): string[] {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_$-]+/).filter(Boolean).map(stem);
+}
+
+/**
+ * Names of the definitions in `o` that the removal phrases describe. `defines(text, name)` and
+ * `blockEnd` come from removals.ts (a definition heads a block of more than one line).
+ */
+export function describedTargets(o: Lines, phrases: string[], defines: (text: string, name: string) => boolean, blockEnd: (o: Lines, h: number) => number, shownPairs?: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const phrase of phrases) {
+    for (const m of phrase.matchAll(DESCRIBED)) {
+      const word = m[2]!.toLowerCase();
+      if (NOT_NAMES.has(word)) continue;
+      const want = m[1] ? (COUNTS[m[1].toLowerCase()] ?? Number(m[1])) : m[4] ? 0 : 1;
+      const w = stem(word);
+      const found = new Map<string, boolean>();
+      for (let j = 0; j < o.text.length; j++) {
+        if (o.blank[j]) continue;
+        for (const h of o.norm[j]!.matchAll(HEAD_NAME)) {
+          const name = h[1]!;
+          const end = blockEnd(o, j);
+          if (!words(name).includes(w) || !defines(o.text[j]!, name) || end <= j + 1) continue;
+          found.set(name, (found.get(name) ?? false) || shownAround(o, j, end, shownPairs));
+          break;
+        }
+      }
+      // A word the file defines as a name is that name (removalTargets has it), not a description.
+      if (found.has(m[2]!)) continue;
+      if (found.size > 0 && (want === 0 || found.size === want)) out.push(...found.keys());
+      // More than asked for ("the delete endpoint" of five): the ones whose neighbours the update
+      // shows next to each other, when that many.
+      else if (want > 0) {
+        const shown = [...found].filter(([, around]) => around).map(([n]) => n);
+        if (shown.length === want) out.push(...shown);
+      }
+    }
+  }
+  return out;
+}
