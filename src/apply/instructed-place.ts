@@ -48,7 +48,7 @@ export function placeByInstruction(code: string, update: string, instruction: st
   // "Add X to ReviewClient, after remove()": the target counts only inside the owner named, when the file defines it.
   const owner = /\b(?:to|in|into|inside)\s+(.*)$/i.exec(instruction);
   const ownerName = owner ? placeOwner(owner[1]!) : null;
-  const ranges = ownerName ? ownerRanges(o, ownerName, definesName, blockEnd) : null;
+  const ranges = ownerName && ownerName !== target ? ownerRanges(o, ownerName, definesName, blockEnd) : null;
   // The new name is defined nowhere in the original; the target exactly once (in the owner).
   let at = -1;
   for (let j = 0; j < o.text.length; j++) {
