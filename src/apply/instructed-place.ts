@@ -33,18 +33,9 @@ export function placeByInstruction(code: string, update: string, instruction: st
   const o = splitLines(code);
   const u = splitLines(update);
   if (markerLines(u.text, o.text).some(Boolean)) return null;
-  // The update: leading comments/attributes, one definition header, its block, nothing after.
-  let first = 0;
-  while (first < u.text.length && u.blank[first]) first++;
-  let h = first;
-  while (h < u.text.length && (u.blank[h] || LEAD.test(u.norm[h]!))) h++;
-  if (h >= u.text.length) return null;
-  const id = lineIdentity(u.norm[h]!);
-  if (!id || !id.startsWith('def ')) return null;
-  const name = id.slice(4);
-  let last = u.text.length - 1;
-  while (last >= 0 && u.blank[last]) last--;
-  if (blockEnd(u, h) !== last + 1) return null;
+  const lone = loneDefinition(u);
+  if (!lone) return null;
+  const { first, header: h, last, name } = lone;
   // "Add X to ReviewClient, after remove()": the target counts only inside the owner named, when the file defines it.
   const owner = /\b(?:to|in|into|inside)\s+(.*)$/i.exec(instruction);
   const ownerName = owner ? placeOwner(owner[1]!) : null;
@@ -62,6 +53,24 @@ export function placeByInstruction(code: string, update: string, instruction: st
   if (at < 0 || o.indent[at] !== u.indent[h]) return null;
   const row = side === 'after' ? afterDefinition(o, at) : beforeDefinition(o, at);
   return { content: insertAt(o, row, u, first, last), at: row };
+}
+
+/**
+ * An update that is one definition and nothing else: leading comments/attributes (from row
+ * `first`), its header, its block, to row `last` (blank rows around it aside); null otherwise.
+ */
+export function loneDefinition(u: Lines): { first: number; header: number; last: number; name: string } | null {
+  let first = 0;
+  while (first < u.text.length && u.blank[first]) first++;
+  let header = first;
+  while (header < u.text.length && (u.blank[header] || LEAD.test(u.norm[header]!))) header++;
+  if (header >= u.text.length) return null;
+  const id = lineIdentity(u.norm[header]!);
+  if (!id || !id.startsWith('def ')) return null;
+  let last = u.text.length - 1;
+  while (last >= 0 && u.blank[last]) last--;
+  if (blockEnd(u, header) !== last + 1) return null;
+  return { first, header, last, name: id.slice(4) };
 }
 
 /** The first non-blank row after the definition headed by h (or the file's end). */

@@ -8,7 +8,7 @@
 import { lineIdentity, ownerRow } from './line-identity.js';
 import { splitLines } from './lines.js';
 import { markerLines } from './markers.js';
-import { insertAt, LEAD, type InstructedPlacement } from './instructed-place.js';
+import { insertAt, loneDefinition, type InstructedPlacement } from './instructed-place.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 
@@ -20,20 +20,9 @@ export function placeNewDefinition(code: string, update: string, instruction: st
   const o = splitLines(code);
   const u = splitLines(update);
   if (o.text.length === 0 || markerLines(u.text, o.text).some(Boolean)) return null;
-  let first = 0;
-  while (first < u.text.length && u.blank[first]) first++;
-  let h = first;
-  while (h < u.text.length && (u.blank[h] || LEAD.test(u.norm[h]!))) h++;
-  if (h >= u.text.length) return null;
-  const id = lineIdentity(u.norm[h]!);
-  if (!id || !id.startsWith('def ')) return null;
-  const name = id.slice(4);
-  let last = u.text.length - 1;
-  while (last >= 0 && u.blank[last]) last--;
-  if (blockEnd(u, h) !== last + 1) return null;
-  // New: no line of the original defines the name, nor holds the snippet's header.
-  const shown = new Set<string>();
-  for (let i = first; i <= last; i++) if (!u.blank[i]) shown.add(u.norm[i]!);
+  const lone = loneDefinition(u);
+  if (!lone) return null;
+  const { first, header: h, last, name } = lone;
   // "Add CountOverdueAsync to LoanService": the owner the instruction names holds it.
   const ownerName = instruction ? OWNER.exec(instruction)?.[1] : undefined;
   const ranges = ownerName ? ownerRanges(o, ownerName, definesName, blockEnd) : null;
@@ -42,6 +31,7 @@ export function placeNewDefinition(code: string, update: string, instruction: st
   let owner: number | undefined;
   for (let j = 0; j < o.text.length; j++) {
     if (o.blank[j]) continue;
+    // New: no line of the original defines the name, nor holds the snippet's header.
     if (definesName(o.text[j]!, name) || o.norm[j] === u.norm[h]) return null;
     if (o.indent[j] !== u.indent[h] || !lineIdentity(o.norm[j]!)?.startsWith('def ') || blockEnd(o, j) <= j + 1 || !inRanges(ranges, j)) continue;
     // Siblings in more than one block (two classes with methods at this depth): no one place.

@@ -4,21 +4,12 @@
 // TypeScript, Elixir, Haskell, shell, protobuf, Zig, Python, C) and are written here in other languages.
 // Every test also checks that the correct merge passes and that restoring the lossy one keeps the code.
 import { describe, expect, it } from 'vitest';
+import { judged, lines } from './judged.js';
 import { checkLoss, restoreLost } from '../../src/apply/loss.js';
 import { lineIdentity } from '../../src/apply/line-identity.js';
 import { distinctEdit } from '../../src/apply/licence-rules.js';
 import { splitLines } from '../../src/apply/lines.js';
 import { extendedInPlace } from '../../src/apply/extended-line.js';
-
-const lines = (a: string[]): string => a.join('\n') + '\n';
-
-/** The lossy output fails the oracle, the correct one passes, and restoring the lossy one is not lossy. */
-function judged(code: string, update: string, lossy: string, good: string, instruction: string | null = null): number[] {
-  expect(checkLoss(code, update, instruction, good).lost).toEqual([]);
-  const { content } = restoreLost(code, update, instruction, lossy);
-  expect(checkLoss(code, update, instruction, content).lost).toEqual([]);
-  return checkLoss(code, update, instruction, lossy).lost;
-}
 
 describe('no-loss oracle, licences judged per block', () => {
   it('a new sibling line next to an anchor is not the edit of the next sibling (Python; set d cs02, ml01)', () => {

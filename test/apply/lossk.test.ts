@@ -11,20 +11,11 @@
 //   "the reports bucket and all of its resources", "the labels table, its trigger and its index",
 //   "the two warehouse endpoints" (removals.ts, attached-removals.ts, described-targets.ts).
 import { describe, expect, it } from 'vitest';
+import { judged, lines } from './judged.js';
 import { checkLoss, restoreLost } from '../../src/apply/loss.js';
 import { editedVersion, splitLines } from '../../src/apply/lines.js';
 import { lineIdentity } from '../../src/apply/line-identity.js';
 import { attachedRemovalHeads, instructedRemovals, removalNames, removalParams, removalTargets } from '../../src/apply/removals.js';
-
-const lines = (a: string[]): string => a.join('\n') + '\n';
-
-/** The lossy output fails the oracle, the correct one passes, and restoring the lossy one is not lossy. */
-function judged(code: string, update: string, lossy: string, good: string, instruction: string | null = null): number[] {
-  expect(checkLoss(code, update, instruction, good).lost).toEqual([]);
-  const { content } = restoreLost(code, update, instruction, lossy);
-  expect(checkLoss(code, update, instruction, content).lost).toEqual([]);
-  return checkLoss(code, update, instruction, lossy).lost;
-}
 
 describe('lossk: no new line stands for an old one of another name', () => {
   it('a comma-first field is not the edit of the field before it (JavaScript; set i hs01)', () => {

@@ -1,0 +1,13 @@
+// The no-loss oracle's verdict on a pair of outputs, for the licence tests.
+import { expect } from 'vitest';
+import { checkLoss, restoreLost } from '../../src/apply/loss.js';
+
+export const lines = (a: string[]): string => a.join('\n') + '\n';
+
+/** The lossy output fails the oracle, the correct one passes, and restoring the lossy one is not lossy. */
+export function judged(code: string, update: string, lossy: string, good: string, instruction: string | null = null): number[] {
+  expect(checkLoss(code, update, instruction, good).lost).toEqual([]);
+  const { content } = restoreLost(code, update, instruction, lossy);
+  expect(checkLoss(code, update, instruction, content).lost).toEqual([]);
+  return checkLoss(code, update, instruction, lossy).lost;
+}
