@@ -6,6 +6,7 @@
 // the kinds it names when it names any, and never a definition the update shows: a table with a
 // foreign key to the removed one is another table, not "its" anything (`REFERENCES` is no `ON`).
 import type { Lines } from './lines.js';
+import { escapeRe } from './escape-regexp.js';
 
 /** An HCL block head: `resource "aws_s3_bucket" "reports" {`, `output "reports_arn" {`, `module "vpc" {`. */
 const HCL_HEAD = /^(resource|data|module|output|variable|provider)\s+((?:"[^"]*"\s*)+)\{\s*$/;
@@ -34,10 +35,6 @@ interface Head {
   ref: RegExp | null;
   label: string | null;
   type: string | null;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function headAt(o: Lines, j: number): Head | null {

@@ -8,11 +8,8 @@
 // before, which must be an opener at exactly that level, and the first original line back at that
 // opener's level after it, which must read as the closer.
 import { closersOnly } from './closer-resume.js';
-import type { Lines } from './lines.js';
+import { CLOSER_LINE, type Lines } from './lines.js';
 import type { Segment } from './merge-context.js';
-
-/** A line that only closes blocks (the same set closer-resume.ts reads). */
-const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*|(?:<\/[\w.:-]+>\s*)+)$/;
 
 interface PlacedSpan {
   readonly pairs: ReadonlyArray<readonly [number, number]>;
@@ -35,7 +32,7 @@ function closerOfOpenBlock(o: Lines, segs: readonly Segment[], spans: ReadonlyAr
       if (!prev.markerBefore) return -1;
       continue;
     }
-    if (p.indent[x] !== level || CLOSER.test(p.norm[x]!)) return -1;
+    if (p.indent[x] !== level || CLOSER_LINE.test(p.norm[x]!)) return -1;
     const pair = span.pairs.find(([i]) => i === x);
     if (!pair) return -1;
     const jp = pair[1];
@@ -59,7 +56,7 @@ export function closerResumeAcross(o: Lines, segs: readonly Segment[], spans: Re
   const s = seg.lines;
   let f = 0;
   while (f < s.text.length && s.blank[f]) f++;
-  if (f >= s.text.length || !CLOSER.test(s.norm[f]!)) return null;
+  if (f >= s.text.length || !CLOSER_LINE.test(s.norm[f]!)) return null;
   const y = closerOfOpenBlock(o, segs, spans, k, s.indent[f]!, s.norm[f]!);
   return y >= 0 ? [f, y] : null;
 }
@@ -79,7 +76,7 @@ export function closingTail(o: Lines, segs: readonly Segment[], spans: ReadonlyA
   let x = s.text.length - 1;
   for (; x >= 0; x--) {
     if (s.blank[x]) continue;
-    if (!CLOSER.test(s.norm[x]!)) break;
+    if (!CLOSER_LINE.test(s.norm[x]!)) break;
     tail.unshift(x);
   }
   if (tail.length === 0 || x < 0) return [];

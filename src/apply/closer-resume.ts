@@ -5,11 +5,8 @@
 // the end of the file when the update stops there. Found by structure: the previous segment's opener
 // at the closer's indentation, its place in the original, and the first original line back at that
 // opener's level after it.
-import type { Lines } from './lines.js';
+import { CLOSER_LINE, type Lines } from './lines.js';
 import type { Segment } from './merge-context.js';
-
-/** A line that only closes blocks: brackets (with `;`/`,`), a keyword that ends one, or closing tags. */
-const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*|(?:<\/[\w.:-]+>\s*)+)$/;
 
 /**
  * `)` → `),`, `}` → `};`: the same closing line with a separator added or dropped (an item added after
@@ -35,7 +32,7 @@ export function closersOnly(seg: Segment): boolean {
   let any = false;
   for (let i = 0; i < l.text.length; i++) {
     if (l.blank[i]) continue;
-    if (!CLOSER.test(l.norm[i]!)) return false;
+    if (!CLOSER_LINE.test(l.norm[i]!)) return false;
     any = true;
   }
   return any;
@@ -50,14 +47,14 @@ export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<r
   if (!seg.markerBefore || prev.markerAfterIndent === null) return null;
   const s = seg.lines;
   const f = firstContent(s);
-  if (f >= s.text.length || !CLOSER.test(s.norm[f]!)) return null;
+  if (f >= s.text.length || !CLOSER_LINE.test(s.norm[f]!)) return null;
   const level = s.indent[f]!;
   if (prev.markerAfterIndent <= level) return null;
   // The previous segment's last line at or left of the closer's level is the block's opener.
   const p = prev.lines;
   let x = p.text.length - 1;
   while (x >= 0 && (p.blank[x] || p.indent[x]! > level)) x--;
-  if (x < 0 || p.indent[x] !== level || CLOSER.test(p.norm[x]!)) return null;
+  if (x < 0 || p.indent[x] !== level || CLOSER_LINE.test(p.norm[x]!)) return null;
   const pair = prevPairs.find(([i]) => i === x);
   if (!pair) return null;
   const jp = pair[1];
@@ -80,11 +77,11 @@ export function dropNewBlockClosers(s: Lines, head: Array<[number, number]>): vo
   let cut = -1;
   for (let h = 0; h < head.length; h++) {
     const x = head[h]![0];
-    if (s.blank[x] || !CLOSER.test(s.norm[x]!)) continue;
+    if (s.blank[x] || !CLOSER_LINE.test(s.norm[x]!)) continue;
     // Its opener: the nearest line above at the closer's level or left of it.
     let y = x - 1;
     while (y >= 0 && (s.blank[y] || s.indent[y]! > s.indent[x]!)) y--;
-    if (y >= 0 && !paired.has(y) && !CLOSER.test(s.norm[y]!)) cut = h;
+    if (y >= 0 && !paired.has(y) && !CLOSER_LINE.test(s.norm[y]!)) cut = h;
   }
   if (cut >= 0) head.splice(0, cut + 1);
 }

@@ -5,6 +5,9 @@
 /** Columns a tab counts for when comparing indentation. */
 export const TAB_WIDTH = 4;
 
+/** A line that only closes blocks: brackets, `end`, `fi`/`done`/`esac`, closing tags. */
+export const CLOSER_LINE = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*|(?:<\/[\w.:-]+>\s*)+)$/;
+
 export interface Lines {
   readonly text: string[];
   /** Each line's own terminator: '\r\n', '\n', or '' for a last line without one. */

@@ -4,11 +4,8 @@
 // lines copy from elsewhere (set j js01, set h go02). Used by the hunk ordering (merge-fast.ts
 // fileOrder, hunk-order.ts): such a segment travels with the one before it.
 import { codeBracketDelta } from './brackets.js';
-import { solidRow } from './lines.js';
+import { CLOSER_LINE, solidRow } from './lines.js';
 import type { MergeContext } from './merge-context.js';
-
-/** A line that only closes blocks (the set closer-resume.ts reads). */
-const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*|(?:<\/[\w.:-]+>\s*)+)$/;
 
 export function continuesOpenBlock(ctx: MergeContext, k: number): boolean {
   if (k === 0) return false;
@@ -34,7 +31,7 @@ export function resumesInsideOpener(ctx: MergeContext, k: number): number {
   const p = prev.lines;
   const x = solidRow(p, p.text.length, -1);
   // A closing line (`}` ending a class, then a marker at member depth) opens nothing.
-  if (x < 0 || prev.markerAfterIndent <= p.indent[x]! || CLOSER.test(p.norm[x]!)) return -1;
+  if (x < 0 || prev.markerAfterIndent <= p.indent[x]! || CLOSER_LINE.test(p.norm[x]!)) return -1;
   const s = seg.lines;
   const f = solidRow(s, -1, 1);
   return f >= 0 && s.indent[f]! > p.indent[x]! ? x : -1;

@@ -2,12 +2,9 @@
 // a segment of new lines at the header's own level (`def deliver(…) =` …) that anchors nowhere:
 // the marker stands for the header's block, so the new sibling goes right after that block, not at
 // the end of the free window (set l scala01).
-import type { Lines } from './lines.js';
+import { CLOSER_LINE, type Lines } from './lines.js';
 import type { Segment } from './merge-context.js';
 import type { Span } from './merge-finish.js';
-
-/** A line that only closes blocks (the set closer-resume.ts reads). */
-const CLOSER = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*|(?:<\/[\w.:-]+>\s*)+)$/;
 
 /**
  * The insertion line after the block headed by original line h: past its deeper lines and its own
@@ -17,7 +14,7 @@ function afterBlock(o: Lines, h: number): number {
   let end = h + 1;
   for (let y = h + 1; y < o.text.length && (o.blank[y] || o.indent[y]! > o.indent[h]!); y++) if (!o.blank[y]) end = y + 1;
   if (end === h + 1) return -1;
-  if (end < o.text.length && o.indent[end] === o.indent[h] && CLOSER.test(o.norm[end]!)) end++;
+  if (end < o.text.length && o.indent[end] === o.indent[h] && CLOSER_LINE.test(o.norm[end]!)) end++;
   return end;
 }
 
@@ -35,7 +32,7 @@ export function siblingAfterShownBlock(o: Lines, prev: Segment, prevSpan: Span, 
   const s = seg.lines;
   let first = 0;
   while (first < s.text.length && s.blank[first]) first++;
-  if (first >= s.text.length || s.indent[first] !== p.indent[last] || CLOSER.test(s.norm[first]!)) return null;
+  if (first >= s.text.length || s.indent[first] !== p.indent[last] || CLOSER_LINE.test(s.norm[first]!)) return null;
   const at = afterBlock(o, pair[1]);
   if (at < 0 || at < lo || at > hi) return null;
   const drop = new Set<number>();
