@@ -298,6 +298,13 @@ function ownSliceUs(): number {
   }
 }
 
+/** A markdown table: the header, its separator row (one cell per column) and the rows. */
+function printTable(header: string[], rows: unknown[][]): void {
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => '---|').join('')}`);
+  for (const cols of rows) console.log(`| ${cols.join(' | ')} |`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -541,12 +548,37 @@ async function main(): Promise<void> {
     `chat server overhead: ${values.model ? basename(values.model) : 'built-in model'}, prompt ${prompt.length} tokens, ${tokens} tokens/stream, medians over all streams; http = lean socket client` +
       (values.baseline ? `; base = ${values.baseline}` : ''),
   );
-  console.log(
-    '| concurrent | server | streams/path | TTFT direct ms | TTFT http ms | added ms | http: send → submit ms | http: submit → first token ms | http: first token → client ms | server prep ms | submit spread ms | client send spread ms | submit groups | engine steps direct | engine steps http | main-thread CPU µs/token direct | main-thread CPU µs/token http | ITL direct ms | ITL http ms | tok/s direct | tok/s http | tok/s change | engine ms/token direct | engine ms/token http | engine tok/s change | TTFT fetch ms | tok/s fetch |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of results) {
-    const cols = [
+  printTable(
+    [
+      'concurrent',
+      'server',
+      'streams/path',
+      'TTFT direct ms',
+      'TTFT http ms',
+      'added ms',
+      'http: send → submit ms',
+      'http: submit → first token ms',
+      'http: first token → client ms',
+      'server prep ms',
+      'submit spread ms',
+      'client send spread ms',
+      'submit groups',
+      'engine steps direct',
+      'engine steps http',
+      'main-thread CPU µs/token direct',
+      'main-thread CPU µs/token http',
+      'ITL direct ms',
+      'ITL http ms',
+      'tok/s direct',
+      'tok/s http',
+      'tok/s change',
+      'engine ms/token direct',
+      'engine ms/token http',
+      'engine tok/s change',
+      'TTFT fetch ms',
+      'tok/s fetch',
+    ],
+    results.map((r) => [
       r.concurrency,
       r.server,
       r.streams,
@@ -574,18 +606,29 @@ async function main(): Promise<void> {
       `${f(r.engine_tok_s_change_pct)}%`,
       f(r.fetch_ttft_p50_ms),
       f(r.fetch_tok_s),
-    ];
-    console.log(`| ${cols.join(' | ')} |`);
-  }
+    ]),
+  );
   // The burst's way in, stage by stage (ms, medians): client send → handler entry → engine submit,
   // with each stage's spread over one burst and the groups (1 ms gaps) it came in.
   console.log('');
-  console.log(
-    '| concurrent | server | added ms | added from arrival ms | send spread | send → handler | handler spread | handler groups | server prep | submit spread | submit groups | first group | engine steps http | gathering holds ended |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of results) {
-    const cols = [
+  printTable(
+    [
+      'concurrent',
+      'server',
+      'added ms',
+      'added from arrival ms',
+      'send spread',
+      'send → handler',
+      'handler spread',
+      'handler groups',
+      'server prep',
+      'submit spread',
+      'submit groups',
+      'first group',
+      'engine steps http',
+      'gathering holds ended',
+    ],
+    results.map((r) => [
       r.concurrency,
       r.server,
       f(r.added_ttft_ms),
@@ -600,9 +643,8 @@ async function main(): Promise<void> {
       f(r.http_first_group),
       f(r.http_engine_steps),
       f(r.http_gather_ends),
-    ];
-    console.log(`| ${cols.join(' | ')} |`);
-  }
+    ]),
+  );
   if (values.timeline) {
     // Per burst and stream: [send, handler entry, submit, first token, body read], ms after the burst's first send.
     writeFileSync(values.timeline, JSON.stringify(results.map((r) => ({ concurrency: r.concurrency, server: r.server, timelines: r.timelines }))));
