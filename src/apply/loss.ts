@@ -163,7 +163,23 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
     if (p === undefined || q === undefined || q <= p) continue;
     for (let j = p + 1; j < q; j++) covered[j] = 1;
   }
+  // A segment written out of file order shows the rows between its own unique lines: the marker
+  // whose range holds them does not stand for them (hunk-order.ts places that segment there).
+  for (const seg of segments) {
+    const [lo, hi] = uniqueSpan(seg.lines, at);
+    for (let j = lo + 1; j < hi; j++) covered[j] = 0;
+  }
   return covered;
+}
+
+/** The first and last original rows of a segment's lines the original has once ([0, 0] when fewer than two). */
+function uniqueSpan(l: Lines, at: Map<string, number>): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  for (let x = 0; x < l.text.length; x++) {
+    const j = l.blank[x] ? undefined : at.get(key(l.norm[x]!));
+    if (j !== undefined) [lo, hi] = [Math.min(lo, j), Math.max(hi, j)];
+  }
+  return lo < hi ? [lo, hi] : [0, 0];
 }
 
 /**

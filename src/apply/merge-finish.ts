@@ -21,6 +21,7 @@ import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
+import { newTrailingDefinition } from './appended-definition.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -571,6 +572,8 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   const n = s.text.length;
   const pairs: Array<[number, number]> = [];
   if (!seg.markerAfter && isLast) {
+    // A new definition after a marker is appended, not matched against the last one (appended-definition.ts).
+    if (seg.markerBefore && newTrailingDefinition(s, o)) return { start: hi, end: hi, pairs, delta: 0 };
     // The segment ends the file: choose its start so it replaces the original tail it matches best.
     return bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole');
   }
