@@ -10,9 +10,9 @@
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
-import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { attachedRemovalHeads, blockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
+import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
@@ -165,7 +165,23 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
     if (p === undefined || q === undefined || q <= p) continue;
     for (let j = p + 1; j < q; j++) covered[j] = 1;
   }
+  // A segment written out of file order shows the rows between its own unique lines: the marker
+  // whose range holds them does not stand for them (hunk-order.ts places that segment there).
+  for (const seg of segments) {
+    const [lo, hi] = uniqueSpan(seg.lines, at);
+    for (let j = lo + 1; j < hi; j++) covered[j] = 0;
+  }
   return covered;
+}
+
+/** The first and last original rows of a segment's lines the original has once ([0, 0] when fewer than two). */
+function uniqueSpan(l: Lines, at: Map<string, number>): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  for (let x = 0; x < l.text.length; x++) {
+    const j = l.blank[x] ? undefined : at.get(key(l.norm[x]!));
+    if (j !== undefined) [lo, hi] = [Math.min(lo, j), Math.max(hi, j)];
+  }
+  return lo < hi ? [lo, hi] : [0, 0];
 }
 
 /**
@@ -452,26 +468,45 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: num
  */
 function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string): { end: number; shown: Set<string> } {
   const none = { end: h + 1, shown: new Set<string>() };
-  const close = closesAt(orig.text, h);
+  const close = closesAt(orig.text, braceRow(orig, h));
   const indented = close < 0 && /:\s*$/.test(orig.norm[h]!);
-  if (close < 0 && !indented) return none;
+  // `def list do` … `end` (Elixir, Ruby blocks): the block to its `end` at the header's level.
+  const keyword = close < 0 && !indented && keywordBlock(orig, h);
+  if (close < 0 && !indented && !keyword) return none;
   const at = view.where.get(shown);
   if (!at || at.length !== 1) return none;
   const [s, i] = at[0]!;
   const seg = view.segments[s]!;
   const l = seg.lines;
   let blockEnd: number;
-  if (indented) {
+  if (keyword) {
+    if (!keywordBlock(l, i)) return none;
+    blockEnd = removalBlockEnd(l, i);
+  } else if (indented) {
     blockEnd = indentBlockEnd(l, i);
     let last = l.text.length - 1;
     while (last > i && l.blank[last]) last--;
     const complete = blockEnd <= last || !seg.markerAfter || (seg.markerAfterIndent !== null && seg.markerAfterIndent <= l.indent[i]!);
     if (!complete) return none;
-  } else blockEnd = closesAt(l.text, i) + 1;
+  } else blockEnd = closesAt(l.text, braceRow(l, i)) + 1;
   if (blockEnd <= i + 1 || inlineMarkerBetween(view, seg, i, blockEnd)) return none;
   const rest = new Set<string>();
   for (let x = i + 1; x < blockEnd; x++) if (!l.blank[x]) rest.add(key(l.norm[x]!));
-  return { end: indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
+  return { end: keyword ? removalBlockEnd(orig, h) : indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
+}
+
+/** The row whose bracket opens header h's block: h, or the lone `{` below an Allman head. */
+function braceRow(l: Lines, h: number): number {
+  if (bracketDelta(l.text[h]!) > 0) return h;
+  const y = solidRow(l, h, 1);
+  return y >= 0 && l.norm[y] === '{' ? y : h;
+}
+
+/** Line h opens a `do` block closed by an `end` at its own indentation (`def x(a) do`, `items.each do |i|`). */
+function keywordBlock(l: Lines, h: number): boolean {
+  if (!/\bdo(?:\s*\|[^|]*\|)?$/.test(l.norm[h]!)) return false;
+  const end = removalBlockEnd(l, h) - 1;
+  return end > h + 1 && l.indent[end] === l.indent[h] && /^end\b/.test(l.norm[end]!);
 }
 
 /**
@@ -694,7 +729,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
     }
     // The same for a header the update shows edited in its place (`Submit(j Job) {` → `Submit(ctx, j) error {`).
-    for (const h of gap.vanished) {
+    // An Allman head edited in the gap before, its lone `{` kept in place: its block's rest is in this gap.
+    const prev = gaps[gaps.length - 1];
+    const allmanHead = p >= 0 && orig.norm[p] === '{' && prev?.q === p ? prev.vanished.find((v) => v.j === solidRow(orig, p, -1)) : undefined;
+    for (const h of allmanHead ? [allmanHead, ...gap.vanished] : gap.vanished) {
       if (h.rule !== 'replaced' || h.pairedWith < 0 || !gap.vanished.some((v) => !v.rule)) continue;
       const rest = editedBlockRest(view, orig, h.j, key(out.norm[h.pairedWith]!));
       const unnamed = rest.end > h.j + 1 ? unmentionedDefinitionRows(orig, h.j + 1, rest.end, view.ids) : null;

@@ -10,6 +10,7 @@ import { expandBodyMarkers } from './body-markers.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { instructionNames } from './instruction-scope.js';
+import { locationComments, withPlaces } from './location-comments.js';
 import { expandUpdate } from './marker-expansion.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
@@ -121,7 +122,10 @@ function describeLines(lines: number[]): string {
   return parts.length > 6 ? `${parts.slice(0, 6).join(', ')}, …` : parts.join(', ');
 }
 
-export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
+export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
+  // `# in ProjectRepository` opening a hunk says where it goes: placement, not content (location-comments.ts).
+  const located = locationComments(sent.update, sent.code);
+  const raw = located ? { ...sent, update: located.update, instruction: withPlaces(sent.instruction, located.names) } : sent;
   // Placement works on the update as the no-loss pass reads it (expandUpdate: markers inside lines,
   // blocks collapsed onto one line, the closers of a snippet that stops inside its blocks).
   const inlineExpanded = expandUpdate(raw.update, raw.code);

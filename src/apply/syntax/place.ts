@@ -425,6 +425,12 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
         else if (col === 0 && top.length === 1) cands = top;
       }
     }
+    // Twins in several definitions: the one inside the definition the instruction (or a location
+    // comment, location-comments.ts) names, in every language.
+    if (cands.length > 1) {
+      const named = cands.filter((o) => withinNamed(odefs, o, scope));
+      if (named.length === 1) cands = named;
+    }
     if (cands.length > 1 && overloads) {
       // Several with the same header are twins (the same method in two classes): the one inside a
       // definition the instruction names, else the first.
