@@ -12,7 +12,8 @@ import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
+import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
+import { sectionEnd } from './spoken-targets.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
@@ -30,6 +31,7 @@ import { extendedInPlace } from './extended-line.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
+import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -214,8 +216,8 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
     for (const name of targets) {
       if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h) || !takesParam(orig, h, params.get(name))) continue;
       let start = h;
-      while (start > 0 && !orig.blank[start - 1] && LEADING.test(orig.norm[start - 1]!)) start--;
-      const end = blockEnd(orig, h);
+      while (start > 0 && !orig.blank[start - 1] && LEADING.test(orig.norm[start - 1]!) && sectionEnd(orig, h) < 0) start--;
+      const end = removalEnd(orig, h);
       for (let j = start; j < end; j++) out.add(j);
     }
   }
@@ -328,8 +330,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
       const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
       const sameAs = (r: number) => (j: number): boolean => key(orig.norm[j]!) === key(orig.norm[r]!);
-      if (pHolds && (nearestAfter(view, orig, p, q) || nearestAtDepth(orig, p, q, q, sameAs(q), seg.lines, i1, p, i2, q)) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
-      if (qHolds && (nearestBefore(view, orig, p, q) || nearestAtDepth(orig, p, q, p, sameAs(p), seg.lines, i1, p, i2, q)) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p))) return true;
+      if (pHolds && (nearestAfter(view, orig, p, q) || nearestAtDepth(orig, p, q, q, sameAs(q), seg.lines, i1, p, i2, q)) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q), true)) return true;
+      if (qHolds && (nearestBefore(view, orig, p, q) || nearestAtDepth(orig, p, q, p, sameAs(p), seg.lines, i1, p, i2, q)) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p), true)) return true;
     }
   }
   return false;
@@ -673,6 +675,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const anchors: Array<[number, number]> = [[-1, -1], ...pairs.map(([a, b]) => [oIdx[a]!, kIdx[b]!] as [number, number]), [N, K]];
   const licensed: Record<LossRule, number> = { replaced: 0, 'between-anchors': 0, instructed: 0 };
   const gaps: Gap[] = [];
+  const kept = new Uint8Array(N);
+  for (const [a] of pairs) kept[oIdx[a]!] = 1;
+  // Positive evidence that an update line is j's edit, not another kept line's or a new sibling's (edit-evidence.ts).
+  const editOfOther = (j: number, r: string): boolean => !orig.weak[j] && (newSiblingLine(orig, j, r) || closerToKeptLine(orig, j, r, (y) => kept[y] === 1, (n) => view.where.has(key(n))));
   for (let g = 1; g < anchors.length; g++) {
     const [p, kp] = anchors[g - 1]!;
     const [q, kq] = anchors[g]!;
@@ -705,7 +711,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!))) ||
-          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
