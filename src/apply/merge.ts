@@ -18,7 +18,6 @@ import { placeNewDefinition } from './new-definition.js';
 import { renameKeptLines, renameTokens } from './instructed-rename.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
-import { atFileEnd, splitTrailingDefinition, withSiblingSeparator } from './trailing-definition.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
@@ -154,13 +153,6 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
     const ambiguities = instructed ? [] : [`a new definition shown alone went after its last sibling (line ${placed.at + 1})`];
     return keepOriginal(input, { content: placed.content, model, confidence: instructed ? 1 : 0.5, ambiguities, fullReplacement: false, report });
-  }
-  // A trailing new definition after a marker: the rest merged alone, the definition after its last sibling at the file's end (trailing-definition.ts).
-  const trailing = splitTrailingDefinition(input.code, input.update, input.instruction);
-  if (trailing) {
-    const rest = mergeExpanded({ ...input, update: trailing.rest }, mode);
-    const after = placeNewDefinition(rest.content, trailing.definition, input.instruction);
-    if (after && atFileEnd(rest.content, after.at)) return keepOriginal(input, { ...rest, content: withSiblingSeparator(rest.content, after.content, after.at), report: { ...rest.report, hunks: [...rest.report.hunks, { rule: 'definition', start: after.at, end: after.at }] } });
   }
   const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
   // A swapped definition whose new body has a comment where original code stood (`/* unchanged
