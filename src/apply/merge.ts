@@ -225,8 +225,15 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     return finish(ctx, fast.chains, input, 'svc-v3-large', 0.25, [...fast.ambiguities, 'too many candidate anchors for global alignment; used greedy chains']);
   }
   const largeResult = finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
-  // auto: a global placement the no-loss pass had to put code back into loses to a greedy one it
-  // did not (the greedy one's doubts stay in its confidence and notes).
-  return fastResult && largeResult.report.restored.length > 0 && fastResult.report.restored.length === 0 ? fastResult : largeResult;
+  // A global placement the no-loss pass had to put code back into loses to a greedy one it did not
+  // (the greedy one's doubts stay in its confidence and notes); in auto as in svc-v3-large.
+  if (largeResult.report.restored.length === 0) return largeResult;
+  const greedy = fastResult ?? greedyAsLarge(ctx, input, largeResult.confidence);
+  return greedy.report.restored.length === 0 ? greedy : largeResult;
 }
 
+/** The greedy chains' merge under svc-v3-large's name, no more confident than the global one. */
+function greedyAsLarge(ctx: MergeContext, input: ApplyInput, confidence: number): MergeResult {
+  const fast = fastChains(ctx);
+  return finish(ctx, fast.chains, input, 'svc-v3-large', Math.min(confidence, fast.ambiguities.length === 0 ? 1 : 0.5), fast.ambiguities);
+}
