@@ -171,7 +171,10 @@ export function fastChains(ctx: MergeContext): FastChains {
     let inBlock = pivot || k === 0 ? null : openBlockRange(ctx, k, chains[k - 1]!);
     // Unless a line of that part is one the original has once, elsewhere: the marker reached past the block.
     if (inBlock && strong.some((i) => i < inBlock!.end && uniqueOutside(ctx, seg.lines.norm[i]!, inBlock!.from, inBlock!.to))) inBlock = null;
-    if (inBlock) pivot = pickPivot(ctx, seg, strong.filter((i) => i < inBlock.end), Math.max(lo, inBlock.from), inBlock.to);
+    // There, a changed or renamed head resumes it first (a twin class's method of the same name further down is another).
+    const resumedInBlock = inBlock ? resumeAnchor(ctx, seg, Math.max(lo, inBlock.from), inBlock.to) : null;
+    if (resumedInBlock) pivot = { i: resumedInBlock[0], j: resumedInBlock[1], tied: false };
+    else if (inBlock) pivot = pickPivot(ctx, seg, strong.filter((i) => i < inBlock.end), Math.max(lo, inBlock.from), inBlock.to);
     pivot ??= pickPivot(ctx, seg, strong, lo);
     if (pivot?.tied && k === segs.length - 1) pivot = atFileEnd(ctx, seg, pivot, lo) ?? pivot;
     if (!pivot) {

@@ -17,6 +17,8 @@ import { placeByInstruction } from './instructed-place.js';
 import { placeNewDefinition } from './new-definition.js';
 import { renameKeptLines, renameTokens } from './instructed-rename.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
+import { markerOnlyMerge } from './marker-only.js';
+import { atFileEnd, splitTrailingDefinition, withSiblingSeparator } from './trailing-definition.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
@@ -153,6 +155,13 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
     const ambiguities = instructed ? [] : [`a new definition shown alone went after its last sibling (line ${placed.at + 1})`];
     return keepOriginal(input, { content: placed.content, model, confidence: instructed ? 1 : 0.5, ambiguities, fullReplacement: false, report });
   }
+  // A trailing new definition after a marker: the rest merged alone, the definition after its last sibling at the file's end (trailing-definition.ts).
+  const trailing = splitTrailingDefinition(input.code, input.update, input.instruction);
+  if (trailing) {
+    const rest = mergeExpanded({ ...input, update: trailing.rest }, mode);
+    const after = placeNewDefinition(rest.content, trailing.definition, input.instruction);
+    if (after && atFileEnd(rest.content, after.at)) return keepOriginal(input, { ...rest, content: withSiblingSeparator(rest.content, after.content, after.at), report: { ...rest.report, hunks: [...rest.report.hunks, { rule: 'definition', start: after.at, end: after.at }] } });
+  }
   const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
   // A swapped definition whose new body has a comment where original code stood (`/* unchanged
   // lookup */`) is not licensed (syntax/swap-licence.ts): the swapped original lacks that code.
@@ -191,6 +200,12 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   const fallbackModel: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
   // A marker-less snippet that does not read as the whole file (one `describe` block, one function)
   // is a hunk of it: merged as if a marker stood on each side, so the rest of the file stays.
+  // Markers alone keep the whole file; only the instruction's removals change it (marker-only.ts).
+  const kept = markerOnlyMerge(input.code, input.update, input.instruction, split);
+  if (kept !== null) {
+    const report: MergeReport = { hunks: [], removedByInstruction: orig.text.length - splitLines(kept).text.length, restored: [], wholeFile: false };
+    return keepOriginal(input, { content: kept, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: false, report }, orig);
+  }
   const snippet = !split.hasMarkers && split.segments.length === 1 && !readsAsWholeFile(orig, split.updateLines);
   if (snippet) split.segments[0] = { ...split.segments[0]!, markerBefore: true, markerAfter: true };
   else if (!split.hasMarkers || split.segments.length === 0) {

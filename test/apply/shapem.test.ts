@@ -1,8 +1,14 @@
 // Branch shapem: location comments (`# in ProjectRepository`, `// inside FooService`,
 // `<!-- in the <head> -->`, `# ReceiptsController`, `// file: src/app.ts`) are placement, never
-// content (src/apply/location-comments.ts; revealed by set k py06 and rb07, Python and Ruby).
+// content (src/apply/location-comments.ts; revealed by set k py06 and rb07, Python and Ruby);
+// a renamed definition head is the old one when the rename is carried through the update
+// (src/apply/renamed-heads.ts; set k hs03, Haskell).
 import { describe, expect, it } from 'vitest';
 import { locationComments, withPlaces } from '../../src/apply/location-comments.js';
+import { instructionNames } from '../../src/apply/instruction-scope.js';
+import { splitLines } from '../../src/apply/lines.js';
+import { buildContext, splitUpdate } from '../../src/apply/merge-context.js';
+import { renamedHeadRow } from '../../src/apply/renamed-heads.js';
 
 const lua = ['local Cart = {}', '', 'function Cart.total(self)', '  return 0', 'end', '', 'return Cart', ''].join('\n');
 
@@ -37,5 +43,26 @@ describe('shapem: location comments', () => {
     expect(withPlaces(null, ['Cart'])).toBe('(in `Cart`)');
     expect(withPlaces('Fix totals.', ['Cart', 'total'])).toBe('Fix totals.\n(in `Cart`, in `total`)');
     expect(withPlaces('Fix totals.', [])).toBe('Fix totals.');
+  });
+});
+
+describe('shapem: a renamed head carried through the update (renamed-heads.ts; set k hs03 was Haskell)', () => {
+  const code = ['function readRows(path) {', '  return fs.readFileSync(path, "utf8").split("\\n");', '}', '', 'function main(argv) {', '  const rows = readRows(argv[2]);', '  console.log(rows.length);', '}', ''].join('\n');
+  const headRow = (update: string, instruction: string | null = null): number => {
+    const orig = splitLines(code);
+    const split = splitUpdate(update, orig, code);
+    const ctx = buildContext(orig, split.segments, instructionNames(instruction));
+    const seg = ctx.segments.find((s) => s.lines.norm.some((n) => n.startsWith('function readLines')))!;
+    return renamedHeadRow(ctx, seg.lines, seg.lines.norm.findIndex((n) => n.startsWith('function readLines')), 0, orig.text.length);
+  };
+  it('reads the head as the old one when a caller shows the same rename in its place, or the instruction names both', () => {
+    expect(headRow('// ... existing code ...\nfunction readLines(path) {\n  // ... existing code ...\n}\n\nfunction main(argv) {\n  const rows = readLines(argv[2]);\n// ... existing code ...\n')).toBe(0);
+    expect(headRow('// ... existing code ...\nfunction readLines(path) {\n  // ... existing code ...\n}\n// ... existing code ...\n', 'Rename readRows to readLines.')).toBe(0);
+  });
+  it('not without evidence, nor when the old name is still used or the new one exists', () => {
+    // A new function beside the old one: nothing renamed elsewhere.
+    expect(headRow('// ... existing code ...\nfunction readLines(path) {\n  return [];\n}\n// ... existing code ...\n')).toBe(-1);
+    // The update still calls readRows: readLines is another function.
+    expect(headRow('// ... existing code ...\nfunction readLines(path) {\n  return readRows(path);\n}\n\nfunction main(argv) {\n  const rows = readLines(argv[2]);\n// ... existing code ...\n')).toBe(-1);
   });
 });

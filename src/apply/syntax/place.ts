@@ -17,6 +17,7 @@ import { kindGroup, extractDefinitions, MEMBER_WRAPPER, parsePrefix, type Defini
 import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
 import { sqlDefinitions } from './sql.js';
+import { twinByContent } from './twin-content.js';
 
 export interface Swap {
   kind: string;
@@ -438,7 +439,9 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       // A last segment shown with no context and no class around it that ends the file as the
       // original does (no marker after it) edits the last twin.
       const lastTwin = shownWithout && endsFile(segs[k]!, orig) && !segs.some((sg) => sg.defs.some((d) => CONTAINERS.has(kindGroup(d.kind))));
-      if (same.length >= 1) cands = named.length === 1 ? named : lastTwin ? same.slice(-1) : same.slice(0, 1);
+      // Else the twin whose body holds more of the shown lines (twin-content.ts), then the last or the first.
+      const byContent = same.length > 1 ? twinByContent(orig, same.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1)) : -1;
+      if (same.length >= 1) cands = named.length === 1 ? named : byContent >= 0 ? [same[byContent]!] : lastTwin ? same.slice(-1) : same.slice(0, 1);
     }
     if (cands.length !== 1) return -1;
     const o = cands[0]!;
