@@ -241,14 +241,11 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   }
   const largeResult = finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
   // A global placement the no-loss pass had to put code back into loses to a greedy one it did not
-  // (the greedy one's doubts stay in its confidence and notes); in auto as in svc-v3-large.
+  // (the greedy one's doubts stay in its confidence and notes), in auto and in large alike.
   if (largeResult.report.restored.length === 0) return largeResult;
-  const greedy = fastResult ?? greedyAsLarge(ctx, input, largeResult.confidence);
-  return greedy.report.restored.length === 0 ? greedy : largeResult;
-}
-
-/** The greedy chains' merge under svc-v3-large's name, no more confident than the global one. */
-function greedyAsLarge(ctx: MergeContext, input: ApplyInput, confidence: number): MergeResult {
-  const fast = fastChains(ctx);
-  return finish(ctx, fast.chains, input, 'svc-v3-large', Math.min(confidence, fast.ambiguities.length === 0 ? 1 : 0.5), fast.ambiguities);
+  if (!fastResult) {
+    const fast = fastChains(ctx);
+    fastResult = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
+  }
+  return fastResult.report.restored.length === 0 ? fastResult : largeResult;
 }
