@@ -241,4 +241,3 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   }
   return fastResult.report.restored.length === 0 ? fastResult : largeResult;
 }
-
