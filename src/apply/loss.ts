@@ -201,9 +201,9 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   // update that ends on one (a function shown after the imports) has not shown the file's end.
   const first = nb.find((n) => !isWeak(n)) ?? nb[0]!;
   const last = nb.findLast((n) => !isWeak(n)) ?? nb[nb.length - 1]!;
+  if (common === 0 || common >= 0.6 * nb.length) return true;
   // Leaving out whole definitions it never names, it is the new file only when it keeps most of the old one.
-  const share = omitsDefinitions(orig, u) ? 0.5 : 0.3;
-  return common === 0 || (shown.has(first) && shown.has(last) && common >= share * nb.length) || common >= 0.6 * nb.length;
+  return shown.has(first) && shown.has(last) && common >= 0.3 * nb.length && (common >= 0.5 * nb.length || !omitsDefinitions(orig, u));
 }
 
 /** Original lines inside a definition the instruction asks to remove. */
