@@ -10,12 +10,13 @@
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
-import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, editedVersion, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
+import { leftOutBlocks, omitsDefinitions } from './markerless-pieces.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
@@ -196,7 +197,13 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   const common = alignLines(nb, un).length;
   // An update sharing no line with the original anchors nowhere: it is a rewrite of the whole file.
   if (common === 0 && isEditedLineSnippet(nb, un)) return false;
-  return common === 0 || (shown.has(nb[0]!) && shown.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
+  // The file's edges are its outermost lines that say something: a closing `}` ends most files, so an
+  // update that ends on one (a function shown after the imports) has not shown the file's end.
+  const first = nb.find((n) => !isWeak(n)) ?? nb[0]!;
+  const last = nb.findLast((n) => !isWeak(n)) ?? nb[nb.length - 1]!;
+  if (common === 0 || common >= 0.6 * nb.length) return true;
+  // Leaving out whole definitions it never names, it is the new file only when it keeps most of the old one.
+  return shown.has(first) && shown.has(last) && common >= 0.3 * nb.length && (common >= 0.5 * nb.length || !omitsDefinitions(orig, u));
 }
 
 /** Original lines inside a definition the instruction asks to remove. */
@@ -311,6 +318,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // A new comment where whole definitions stood (`# (constructor and _expected unchanged)`) is a
       // marker in other words: the definitions it stands for, never named by the update, stay.
       if (newCommentBetween(view, seg, i1, i2) && unmentionedDefinitionRows(orig, p + 1, q, view.ids).size > 0) continue;
+      // A marker-less update that is not the whole file shows pieces: whole blocks between two were left out (markerless-pieces.ts).
+      if (!view.hasMarkers && !view.wholeFile && leftOutBlocks(orig, p, q, view.ids, (n) => view.where.has(key(n)))) continue;
       // Anchors inside blocks of other names (a new resource's `bucket = …`) are not these lines.
       if ((i1 >= 0 && !sameOwner(seg.lines, i1, orig, p)) || !sameOwner(seg.lines, i2, orig, q)) continue;
       // A closer q of a block opened after p (another message's `}`) is shown only by a closer of a
@@ -903,6 +912,9 @@ function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): str
       if (insertedFirst || !insertedLast) {
         for (const y of ins) lines.push(outLine(y));
         for (const run of runs) emitRun(run, true);
+        // The blank line that parted the last run from the kept line after the gap comes back with it.
+        const end = runs[runs.length - 1]![1] + 1;
+        if (end < gap.q && orig.blank[end] && gap.kq < out.text.length && !out.blank[gap.kq]) lines.push(origLine(end));
       } else {
         for (const run of runs) emitRun(run, false);
         for (const y of ins) lines.push(outLine(y));

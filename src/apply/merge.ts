@@ -232,8 +232,12 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     return finish(ctx, fast.chains, input, 'svc-v3-large', 0.25, [...fast.ambiguities, 'too many candidate anchors for global alignment; used greedy chains']);
   }
   const largeResult = finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
-  // auto: a global placement the no-loss pass had to put code back into loses to a greedy one it
-  // did not (the greedy one's doubts stay in its confidence and notes).
-  return fastResult && largeResult.report.restored.length > 0 && fastResult.report.restored.length === 0 ? fastResult : largeResult;
+  // A global placement the no-loss pass had to put code back into loses to a greedy one it did not
+  // (the greedy one's doubts stay in its confidence and notes), in auto and in large alike.
+  if (largeResult.report.restored.length === 0) return largeResult;
+  if (!fastResult) {
+    const fast = fastChains(ctx);
+    fastResult = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
+  }
+  return fastResult.report.restored.length === 0 ? fastResult : largeResult;
 }
-

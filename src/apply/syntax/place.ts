@@ -17,6 +17,7 @@ import { kindGroup, extractDefinitions, MEMBER_WRAPPER, parsePrefix, type Defini
 import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
 import { sqlDefinitions } from './sql.js';
+import { swapStart } from './kept-decorators.js';
 import { twinByContent } from './twin-content.js';
 
 export interface Swap {
@@ -461,7 +462,8 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     if (cutShort(segs[k]!, ud, od, orig) || goesOn(segs[k]!, ud, od, orig)) return -1;
     claim(o);
     if (!sameText(uLines, oLines)) {
-      swaps.push({ kind: od.kind, name: od.name, start: od.start, end: od.end, lines: reindent(uLines, uLines[0]!, orig.text[od.start]!, orig.usesTabs) });
+      const start = swapStart(orig, od.start, od.end, uLines[0]!);
+      swaps.push({ kind: od.kind, name: od.name, start, end: od.end, lines: reindent(uLines, uLines[0]!, orig.text[start]!, orig.usesTabs) });
     }
     return o;
   };
