@@ -264,7 +264,11 @@ const CLOSING_ONLY = /^(?:[)}\]][)}\];,]*|end\b[)}\];,]*)$/;
  * has it more than once.
  */
 function loneRepeatedAnchor(ctx: MergeContext, seg: Segment, strong: number[], i: number): boolean {
-  if ((ctx.index.get(seg.lines.norm[i]!)?.length ?? 0) < 2) return false;
+  const copies = ctx.index.get(seg.lines.norm[i]!) ?? [];
+  if (copies.length < 2) return false;
+  // Unless the segment shows the edit of a line next to one copy only (`spec:` / `replicas: 5`, where
+  // one `spec:` has `replicas: 3` under it): that copy is the anchor.
+  if (copies.length <= MAX_PIVOT_CANDIDATES && copies.filter((q) => editedNeighbours(ctx, seg, i, q) > 0).length === 1) return false;
   return strong.every((x) => x === i || CLOSING_ONLY.test(seg.lines.norm[x]!) || !ctx.index.has(seg.lines.norm[x]!));
 }
 

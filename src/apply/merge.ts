@@ -18,7 +18,6 @@ import { placeNewDefinition } from './new-definition.js';
 import { renameKeptLines, renameTokens } from './instructed-rename.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
-import { atFileEnd, splitTrailingDefinition, withSiblingSeparator } from './trailing-definition.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
@@ -155,13 +154,6 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
     const ambiguities = instructed ? [] : [`a new definition shown alone went after its last sibling (line ${placed.at + 1})`];
     return keepOriginal(input, { content: placed.content, model, confidence: instructed ? 1 : 0.5, ambiguities, fullReplacement: false, report });
   }
-  // A trailing new definition after a marker: the rest merged alone, the definition after its last sibling at the file's end (trailing-definition.ts).
-  const trailing = splitTrailingDefinition(input.code, input.update, input.instruction);
-  if (trailing) {
-    const rest = mergeExpanded({ ...input, update: trailing.rest }, mode);
-    const after = placeNewDefinition(rest.content, trailing.definition, input.instruction);
-    if (after && atFileEnd(rest.content, after.at)) return keepOriginal(input, { ...rest, content: withSiblingSeparator(rest.content, after.content, after.at), report: { ...rest.report, hunks: [...rest.report.hunks, { rule: 'definition', start: after.at, end: after.at }] } });
-  }
   const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
   // A swapped definition whose new body has a comment where original code stood (`/* unchanged
   // lookup */`) is not licensed (syntax/swap-licence.ts): the swapped original lacks that code.
@@ -240,8 +232,12 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     return finish(ctx, fast.chains, input, 'svc-v3-large', 0.25, [...fast.ambiguities, 'too many candidate anchors for global alignment; used greedy chains']);
   }
   const largeResult = finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
-  // auto: a global placement the no-loss pass had to put code back into loses to a greedy one it
-  // did not (the greedy one's doubts stay in its confidence and notes).
-  return fastResult && largeResult.report.restored.length > 0 && fastResult.report.restored.length === 0 ? fastResult : largeResult;
+  // A global placement the no-loss pass had to put code back into loses to a greedy one it did not
+  // (the greedy one's doubts stay in its confidence and notes), in auto and in large alike.
+  if (largeResult.report.restored.length === 0) return largeResult;
+  if (!fastResult) {
+    const fast = fastChains(ctx);
+    fastResult = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
+  }
+  return fastResult.report.restored.length === 0 ? fastResult : largeResult;
 }
-
