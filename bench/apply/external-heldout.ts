@@ -28,6 +28,7 @@ import { runApplyTask } from '../../src/apply/run.js';
 import { prepareSyntax } from '../../src/apply/syntax/prepare.js';
 import { APPLY_MODELS } from '../../src/assets/apply-models.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
+import { lostLines } from './lost-lines.js';
 
 const { values: args } = parseArgs({
   options: { dir: { type: 'string', default: join(PACKAGE_ROOT, 'bench', 'apply', 'external-2026-11-25') }, show: { type: 'boolean', default: false }, calibration: { type: 'boolean', default: false } },
@@ -41,22 +42,6 @@ function loadCases(dir: string): Case[] {
     const meta = JSON.parse(read('meta.json')) as { lang: string; shape: string; instruction: string | null };
     return { id, ...meta, original: read('original'), update: read('update'), expected: read('expected') };
   });
-}
-
-function counts(text: string): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const l of text.split(/\r?\n/)) {
-    const t = l.trim();
-    if (t) m.set(t, (m.get(t) ?? 0) + 1);
-  }
-  return m;
-}
-
-/** Original lines the expected file keeps but the output has fewer of. */
-function lostLines(c: Case, output: string): string[] {
-  const want = counts(c.expected), got = counts(output), lost: string[] = [];
-  for (const [line, n] of counts(c.original)) if (Math.min(n, want.get(line) ?? 0) > (got.get(line) ?? 0)) lost.push(line);
-  return lost;
 }
 
 function requestContent(c: Case): string {
@@ -90,7 +75,7 @@ for (const model of APPLY_MODELS) {
     const r = await completeApply({ model, messages: [{ role: 'user', content: requestContent(c) }] });
     const out = (r.body as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content;
     const ok = out === c.expected;
-    const lost = ok ? [] : lostLines(c, out);
+    const lost = ok ? [] : lostLines(c.original, c.expected, out);
     exact += ok ? 1 : 0;
     lossy += lost.length > 0 ? 1 : 0;
     const l = byLang.get(c.lang) ?? [0, 0];

@@ -7,6 +7,7 @@
 // foreign key to the removed one is another table, not "its" anything (`REFERENCES` is no `ON`).
 import type { Lines } from './lines.js';
 import { escapeRe } from './escape-regexp.js';
+import { namedAfterRemoved } from './spoken-targets.js';
 
 /** An HCL block head: `resource "aws_s3_bucket" "reports" {`, `output "reports_arn" {`, `module "vpc" {`. */
 const HCL_HEAD = /^(resource|data|module|output|variable|provider)\s+((?:"[^"]*"\s*)+)\{\s*$/;
@@ -75,9 +76,11 @@ export function attachedHeads(o: Lines, phrase: string, targetRows: number[], up
     if (o.blank[j] || targetRows.includes(j)) continue;
     const head = headAt(o, j);
     if (!head || shown.has(o.norm[j]!)) continue;
-    if (kinds.size > 0 && !kinds.has(head.kind)) continue;
+    // Or named after a removed block, of a kind the phrase says in its own words (spoken-targets.ts).
+    const named = namedAfterRemoved(head, targets.map((t) => t.label), phrase.slice(phrase.search(BELONGING)));
+    if (kinds.size > 0 && !kinds.has(head.kind) && !named) continue;
     const end = blockEnd(o, j);
-    let refers = false;
+    let refers = named;
     for (let r = j; r < end && !refers; r++) refers = targets.some((t) => t.ref!.test(o.norm[r]!));
     if (refers) out.push(j);
   }

@@ -16,6 +16,7 @@
 import { editedVersion, sameStatementEdited, solidRow, type Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
 import { rowNamesDiffer } from './line-identity.js';
+import { newSiblingLine } from './edit-evidence.js';
 
 /** Non-weak rows (lo, hi) of `l` (closers and keywords tell nothing), at most `cap` of them (null: more than that). */
 function rowsBetween(l: Lines, lo: number, hi: number, cap: number): number[] | null {
@@ -41,13 +42,17 @@ function readsAsEdit(a: string, b: string): boolean {
  * is new code that equals an original line by coincidence: see the module comment. `repeated` says
  * whether the original has the line more than once.
  */
-export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: number, i: number, j: number, dir: 1 | -1, repeated: boolean): boolean {
+export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: number, i: number, j: number, dir: 1 | -1, repeated: boolean, edgeUnconfirmed = false): boolean {
   if (!repeated) return false;
   // The far side: the update line beyond i must be there and differ from the original's beyond j.
+  // For the no-loss check (`edgeUnconfirmed`), a segment that ends at i confirms nothing either.
   const si = solidRow(s, i, dir);
-  if (si < 0) return false;
+  if (si < 0 && !edgeUnconfirmed) return false;
   const oj = solidRow(o, j, dir);
-  if (oj >= 0 && s.norm[si] === o.norm[oj]) return false;
+  if (si >= 0 && oj >= 0 && s.norm[si] === o.norm[oj]) return false;
+  // No far side (the segment ends at i): coincident only when a shown line is a new sibling of a
+  // skipped one (edit-evidence.ts: `<Button variant="secondary" …>` beside `<Button variant="destructive" …>`).
+  if (si < 0) return newSiblingBetween(s, o, prevI, prevJ, i, j, dir);
   const skipped = dir === 1 ? rowsBetween(o, prevJ, j, MAX_ROWS) : rowsBetween(o, j, prevJ, MAX_ROWS);
   if (skipped === null || skipped.length === 0) return false;
   const shown = dir === 1 ? rowsBetween(s, prevI, i, MAX_ROWS) : rowsBetween(s, i, prevI, MAX_ROWS);
@@ -56,6 +61,15 @@ export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: numbe
   // (`app.delete(` / `"/api/projects/:id",` for `app.get(` / `"/api/projects/:id/tasks",`: set j js01).
   for (const x of shown) for (const y of skipped) if (readsAsEdit(o.norm[y]!, s.norm[x]!) && !rowNamesDiffer(o, y, s, x)) return false;
   return true;
+}
+
+/** Some update row between prevI and i is a new sibling of an original row between prevJ and j. */
+function newSiblingBetween(s: Lines, o: Lines, prevI: number, prevJ: number, i: number, j: number, dir: 1 | -1): boolean {
+  const skipped = dir === 1 ? rowsBetween(o, prevJ, j, MAX_ROWS) : rowsBetween(o, j, prevJ, MAX_ROWS);
+  const shown = dir === 1 ? rowsBetween(s, prevI, i, MAX_ROWS) : rowsBetween(s, i, prevI, MAX_ROWS);
+  if (!skipped || !shown) return false;
+  for (const x of shown) for (const y of skipped) if (newSiblingLine(o, y, s.norm[x]!)) return true;
+  return false;
 }
 
 /**

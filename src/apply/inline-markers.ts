@@ -72,12 +72,37 @@ function pickCandidate(cands: Candidate[], update: string[], i: number, orig: Or
     const same = inside.filter((c) => orig.lines[c.j]!.length - orig.lines[c.j]!.trimStart().length === indent);
     if (same.length > 0) inside = same;
   }
+  if (inside.length > 1 && before.at !== undefined) {
+    // Shown under a section header (`[dependencies]`, then markers only): in that section, not a later one's twin line.
+    const end = sectionEnd(orig, before.at, update, i);
+    if (end >= 0) inside = inside.filter((c) => c.j < end);
+  }
   if (inside.length === 1) return inside[0]!;
   if (inside.length === 0) return null;
   // Several left: the update runs on from its anchor to this line with no marker in between, so it is the first one after it.
   if (before.at !== undefined && !before.gap) return inside[0]!;
   if (after.at !== undefined && !after.gap) return inside[inside.length - 1]!;
   return null;
+}
+
+/** A whole line that is a TOML / INI section header: `[dependencies]`, `[[bin]]`, `[server "a"]`. */
+const SECTION_HEADER = /^\[\[?[^\],]+\]\]?$/;
+
+/**
+ * When original line h is a section header at column 0 and the update shows no other section
+ * header between it and update line i: the row where h's section ends (the next header at column
+ * 0, or the file's end); -1 otherwise.
+ */
+function sectionEnd(orig: Original, h: number, update: string[], i: number): number {
+  if (!SECTION_HEADER.test(orig.trimmed[h]!) || orig.lines[h]!.trim() !== orig.lines[h]) return -1;
+  let k = i - 1;
+  while (k >= 0 && update[k]!.trim() !== orig.trimmed[h]) {
+    if (SECTION_HEADER.test(update[k]!.trim())) return -1;
+    k--;
+  }
+  let j = h + 1;
+  while (j < orig.lines.length && !(SECTION_HEADER.test(orig.trimmed[j]!) && orig.lines[j] === orig.trimmed[j])) j++;
+  return j;
 }
 
 /**

@@ -14,7 +14,7 @@ import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, toke
 import { elementParts } from './element-content.js';
 
 /** Tokens two lines share at their start and at their end (not overlapping). */
-function ends(a: string[], b: string[]): number {
+export function ends(a: string[], b: string[]): number {
   const n = Math.min(a.length, b.length);
   let pre = 0;
   while (pre < n && a[pre] === b[pre]) pre++;
@@ -24,7 +24,7 @@ function ends(a: string[], b: string[]): number {
 }
 
 /** Longest common subsequence of two token lists (lines: at most MAX_TOKENS tokens each are compared). */
-function common(a: string[], b: string[]): number {
+export function common(a: string[], b: string[]): number {
   const x = a.length > MAX_TOKENS ? a.slice(0, MAX_TOKENS) : a;
   const y = b.length > MAX_TOKENS ? b.slice(0, MAX_TOKENS) : b;
   let prev = new Uint16Array(y.length + 1);

@@ -10,11 +10,13 @@
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
-import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, editedVersion, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { attachedRemovalHeads, blockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
+import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
+import { sectionEnd } from './spoken-targets.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
+import { leftOutBlocks, omitsDefinitions } from './markerless-pieces.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
@@ -30,6 +32,7 @@ import { extendedInPlace } from './extended-line.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
+import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -163,7 +166,23 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
     if (p === undefined || q === undefined || q <= p) continue;
     for (let j = p + 1; j < q; j++) covered[j] = 1;
   }
+  // A segment written out of file order shows the rows between its own unique lines: the marker
+  // whose range holds them does not stand for them (hunk-order.ts places that segment there).
+  for (const seg of segments) {
+    const [lo, hi] = uniqueSpan(seg.lines, at);
+    for (let j = lo + 1; j < hi; j++) covered[j] = 0;
+  }
   return covered;
+}
+
+/** The first and last original rows of a segment's lines the original has once ([0, 0] when fewer than two). */
+function uniqueSpan(l: Lines, at: Map<string, number>): [number, number] {
+  let lo = Infinity, hi = -Infinity;
+  for (let x = 0; x < l.text.length; x++) {
+    const j = l.blank[x] ? undefined : at.get(key(l.norm[x]!));
+    if (j !== undefined) [lo, hi] = [Math.min(lo, j), Math.max(hi, j)];
+  }
+  return lo < hi ? [lo, hi] : [0, 0];
 }
 
 /**
@@ -178,7 +197,13 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   const common = alignLines(nb, un).length;
   // An update sharing no line with the original anchors nowhere: it is a rewrite of the whole file.
   if (common === 0 && isEditedLineSnippet(nb, un)) return false;
-  return common === 0 || (shown.has(nb[0]!) && shown.has(nb[nb.length - 1]!) && common >= 0.3 * nb.length) || common >= 0.6 * nb.length;
+  // The file's edges are its outermost lines that say something: a closing `}` ends most files, so an
+  // update that ends on one (a function shown after the imports) has not shown the file's end.
+  const first = nb.find((n) => !isWeak(n)) ?? nb[0]!;
+  const last = nb.findLast((n) => !isWeak(n)) ?? nb[nb.length - 1]!;
+  if (common === 0 || common >= 0.6 * nb.length) return true;
+  // Leaving out whole definitions it never names, it is the new file only when it keeps most of the old one.
+  return shown.has(first) && shown.has(last) && common >= 0.3 * nb.length && (common >= 0.5 * nb.length || !omitsDefinitions(orig, u));
 }
 
 /** Original lines inside a definition the instruction asks to remove. */
@@ -198,8 +223,8 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
     for (const name of targets) {
       if (!definesName(orig.text[h]!, name) || !inRanges(ranges.get(name)!, h) || !takesParam(orig, h, params.get(name))) continue;
       let start = h;
-      while (start > 0 && !orig.blank[start - 1] && LEADING.test(orig.norm[start - 1]!)) start--;
-      const end = blockEnd(orig, h);
+      while (start > 0 && !orig.blank[start - 1] && LEADING.test(orig.norm[start - 1]!) && sectionEnd(orig, h) < 0) start--;
+      const end = removalEnd(orig, h);
       for (let j = start; j < end; j++) out.add(j);
     }
   }
@@ -293,6 +318,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // A new comment where whole definitions stood (`# (constructor and _expected unchanged)`) is a
       // marker in other words: the definitions it stands for, never named by the update, stay.
       if (newCommentBetween(view, seg, i1, i2) && unmentionedDefinitionRows(orig, p + 1, q, view.ids).size > 0) continue;
+      // A marker-less update that is not the whole file shows pieces: whole blocks between two were left out (markerless-pieces.ts).
+      if (!view.hasMarkers && !view.wholeFile && leftOutBlocks(orig, p, q, view.ids, (n) => view.where.has(key(n)))) continue;
       // Anchors inside blocks of other names (a new resource's `bucket = …`) are not these lines.
       if ((i1 >= 0 && !sameOwner(seg.lines, i1, orig, p)) || !sameOwner(seg.lines, i2, orig, q)) continue;
       // A closer q of a block opened after p (another message's `}`) is shown only by a closer of a
@@ -312,8 +339,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
       const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
       const sameAs = (r: number) => (j: number): boolean => key(orig.norm[j]!) === key(orig.norm[r]!);
-      if (pHolds && (nearestAfter(view, orig, p, q) || nearestAtDepth(orig, p, q, q, sameAs(q), seg.lines, i1, p, i2, q)) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q))) return true;
-      if (qHolds && (nearestBefore(view, orig, p, q) || nearestAtDepth(orig, p, q, p, sameAs(p), seg.lines, i1, p, i2, q)) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p))) return true;
+      if (pHolds && (nearestAfter(view, orig, p, q) || nearestAtDepth(orig, p, q, q, sameAs(q), seg.lines, i1, p, i2, q)) && sameCloser(seg.lines.text, i1, i2, orig, p, q) && !coincidentAnchor(seg.lines, orig, i1, p, i2, q, 1, repeats(q), true)) return true;
+      if (qHolds && (nearestBefore(view, orig, p, q) || nearestAtDepth(orig, p, q, p, sameAs(p), seg.lines, i1, p, i2, q)) && !coincidentAnchor(seg.lines, orig, i2, q, i1, p, -1, repeats(p), true)) return true;
     }
   }
   return false;
@@ -450,26 +477,45 @@ function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: num
  */
 function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string): { end: number; shown: Set<string> } {
   const none = { end: h + 1, shown: new Set<string>() };
-  const close = closesAt(orig.text, h);
+  const close = closesAt(orig.text, braceRow(orig, h));
   const indented = close < 0 && /:\s*$/.test(orig.norm[h]!);
-  if (close < 0 && !indented) return none;
+  // `def list do` … `end` (Elixir, Ruby blocks): the block to its `end` at the header's level.
+  const keyword = close < 0 && !indented && keywordBlock(orig, h);
+  if (close < 0 && !indented && !keyword) return none;
   const at = view.where.get(shown);
   if (!at || at.length !== 1) return none;
   const [s, i] = at[0]!;
   const seg = view.segments[s]!;
   const l = seg.lines;
   let blockEnd: number;
-  if (indented) {
+  if (keyword) {
+    if (!keywordBlock(l, i)) return none;
+    blockEnd = removalBlockEnd(l, i);
+  } else if (indented) {
     blockEnd = indentBlockEnd(l, i);
     let last = l.text.length - 1;
     while (last > i && l.blank[last]) last--;
     const complete = blockEnd <= last || !seg.markerAfter || (seg.markerAfterIndent !== null && seg.markerAfterIndent <= l.indent[i]!);
     if (!complete) return none;
-  } else blockEnd = closesAt(l.text, i) + 1;
+  } else blockEnd = closesAt(l.text, braceRow(l, i)) + 1;
   if (blockEnd <= i + 1 || inlineMarkerBetween(view, seg, i, blockEnd)) return none;
   const rest = new Set<string>();
   for (let x = i + 1; x < blockEnd; x++) if (!l.blank[x]) rest.add(key(l.norm[x]!));
-  return { end: indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
+  return { end: keyword ? removalBlockEnd(orig, h) : indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
+}
+
+/** The row whose bracket opens header h's block: h, or the lone `{` below an Allman head. */
+function braceRow(l: Lines, h: number): number {
+  if (bracketDelta(l.text[h]!) > 0) return h;
+  const y = solidRow(l, h, 1);
+  return y >= 0 && l.norm[y] === '{' ? y : h;
+}
+
+/** Line h opens a `do` block closed by an `end` at its own indentation (`def x(a) do`, `items.each do |i|`). */
+function keywordBlock(l: Lines, h: number): boolean {
+  if (!/\bdo(?:\s*\|[^|]*\|)?$/.test(l.norm[h]!)) return false;
+  const end = removalBlockEnd(l, h) - 1;
+  return end > h + 1 && l.indent[end] === l.indent[h] && /^end\b/.test(l.norm[end]!);
 }
 
 /**
@@ -638,6 +684,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const anchors: Array<[number, number]> = [[-1, -1], ...pairs.map(([a, b]) => [oIdx[a]!, kIdx[b]!] as [number, number]), [N, K]];
   const licensed: Record<LossRule, number> = { replaced: 0, 'between-anchors': 0, instructed: 0 };
   const gaps: Gap[] = [];
+  const kept = new Uint8Array(N);
+  for (const [a] of pairs) kept[oIdx[a]!] = 1;
+  // Positive evidence that an update line is j's edit, not another kept line's or a new sibling's (edit-evidence.ts).
+  const editOfOther = (j: number, r: string): boolean => !orig.weak[j] && (newSiblingLine(orig, j, r) || closerToKeptLine(orig, j, r, (y) => kept[y] === 1, (n) => view.where.has(key(n))));
   for (let g = 1; g < anchors.length; g++) {
     const [p, kp] = anchors[g - 1]!;
     const [q, kq] = anchors[g]!;
@@ -670,7 +720,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!))) ||
-          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!)) {
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
@@ -688,7 +738,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
     }
     // The same for a header the update shows edited in its place (`Submit(j Job) {` → `Submit(ctx, j) error {`).
-    for (const h of gap.vanished) {
+    // An Allman head edited in the gap before, its lone `{` kept in place: its block's rest is in this gap.
+    const prev = gaps[gaps.length - 1];
+    const allmanHead = p >= 0 && orig.norm[p] === '{' && prev?.q === p ? prev.vanished.find((v) => v.j === solidRow(orig, p, -1)) : undefined;
+    for (const h of allmanHead ? [allmanHead, ...gap.vanished] : gap.vanished) {
       if (h.rule !== 'replaced' || h.pairedWith < 0 || !gap.vanished.some((v) => !v.rule)) continue;
       const rest = editedBlockRest(view, orig, h.j, key(out.norm[h.pairedWith]!));
       const unnamed = rest.end > h.j + 1 ? unmentionedDefinitionRows(orig, h.j + 1, rest.end, view.ids) : null;
@@ -859,6 +912,9 @@ function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): str
       if (insertedFirst || !insertedLast) {
         for (const y of ins) lines.push(outLine(y));
         for (const run of runs) emitRun(run, true);
+        // The blank line that parted the last run from the kept line after the gap comes back with it.
+        const end = runs[runs.length - 1]![1] + 1;
+        if (end < gap.q && orig.blank[end] && gap.kq < out.text.length && !out.blank[gap.kq]) lines.push(origLine(end));
       } else {
         for (const run of runs) emitRun(run, false);
         for (const y of ins) lines.push(outLine(y));

@@ -16,6 +16,16 @@ const COMMENT_FORMS: RegExp[] = [
   /^(?:\/\/+|#+|--+|;+|%+|!+|'|rem\s|::)(.*)$/i, // line comments
 ];
 
+/** The body of a whole-line comment in any comment syntax, or null when the line is no comment. */
+export function commentBody(line: string): string | null {
+  const t = line.trim();
+  for (const form of COMMENT_FORMS) {
+    const m = form.exec(t);
+    if (m) return (m[1] ?? '').trim();
+  }
+  return null;
+}
+
 /** An inline marker inside a line: `[/\* ... existing code ... *\/, "x"]` or the JSX form in braces. */
 export const INLINE_MARKER = /\{\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\/\}|\/\*+\s*(?:\.{2,}|…)[^*]*?\*+\//;
 

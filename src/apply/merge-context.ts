@@ -1,7 +1,8 @@
 // What both merge algorithms work on: the original's lines with a lookup index, the update cut
 // into segments at its marker lines, and the structural test ("does this deletion cross a block
 // boundary?") that keeps new code which happens to equal a later line from deleting what lies between.
-import { editedVersion, sameStatementEdited, splitLines, type Lines } from './lines.js';
+import { editedVersion, sameStatementEdited, solidRow, splitLines, type Lines } from './lines.js';
+import { renamedHeadRow } from './renamed-heads.js';
 import { markerLines } from './markers.js';
 
 export interface Segment {
@@ -295,7 +296,7 @@ export function sameBlockHeader(ctx: MergeContext, seg: Segment, i: number, j: n
  * below it happens to share with other lines (a new function copying `size_t got = 0;` from the one
  * the marker kept). Returns [segment line, original line] or null.
  */
-export function resumeAnchor(ctx: MergeContext, seg: Segment, lo: number): [number, number] | null {
+export function resumeAnchor(ctx: MergeContext, seg: Segment, lo: number, hi = ctx.orig.text.length): [number, number] | null {
   if (!seg.markerBefore) return null;
   const s = seg.lines;
   let f = 0;
@@ -303,8 +304,11 @@ export function resumeAnchor(ctx: MergeContext, seg: Segment, lo: number): [numb
   if (f >= s.text.length || s.weak[f]) return null;
   const pos = ctx.index.get(s.norm[f]!);
   if (!pos) {
-    const j = editedHeader(ctx, s.norm[f]!, lo);
-    return j >= 0 ? [f, j] : null;
+    // Or a head renamed throughout the update (renamed-heads.ts).
+    // An Allman head (`{` alone on the next line) too.
+    const j = editedHeader(ctx, s.norm[f]!, lo, hi, s.norm[solidRow(s, f, 1)] === '{');
+    const r = j >= 0 ? j : renamedHeadRow(ctx, s, f, lo, hi);
+    return r >= 0 ? [f, r] : null;
   }
   const c = firstAtOrAbove(pos, lo);
   return c === pos.length - 1 ? [f, pos[c]!] : null;
@@ -324,14 +328,14 @@ function declaredName(norm: string): string | null {
  * `func (p *Pool) Submit(j Job) {`): the one original header at or after `lo` that reads as its edit
  * and declares the same name, or -1.
  */
-function editedHeader(ctx: MergeContext, norm: string, lo: number): number {
-  if (!/[{:]$/.test(norm)) return -1;
+function editedHeader(ctx: MergeContext, norm: string, lo: number, hi: number, allman: boolean): number {
+  if (!allman && !/[{:]$/.test(norm)) return -1;
   const name = declaredName(norm);
   if (!name) return -1;
   const o = ctx.orig;
   let at = -1;
-  for (let j = lo; j < o.text.length; j++) {
-    if (o.blank[j] || !/[{:]$/.test(o.norm[j]!) || declaredName(o.norm[j]!) !== name) continue;
+  for (let j = lo; j < hi; j++) {
+    if (o.blank[j] || !(allman ? o.norm[solidRow(o, j, 1)] === '{' : /[{:]$/.test(o.norm[j]!)) || declaredName(o.norm[j]!) !== name) continue;
     if (!editedVersion(o.norm[j]!, norm) && !sameStatementEdited(o.norm[j]!, norm)) continue;
     if (at >= 0) return -1;
     at = j;

@@ -171,7 +171,10 @@ export function fastChains(ctx: MergeContext): FastChains {
     let inBlock = pivot || k === 0 ? null : openBlockRange(ctx, k, chains[k - 1]!);
     // Unless a line of that part is one the original has once, elsewhere: the marker reached past the block.
     if (inBlock && strong.some((i) => i < inBlock!.end && uniqueOutside(ctx, seg.lines.norm[i]!, inBlock!.from, inBlock!.to))) inBlock = null;
-    if (inBlock) pivot = pickPivot(ctx, seg, strong.filter((i) => i < inBlock.end), Math.max(lo, inBlock.from), inBlock.to);
+    // There, a changed or renamed head resumes it first (a twin class's method of the same name further down is another).
+    const resumedInBlock = inBlock ? resumeAnchor(ctx, seg, Math.max(lo, inBlock.from), inBlock.to) : null;
+    if (resumedInBlock) pivot = { i: resumedInBlock[0], j: resumedInBlock[1], tied: false };
+    else if (inBlock) pivot = pickPivot(ctx, seg, strong.filter((i) => i < inBlock.end), Math.max(lo, inBlock.from), inBlock.to);
     pivot ??= pickPivot(ctx, seg, strong, lo);
     if (pivot?.tied && k === segs.length - 1) pivot = atFileEnd(ctx, seg, pivot, lo) ?? pivot;
     if (!pivot) {
@@ -261,7 +264,11 @@ const CLOSING_ONLY = /^(?:[)}\]][)}\];,]*|end\b[)}\];,]*)$/;
  * has it more than once.
  */
 function loneRepeatedAnchor(ctx: MergeContext, seg: Segment, strong: number[], i: number): boolean {
-  if ((ctx.index.get(seg.lines.norm[i]!)?.length ?? 0) < 2) return false;
+  const copies = ctx.index.get(seg.lines.norm[i]!) ?? [];
+  if (copies.length < 2) return false;
+  // Unless the segment shows the edit of a line next to one copy only (`spec:` / `replicas: 5`, where
+  // one `spec:` has `replicas: 3` under it): that copy is the anchor.
+  if (copies.length <= MAX_PIVOT_CANDIDATES && copies.filter((q) => editedNeighbours(ctx, seg, i, q) > 0).length === 1) return false;
   return strong.every((x) => x === i || CLOSING_ONLY.test(seg.lines.norm[x]!) || !ctx.index.has(seg.lines.norm[x]!));
 }
 

@@ -21,6 +21,7 @@ import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
+import { newTrailingDefinition } from './appended-definition.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -282,6 +283,9 @@ function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, firs
   if (endsBlock) head.shift();
 }
 
+/** A definition keyword opening a line: a definition written on one line is a block of its own. */
+const ONE_LINE_DEFINITION = /^(?:(?:export|pub|public|private|protected|static|async)\s+)*(?:def|defp|defmacro|fn|func|fun|function|sub)\s+[A-Za-z_]/;
+
 /**
  * Anchor, blank line, then a new block the segment ends with (no blank of its own before the
  * marker), where the original goes on with a sibling block after its blank: the blank is the new
@@ -305,7 +309,8 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   const closesEnclosing = s.indent[i + 1]! > level && wholeBlocksAt(s, i + 1, n - 1, s.indent[i + 1]!);
   if (!closesEnclosing && !wholeBlocksAt(s, i + 1, n - 1, level)) return;
   // Closed by a closing line, the new lines are a block; else the sibling must head one (a rule, a heading).
-  if (!(s.weak[n - 1] && /^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) && !headsBlock(o, next)) return;
+  // Or the new lines open with a definition (`def f(x), do: …`, `def f(x): return …` written on one line).
+  if (!(s.weak[n - 1] && /^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) && !headsBlock(o, next) && !ONE_LINE_DEFINITION.test(s.norm[i + 1]!)) return;
   tail.pop();
 }
 
@@ -571,6 +576,8 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   const n = s.text.length;
   const pairs: Array<[number, number]> = [];
   if (!seg.markerAfter && isLast) {
+    // A new definition after a marker is appended, not matched against the last one (appended-definition.ts).
+    if (seg.markerBefore && newTrailingDefinition(s, o)) return { start: hi, end: hi, pairs, delta: 0 };
     // The segment ends the file: choose its start so it replaces the original tail it matches best.
     return bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole');
   }

@@ -10,12 +10,14 @@ import { expandBodyMarkers } from './body-markers.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { instructionNames } from './instruction-scope.js';
+import { locationComments, withPlaces } from './location-comments.js';
 import { expandUpdate } from './marker-expansion.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { placeNewDefinition } from './new-definition.js';
 import { renameKeptLines, renameTokens } from './instructed-rename.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
+import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
@@ -119,7 +121,10 @@ function describeLines(lines: number[]): string {
   return parts.length > 6 ? `${parts.slice(0, 6).join(', ')}, …` : parts.join(', ');
 }
 
-export function mergeApply(raw: ApplyInput, mode: MergeMode): MergeResult {
+export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
+  // `# in ProjectRepository` opening a hunk says where it goes: placement, not content (location-comments.ts).
+  const located = locationComments(sent.update, sent.code);
+  const raw = located ? { ...sent, update: located.update, instruction: withPlaces(sent.instruction, located.names) } : sent;
   // Placement works on the update as the no-loss pass reads it (expandUpdate: markers inside lines,
   // blocks collapsed onto one line, the closers of a snippet that stops inside its blocks).
   const inlineExpanded = expandUpdate(raw.update, raw.code);
@@ -187,6 +192,12 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   const fallbackModel: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
   // A marker-less snippet that does not read as the whole file (one `describe` block, one function)
   // is a hunk of it: merged as if a marker stood on each side, so the rest of the file stays.
+  // Markers alone keep the whole file; only the instruction's removals change it (marker-only.ts).
+  const kept = markerOnlyMerge(input.code, input.update, input.instruction, split);
+  if (kept !== null) {
+    const report: MergeReport = { hunks: [], removedByInstruction: orig.text.length - splitLines(kept).text.length, restored: [], wholeFile: false };
+    return keepOriginal(input, { content: kept, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: false, report }, orig);
+  }
   const snippet = !split.hasMarkers && split.segments.length === 1 && !readsAsWholeFile(orig, split.updateLines);
   if (snippet) split.segments[0] = { ...split.segments[0]!, markerBefore: true, markerAfter: true };
   else if (!split.hasMarkers || split.segments.length === 0) {
@@ -221,8 +232,12 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     return finish(ctx, fast.chains, input, 'svc-v3-large', 0.25, [...fast.ambiguities, 'too many candidate anchors for global alignment; used greedy chains']);
   }
   const largeResult = finish(ctx, large.chains, input, 'svc-v3-large', large.confidence, large.ambiguities);
-  // auto: a global placement the no-loss pass had to put code back into loses to a greedy one it
-  // did not (the greedy one's doubts stay in its confidence and notes).
-  return fastResult && largeResult.report.restored.length > 0 && fastResult.report.restored.length === 0 ? fastResult : largeResult;
+  // A global placement the no-loss pass had to put code back into loses to a greedy one it did not
+  // (the greedy one's doubts stay in its confidence and notes), in auto and in large alike.
+  if (largeResult.report.restored.length === 0) return largeResult;
+  if (!fastResult) {
+    const fast = fastChains(ctx);
+    fastResult = finish(ctx, fast.chains, input, 'svc-v3-fast', fast.ambiguities.length === 0 ? 1 : 0.5, fast.ambiguities);
+  }
+  return fastResult.report.restored.length === 0 ? fastResult : largeResult;
 }
-

@@ -49,10 +49,12 @@ export function resumesInsideOpener(ctx: MergeContext, k: number): number {
 export function openBlockRange(ctx: MergeContext, k: number, prevChain: ReadonlyArray<readonly [number, number]>): { from: number; to: number; end: number } | null {
   const x = resumesInsideOpener(ctx, k);
   if (x < 0 || prevChain.length === 0) return null;
-  const last = prevChain[prevChain.length - 1]!;
-  if (last[0] !== x) return null;
   const p = ctx.segments[k - 1]!.lines;
   const s = ctx.segments[k]!.lines;
+  let last = prevChain[prevChain.length - 1]!;
+  // An Allman head anchored, its lone `{` (a weak line, no anchor) the opener: the block is that `{`'s.
+  if (last[0] !== x && p.norm[x] === '{' && solidRow(p, last[0], 1) === x && ctx.orig.norm[solidRow(ctx.orig, last[1], 1)] === '{') last = [x, solidRow(ctx.orig, last[1], 1)];
+  if (last[0] !== x) return null;
   const f = solidRow(s, -1, 1);
   let end = f;
   while (end < s.text.length && (s.blank[end] || s.indent[end]! > p.indent[x]!)) end++;

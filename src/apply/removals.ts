@@ -7,11 +7,12 @@ import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } 
 import { attachedHeads } from './attached-removals.js';
 import { isMarkerLine } from './markers.js';
 import { describedTargets } from './described-targets.js';
+import { describedIndexes, headingNames, implOf, sectionEnd } from './spoken-targets.js';
 
 // A verb word after an article names a thing ("Remove the delete method"): it starts no removal phrase.
 const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
-const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action|subcommand|command|trigger|index|bucket|resource|output|overload)s?\b/i;
-const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls']);
+const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action|subcommand|command|trigger|index|bucket|resource|output|overload|dataclass|record|model|component|queue|card|message)s?\b/i;
+const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls', 'on', 'entirely', 'completely', 'altogether']);
 
 /** Names the instruction asks to remove: backticked names, code-looking identifiers, or a word after a kind word. */
 export function removalTargets(instruction: string | null): string[] {
@@ -80,7 +81,8 @@ function phraseTargets(phrase: string): string[] {
 export function removalNames(o: Lines, instruction: string | null, shownPairs?: ReadonlySet<string>): string[] {
   const targets = removalTargets(instruction);
   if (targets.length === 0) return targets;
-  const described = describedTargets(o, verbPhrases(qualifiedText(instruction!)).map(removalPhrase), definesName, blockEnd, shownPairs);
+  const phrases = verbPhrases(qualifiedText(instruction!)).map(removalPhrase);
+  const described = [...describedTargets(o, phrases, definesName, blockEnd, shownPairs), ...phrases.flatMap((p) => describedIndexes(o, p))];
   return described.length === 0 ? targets : [...new Set([...targets, ...described])];
 }
 
@@ -211,6 +213,8 @@ export function definesName(text: string, name: string): boolean {
   if (!word.test(t)) return false;
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
   if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-])`, 'i').test(t)) return true;
+  // A Rust type's impl block, a Markdown section's heading (spoken-targets.ts).
+  if (implOf(t, name) || headingNames(null, t, name)) return true;
   // An HCL block labelled `name` (`resource "aws_s3_bucket" "reports" {`).
   if (new RegExp(`^(?:resource|data|module|output|variable|provider)\\s+(?:"[^"]*"\\s+)*"${escapeRe(name)}"\\s*\\{`).test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
@@ -218,6 +222,12 @@ export function definesName(text: string, name: string): boolean {
   // nor a statement calling it (`return SetAsync(…)`). Type parameters may follow (`SetAsync<T>(`).
   if (/^(?:return|await|yield|throw|new)\s/.test(t)) return false;
   return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:|=|\\{)`).test(t);
+}
+
+/** End (exclusive) of what removing the definition headed by row h removes: a Markdown section to the next heading of its level, else its block. */
+export function removalEnd(o: Lines, h: number): number {
+  const section = sectionEnd(o, h);
+  return section >= 0 ? section : blockEnd(o, h);
 }
 
 /** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
@@ -311,9 +321,12 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
     const owner = scopes.get(name);
     const ranges = owner === undefined ? null : ownerRanges(o, owner, definesName, blockEnd);
     if (droppedAlready(o, kept, name, ranges) || done?.(name)) continue;
+    // The first definition of the name; after it, only the type's `impl` blocks (spoken-targets.ts).
+    let found = false;
     for (let h = 0; h < o.text.length; h++) {
       if (!kept[h] || o.blank[h] || !definesName(o.text[h]!, name) || !inRanges(ranges, h) || !takesParam(o, h, params.get(name))) continue;
-      if (removeDefinitionAt(o, kept, h, removed)) break;
+      if (found && !implOf(o.text[h]!, name)) continue;
+      if (removeDefinitionAt(o, kept, h, removed)) found = true;
     }
   }
   // What belongs to a removed definition, when the phrase says so (attached-removals.ts).
@@ -383,8 +396,9 @@ export const LEADING = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\
 /** Adds the definition headed by row h (with its leading comments and one separator) to `removed` when the merge kept all of it. */
 function removeDefinitionAt(o: Lines, kept: Uint8Array, h: number, removed: Set<number>): boolean {
   let start = h;
-  while (start > 0 && kept[start - 1] && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] && LEADING.test(o.norm[start - 1]!)) start--;
-  const end = blockEnd(o, h);
+  const section = sectionEnd(o, h);
+  while (section < 0 && start > 0 && kept[start - 1] && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] && LEADING.test(o.norm[start - 1]!)) start--;
+  const end = removalEnd(o, h);
   for (let j = start; j < end; j++) if (!kept[j]) return false;
   for (let j = start; j < end; j++) removed.add(j);
   // The blank lines separating it from what follows go with it (those before it stay as the

@@ -5,6 +5,8 @@
 // method without its class, a re-indented snippet, a missing closing brace. Each edit carries the
 // file the edit means (`expected`). Used by the held-out corpus builder and the generated-edit test.
 import { isWeak, normalize } from '../../src/apply/lines.js';
+import { INLINE_MARKER } from '../../src/apply/loss.js';
+import { isMarkerLine } from '../../src/apply/markers.js';
 
 export interface Lang {
   name: string;
@@ -194,6 +196,8 @@ export interface Edit {
   expected: string;
   /** False when the update allows more than one reading (the oracle still applies). */
   determined: boolean;
+  /** The file the edit is made to, when the shape built one from the source (twins); else the source. */
+  original?: string;
 }
 
 export function applyChanges(lines: string[], changes: Change[]): string[] {
@@ -287,4 +291,36 @@ export function bodyLines(lines: string[], b: Block): number[] {
   const out: number[] = [];
   for (let j = b.header + 1; j < b.end - 1; j++) if (strongLine(lines[j]!)) out.push(j);
   return out;
+}
+
+/**
+ * Every hunk of the update says where it goes: one of its lines is unique in the original, or two
+ * of its consecutive lines are consecutive in the original exactly once. A hunk made only of
+ * repeated context (`{` then a line that two methods start with) has no single right answer.
+ */
+export function pinned(lines: string[], update: string): boolean {
+  const norm = (t: string): string => t.trim().replace(/\s+/g, ' ');
+  const orig = lines.map(norm);
+  const count = new Map<string, number>();
+  for (const l of orig) count.set(l, (count.get(l) ?? 0) + 1);
+  const pairs = new Map<string, number>();
+  const nb = orig.filter((l) => l !== '');
+  for (let k = 0; k + 1 < nb.length; k++) pairs.set(`${nb[k]}\n${nb[k + 1]}`, (pairs.get(`${nb[k]}\n${nb[k + 1]}`) ?? 0) + 1);
+  const origSet = new Set(orig);
+  const hunks: string[][] = [[]];
+  for (const l of update.split('\n')) {
+    if (isMarkerLine(l, origSet)) hunks.push([]);
+    else if (norm(l) !== '') hunks[hunks.length - 1]!.push(norm(l));
+  }
+  if (hunks.length === 1) return true; // no marker: a whole definition or file, judged by structure
+  return hunks.filter((h) => h.length > 0).every((h) => {
+    if (h.some((l) => count.get(l) === 1)) return true;
+    // An inline marker's line: the original line it extends is the one starting with its head.
+    for (const l of h) {
+      const m = INLINE_MARKER.exec(l);
+      if (m && m.index >= 3 && orig.filter((o) => o.startsWith(l.slice(0, m.index).trim())).length === 1) return true;
+    }
+    for (let k = 0; k + 1 < h.length; k++) if (pairs.get(`${h[k]}\n${h[k + 1]}`) === 1) return true;
+    return false;
+  });
 }

@@ -15,31 +15,31 @@ export interface ShapeInput {
   r: () => number;
 }
 
-type Shape = (x: ShapeInput) => Omit<Edit, 'shape'> | null;
+export type Shape = (x: ShapeInput) => Omit<Edit, 'shape'> | null;
 
-function ind(s: string): string {
+export function ind(s: string): string {
   return s.match(/^\s*/)![0];
 }
 
-function join(lines: string[]): string {
+export function join(lines: string[]): string {
   return lines.join('\n') + '\n';
 }
 
 /** Leaf definitions (no definition inside) with at least one strong body line. */
-function leaves(x: ShapeInput): Block[] {
+export function leaves(x: ShapeInput): Block[] {
   return x.blocks.filter((b, k) => !x.blocks.some((c) => c.parent === k) && bodyLines(x.lines, b).length > 0);
 }
 
-function methods(x: ShapeInput): Block[] {
+export function methods(x: ShapeInput): Block[] {
   return leaves(x).filter((b) => b.parent >= 0 && b.indent > 0);
 }
 
-function topLevel(x: ShapeInput): Block[] {
+export function topLevel(x: ShapeInput): Block[] {
   return leaves(x).filter((b) => b.parent < 0);
 }
 
 /** An edited body line of block b (changes one line in place). */
-function editIn(x: ShapeInput, b: Block): Change | null {
+export function editIn(x: ShapeInput, b: Block): Change | null {
   const body = bodyLines(x.lines, b);
   for (let tries = 0; tries < 6; tries++) {
     const j = pick(x.r, body);
@@ -49,31 +49,31 @@ function editIn(x: ShapeInput, b: Block): Change | null {
   return null;
 }
 
-function newLine(x: ShapeInput, at: number, tag: string): string {
+export function newLine(x: ShapeInput, at: number, tag: string): string {
   const lang = x.lang;
   const ref = x.lines[at]!;
   if (lang.name === 'yaml' && !ref.trim().startsWith('- ')) return `${ind(ref)}${tag.replace(/\W/g, '_')}: true`;
   return lang.statement(ind(ref), tag);
 }
 
-function result(x: ShapeInput, changes: Change[], update: string[], instruction: string, determined = true): Omit<Edit, 'shape'> {
+export function result(x: ShapeInput, changes: Change[], update: string[], instruction: string, determined = true): Omit<Edit, 'shape'> {
   return { instruction, update: update.join('\n'), expected: join(applyChanges(x.lines, changes)), determined };
 }
 
 /** A definition named by a declaration (`function f`, `def f`, `f() {`), not a call such as `router.get(`. */
-function declared(x: ShapeInput, b: Block): boolean {
+export function declared(x: ShapeInput, b: Block): boolean {
   return /^[A-Za-z_]\w*$/.test(b.name) && !/^\s*[\w$]+\.[\w$]+\(/.test(x.lines[b.header]!) && definesName(x.lines[b.header]!, b.name);
 }
 
 /** What a person calls the definition: function, method, rule, view, section. */
-function kindOf(x: ShapeInput, b: Block): string {
+export function kindOf(x: ShapeInput, b: Block): string {
   if (x.lang.name === 'css') return 'rule';
   if (x.lang.name === 'yaml') return 'section';
   if (x.lang.name === 'sql') return (/CREATE\s+(?:OR\s+REPLACE\s+)?(\w+)/i.exec(x.lines[b.header]!)?.[1] ?? 'statement').toLowerCase();
   return b.parent >= 0 ? 'method' : 'function';
 }
 
-const standard = { before: 2, after: 2, leadingMarker: true, trailingMarker: true };
+export const standard = { before: 2, after: 2, leadingMarker: true, trailingMarker: true };
 
 export const SHAPES: Record<string, Shape> = {
   /** Anchor line, new code, marker: the update shows where, then what, then "the rest". */
@@ -310,8 +310,8 @@ export const SHAPES: Record<string, Shape> = {
   },
 };
 
-export function shapeEdit(shape: string, lines: string[], lang: Lang, seed: () => number): Edit | null {
+export function shapeEdit(shape: string, lines: string[], lang: Lang, seed: () => number, shapes: Record<string, Shape> = SHAPES): Edit | null {
   const blocks = findBlocks(lines, lang);
-  const e = SHAPES[shape]!({ lines, lang, blocks, r: seed });
+  const e = shapes[shape]!({ lines, lang, blocks, r: seed });
   return e ? { shape, ...e } : null;
 }

@@ -10,13 +10,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { PACKAGE_ROOT } from '../../src/paths.js';
-import { applyChanges, editLine, langOf, pick, renderUpdate, rng, strongLine, type Change, type Lang } from './edit-gen.js';
+import { applyChanges, editLine, langOf, pick, pinned, renderUpdate, rng, strongLine, type Change, type Lang } from './edit-gen.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+import { lostLines } from '../../bench/apply/lost-lines.js';
+import { SHAPES, shapeEdit } from './edit-shapes.js';
+import { MODEL_SHAPES } from './model-shapes.js';
 
 // The syntax pass uses the grammars already loaded in this thread (the worker loads them per request).
 await ensureAllGrammars();
 
-const EDITS = 10_000;
+/** Edits in all: line edits drawn at random, plus SHAPED edits in the shapes models write (edit-shapes.ts, model-shapes.ts). */
+const EDITS = Number(process.env.APPLY_GENERATED_EDITS ?? 10_000);
+const SHAPED = Math.round(EDITS / 5);
+const RANDOM = EDITS - SHAPED;
 /** Byte-exact floor on determined edits (measured, rounded down). */
 const EXACT_FLOOR = 0.95;
 
@@ -113,15 +119,28 @@ function randomEdit(src: Source, r: () => number): { update: string; expected: s
 const DUMP = process.env.APPLY_GENERATED_DUMP;
 if (DUMP) writeFileSync(DUMP, '');
 
+/**
+ * Shapes whose losses are known and not fixed yet: measured and reported, not gated (docs/apply.md, genm).
+ * new-sibling-definition: a new function copied from its neighbour and shown alone replaces that
+ * neighbour when its head is `T *name(` (C) or it sits nested in another function or an `impl`
+ * (the oracle reads the copy's header as the neighbour's renamed in place).
+ */
+const MEASURED_ONLY: Record<string, string> = { 'new-sibling-definition': 'C heads, nested functions' };
+
 const tally = { edits: 0, determined: 0, exact: 0, exactAll: 0, lossy: [] as string[], ms: 0 };
+const shaped = new Map<string, { edits: number; determined: number; exact: number; oracle: number; lost: number }>();
+const shapedLossy: string[] = [];
+let shapedMs = 0;
 
 describe('generated lazy edits', () => {
-  const sources = [...npmSources(160), ...sampleSources()];
+  const npm = npmSources(160);
+  const samples = sampleSources();
+  const sources = [...npm, ...samples];
 
-  it(`${EDITS} edits over npm sources and samples keep every original line (no-loss oracle), determined ones byte-exact`, () => {
+  it(`${RANDOM} random line edits over npm sources and samples keep every original line (no-loss oracle), determined ones byte-exact`, () => {
     expect(sources.length).toBeGreaterThan(40);
     const t0 = performance.now();
-    for (let n = 0; tally.edits < EDITS && n < EDITS * 3; n++) {
+    for (let n = 0; tally.edits < RANDOM && n < RANDOM * 3; n++) {
       const src = sources[n % sources.length]!;
       const r = rng(hash(`${src.name}#${n}`));
       const e = randomEdit(src, r);
@@ -142,13 +161,53 @@ describe('generated lazy edits', () => {
       }
     }
     tally.ms = performance.now() - t0;
-    expect(tally.edits).toBe(EDITS);
+    expect(tally.edits).toBe(RANDOM);
     expect(tally.lossy.slice(0, 10)).toEqual([]);
     expect(tally.exact / tally.determined).toBeGreaterThanOrEqual(EXACT_FLOOR);
+  }, 600_000);
+
+  // Shaped edits: every shape of both tables over the same sources, drawn in turn (the model shapes
+  // twice as often, being the ones the held-out sets found missing). Each must pass the oracle and
+  // lose no line the expected file keeps (the benchmarks' "lossy"); rates per shape are reported.
+  it(`${SHAPED} edits in the shapes models write keep every original line the expected file keeps`, () => {
+    const table: Array<[string, typeof SHAPES]> = [
+      ...Object.keys(SHAPES).map((k): [string, typeof SHAPES] => [k, SHAPES]),
+      ...Object.keys(MODEL_SHAPES).flatMap((k): Array<[string, typeof SHAPES]> => [[k, MODEL_SHAPES], [k, MODEL_SHAPES]]),
+    ];
+    const t0 = performance.now();
+    let done = 0;
+    for (let n = 0; done < SHAPED && n < SHAPED * 20; n++) {
+      // Every other edit over the other-language samples (most shapes are about their constructs).
+      const src = n % 2 === 0 ? samples[Math.floor(n / 2) % samples.length]! : npm[(n * 31) % npm.length]!;
+      const [shape, shapes] = table[Math.floor(n / 2) % table.length]!;
+      const e = shapeEdit(shape, src.lines, src.lang, rng(hash(`${src.name}:${shape}#${n}`)), shapes);
+      const code = e?.original ?? src.lines.join('\n') + '\n';
+      if (!e || e.expected === code) continue;
+      // Determined: the shape says so and every hunk holds a line that pins it (edit-gen.ts pinned).
+      const determined = e.determined && pinned(code.replace(/\n$/, '').split('\n'), e.update);
+      done++;
+      const row = shaped.get(shape) ?? { edits: 0, determined: 0, exact: 0, oracle: 0, lost: 0 };
+      shaped.set(shape, row);
+      row.edits++;
+      const out = mergeApply({ code, update: e.update, instruction: e.instruction }, 'fast').content;
+      const check = checkLoss(code, e.update, e.instruction, out);
+      const lost = out === e.expected ? [] : lostLines(code, e.expected, out);
+      if (check.lost.length > 0 || check.markersKept > 0) row.oracle++;
+      if (lost.length > 0) row.lost++;
+      if (determined && !(shape in MEASURED_ONLY) && (check.lost.length > 0 || check.markersKept > 0 || lost.length > 0)) shapedLossy.push(`${shape} ${src.name} #${n}: ${lost.slice(0, 2).join(' | ')}`);
+      if (determined) row.determined++;
+      if (out === e.expected) row.exact++;
+      else if (DUMP) appendFileSync(DUMP, JSON.stringify({ shape, name: src.name, n, determined, instruction: e.instruction, orig: code, update: e.update, expected: e.expected, out, lost }) + '\n');
+    }
+    shapedMs = performance.now() - t0;
+    expect(done).toBe(SHAPED);
+    expect(shapedLossy.slice(0, 10)).toEqual([]);
   }, 600_000);
 
   afterAll(() => {
     console.log(`generated edits: ${tally.edits} over ${sources.length} files in ${(tally.ms / 1000).toFixed(1)} s; lossy ${tally.lossy.length}; ` +
       `byte-exact ${tally.exact}/${tally.determined} determined (${((100 * tally.exact) / Math.max(1, tally.determined)).toFixed(1)}%), ${tally.exactAll}/${tally.edits} overall`);
+    const rows = [...shaped].map(([k, v]) => `  ${k.padEnd(30)} ${String(v.exact).padStart(4)}/${String(v.edits).padEnd(4)} exact, ${v.determined} determined, oracle-lossy ${v.oracle}, lossy ${v.lost}`);
+    console.log(`shaped edits in ${(shapedMs / 1000).toFixed(1)} s (exact/edits, determined, lossy by the oracle and as the benchmarks count):\n${rows.join('\n')}\n  failing: ${shapedLossy.slice(0, 20).join('\n    ')}`);
   });
 });

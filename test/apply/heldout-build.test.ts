@@ -4,9 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { langOf, rng, type Lang } from './edit-gen.js';
-import { isMarkerLine } from '../../src/apply/markers.js';
-import { INLINE_MARKER } from '../../src/apply/loss.js';
+import { langOf, pinned, rng } from './edit-gen.js';
 import { SHAPES, shapeEdit } from './edit-shapes.js';
 import { HELDOUT_DIR } from './corpus-loader.js';
 
@@ -16,39 +14,6 @@ function hash(s: string): number {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return h >>> 0;
-}
-
-/**
- * Every hunk of the update says where it goes: one of its lines is unique in the original, or two
- * of its consecutive lines are consecutive in the original exactly once. A hunk made only of
- * repeated context (`{` then a line that two methods start with) has no single right answer.
- */
-function pinned(lines: string[], update: string, lang: Lang): boolean {
-  const norm = (t: string): string => t.trim().replace(/\s+/g, ' ');
-  const orig = lines.map(norm);
-  const count = new Map<string, number>();
-  for (const l of orig) count.set(l, (count.get(l) ?? 0) + 1);
-  const pairs = new Map<string, number>();
-  const nb = orig.filter((l) => l !== '');
-  for (let k = 0; k + 1 < nb.length; k++) pairs.set(`${nb[k]}\n${nb[k + 1]}`, (pairs.get(`${nb[k]}\n${nb[k + 1]}`) ?? 0) + 1);
-  const origSet = new Set(orig);
-  const hunks: string[][] = [[]];
-  for (const l of update.split('\n')) {
-    if (isMarkerLine(l, origSet)) hunks.push([]);
-    else if (norm(l) !== '') hunks[hunks.length - 1]!.push(norm(l));
-  }
-  if (hunks.length === 1) return true; // no marker: a whole definition or file, judged by structure
-  void lang;
-  return hunks.filter((h) => h.length > 0).every((h) => {
-    if (h.some((l) => count.get(l) === 1)) return true;
-    // An inline marker's line: the original line it extends is the one starting with its head.
-    for (const l of h) {
-      const m = INLINE_MARKER.exec(l);
-      if (m && m.index >= 3 && orig.filter((o) => o.startsWith(l.slice(0, m.index).trim())).length === 1) return true;
-    }
-    for (let k = 0; k + 1 < h.length; k++) if (pairs.get(`${h[k]}\n${h[k + 1]}`) === 1) return true;
-    return false;
-  });
 }
 
 it.skipIf(!process.env.BUILD_HELDOUT)('builds the held-out corpus', () => {
@@ -69,7 +34,7 @@ it.skipIf(!process.env.BUILD_HELDOUT)('builds the held-out corpus', () => {
     for (const [shape, v, extra] of variants) {
       const e = shapeEdit(shape, lines, lang, rng(hash(`${file}:${shape}:${v}`)));
       if (!e || e.expected === text || seen.has(e.update)) continue;
-      if (!pinned(lines, e.update, lang)) {
+      if (!pinned(lines, e.update)) {
         skipped++;
         continue;
       }

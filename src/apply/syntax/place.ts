@@ -17,6 +17,8 @@ import { kindGroup, extractDefinitions, MEMBER_WRAPPER, parsePrefix, type Defini
 import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
 import { sqlDefinitions } from './sql.js';
+import { swapStart } from './kept-decorators.js';
+import { twinByContent } from './twin-content.js';
 
 export interface Swap {
   kind: string;
@@ -424,6 +426,12 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
         else if (col === 0 && top.length === 1) cands = top;
       }
     }
+    // Twins in several definitions: the one inside the definition the instruction (or a location
+    // comment, location-comments.ts) names, in every language.
+    if (cands.length > 1) {
+      const named = cands.filter((o) => withinNamed(odefs, o, scope));
+      if (named.length === 1) cands = named;
+    }
     if (cands.length > 1 && overloads) {
       // Several with the same header are twins (the same method in two classes): the one inside a
       // definition the instruction names, else the first.
@@ -432,7 +440,9 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       // A last segment shown with no context and no class around it that ends the file as the
       // original does (no marker after it) edits the last twin.
       const lastTwin = shownWithout && endsFile(segs[k]!, orig) && !segs.some((sg) => sg.defs.some((d) => CONTAINERS.has(kindGroup(d.kind))));
-      if (same.length >= 1) cands = named.length === 1 ? named : lastTwin ? same.slice(-1) : same.slice(0, 1);
+      // Else the twin whose body holds more of the shown lines (twin-content.ts), then the last or the first.
+      const byContent = same.length > 1 ? twinByContent(orig, same.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1)) : -1;
+      if (same.length >= 1) cands = named.length === 1 ? named : byContent >= 0 ? [same[byContent]!] : lastTwin ? same.slice(-1) : same.slice(0, 1);
     }
     if (cands.length !== 1) return -1;
     const o = cands[0]!;
@@ -452,7 +462,8 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     if (cutShort(segs[k]!, ud, od, orig) || goesOn(segs[k]!, ud, od, orig)) return -1;
     claim(o);
     if (!sameText(uLines, oLines)) {
-      swaps.push({ kind: od.kind, name: od.name, start: od.start, end: od.end, lines: reindent(uLines, uLines[0]!, orig.text[od.start]!, orig.usesTabs) });
+      const start = swapStart(orig, od.start, od.end, uLines[0]!);
+      swaps.push({ kind: od.kind, name: od.name, start, end: od.end, lines: reindent(uLines, uLines[0]!, orig.text[start]!, orig.usesTabs) });
     }
     return o;
   };

@@ -1,0 +1,87 @@
+// Location comments: how a model says where a snippet goes. A comment that opens a hunk and only
+// names a place — `# in ProjectRepository`, `// inside FooService`, `<!-- in the <head> -->`,
+// `# ReceiptsController`, `// file: src/app.ts` — is placement, not content: the expected file
+// never has it (k py06, k rb07). It is taken out of the update, and the names it gives join the
+// instruction (as "in `Name`"), where the twin tie-breaks (instruction-scope.ts, the syntax pass)
+// and the owner of a new definition (new-definition.ts) already read them.
+//
+// Only a comment that is no original line, stands first in its hunk (after the update's start or
+// a marker) and says nothing but the place; the name must be one the original has (a bare name: one
+// it defines), so a prose comment (`// in case the cache is cold`) stays.
+import { escapeRe } from './escape-regexp.js';
+import { splitLines } from './lines.js';
+import { commentBody, markerLines } from './markers.js';
+import { definesName } from './removals.js';
+
+const PLACE_KINDS = 'class|struct|module|object|impl|interface|trait|enum|namespace|component|section|function|method|file|type|record|element|tag|block|controller|service';
+/** `in ProjectRepository`, `inside the FooService class`, `in the <head>:`, `(in Foo.bar)`. */
+const IN_PLACE = new RegExp(
+  `^(?:in|inside|within|into|under)\\s+(?:the\\s+)?(?:(?:${PLACE_KINDS})\\s+)?[\`'"]?<?([\\w$.:#/-]+?)>?[\`'"]?(?:\\s+(?:${PLACE_KINDS}))?\\s*:?$`,
+  'i',
+);
+/** `file: src/app.ts`, `path: x`, or a bare path `src/app.ts` (first line of the update only). */
+const FILE_PLACE = /^(?:(?:file(?:name)?|path)\s*:\s*\S+|[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,6})$/i;
+/** A bare definition name, possibly qualified: `ReceiptsController`, `UserService.create`, `Cart::total`. */
+const BARE_NAME = /^`?([A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)`?:?$/;
+
+export interface LocatedUpdate {
+  update: string;
+  /** The names the location comments give (owner first when qualified). */
+  names: string[];
+}
+
+/** The update without its location comments and the names they give, or null when it has none. */
+export function locationComments(update: string, code: string): LocatedUpdate | null {
+  const u = splitLines(update);
+  const o = splitLines(code);
+  const originalNorms = new Set(o.norm);
+  const marker = markerLines(u.text, o.text);
+  const drop = new Uint8Array(u.text.length);
+  const names: string[] = [];
+  let atHunkStart = true;
+  let firstLine = true;
+  for (let i = 0; i < u.text.length; i++) {
+    if (u.blank[i]) continue;
+    if (marker[i]) { atHunkStart = true; firstLine = false; continue; }
+    const wasStart = atHunkStart, wasFirst = firstLine;
+    atHunkStart = firstLine = false;
+    if (!wasStart || originalNorms.has(u.norm[i]!)) continue;
+    const body = commentBody(u.text[i]!)?.replace(/^\((.*)\)$/, '$1').trim();
+    if (!body) continue;
+    const place = placeNames(body, o.text, code, wasFirst);
+    if (!place) continue;
+    drop[i] = 1;
+    names.push(...place);
+    // The blank lines after it go with it; the next line opens the hunk.
+    for (let j = i + 1; j < u.text.length && u.blank[j]; j++) drop[j] = 1;
+    atHunkStart = true;
+  }
+  if (!drop.includes(1)) return null;
+  return { update: u.text.map((t, i) => (drop[i] ? '' : t + u.eol[i]!)).join(''), names };
+}
+
+/** The names a comment body places the hunk by, [] for a file path, null when it is no location. */
+function placeNames(body: string, origText: readonly string[], code: string, first: boolean): string[] | null {
+  const inPlace = IN_PLACE.exec(body);
+  if (inPlace) {
+    const place = inPlace[1]!;
+    const parts = place.split(/\.|::|#/).filter(Boolean);
+    // A name the original has as a word places the hunk; a file path only says which file.
+    if (parts.length > 0 && new RegExp(`(?<![\\w$])${escapeRe(parts[0]!)}(?![\\w$])`).test(code)) return parts;
+    return /\/|\.[A-Za-z]{1,6}$/.test(place) ? [] : null;
+  }
+  const bare = BARE_NAME.exec(body);
+  if (bare) {
+    const parts = bare[1]!.split(/\.|::|#/);
+    // A lone lowercase word may be a section comment; a type name or a qualified one is a place.
+    if ((parts.length > 1 || /[A-Z]/.test(parts[0]!)) && origText.some((t) => definesName(t, parts[0]!))) return parts;
+  }
+  return first && FILE_PLACE.test(body) ? [] : null;
+}
+
+/** The instruction with the places the location comments give ("in `Name`"). */
+export function withPlaces(instruction: string | null, names: readonly string[]): string | null {
+  if (names.length === 0) return instruction;
+  const place = names.map((n) => `in \`${n}\``).join(', ');
+  return instruction ? `${instruction}\n(${place})` : `(${place})`;
+}
