@@ -56,6 +56,16 @@ export function newLine(x: ShapeInput, at: number, tag: string): string {
   return lang.statement(ind(ref), tag);
 }
 
+/** Removing definition b whole: its decorators and doc comments too, and one of the blank lines
+ *  that then meet. */
+export function removalOf(x: ShapeInput, b: Block): Change {
+  let start = b.header;
+  while (start > 0 && /^\s*(?:@|\/\/\/?|#\[|\/\*\*|\*)/.test(x.lines[start - 1]!)) start--;
+  let end = b.end;
+  if (start > 0 && x.lines[start - 1]!.trim() === '' && end < x.lines.length && x.lines[end]!.trim() === '') end++;
+  return { start, end, lines: [] };
+}
+
 export function result(x: ShapeInput, changes: Change[], update: string[], instruction: string, determined = true): Omit<Edit, 'shape'> {
   return { instruction, update: update.join('\n'), expected: join(applyChanges(x.lines, changes)), determined };
 }
@@ -236,11 +246,7 @@ export const SHAPES: Record<string, Shape> = {
     const ls = leaves(x).filter((b) => declared(x, b) && names.get(b.name) === 1 && b.header > 1 && b.end < x.lines.length - 1);
     const b = pick(x.r, ls);
     if (!b) return null;
-    let start = b.header;
-    while (start > 0 && /^\s*(?:@|\/\/\/?|#\[|\/\*\*|\*)/.test(x.lines[start - 1]!)) start--;
-    let end = b.end;
-    if (start > 0 && x.lines[start - 1]!.trim() === '' && end < x.lines.length && x.lines[end]!.trim() === '') end++;
-    const c: Change = { start, end, lines: [] };
+    const c = removalOf(x, b);
     const u = renderUpdate(x.lines, [c], x.lang, x.r, { ...standard, before: 2, after: 2 });
     return result(x, [c], u, `Remove the \`${b.name}\` ${kindOf(x, b)}.`);
   },

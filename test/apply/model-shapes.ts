@@ -7,7 +7,7 @@
 // element per line with a marker inside the list; hunks out of order with a deletion; a whole class
 // removed by instruction. Kept apart from SHAPES so the committed held-out corpus stays as built.
 import { applyChanges, bodyLines, findBlocks, marker, pick, pinned, renderUpdate, editLine, strongLine, type Block, type Change, type Edit, type Lang } from './edit-gen.js';
-import { declared, editIn, ind, join, leaves, standard, topLevel, type Shape, type ShapeInput } from './edit-shapes.js';
+import { declared, editIn, ind, join, leaves, removalOf, standard, topLevel, type Shape, type ShapeInput } from './edit-shapes.js';
 import { CLOSER_LINE, firstToken, normalize } from '../../src/apply/lines.js';
 import { escapeRe } from '../../src/apply/escape-regexp.js';
 
@@ -317,11 +317,7 @@ export const MODEL_SHAPES: Record<string, Shape> = {
     const holders = x.blocks.filter((b, k) => x.blocks.some((c) => c.parent === k) && containerKind(x.lines[b.header]!) && b.header > 1 && b.end < x.lines.length - 1 && /^[A-Za-z_]\w*$/.test(b.name));
     const b = pick(x.r, holders.filter((h) => x.blocks.filter((o) => o.name === h.name).length === 1));
     if (!b) return null;
-    let start = b.header;
-    while (start > 0 && /^\s*(?:@|\/\/\/?|#\[|\/\*\*|\*)/.test(x.lines[start - 1]!)) start--;
-    let end = b.end;
-    if (start > 0 && x.lines[start - 1]!.trim() === '' && end < x.lines.length && x.lines[end]!.trim() === '') end++;
-    const c: Change = { start, end, lines: [] };
+    const c = removalOf(x, b);
     const kind = containerKind(x.lines[b.header]!)!;
     const say = pick(x.r, [`Remove the \`${b.name}\` ${kind}.`, `Delete the ${b.name} ${kind} entirely.`, `Drop ${kind} ${b.name}; nothing uses it.`]);
     return edited(x, [c], renderUpdate(x.lines, [c], x.lang, x.r, { ...standard, before: 2, after: 2 }), say);
