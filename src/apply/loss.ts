@@ -201,7 +201,10 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   // update that ends on one (a function shown after the imports) has not shown the file's end.
   const first = nb.find((n) => !isWeak(n)) ?? nb[0]!;
   const last = nb.findLast((n) => !isWeak(n)) ?? nb[nb.length - 1]!;
-  if (common === 0 || common >= 0.6 * nb.length) return true;
+  if (common === 0) return true;
+  // Most of the file, but not its first line that says something (a class's methods without the
+  // package line and imports above them): a piece, not the new file (set o java05).
+  if (common >= 0.6 * nb.length) return shown.has(first);
   // Leaving out whole definitions it never names, it is the new file only when it keeps most of the old one.
   return shown.has(first) && shown.has(last) && common >= 0.3 * nb.length && (common >= 0.5 * nb.length || !omitsDefinitions(orig, u));
 }
