@@ -64,11 +64,13 @@ function npmSources(limit: number): Source[] {
   };
   walk(join(PACKAGE_ROOT, 'node_modules'), 0);
   const out: Source[] = [];
-  for (const p of found.sort((a, b) => hash(a) - hash(b))) {
+  // Ordered by the path inside the package, so every checkout (whatever its directory) draws the same sample.
+  const inPackage = (p: string): string => p.slice(PACKAGE_ROOT.length + 1);
+  for (const p of found.sort((a, b) => hash(inPackage(a)) - hash(inPackage(b)))) {
     const text = readFileSync(p, 'utf8');
     const lines = text.replace(/\n$/, '').split('\n');
     if (lines.length < 50 || lines.length > 160 || text.includes('\r') || lines.some((l) => l.length > 160)) continue;
-    out.push({ name: p.slice(PACKAGE_ROOT.length + 1), lang: langOf(p)!, lines });
+    out.push({ name: inPackage(p), lang: langOf(p)!, lines });
     if (out.length >= limit) break;
   }
   return out;
