@@ -186,8 +186,9 @@ function uniqueSpan(l: Lines, at: Map<string, number>): [number, number] {
 }
 
 /**
- * A marker-less update is the new file only when it reads as one: it keeps the original's first
- * and last lines, or most of its lines, or none at all. A lone function is a snippet, not a file.
+ * A marker-less update is the new file only when it reads as one: it shares no line with the
+ * original, or it keeps the original's first line and then its last line or most of its lines. A
+ * lone function is a snippet, not a file.
  */
 export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   const nb = orig.norm.filter((_, j) => !orig.blank[j]).map(key);
@@ -202,11 +203,12 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   const first = nb.find((n) => !isWeak(n)) ?? nb[0]!;
   const last = nb.findLast((n) => !isWeak(n)) ?? nb[nb.length - 1]!;
   if (common === 0) return true;
-  // Most of the file, but not its first line that says something (a class's methods without the
-  // package line and imports above them): a piece, not the new file (set o java05).
-  if (common >= 0.6 * nb.length) return shown.has(first);
+  // Without the file's first line that says something it is a piece, however much it holds (a
+  // class's methods without the package line and imports above them; set o java05).
+  if (!shown.has(first)) return false;
+  if (common >= 0.6 * nb.length) return true;
   // Leaving out whole definitions it never names, it is the new file only when it keeps most of the old one.
-  return shown.has(first) && shown.has(last) && common >= 0.3 * nb.length && (common >= 0.5 * nb.length || !omitsDefinitions(orig, u));
+  return shown.has(last) && common >= 0.3 * nb.length && (common >= 0.5 * nb.length || !omitsDefinitions(orig, u));
 }
 
 /** Original lines inside a definition the instruction asks to remove. */
