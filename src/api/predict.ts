@@ -39,6 +39,9 @@ export function predictServiceRoutes(predictor: Predictor, opts: PredictRouteOpt
       auth: opts.requireKey,
       errorFormat: 'predict',
       maxBody: opts.maxBody ?? PREDICT_MAX_BODY,
+      // Recordings are parsed and windowed (prepare) before the engine sees them: a burst's
+      // gathering submit hold waits for that as it does for chat (src/intake.ts).
+      generates: true,
       handler: async (ctx) => {
         const started = performance.now();
         const body = await ctx.readBody();
