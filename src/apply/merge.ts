@@ -22,6 +22,7 @@ import type { ApplyInput } from './parse.js';
 import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
+import { newSyntaxErrors } from './syntax/parse-check.js';
 import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
@@ -121,7 +122,52 @@ function describeLines(lines: number[]): string {
   return parts.length > 6 ? `${parts.slice(0, 6).join(', ')}, …` : parts.join(', ');
 }
 
+/** Ways to merge again, in order, when a result breaks the syntax its original had (parse-check.ts). */
+const RETRIES: Record<MergeMode, Array<{ mode: MergeMode; syntaxPass: boolean; name: string }>> = {
+  fast: [{ mode: 'fast', syntaxPass: false, name: 'lines only' }],
+  large: [{ mode: 'large', syntaxPass: false, name: 'lines only' }],
+  auto: [
+    { mode: 'large', syntaxPass: true, name: 'svc-v3-large' },
+    { mode: 'fast', syntaxPass: false, name: 'lines only' },
+    { mode: 'large', syntaxPass: false, name: 'svc-v3-large on lines only' },
+  ],
+};
+
+/**
+ * A result that no longer parses where its original did is merged again another way (RETRIES);
+ * the first retry that parses and kept no code back answers. Otherwise the result stands, with
+ * the error lines reported and its confidence lowered, so `auto` and the user know to look.
+ */
 export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
+  const result = mergeOnce(sent, mode, true);
+  const broken = newSyntaxErrors(sent.code, result.content);
+  if (!broken) return result;
+  const where = `line${broken.length > 1 ? 's' : ''} ${broken.join(', ')}`;
+  for (const retry of RETRIES[mode]) {
+    const r = mergeOnce(sent, retry.mode, retry.syntaxPass);
+    if (r.report.restored.length > 0 || r.content === result.content || !keepsShownLines(result.content, r.content, sent.update)) continue;
+    if (newSyntaxErrors(sent.code, r.content)) continue;
+    const note = `the first merge did not parse (${where}) where the original did; ${retry.name} does`;
+    return { ...r, confidence: Math.min(r.confidence, 0.5), ambiguities: [...r.ambiguities, note], report: { ...r.report, retried: retry.name } };
+  }
+  const note = `the merged file does not parse at ${where} where the original did: review it`;
+  return { ...result, confidence: Math.min(result.confidence, BROKEN_SYNTAX_CONFIDENCE), ambiguities: [...result.ambiguities, note], report: { ...result.report, syntaxErrors: broken } };
+}
+
+/** Every line the update shows that the first result has, the retry has too (it may not parse by dropping them). */
+function keepsShownLines(first: string, retry: string, update: string): boolean {
+  const have = new Set(retry.split('\n').map((l) => l.trim()));
+  const had = new Set(first.split('\n').map((l) => l.trim()));
+  return update.split('\n').every((l) => {
+    const t = l.trim();
+    return t === '' || !had.has(t) || have.has(t);
+  });
+}
+
+/** A result that breaks its original's syntax is at most this sure of itself. */
+const BROKEN_SYNTAX_CONFIDENCE = 0.3;
+
+function mergeOnce(sent: ApplyInput, mode: MergeMode, syntaxPass: boolean): MergeResult {
   // `# in ProjectRepository` opening a hunk says where it goes: placement, not content (location-comments.ts).
   const located = locationComments(sent.update, sent.code);
   const raw = located ? { ...sent, update: located.update, instruction: withPlaces(sent.instruction, located.names) } : sent;
@@ -130,7 +176,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
   const inlineExpanded = expandUpdate(raw.update, raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
-  const result = withInstructedRenames(mergeExpanded(input, mode), raw);
+  const result = withInstructedRenames(mergeExpanded(input, mode, syntaxPass), raw);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
   return input.update === inlineExpanded ? result : keepOriginal({ ...raw, update: inlineExpanded }, result);
@@ -143,7 +189,7 @@ function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
   return content === r.content ? r : { ...r, content };
 }
 
-function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
+function mergeExpanded(input: ApplyInput, mode: MergeMode, useSyntax: boolean): MergeResult {
   // One new definition the instruction places ("add X after Y"): inserted there, nothing removed.
   // One new definition and nothing else, placed nowhere by the instruction: after its last sibling (new-definition.ts).
   const instructed = placeByInstruction(input.code, input.update, input.instruction);
@@ -154,7 +200,7 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
     const ambiguities = instructed ? [] : [`a new definition shown alone went after its last sibling (line ${placed.at + 1})`];
     return keepOriginal(input, { content: placed.content, model, confidence: instructed ? 1 : 0.5, ambiguities, fullReplacement: false, report });
   }
-  const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
+  const syntax = useSyntax ? syntaxPass(input.code, input.update, instructionNames(input.instruction)) : null;
   // A swapped definition whose new body has a comment where original code stood (`/* unchanged
   // lookup */`) is not licensed (syntax/swap-licence.ts): the swapped original lacks that code.
   if (!syntax || swapDropsCommentedCode(input.code, input.update, syntax.swaps)) return mergeLines(input, mode);

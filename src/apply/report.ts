@@ -15,6 +15,10 @@ export interface MergeReport {
   wholeFile: boolean;
   /** Definitions the syntax pass swapped (same kind and name in the original), when it ran. */
   syntax?: { language: string; definitions: Array<{ kind: string; name: string; start: number; end: number }> };
+  /** 1-based lines where the result fails to parse though the original parsed (syntax/parse-check.ts). */
+  syntaxErrors?: number[];
+  /** The first result broke the original's syntax; this way of merging answered instead. */
+  retried?: string;
 }
 
 /** One header-safe line: `hunks=3 anchors=2 position=1; removed-by-instruction=4; kept-uncertain=2`. */
@@ -29,5 +33,7 @@ export function describeReport(r: MergeReport): string {
   if (r.syntax) parts.push(`definitions=${r.syntax.definitions.length} (${r.syntax.language})`);
   if (r.removedByInstruction > 0) parts.push(`removed-by-instruction=${r.removedByInstruction}`);
   parts.push(`kept-uncertain=${r.restored.length}`);
+  if (r.syntaxErrors) parts.push(`syntax-errors=${r.syntaxErrors.length}`);
+  if (r.retried) parts.push(`retried=${r.retried}`);
   return parts.join('; ');
 }

@@ -49,6 +49,8 @@ export interface SyntaxPass {
  */
 const DEFAULT_MAX_LINES = 20_000;
 const MAX_LINES: Partial<Record<LanguageId | 'sql', number>> = { kotlin: 2_000, swift: 1_000 };
+/** The most lines of a file the syntax-aware parts of the merge parse in this grammar. */
+export const syntaxLineLimit = (lang: LanguageId | 'sql'): number => MAX_LINES[lang] ?? DEFAULT_MAX_LINES;
 
 /** SVC_APPLY_SYNTAX=0 turns the syntax pass off (line alignment only): the "before" of the rates in docs/apply.md. */
 const SYNTAX_ENABLED = process.env.SVC_APPLY_SYNTAX !== '0';
@@ -313,7 +315,7 @@ export function syntaxPass(code: string, update: string, scope: ReadonlySet<stri
   if (split.segments.length === 0) return null;
   for (const lang of languages) {
     if (lang !== 'sql' && !loadedParser(lang)) continue;
-    if (orig.text.length > (MAX_LINES[lang] ?? DEFAULT_MAX_LINES)) continue;
+    if (orig.text.length > syntaxLineLimit(lang)) continue;
     const segs: SegDefs[] = split.segments.map((s) => ({ lines: s.lines, markerAfter: s.markerAfter, markerless: !split.hasMarkers, defs: segmentDefinitions(lang, s) }));
     // Nothing in the update reads as a definition whose name the original mentions: no need to
     // parse the original. Another candidate grammar is tried only when this one cannot read the

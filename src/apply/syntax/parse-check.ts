@@ -1,0 +1,80 @@
+// Does the merged file still parse where its original did? No edit a user asks for breaks a
+// file's syntax, so a merge whose result has tree-sitter error nodes while its original had none
+// put the update together wrongly (a closer dropped or doubled, a hunk spliced into the wrong
+// block). On the committed external sets no exact result ever tripped it (docs/apply.md, branch
+// `verify`), so it can lower confidence and send the request to another way of merging without
+// costing an exact result. Originals that already have error nodes (a grammar that does not read
+// the file fully) give no signal.
+import { detectLanguages } from './detect.js';
+import { parsePrefix } from './definitions.js';
+import { loadedParser, type LanguageId } from './grammars.js';
+import { syntaxLineLimit } from './place.js';
+import type { Node, Parser, Tree } from 'web-tree-sitter';
+
+/** Error lines reported per result (enough to find them; the header stays short). */
+const MAX_REPORTED = 5;
+
+/** The grammar that reads the last original seen without an error, or null (a file is often merged more than once). */
+let lastOriginal: { code: string; lang: LanguageId | null } | null = null;
+
+function withoutBom(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+function parse(parser: Parser, lang: LanguageId, source: string): Tree | null {
+  return parser.parse(parsePrefix(lang, source) + source);
+}
+
+/** The first loaded grammar detect.ts proposes that parses `code` with no error node. */
+function cleanGrammar(code: string): LanguageId | null {
+  if (lastOriginal?.code === code) return lastOriginal.lang;
+  const source = withoutBom(code);
+  const lines = source.split('\n').length;
+  let found: LanguageId | null = null;
+  for (const lang of detectLanguages(source)) {
+    if (lang === 'sql' || lines > syntaxLineLimit(lang)) continue;
+    const parser = loadedParser(lang);
+    if (!parser) continue;
+    const tree = parse(parser, lang, source);
+    const clean = tree !== null && !tree.rootNode.hasError;
+    tree?.delete();
+    if (clean) {
+      found = lang;
+      break;
+    }
+  }
+  lastOriginal = { code, lang: found };
+  return found;
+}
+
+/** 1-based lines of the first error or missing nodes under `node` (descending only where errors are). */
+function errorLines(node: Node, shift: number, out: number[]): void {
+  for (const child of node.children) {
+    if (!child || out.length >= MAX_REPORTED) return;
+    if (child.isError || child.isMissing) {
+      const line = child.startPosition.row + 1 - shift;
+      if (!out.includes(line)) out.push(line);
+    } else if (child.hasError) errorLines(child, shift, out);
+  }
+}
+
+/**
+ * Lines (1-based) where `merged` fails to parse, when its original parsed cleanly in a loaded
+ * grammar; null when there is nothing to report (no such grammar, or the result parses).
+ */
+export function newSyntaxErrors(original: string, merged: string): number[] | null {
+  const lang = cleanGrammar(original);
+  if (!lang) return null;
+  const parser = loadedParser(lang)!;
+  const source = withoutBom(merged);
+  const tree = parse(parser, lang, source);
+  if (!tree) return null;
+  try {
+    if (!tree.rootNode.hasError) return null;
+    const out: number[] = [];
+    errorLines(tree.rootNode, parsePrefix(lang, source) === '' ? 0 : 1, out);
+    return out.length > 0 ? out.sort((a, b) => a - b) : [1];
+  } finally {
+    tree.delete();
+  }
+}
