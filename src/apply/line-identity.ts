@@ -9,6 +9,7 @@ import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
 import { letFunctionName } from './let-definitions.js';
 import { namedItemsDiffer } from './sibling-items.js';
+import { renamedBlockEvidenced } from './look-alike-blocks.js';
 import type { Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
@@ -136,7 +137,8 @@ export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): bo
     // Nearly all of it: a copy of a handler or job with a few lines changed is new code beside the
     // old one far more often than a rename, and reading it as a rename loses the old one.
     const need = RENAME_KEPT * (whole ? Math.max(shown.length, solidLines(o, j + 1, ob.end).length) : shown.length);
-    return shown.length === 0 || common >= need;
+    // A body like every sibling's (a handler, message or table copied from the pattern) is no evidence (look-alike-blocks.ts).
+    return shown.length === 0 || (common >= need && renamedBlockEvidenced(s, i, o, j, headedBlock, ownerRow));
   }
   const after = nextSolid(s, i, 1);
   const before = nextSolid(s, i, -1);
