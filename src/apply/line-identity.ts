@@ -14,6 +14,7 @@ import type { Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
 const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fun|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
+const GO_METHOD = /^func\s+\(\s*(?:[\w$]+\s+)?\*?\s*([\w$]+)(?:\[[^\]]*\])?\s*\)\s*([\w$]+)/;
 const SQL = /^CREATE\s+(?:UNIQUE\s+)?(?:OR\s+REPLACE\s+)?(TABLE|VIEW|INDEX|FUNCTION|PROCEDURE|TRIGGER|TYPE|SEQUENCE)(?:\s+IF\s+NOT\s+EXISTS)?\s+([\w$."]+)/i;
 const HCL = /^(resource|data|module|variable|output|provider)\s+"([^"]+)"(?:\s+"([^"]+)")?/;
 const TEST_MACRO = /^((?:TYPED_)?TEST(?:_[FP])?)\s*\(([^)]*)\)/;
@@ -34,8 +35,10 @@ const KEYWORD_KEYS = new Set(['else', 'try', 'finally', 'except', 'default', 'pu
 export function lineIdentity(norm: string): string | null {
   const clause = clauseIdentity(norm);
   if (clause !== null) return clause;
-  let m = DEFINITION.exec(norm);
-  if (m) return `def ${m[1]}`;
+  // A Go method is named with its receiver's type: `(h *CartHandler) Serve` is not `(h *OrderHandler) Serve`.
+  let m = GO_METHOD.exec(norm);
+  if (m) return `def ${m[1]}.${m[2]}`;
+  if ((m = DEFINITION.exec(norm))) return `def ${m[1]}`;
   if ((m = SQL.exec(norm))) return `sql ${m[1]!.toUpperCase()} ${m[2]}`;
   if ((m = HCL.exec(norm))) return `hcl ${m[1]} ${m[2]} ${m[3] ?? ''}`;
   if ((m = TEST_MACRO.exec(norm))) return `test ${m[1]}(${m[2]!.replace(/\s+/g, '')})`;
