@@ -209,6 +209,9 @@ const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:pub
 export function definesName(text: string, name: string): boolean {
   const t = text.trim();
   if (name.startsWith('[')) return t === name;
+  // A Go method named with its receiver's type (line-identity.ts): `Pool.Submit` is `func (p *Pool) Submit(`.
+  const m = GO_RECEIVER_NAME.exec(name);
+  if (m && new RegExp(`^func\\s*\\(\\s*(?:[\\w$]+\\s+)?\\*?\\s*${escapeRe(m[1]!)}(?:\\[[^\\]]*\\])?\\s*\\)\\s*${escapeRe(m[2]!)}(?![\\w$])`).test(t)) return true;
   const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
   if (!word.test(t)) return false;
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
@@ -224,6 +227,8 @@ export function definesName(text: string, name: string): boolean {
   if (/^(?:return|await|yield|throw|new)\s/.test(t)) return false;
   return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:(?!:)|=|\\{)`).test(t);
 }
+
+const GO_RECEIVER_NAME = /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)$/;
 
 /** End (exclusive) of what removing the definition headed by row h removes: a Markdown section to the next heading of its level, else its block. */
 export function removalEnd(o: Lines, h: number): number {
