@@ -211,7 +211,7 @@ export function definesName(text: string, name: string): boolean {
   if (name.startsWith('[')) return t === name;
   // A Go method named with its receiver's type (line-identity.ts): `Pool.Submit` is `func (p *Pool) Submit(`.
   const m = GO_RECEIVER_NAME.exec(name);
-  if (m && new RegExp(`^func\\s*\\(\\s*(?:[\\w$]+\\s+)?\\*?\\s*${escapeRe(m[1]!)}(?:\\[[^\\]]*\\])?\\s*\\)\\s*${escapeRe(m[2]!)}(?![\\w$])`).test(t)) return true;
+  if (m && new RegExp(`^func\\s*\\(\\s*(?:[\\w$]+\\s+)?\\*?\\s*${escapeRe(m[1]!)}(?:\\[[^\\]]*\\])?[^)]*\\)\\s*${escapeRe(m[2]!)}(?![\\w$])`).test(t)) return true;
   const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
   if (!word.test(t)) return false;
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
