@@ -23,6 +23,8 @@ await ensureAllGrammars();
 const EDITS = Number(process.env.APPLY_GENERATED_EDITS ?? 10_000);
 const SHAPED = Math.round(EDITS / 5);
 const RANDOM = EDITS - SHAPED;
+/** APPLY_GENERATED_SEED=<word> draws other edits over the same files (unset: the pinned draw). */
+const SEED = process.env.APPLY_GENERATED_SEED ?? '';
 /** Byte-exact floor on determined edits (measured, rounded down). */
 const EXACT_FLOOR = 0.95;
 
@@ -143,7 +145,7 @@ describe('generated lazy edits', () => {
     const t0 = performance.now();
     for (let n = 0; tally.edits < RANDOM && n < RANDOM * 3; n++) {
       const src = sources[n % sources.length]!;
-      const r = rng(hash(`${src.name}#${n}`));
+      const r = rng(hash(`${SEED}${src.name}#${n}`));
       const e = randomEdit(src, r);
       if (!e) continue;
       tally.edits++;
@@ -181,7 +183,7 @@ describe('generated lazy edits', () => {
       // Every other edit over the other-language samples (most shapes are about their constructs).
       const src = n % 2 === 0 ? samples[Math.floor(n / 2) % samples.length]! : npm[(n * 31) % npm.length]!;
       const [shape, shapes] = table[Math.floor(n / 2) % table.length]!;
-      const e = shapeEdit(shape, src.lines, src.lang, rng(hash(`${src.name}:${shape}#${n}`)), shapes);
+      const e = shapeEdit(shape, src.lines, src.lang, rng(hash(`${SEED}${src.name}:${shape}#${n}`)), shapes);
       const code = e?.original ?? src.lines.join('\n') + '\n';
       if (!e || e.expected === code) continue;
       // Determined: the shape says so and every hunk holds a line that pins it (edit-gen.ts pinned).
