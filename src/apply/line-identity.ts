@@ -9,7 +9,7 @@ import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
 import { letFunctionName } from './let-definitions.js';
 import { namedItemsDiffer } from './sibling-items.js';
-import { renamedBlockEvidenced } from './look-alike-blocks.js';
+import { renamedBlockEvidenced, sharedLines } from './look-alike-blocks.js';
 import type { Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
@@ -120,16 +120,7 @@ export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): bo
   if (ob) {
     const ub = headedBlock(s, i);
     const shown = ub ? solidLines(s, i + 1, ub.end) : [];
-    const kept = new Map<string, number>();
-    for (const n of solidLines(o, j + 1, ob.end)) kept.set(n, (kept.get(n) ?? 0) + 1);
-    let common = 0;
-    for (const n of shown) {
-      const c = kept.get(n) ?? 0;
-      if (c > 0) {
-        common++;
-        kept.set(n, c - 1);
-      }
-    }
+    const common = sharedLines(shown, solidLines(o, j + 1, ob.end));
     // Renamed where it stood: the solid line the update shows above it, when it is an original
     // line, is the one above the original's (a copied job written above `test:` is not `build:`).
     // So is a decorator or route line above it that names something else than the original's.

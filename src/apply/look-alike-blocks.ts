@@ -3,9 +3,9 @@
 // block's does reads as that block renamed in place, or as a new sibling copied from the same
 // pattern. Files of look-alike definitions (handlers, messages, tables, stages) make the second
 // reading as likely as the first, and taking the wrong one silently drops a whole definition
-// (held-out sets l and m: the new block written after an anchor, a marker after it). So the no-loss
-// check (loss.ts) reads a block head as renamed in place only with evidence that the block is that
-// one: its body is more like that block's body than like any sibling's (a renamed function keeps a
+// (sets l and m: the new block written after an anchor, a marker after it). So a block head reads
+// as renamed in place (line-identity.ts renameShownInPlace, for the merge's edge growth and for the
+// no-loss check alike) only with evidence that the block is that one: its body is more like that block's body than like any sibling's (a renamed function keeps a
 // body of its own), or the update shows it between that block's neighbours (the line above its head
 // and the line after its end). Otherwise the original block stays: a kept duplicate is visible, a
 // lost definition is not.
@@ -24,7 +24,7 @@ function bodyLines(l: Lines, h: number, end: number): string[] {
 }
 
 /** How many of `shown` (as a multiset) the body `body` holds. */
-function shared(shown: readonly string[], body: readonly string[]): number {
+export function sharedLines(shown: readonly string[], body: readonly string[]): number {
   const left = new Map<string, number>();
   for (const n of body) left.set(n, (left.get(n) ?? 0) + 1);
   let n = 0;
@@ -83,11 +83,11 @@ export function renamedBlockEvidenced(s: Lines, i: number, o: Lines, j: number, 
   const shown = bodyLines(s, i, ub.end);
   // A head shown over a marker (its body elided) has no body to compare: other rules judge it.
   if (shown.length === 0) return true;
-  const own = shared(shown, bodyLines(o, j, ob.end));
+  const own = sharedLines(shown, bodyLines(o, j, ob.end));
   let best = -1;
   for (const y of siblingHeads(o, j, ownerRow)) {
     const yb = headedBlock(o, y);
-    if (yb) best = Math.max(best, shared(shown, bodyLines(o, y, yb.end)));
+    if (yb) best = Math.max(best, sharedLines(shown, bodyLines(o, y, yb.end)));
   }
   if (own > best) return true;
   // Between both neighbours: the line above the head and the line after the block, as in the original.
