@@ -1,7 +1,9 @@
 // More ways a line names a block, beyond the keyword forms of line-identity.ts (held-out set d lost
 // code through each of them: a new function, route, clause or test read as the next one's edit):
 // - definition heads without a keyword: `async list(opts): Promise<T> {`, `rollout() {` (shell),
-//   `size_t ringbuf_peek(const struct rb *r, size_t len)` (Allman, declared parameters);
+//   `size_t ringbuf_peek(const struct rb *r, size_t len)` (Allman, declared parameters), `Buffer
+//   *buffer_new(void) {` (a pointer result), `Response UserHandler::handle(…) {` (named with its
+//   owner: `AddressHandler::handle` is not `TicketHandler::handle`);
 // - `keyword Name {` blocks of schema languages: `message Network {`, `service Infra {`;
 // - test blocks without parentheses: `it "pushes" $`, `it 'works' do`;
 // - clauses of one function told apart by their patterns: `def handle_call({:check, key}, …) do`,
@@ -19,9 +21,9 @@ const CONTROL = new Set([
 ]);
 const HEAD_MODIFIERS = /^(?:(?:export|default|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|readonly|extern|const|unsafe|open|sealed|suspend|partial|get|set|constexpr|explicit|friend|operator)\s+)*/;
 /** `[type tokens] name<generics>(params)[: ret | -> ret | const | throws X | async | override] {` */
-const BRACE_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)*?)([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*(?:<[^()]*>)?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:(?::|->)\s*[^{=;]+?)?\s*(?:const\s*|noexcept\s*|throws\s+[\w.,\s]+|(?:async\*?|sync\*|override|final)\s*)?\{$/;
+const BRACE_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)*?)(?:(?<=\s)[*&]+)?([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*(?:<[^()]*>)?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:(?::|->)\s*[^{=;]+?)?\s*(?:const\s*|noexcept\s*|throws\s+[\w.,\s]+|(?:async\*?|sync\*|override|final)\s*)?\{$/;
 /** The same without the brace (Allman): at least one type token before the name, declared parameters. */
-const ALLMAN_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)+?)([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*\(([^()]*)\)\s*(?:const|noexcept)?$/;
+const ALLMAN_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)+?)(?:(?<=\s)[*&]+)?([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*\(([^()]*)\)\s*(?:const|noexcept)?$/;
 const DECLARED_PARAM = /^(?:[\w<>[\].:*&]+\s+)+[*&]*[\w$]+(?:\s*=\s*[^,]+)?$/;
 const SHELL_FUNCTION = /^(?:function\s+)?([\w.:-]+)\s*\(\)\s*\{?$|^function\s+([\w.:-]+)\s*\{?$/;
 const SCHEMA_BLOCK = /^(message|service|rpc|enum|oneof|extend|input|type|schema|scalar|union|model|table|entity|protocol|extension|actor|mod|package)\s+([A-Za-z_][\w.]*)\b[^=]*\{$/;
@@ -45,14 +47,9 @@ export function extraIdentity(norm: string): string | null {
   if ((m = BARE_TEST.exec(norm))) return `test ${m[1]} ${m[3]}`;
   if ((m = EQUATION_CLAUSE.exec(norm)) && /[(\["'\dA-Z]/.test(m[2]!) && /^\s*\S/.test(norm.slice(m[0].length))) return `clause ${m[1]}${m[2]!.replace(/\s+/g, ' ')}`;
   const body = norm.replace(HEAD_MODIFIERS, '');
-  if ((m = BRACE_HEAD.exec(body)) && headName(m[1]!, m[2]!)) return `def ${lastPart(m[2]!)}`;
-  if ((m = ALLMAN_HEAD.exec(body)) && headName(m[1]!, m[2]!) && declaredParams(m[3]!)) return `def ${lastPart(m[2]!)}`;
+  if ((m = BRACE_HEAD.exec(body)) && headName(m[1]!, m[2]!)) return `def ${m[2]!}`;
+  if ((m = ALLMAN_HEAD.exec(body)) && headName(m[1]!, m[2]!) && declaredParams(m[3]!)) return `def ${m[2]!}`;
   return null;
-}
-
-function lastPart(name: string): string {
-  const k = name.lastIndexOf('::');
-  return k < 0 ? name : name.slice(k + 2);
 }
 
 /** Words that never name a method, even after a type (`public void delete(long id) {` does name one). */

@@ -9,10 +9,12 @@ import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
 import { letFunctionName } from './let-definitions.js';
 import { namedItemsDiffer } from './sibling-items.js';
+import { renamedBlockEvidenced, sharedLines } from './look-alike-blocks.js';
 import type { Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
 const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fun|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
+const GO_METHOD = /^func\s+\(\s*(?:[\w$]+\s+)?\*?\s*([\w$]+)(?:\[[^\]]*\])?[^)]*\)\s*([\w$]+)/;
 const SQL = /^CREATE\s+(?:UNIQUE\s+)?(?:OR\s+REPLACE\s+)?(TABLE|VIEW|INDEX|FUNCTION|PROCEDURE|TRIGGER|TYPE|SEQUENCE)(?:\s+IF\s+NOT\s+EXISTS)?\s+([\w$."]+)/i;
 const HCL = /^(resource|data|module|variable|output|provider)\s+"([^"]+)"(?:\s+"([^"]+)")?/;
 const TEST_MACRO = /^((?:TYPED_)?TEST(?:_[FP])?)\s*\(([^)]*)\)/;
@@ -33,8 +35,10 @@ const KEYWORD_KEYS = new Set(['else', 'try', 'finally', 'except', 'default', 'pu
 export function lineIdentity(norm: string): string | null {
   const clause = clauseIdentity(norm);
   if (clause !== null) return clause;
-  let m = DEFINITION.exec(norm);
-  if (m) return `def ${m[1]}`;
+  // A Go method is named with its receiver's type: `(h *CartHandler) Serve` is not `(h *OrderHandler) Serve`.
+  let m = GO_METHOD.exec(norm);
+  if (m) return `def ${m[1]}.${m[2]}`;
+  if ((m = DEFINITION.exec(norm))) return `def ${m[1]}`;
   if ((m = SQL.exec(norm))) return `sql ${m[1]!.toUpperCase()} ${m[2]}`;
   if ((m = HCL.exec(norm))) return `hcl ${m[1]} ${m[2]} ${m[3] ?? ''}`;
   if ((m = TEST_MACRO.exec(norm))) return `test ${m[1]}(${m[2]!.replace(/\s+/g, '')})`;
@@ -116,16 +120,7 @@ export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): bo
   if (ob) {
     const ub = headedBlock(s, i);
     const shown = ub ? solidLines(s, i + 1, ub.end) : [];
-    const kept = new Map<string, number>();
-    for (const n of solidLines(o, j + 1, ob.end)) kept.set(n, (kept.get(n) ?? 0) + 1);
-    let common = 0;
-    for (const n of shown) {
-      const c = kept.get(n) ?? 0;
-      if (c > 0) {
-        common++;
-        kept.set(n, c - 1);
-      }
-    }
+    const common = sharedLines(shown, solidLines(o, j + 1, ob.end));
     // Renamed where it stood: the solid line the update shows above it, when it is an original
     // line, is the one above the original's (a copied job written above `test:` is not `build:`).
     // So is a decorator or route line above it that names something else than the original's.
@@ -136,7 +131,8 @@ export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): bo
     // Nearly all of it: a copy of a handler or job with a few lines changed is new code beside the
     // old one far more often than a rename, and reading it as a rename loses the old one.
     const need = RENAME_KEPT * (whole ? Math.max(shown.length, solidLines(o, j + 1, ob.end).length) : shown.length);
-    return shown.length === 0 || common >= need;
+    // A body like every sibling's (a handler, message or table copied from the pattern) is no evidence (look-alike-blocks.ts).
+    return shown.length === 0 || (common >= need && renamedBlockEvidenced(s, i, o, j, headedBlock, ownerRow));
   }
   const after = nextSolid(s, i, 1);
   const before = nextSolid(s, i, -1);

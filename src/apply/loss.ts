@@ -717,6 +717,9 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
           from = x + 1;
           break;
         }
+        // The instruction's rename of another original line (`ScheduleHandler::handle` →
+        // `ScheduleController::handle`) is that line's edit, never j's (`UserHandler::handle`).
+        if (view.renamedKeys.has(key(out.norm[k]!))) continue;
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.

@@ -209,10 +209,14 @@ const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:pub
 export function definesName(text: string, name: string): boolean {
   const t = text.trim();
   if (name.startsWith('[')) return t === name;
+  // A Go method named with its receiver's type (line-identity.ts): `Pool.Submit` is `func (p *Pool) Submit(`.
+  const m = GO_RECEIVER_NAME.exec(name);
+  if (m && new RegExp(`^func\\s*\\(\\s*(?:[\\w$]+\\s+)?\\*?\\s*${escapeRe(m[1]!)}(?:\\[[^\\]]*\\])?[^)]*\\)\\s*${escapeRe(m[2]!)}(?![\\w$])`).test(t)) return true;
   const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
   if (!word.test(t)) return false;
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
-  if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-])`, 'i').test(t)) return true;
+  // A name followed by `::` or `.name` qualifies another (`impl fmt::Display` defines no `fmt`).
+  if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-]|::|\\.[\\w$])`, 'i').test(t)) return true;
   // A Rust type's impl block, a Markdown section's heading (spoken-targets.ts).
   if (implOf(t, name) || headingNames(null, t, name)) return true;
   // An HCL block labelled `name` (`resource "aws_s3_bucket" "reports" {`).
@@ -221,8 +225,10 @@ export function definesName(text: string, name: string): boolean {
   // A definition qualified by its owner (`void Scene::debugDump() const {`); not `obj.name(` calls,
   // nor a statement calling it (`return SetAsync(…)`). Type parameters may follow (`SetAsync<T>(`).
   if (/^(?:return|await|yield|throw|new)\s/.test(t)) return false;
-  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:|=|\\{)`).test(t);
+  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:(?!:)|=|\\{)`).test(t);
 }
+
+const GO_RECEIVER_NAME = /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)$/;
 
 /** End (exclusive) of what removing the definition headed by row h removes: a Markdown section to the next heading of its level, else its block. */
 export function removalEnd(o: Lines, h: number): number {

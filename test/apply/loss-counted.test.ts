@@ -69,7 +69,10 @@ describe('no-loss oracle, counted', () => {
     expect(lineIdentity('lint:')).toBe('key lint');
     expect(lineIdentity('else:')).toBeNull();
     expect(lineIdentity('<label for="phone">Phone</label>')).toBe('element label phone');
-    expect(lineIdentity('func (p *Pool) run(ctx context.Context) {')).toBe('def run');
+    expect(lineIdentity('func (p *Pool) run(ctx context.Context) {')).toBe('def Pool.run');
+    // Methods are named with their owner, so two handlers' `handle` are not one line edited (branch lossn).
+    expect(lineIdentity('Response AddressHandler::handle(const Request& req) {')).toBe('def AddressHandler::handle');
+    expect(lineIdentity('Buffer *buffer_new(void) {')).toBe('def buffer_new');
     expect(lineIdentity('return x + 1;')).toBeNull();
   });
 });
