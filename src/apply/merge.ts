@@ -23,6 +23,7 @@ import { instructedRemovals, removalTargets, removeInstructed } from './removals
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
 import { swapDropsCommentedCode } from './syntax/swap-licence.js';
+import { topLocatedUpdate } from './top-location.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -121,7 +122,10 @@ function describeLines(lines: number[]): string {
   return parts.length > 6 ? `${parts.slice(0, 6).join(', ')}, …` : parts.join(', ');
 }
 
-export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
+export function mergeApply(given: ApplyInput, mode: MergeMode): MergeResult {
+  // `// and at the top of the file:` moves the hunk after it to the update's start (top-location.ts).
+  const topped = topLocatedUpdate(given.update, given.code);
+  const sent = topped === null ? given : { ...given, update: topped };
   // `# in ProjectRepository` opening a hunk says where it goes: placement, not content (location-comments.ts).
   const located = locationComments(sent.update, sent.code);
   const raw = located ? { ...sent, update: located.update, instruction: withPlaces(sent.instruction, located.names) } : sent;
