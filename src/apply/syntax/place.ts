@@ -396,8 +396,12 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     // An original definition already matched by another update definition is not a candidate.
     let cands = sameNamed(ud, within).filter(free);
     if (cands.length === 0) return -1;
+    // A definition quoted unchanged is the one original of that text, whatever the lines around it
+    // name (a method copied from a twin class shown after it: set p ts03).
+    const quoted = cands.filter((o) => sameText(segs[k]!.lines.text.slice(ud.start, ud.end + 1), orig.text.slice(odefs[o]!.start, odefs[o]!.end + 1)));
+    if (quoted.length === 1) cands = quoted;
     let shownWithout = false;
-    if (within === undefined) {
+    if (within === undefined && quoted.length !== 1) {
       const { near: rows, before, after, opens } = contextRows(segs, k, ud, index);
       shownWithout = rows.length === 0;
       if (rows.length > 0) {
@@ -497,8 +501,6 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     const last = run[run.length - 1]!;
     for (const ud of run) {
       if (!ud.clean || !ud.wholeLines) return null;
-      // An original of that name not matched yet: an edit placement could not settle, not a new definition.
-      if (sameNamed(ud, within).some(free)) return null;
       if (indentColumns(L.text[ud.start]!) !== indentColumns(L.text[first.start]!)) return null;
     }
     for (let x = 0; x + 1 < run.length; x++) if (!onlyNewBetween(L, run[x]!.end + 1, run[x + 1]!.start, index)) return null;
@@ -518,6 +520,10 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     } else return null;
     const uNb = sd[list[nb]!]!;
     const oNb = odefs[matched[nb]!]!;
+    // An original of that name not matched yet beside the neighbour: an edit placement could not
+    // settle, not a new definition. One only in another class is a twin's (set p ts03: `invalidate`
+    // added to UserCache "like TeamCache has", shown after UserCache's `set`).
+    if (run.some((ud) => sameNamed(ud, within).some((o) => free(o) && odefs[o]!.parent === oNb.parent))) return null;
     if (indentColumns(L.text[uNb.start]!) !== indentColumns(L.text[first.start]!)) return null;
     // The original sibling on that side, unmatched, with the body a new definition shows: a rename, left to the line merge.
     const sib = siblingOf(matched[nb]!, side);
