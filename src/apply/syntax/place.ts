@@ -389,15 +389,21 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
    * anywhere) and swaps it in when complete. Returns the original definition it stands for, or -1
    * when its lines are not accounted for.
    */
-  const place = (k: number, u: number, within: number | undefined): number => {
+  const place = (k: number, u: number, within: number | undefined, beside?: number): number => {
     const sd = segs[k]!.defs;
     const ud = sd[u]!;
     if (!ud.clean || !ud.wholeLines) return -1;
     // An original definition already matched by another update definition is not a candidate.
     let cands = sameNamed(ud, within).filter(free);
     if (cands.length === 0) return -1;
-    // A definition quoted unchanged is the one original of that text, whatever the lines around it
-    // name (a method copied from a twin class shown after it: set p ts03).
+    if (beside !== undefined) {
+      // Shown right after a member the pass placed in class `beside`: it is that class's, or new there
+      // (set p ts03: a method copied from a twin class, which the class before it lacks).
+      cands = cands.filter((o) => odefs[o]!.parent === beside);
+      if (cands.length === 0) return -1;
+    }
+    // A definition quoted unchanged is the original of that text, whatever the lines around it name
+    // (set p ts03: UserCache's `set`, shown above a method that only its twin TeamCache has).
     const quoted = cands.filter((o) => sameText(segs[k]!.lines.text.slice(ud.start, ud.end + 1), orig.text.slice(odefs[o]!.start, odefs[o]!.end + 1)));
     if (quoted.length === 1) cands = quoted;
     let shownWithout = false;
@@ -479,7 +485,14 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
    */
   const placeSiblings = (k: number, list: number[], within: number | undefined, covered: Uint8Array | null): void => {
     const sd = segs[k]!.defs;
-    const matched = list.map((u) => place(k, u, within));
+    const L = segs[k]!.lines;
+    const matched: number[] = [];
+    list.forEach((u, x) => {
+      // A member right below one already placed inside a class (nothing but new lines between): that class holds it.
+      const prev = x > 0 ? matched[x - 1]! : -1;
+      const holder = within === undefined && prev >= 0 && onlyNewBetween(L, sd[list[x - 1]!]!.end + 1, sd[u]!.start, index) ? odefs[prev]!.parent : -1;
+      matched.push(place(k, u, within, holder >= 0 ? holder : undefined));
+    });
     const cover = (a: number, b: number): void => { if (covered) for (let r = a; r <= b; r++) covered[r] = 1; };
     list.forEach((u, x) => { if (matched[x]! >= 0) cover(sd[u]!.start, sd[u]!.end); });
     for (let a = 0; a < list.length; ) {
