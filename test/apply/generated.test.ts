@@ -25,6 +25,8 @@ const SHAPED = Math.round(EDITS / 5);
 const RANDOM = EDITS - SHAPED;
 /** Byte-exact floor on determined edits (measured, rounded down). */
 const EXACT_FLOOR = 0.95;
+/** Another draw of the same shapes and files (APPLY_GENERATED_SEED=1, 2, …); empty: the pinned draw. */
+const SEED = process.env.APPLY_GENERATED_SEED ?? '';
 
 interface Source {
   name: string;
@@ -144,7 +146,7 @@ describe('generated lazy edits', () => {
     const t0 = performance.now();
     for (let n = 0; tally.edits < RANDOM && n < RANDOM * 3; n++) {
       const src = sources[n % sources.length]!;
-      const r = rng(hash(`${src.name}#${n}`));
+      const r = rng(hash(`${SEED}${src.name}#${n}`));
       const e = randomEdit(src, r);
       if (!e) continue;
       tally.edits++;
@@ -182,7 +184,7 @@ describe('generated lazy edits', () => {
       // Every other edit over the other-language samples (most shapes are about their constructs).
       const src = n % 2 === 0 ? samples[Math.floor(n / 2) % samples.length]! : npm[(n * 31) % npm.length]!;
       const [shape, shapes] = table[Math.floor(n / 2) % table.length]!;
-      const e = shapeEdit(shape, src.lines, src.lang, rng(hash(`${src.name}:${shape}#${n}`)), shapes);
+      const e = shapeEdit(shape, src.lines, src.lang, rng(hash(`${SEED}${src.name}:${shape}#${n}`)), shapes);
       const code = e?.original ?? src.lines.join('\n') + '\n';
       if (!e || e.expected === code) continue;
       // Determined: the shape says so and every hunk holds a line that pins it (edit-gen.ts pinned).
