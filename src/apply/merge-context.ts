@@ -265,7 +265,8 @@ function headersOf(l: Lines): Int32Array {
 
 const headerCache = new WeakMap<Lines, Int32Array>();
 
-function headerOf(l: Lines, y: number): number {
+/** The nearest non-blank line above y indented less than it (its block's header), or -1. */
+export function headerOf(l: Lines, y: number): number {
   let h = headerCache.get(l);
   if (!h) {
     h = headersOf(l);

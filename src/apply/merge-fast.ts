@@ -12,6 +12,7 @@ import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
 import { continuesOpenBlock, openBlockRange, uniqueOpenerBlock } from './open-blocks.js';
 import { solidRow } from './lines.js';
+import { underOtherHead } from './foreign-head.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -60,6 +61,7 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
     const from = firstAtOrAbove(pos, lo);
     for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES && pos[c]! < hi; c++) {
       const q = pos[c]!;
+      if (underOtherHead(ctx, seg, i, q)) continue;
       // Same indentation as the update writes it breaks ties between copies (`.header {` at the top
       // level or inside `@media`), then the same spacing inside the line (`tags      = var.tags`
       // aligned with its block's other fields, not the lone `tags = var.tags` of another block).
@@ -193,6 +195,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       if (c < 0 || pos[c]! < lo) continue;
       const j = pos[c]!;
       if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, -1, j, nextJ))) continue;
+      if (underOtherHead(ctx, seg, i, j)) continue;
       if (twinFitsBetter(ctx, seg, strong, x, -1, j, chain[0]!)) continue;
       const nextI = chain[0]![0];
       if (coincidentAnchor(seg.lines, ctx.orig, nextI, nextJ, i, j, -1, pos.length > 1)) continue;
@@ -216,6 +219,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       if (c >= pos.length) continue;
       const j = pos[c]!;
       if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, 1, prevJ, j))) continue;
+      if (underOtherHead(ctx, seg, i, j)) continue;
       if (twinFitsBetter(ctx, seg, strong, x, 1, j, chain[chain.length - 1]!)) continue;
       const prevI = chain[chain.length - 1]![0];
       if (coincidentAnchor(seg.lines, ctx.orig, prevI, prevJ, i, j, 1, pos.length > 1)) continue;

@@ -11,6 +11,7 @@ import {
 import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { withoutNewDocuments } from './documents.js';
+import { underOtherHead } from './foreign-head.js';
 
 export interface LargeChains {
   chains: Chain[];
@@ -112,6 +113,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
       const w = weight(seg.lines.norm[i]!, pos.length);
       for (const j of pos) {
         if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
+        if (underOtherHead(ctx, seg, i, j)) continue;
         // Among copies: same indentation, then the same spacing inside the line (as in merge-fast's pivot).
         const context = 0.05 * neighbourAgreement(ctx, seg, i, j) + (pos.length > 1 ? 0.03 * editedNeighbours(ctx, seg, i, j) + (o.indent[j] === seg.lines.indent[i] ? 0.01 : 0) +
           (o.text[j]!.trim() === seg.lines.text[i]!.trim() ? 0.005 : 0) +

@@ -24,6 +24,7 @@ import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
 import { newSyntaxErrors } from './syntax/parse-check.js';
 import { swapDropsCommentedCode } from './syntax/swap-licence.js';
+import { topLocatedUpdate } from './top-location.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -167,7 +168,10 @@ function keepsShownLines(first: string, retry: string, update: string): boolean 
 /** A result that breaks its original's syntax is at most this sure of itself. */
 const BROKEN_SYNTAX_CONFIDENCE = 0.3;
 
-function mergeOnce(sent: ApplyInput, mode: MergeMode, syntaxPass: boolean): MergeResult {
+function mergeOnce(given: ApplyInput, mode: MergeMode, syntaxPass: boolean): MergeResult {
+  // `// and at the top of the file:` moves the hunk after it to the update's start (top-location.ts).
+  const topped = topLocatedUpdate(given.update, given.code);
+  const sent = topped === null ? given : { ...given, update: topped };
   // `# in ProjectRepository` opening a hunk says where it goes: placement, not content (location-comments.ts).
   const located = locationComments(sent.update, sent.code);
   const raw = located ? { ...sent, update: located.update, instruction: withPlaces(sent.instruction, located.names) } : sent;

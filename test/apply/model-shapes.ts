@@ -5,7 +5,8 @@
 // file's imports and one function far below shown with no marker between; existing lines wrapped in
 // error handling; a signature changed with its callers; an element added to a list written one
 // element per line with a marker inside the list; hunks out of order with a deletion; a whole class
-// removed by instruction. Kept apart from SHAPES so the committed held-out corpus stays as built.
+// removed by instruction; a method one twin class has added to the other, shown after its quoted
+// neighbour (set p ts03). Kept apart from SHAPES so the committed held-out corpus stays as built.
 import { applyChanges, bodyLines, findBlocks, marker, pick, pinned, renderUpdate, editLine, strongLine, type Block, type Change, type Edit, type Lang } from './edit-gen.js';
 import { declared, editIn, ind, join, leaves, removalOf, standard, topLevel, type Shape, type ShapeInput } from './edit-shapes.js';
 import { CLOSER_LINE, firstToken, normalize } from '../../src/apply/lines.js';
@@ -321,6 +322,42 @@ export const MODEL_SHAPES: Record<string, Shape> = {
     const kind = containerKind(x.lines[b.header]!)!;
     const say = pick(x.r, [`Remove the \`${b.name}\` ${kind}.`, `Delete the ${b.name} ${kind} entirely.`, `Drop ${kind} ${b.name}; nothing uses it.`]);
     return edited(x, [c], renderUpdate(x.lines, [c], x.lang, x.r, { ...standard, before: 2, after: 2 }), say);
+  },
+  /**
+   * Two copies of a class for two entities; one copy lacks a method the other has, and the update
+   * adds it there: the method before it quoted unchanged, then the new one, with no class around them
+   * (markers on both sides or none). The other copy's method of that name must stay (set p ts03).
+   */
+  'twin-member-added': (x) => {
+    const holders = x.blocks.filter((c) => containerKind(x.lines[c.header]!) && c.end - c.header <= 120);
+    const container = pick(x.r, holders);
+    if (!container) return null;
+    const k = x.blocks.indexOf(container);
+    const kids = x.blocks.filter((b) => b.parent === k && declared(x, b));
+    // A method with a declared sibling right above it, nothing but blank lines between them.
+    const pairs: Array<[Block, Block]> = [];
+    for (let a = 0; a + 1 < kids.length; a++) {
+      const [p, m] = [kids[a]!, kids[a + 1]!];
+      if (p.name !== m.name && x.lines.slice(p.end, m.header).every((l) => l.trim() === '')) pairs.push([p, m]);
+    }
+    const pair = pick(x.r, pairs);
+    if (!pair) return null;
+    const [p, m] = pair;
+    const t = withTwin(x, container, p);
+    if (!t) return null;
+    // The copy that gets the method back: the first (the source's own) or the second.
+    const at = x.r() < 0.5 ? 0 : t.offset;
+    const lines = [...t.lines.slice(0, p.end + at), ...t.lines.slice(m.end + at)];
+    const add: Change = { start: p.end + at, end: p.end + at, lines: t.lines.slice(p.end + at, m.end + at) };
+    const shown = t.lines.slice(p.header + at, m.end + at);
+    const u = x.r() < 0.5 ? shown : [marker(x.lang, ind(shown[0]!), x.r), ...shown, marker(x.lang, ind(shown[0]!), x.r)];
+    // Determined when the quoted method has a strong line only this copy has.
+    const once = new Map<string, number>();
+    for (const l of lines) once.set(l.trim(), (once.get(l.trim()) ?? 0) + 1);
+    const determined = t.lines.slice(p.header + at, p.end + at).some((l) => strongLine(l) && once.get(l.trim()) === 1);
+    const head = at === 0 ? x.lines[container.header]! : t.lines[container.header + t.offset]!;
+    const owner = new RegExp(`\\b${containerKind(head)}\\s+([\\w$]+)`).exec(head)?.[1] ?? 'it';
+    return built(lines, [add], u, `Give ${owner} a \`${m.name}\` method like the other copy has.`, determined);
   },
 };
 

@@ -391,15 +391,25 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
    * anywhere) and swaps it in when complete. Returns the original definition it stands for, or -1
    * when its lines are not accounted for.
    */
-  const place = (k: number, u: number, within: number | undefined): number => {
+  const place = (k: number, u: number, within: number | undefined, beside?: number): number => {
     const sd = segs[k]!.defs;
     const ud = sd[u]!;
     if (!ud.clean || !ud.wholeLines) return -1;
     // An original definition already matched by another update definition is not a candidate.
     let cands = sameNamed(ud, within).filter(free);
     if (cands.length === 0) return -1;
+    if (beside !== undefined) {
+      // Shown right after a member the pass placed in class `beside`: it is that class's, or new there
+      // (set p ts03: a method copied from a twin class, which the class before it lacks).
+      cands = cands.filter((o) => odefs[o]!.parent === beside);
+      if (cands.length === 0) return -1;
+    }
+    // A definition quoted unchanged is the original of that text, whatever the lines around it name
+    // (set p ts03: UserCache's `set`, shown above a method that only its twin TeamCache has).
+    const quoted = cands.filter((o) => sameText(segs[k]!.lines.text.slice(ud.start, ud.end + 1), orig.text.slice(odefs[o]!.start, odefs[o]!.end + 1)));
+    if (quoted.length === 1) cands = quoted;
     let shownWithout = false;
-    if (within === undefined) {
+    if (within === undefined && quoted.length !== 1) {
       const { near: rows, before, after, opens } = contextRows(segs, k, ud, index);
       shownWithout = rows.length === 0;
       if (rows.length > 0) {
@@ -477,7 +487,14 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
    */
   const placeSiblings = (k: number, list: number[], within: number | undefined, covered: Uint8Array | null): void => {
     const sd = segs[k]!.defs;
-    const matched = list.map((u) => place(k, u, within));
+    const L = segs[k]!.lines;
+    const matched: number[] = [];
+    list.forEach((u, x) => {
+      // A member right below one already placed inside a class (nothing but new lines between): that class holds it.
+      const prev = x > 0 ? matched[x - 1]! : -1;
+      const holder = within === undefined && prev >= 0 && onlyNewBetween(L, sd[list[x - 1]!]!.end + 1, sd[u]!.start, index) ? odefs[prev]!.parent : -1;
+      matched.push(place(k, u, within, holder >= 0 ? holder : undefined));
+    });
     const cover = (a: number, b: number): void => { if (covered) for (let r = a; r <= b; r++) covered[r] = 1; };
     list.forEach((u, x) => { if (matched[x]! >= 0) cover(sd[u]!.start, sd[u]!.end); });
     for (let a = 0; a < list.length; ) {
@@ -499,8 +516,6 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     const last = run[run.length - 1]!;
     for (const ud of run) {
       if (!ud.clean || !ud.wholeLines) return null;
-      // An original of that name not matched yet: an edit placement could not settle, not a new definition.
-      if (sameNamed(ud, within).some(free)) return null;
       if (indentColumns(L.text[ud.start]!) !== indentColumns(L.text[first.start]!)) return null;
     }
     for (let x = 0; x + 1 < run.length; x++) if (!onlyNewBetween(L, run[x]!.end + 1, run[x + 1]!.start, index)) return null;
@@ -520,6 +535,10 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     } else return null;
     const uNb = sd[list[nb]!]!;
     const oNb = odefs[matched[nb]!]!;
+    // An original of that name not matched yet beside the neighbour: an edit placement could not
+    // settle, not a new definition. One only in another class is a twin's (set p ts03: `invalidate`
+    // added to UserCache "like TeamCache has", shown after UserCache's `set`).
+    if (run.some((ud) => sameNamed(ud, within).some((o) => free(o) && odefs[o]!.parent === oNb.parent))) return null;
     if (indentColumns(L.text[uNb.start]!) !== indentColumns(L.text[first.start]!)) return null;
     // The original sibling on that side, unmatched, with the body a new definition shows: a rename, left to the line merge.
     const sib = siblingOf(matched[nb]!, side);
