@@ -27,8 +27,6 @@ const RANDOM = EDITS - SHAPED;
 const SEED = process.env.APPLY_GENERATED_SEED ?? '';
 /** Byte-exact floor on determined edits (measured, rounded down). */
 const EXACT_FLOOR = 0.95;
-/** Another draw of the same shapes and files (APPLY_GENERATED_SEED=1, 2, …); empty: the pinned draw. */
-const SEED = process.env.APPLY_GENERATED_SEED ?? '';
 
 interface Source {
   name: string;
