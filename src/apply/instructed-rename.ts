@@ -6,6 +6,7 @@
 // and only to a token the update itself shows, never where the update still shows the old token.
 import { commentLine } from './licence-rules.js';
 import { lineIdentity } from './line-identity.js';
+import type { ApplyInput } from './parse.js';
 
 /** "rename [the] [kind] <from> to <to>", names optionally quoted or backticked. */
 const RENAME = /\brename\s+(?:the\s+)?(?:[a-z]+\s+)?[`"']?([A-Za-z_$][\w$]*)(?:\(\))?[`"']?(?:\s+[a-z]+)?\s+(?:to|into|as)\s+[`"']?([A-Za-z_$][\w$]*)/gi;
@@ -86,4 +87,15 @@ export function renameKeptLines(content: string, map: Map<string, string>, updat
     const renamed = applyRenames(line, map);
     return shown.has(renamed.trim()) && lineIdentity(renamed.trim()) !== null ? line : renamed;
   });
+}
+
+/**
+ * The input with the instruction's renames (renameTokens) applied to the original: every whole
+ * token the update carries renamed reads as the update writes it, so a renamed head or caller is
+ * an anchor where the old one stands instead of new code beside it. The no-loss pass then judges
+ * against the renamed original, which holds every original line, renamed as renameKeptLines would.
+ */
+export function renamedOriginal(input: ApplyInput): ApplyInput {
+  const map = renameTokens(input.instruction, input.code, input.update);
+  return map.size === 0 ? input : { ...input, code: applyRenames(input.code, map) };
 }
