@@ -8,8 +8,17 @@ import { commentLine } from './licence-rules.js';
 import { lineIdentity } from './line-identity.js';
 import type { ApplyInput } from './parse.js';
 
-/** "rename [the] [kind] <from> to <to>", names optionally quoted or backticked. */
-const RENAME = /\brename\s+(?:the\s+)?(?:[a-z]+\s+)?[`"']?([A-Za-z_$][\w$]*)(?:\(\))?[`"']?(?:\s+[a-z]+)?\s+(?:to|into|as)\s+[`"']?([A-Za-z_$][\w$]*)/gi;
+/** What people call the thing they rename ("the `qty` field", "the delete_loan handler"). */
+const KIND = '(?:function|method|helper|handler|field|property|prop|variable|var|const|constant|class|struct|type|interface|enum|column|key|param|parameter|argument|arg|attribute|member|module|component|hook|route|endpoint|test|fixture|macro|trait|record|table|alias|command|action)s?';
+/**
+ * "rename [the] [kind] <from> [kind] [of <owner>] to <to>", names optionally quoted or backticked.
+ * Only a kind word stands beside the name: in "Rename the Addr field to ListenAddr" the name is
+ * `Addr`, not the word after it.
+ */
+const RENAME = new RegExp(
+  `\\brename\\s+(?:the\\s+)?(?:${KIND}\\s+)?[\`"']?([A-Za-z_$][\\w$]*)(?:\\(\\))?[\`"']?(?:\\s+${KIND})?(?:\\s+(?:of|in|on)\\s+[\`"']?[\\w$.]+[\`"']?)?\\s+(?:to|into|as)\\s+[\`"']?([A-Za-z_$][\\w$]*)`,
+  'gi',
+);
 
 export interface RenamePair {
   from: string;

@@ -3,7 +3,7 @@
 // line renamed with markers between. The expected file has every whole-word use renamed. Held-out
 // sets wrote it in TS, Haskell, Rust, JS and Java (docs/apply.md, branch editn).
 import { marker, pick, type Change } from './edit-gen.js';
-import { declared, ind, result, type ShapeInput } from './edit-shapes.js';
+import { declared, ind, kindOf, result, type ShapeInput } from './edit-shapes.js';
 import { escapeRe } from '../../src/apply/escape-regexp.js';
 
 /** A new name in the file's own style (`load_rows` → `load_rows_v2`, `loadRows` → `loadRowsV2`). */
@@ -38,5 +38,8 @@ export function renameAndCallers(x: ShapeInput): ReturnType<typeof result> | nul
   for (const j of uses(b.name, b.header, b.end)) update.push(marker(x.lang, ind(x.lines[j]!), x.r), x.lines[j]!.replace(word(b.name), to));
   const last = uses(b.name, b.header, b.end).at(-1)!;
   if (last < x.lines.length - 1) update.push(marker(x.lang, ind(x.lines[last]!), x.r));
-  return result(x, changes, update, `Rename ${b.name} to ${to} and update its callers.`);
+  // Worded the ways people ask for it: bare names, or with the kind word before or after the name.
+  const kind = kindOf(x, b);
+  const asked = [`Rename ${b.name} to ${to} and update its callers.`, `Rename the ${b.name} ${kind} to ${to}.`, `Rename the ${kind} \`${b.name}\` to \`${to}\` everywhere.`];
+  return result(x, changes, update, pick(x.r, asked));
 }
