@@ -1,4 +1,4 @@
-// The real source files generated edits are drawn from (generated.test.ts, rename-generated.test.ts):
+// The real source files generated edits are drawn from (generated.test.ts, shape-draws.ts):
 // TS/JS shipped in installed npm packages and the other-language samples of the held-out corpus.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
