@@ -3,10 +3,14 @@
 // (endpoint, route, handler, method, function, test) names the definitions whose name holds W as
 // one of its words (camelCase or snake_case parts, singular or plural alike). Scoped by number: a
 // singular kind word wants exactly one such definition, a count ("the two", "both") exactly that
-// many, a plural without count one or more; otherwise none is named.
+// many, a plural without count one or more; otherwise none is named. When more definitions hold W
+// than asked for, the other words of the description narrow them: those before W ("the legacy CSV
+// export command" → `cmd_legacy_export`, not `cmd_export`; "legacy" counts here, it can be part of
+// a name) and the owner after the kind word ("the update endpoint for reviews" → `updateReview`).
 import type { Lines } from './lines.js';
 
-const DESCRIBED = /\b(?:the\s+)?(?:(one|two|three|four|five|six|both|\d+)\s+)?([a-z][a-z]+)\s+(endpoint|route|handler|method|function|test|action)(s?)\b/gi;
+const DESCRIBED =
+  /\b(?:the\s+)?(?:(one|two|three|four|five|six|both|\d+)\s+)?((?:[a-z][a-z]+\s+){0,3}?)([a-z][a-z]+)\s+(endpoint|route|handler|method|function|test|action|command|helper)(s?)\b(?:\s+(?:for|of)\s+(?:the\s+)?([a-z][a-z]+))?/gi;
 const COUNTS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, both: 2 };
 /** Words that describe rather than name (`the unused helper functions`). */
 const NOT_NAMES = new Set(['the', 'old', 'unused', 'legacy', 'deprecated', 'obsolete', 'debug', 'temporary', 'extra', 'duplicate', 'dead', 'other', 'all', 'these', 'those', 'private', 'public', 'helper', 'test', 'admin', 'async', 'static', 'new', 'two', 'both']);
@@ -36,6 +40,20 @@ function words(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_$-]+/).filter(Boolean).map(stem);
 }
 
+/** Words of a description that say nothing of a name. */
+const ARTICLES = new Set(['the', 'a', 'an', 'and', 'or', 'its', 'this', 'that', 'our', 'old', 'unused', 'now', 'no', 'longer', 'used']);
+
+/** The names holding the most of the description's other words (at least one), or none. */
+function bestDescribed(names: string[], others: string[]): string[] {
+  if (others.length === 0) return [];
+  const score = (n: string): number => {
+    const w = words(n);
+    return others.filter((x) => w.includes(x)).length;
+  };
+  const best = Math.max(...names.map(score));
+  return best > 0 ? names.filter((n) => score(n) === best) : [];
+}
+
 /**
  * Names of the definitions in `o` that the removal phrases describe. `defines(text, name)` and
  * `blockEnd` come from removals.ts (a definition heads a block of more than one line).
@@ -44,9 +62,10 @@ export function describedTargets(o: Lines, phrases: string[], defines: (text: st
   const out: string[] = [];
   for (const phrase of phrases) {
     for (const m of phrase.matchAll(DESCRIBED)) {
-      const word = m[2]!.toLowerCase();
+      const word = m[3]!.toLowerCase();
       if (NOT_NAMES.has(word)) continue;
-      const want = m[1] ? (COUNTS[m[1].toLowerCase()] ?? Number(m[1])) : m[4] ? 0 : 1;
+      const want = m[1] ? (COUNTS[m[1].toLowerCase()] ?? Number(m[1])) : m[5] ? 0 : 1;
+      const others = [...m[2]!.split(/\s+/), m[6] ?? ''].filter((x) => x.length > 1 && !ARTICLES.has(x.toLowerCase())).map(stem);
       const w = stem(word);
       const found = new Map<string, boolean>();
       for (let j = 0; j < o.text.length; j++) {
@@ -60,13 +79,15 @@ export function describedTargets(o: Lines, phrases: string[], defines: (text: st
         }
       }
       // A word the file defines as a name is that name (removalTargets has it), not a description.
-      if (found.has(m[2]!)) continue;
+      if (found.has(m[3]!)) continue;
       if (found.size > 0 && (want === 0 || found.size === want)) out.push(...found.keys());
-      // More than asked for ("the delete endpoint" of five): the ones whose neighbours the update
-      // shows next to each other, when that many.
+      // More than asked for ("the delete endpoint" of five): the ones the rest of the description
+      // names best, or else the ones whose neighbours the update shows next to each other, when that many.
       else if (want > 0) {
+        const described = bestDescribed([...found.keys()], others);
         const shown = [...found].filter(([, around]) => around).map(([n]) => n);
-        if (shown.length === want) out.push(...shown);
+        if (described.length === want) out.push(...described);
+        else if (shown.length === want) out.push(...shown);
       }
     }
   }

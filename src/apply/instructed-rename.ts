@@ -6,9 +6,19 @@
 // and only to a token the update itself shows, never where the update still shows the old token.
 import { commentLine } from './licence-rules.js';
 import { lineIdentity } from './line-identity.js';
+import type { ApplyInput } from './parse.js';
 
-/** "rename [the] [kind] <from> to <to>", names optionally quoted or backticked. */
-const RENAME = /\brename\s+(?:the\s+)?(?:[a-z]+\s+)?[`"']?([A-Za-z_$][\w$]*)(?:\(\))?[`"']?(?:\s+[a-z]+)?\s+(?:to|into|as)\s+[`"']?([A-Za-z_$][\w$]*)/gi;
+/** What people call the thing they rename ("the `qty` field", "the delete_loan handler"). */
+const KIND = '(?:function|method|helper|handler|field|property|prop|variable|var|const|constant|class|struct|type|interface|enum|column|key|param|parameter|argument|arg|attribute|member|module|component|hook|route|endpoint|test|fixture|macro|trait|record|table|alias|command|action)s?';
+/**
+ * "rename [the] [kind] <from> [kind] [of <owner>] to <to>", names optionally quoted or backticked.
+ * Only a kind word stands beside the name: in "Rename the Addr field to ListenAddr" the name is
+ * `Addr`, not the word after it.
+ */
+const RENAME = new RegExp(
+  `\\brename\\s+(?:the\\s+)?(?:${KIND}\\s+)?[\`"']?([A-Za-z_$][\\w$]*)(?:\\(\\))?[\`"']?(?:\\s+${KIND})?(?:\\s+(?:of|in|on)\\s+[\`"']?[\\w$.]+[\`"']?)?\\s+(?:to|into|as)\\s+[\`"']?([A-Za-z_$][\\w$]*)`,
+  'gi',
+);
 
 export interface RenamePair {
   from: string;
@@ -86,4 +96,15 @@ export function renameKeptLines(content: string, map: Map<string, string>, updat
     const renamed = applyRenames(line, map);
     return shown.has(renamed.trim()) && lineIdentity(renamed.trim()) !== null ? line : renamed;
   });
+}
+
+/**
+ * The input with the instruction's renames (renameTokens) applied to the original: every whole
+ * token the update carries renamed reads as the update writes it, so a renamed head or caller is
+ * an anchor where the old one stands instead of new code beside it. The no-loss pass then judges
+ * against the renamed original, which holds every original line, renamed as renameKeptLines would.
+ */
+export function renamedOriginal(input: ApplyInput): ApplyInput {
+  const map = renameTokens(input.instruction, input.code, input.update);
+  return map.size === 0 ? input : { ...input, code: applyRenames(input.code, map) };
 }

@@ -15,7 +15,7 @@ import { expandUpdate } from './marker-expansion.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { placeNewDefinition } from './new-definition.js';
-import { renameKeptLines, renameTokens } from './instructed-rename.js';
+import { renamedOriginal, renameKeptLines, renameTokens } from './instructed-rename.js';
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
@@ -174,7 +174,10 @@ function mergeOnce(given: ApplyInput, mode: MergeMode, syntaxPass: boolean): Mer
   const sent = topped === null ? given : { ...given, update: topped };
   // `# in ProjectRepository` opening a hunk says where it goes: placement, not content (location-comments.ts).
   const located = locationComments(sent.update, sent.code);
-  const raw = located ? { ...sent, update: located.update, instruction: withPlaces(sent.instruction, located.names) } : sent;
+  const sentRaw = located ? { ...sent, update: located.update, instruction: withPlaces(sent.instruction, located.names) } : sent;
+  // A rename the instruction names and the update carries reaches the original before placement,
+  // so its renamed heads and callers anchor where the old ones stand (instructed-rename.ts).
+  const raw = renamedOriginal(sentRaw);
   // Placement works on the update as the no-loss pass reads it (expandUpdate: markers inside lines,
   // blocks collapsed onto one line, the closers of a snippet that stops inside its blocks).
   const inlineExpanded = expandUpdate(raw.update, raw.code);

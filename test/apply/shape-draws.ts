@@ -1,0 +1,39 @@
+// One generated shape drawn several times over every source file (sources.ts) and merged in fast
+// mode: how many edits, how many byte-exact, which lose an original line the expected file keeps.
+import { mergeApply } from '../../src/apply/merge.js';
+import { lostLines } from '../../bench/apply/lost-lines.js';
+import { findBlocks, rng, type Edit } from './edit-gen.js';
+import type { ShapeInput } from './edit-shapes.js';
+import { hash, npmSources, sampleSources } from './sources.js';
+
+/** Another draw of the same files: APPLY_GENERATED_SEED=<any text>. */
+const SEED = process.env.APPLY_GENERATED_SEED ?? '';
+
+export interface ShapeDraws {
+  edits: number;
+  exact: number;
+  misses: string[];
+  lossy: string[];
+}
+
+export function drawShape(shape: (x: ShapeInput) => Omit<Edit, 'shape'> | null, key: string, draws: number): ShapeDraws {
+  const out: ShapeDraws = { edits: 0, exact: 0, misses: [], lossy: [] };
+  for (const src of [...npmSources(160), ...sampleSources()]) {
+    const blocks = findBlocks(src.lines, src.lang);
+    for (let n = 0; n < draws; n++) {
+      const e = shape({ lines: src.lines, lang: src.lang, blocks, r: rng(hash(`${SEED}${src.name}:${key}#${n}`)) });
+      if (!e) continue;
+      out.edits++;
+      const code = src.lines.join('\n') + '\n';
+      const merged = mergeApply({ code, update: e.update, instruction: e.instruction }, 'fast').content;
+      if (merged === e.expected) {
+        out.exact++;
+        continue;
+      }
+      out.misses.push(`${src.name} #${n}`);
+      const lost = lostLines(code, e.expected, merged);
+      if (lost.length > 0) out.lossy.push(`${src.name} #${n}: ${lost.slice(0, 2).join(' | ')}`);
+    }
+  }
+  return out;
+}
