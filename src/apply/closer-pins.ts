@@ -14,7 +14,7 @@ import type { Lines } from './lines.js';
 import { solidRow } from './lines.js';
 
 /** A line that only closes: `}`, `});`, `end`, `end;`, `fi`, `esac`, `]`. */
-const CLOSER_ONLY = /^(?:[}\])]+[;,)]*|end[;.]?|fi|esac|done)$/;
+export const CLOSER_ONLY = /^(?:[}\])]+[;,)]*|end[;.]?|fi|esac|done)$/;
 
 /** The row of the innermost block `l` leaves open at its end (net brackets, or a Ruby/Lua opener by indent), or -1. */
 function openAtEnd(l: Lines, closerIndent: number): number {

@@ -6,6 +6,7 @@ import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { expandSpannedMarkers } from './spanned-markers.js';
 import { expandTrailingMarkers } from './trailing-marker.js';
+import { closeUnclosedMiddles } from './unclosed-middle.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 
 export function expandMarkersInLines(update: string, code: string): string {
@@ -14,7 +15,8 @@ export function expandMarkersInLines(update: string, code: string): string {
 
 /** The update as placement and the no-loss check (loss.ts) both read it: markers inside lines
  *  expanded, blocks collapsed onto one line expanded (collapsed-blocks.ts), and the closing lines a
- *  snippet that stops inside its blocks implies written out (unclosed-tail.ts). */
+ *  snippet that stops inside its blocks implies written out (unclosed-tail.ts), and those a snippet
+ *  leaves out before a dedent in its middle (unclosed-middle.ts). */
 export function expandUpdate(update: string, code: string): string {
-  return closeUnclosedTail(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code);
+  return closeUnclosedTail(closeUnclosedMiddles(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code), code);
 }

@@ -1,0 +1,85 @@
+// A snippet that leaves blocks open in its middle: the changed lines of a block, then at once a
+// line the original has further out (the next function's head), with the block's closing lines
+// left out (`self.coyote = 0`, blank, `function Player:update(dt)`, and no `end` / `end` between).
+// The dedent says the blocks ended there; read by adjacency alone (rule (b)), the original's
+// closing lines would count as deleted. The update is read with those closing lines written in,
+// copied from the original, in the merge and in the no-loss check alike (unclosed-tail.ts does
+// the same for a snippet that stops inside its blocks at its end).
+//
+// Only where the line after the gap is an original line found once in the original and shown
+// less indented than the line before it; the original has, right before that line (blank lines
+// aside), lines that only close (CLOSER_ONLY) at or right of its indentation; an earlier line of
+// the same segment is an original line found once, inside the block those closers end (every line
+// from it to the closers lies deeper than the line after the gap); and the segment shows none of
+// those closing lines itself.
+import { CLOSER_ONLY } from './closer-pins.js';
+import { splitLines, type Lines } from './lines.js';
+import { markerLines } from './markers.js';
+
+/** Closing-only original lines right before row j (blank lines between them and j skipped), in file order. */
+function closersBefore(orig: Lines, j: number): number[] {
+  let y = j - 1;
+  while (y >= 0 && orig.blank[y]) y--;
+  const out: number[] = [];
+  for (; y >= 0 && !orig.blank[y] && CLOSER_ONLY.test(orig.norm[y]!) && orig.indent[y]! >= orig.indent[j]!; y--) out.unshift(y);
+  return out;
+}
+
+/** Some update line in [from, to] is the original row i, found once, inside the block that ends at row `end` (all rows between deeper than `level`). */
+function opensInSegment(u: Lines, orig: Lines, from: number, to: number, end: number, level: number, rowOf: (norm: string) => number): boolean {
+  for (let p = from; p <= to; p++) {
+    if (u.blank[p]) continue;
+    const i = rowOf(u.norm[p]!);
+    if (i < 0 || i >= end || orig.indent[i]! < level) continue;
+    let inside = true;
+    for (let y = i + 1; y < end && inside; y++) if (!orig.blank[y] && orig.indent[y]! <= level) inside = false;
+    if (inside) return true;
+  }
+  return false;
+}
+
+/** The update with the closing lines its segments leave out before a dedent written in (unchanged when none). */
+export function closeUnclosedMiddles(update: string, code: string): string {
+  const u = splitLines(update);
+  const orig = splitLines(code);
+  const isMarker = markerLines(u.text, orig.text);
+  const rows = new Map<string, number[]>();
+  for (let j = 0; j < orig.norm.length; j++) {
+    if (orig.blank[j]) continue;
+    const r = rows.get(orig.norm[j]!);
+    if (r) r.push(j);
+    else rows.set(orig.norm[j]!, [j]);
+  }
+  const rowOf = (norm: string): number => {
+    const r = rows.get(norm);
+    return r && r.length === 1 ? r[0]! : -1;
+  };
+  const inserts = new Map<number, number[]>();
+  let segStart = 0;
+  let prev = -1;
+  for (let b = 0; b < u.text.length; b++) {
+    if (u.blank[b]) continue;
+    if (isMarker[b]) {
+      segStart = b + 1;
+      prev = -1;
+      continue;
+    }
+    const a = prev;
+    prev = b;
+    if (a < 0 || u.indent[a]! <= u.indent[b]! || CLOSER_ONLY.test(u.norm[a]!)) continue;
+    const j = rowOf(u.norm[b]!);
+    if (j < 0) continue;
+    const closers = closersBefore(orig, j);
+    if (closers.length === 0 || !opensInSegment(u, orig, segStart, a, closers[0]!, orig.indent[j]!, rowOf)) continue;
+    let shown = false;
+    for (let x = segStart; x <= a && !shown; x++) shown = closers.some((y) => orig.norm[y] === u.norm[x]);
+    if (!shown) inserts.set(a, closers);
+  }
+  if (inserts.size === 0) return update;
+  let out = '';
+  for (let x = 0; x < u.text.length; x++) {
+    out += u.text[x]! + u.eol[x]!;
+    for (const y of inserts.get(x) ?? []) out += orig.text[y]! + u.eol[x]!;
+  }
+  return out;
+}
