@@ -123,52 +123,24 @@ function describeLines(lines: number[]): string {
   return parts.length > 6 ? `${parts.slice(0, 6).join(', ')}, …` : parts.join(', ');
 }
 
-/** Ways to merge again, in order, when a result breaks the syntax its original had (parse-check.ts). */
-const RETRIES: Record<MergeMode, Array<{ mode: MergeMode; syntaxPass: boolean; name: string }>> = {
-  fast: [{ mode: 'fast', syntaxPass: false, name: 'lines only' }],
-  large: [{ mode: 'large', syntaxPass: false, name: 'lines only' }],
-  auto: [
-    { mode: 'large', syntaxPass: true, name: 'svc-v3-large' },
-    { mode: 'fast', syntaxPass: false, name: 'lines only' },
-    { mode: 'large', syntaxPass: false, name: 'svc-v3-large on lines only' },
-  ],
-};
-
 /**
- * A result that no longer parses where its original did is merged again another way (RETRIES);
- * the first retry that parses and kept no code back answers. Otherwise the result stands, with
- * the error lines reported and its confidence lowered, so `auto` and the user know to look.
+ * A result that no longer parses where its original did is reported: the error lines go in the
+ * report and its confidence drops, so `auto` and the user know to look (syntax/parse-check.ts).
+ * (Merging again without the syntax pass or with the other algorithm was tried: after the
+ * branches of 2026-11-26 no such retry parses on any committed case.)
  */
 export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
-  const result = mergeOnce(sent, mode, true);
+  const result = mergeOnce(sent, mode);
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
-  const where = `line${broken.length > 1 ? 's' : ''} ${broken.join(', ')}`;
-  for (const retry of RETRIES[mode]) {
-    const r = mergeOnce(sent, retry.mode, retry.syntaxPass);
-    if (r.report.restored.length > 0 || r.content === result.content || !keepsShownLines(result.content, r.content, sent.update)) continue;
-    if (newSyntaxErrors(sent.code, r.content)) continue;
-    const note = `the first merge did not parse (${where}) where the original did; ${retry.name} does`;
-    return { ...r, confidence: Math.min(r.confidence, 0.5), ambiguities: [...r.ambiguities, note], report: { ...r.report, retried: retry.name } };
-  }
-  const note = `the merged file does not parse at ${where} where the original did: review it`;
+  const note = `the merged file does not parse at line${broken.length > 1 ? 's' : ''} ${broken.join(', ')} where the original did: review it`;
   return { ...result, confidence: Math.min(result.confidence, BROKEN_SYNTAX_CONFIDENCE), ambiguities: [...result.ambiguities, note], report: { ...result.report, syntaxErrors: broken } };
-}
-
-/** Every line the update shows that the first result has, the retry has too (it may not parse by dropping them). */
-function keepsShownLines(first: string, retry: string, update: string): boolean {
-  const have = new Set(retry.split('\n').map((l) => l.trim()));
-  const had = new Set(first.split('\n').map((l) => l.trim()));
-  return update.split('\n').every((l) => {
-    const t = l.trim();
-    return t === '' || !had.has(t) || have.has(t);
-  });
 }
 
 /** A result that breaks its original's syntax is at most this sure of itself. */
 const BROKEN_SYNTAX_CONFIDENCE = 0.3;
 
-function mergeOnce(given: ApplyInput, mode: MergeMode, syntaxPass: boolean): MergeResult {
+function mergeOnce(given: ApplyInput, mode: MergeMode): MergeResult {
   // `// and at the top of the file:` moves the hunk after it to the update's start (top-location.ts).
   const topped = topLocatedUpdate(given.update, given.code);
   const sent = topped === null ? given : { ...given, update: topped };
@@ -183,7 +155,7 @@ function mergeOnce(given: ApplyInput, mode: MergeMode, syntaxPass: boolean): Mer
   const inlineExpanded = expandUpdate(raw.update, raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
-  const result = withInstructedRenames(mergeExpanded(input, mode, syntaxPass), raw);
+  const result = withInstructedRenames(mergeExpanded(input, mode), raw);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
   return input.update === inlineExpanded ? result : keepOriginal({ ...raw, update: inlineExpanded }, result);
@@ -196,7 +168,7 @@ function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
   return content === r.content ? r : { ...r, content };
 }
 
-function mergeExpanded(input: ApplyInput, mode: MergeMode, useSyntax: boolean): MergeResult {
+function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
   // One new definition the instruction places ("add X after Y"): inserted there, nothing removed.
   // One new definition and nothing else, placed nowhere by the instruction: after its last sibling (new-definition.ts).
   const instructed = placeByInstruction(input.code, input.update, input.instruction);
@@ -207,7 +179,7 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode, useSyntax: boolean): 
     const ambiguities = instructed ? [] : [`a new definition shown alone went after its last sibling (line ${placed.at + 1})`];
     return keepOriginal(input, { content: placed.content, model, confidence: instructed ? 1 : 0.5, ambiguities, fullReplacement: false, report });
   }
-  const syntax = useSyntax ? syntaxPass(input.code, input.update, instructionNames(input.instruction)) : null;
+  const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
   // A swapped definition whose new body has a comment where original code stood (`/* unchanged
   // lookup */`) is not licensed (syntax/swap-licence.ts): the swapped original lacks that code.
   if (!syntax || swapDropsCommentedCode(input.code, input.update, syntax.swaps)) return mergeLines(input, mode);

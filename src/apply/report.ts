@@ -17,8 +17,6 @@ export interface MergeReport {
   syntax?: { language: string; definitions: Array<{ kind: string; name: string; start: number; end: number }> };
   /** 1-based lines where the result fails to parse though the original parsed (syntax/parse-check.ts). */
   syntaxErrors?: number[];
-  /** The first result broke the original's syntax; this way of merging answered instead. */
-  retried?: string;
 }
 
 /** One header-safe line: `hunks=3 anchors=2 position=1; removed-by-instruction=4; kept-uncertain=2`. */
@@ -34,6 +32,5 @@ export function describeReport(r: MergeReport): string {
   if (r.removedByInstruction > 0) parts.push(`removed-by-instruction=${r.removedByInstruction}`);
   parts.push(`kept-uncertain=${r.restored.length}`);
   if (r.syntaxErrors) parts.push(`syntax-errors=${r.syntaxErrors.length}`);
-  if (r.retried) parts.push(`retried=${r.retried}`);
   return parts.join('; ');
 }
