@@ -6,12 +6,12 @@
 // copied from the original, in the merge and in the no-loss check alike (unclosed-tail.ts does
 // the same for a snippet that stops inside its blocks at its end).
 //
-// Only where the line after the gap is an original line found once in the original and shown
-// less indented than the line before it; the original has, right before that line (blank lines
-// aside), lines that only close (CLOSER_ONLY) at or right of its indentation; an earlier line of
-// the same segment is an original line found once, inside the block those closers end (every line
-// from it to the closers lies deeper than the line after the gap); and the segment shows none of
-// those closing lines itself.
+// Only where the line after the gap is an original line found once in the original, not itself a
+// closing line, and shown less indented than the line before it; the original has, right before
+// that line (blank lines aside), lines that only close (CLOSER_ONLY) at or right of its
+// indentation; an earlier line of the same segment is an original line found once, inside the
+// block those closers end (every line from it to the closers lies deeper than the line after the
+// gap); and the segment shows none of those closing lines itself.
 import { CLOSER_ONLY } from './closer-pins.js';
 import { splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
@@ -66,7 +66,8 @@ export function closeUnclosedMiddles(update: string, code: string): string {
     }
     const a = prev;
     prev = b;
-    if (a < 0 || u.indent[a]! <= u.indent[b]! || CLOSER_ONLY.test(u.norm[a]!)) continue;
+    // A closing line after the dedent is the update closing blocks itself.
+    if (a < 0 || u.indent[a]! <= u.indent[b]! || CLOSER_ONLY.test(u.norm[a]!) || CLOSER_ONLY.test(u.norm[b]!)) continue;
     const j = rowOf(u.norm[b]!);
     if (j < 0) continue;
     const closers = closersBefore(orig, j);
