@@ -75,6 +75,8 @@ export function isMarkerLine(line: string, originalLines: ReadonlySet<string>): 
   if (t.length < 2) return false;
   // An element of a list written over several lines: `...,` / `/* ... */,` stands for the elements there.
   if (t.endsWith(',') && /^(?:\.{3}|…|\/\*.*\*\/)$/.test(t.slice(0, -1).trimEnd())) return isMarkerLine(t.slice(0, -1), originalLines);
+  // The same in leading-comma style (Haskell, Elm, SQL): `, ...` for elements, `[ ...` for the first ones.
+  if (/^[,[({]\s*(?:\.{3}|…)$/.test(t)) return true;
   for (const form of COMMENT_FORMS) {
     const m = form.exec(t);
     if (m) return isMarkerBody(m[1] ?? '');
