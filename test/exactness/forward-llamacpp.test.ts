@@ -94,7 +94,10 @@ const CASES: Case[] = [
   { dtype: 'q4_k_m', arch: 'llama', tied: false, maxLogitDiff: 8e-2, extra: LLAMA31 },
   { dtype: 'q4_1', arch: 'qwen2', tied: true, maxLogitDiff: 7e-2 },
   { dtype: 'q5_1', arch: 'qwen2', tied: false, maxLogitDiff: 7e-2 },
-  { dtype: 'q2_k', arch: 'qwen2', tied: true, maxLogitDiff: 5e-2 },
+  // 4.98e-2 measured where this bound was set; 6.3e-2 on an AVX-512 VM (top-1 still agreed above
+  // the near-tie margin): the other 2-5-bit types' 8e-2, inside llama.cpp's own batched-vs-one-by-one
+  // spread (4.8e-2 to 8.6e-2).
+  { dtype: 'q2_k', arch: 'qwen2', tied: true, maxLogitDiff: 8e-2 },
   { dtype: 'q3_k_m', arch: 'qwen2', tied: true, maxLogitDiff: 6.5e-2 },
   { dtype: 'q3_k_m', arch: 'llama', tied: false, maxLogitDiff: 6e-2 },
   { dtype: 'q3_k_s', arch: 'qwen2', tied: false, maxLogitDiff: 7.5e-2 },
