@@ -14,6 +14,7 @@
 // gap); and the segment shows none of those closing lines itself.
 import { CLOSER_ONLY } from './closer-pins.js';
 import { splitLines, type Lines } from './lines.js';
+import { buildIndex } from './merge-context.js';
 import { markerLines } from './markers.js';
 
 /** Closing-only original lines right before row j (blank lines between them and j skipped), in file order. */
@@ -43,13 +44,7 @@ export function closeUnclosedMiddles(update: string, code: string): string {
   const u = splitLines(update);
   const orig = splitLines(code);
   const isMarker = markerLines(u.text, orig.text);
-  const rows = new Map<string, number[]>();
-  for (let j = 0; j < orig.norm.length; j++) {
-    if (orig.blank[j]) continue;
-    const r = rows.get(orig.norm[j]!);
-    if (r) r.push(j);
-    else rows.set(orig.norm[j]!, [j]);
-  }
+  const rows = buildIndex(orig);
   const rowOf = (norm: string): number => {
     const r = rows.get(norm);
     return r && r.length === 1 ? r[0]! : -1;

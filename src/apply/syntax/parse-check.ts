@@ -2,20 +2,15 @@
 // file's syntax, so a merge whose result has tree-sitter error nodes while its original had none
 // put the update together wrongly (a closer dropped or doubled, a hunk spliced into the wrong
 // block). On the committed external sets no exact result ever tripped it (docs/apply.md, branch
-// `verify`), so it can lower confidence and send the request to another way of merging without
-// costing an exact result. Originals that already have error nodes (a grammar that does not read
-// the file fully) give no signal.
-import { detectLanguages } from './detect.js';
+// `verify`), so it can lower confidence without costing an exact result. Originals that already
+// have error nodes (a grammar that does not read the file fully) give no signal.
 import { parsePrefix } from './definitions.js';
 import { loadedParser, type LanguageId } from './grammars.js';
-import { syntaxLineLimit } from './place.js';
+import { originalView, readsCleanly, syntaxLineLimit } from './place.js';
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 /** Error lines reported per result (enough to find them; the header stays short). */
 const MAX_REPORTED = 5;
-
-/** The grammar that reads the last original seen without an error, or null (a file is often merged more than once). */
-let lastOriginal: { code: string; lang: LanguageId | null } | null = null;
 
 function withoutBom(text: string): string {
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
@@ -25,26 +20,14 @@ function parse(parser: Parser, lang: LanguageId, source: string): Tree | null {
   return parser.parse(parsePrefix(lang, source) + source);
 }
 
-/** The first loaded grammar detect.ts proposes that parses `code` with no error node. */
+/** The first loaded grammar detect.ts proposes that parses `code` with no error node (the syntax pass's cached verdict). */
 function cleanGrammar(code: string): LanguageId | null {
-  if (lastOriginal?.code === code) return lastOriginal.lang;
-  const source = withoutBom(code);
-  const lines = source.split('\n').length;
-  let found: LanguageId | null = null;
-  for (const lang of detectLanguages(source)) {
-    if (lang === 'sql' || lines > syntaxLineLimit(lang)) continue;
-    const parser = loadedParser(lang);
-    if (!parser) continue;
-    const tree = parse(parser, lang, source);
-    const clean = tree !== null && !tree.rootNode.hasError;
-    tree?.delete();
-    if (clean) {
-      found = lang;
-      break;
-    }
+  const { source, orig, languages } = originalView(code);
+  for (const lang of languages) {
+    if (lang === 'sql' || orig.text.length > syntaxLineLimit(lang) || !loadedParser(lang)) continue;
+    if (readsCleanly(lang, source)) return lang;
   }
-  lastOriginal = { code, lang: found };
-  return found;
+  return null;
 }
 
 /** 1-based lines of the first error or missing nodes under `node` (descending only where errors are). */

@@ -206,6 +206,11 @@ const CLOSING = /^(?:[)}\];,\s]*|end\b.*|fi|esac|done|END;?)$/;
 const ORIGINAL_CACHE_SIZE = 8;
 const originalCache = new Map<string, Definition[] | null>();
 
+/** The grammar reads the original (BOM taken off) with no error node: the same parse, cached, as the pass's. */
+export function readsCleanly(lang: LanguageId, source: string): boolean {
+  return originalDefinitions(lang, source) !== null;
+}
+
 function originalDefinitions(lang: LanguageId | 'sql', code: string): Definition[] | null {
   if (lang === 'sql') return sqlDefinitions(code);
   const key = `${lang}\0${code}`;
@@ -336,7 +341,7 @@ export function syntaxPass(code: string, update: string, scope: ReadonlySet<stri
 /** What the pass needs of the original, for the last one seen (a file is often merged several times in a row). */
 let lastOriginal: { code: string; source: string; orig: Lines; languages: Array<LanguageId | 'sql'> } | null = null;
 
-function originalView(code: string): NonNullable<typeof lastOriginal> {
+export function originalView(code: string): NonNullable<typeof lastOriginal> {
   if (lastOriginal?.code === code) return lastOriginal;
   const source = code.startsWith('\uFEFF') ? code.slice(1) : code;
   const orig = splitLines(code);
