@@ -10,7 +10,7 @@ import { equationHeadName } from './equation-heads.js';
 import { letFunctionName } from './let-definitions.js';
 import { namedItemsDiffer } from './sibling-items.js';
 import { renamedBlockEvidenced, sharedLines } from './look-alike-blocks.js';
-import type { Lines } from './lines.js';
+import { strongRow, type Lines } from './lines.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
 const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fun|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
@@ -105,8 +105,8 @@ function headedBlock(l: Lines, h: number): { end: number; whole: boolean } | nul
 }
 
 function nextSolid(l: Lines, x: number, dir: 1 | -1): string | undefined {
-  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y] && !l.weak[y]) return l.norm[y];
-  return undefined;
+  const y = strongRow(l, x, dir);
+  return y >= 0 ? l.norm[y] : undefined;
 }
 
 /**

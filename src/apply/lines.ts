@@ -50,6 +50,12 @@ export function solidRow(l: Lines, x: number, dir: 1 | -1): number {
   return -1;
 }
 
+/** The nearest row from x (exclusive) in direction dir that is neither blank nor weak, or -1. */
+export function strongRow(l: Lines, x: number, dir: 1 | -1): number {
+  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y] && !l.weak[y]) return y;
+  return -1;
+}
+
 export function indentLength(line: string): number {
   return line.length - line.trimStart().length;
 }

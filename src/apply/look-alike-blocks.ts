@@ -9,7 +9,7 @@
 // body of its own), or the update shows it between that block's neighbours (the line above its head
 // and the line after its end). Otherwise the original block stays: a kept duplicate is visible, a
 // lost definition is not.
-import { tokens, type Lines } from './lines.js';
+import { strongRow, tokens, type Lines } from './lines.js';
 
 /** End (exclusive) of the block line h heads and whether the lines hold it whole (line-identity.ts headedBlock). */
 type BlockOf = (l: Lines, h: number) => { end: number; whole: boolean } | null;
@@ -36,12 +36,6 @@ export function sharedLines(shown: readonly string[], body: readonly string[]): 
     }
   }
   return n;
-}
-
-/** The nearest row from x (exclusive) in direction dir that is neither blank nor weak, or -1. */
-function strongRow(l: Lines, x: number, dir: 1 | -1): number {
-  for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y] && !l.weak[y]) return y;
-  return -1;
 }
 
 /** The block's last row: its closer where `end` stands on one (brace blocks), else the row before `end`. */
