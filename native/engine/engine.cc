@@ -9,6 +9,7 @@
 #include "backend/gpu_backend.h"
 #include "engine/sequence.h"
 #include "kernels/compute_thread.h"
+#include "model/cpu_layout.h"
 
 namespace infer {
 
@@ -37,6 +38,8 @@ engine::engine(std::shared_ptr<model> m, const engine_options& opts)
     fwd_.attach_backend(gpu_backend_create(*m_, kv_, fwd_.max_tokens(), fwd_.max_logits(), &why));
     if (!fwd_.backend() && gpu_available()) fprintf(stderr, "engine: GPU not used for %s: %s\n", m_->path.c_str(), why.c_str());
   }
+  // Served on the CPU: the CPU kernels' layouts (before the engine thread reads any weight).
+  if (!fwd_.backend()) use_cpu_layouts(*m_);
   publish_stats();
   thread_ = std::thread([this] { loop(); });
 }

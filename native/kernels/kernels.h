@@ -13,6 +13,9 @@ namespace infer {
 enum class tensor_type : uint32_t {
   f32 = 0, f16 = 1, q4_0 = 2, q4_1 = 3, q5_0 = 6, q5_1 = 7, q8_0 = 8, q2_k = 10, q3_k = 11, q4_k = 12, q5_k = 13,
   q6_k = 14, iq4_nl = 20, iq4_xs = 23, bf16 = 30, mxfp4 = 39,
+  // Never in files: Q8_0 with 4 rows interleaved, made at load for the CPU (repack_q8_0_r4). Views
+  // keep the Q8_0 row size; a view's data + r * row_bytes is a group start only for r % 4 == 0.
+  q8_0_r4 = 1008,
 };
 
 const char* tensor_type_name(tensor_type t);
@@ -47,6 +50,13 @@ struct matmul_job {
   float* y;  // n_tokens x w->ne1
 };
 void matmul_multi(const matmul_job* jobs, int n_jobs, const float* x, int64_t n_tokens, thread_pool& pool);
+
+// The CPU's layout for a Q8_0 weight (4 rows interleaved, native/kernels/q8_0_r4.cc): about twice
+// the multiply rate of plain Q8_0 where several tokens share a pass. can_repack_q8_0_r4 says whether
+// w can have it (this build has the kernels, Q8_0, rows a multiple of 4); repack_q8_0_r4 writes it to
+// dst (w.ne1 * w.row_bytes bytes) and returns the view over dst.
+bool can_repack_q8_0_r4(const tensor_view& w);
+tensor_view repack_q8_0_r4(const tensor_view& w, void* dst);
 
 // Dequantizes row `row` of w into out[0 .. w.ne0) (embedding lookups, tests).
 void dequantize_row(const tensor_view& w, int64_t row, float* out);

@@ -28,6 +28,10 @@ float vec_dot(tensor_type w, int64_t n, const void* w_row, const void* act_row) 
 
 void gemm_tile(tensor_type w, int64_t n, const uint8_t* w_rows, size_t w_stride, int nr, const uint8_t* act,
                size_t act_stride, int nt, float* y, size_t y_stride) {
+  if (w == tensor_type::q8_0_r4) {  // groups of 4 rows, not rows: its own kernel in every build
+    gemm_q8_0_r4(n, w_rows, nr, act, act_stride, nt, y, y_stride);
+    return;
+  }
   if (kAvx2) {
     gemm_tile_avx2(w, n, w_rows, w_stride, nr, act, act_stride, nt, y, y_stride);
     return;

@@ -38,6 +38,9 @@ struct block_iq4_xs { uint16_t d; uint16_t scales_h; uint8_t scales_l[QK_K / 64]
 // and s4[k] = qs[4k] + ... + qs[4k+3], which lets Q4_0/Q5_0 multiply their unsigned quants
 // directly and subtract the offset (8 or 16) times s4 afterwards, exactly.
 struct block_q8_0x { float d; int8_t qs[QK]; int32_t s4[QK / 4]; };
+// q8_0_r4: block i of 4 rows: their scales, then 4 chunks of 8 quants, each chunk holding rows 0-3's
+// quants c*8 .. c*8+7 (row r's at (c * 4 + r) * 8).
+struct block_q8_0r4 { uint16_t d[4]; int8_t qs[4 * QK]; };
 // Activation block for Q4_1/Q5_1 weights: llama.cpp's Q8_1 (the Q8_0 quants, plus
 // s = fp16(d * sum(qs)) for the weights' min term), with d and s kept as floats of their fp16 values.
 struct block_q8_1x { float d; float s; int8_t qs[QK]; };
@@ -52,6 +55,7 @@ static_assert(sizeof(block_q5_K) == 176, "q5_K layout");
 static_assert(sizeof(block_q6_K) == 210, "q6_K layout");
 static_assert(sizeof(block_q8_K) == 292, "q8_K layout");
 static_assert(sizeof(block_q8_0x) == 68, "q8_0 activation layout");
+static_assert(sizeof(block_q8_0r4) == 4 * sizeof(block_q8_0), "q8_0_r4 keeps the q8_0 size");
 static_assert(sizeof(block_q4_1) == 20, "q4_1 layout");
 static_assert(sizeof(block_q5_1) == 24, "q5_1 layout");
 static_assert(sizeof(block_iq4_nl) == 18, "iq4_nl layout");
@@ -110,6 +114,16 @@ float vec_dot_ref(tensor_type w, int64_t n, const void* w_row, const void* act_r
 void convert_act_row_ref(act_format f, const float* x, void* out, int64_t n);
 
 uint16_t fp32_to_bf16(float f);
+
+// q8_0_r4 (q8_0_r4.cc): whether this build has its fast kernels (AVX2 + AVX-512 VNNI/VL); the
+// gemm over nr rows (a multiple of 4, from a group start) and nt tokens of Q8_0 activations; the
+// scalar definition of the same results (tests); one row dequantized.
+bool q8_0_r4_kernels();
+void gemm_q8_0_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt, float* y,
+                  size_t y_stride);
+void gemm_q8_0_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt,
+                            float* y, size_t y_stride);
+void dequantize_row_q8_0_r4(const tensor_view& w, int64_t row, float* out);
 
 // AVX2/FMA/F16C kernels (quants_avx2.cc); have_avx2_kernels() is false when the build lacks them.
 bool have_avx2_kernels();

@@ -1017,6 +1017,7 @@ void gemm_tile_avx2(tensor_type w, int64_t n, const uint8_t* wr, size_t ws, int 
       if (nt == 1) gemv_mxfp4(n, wr, ws, nr, act, y);  // decode: rows share the activation loads
       else gemm_q8<dec_mxfp4>(n, wr, ws, nr, act, as, nt, y, ys);
       break;
+    case tensor_type::q8_0_r4: gemm_q8_0_r4(n, wr, nr, act, as, nt, y, ys); break;  // (gemm_tile routes it there first)
   }
 }
 

@@ -141,6 +141,8 @@ struct model {
   model_weights w;
   model_vocab_info vocab;
   std::shared_ptr<gguf_file> file;  // owns the mapping the tensor views point into
+  // Weights repacked for the CPU (use_cpu_layouts in cpu_layout.h); their views point here.
+  std::vector<std::unique_ptr<uint8_t[]>> cpu_weights;
 };
 
 // Loads and validates; throws std::runtime_error naming the missing key/tensor or bad shape.

@@ -11,7 +11,7 @@ import { native } from '../../src/native/binding.js';
 import { readFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from '../../src/paths.js';
 import { join } from 'node:path';
-import { GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
+import { eosBan, GREEDY_SAMPLING as GREEDY } from '../../src/engine/sampling.js';
 
 const prompt = syntheticPrompt;
 const run = (model: EngineModel, req: Partial<GenerateRequest> & { prompt: Uint32Array }) => generateEvents(model, req, 64);
@@ -164,14 +164,18 @@ describe('speculative decoding with a draft', () => {
 
   it('cancellation mid-draft ends the sequence and frees its KV blocks', async () => {
     const p = prompt(30, 12);
-    const plain = await run(model, { prompt: p, maxTokens: 400 });
+    // No end token, and far more tokens than the draft covers: past the draft's 400 the sequence
+    // decodes one token per step, so it cannot finish before the abort lands however far the event
+    // loop lags behind the engine (a 400-token limit let a fast engine finish first under load).
+    const sampling = { ...GREEDY, logitBias: eosBan(model.info) };
+    const plain = await run(model, { prompt: p, maxTokens: 400, sampling });
     const ac = new AbortController();
     let n = 0;
-    const res = await model.generate({ prompt: p, maxTokens: 400, sampling: GREEDY, draft: Uint32Array.from(plain.tokens), signal: ac.signal }, () => {
+    const res = await model.generate({ prompt: p, maxTokens: 4000, sampling, draft: Uint32Array.from(plain.tokens), signal: ac.signal }, () => {
       if (++n === 20) ac.abort();
     });
     expect(res.finishReason).toBe('cancelled');
-    expect(res.completionTokens).toBeLessThan(400);
+    expect(res.completionTokens).toBeLessThan(4000);
     expect(res.speculative!.accepted).toBeGreaterThan(0);
     const s = model.stats();
     expect(s.kvBlocksUsed).toBe(0);

@@ -1,0 +1,213 @@
+// Q8_0 weights with 4 rows interleaved (tensor_type::q8_0_r4), made at load for the CPU path.
+//
+// Why: a Q8_0 row against one token costs, per block, an integer dot (one VNNI instruction) and
+// three float steps (scale product, int-to-float, fused add) on 8 partial sums, so several rows x
+// several tokens (batched decode, prefill) spend most of their time on float work. With 4 rows
+// interleaved in 8-byte chunks, one 256-bit load holds a chunk of each of the 4 rows, 4 VNNI steps
+// leave every row's block dot in 2 lanes, and one horizontal add of two tokens puts 8 complete
+// (row, token) block sums in one vector: the float steps then run once per 8 outputs instead of
+// once per output. Measured on Qwen2.5-0.5B shapes, one thread: 2.0-2.2x the GMAC/s of the Q8_0 tile.
+//
+// Every output is computed by the same operations in the same order whatever the tile, the token
+// count or the thread count (so batched and single-token results stay identical): per block i, the
+// exact integer dot s_i of the row's and the token's quants, then
+//   acc[i % 2] = fma(float(s_i), d_w * d_y, acc[i % 2]);   result = acc[0] + acc[1].
+// The reference below does exactly that in scalar code, and the vector kernel lane by lane.
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "kernels/quants.h"
+
+#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
+#define INFER_Q8_0_R4_VNNI 1
+#include <immintrin.h>
+#endif
+
+namespace infer {
+
+bool can_repack_q8_0_r4(const tensor_view& w) {
+  return kq::q8_0_r4_kernels() && w.type == tensor_type::q8_0 && w.ne1 % 4 == 0 && w.ne0 % kq::QK == 0 &&
+         w.row_bytes == tensor_row_bytes(tensor_type::q8_0, w.ne0);
+}
+
+tensor_view repack_q8_0_r4(const tensor_view& w, void* dst) {
+  using kq::block_q8_0;
+  using kq::block_q8_0r4;
+  const int64_t nb = w.ne0 / kq::QK;
+  const auto* src = static_cast<const uint8_t*>(w.data);
+  auto* out = static_cast<block_q8_0r4*>(dst);
+  for (int64_t g = 0; g < w.ne1 / 4; g++) {
+    const block_q8_0* rows[4];
+    for (int r = 0; r < 4; r++) rows[r] = reinterpret_cast<const block_q8_0*>(src + (g * 4 + r) * w.row_bytes);
+    for (int64_t i = 0; i < nb; i++) {
+      block_q8_0r4& b = out[g * nb + i];
+      for (int r = 0; r < 4; r++) {
+        b.d[r] = rows[r][i].d;
+        for (int c = 0; c < 4; c++) std::memcpy(b.qs + (c * 4 + r) * 8, rows[r][i].qs + c * 8, 8);
+      }
+    }
+  }
+  tensor_view v = w;
+  v.type = tensor_type::q8_0_r4;
+  v.data = dst;
+  return v;
+}
+
+namespace kq {
+
+bool q8_0_r4_kernels() {
+#ifdef INFER_Q8_0_R4_VNNI
+  return true;
+#else
+  return false;
+#endif
+}
+
+void dequantize_row_q8_0_r4(const tensor_view& w, int64_t row, float* out) {
+  const int64_t nb = w.ne0 / QK;
+  const auto* g = reinterpret_cast<const block_q8_0r4*>(static_cast<const uint8_t*>(w.data) + (row / 4) * 4 * w.row_bytes);
+  const int r = static_cast<int>(row % 4);
+  for (int64_t i = 0; i < nb; i++) {
+    const float d = fp16_to_fp32(g[i].d[r]);
+    for (int c = 0; c < 4; c++)
+      for (int j = 0; j < 8; j++) out[i * QK + c * 8 + j] = d * static_cast<float>(g[i].qs[(c * 4 + r) * 8 + j]);
+  }
+}
+
+namespace {
+
+// The definition of every output (see the top of the file), in scalar code.
+void gemm_q8_0_r4_ref(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y, size_t ys) {
+  const int64_t nb = n / QK;
+  for (int g = 0; g < nr / 4; g++) {
+    const auto* wb = reinterpret_cast<const block_q8_0r4*>(w) + static_cast<int64_t>(g) * nb;
+    for (int r = 0; r < 4; r++)
+      for (int t = 0; t < nt; t++) {
+        const auto* a = reinterpret_cast<const block_q8_0x*>(act + t * as);
+        float acc[2] = {0.0f, 0.0f};
+        for (int64_t i = 0; i < nb; i++) {
+          int32_t s = 0;
+          for (int c = 0; c < 4; c++)
+            for (int j = 0; j < 8; j++) s += wb[i].qs[(c * 4 + r) * 8 + j] * a[i].qs[c * 8 + j];
+          const float scale = fp16_to_fp32(wb[i].d[r]) * a[i].d;
+          acc[i % 2] = std::fma(static_cast<float>(s), scale, acc[i % 2]);
+        }
+        y[t * ys + g * 4 + r] = acc[0] + acc[1];
+      }
+  }
+}
+
+#ifdef INFER_Q8_0_R4_VNNI
+// 4 rows x P token pairs. yu[k]: token k's quants biased to unsigned (+128), n bytes; dyp[p]: per
+// block the 8 activation scales in the lane order of a pair's block sums.
+template <int P>
+inline void tile_r4(int64_t nb, const block_q8_0r4* w, const uint8_t* const* yu, const float* const* dyp, float* acc_out) {
+  __m256 acc[P][2];
+  for (int p = 0; p < P; p++) acc[p][0] = acc[p][1] = _mm256_setzero_ps();
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  const __m256i didx = _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3);
+  for (int64_t i = 0; i < nb; i++) {
+    __m256i q[4];
+    for (int c = 0; c < 4; c++) q[c] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[i].qs + 32 * c));
+    // -128 * (the weights' partial sums): with it, sum((y + 128) * q) is sum(y * q).
+    __m256i bias = _mm256_setzero_si256();
+    for (int c = 0; c < 4; c++) bias = _mm256_dpbusd_epi32(bias, flip, q[c]);
+    bias = _mm256_sub_epi32(_mm256_setzero_si256(), bias);
+    const __m128 d4 = _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(w[i].d)));
+    const __m256 dw = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(d4), didx);  // r0 r1 r0 r1 | r2 r3 r2 r3
+    for (int p = 0; p < P; p++) {
+      __m256i s[2];
+      for (int k = 0; k < 2; k++) {
+        const uint8_t* u = yu[2 * p + k] + i * QK;
+        __m256i a = bias;
+        for (int c = 0; c < 4; c++) {
+          long long chunk;
+          std::memcpy(&chunk, u + 8 * c, 8);
+          a = _mm256_dpbusd_epi32(a, _mm256_set1_epi64x(chunk), q[c]);
+        }
+        s[k] = a;  // lanes 2r, 2r+1: row r's block dot in two halves
+      }
+      // [t r0, t r1, t' r0, t' r1 | t r2, t r3, t' r2, t' r3]: 8 complete block dots
+      const __m256 sums = _mm256_cvtepi32_ps(_mm256_hadd_epi32(s[0], s[1]));
+      const __m256 scale = _mm256_mul_ps(dw, _mm256_loadu_ps(dyp[p] + i * 8));
+      acc[p][i % 2] = _mm256_fmadd_ps(sums, scale, acc[p][i % 2]);
+    }
+  }
+  for (int p = 0; p < P; p++) _mm256_storeu_ps(acc_out + 8 * p, _mm256_add_ps(acc[p][0], acc[p][1]));
+}
+
+void gemm_q8_0_r4_vnni(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y, size_t ys) {
+  const int64_t nb = n / QK;
+  const int pairs = (nt + 1) / 2;
+  // Per call: each token's biased quants, and per pair of tokens (the last one paired with itself
+  // when nt is odd) the scales in lane order. Reused for every row group of the call.
+  thread_local std::vector<uint8_t> ubuf;
+  thread_local std::vector<float> dbuf;
+  if (ubuf.size() < static_cast<size_t>(nt * n)) ubuf.resize(static_cast<size_t>(nt * n));
+  if (dbuf.size() < static_cast<size_t>(pairs * nb * 8)) dbuf.resize(static_cast<size_t>(pairs * nb * 8));
+  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  for (int t = 0; t < nt; t++) {
+    const auto* a = reinterpret_cast<const block_q8_0x*>(act + t * as);
+    uint8_t* u = ubuf.data() + static_cast<size_t>(t) * n;
+    for (int64_t i = 0; i < nb; i++)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(u + i * QK),
+                          _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[i].qs)), flip));
+  }
+  for (int p = 0; p < pairs; p++) {
+    const auto* a0 = reinterpret_cast<const block_q8_0x*>(act + (2 * p) * as);
+    const auto* a1 = reinterpret_cast<const block_q8_0x*>(act + (2 * p + 1 < nt ? 2 * p + 1 : 2 * p) * as);
+    float* d = dbuf.data() + static_cast<size_t>(p) * nb * 8;
+    for (int64_t i = 0; i < nb; i++, d += 8) {
+      d[0] = d[1] = d[4] = d[5] = a0[i].d;
+      d[2] = d[3] = d[6] = d[7] = a1[i].d;
+    }
+  }
+  const uint8_t* yu[8];
+  const float* dyp[4];
+  alignas(32) float o[32];
+  for (int g = 0; g < nr / 4; g++) {
+    const auto* wb = reinterpret_cast<const block_q8_0r4*>(w) + static_cast<int64_t>(g) * nb;
+    for (int p0 = 0; p0 < pairs; p0 += 4) {
+      const int np = pairs - p0 < 4 ? pairs - p0 : 4;
+      for (int k = 0; k < 2 * np; k++) {
+        const int t = 2 * p0 + k < nt ? 2 * p0 + k : nt - 1;
+        yu[k] = ubuf.data() + static_cast<size_t>(t) * n;
+      }
+      for (int p = 0; p < np; p++) dyp[p] = dbuf.data() + static_cast<size_t>(p0 + p) * nb * 8;
+      switch (np) {
+        case 4: tile_r4<4>(nb, wb, yu, dyp, o); break;
+        case 3: tile_r4<3>(nb, wb, yu, dyp, o); break;
+        case 2: tile_r4<2>(nb, wb, yu, dyp, o); break;
+        default: tile_r4<1>(nb, wb, yu, dyp, o); break;
+      }
+      for (int p = 0; p < np; p++) {
+        static constexpr int kRow[8] = {0, 1, 0, 1, 2, 3, 2, 3};
+        static constexpr int kTok[8] = {0, 0, 1, 1, 0, 0, 1, 1};
+        for (int l = 0; l < 8; l++) {
+          const int t = 2 * (p0 + p) + kTok[l];
+          if (t < nt) y[t * ys + g * 4 + kRow[l]] = o[8 * p + l];
+        }
+      }
+    }
+  }
+}
+#endif
+
+}  // namespace
+
+void gemm_q8_0_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y, size_t ys) {
+#ifdef INFER_Q8_0_R4_VNNI
+  gemm_q8_0_r4_vnni(n, w, nr, act, as, nt, y, ys);
+#else
+  gemm_q8_0_r4_ref(n, w, nr, act, as, nt, y, ys);
+#endif
+}
+
+void gemm_q8_0_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y,
+                            size_t ys) {
+  gemm_q8_0_r4_ref(n, w, nr, act, as, nt, y, ys);
+}
+
+}  // namespace kq
+}  // namespace infer

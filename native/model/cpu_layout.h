@@ -1,0 +1,13 @@
+// Weight layouts for the CPU forward pass, made once when a model is served on the CPU.
+#pragma once
+#include "model/model.h"
+
+namespace infer {
+
+// Repacks the dense matmul weights that have a faster CPU layout (Q8_0 -> q8_0_r4, 4 rows
+// interleaved) into memory owned by m, points their views there (token_embd too when the output
+// is tied to it) and releases the file pages they were read from. Experts stay as they are (their
+// views are slices of one stacked tensor). Returns the bytes repacked. INFER_Q8_0_R4=0 turns it off.
+size_t use_cpu_layouts(model& m);
+
+}  // namespace infer
