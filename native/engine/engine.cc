@@ -39,7 +39,7 @@ engine::engine(std::shared_ptr<model> m, const engine_options& opts)
     if (!fwd_.backend() && gpu_available()) fprintf(stderr, "engine: GPU not used for %s: %s\n", m_->path.c_str(), why.c_str());
   }
   // Served on the CPU: the CPU kernels' layouts (before the engine thread reads any weight).
-  if (!fwd_.backend()) use_cpu_layouts(*m_);
+  if (!fwd_.backend()) use_cpu_layouts(*m_, pool_);
   publish_stats();
   thread_ = std::thread([this] { loop(); });
 }

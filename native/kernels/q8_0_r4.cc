@@ -31,13 +31,14 @@ bool can_repack_q8_0_r4(const tensor_view& w) {
          w.row_bytes == tensor_row_bytes(tensor_type::q8_0, w.ne0);
 }
 
-tensor_view repack_q8_0_r4(const tensor_view& w, void* dst) {
+tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, int64_t g0, int64_t g1) {
   using kq::block_q8_0;
   using kq::block_q8_0r4;
   const int64_t nb = w.ne0 / kq::QK;
   const auto* src = static_cast<const uint8_t*>(w.data);
   auto* out = static_cast<block_q8_0r4*>(dst);
-  for (int64_t g = 0; g < w.ne1 / 4; g++) {
+  if (g1 < 0) g1 = w.ne1 / 4;
+  for (int64_t g = g0; g < g1; g++) {
     const block_q8_0* rows[4];
     for (int r = 0; r < 4; r++) rows[r] = reinterpret_cast<const block_q8_0*>(src + (g * 4 + r) * w.row_bytes);
     for (int64_t i = 0; i < nb; i++) {

@@ -8,6 +8,6 @@ namespace infer {
 // interleaved) into memory owned by m, points their views there (token_embd too when the output
 // is tied to it) and releases the file pages they were read from. Experts stay as they are (their
 // views are slices of one stacked tensor). Returns the bytes repacked. INFER_Q8_0_R4=0 turns it off.
-size_t use_cpu_layouts(model& m);
+size_t use_cpu_layouts(model& m, thread_pool& pool);
 
 }  // namespace infer

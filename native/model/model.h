@@ -5,6 +5,7 @@
 // that maps an architecture onto it.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -135,6 +136,12 @@ struct model_vocab_info {
   std::vector<int32_t> eos;  // eos, eot, eom ... (deduplicated): every id that ends generation
 };
 
+// Memory from std::aligned_alloc, released with std::free.
+struct free_deleter {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+using weight_buffer = std::unique_ptr<uint8_t, free_deleter>;
+
 struct model {
   std::string path;
   model_hparams hp;
@@ -142,7 +149,7 @@ struct model {
   model_vocab_info vocab;
   std::shared_ptr<gguf_file> file;  // owns the mapping the tensor views point into
   // Weights repacked for the CPU (use_cpu_layouts in cpu_layout.h); their views point here.
-  std::vector<std::unique_ptr<uint8_t[]>> cpu_weights;
+  weight_buffer cpu_weights;
 };
 
 // Loads and validates; throws std::runtime_error naming the missing key/tensor or bad shape.
