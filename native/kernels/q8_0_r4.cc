@@ -102,8 +102,10 @@ void gemm_q8_0_r4_ref(int64_t n, const uint8_t* w, int nr, const uint8_t* act, s
 #ifdef INFER_Q8_0_R4_VNNI
 // 4 rows x P token pairs. yu[k]: token k's quants biased to unsigned (+128), n bytes; dyp[p]: per
 // block the 8 activation scales in the lane order of a pair's block sums.
+// last_single: the last pair has one token (its second lane group repeats the first).
 template <int P>
-inline void tile_r4(int64_t nb, const block_q8_0r4* w, const uint8_t* const* yu, const float* const* dyp, float* acc_out) {
+inline void tile_r4(int64_t nb, const block_q8_0r4* w, const uint8_t* const* yu, const float* const* dyp,
+                    bool last_single, float* acc_out) {
   __m256 acc[P][2];
   for (int p = 0; p < P; p++) acc[p][0] = acc[p][1] = _mm256_setzero_ps();
   const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
@@ -112,23 +114,26 @@ inline void tile_r4(int64_t nb, const block_q8_0r4* w, const uint8_t* const* yu,
     __m256i q[4];
     for (int c = 0; c < 4; c++) q[c] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w[i].qs + 32 * c));
     // -128 * (the weights' partial sums): with it, sum((y + 128) * q) is sum(y * q).
-    __m256i bias = _mm256_setzero_si256();
-    for (int c = 0; c < 4; c++) bias = _mm256_dpbusd_epi32(bias, flip, q[c]);
-    bias = _mm256_sub_epi32(_mm256_setzero_si256(), bias);
+    // Two chains of integer steps instead of one (exact integers: the order does not matter).
+    const __m256i b01 = _mm256_dpbusd_epi32(_mm256_dpbusd_epi32(_mm256_setzero_si256(), flip, q[0]), flip, q[1]);
+    const __m256i b23 = _mm256_dpbusd_epi32(_mm256_dpbusd_epi32(_mm256_setzero_si256(), flip, q[2]), flip, q[3]);
+    const __m256i bias = _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_add_epi32(b01, b23));
     const __m128 d4 = _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(w[i].d)));
     const __m256 dw = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(d4), didx);  // r0 r1 r0 r1 | r2 r3 r2 r3
     for (int p = 0; p < P; p++) {
       __m256i s[2];
-      for (int k = 0; k < 2; k++) {
+      const int tokens = last_single && p == P - 1 ? 1 : 2;
+      for (int k = 0; k < tokens; k++) {
         const uint8_t* u = yu[2 * p + k] + i * QK;
-        __m256i a = bias;
-        for (int c = 0; c < 4; c++) {
-          long long chunk;
-          std::memcpy(&chunk, u + 8 * c, 8);
-          a = _mm256_dpbusd_epi32(a, _mm256_set1_epi64x(chunk), q[c]);
-        }
-        s[k] = a;  // lanes 2r, 2r+1: row r's block dot in two halves
+        long long chunk[4];
+        std::memcpy(chunk, u, 32);
+        const __m256i a01 = _mm256_dpbusd_epi32(_mm256_dpbusd_epi32(bias, _mm256_set1_epi64x(chunk[0]), q[0]),
+                                                _mm256_set1_epi64x(chunk[1]), q[1]);
+        const __m256i a23 = _mm256_dpbusd_epi32(_mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi64x(chunk[2]), q[2]),
+                                                _mm256_set1_epi64x(chunk[3]), q[3]);
+        s[k] = _mm256_add_epi32(a01, a23);  // lanes 2r, 2r+1: row r's block dot in two halves
       }
+      if (tokens == 1) s[1] = s[0];
       // [t r0, t r1, t' r0, t' r1 | t r2, t r3, t' r2, t' r3]: 8 complete block dots
       const __m256 sums = _mm256_cvtepi32_ps(_mm256_hadd_epi32(s[0], s[1]));
       const __m256 scale = _mm256_mul_ps(dw, _mm256_loadu_ps(dyp[p] + i * 8));
@@ -176,11 +181,12 @@ void gemm_q8_0_r4_vnni(int64_t n, const uint8_t* w, int nr, const uint8_t* act, 
         yu[k] = ubuf.data() + static_cast<size_t>(t) * n;
       }
       for (int p = 0; p < np; p++) dyp[p] = dbuf.data() + static_cast<size_t>(p0 + p) * nb * 8;
+      const bool last_single = p0 + np == pairs && nt % 2 == 1;
       switch (np) {
-        case 4: tile_r4<4>(nb, wb, yu, dyp, o); break;
-        case 3: tile_r4<3>(nb, wb, yu, dyp, o); break;
-        case 2: tile_r4<2>(nb, wb, yu, dyp, o); break;
-        default: tile_r4<1>(nb, wb, yu, dyp, o); break;
+        case 4: tile_r4<4>(nb, wb, yu, dyp, last_single, o); break;
+        case 3: tile_r4<3>(nb, wb, yu, dyp, last_single, o); break;
+        case 2: tile_r4<2>(nb, wb, yu, dyp, last_single, o); break;
+        default: tile_r4<1>(nb, wb, yu, dyp, last_single, o); break;
       }
       for (int p = 0; p < np; p++) {
         static constexpr int kRow[8] = {0, 1, 0, 1, 2, 3, 2, 3};

@@ -22,6 +22,7 @@
 
 #include "gguf/gguf_file.h"
 #include "kernels/kernels.h"
+#include "kernels/quants.h"
 #include "sample/sampler.h"
 #include "tests/ref_quant.h"
 #include "tests/test_main.h"
@@ -39,7 +40,12 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+// "q8_0_r4" is Q8_0 repacked as the engine does at load on CPUs with the kernels (4 rows interleaved).
 bool parse_type(const std::string& s, tensor_type* t) {
+  if (s == "q8_0_r4") {
+    *t = tensor_type::q8_0_r4;
+    return infer::kq::q8_0_r4_kernels();
+  }
   const tensor_type all[] = {tensor_type::f32,  tensor_type::f16,    tensor_type::bf16,   tensor_type::q8_0,
                              tensor_type::q4_0, tensor_type::q5_0,   tensor_type::q4_k,   tensor_type::q5_k,
                              tensor_type::q6_k, tensor_type::q4_1,   tensor_type::q5_1,   tensor_type::q2_k,
@@ -50,6 +56,17 @@ bool parse_type(const std::string& s, tensor_type* t) {
       return true;
     }
   return false;
+}
+
+std::vector<uint8_t> fast_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed);
+
+// The bench's matrix of type t: q8_0_r4 is made from Q8_0 blocks as the engine makes it.
+std::vector<uint8_t> bench_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed) {
+  if (t != tensor_type::q8_0_r4) return fast_blocks(t, rows, n, seed);
+  auto q8 = fast_blocks(tensor_type::q8_0, rows, n, seed);
+  std::vector<uint8_t> out(q8.size());
+  infer::repack_q8_0_r4({tensor_type::q8_0, q8.data(), n, rows, infer::tensor_row_bytes(tensor_type::q8_0, n)}, out.data());
+  return out;
 }
 
 // Valid blocks of type t, filled fast (the bench needs hundreds of MB).
@@ -208,6 +225,7 @@ int bench_sampler(double seconds) {
 
 int run_bench(int argc, char** argv) {
   std::vector<std::string> types = {"q8_0", "q4_0", "q5_0", "f16", "bf16", "q4_k", "q5_k", "q6_k"};
+  if (infer::kq::q8_0_r4_kernels()) types.insert(types.begin() + 1, "q8_0_r4");
   std::vector<int> threads = {1, 2};
   std::vector<std::pair<int64_t, int64_t>> shapes = {{896, 4864}, {4864, 896}, {896, 151936}};
   double seconds = 0.6;
@@ -259,7 +277,7 @@ int run_bench(int argc, char** argv) {
         const size_t bytes = infer::tensor_row_bytes(t, n) * static_cast<size_t>(rows);
         const int copies = static_cast<int>(std::max<size_t>(1, (kWorkingSet + bytes - 1) / bytes));
         std::vector<std::vector<uint8_t>> mats;
-        for (int c = 0; c < copies; c++) mats.push_back(fast_blocks(t, rows, n, 100 + c));
+        for (int c = 0; c < copies; c++) mats.push_back(bench_blocks(t, rows, n, 100 + c));
         std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(rows));
         std::mt19937 rng(5);
         std::normal_distribution<float> nd(0, 1);
@@ -299,7 +317,7 @@ int run_bench(int argc, char** argv) {
       if (!parse_type(ts, &t)) return 2;
       for (auto [n, rows] : shapes) {
         if (rows > 10000 || n % infer::tensor_type_block_elems(t)) continue;  // layer shapes only
-        auto mat = fast_blocks(t, rows, n, 7);
+        auto mat = bench_blocks(t, rows, n, 7);
         std::vector<float> x(static_cast<size_t>(n * n_tokens)), y(static_cast<size_t>(rows * n_tokens));
         std::mt19937 rng(6);
         std::normal_distribution<float> nd(0, 1);
