@@ -55,3 +55,14 @@ export function closesAt(text: readonly string[], h: number, delta: (t: string) 
   }
   return -1;
 }
+
+/** The line (at or after lo) whose block line c closes (brackets back to c's level), or -1. */
+export function openedAt(text: readonly string[], c: number, lo: number, delta: (t: string) => number = bracketDelta): number {
+  let depth = delta(text[c]!);
+  if (depth >= 0) return -1;
+  for (let j = c - 1; j >= lo; j--) {
+    depth += delta(text[j]!);
+    if (depth >= 0) return j;
+  }
+  return -1;
+}

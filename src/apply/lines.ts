@@ -220,12 +220,23 @@ export function sameStatementEdited(a: string, b: string): boolean {
   return k >= SHARED_LEAD_TOKENS;
 }
 
-/** Same tokens but one (`super()` → `superNext()`, `test:` → `testRenamed:`): a rename in place. */
+/**
+ * Same tokens but one (`super()` → `superNext()`, `test:` → `testRenamed:`): a rename in place.
+ * One name renamed at each of its places on the line counts as one (`tmp = max(tmp, x)` →
+ * `peak = max(peak, x)`: a local variable renamed with its uses), never two names.
+ */
 export function renamedInPlace(a: string, b: string): boolean {
   const ta = tokens(a);
   const tb = tokens(b);
   if (ta.length !== tb.length || ta.length < 2) return false;
   let diff = 0;
-  for (let k = 0; k < ta.length; k++) if (ta[k] !== tb[k]) diff++;
-  return diff === 1;
+  let from = '';
+  let to = '';
+  for (let k = 0; k < ta.length; k++) {
+    if (ta[k] === tb[k]) continue;
+    if (diff++ === 0) [from, to] = [ta[k]!, tb[k]!];
+    else if (ta[k] !== from || tb[k] !== to) return false;
+  }
+  // Several places: one name, renamed everywhere on the line (the old name is not left beside the new one).
+  return diff === 1 || (diff > 1 && /^[A-Za-z_$]/.test(from) && !tb.includes(from) && !ta.includes(to));
 }

@@ -6,6 +6,7 @@ import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers } from './closer-resume.js';
+import { blockPairs, type BlockPairs } from './new-block-closers.js';
 import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
@@ -165,8 +166,15 @@ function bareValueRenamed(a: string, b: string): boolean {
  * it wraps). Blank original lines only pair with the very next segment line. `limit` bounds j
  * (exclusive going forward, inclusive lower bound going back).
  */
-function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0], segDelta = delta): Array<[number, number]> {
+function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0], segDelta = delta, paired?: Map<number, number>): Array<[number, number]> {
   const out: Array<[number, number]> = [];
+  // Tail side: closers of blocks the segment opens itself are not the original's (new-block-closers.ts).
+  const blocks = paired && dir > 0 ? blockPairs(s, o, paired) : null;
+  const other = (x: number, y: number): boolean => blocks !== null && blocks.closesOtherBlock(x, y);
+  const push = (x: number, y: number): void => {
+    out.push([x, y]);
+    paired?.set(x, y);
+  };
   let i = i0 + dir;
   let j = j0 + dir;
   const inSeg = (x: number): boolean => x >= 0 && x < s.text.length;
@@ -175,15 +183,15 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
   const editedPast = (): boolean => {
     const late = editedBeyondInsert(s, o, i, j, dir, inOrig, (x, y) => edgeMatch(s, x, o, y, delta, dir));
     if (!late) return false;
-    out.push(...(dir > 0 ? late : late.slice().reverse()));
+    for (const [x, y] of dir > 0 ? late : late.slice().reverse()) push(x, y);
     const [x, y] = dir > 0 ? late[late.length - 1]! : late[0]!;
     i = x + dir;
     j = y + dir;
     return true;
   };
   while (inSeg(i) && inOrig(j)) {
-    if (edgeMatch(s, i, o, j, delta, dir)) {
-      out.push([i, j]);
+    if (edgeMatch(s, i, o, j, delta, dir) && !other(i, j)) {
+      push(i, j);
       i += dir;
       j += dir;
       continue;
@@ -212,9 +220,9 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         }
       }
       if (dir > 0) {
-        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta);
+        const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks);
         if (closer) {
-          out.push(closer);
+          push(closer[0], closer[1]);
           i = closer[0] + 1;
           j = closer[1] + 1;
           // Past a closer found at the update's own indentation (a body re-indented into a new block),
@@ -228,7 +236,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     }
     let found = -1;
     for (let x = i + dir; inSeg(x); x += dir) {
-      if (fillEqual(s, x, o, j, delta)) {
+      if (fillEqual(s, x, o, j, delta) && !other(x, j)) {
         found = x;
         break;
       }
@@ -244,9 +252,9 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     }
     if (found < 0) {
       if (dir > 0) {
-        const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta);
+        const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks);
         if (closer) {
-          out.push(closer);
+          push(closer[0], closer[1]);
           i = closer[0] + 1;
           j = closer[1] + 1;
           // Past a closer found at the update's own indentation (a body re-indented into a new block),
@@ -258,7 +266,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
       if (editedPast()) continue;
       break;
     }
-    out.push([found, j]);
+    push(found, j);
     i = found + dir;
     j += dir;
   }
@@ -379,6 +387,12 @@ function headSkip(s: Lines, o: Lines, i: number, j: number, limit: number, delta
   return null;
 }
 
+/** A rewritten block's closer (balanceCloser, else findCloser), never one that closes a block the segment opened. */
+function tailCloser(s: Lines, o: Lines, first: [number, number], i: number, j: number, limit: number, delta: number, segDelta: number, blocks: BlockPairs | null): [number, number] | null {
+  const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta, blocks);
+  return closer && blocks?.closesOtherBlock(closer[0], closer[1]) ? null : closer;
+}
+
 /** Original lines a rewritten block body may span before its closing line. */
 const MAX_CLOSER_DISTANCE = 400;
 
@@ -426,9 +440,10 @@ function closesOuterBlock(s: Lines, i: number, c: number): boolean {
  * `</div>`) that closes the block the original is still inside. The original lines up to that closer,
  * all indented deeper than it, are the old body the new lines replace.
  */
-function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number, segDelta = delta): [number, number] | null {
+function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number, segDelta = delta, blocks: BlockPairs | null = null): [number, number] | null {
   let x = i;
-  while (x < s.text.length && (s.blank[x] || !s.weak[x])) x++;
+  // The closer of a new block (`} catch {` … `}`) is passed over for the one after it.
+  while (x < s.text.length && (s.blank[x] || !s.weak[x] || blocks?.closesNewBlock(x))) x++;
   if (x >= s.text.length) return null;
   if (!closesOuterBlock(s, i, x)) return null;
   const end = Math.min(limit, o.text.length, j + MAX_CLOSER_DISTANCE);
@@ -842,7 +857,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // Grow the tail forwards.
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
-    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first, delta);
+    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first, delta, new Map([...head, ...pairs]));
     if (seg.markerAfter) unpairTailSeparator(s, o, tail, last);
     const all = [...head, ...pairs, ...tail];
     if (seg.markerAfter) unpairAnnotations(s, o, all);

@@ -31,8 +31,9 @@ function renamedParts(old: string, norm: string): { from: string; to: string } |
   let k = -1;
   for (let x = 0; x < a.length; x++) {
     if (a[x] === b[x]) continue;
-    if (k >= 0) return null;
-    k = x;
+    // One name renamed at each of its places on the line (`tmp = max(tmp, x)`) is one rename.
+    if (k >= 0 && (a[x] !== a[k] || b[x] !== b[k])) return null;
+    if (k < 0) k = x;
   }
   if (k < 0 || !/^[A-Za-z_$]/.test(a[k]!) || !/^[A-Za-z_$]/.test(b[k]!)) return null;
   const pa = nameParts(a[k]!);

