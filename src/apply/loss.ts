@@ -33,6 +33,7 @@ import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
+import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -728,7 +729,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!))) ||
-          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!)) {
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
+          !otherHeadOverRewrittenBody(orig, j, out.norm[k]!, (y) => kept[y] === 1)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
