@@ -705,9 +705,20 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     const adjacent = shownAdjacent(view, orig, p, q, missing);
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
+    // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.
+    let foreignBodyEnd = -1;
+    const foreignHead = (j: number, k: number): boolean => {
+      const end = otherHeadOverRewrittenBody(orig, j, out.norm[k]!, (y) => kept[y] === 1);
+      if (end > j) foreignBodyEnd = Math.max(foreignBodyEnd, end);
+      return end > j;
+    };
     for (const j of missing) {
       let rule: LossRule | null = null;
       let pairedWith = -1;
+      if (j < foreignBodyEnd) {
+        gap.vanished.push({ j, rule, pairedWith });
+        continue;
+      }
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
@@ -730,7 +741,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
-          !otherHeadOverRewrittenBody(orig, j, out.norm[k]!, (y) => kept[y] === 1)) {
+          !foreignHead(j, k)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;

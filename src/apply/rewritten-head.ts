@@ -21,18 +21,19 @@ function bodyEnd(orig: Lines, j: number): number {
 }
 
 /**
- * True when original line j heads a block with a solid body line, no solid body line is kept
- * (`kept`), and the update line `norm` names something else than j does.
+ * When original line j heads a block with a solid body line, no solid body line is kept (`kept`),
+ * and the update line `norm` names something else than j does: the end (exclusive) of j's body,
+ * whose lines the new sibling's lines do not replace either. -1 otherwise.
  */
-export function otherHeadOverRewrittenBody(orig: Lines, j: number, norm: string, kept: (row: number) => boolean): boolean {
+export function otherHeadOverRewrittenBody(orig: Lines, j: number, norm: string, kept: (row: number) => boolean): number {
   const end = bodyEnd(orig, j);
   let solid = 0;
   for (let y = j + 1; y < end; y++) {
     if (orig.blank[y] || orig.weak[y]) continue;
-    if (kept(y)) return false;
+    if (kept(y)) return -1;
     solid++;
   }
-  return solid > 0 && headName(orig.norm[j]!) !== headName(norm);
+  return solid > 0 && headName(orig.norm[j]!) !== headName(norm) ? end : -1;
 }
 
 /** What a head line names: its identity, or for lines without one the words before its first bracket or colon. */
