@@ -184,9 +184,18 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     ho = ownerRow(o, ho);
     if (ho < 0) return true;
     // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).
-    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!)) return renameShownInPlace(s, hs, o, ho);
+    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!) || newHeadOverUnshown(o, ho, s, hs)) return renameShownInPlace(s, hs, o, ho);
   }
   return true;
+}
+
+/**
+ * Headers that name nothing `lineIdentity` knows (`.row--compact {`, `router.patch(`, a call's
+ * block) still differ when the update's header is new text and the original's is not shown: a line
+ * under the new header is a new sibling's copy, not the original line under the other header.
+ */
+function newHeadOverUnshown(o: Lines, ho: number, s: Lines, hs: number): boolean {
+  return o.norm[ho] !== s.norm[hs] && !normSet(o).has(s.norm[hs]!) && !normSet(s).has(o.norm[ho]!);
 }
 
 /** Header levels compared by `sameOwner`. */

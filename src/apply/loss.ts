@@ -693,6 +693,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const kept = new Uint8Array(N);
   for (const [a] of pairs) kept[oIdx[a]!] = 1;
   // Positive evidence that an update line is j's edit, not another kept line's or a new sibling's (edit-evidence.ts).
+  const outNorms = new Set(out.norm);
   const editOfOther = (j: number, r: string): boolean => !orig.weak[j] && (newSiblingLine(orig, j, r) || closerToKeptLine(orig, j, r, (y) => kept[y] === 1, (n) => view.where.has(key(n))));
   for (let g = 1; g < anchors.length; g++) {
     const [p, kp] = anchors[g - 1]!;
@@ -708,7 +709,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.
     let foreignBodyEnd = -1;
     const foreignHead = (j: number, k: number): boolean => {
-      const end = otherHeadOverRewrittenBody(orig, j, out.norm[k]!, (y) => kept[y] === 1);
+      // A rename the update carries through other original lines (rename-evidence.ts) rewrites the body by itself.
+      if (renamedThroughout(view.segments, orig, orig.norm[j]!, out.norm[k]!)) return false;
+      // A body line the output still holds at any depth stayed (wrapped in a new block, re-indented).
+      const end = otherHeadOverRewrittenBody(orig, j, out.norm[k]!, (y) => kept[y] === 1 || outNorms.has(orig.norm[y]!));
       if (end > j) foreignBodyEnd = Math.max(foreignBodyEnd, end);
       return end > j;
     };

@@ -1,6 +1,6 @@
 // A block head that the output no longer holds, read against the update line that would be its edit.
 // An edit of a definition keeps its name (a new signature over a new body) or keeps its body (a
-// rename in place). A head of another name over a body none of which stayed is a new sibling that
+// rename in place). A head of another name over a body most of which is gone is a new sibling that
 // copied the definition's shape (`.row {` beside `.row--compact {`, a second route after the
 // first): it is not the original's edit, so the original block must not be licensed away as replaced.
 import { closesAt } from './brackets.js';
@@ -21,19 +21,21 @@ function bodyEnd(orig: Lines, j: number): number {
 }
 
 /**
- * When original line j heads a block with a solid body line, no solid body line is kept (`kept`),
+ * When original line j heads a block with a solid body line, less than half of them kept (`kept`),
  * and the update line `norm` names something else than j does: the end (exclusive) of j's body,
  * whose lines the new sibling's lines do not replace either. -1 otherwise.
  */
 export function otherHeadOverRewrittenBody(orig: Lines, j: number, norm: string, kept: (row: number) => boolean): number {
   const end = bodyEnd(orig, j);
   let solid = 0;
+  let stayed = 0;
   for (let y = j + 1; y < end; y++) {
     if (orig.blank[y] || orig.weak[y]) continue;
-    if (kept(y)) return -1;
     solid++;
+    if (kept(y)) stayed++;
   }
-  return solid > 0 && headName(orig.norm[j]!) !== headName(norm) ? end : -1;
+  // A rename keeps most of the body; a line or two the sibling copied verbatim do not make it one.
+  return solid > 0 && stayed * 2 < solid && headName(orig.norm[j]!) !== headName(norm) ? end : -1;
 }
 
 /** What a head line names: its identity, or for lines without one the words before its first bracket or colon. */
