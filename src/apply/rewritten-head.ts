@@ -5,7 +5,7 @@
 // first): it is not the original's edit, so the original block must not be licensed away as replaced.
 import { closesAt } from './brackets.js';
 import type { Lines } from './lines.js';
-import { lineIdentity } from './line-identity.js';
+import { headName } from './line-identity.js';
 
 /** End (exclusive) of the body of the block original line j heads: its closer's row, or the dedent. */
 function bodyEnd(orig: Lines, j: number): number {
@@ -38,7 +38,3 @@ export function otherHeadOverRewrittenBody(orig: Lines, j: number, norm: string,
   return solid > 0 && stayed * 2 < solid && headName(orig.norm[j]!) !== headName(norm) ? end : -1;
 }
 
-/** What a head line names: its identity, or for lines without one the words before its first bracket or colon. */
-function headName(norm: string): string {
-  return lineIdentity(norm) ?? norm.split(/[({[:]/, 1)[0]!.trim();
-}
