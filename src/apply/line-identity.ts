@@ -4,7 +4,7 @@
 // old, unless the update shows it as a rename in place, its body or its neighbours going on as the
 // original's do. Used by rule (a) of the no-loss check (loss.ts) and by the merge's edge growth
 // (merge-finish.ts), so the merge does not take a new definition for an edit of the next one.
-import { bracketDelta, closesAt } from './brackets.js';
+import { closesAt } from './brackets.js';
 import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
 import { letFunctionName } from './let-definitions.js';
@@ -177,8 +177,6 @@ const CONTINUATION = /^[)}\]]|^\{$/;
 export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
   let hs = i;
   let ho = j;
-  // A line re-indented under a new header was wrapped in it (`BEGIN TRY`, `return Dismissible(`), not copied beside.
-  const atSameDepth = s.indent[i] === o.indent[j];
   // The headers above, level by level (a step's `steps:` is the same key in every job; the job's is not).
   for (let level = 0; level < MAX_OWNER_LEVELS; level++) {
     hs = ownerRow(s, hs);
@@ -186,7 +184,7 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     ho = ownerRow(o, ho);
     if (ho < 0) return true;
     // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).
-    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!) || (atSameDepth && newHeadOverUnshown(o, ho, s, hs))) return renameShownInPlace(s, hs, o, ho);
+    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!) ) return renameShownInPlace(s, hs, o, ho);
   }
   return true;
 }
@@ -194,20 +192,6 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
 /** What a head line names: its identity, or for lines without one the words before its first bracket or colon. */
 export function headName(norm: string): string {
   return lineIdentity(norm) ?? norm.split(/[({[:]/, 1)[0]!.trim();
-}
-
-/**
- * Headers that name nothing `lineIdentity` knows (`.row--compact {`, `router.patch(`, a call's
- * block) still differ when they name different things, the update's header is new text and the
- * original's is not shown: a line under the new header is a new sibling's copy, not the original
- * line under the other header. (A header edited in place keeps what it names: `for (int i …` →
- * `for (size_t i …`.)
- */
-function newHeadOverUnshown(o: Lines, ho: number, s: Lines, hs: number): boolean {
-  // Both open a bracketed block: a statement with continuation lines under it (`return repo.find(id)`
-  // then `.map(…)`) edited in place is not a new header.
-  if (bracketDelta(o.norm[ho]!) <= 0 || bracketDelta(s.norm[hs]!) <= 0) return false;
-  return headName(o.norm[ho]!) !== headName(s.norm[hs]!) && !normSet(o).has(s.norm[hs]!) && !normSet(s).has(o.norm[ho]!);
 }
 
 /** Header levels compared by `sameOwner`. */

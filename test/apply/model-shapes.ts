@@ -32,7 +32,7 @@ const KEYWORDS = /^(?:return|const|let|var|this|self|def|func|public|private|pro
 const cap = (s: string): string => s[0]!.toUpperCase() + s.slice(1);
 
 /** One unit of indentation as the file writes it (inside `b`: its first body line minus its header). */
-function unitOf(lines: string[], b: Block): string {
+export function unitOf(lines: string[], b: Block): string {
   for (let j = b.header + 1; j < b.end; j++) {
     const d = ind(lines[j]!).length - b.indent;
     if (lines[j]!.trim() !== '' && d > 0) return ind(lines[j]!).slice(b.indent);
@@ -87,7 +87,7 @@ function statementRun(x: ShapeInput, b: Block): [number, number] | null {
 }
 
 /** The wrapper a language writes around lines that may fail: [open], [handler...], [close]. */
-function errorWrapper(lang: Lang, i: string, u: string): { open: string[]; handler: string[]; close: string[] } | null {
+export function errorWrapper(lang: Lang, i: string, u: string): { open: string[]; handler: string[]; close: string[] } | null {
   const log = lang.statement(i + u, 'operation failed');
   switch (lang.name) {
     case 'typescript': case 'tsx': case 'javascript':
@@ -237,36 +237,6 @@ export const MODEL_SHAPES: Record<string, Shape> = {
     const add: Change = { start: b.end, end: b.end, lines: blankAfter ? ['', ...copy] : copy };
     const u = b.indent > 0 && x.r() < 0.5 ? copy.map((l) => (l.trim() === '' ? '' : l.slice(Math.min(b.indent, ind(l).length)))) : copy;
     return { ...edited(x, [add], u, `Add ${name} right after ${b.name}.`), determined: true };
-  },
-  /**
-   * A new definition shaped like its neighbour, named after it, with a body of its own: shown after a
-   * marker and before the line that follows the neighbour (o js01: a second route; p vue01: a
-   * `--compact` rule). Its head must not be read as the neighbour's renamed head.
-   */
-  'new-sibling-after-marker': (x) => {
-    if (x.lang.style === 'sql') return null;
-    const head = (bb: Block): boolean => new RegExp(`(?:\\b(?:function|def|fn|func|fun|sub)\\s+|[\\w>\\])*&]\\s+\\*?)${escapeRe(bb.name)}\\s*[(<]`).test(x.lines[bb.header]!) && !KEYWORDS.test(bb.name);
-    // Heads that name without a definition keyword too: CSS rules, registered routes and tests.
-    const named = (bb: Block): boolean => head(bb) || (x.lines[bb.header]!.includes(bb.name) && !KEYWORDS.test(bb.name));
-    const b = pick(x.r, leaves(x).filter((bb) => named(bb) && /[{:]\s*$/.test(x.lines[bb.header]!) && bodyLines(x.lines, bb).length >= 2 && bb.end - bb.header <= 30));
-    if (!b || b.end >= x.lines.length || x.lines[b.end]!.trim() !== '') return null;
-    let after = b.end;
-    while (after < x.lines.length && x.lines[after]!.trim() === '') after++;
-    if (after >= x.lines.length) return null;
-    const name = `${b.name}${pick(x.r, ['Batch', 'Async', 'Safe', 'Cached'])}`;
-    if (x.lines.some((t) => t.includes(name))) return null;
-    const last = x.lines[b.end - 1]!;
-    const closer = /^(?:[}\])]|end\b)/.test(last.trim()) ? [last] : [];
-    // A body of its own that starts the way the neighbour's does (its first line copied).
-    const flat = bodyLines(x.lines, b).map((j) => x.lines[j]!).find((t) => !/[{}()[\]]/.test(t) && !/[:,\\]\s*$/.test(t));
-    if (flat === undefined) return null;
-    const first = flat;
-    const newHead = x.lines[b.header]!.replace(b.name, name);
-    if (newHead === x.lines[b.header]) return null;
-    const copy = [newHead, first, x.lang.statement(ind(first), `${name} called`), ...closer];
-    const add: Change = { start: b.end, end: b.end, lines: ['', ...copy] };
-    const u = [marker(x.lang, ind(x.lines[b.header]!), x.r), '', ...copy, '', x.lines[after]!];
-    return edited(x, [add], u, `Add ${name} after ${b.name}.`);
   },
   /** Existing statements wrapped in try/catch (the old lines re-indented inside), context around. */
   'error-wrapper': (x) => {
