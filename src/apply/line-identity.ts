@@ -184,9 +184,14 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     ho = ownerRow(o, ho);
     if (ho < 0) return true;
     // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).
-    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!)) return renameShownInPlace(s, hs, o, ho);
+    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!) ) return renameShownInPlace(s, hs, o, ho);
   }
   return true;
+}
+
+/** What a head line names: its identity, or for lines without one the words before its first bracket or colon. */
+export function headName(norm: string): string {
+  return lineIdentity(norm) ?? norm.split(/[({[:]/, 1)[0]!.trim();
 }
 
 /** Header levels compared by `sameOwner`. */

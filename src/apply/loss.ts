@@ -33,6 +33,7 @@ import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
+import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -692,6 +693,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const kept = new Uint8Array(N);
   for (const [a] of pairs) kept[oIdx[a]!] = 1;
   // Positive evidence that an update line is j's edit, not another kept line's or a new sibling's (edit-evidence.ts).
+  const outNorms = new Set(out.norm);
   const editOfOther = (j: number, r: string): boolean => !orig.weak[j] && (newSiblingLine(orig, j, r) || closerToKeptLine(orig, j, r, (y) => kept[y] === 1, (n) => view.where.has(key(n))));
   for (let g = 1; g < anchors.length; g++) {
     const [p, kp] = anchors[g - 1]!;
@@ -704,9 +706,23 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     const adjacent = shownAdjacent(view, orig, p, q, missing);
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
+    // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.
+    let foreignBodyEnd = -1;
+    const foreignHead = (j: number, k: number): boolean => {
+      // A rename the update carries through other original lines (rename-evidence.ts) rewrites the body by itself.
+      if (renamedThroughout(view.segments, orig, orig.norm[j]!, out.norm[k]!)) return false;
+      // A body line the output still holds at any depth stayed (wrapped in a new block, re-indented).
+      const end = otherHeadOverRewrittenBody(orig, j, out.norm[k]!, (y) => kept[y] === 1 || outNorms.has(orig.norm[y]!));
+      if (end > j) foreignBodyEnd = Math.max(foreignBodyEnd, end);
+      return end > j;
+    };
     for (const j of missing) {
       let rule: LossRule | null = null;
       let pairedWith = -1;
+      if (j < foreignBodyEnd) {
+        gap.vanished.push({ j, rule, pairedWith });
+        continue;
+      }
       // (a) first: it also tells the restorer where the line stood.
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
@@ -728,7 +744,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!))) ||
-          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!)) {
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
+          !foreignHead(j, k)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
