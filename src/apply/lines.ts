@@ -56,6 +56,17 @@ export function strongRow(l: Lines, x: number, dir: 1 | -1): number {
   return -1;
 }
 
+/** End (exclusive) of the indentation block headed by line h (`def f():`, `key:`): deeper lines after it. */
+export function indentBlockEnd(l: Lines, h: number): number {
+  let end = h + 1;
+  for (let j = h + 1; j < l.text.length; j++) {
+    if (l.blank[j]) continue;
+    if (l.indent[j]! <= l.indent[h]!) break;
+    end = j + 1;
+  }
+  return end;
+}
+
 export function indentLength(line: string): number {
   return line.length - line.trimStart().length;
 }

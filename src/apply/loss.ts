@@ -10,7 +10,7 @@
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
-import { assignmentKey, editedVersion, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
@@ -429,17 +429,6 @@ function showsNext(view: UpdateView, orig: Lines, j: number, next: string, dir: 
     if (x >= 0 && x < seg.lines.text.length && key(seg.lines.norm[x]!) === key(next)) return true;
   }
   return false;
-}
-
-/** End (exclusive) of the indentation block headed by line h (`def f():`, `key:`): deeper lines after it. */
-function indentBlockEnd(l: Lines, h: number): number {
-  let end = h + 1;
-  for (let j = h + 1; j < l.text.length; j++) {
-    if (l.blank[j]) continue;
-    if (l.indent[j]! <= l.indent[h]!) break;
-    end = j + 1;
-  }
-  return end;
 }
 
 /** Weak lines rewritten in place that the context pinning a replaced block's header may step over. */

@@ -4,20 +4,13 @@
 // copied the definition's shape (`.row {` beside `.row--compact {`, a second route after the
 // first): it is not the original's edit, so the original block must not be licensed away as replaced.
 import { closesAt } from './brackets.js';
-import type { Lines } from './lines.js';
+import { indentBlockEnd, type Lines } from './lines.js';
 import { headName } from './line-identity.js';
 
 /** End (exclusive) of the body of the block original line j heads: its closer's row, or the dedent. */
 function bodyEnd(orig: Lines, j: number): number {
   const close = closesAt(orig.text, j);
-  if (close > j) return close;
-  let end = j + 1;
-  for (let y = j + 1; y < orig.text.length; y++) {
-    if (orig.blank[y]) continue;
-    if (orig.indent[y]! <= orig.indent[j]!) break;
-    end = y + 1;
-  }
-  return end;
+  return close > j ? close : indentBlockEnd(orig, j);
 }
 
 /**
