@@ -1,6 +1,7 @@
 // CPU kernels over GGUF tensors: the contract between the model code (native/model) and the
-// kernel implementations (native/kernels). Weights stay in their on-disk (mmap'd) encoding and
-// are dequantized inside the dot products; there is never a full dequantized copy.
+// kernel implementations (native/kernels). Weights stay in their on-disk (mmap'd) encoding, but
+// for Q8_0 repacked at load for the CPU (q8_0_r4, same size), and are dequantized inside the dot
+// products; there is never a full dequantized copy.
 #pragma once
 #include <cstddef>
 #include <cstdint>
