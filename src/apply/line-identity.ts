@@ -184,7 +184,7 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     ho = ownerRow(o, ho);
     if (ho < 0) return true;
     // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).
-    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!) ) return renameShownInPlace(s, hs, o, ho);
+    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!)) return renameShownInPlace(s, hs, o, ho);
   }
   return true;
 }

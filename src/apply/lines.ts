@@ -239,15 +239,28 @@ export function sameStatementEdited(a: string, b: string): boolean {
 export function renamedInPlace(a: string, b: string): boolean {
   const ta = tokens(a);
   const tb = tokens(b);
-  if (ta.length !== tb.length || ta.length < 2) return false;
-  let diff = 0;
-  let from = '';
-  let to = '';
+  const change = ta.length < 2 ? null : soleTokenChange(ta, tb);
+  if (!change) return false;
+  const from = ta[change.at]!;
+  const to = tb[change.at]!;
+  // Several places: one name, renamed everywhere on the line (the old name is not left beside the new one).
+  return change.places === 1 || (/^[A-Za-z_$]/.test(from) && !tb.includes(from) && !ta.includes(to));
+}
+
+/**
+ * Two token lists of one length that differ by one token changed the same way at each place it
+ * differs (`tmp` → `peak` at every `tmp`): the first place and how many; null when the lengths
+ * differ, nothing differs, or two different changes do.
+ */
+export function soleTokenChange(ta: readonly string[], tb: readonly string[]): { at: number; places: number } | null {
+  if (ta.length !== tb.length) return null;
+  let at = -1;
+  let places = 0;
   for (let k = 0; k < ta.length; k++) {
     if (ta[k] === tb[k]) continue;
-    if (diff++ === 0) [from, to] = [ta[k]!, tb[k]!];
-    else if (ta[k] !== from || tb[k] !== to) return false;
+    if (at < 0) at = k;
+    else if (ta[k] !== ta[at] || tb[k] !== tb[at]) return null;
+    places++;
   }
-  // Several places: one name, renamed everywhere on the line (the old name is not left beside the new one).
-  return diff === 1 || (diff > 1 && /^[A-Za-z_$]/.test(from) && !tb.includes(from) && !ta.includes(to));
+  return at < 0 ? null : { at, places };
 }

@@ -8,7 +8,7 @@
 //   substance that no other original line holds, stayed (`colour: "dark red",` → `color: "dark red",`).
 //   A value such as `true` or `0` says nothing: a new setting next to an old one shares it easily.
 import { ownerRow, sameOwner } from './line-identity.js';
-import { assignmentKey, tokens, type Lines } from './lines.js';
+import { assignmentKey, soleTokenChange, tokens, type Lines } from './lines.js';
 
 /** Parts of a name: camelCase humps and snake/kebab words, lower-cased (`getQty` → get, qty). */
 function nameParts(token: string): string[] {
@@ -27,14 +27,8 @@ function nameParts(token: string): string[] {
 function renamedParts(old: string, norm: string): { from: string; to: string } | null {
   const a = tokens(old);
   const b = tokens(norm);
-  if (a.length !== b.length) return null;
-  let k = -1;
-  for (let x = 0; x < a.length; x++) {
-    if (a[x] === b[x]) continue;
-    // One name renamed at each of its places on the line (`tmp = max(tmp, x)`) is one rename.
-    if (k >= 0 && (a[x] !== a[k] || b[x] !== b[k])) return null;
-    if (k < 0) k = x;
-  }
+  // One name renamed at each of its places on the line (`tmp = max(tmp, x)`) is one rename.
+  const k = soleTokenChange(a, b)?.at ?? -1;
   if (k < 0 || !/^[A-Za-z_$]/.test(a[k]!) || !/^[A-Za-z_$]/.test(b[k]!)) return null;
   const pa = nameParts(a[k]!);
   const pb = nameParts(b[k]!);
