@@ -55,10 +55,9 @@ void matmul_multi(const matmul_job* jobs, int n_jobs, const float* x, int64_t n_
 // The CPU's layout for a Q8_0 weight (4 rows interleaved, native/kernels/q8_0_r4.cc): about twice
 // the multiply rate of plain Q8_0 where several tokens share a pass. can_repack_q8_0_r4 says whether
 // w can have it (this build has the kernels, Q8_0, rows a multiple of 4); repack_q8_0_r4 writes it to
-// dst (w.ne1 * w.row_bytes bytes) and returns the view over dst.
-// groups [g0, g1) of 4 rows only when given (to split the work over threads; default: all).
+// dst (w.ne1 * w.row_bytes bytes), over pool's threads when given, and returns the view over dst.
 bool can_repack_q8_0_r4(const tensor_view& w);
-tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, int64_t g0 = 0, int64_t g1 = -1);
+tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, thread_pool* pool = nullptr);
 
 // Dequantizes row `row` of w into out[0 .. w.ne0) (embedding lookups, tests).
 void dequantize_row(const tensor_view& w, int64_t row, float* out);

@@ -13,6 +13,7 @@
 // exact integer dot s_i of the row's and the token's quants, then
 //   acc[i % 2] = fma(float(s_i), d_w * d_y, acc[i % 2]);   result = acc[0] + acc[1].
 // The reference below does exactly that in scalar code, and the vector kernel lane by lane.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -31,23 +32,35 @@ bool can_repack_q8_0_r4(const tensor_view& w) {
          w.row_bytes == tensor_row_bytes(tensor_type::q8_0, w.ne0);
 }
 
-tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, int64_t g0, int64_t g1) {
+namespace {
+
+void repack_groups(const tensor_view& w, kq::block_q8_0r4* out, int64_t g0, int64_t g1) {
   using kq::block_q8_0;
-  using kq::block_q8_0r4;
   const int64_t nb = w.ne0 / kq::QK;
   const auto* src = static_cast<const uint8_t*>(w.data);
-  auto* out = static_cast<block_q8_0r4*>(dst);
-  if (g1 < 0) g1 = w.ne1 / 4;
   for (int64_t g = g0; g < g1; g++) {
     const block_q8_0* rows[4];
     for (int r = 0; r < 4; r++) rows[r] = reinterpret_cast<const block_q8_0*>(src + (g * 4 + r) * w.row_bytes);
     for (int64_t i = 0; i < nb; i++) {
-      block_q8_0r4& b = out[g * nb + i];
+      kq::block_q8_0r4& b = out[g * nb + i];
       for (int r = 0; r < 4; r++) {
         b.d[r] = rows[r][i].d;
         for (int c = 0; c < 4; c++) std::memcpy(b.qs + (c * 4 + r) * 8, rows[r][i].qs + c * 8, 8);
       }
     }
+  }
+}
+
+}  // namespace
+
+tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, thread_pool* pool) {
+  auto* out = static_cast<kq::block_q8_0r4*>(dst);
+  const int64_t groups = w.ne1 / 4;
+  if (pool) {
+    const int tasks = static_cast<int>(std::min<int64_t>(groups, 4 * static_cast<int64_t>(pool->size())));
+    pool->parallel_for(tasks, [&](int task, int) { repack_groups(w, out, groups * task / tasks, groups * (task + 1) / tasks); });
+  } else {
+    repack_groups(w, out, 0, groups);
   }
   tensor_view v = w;
   v.type = tensor_type::q8_0_r4;
@@ -76,10 +89,9 @@ void dequantize_row_q8_0_r4(const tensor_view& w, int64_t row, float* out) {
   }
 }
 
-namespace {
-
 // The definition of every output (see the top of the file), in scalar code.
-void gemm_q8_0_r4_ref(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y, size_t ys) {
+void gemm_q8_0_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y,
+                            size_t ys) {
   const int64_t nb = n / QK;
   for (int g = 0; g < nr / 4; g++) {
     const auto* wb = reinterpret_cast<const block_q8_0r4*>(w) + static_cast<int64_t>(g) * nb;
@@ -98,6 +110,8 @@ void gemm_q8_0_r4_ref(int64_t n, const uint8_t* w, int nr, const uint8_t* act, s
       }
   }
 }
+
+namespace {
 
 #ifdef INFER_Q8_0_R4_VNNI
 // 4 rows x P token pairs. yu[k]: token k's quants biased to unsigned (+128), n bytes; dyp[p]: per
@@ -207,13 +221,8 @@ void gemm_q8_0_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_
 #ifdef INFER_Q8_0_R4_VNNI
   gemm_q8_0_r4_vnni(n, w, nr, act, as, nt, y, ys);
 #else
-  gemm_q8_0_r4_ref(n, w, nr, act, as, nt, y, ys);
+  gemm_q8_0_r4_reference(n, w, nr, act, as, nt, y, ys);
 #endif
-}
-
-void gemm_q8_0_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y,
-                            size_t ys) {
-  gemm_q8_0_r4_ref(n, w, nr, act, as, nt, y, ys);
 }
 
 }  // namespace kq

@@ -3,7 +3,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -60,14 +59,9 @@ size_t use_cpu_layouts(model& m, thread_pool& pool) {
   uint8_t* dst = m.cpu_weights.get();
   for (tensor_view* w : views) {
     const size_t n = static_cast<size_t>(w->ne1) * w->row_bytes;
-    const tensor_view from = *w;
-    const int64_t groups = from.ne1 / 4;
-    const int tasks = static_cast<int>(std::min<int64_t>(groups, 4 * static_cast<int64_t>(pool.size())));
-    pool.parallel_for(tasks, [&](int task, int) {
-      repack_q8_0_r4(from, dst, groups * task / tasks, groups * (task + 1) / tasks);
-    });
-    *w = repack_q8_0_r4(from, dst, 0, 0);  // the view (no groups left to write)
-    release_file_pages(from.data, n);
+    const void* from = w->data;
+    *w = repack_q8_0_r4(*w, dst, &pool);
+    release_file_pages(from, n);
     dst += round_up(n, kAlign);
   }
   if (tied && m.w.output.type == tensor_type::q8_0_r4) m.w.token_embd = m.w.output;

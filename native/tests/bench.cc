@@ -58,17 +58,6 @@ bool parse_type(const std::string& s, tensor_type* t) {
   return false;
 }
 
-std::vector<uint8_t> fast_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed);
-
-// The bench's matrix of type t: q8_0_r4 is made from Q8_0 blocks as the engine makes it.
-std::vector<uint8_t> bench_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed) {
-  if (t != tensor_type::q8_0_r4) return fast_blocks(t, rows, n, seed);
-  auto q8 = fast_blocks(tensor_type::q8_0, rows, n, seed);
-  std::vector<uint8_t> out(q8.size());
-  infer::repack_q8_0_r4({tensor_type::q8_0, q8.data(), n, rows, infer::tensor_row_bytes(tensor_type::q8_0, n)}, out.data());
-  return out;
-}
-
 // Valid blocks of type t, filled fast (the bench needs hundreds of MB).
 std::vector<uint8_t> fast_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed) {
   std::mt19937 rng(static_cast<unsigned>(seed));
@@ -76,6 +65,15 @@ std::vector<uint8_t> fast_blocks(tensor_type t, int64_t rows, int64_t n, uint64_
   auto tmpl = random_blocks(t, 1, n, rng);
   std::vector<uint8_t> out(tmpl.size() * static_cast<size_t>(rows));
   for (int64_t r = 0; r < rows; r++) std::memcpy(out.data() + tmpl.size() * r, tmpl.data(), tmpl.size());
+  return out;
+}
+
+// The bench's matrix of type t: q8_0_r4 is made from Q8_0 blocks as the engine makes it.
+std::vector<uint8_t> bench_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed) {
+  if (t != tensor_type::q8_0_r4) return fast_blocks(t, rows, n, seed);
+  auto q8 = fast_blocks(tensor_type::q8_0, rows, n, seed);
+  std::vector<uint8_t> out(q8.size());
+  infer::repack_q8_0_r4({tensor_type::q8_0, q8.data(), n, rows, infer::tensor_row_bytes(tensor_type::q8_0, n)}, out.data());
   return out;
 }
 
