@@ -84,7 +84,11 @@ void matmul_multi(const matmul_job* jobs, int n_jobs, const float* x, int64_t n_
     if (n_tokens < 4) {
       chunk = std::max<int64_t>(16, round_up(rows / (static_cast<int64_t>(nth) * 16), 4));
     } else {
-      chunk = std::max<int64_t>(4, std::min<int64_t>(64, round_up(rows / (static_cast<int64_t>(nth) * 4), 4)));
+      // Up to 64 rows while a chunk's weights are reused over several token blocks (they stay in
+      // L2); with one token block (a batched decode step) they are read once, and a larger chunk
+      // spreads the kernels' per-call activation preparation over more rows.
+      const int64_t cap = n_tokens <= kTokenBlock ? 256 : 64;
+      chunk = std::max<int64_t>(4, std::min<int64_t>(cap, round_up(rows / (static_cast<int64_t>(nth) * 4), 4)));
     }
     const int tasks = static_cast<int>((rows + chunk - 1) / chunk);
     plan[n_plan++] = {&w, jobs[j].y, act_of[static_cast<int>(af)], kq::act_row_bytes(af, n), chunk, total, tasks};

@@ -1,11 +1,14 @@
 // `infer_native_tests --bench`: kernel throughput at Qwen2.5-0.5B shapes.
 //   matvec (1 token): GB/s of weight bytes streamed, over a working set far larger than the L3
 //   cache (several copies of the matrix are cycled, as 24 layers would be), 1 and 2 threads.
-//   prefill matmul (512 tokens): GFLOP/s = 2 * rows * cols * tokens / time.
+//   matmul (512 tokens unless --tokens): GFLOP/s = 2 * rows * cols * tokens / time.
 // Options: --types q8_0,f16,...  --threads 1,2  --seconds S (per measurement)  --no-prefill
 //          --no-matvec --shapes 896x4864,4864x896,896x151936 (cols x rows: cols = ne0)
 //          --model FILE.gguf (decode matvecs and 512-token prefill over a real file's weights)
 //          --working-set-mib N (default 256: far above L3; small values measure the in-cache kernel speed)
+//          --tokens N (default 512: the matmul section's token count; 16 is a 16-stream decode step,
+//          whose weights, unlike a prefill's, come from memory once per step, so the working set is
+//          cycled there too)
 //          --sampler (instead: one sampling call over a 151,936-token row per sampling configuration)
 #include <time.h>
 
@@ -75,6 +78,17 @@ std::vector<uint8_t> bench_blocks(tensor_type t, int64_t rows, int64_t n, uint64
   std::vector<uint8_t> out(q8.size());
   infer::repack_q8_0_r4({tensor_type::q8_0, q8.data(), n, rows, infer::tensor_row_bytes(tensor_type::q8_0, n)}, out.data());
   return out;
+}
+
+// Enough copies of a rows x n matrix to fill the working set, cycled call by call so that each
+// call reads its weights from memory, as a step over 24 layers does.
+std::vector<std::vector<uint8_t>> working_set(tensor_type t, int64_t rows, int64_t n, size_t working_set_bytes,
+                                              uint64_t seed) {
+  const size_t bytes = infer::tensor_row_bytes(t, n) * static_cast<size_t>(rows);
+  const size_t copies = std::max<size_t>(1, (working_set_bytes + bytes - 1) / bytes);
+  std::vector<std::vector<uint8_t>> mats;
+  for (size_t c = 0; c < copies; c++) mats.push_back(bench_blocks(t, rows, n, seed + c));
+  return mats;
 }
 
 double median(std::vector<double> v) {
@@ -231,6 +245,7 @@ int run_bench(int argc, char** argv) {
   bool prefill = true, matvec = true;
   std::string model;
   bool sampler_only = false;
+  int64_t n_tokens = 512;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -244,6 +259,7 @@ int run_bench(int argc, char** argv) {
     else if (a == "--working-set-mib") kWorkingSet = static_cast<size_t>(std::atoll(next().c_str())) << 20;
     else if (a == "--no-matvec") matvec = false;
     else if (a == "--sampler") sampler_only = true;
+    else if (a == "--tokens") n_tokens = std::max<int64_t>(1, std::atoll(next().c_str()));
     else if (a == "--shapes") {
       shapes.clear();
       for (auto& s : split(next())) {
@@ -273,9 +289,8 @@ int run_bench(int argc, char** argv) {
           continue;
         }
         const size_t bytes = infer::tensor_row_bytes(t, n) * static_cast<size_t>(rows);
-        const int copies = static_cast<int>(std::max<size_t>(1, (kWorkingSet + bytes - 1) / bytes));
-        std::vector<std::vector<uint8_t>> mats;
-        for (int c = 0; c < copies; c++) mats.push_back(bench_blocks(t, rows, n, 100 + c));
+        const auto mats = working_set(t, rows, n, kWorkingSet, 100);
+        const int copies = static_cast<int>(mats.size());
         std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(rows));
         std::mt19937 rng(5);
         std::normal_distribution<float> nd(0, 1);
@@ -307,7 +322,6 @@ int run_bench(int argc, char** argv) {
     }
   }
   if (prefill) {
-    const int64_t n_tokens = 512;
     std::printf("\n%-6s %-12s %7s %7s %10s %9s %9s %12s\n", "type", "shape", "tokens", "threads", "ms/call",
                 "GFLOP/s", "best", "per-core(1t)");
     for (const auto& ts : types) {
@@ -315,18 +329,21 @@ int run_bench(int argc, char** argv) {
       if (!parse_type(ts, &t)) return 2;
       for (auto [n, rows] : shapes) {
         if (rows > 10000 || n % infer::tensor_type_block_elems(t)) continue;  // layer shapes only
-        auto mat = bench_blocks(t, rows, n, 7);
+        const auto mats = working_set(t, rows, n, kWorkingSet, 7);
+        const int copies = static_cast<int>(mats.size());
         std::vector<float> x(static_cast<size_t>(n * n_tokens)), y(static_cast<size_t>(rows * n_tokens));
         std::mt19937 rng(6);
         std::normal_distribution<float> nd(0, 1);
         for (auto& v : x) v = nd(rng);
-        infer::tensor_view w{t, mat.data(), n, rows, infer::tensor_row_bytes(t, n)};
         for (int th : threads) {
           infer::thread_pool pool(th);
           std::vector<double> per_call, cpu_per_call;
           auto start = std::chrono::steady_clock::now();
+          int c = 0;
           while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds ||
                  per_call.size() < 3) {
+            infer::tensor_view w{t, mats[c].data(), n, rows, infer::tensor_row_bytes(t, n)};
+            c = (c + 1) % copies;
             auto s = std::chrono::steady_clock::now();
             double c0 = thread_cpu_seconds();
             infer::matmul(w, x.data(), n_tokens, y.data(), pool);
