@@ -363,19 +363,31 @@ inline __m256i scales_mins_k4(const uint8_t* s) {
                                             static_cast<int>(u[1]), static_cast<int>(u[0])));
 }
 
+// Ask for the weights 8 blocks ahead (three cache lines; K-quant blocks are 144-210 bytes). On a
+// pass of 4+ tokens over weights from memory the hardware prefetcher alone falls behind (a 16-token
+// Q6_K matmul ran at 0.77 of its prefetched rate, Q4_K at 0.90-0.97); distances 4-16 measured alike.
+constexpr int64_t kPrefetchBlocks = 8;
+inline void prefetch_ahead(const void* block, size_t bsize) {
+  const char* p = static_cast<const char*>(block) + kPrefetchBlocks * bsize;
+  _mm_prefetch(p, _MM_HINT_T0);
+  _mm_prefetch(p + 64, _MM_HINT_T0);
+  _mm_prefetch(p + 128, _MM_HINT_T0);
+}
+
 // Shuffle masks that broadcast int16 lane j of a 128-bit half to all 8 lanes.
 inline __m256i scale_shuffle(int j) { return _mm256_set1_epi16(static_cast<int16_t>(((2 * j + 1) << 8) | (2 * j))); }
 
 // Q4_K / Q5_K: sumi lanes = sum over sub-blocks of madd(maddubs(q, y), scale); min lanes =
 // madd(bsums, mins duplicated per pair of 16-groups).
 template <bool FIVE, int TT>
-inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const* a, float* out) {
+inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const* a, bool prefetch, float* out) {
   __m256 acc[TT];
   for (int t = 0; t < TT; t++) acc[t] = _mm256_setzero_ps();
   const __m256i m4 = _mm256_set1_epi8(0x0F);
   const size_t bsize = FIVE ? sizeof(block_q5_K) : sizeof(block_q4_K);
   for (int64_t i = 0; i < nb; i++) {
     const uint8_t* b = wrow + i * bsize;
+    if (prefetch) prefetch_ahead(b, bsize);
     uint16_t dh, dminh;
     std::memcpy(&dh, b, 2);
     std::memcpy(&dminh, b + 2, 2);
@@ -424,13 +436,14 @@ inline void tile_q45_K(int64_t nb, const uint8_t* wrow, const block_q8_K* const*
 
 // Q6_K: q in 0..63 (maddubs with y), minus 32 * sum(y) per 16-group via bsums.
 template <int TT>
-inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* a, float* out) {
+inline void tile_q6_K(int64_t nb, const block_q6_K* w, const block_q8_K* const* a, bool prefetch, float* out) {
   __m256 acc[TT];
   for (int t = 0; t < TT; t++) acc[t] = _mm256_setzero_ps();
   const __m256i m4 = _mm256_set1_epi8(0x0F);
   const __m256i m2 = _mm256_set1_epi8(3);
   for (int64_t i = 0; i < nb; i++) {
     const block_q6_K& b = w[i];
+    if (prefetch) prefetch_ahead(&b, sizeof(block_q6_K));
     const __m256 dv = _mm256_set1_ps(h2f(b.d));
     // scales as int16: lanes 0..7 = group 2k, lanes 8..15 = group 2k+1, for each 32-value vector
     const __m128i sc8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.scales));
@@ -960,13 +973,15 @@ void gemm_k(int64_t n, const uint8_t* w, size_t ws, int nr, const uint8_t* act, 
     constexpr int TT = decltype(tt_const)::value;
     const block_q8_K* a[TT];
     for (int t = 0; t < TT; t++) a[t] = reinterpret_cast<const block_q8_K*>(act + (t0 + t) * as);
+    // The first group of tokens brings the chunk's rows in; one token streams fast enough alone.
+    const bool prefetch = t0 == 0 && nt >= 4;
     for (int r = 0; r < nr; r++) {
       const uint8_t* wr = w + r * ws;
       float o[TT];
-      if (KIND == 6) tile_q6_K<TT>(nb, reinterpret_cast<const block_q6_K*>(wr), a, o);
+      if (KIND == 6) tile_q6_K<TT>(nb, reinterpret_cast<const block_q6_K*>(wr), a, prefetch, o);
       else if (KIND == 7) tile_iq4_xs<TT>(nb, reinterpret_cast<const block_iq4_xs*>(wr), a, o);
       else if (KIND <= 3) tile_q23_K<KIND == 3, TT>(nb, wr, a, o);
-      else tile_q45_K<KIND == 5, TT>(nb, wr, a, o);
+      else tile_q45_K<KIND == 5, TT>(nb, wr, a, prefetch, o);
       for (int t = 0; t < TT; t++) y[(t0 + t) * ys + r] = o[t];
     }
   };
