@@ -8,6 +8,7 @@
 import { solidRow, type Lines } from './lines.js';
 import { headerOf, type MergeContext, type Segment } from './merge-context.js';
 import { headAcross, type UpdateRow } from './shown-heads.js';
+import { opensBlock as opensBlockText } from './merge-finish.js';
 
 /** Heads compared outwards from a line: deeper nesting than this is not worth walking. */
 const MAX_DEPTH = 12;
@@ -34,12 +35,13 @@ export function underOtherHead(ctx: MergeContext, seg: Segment, i: number, j: nu
  */
 export function underOtherHeadAcross(orig: Lines, index: Map<string, number[]>, segments: readonly Segment[], k: number, i: number, j: number): boolean {
   const at = (a: UpdateRow): Lines => segments[a[0]]!.lines;
-  return headsNotAbove(orig, index, j, headAcross(segments, k, i), (a) => at(a).norm[a[1]]!, (a) => at(a).weak[a[1]]!, (a) => headAcross(segments, a[0], a[1]));
+  const head = isHead(orig, index);
+  return headsNotAbove(orig, index, j, headAcross(segments, k, i, head), (a) => at(a).norm[a[1]]!, (a) => at(a).weak[a[1]]!, (a) => headAcross(segments, a[0], a[1], head));
 }
 
 /** The update shows some head (an original line opening a block) that none of original row j's heads is, in order. */
 export function showsHeadAcross(orig: Lines, index: Map<string, number[]>, segments: readonly Segment[], k: number, i: number): boolean {
-  const h = headAcross(segments, k, i);
+  const h = headAcross(segments, k, i, isHead(orig, index));
   if (h === null) return false;
   const l = segments[h[0]]!.lines;
   return !l.weak[h[1]] && opensBlock(orig, index, l.norm[h[1]]!);
@@ -66,6 +68,11 @@ function headsNotAbove<P>(o: Lines, index: Map<string, number[]>, j: number, fir
     b = headLine(o, headerOf(o, b));
   }
   return false;
+}
+
+/** A line opens a block: by its text (merge-finish.ts), or an original line with a deeper one below it. */
+function isHead(o: Lines, index: Map<string, number[]>): (norm: string) => boolean {
+  return (norm) => opensBlockText(norm) || opensBlock(o, index, norm);
 }
 
 /**

@@ -142,7 +142,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
 }
 
 /** A line that opens a block: ends with an opening bracket or `:`, or starts a Ruby/Lua-style definition. */
-function opensBlock(norm: string): boolean {
+export function opensBlock(norm: string): boolean {
   return /[{([:]$|\bdo(?:\s*\|[^|]*\|)?$/.test(norm) || /^(?:def|class|module|function|func|fn|sub|proc)\b/.test(norm);
 }
 

@@ -1,20 +1,26 @@
 // The heads an update shows a line under, read across markers: `api:`, an indented `# ...`, then
-// `volumes:` shows `volumes:` under `api:`, because a marker written right under a head (shown
-// alone, as a location) and indented deeper than it stands for lines inside that head's block. A
+// `volumes:` shows `volumes:` under `api:`, because a marker written right under a head shown alone
+// (a segment of that one line, as a location) and indented deeper than it stands for lines inside
+// that head's block. A
 // marker after a body line, or at or left of a head's indentation, may stand for the lines that
 // close that block and open others (the rest of one function, then the next): heads above it say
 // nothing about lines below it.
 // (merge-context.ts `headerOf` reads one segment only; a head shown, then a marker, then the child
 // edited is how models write an edit under one of several parents.)
 import type { Segment } from './merge-context.js';
+import { opensBlock } from './merge-finish.js';
 
 /** A line of the update: segment index and row in that segment's lines. */
 export type UpdateRow = readonly [number, number];
 
 const headsCache = new WeakMap<readonly Segment[], Array<Array<UpdateRow | null>>>();
 
-/** Per segment line: the nearest non-blank update line above it indented less, across markers indented deeper than that line; null when none. */
-export function crossMarkerHeads(segments: readonly Segment[]): Array<Array<UpdateRow | null>> {
+/**
+ * Per segment line: the nearest non-blank update line above it indented less, across markers as
+ * above; null when none. `isHead` says a line opens a block (by its text, or where the original has
+ * it with a deeper line below): a statement followed by a deeper marker is no head.
+ */
+export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: string) => boolean = opensBlock): Array<Array<UpdateRow | null>> {
   const hit = headsCache.get(segments);
   if (hit) return hit;
   const out: Array<Array<UpdateRow | null>> = [];
@@ -45,10 +51,14 @@ export function crossMarkerHeads(segments: readonly Segment[]): Array<Array<Upda
     // `steps:`; `class B {`): the update names where the next lines go. A hunk that ends on the next
     // function's head as context, then a marker, may go on anywhere (the marker stands for that
     // function's body and whatever follows it).
+    // The segment must be one line that opens a block (an Allman `{` with it): a run of heads shown
+    // as a hunk's context (`function show()`, `{`, `if (!user) {`) then a marker is as often a hunk
+    // that goes on elsewhere (generated edits lost exact matches to it).
     const top = stack[stack.length - 1];
+    const own = stack.filter((e) => e.at[0] === k);
     const solid = l.blank.filter((b) => !b).length;
-    const heads = stack.filter((e) => e.at[0] === k).length + absorbed;
-    if (m === null || !top || top.at[0] !== k || top.indent >= m || heads !== solid) stack.length = 0;
+    const headsOnly = own.length === 1 && own.length + absorbed === solid && isHead(l.norm[own[0]!.at[1]]!);
+    if (m === null || !top || top.at[0] !== k || top.indent >= m || !headsOnly) stack.length = 0;
     while (stack.length > 0 && stack[stack.length - 1]!.indent >= m!) stack.pop();
   });
   headsCache.set(segments, out);
@@ -56,6 +66,6 @@ export function crossMarkerHeads(segments: readonly Segment[]): Array<Array<Upda
 }
 
 /** The head of update line (k, i) across markers, or null. */
-export function headAcross(segments: readonly Segment[], k: number, i: number): UpdateRow | null {
-  return crossMarkerHeads(segments)[k]?.[i] ?? null;
+export function headAcross(segments: readonly Segment[], k: number, i: number, isHead?: (norm: string) => boolean): UpdateRow | null {
+  return crossMarkerHeads(segments, isHead)[k]?.[i] ?? null;
 }

@@ -47,6 +47,16 @@ describe('parentv: the head shown above a marker says which parent a child belon
     mergedEverywhere(code, update, lines(['.card {', '  padding: 16px;', '  color: #222;', '}', '', '@media print {', '  .nav {', '    display: none;', '  }', '', '  .card {', '    padding: 0;', '  }', '}']));
   });
 
+  it('a Python method shown alone, re-indented, edits the twin whose body holds its lines, not the one at its indentation', () => {
+    const top = ['class Job:', '    def label(self):', '        return self.name', ''];
+    const twin = (cls: string, field: string) => [`    class ${cls}:`, '        def label(self):', '            parts = [self.kind]', `            parts.append(self.${field})`, '            return "/".join(parts)', ''];
+    const code = lines([...top, ...twin('Input', 'path'), ...twin('Output', 'bucket').slice(0, -1)]);
+    const update = lines(['    def label(self):', '        parts = [self.kind]', '        parts.append(self.bucket)', '        parts.append(self.region)', '        return "/".join(parts)']);
+    const edited = twin('Output', 'bucket').slice(0, -1);
+    edited.splice(4, 0, '            parts.append(self.region)');
+    mergedEverywhere(code, update, lines([...top, ...twin('Input', 'path'), ...edited]));
+  });
+
   it('a head carries over a marker only from a segment of heads alone', () => {
     const code = lines(['package s', '', 'func a() {', '\tx := 1', '}', '', 'func b() {', '\ty := 2', '}']);
     const heads = (update: string) => {

@@ -444,10 +444,14 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       if (cands.length > 1 && rows.length === 0) {
         // No context: the one at the update's indentation; a snippet at column 0 may also be a
         // member re-indented, so there the original's top-level one.
+        // A twin whose body holds strictly the most of the shown lines comes first (twin-content.ts):
+        // a snippet re-indented for its own sake says less than the lines it keeps.
         const col = indentColumns(segs[k]!.lines.text[ud.start]!);
         const level = cands.filter((o) => indentColumns(orig.text[odefs[o]!.start]!) === col);
         const top = cands.filter((o) => odefs[o]!.parent === -1);
-        if (level.length === 1) cands = level;
+        const byContent = twinByContent(orig, cands.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1));
+        if (byContent >= 0) cands = [cands[byContent]!];
+        else if (level.length === 1) cands = level;
         else if (col === 0 && top.length === 1) cands = top;
       }
     }
