@@ -5,8 +5,10 @@
 // everything between as deleted (set p graphql02). merge-context.ts `sameBlockHeader` compares the
 // nearest head for lines the original has several times; this walks the heads outwards for every line,
 // as far as the update shows heads that are original lines (a new `if` wrapping old lines says nothing).
-import { solidRow } from './lines.js';
+import { solidRow, type Lines } from './lines.js';
 import { headerOf, type MergeContext, type Segment } from './merge-context.js';
+import { headAcross, type UpdateRow } from './shown-heads.js';
+import { opensBlock as opensBlockText } from './merge-finish.js';
 
 /** Heads compared outwards from a line: deeper nesting than this is not worth walking. */
 const MAX_DEPTH = 12;
@@ -17,33 +19,91 @@ const MAX_DEPTH = 12;
  * the update deletes (`<div>` around a heading) leaves the heading under the wrapper's own head.
  */
 export function underOtherHead(ctx: MergeContext, seg: Segment, i: number, j: number): boolean {
+  // Heads are read across markers indented deeper than them (shown-heads.ts): `class B {`, an
+  // indented marker, then a method that class A also has shows the method in B.
+  const k = ctx.segments.indexOf(seg);
+  if (k >= 0) return underOtherHeadAcross(ctx.orig, ctx.index, ctx.segments, k, i, j);
   const s = seg.lines;
-  const o = ctx.orig;
-  let a = headerOf(s, i);
-  let b = headerOf(o, j);
-  for (let depth = 0; a >= 0 && depth < MAX_DEPTH; depth++) {
-    if (s.weak[a] || !opensBlock(ctx, s.norm[a]!)) return false;
-    // The update's head is itself an original line: an original head that merely reads like its edit is another block.
-    let up = 0;
-    while (b >= 0 && o.norm[b] !== s.norm[a] && up < MAX_DEPTH) {
-      b = headerOf(o, b);
-      up++;
+  const up = (a: number): number | null => (headerOf(s, a) < 0 ? null : headLine(s, headerOf(s, a)));
+  return headsNotAbove(ctx.orig, ctx.index, j, up(i), (a) => s.norm[a]!, (a) => s.weak[a]!, up);
+}
+
+/**
+ * The same walk for a line of the update read as a whole (shown-heads.ts): the heads it is shown
+ * under across markers indented deeper than them. Used where a child is matched to one of several
+ * same-named originals (the syntax pass's definitions).
+ */
+export function underOtherHeadAcross(orig: Lines, index: Map<string, number[]>, segments: readonly Segment[], k: number, i: number, j: number): boolean {
+  const at = (a: UpdateRow): Lines => segments[a[0]]!.lines;
+  const head = isHead(orig, index);
+  return headsNotAbove(orig, index, j, headAcross(segments, k, i, head), (a) => at(a).norm[a[1]]!, (a) => at(a).weak[a[1]]!, (a) => headAcross(segments, a[0], a[1], head));
+}
+
+/** The update shows some head (an original line opening a block) that none of original row j's heads is, in order. */
+export function showsHeadAcross(orig: Lines, index: Map<string, number[]>, segments: readonly Segment[], k: number, i: number): boolean {
+  const h = headAcross(segments, k, i, isHead(orig, index));
+  if (h === null) return false;
+  const l = segments[h[0]]!.lines;
+  return !l.weak[h[1]] && opensBlock(orig, index, l.norm[h[1]]!);
+}
+
+function headsNotAbove<P>(o: Lines, index: Map<string, number[]>, j: number, first: P | null, norm: (a: P) => string, weak: (a: P) => boolean, up: (a: P) => P | null): boolean {
+  let a = first;
+  let b = headLine(o, headerOf(o, j));
+  for (let depth = 0; a !== null && depth < MAX_DEPTH; depth++) {
+    // A new head (`try {` wrapping old lines, an edited signature) or a weak one (`{`, `else`) says
+    // nothing itself; the heads around it still do.
+    if (weak(a) || !opensBlock(o, index, norm(a))) {
+      a = up(a);
+      continue;
     }
-    if (b < 0 || o.norm[b] !== s.norm[a]) return true;
-    a = headerOf(s, a);
-    b = headerOf(o, b);
+    // The update's head is itself an original line: an original head that merely reads like its edit is another block.
+    let up2 = 0;
+    while (b >= 0 && o.norm[b] !== norm(a) && up2 < MAX_DEPTH) {
+      b = headLine(o, headerOf(o, b));
+      up2++;
+    }
+    if (b < 0 || o.norm[b] !== norm(a)) return true;
+    a = up(a);
+    b = headLine(o, headerOf(o, b));
   }
   return false;
 }
 
+/** A line opens a block: by its text (merge-finish.ts), or an original line with a deeper one below it. */
+function isHead(o: Lines, index: Map<string, number[]>): (norm: string) => boolean {
+  return (norm) => opensBlockText(norm) || opensBlock(o, index, norm);
+}
+
 /**
- * The original has the line and some copy of it opens a block (the next line is deeper): a head. A
+ * The line a block's head starts on, for a head indentation alone does not see: an Allman `{`
+ * (alone, at its head's indentation) stands for the line right above it (`public class Ledger`,
+ * `{`); a line closing a multi-line head (`) : ViewModel() {` after `class NotesViewModel(` and its
+ * deeper parameter lines) for the line that opened it.
+ */
+export function headLine(l: Lines, h: number): number {
+  if (h < 0) return h;
+  if (l.norm[h] === '{') {
+    const above = solidRow(l, h, -1);
+    return above >= 0 && l.indent[above] === l.indent[h] ? above : h;
+  }
+  if (!/^[)\]]/.test(l.norm[h]!)) return h;
+  for (let y = solidRow(l, h, -1); y >= 0; y = solidRow(l, y, -1)) {
+    if (l.indent[y]! > l.indent[h]!) continue;
+    return l.indent[y] === l.indent[h] && /[([]$/.test(l.norm[y]!) ? y : h;
+  }
+  return h;
+}
+
+/**
+ * The original has the line and some copy of it opens a block (the next line is deeper, or is an
+ * Allman `{`): a head. A
  * shallower line above a snippet cut from inside a function (an import of a marker-less update) is not.
  */
-function opensBlock(ctx: MergeContext, norm: string): boolean {
-  const o = ctx.orig;
-  return (ctx.index.get(norm) ?? []).some((p) => {
+function opensBlock(o: Lines, index: Map<string, number[]>, norm: string): boolean {
+  return (index.get(norm) ?? []).some((p) => {
     const next = solidRow(o, p, 1);
-    return next >= 0 && o.indent[next]! > o.indent[p]!;
+    // An Allman head's `{` stands at its own indentation, its body below it.
+    return next >= 0 && (o.indent[next]! > o.indent[p]! || (o.norm[next] === '{' && o.indent[next] === o.indent[p]));
   });
 }

@@ -1,6 +1,7 @@
 // What both merge algorithms work on: the original's lines with a lookup index, the update cut
 // into segments at its marker lines, and the structural test ("does this deletion cross a block
 // boundary?") that keeps new code which happens to equal a later line from deleting what lies between.
+import { underOtherHead } from './foreign-head.js';
 import { editedVersion, sameStatementEdited, solidRow, splitLines, type Lines } from './lines.js';
 import { renamedHeadRow } from './renamed-heads.js';
 import { markerLines } from './markers.js';
@@ -309,10 +310,11 @@ export function resumeAnchor(ctx: MergeContext, seg: Segment, lo: number, hi = c
     // An Allman head (`{` alone on the next line) too.
     const j = editedHeader(ctx, s.norm[f]!, lo, hi, s.norm[solidRow(s, f, 1)] === '{');
     const r = j >= 0 ? j : renamedHeadRow(ctx, s, f, lo, hi);
-    return r >= 0 ? [f, r] : null;
+    return r >= 0 && !underOtherHead(ctx, seg, f, r) ? [f, r] : null;
   }
   const c = firstAtOrAbove(pos, lo);
-  return c === pos.length - 1 ? [f, pos[c]!] : null;
+  // Not a line under another head than the one the update shows it under (foreign-head.ts).
+  return c === pos.length - 1 && !underOtherHead(ctx, seg, f, pos[c]!) ? [f, pos[c]!] : null;
 }
 
 /** The name a definition header declares: the first identifier written right before `(`, or a type's name. */

@@ -1,6 +1,7 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import { underOtherHead } from './foreign-head.js';
 import { markedBodyEnd } from './marked-body.js';
 import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
@@ -141,7 +142,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
 }
 
 /** A line that opens a block: ends with an opening bracket or `:`, or starts a Ruby/Lua-style definition. */
-function opensBlock(norm: string): boolean {
+export function opensBlock(norm: string): boolean {
   return /[{([:]$|\bdo(?:\s*\|[^|]*\|)?$/.test(norm) || /^(?:def|class|module|function|func|fn|sub|proc)\b/.test(norm);
 }
 
@@ -796,7 +797,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       renamed ??= renamedLines(ctx);
       chain = (renamed.get(k) ?? []).filter(([, j]) => j >= prevEnd && j < hi);
       if (chain.length > 0) rules[k] = 'edited-line';
-      else chain = similarAnchor(ctx, seg, prevEnd, hi, leads);
+      // Not a line under another head than the one the update shows it under (foreign-head.ts).
+      else chain = similarAnchor(ctx, seg, prevEnd, hi, leads).filter(([i, j]) => !underOtherHead(ctx, seg, i, j));
       if (chain.length > 0 && rules[k] !== 'edited-line') {
         ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
         rules[k] = 'edited-line';
@@ -806,7 +808,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       // common lines a new block copies from its neighbour (its `end` taken for the neighbour's).
       if (chain.length === 0) chain = closingTail(o, segs, spans, k, prevEnd);
       if (chain.length === 0 && !edge) {
-        chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget).filter(([i, j]) => sameOwner(seg.lines, i, o, j));
+        chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget).filter(([i, j]) => sameOwner(seg.lines, i, o, j) && !underOtherHead(ctx, seg, i, j));
         if (chain.length > 0) {
           ambiguities.push(`segment ${k + 1} anchored on common lines only`);
           rules[k] = 'common-lines';

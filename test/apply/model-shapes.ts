@@ -45,7 +45,7 @@ export function unitOf(lines: string[], b: Block): string {
  * capitalised form) renamed, inserted after it. Null when no word makes the copy differ from
  * everything else in the file.
  */
-function withTwin(x: ShapeInput, container: Block, b: Block): { lines: string[]; offset: number; noun: string } | null {
+export function withTwin(x: ShapeInput, container: Block, b: Block): { lines: string[]; offset: number; noun: string } | null {
   const words = new Set<string>();
   for (let j = b.header; j < b.end; j++) for (const m of x.lines[j]!.matchAll(/\b([a-z][a-z]{3,})\b/g)) if (!KEYWORDS.test(m[1]!)) words.add(m[1]!);
   const text = x.lines.join('\n').toLowerCase();
@@ -122,7 +122,7 @@ function headInsert(x: ShapeInput, end: number): Change | null {
 }
 
 /** Kind word for a definition that holds others, from its header (`class`, `struct`, `module`). */
-function containerKind(header: string): string | null {
+export function containerKind(header: string): string | null {
   return /\b(class|struct|interface|enum|module|impl|object|trait|namespace|record)\b/.exec(header)?.[1] ?? null;
 }
 

@@ -24,7 +24,8 @@ export function drawShape(shape: (x: ShapeInput) => Omit<Edit, 'shape'> | null, 
       const e = shape({ lines: src.lines, lang: src.lang, blocks, r: rng(hash(`${SEED}${src.name}:${key}#${n}`)) });
       if (!e) continue;
       out.edits++;
-      const code = src.lines.join('\n') + '\n';
+      // A shape that built its own file (twins) edits that file.
+      const code = e.original ?? src.lines.join('\n') + '\n';
       const merged = mergeApply({ code, update: e.update, instruction: e.instruction }, 'fast').content;
       if (merged === e.expected) {
         out.exact++;

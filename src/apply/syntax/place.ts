@@ -19,6 +19,7 @@ import { loadedParser, type LanguageId } from './grammars.js';
 import { sqlDefinitions } from './sql.js';
 import { swapStart } from './kept-decorators.js';
 import { twinByContent } from './twin-content.js';
+import { showsHeadAcross, underOtherHeadAcross } from '../foreign-head.js';
 
 export interface Swap {
   kind: string;
@@ -331,7 +332,7 @@ export function syntaxPass(code: string, update: string, scope: ReadonlySet<stri
     }
     const odefs = originalDefinitions(lang, source);
     if (!odefs) continue;
-    const result = swapDefinitions(lang, orig, odefs, segs, scope);
+    const result = swapDefinitions(lang, orig, odefs, segs, scope, split.segments);
     if (!result) return null;
     return { ...result, language: lang, parseMs: performance.now() - t0 };
   }
@@ -369,7 +370,7 @@ function withinNamed(odefs: Definition[], o: number, scope: ReadonlySet<string>)
   return false;
 }
 
-function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definition[], segs: SegDefs[], scope: ReadonlySet<string>): Omit<SyntaxPass, 'language' | 'parseMs'> | null {
+function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definition[], segs: SegDefs[], scope: ReadonlySet<string>, segments: readonly Segment[]): Omit<SyntaxPass, 'language' | 'parseMs'> | null {
   const index = buildIndex(orig);
   const used = new Uint8Array(orig.text.length);
   const swaps: Array<Swap & { lines: string[] }> = [];
@@ -409,12 +410,19 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       cands = cands.filter((o) => odefs[o]!.parent === beside);
       if (cands.length === 0) return -1;
     }
+    // Shown under a head the original has (across markers indented deeper than it: shown-heads.ts),
+    // it is that head's child: same-named originals under other heads are not it, and when one is
+    // left the update has said which it is (its other context lines may be copies or new text).
+    const headed = cands.filter((o) => !underOtherHeadAcross(orig, index, segments, k, ud.start, odefs[o]!.start));
+    if (headed.length === 0) return -1;
+    const byHead = headed.length === 1 && showsHeadAcross(orig, index, segments, k, ud.start);
+    cands = headed;
     // A definition quoted unchanged is the original of that text, whatever the lines around it name
     // (set p ts03: UserCache's `set`, shown above a method that only its twin TeamCache has).
     const quoted = cands.filter((o) => sameText(segs[k]!.lines.text.slice(ud.start, ud.end + 1), orig.text.slice(odefs[o]!.start, odefs[o]!.end + 1)));
     if (quoted.length === 1) cands = quoted;
     let shownWithout = false;
-    if (within === undefined && quoted.length !== 1) {
+    if (within === undefined && quoted.length !== 1 && !byHead) {
       const { near: rows, before, after, opens } = contextRows(segs, k, ud, index);
       shownWithout = rows.length === 0;
       if (rows.length > 0) {
@@ -436,10 +444,14 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
       if (cands.length > 1 && rows.length === 0) {
         // No context: the one at the update's indentation; a snippet at column 0 may also be a
         // member re-indented, so there the original's top-level one.
+        // A twin whose body holds strictly the most of the shown lines comes first (twin-content.ts):
+        // a snippet re-indented for its own sake says less than the lines it keeps.
         const col = indentColumns(segs[k]!.lines.text[ud.start]!);
         const level = cands.filter((o) => indentColumns(orig.text[odefs[o]!.start]!) === col);
         const top = cands.filter((o) => odefs[o]!.parent === -1);
-        if (level.length === 1) cands = level;
+        const byContent = twinByContent(orig, cands.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1));
+        if (byContent >= 0) cands = [cands[byContent]!];
+        else if (level.length === 1) cands = level;
         else if (col === 0 && top.length === 1) cands = top;
       }
     }

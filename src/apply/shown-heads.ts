@@ -1,0 +1,71 @@
+// The heads an update shows a line under, read across markers: `api:`, an indented `# ...`, then
+// `volumes:` shows `volumes:` under `api:`, because a marker written right under a head shown alone
+// (a segment of that one line, as a location) and indented deeper than it stands for lines inside
+// that head's block. A
+// marker after a body line, or at or left of a head's indentation, may stand for the lines that
+// close that block and open others (the rest of one function, then the next): heads above it say
+// nothing about lines below it.
+// (merge-context.ts `headerOf` reads one segment only; a head shown, then a marker, then the child
+// edited is how models write an edit under one of several parents.)
+import type { Segment } from './merge-context.js';
+import { opensBlock } from './merge-finish.js';
+
+/** A line of the update: segment index and row in that segment's lines. */
+export type UpdateRow = readonly [number, number];
+
+const headsCache = new WeakMap<readonly Segment[], Array<Array<UpdateRow | null>>>();
+
+/**
+ * Per segment line: the nearest non-blank update line above it indented less, across markers as
+ * above; null when none. `isHead` says a line opens a block (by its text, or where the original has
+ * it with a deeper line below): a statement followed by a deeper marker is no head.
+ */
+export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: string) => boolean = opensBlock): Array<Array<UpdateRow | null>> {
+  const hit = headsCache.get(segments);
+  if (hit) return hit;
+  const out: Array<Array<UpdateRow | null>> = [];
+  const stack: Array<{ at: UpdateRow; indent: number }> = [];
+  segments.forEach((seg, k) => {
+    const l = seg.lines;
+    const row: Array<UpdateRow | null> = new Array(l.text.length).fill(null);
+    let absorbed = 0;
+    for (let y = 0; y < l.text.length; y++) {
+      if (l.blank[y]) continue;
+      // An Allman `{` under its head (same indentation) belongs to that head: the body's head is the head line.
+      const top = stack[stack.length - 1];
+      if (l.norm[y] === '{' && top && top.at[0] === k && top.at[1] === y - 1 && top.indent === l.indent[y]) {
+        row[y] = stack[stack.length - 2]?.at ?? null;
+        absorbed++;
+        continue;
+      }
+      while (stack.length > 0 && stack[stack.length - 1]!.indent >= l.indent[y]!) stack.pop();
+      if (stack.length > 0) row[y] = stack[stack.length - 1]!.at;
+      stack.push({ at: [k, y], indent: l.indent[y]! });
+    }
+    out.push(row);
+    if (!seg.markerAfter) return;
+    // Only a marker written right under a head, deeper than it, stands inside that head's block: one
+    // after a body line at its own depth may stand for the rest of that block and the blocks after it.
+    const m = seg.markerAfterIndent;
+    // Carried only from a segment that is nothing but heads, each inside the one before (`e2e:`,
+    // `steps:`; `class B {`): the update names where the next lines go. A hunk that ends on the next
+    // function's head as context, then a marker, may go on anywhere (the marker stands for that
+    // function's body and whatever follows it).
+    // The segment must be one line that opens a block (an Allman `{` with it): a run of heads shown
+    // as a hunk's context (`function show()`, `{`, `if (!user) {`) then a marker is as often a hunk
+    // that goes on elsewhere (generated edits lost exact matches to it).
+    const top = stack[stack.length - 1];
+    const own = stack.filter((e) => e.at[0] === k);
+    const solid = l.blank.filter((b) => !b).length;
+    const headsOnly = own.length === 1 && own.length + absorbed === solid && isHead(l.norm[own[0]!.at[1]]!);
+    if (m === null || !top || top.at[0] !== k || top.indent >= m || !headsOnly) stack.length = 0;
+    while (stack.length > 0 && stack[stack.length - 1]!.indent >= m!) stack.pop();
+  });
+  headsCache.set(segments, out);
+  return out;
+}
+
+/** The head of update line (k, i) across markers, or null. */
+export function headAcross(segments: readonly Segment[], k: number, i: number, isHead?: (norm: string) => boolean): UpdateRow | null {
+  return crossMarkerHeads(segments, isHead)[k]?.[i] ?? null;
+}
