@@ -5,7 +5,9 @@
 // everything between as deleted (set p graphql02). merge-context.ts `sameBlockHeader` compares the
 // nearest head for lines the original has several times; this walks the heads outwards for every line,
 // as far as the update shows heads that are original lines (a new `if` wrapping old lines says nothing).
-import { solidRow } from './lines.js';
+import { editedVersion, solidRow, type Lines } from './lines.js';
+import { newSiblingHead, renamedToken } from './new-name-evidence.js';
+import { namesDiffer, ownerRow, renameShownInPlace } from './line-identity.js';
 import { headerOf, type MergeContext, type Segment } from './merge-context.js';
 
 /** Heads compared outwards from a line: deeper nesting than this is not worth walking. */
@@ -19,6 +21,8 @@ const MAX_DEPTH = 12;
 export function underOtherHead(ctx: MergeContext, seg: Segment, i: number, j: number): boolean {
   const s = seg.lines;
   const o = ctx.orig;
+  // A line of a new sibling block (a handler copied under a new name) is no anchor into an original block.
+  if (inOtherNewBlock(ctx, s, i, o, j)) return true;
   let a = headerOf(s, i);
   let b = headerOf(o, j);
   for (let depth = 0; a >= 0 && depth < MAX_DEPTH; depth++) {
@@ -34,6 +38,30 @@ export function underOtherHead(ctx: MergeContext, seg: Segment, i: number, j: nu
     b = headerOf(o, b);
   }
   return false;
+}
+
+/**
+ * Segment line i sits in a block whose head the original lacks (at any depth) and that the update
+ * shows as a new sibling (new-name-evidence.ts newSiblingHead: a copy of an original head under a
+ * new name that the update brings in beside the old one), and none of the heads above original line
+ * j is that head as it was (equal, edited under the same name, renamed in place): i is a line of the
+ * copy, whatever text it shares with j. Its copied lines are no anchors into an original block, and
+ * its changed lines no edits of the original's.
+ */
+export function inOtherNewBlock(ctx: MergeContext, s: Lines, i: number, o: Lines, j: number): boolean {
+  // The nearest head above i that the original lacks (heads the original has are walked past:
+  // `return {` inside a copied `case`).
+  let head = ownerRow(s, i);
+  for (let depth = 0; head >= 0 && ctx.index.has(s.norm[head]!) && depth < MAX_DEPTH; depth++) head = ownerRow(s, head);
+  if (head < 0 || ctx.index.has(s.norm[head]!)) return false;
+  if (!newSiblingHead(s, head, o)) return false;
+  const shown = s.norm[head]!;
+  for (let h = ownerRow(o, j), depth = 0; h >= 0 && depth < MAX_DEPTH; h = ownerRow(o, h), depth++) {
+    const was = o.norm[h]!;
+    const renamed = namesDiffer(was, shown) || renamedToken(was, shown) !== null;
+    if (renamed ? renameShownInPlace(s, head, o, h) : editedVersion(was, shown)) return false;
+  }
+  return true;
 }
 
 /**

@@ -1,6 +1,7 @@
 // What both merge algorithms work on: the original's lines with a lookup index, the update cut
 // into segments at its marker lines, and the structural test ("does this deletion cross a block
 // boundary?") that keeps new code which happens to equal a later line from deleting what lies between.
+import { noteUpdateSegments } from './new-name-evidence.js';
 import { editedVersion, sameStatementEdited, solidRow, splitLines, type Lines } from './lines.js';
 import { renamedHeadRow } from './renamed-heads.js';
 import { markerLines } from './markers.js';
@@ -114,6 +115,7 @@ export function splitUpdate(update: string, orig: Lines, code: string): SplitUpd
       markerAfterIndent: markerLine >= 0 ? upd.indent[markerLine]! : null,
     });
   }
+  noteUpdateSegments(segments);
   return { segments, hasMarkers, updateLines: upd };
 }
 
