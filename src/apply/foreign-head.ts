@@ -41,6 +41,17 @@ export function underOtherHead(ctx: MergeContext, seg: Segment, i: number, j: nu
 }
 
 /**
+ * The head of the new sibling block segment line i sits in (see `inOtherNewBlock`), or -1: the
+ * nearest head above i that the original lacks (heads the original has are walked past: `return {`
+ * inside a copied `case`), when the update shows it as a new sibling (new-name-evidence.ts).
+ */
+export function newSiblingOwner(ctx: MergeContext, s: Lines, i: number): number {
+  let head = ownerRow(s, i);
+  for (let depth = 0; head >= 0 && ctx.index.has(s.norm[head]!) && depth < MAX_DEPTH; depth++) head = ownerRow(s, head);
+  return head >= 0 && !ctx.index.has(s.norm[head]!) && newSiblingHead(s, head, ctx.orig) ? head : -1;
+}
+
+/**
  * Segment line i sits in a block whose head the original lacks (at any depth) and that the update
  * shows as a new sibling (new-name-evidence.ts newSiblingHead: a copy of an original head under a
  * new name that the update brings in beside the old one), and none of the heads above original line
@@ -49,12 +60,8 @@ export function underOtherHead(ctx: MergeContext, seg: Segment, i: number, j: nu
  * its changed lines no edits of the original's.
  */
 export function inOtherNewBlock(ctx: MergeContext, s: Lines, i: number, o: Lines, j: number): boolean {
-  // The nearest head above i that the original lacks (heads the original has are walked past:
-  // `return {` inside a copied `case`).
-  let head = ownerRow(s, i);
-  for (let depth = 0; head >= 0 && ctx.index.has(s.norm[head]!) && depth < MAX_DEPTH; depth++) head = ownerRow(s, head);
-  if (head < 0 || ctx.index.has(s.norm[head]!)) return false;
-  if (!newSiblingHead(s, head, o)) return false;
+  const head = newSiblingOwner(ctx, s, i);
+  if (head < 0) return false;
   const shown = s.norm[head]!;
   for (let h = ownerRow(o, j), depth = 0; h >= 0 && depth < MAX_DEPTH; h = ownerRow(o, h), depth++) {
     const was = o.norm[h]!;
