@@ -5,7 +5,9 @@
 // everything between as deleted (set p graphql02). merge-context.ts `sameBlockHeader` compares the
 // nearest head for lines the original has several times; this walks the heads outwards for every line,
 // as far as the update shows heads that are original lines (a new `if` wrapping old lines says nothing).
-import { solidRow, type Lines } from './lines.js';
+import { editedVersion, solidRow, type Lines } from './lines.js';
+import { newSiblingHead, renamedToken } from './new-name-evidence.js';
+import { namesDiffer, ownerRow, renameShownInPlace } from './line-identity.js';
 import { headerOf, type MergeContext, type Segment } from './merge-context.js';
 import { headAcross, type UpdateRow } from './shown-heads.js';
 import { opensBlock as opensBlockText } from './merge-finish.js';
@@ -19,6 +21,8 @@ const MAX_DEPTH = 12;
  * the update deletes (`<div>` around a heading) leaves the heading under the wrapper's own head.
  */
 export function underOtherHead(ctx: MergeContext, seg: Segment, i: number, j: number): boolean {
+  // A line of a new sibling block (a handler copied under a new name) is no anchor into an original block.
+  if (inOtherNewBlock(ctx, seg.lines, i, ctx.orig, j)) return true;
   // Heads are read across markers indented deeper than them (shown-heads.ts): `class B {`, an
   // indented marker, then a method that class A also has shows the method in B.
   const k = ctx.segments.indexOf(seg);
@@ -106,4 +110,35 @@ function opensBlock(o: Lines, index: Map<string, number[]>, norm: string): boole
     // An Allman head's `{` stands at its own indentation, its body below it.
     return next >= 0 && (o.indent[next]! > o.indent[p]! || (o.norm[next] === '{' && o.indent[next] === o.indent[p]));
   });
+}
+
+/**
+ * The head of the new sibling block segment line i sits in (see `inOtherNewBlock`), or -1: the
+ * nearest head above i that the original lacks (heads the original has are walked past: `return {`
+ * inside a copied `case`), when the update shows it as a new sibling (new-name-evidence.ts).
+ */
+export function newSiblingOwner(ctx: MergeContext, s: Lines, i: number): number {
+  let head = ownerRow(s, i);
+  for (let depth = 0; head >= 0 && ctx.index.has(s.norm[head]!) && depth < MAX_DEPTH; depth++) head = ownerRow(s, head);
+  return head >= 0 && !ctx.index.has(s.norm[head]!) && newSiblingHead(s, head, ctx.orig) ? head : -1;
+}
+
+/**
+ * Segment line i sits in a block whose head the original lacks (at any depth) and that the update
+ * shows as a new sibling (new-name-evidence.ts newSiblingHead: a copy of an original head under a
+ * new name that the update brings in beside the old one), and none of the heads above original line
+ * j is that head as it was (equal, edited under the same name, renamed in place): i is a line of the
+ * copy, whatever text it shares with j. Its copied lines are no anchors into an original block, and
+ * its changed lines no edits of the original's.
+ */
+export function inOtherNewBlock(ctx: MergeContext, s: Lines, i: number, o: Lines, j: number): boolean {
+  const head = newSiblingOwner(ctx, s, i);
+  if (head < 0) return false;
+  const shown = s.norm[head]!;
+  for (let h = ownerRow(o, j), depth = 0; h >= 0 && depth < MAX_DEPTH; h = ownerRow(o, h), depth++) {
+    const was = o.norm[h]!;
+    const renamed = namesDiffer(was, shown) || renamedToken(was, shown) !== null;
+    if (renamed ? renameShownInPlace(s, head, o, h) : editedVersion(was, shown)) return false;
+  }
+  return true;
 }

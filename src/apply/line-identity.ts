@@ -4,6 +4,7 @@
 // old, unless the update shows it as a rename in place, its body or its neighbours going on as the
 // original's do. Used by rule (a) of the no-loss check (loss.ts) and by the merge's edge growth
 // (merge-finish.ts), so the merge does not take a new definition for an edit of the next one.
+import { newNameBesideOld } from './new-name-evidence.js';
 import { closesAt } from './brackets.js';
 import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';
 import { equationHeadName } from './equation-heads.js';
@@ -116,6 +117,8 @@ function nextSolid(l: Lines, x: number, dir: 1 | -1): string | undefined {
  * the update shows are the original's neighbours.
  */
 export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): boolean {
+  // A new name the update brings in beside the old one (new-name-evidence.ts) is a new sibling.
+  if (newNameBesideOld(s, i, o, j)) return false;
   const ob = headedBlock(o, j);
   if (ob) {
     const ub = headedBlock(s, i);
@@ -183,6 +186,8 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     if (hs < 0) return true;
     ho = ownerRow(o, ho);
     if (ho < 0) return true;
+    // A head whose name the update brings in as new beside the old one is a new sibling's (new-name-evidence.ts).
+    if (newNameBesideOld(s, hs, o, ho)) return false;
     // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).
     if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!)) return renameShownInPlace(s, hs, o, ho);
   }

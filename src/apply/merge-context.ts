@@ -2,6 +2,7 @@
 // into segments at its marker lines, and the structural test ("does this deletion cross a block
 // boundary?") that keeps new code which happens to equal a later line from deleting what lies between.
 import { underOtherHead } from './foreign-head.js';
+import { noteUpdateSegments } from './new-name-evidence.js';
 import { editedVersion, sameStatementEdited, solidRow, splitLines, type Lines } from './lines.js';
 import { renamedHeadRow } from './renamed-heads.js';
 import { markerLines } from './markers.js';
@@ -115,6 +116,7 @@ export function splitUpdate(update: string, orig: Lines, code: string): SplitUpd
       markerAfterIndent: markerLine >= 0 ? upd.indent[markerLine]! : null,
     });
   }
+  noteUpdateSegments(segments);
   return { segments, hasMarkers, updateLines: upd };
 }
 

@@ -12,7 +12,7 @@ import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
 import { continuesOpenBlock, openBlockRange, uniqueOpenerBlock } from './open-blocks.js';
 import { solidRow } from './lines.js';
-import { underOtherHead } from './foreign-head.js';
+import { newSiblingOwner, underOtherHead } from './foreign-head.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -74,6 +74,8 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
         if (y === x) continue;
         const i2 = strong[y]!;
         if (doc && doc[i2] !== doc[i]) continue;
+        // Lines of a new sibling block (a copy of an original one) say nothing of where the segment stands.
+        if (newSiblingOwner(ctx, seg.lines, i2) >= 0) continue;
         const p2 = ctx.index.get(seg.lines.norm[i2]!);
         if (!p2) continue;
         const want = q + (i2 - i);

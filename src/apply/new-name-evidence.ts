@@ -1,0 +1,108 @@
+// Evidence that an update line naming something new is a new sibling, not an original line renamed
+// in place. A copy-paste sibling (a handler, a `case`, a test) is written as one of the original's
+// blocks with its name changed, so line by line it reads as that block renamed. What tells the two
+// apart is how the update uses the new name elsewhere: a rename shows original lines carrying the new
+// name where the old one stood (callers, registrations), while a new sibling brings the new name in
+// on new lines (`group.MapPut(…, Complete)` beside the kept `group.MapDelete(…, Delete)`, a new
+// `const TODO_RENAMED = …` beside `TODO_REMOVED`'s) and leaves the old name's other uses alone.
+import { soleTokenChange, tokens, type Lines } from './lines.js';
+
+/** Each segment's lines → the segments of the update it was cut from (registered by splitUpdate). */
+const updateOf = new WeakMap<Lines, ReadonlyArray<{ lines: Lines }>>();
+
+/** Remembers which update each segment belongs to, so that a judgement on one segment line can read the others. */
+export function noteUpdateSegments(segments: ReadonlyArray<{ lines: Lines }>): void {
+  for (const seg of segments) updateOf.set(seg.lines, segments);
+}
+
+/** The token `norm` puts where `old` had another (one name changed, at each of its places), or null. */
+export function renamedToken(old: string, norm: string): { from: string; to: string } | null {
+  const a = tokens(old);
+  const b = tokens(norm);
+  const change = soleTokenChange(a, b);
+  if (!change) return null;
+  const from = a[change.at]!;
+  const to = b[change.at]!;
+  // Names only, long enough to be one (a literal or a one-letter local says nothing).
+  return /^[A-Za-z_$][\w$]{2,}$/.test(from) && /^[A-Za-z_$][\w$]{2,}$/.test(to) ? { from, to } : null;
+}
+
+/** Per original text: its non-blank normalised lines, and the names that occur on them (token → rows). */
+const cache = new WeakMap<Lines, { lines: Set<string>; uses: Map<string, number[]> }>();
+
+function originalIndex(orig: Lines): { lines: Set<string>; uses: Map<string, number[]> } {
+  let c = cache.get(orig);
+  if (!c) {
+    c = { lines: new Set(), uses: new Map() };
+    for (let y = 0; y < orig.text.length; y++) {
+      if (orig.blank[y]) continue;
+      c.lines.add(orig.norm[y]!);
+      for (const t of new Set(tokens(orig.norm[y]!))) {
+        const rows = c.uses.get(t);
+        if (rows) rows.push(y);
+        else c.uses.set(t, [y]);
+      }
+    }
+    cache.set(orig, c);
+  }
+  return c;
+}
+
+/** Rows x of `l` whose tokens hold `name` (x ≠ skip), as the line with `name` put back to `back`. */
+function linesNaming(l: Lines, name: string, back: string, skip: number): string[] {
+  const out: string[] = [];
+  for (let x = 0; x < l.text.length; x++) {
+    if (x === skip || l.blank[x] || !l.norm[x]!.includes(name)) continue;
+    const ts = tokens(l.norm[x]!);
+    if (!ts.includes(name)) continue;
+    out.push(l.norm[x]!.replace(new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'), back));
+  }
+  return out;
+}
+
+/**
+ * Update row i of segment lines `s` changes one name of original row j (`from` → `to`), and the
+ * update brings `to` in as a new name beside `from`: some other update line names `to` and is no
+ * original line with `from` put back (new code using the new name), no update line is such an
+ * original line (the rename carried through), and `from` is named on original lines other than j (the
+ * old name has uses that the new one does not take over). Then row i is a new sibling of row j.
+ */
+export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): boolean {
+  const segments = updateOf.get(s);
+  if (!segments) return false;
+  const change = renamedToken(orig.norm[j]!, s.norm[i]!);
+  if (!change) return false;
+  const { from, to } = change;
+  const { lines, uses } = originalIndex(orig);
+  if (uses.has(to)) return false;
+  if (!(uses.get(from) ?? []).some((y) => y !== j)) return false;
+  let fresh = 0;
+  for (const seg of segments) {
+    for (const back of linesNaming(seg.lines, to, from, seg.lines === s ? i : -1)) {
+      if (lines.has(back)) return false;
+      fresh++;
+    }
+  }
+  return fresh > 0;
+}
+
+/** Per segment lines: head row → whether it is a new sibling (see `newSiblingHead`). */
+const siblingHeads = new WeakMap<Lines, Map<number, boolean>>();
+
+/**
+ * Segment row h heads a new sibling of some original line: one original line reads as h with one
+ * name changed, and the update brings the new name in beside the old one (`newNameBesideOld`).
+ */
+export function newSiblingHead(s: Lines, h: number, orig: Lines): boolean {
+  let memo = siblingHeads.get(s);
+  if (!memo) siblingHeads.set(s, (memo = new Map()));
+  let found = memo.get(h);
+  if (found === undefined) {
+    found = false;
+    if (updateOf.has(s)) {
+      for (let y = 0; y < orig.text.length && !found; y++) if (!orig.blank[y] && renamedToken(orig.norm[y]!, s.norm[h]!) && newNameBesideOld(s, h, orig, y)) found = true;
+    }
+    memo.set(h, found);
+  }
+  return found;
+}

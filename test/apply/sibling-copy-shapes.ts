@@ -1,0 +1,46 @@
+// A new definition copied from an existing one (its name changed and one body line), inserted after
+// it, and called beside the original's call elsewhere in the file: the copy-paste sibling that held-out
+// sets wrote as a handler appended after a marker and registered (C#), a new `case` for a new action
+// constant (JS), a route handler like its neighbour (docs/apply.md, branch lossv). The update shows
+// each change with one or two lines of context above and none or one below, markers between: the copy
+// reads line by line as the original renamed in place, and only the new name's use tells them apart.
+import { pick, pinned, renderUpdate, strongLine, type Change } from './edit-gen.js';
+import { declared, ind, leaves, result, type ShapeInput } from './edit-shapes.js';
+import { escapeRe } from '../../src/apply/escape-regexp.js';
+
+const SUFFIXES = ['Batch', 'Async', 'Safe', 'Cached', 'Twice'];
+
+/** A plain statement line (no block opened, continued or closed on it). */
+function plainStatement(t: string): boolean {
+  return strongLine(t) && !/[{([:,\\]\s*$|=>\s*$/.test(t.trim()) && !/^[})\]]/.test(t.trim()) && !/^(?:else|elif|catch|except|finally|case|default|return)\b/.test(t.trim());
+}
+
+export function newSiblingCalled(x: ShapeInput): ReturnType<typeof result> | null {
+  const callOf = (name: string) => new RegExp(`\\b${escapeRe(name)}\\s*\\(`);
+  // A whole call statement (a call whose arguments go on below, or a definition, is not one to copy).
+  const callLine = (t: string, name: string) => plainStatement(t) && callOf(name).test(t) && !/^\s*(?:def|function|func|fn|fun|sub)\b/.test(t);
+  const cands = leaves(x).filter((b) => declared(x, b) && b.name.length >= 3 && b.end - b.header <= 30 &&
+    x.lines.some((t, j) => (j < b.header || j >= b.end) && callLine(t, b.name)));
+  const b = pick(x.r, cands);
+  if (!b) return null;
+  const name = `${b.name}${pick(x.r, SUFFIXES)}`;
+  if (x.lines.some((t) => t.includes(name))) return null;
+  const calls = x.lines.map((t, j) => j).filter((j) => (j < b.header || j >= b.end) && callLine(x.lines[j]!, b.name));
+  const c = pick(x.r, calls)!;
+  const copy = x.lines.slice(b.header, b.end);
+  copy[0] = copy[0]!.replace(new RegExp(`\\b${escapeRe(b.name)}\\b`), name);
+  if (copy[0] === x.lines[b.header]) return null;
+  // One body statement changed (what makes the copy do something else).
+  const body = copy.map((t, k) => k).filter((k) => k > 0 && k < copy.length - 1 && plainStatement(copy[k]!));
+  const k = pick(x.r, body);
+  if (k !== undefined) copy[k] = x.lang.statement(ind(copy[k]!), `${name} step`);
+  const use = x.lines[c]!.replace(new RegExp(`\\b${escapeRe(b.name)}(\\s*\\()`, 'g'), `${name}$1`);
+  const blankAfter = b.end < x.lines.length && x.lines[b.end]!.trim() === '';
+  const changes: Change[] = [
+    { start: c + 1, end: c + 1, lines: [use] },
+    { start: b.end, end: b.end, lines: blankAfter ? ['', ...copy] : copy },
+  ];
+  const update = renderUpdate(x.lines, changes, x.lang, x.r, { before: 1 + Math.floor(x.r() * 2), after: Math.floor(x.r() * 2), leadingMarker: true, trailingMarker: true });
+  const e = result(x, changes, update, x.r() < 0.5 ? '' : `Add ${name}, like ${b.name}, and call it where ${b.name} is called.`);
+  return { ...e, determined: pinned(x.lines, e.update) };
+}
