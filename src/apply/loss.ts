@@ -11,6 +11,7 @@ import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { wrappedCopy } from './wrapped-run.js';
+import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
@@ -726,6 +727,14 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // The instruction's rename of another original line (`ScheduleHandler::handle` →
         // `ScheduleController::handle`) is that line's edit, never j's (`UserHandler::handle`).
         if (view.renamedKeys.has(key(out.norm[k]!))) continue;
+        // A declaration split from its value by a new block: the assignment left in it, the name declared before it (hoisted-declaration.ts).
+        const hoisted = orig.weak[j] ? null : hoistedAssignment(orig.norm[j]!, out.norm[k]!);
+        if (hoisted !== null && declaresBare(out, kp + 1, k, hoisted)) {
+          rule = 'replaced';
+          pairedWith = k;
+          from = x + 1;
+          break;
+        }
         // A closer or short statement of a run wrapped in a new block, pinned by its moved neighbours (wrapped-run.ts).
         if (orig.weak[j] && wrappedCopy(orig, j, out, k)) {
           rule = 'replaced';

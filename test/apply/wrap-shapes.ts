@@ -85,3 +85,35 @@ export function wrapInnerBlock(x: ShapeInput): ReturnType<typeof result> | null 
   const e = result(x, [ch], update, `Handle errors in ${block.name}.`);
   return { ...e, determined: pinned(x.lines, e.update) };
 }
+
+/**
+ * A declaration whose value may now fail, wrapped so the name outlives the handler: `const x = f();`
+ * becomes `let x;` and `try {` `x = f();` `} catch …` (held-out C#: `string id;` `try` `{` `id = await
+ * …;`). The update starts at a marker with the new lines, then shows the line after: the original
+ * declaration is the one the assignment inside the new block edits.
+ */
+export function wrapHoistedDeclaration(x: ShapeInput): ReturnType<typeof result> | null {
+  if (!['typescript', 'tsx', 'javascript'].includes(x.lang.name)) return null;
+  const cands: Array<[number, number]> = [];
+  for (const b of leaves(x)) {
+    for (let j = b.header + 2; j < b.end - 2; j++) {
+      const m = /^(\s*)(?:const|let|var) ([A-Za-z_$][\w$]*) = (.+;)\s*$/.exec(x.lines[j]!);
+      if (!m || /[{([]\s*;?$/.test(m[3]!) || !plainStatement(x.lines[j + 1]!) || ind(x.lines[j + 1]!) !== m[1]) continue;
+      cands.push([b.header, j]);
+    }
+  }
+  const c0 = pick(x.r, cands);
+  if (!c0) return null;
+  const [header, j] = c0;
+  const block = x.blocks.find((b) => b.header === header)!;
+  const m = /^(\s*)(?:const|let|var) ([A-Za-z_$][\w$]*) = (.+;)\s*$/.exec(x.lines[j]!)!;
+  const i = m[1]!;
+  const u = unitOf(x.lines, block);
+  const w = errorWrapper(x.lang, i, u)!;
+  const ch: Change = { start: j, end: j + 1, lines: [`${i}let ${m[2]};`, ...w.open, `${i}${u}${m[2]} = ${m[3]}`, ...w.handler, ...w.close] };
+  const after = 1 + Math.floor(x.r() * 2);
+  const shown = [...ch.lines, ...x.lines.slice(j + 1, Math.min(block.end, j + 1 + after))];
+  const update = [marker(x.lang, i, x.r), ...shown, marker(x.lang, i, x.r)];
+  const e = result(x, [ch], update, `Handle errors in ${block.name}.`);
+  return { ...e, determined: pinned(x.lines, e.update) };
+}
