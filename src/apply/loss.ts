@@ -10,6 +10,8 @@
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
+import { wrappedCopy } from './wrapped-run.js';
+import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
@@ -725,6 +727,21 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // The instruction's rename of another original line (`ScheduleHandler::handle` →
         // `ScheduleController::handle`) is that line's edit, never j's (`UserHandler::handle`).
         if (view.renamedKeys.has(key(out.norm[k]!))) continue;
+        // A declaration split from its value by a new block: the assignment left in it, the name declared before it (hoisted-declaration.ts).
+        const hoisted = orig.weak[j] ? null : hoistedAssignment(orig.norm[j]!, out.norm[k]!);
+        if (hoisted !== null && declaresBare(out, kp + 1, k, hoisted)) {
+          rule = 'replaced';
+          pairedWith = k;
+          from = x + 1;
+          break;
+        }
+        // A closer or short statement of a run wrapped in a new block, pinned by its moved neighbours (wrapped-run.ts).
+        if (orig.weak[j] && wrappedCopy(orig, j, out, k)) {
+          rule = 'replaced';
+          pairedWith = k;
+          from = x + 1;
+          break;
+        }
         // A replacement is new text (or j's own, re-indented): a copy of another original line is
         // not j's edit (an inline marker expanded to the wrong twin of j).
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.

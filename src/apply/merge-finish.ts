@@ -2,6 +2,7 @@
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
 import { underOtherHead } from './foreign-head.js';
+import { hoistedHeadPair } from './hoisted-declaration.js';
 import { markedBodyEnd } from './marked-body.js';
 import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
@@ -855,6 +856,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
     const head = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
     if (seg.markerBefore) {
+      // A declaration split from its value by a new block: its assignment inside it is its edit (hoisted-declaration.ts).
+      const hoisted = hoistedHeadPair(s, o, (head[0] ?? first)[0], (head[0] ?? first)[1], prevEnd);
+      if (hoisted) head.unshift(hoisted);
       extendToEditedHeader(s, o, head, first, prevEnd);
       dropNewBlockClosers(s, head);
       unpairSeparator(s, o, head, first);

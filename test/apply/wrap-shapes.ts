@@ -42,3 +42,78 @@ export function wrapToBlockEnd(x: ShapeInput): ReturnType<typeof result> | null 
   const e = result(x, [c], update, `Handle errors in ${b.name}.`);
   return { ...e, determined: pinned(x.lines, e.update) };
 }
+
+/**
+ * A block inside a function wrapped whole in the language's error handling (an `if`/`for` with its
+ * own closers, shown one level deeper), as held-out sets wrote it in C#, TSX and Dart (docs/apply.md,
+ * branch shapev): the wrapped run's closers and short statements (`}`, `continue;`) read like any
+ * other, so only their moved neighbours say which original lines they are. One or two lines of
+ * context above, the line after the wrapped block below, markers around.
+ */
+export function wrapInnerBlock(x: ShapeInput): ReturnType<typeof result> | null {
+  const runs: Array<[number, number, number]> = [];
+  for (const b of leaves(x)) {
+    for (let j = b.header + 1; j < b.end - 1; j++) {
+      if (!/\{\s*$/.test(x.lines[j]!) || !strongLine(x.lines[j]!) || /^\s*}/.test(x.lines[j]!)) continue;
+      const i = ind(x.lines[j]!);
+      let c = j + 1;
+      while (c < b.end && !(ind(x.lines[c]!) === i && x.lines[c]!.trim() !== '')) c++;
+      // The block's own closer, a lone `}` at its head's indentation, followed by a line still in the function.
+      if (c >= b.end - 1 || x.lines[c]!.trim() !== '}' || c - j < 2) continue;
+      runs.push([b.header, j, c]);
+    }
+  }
+  const run = pick(x.r, runs);
+  if (!run) return null;
+  const [header, s, c] = run;
+  const i = ind(x.lines[s]!);
+  const block = x.blocks.find((b) => b.header === header)!;
+  const u = unitOf(x.lines, block);
+  const w = errorWrapper(x.lang, i, u);
+  if (!w || w.close.length === 0) return null;
+  const ch: Change = { start: s, end: c + 1, lines: [...w.open, ...x.lines.slice(s, c + 1).map((l) => (l.trim() === '' ? l : u + l)), ...w.handler, ...w.close] };
+  let from = Math.max(header, s - 1 - Math.floor(x.r() * 2));
+  for (let k = 0; k < 4 && from > header && !x.lines.slice(from, s).some(strongLine); k++) from--;
+  let after = c + 1;
+  while (after < block.end && x.lines[after]!.trim() === '') after++;
+  const shown = [...x.lines.slice(from, s), ...ch.lines, ...x.lines.slice(c + 1, after + 1)];
+  const update = [
+    ...(from > 0 ? [marker(x.lang, ind(shown[0]!), x.r)] : []),
+    ...shown,
+    ...(after + 1 < x.lines.length ? [marker(x.lang, ind(x.lines[after]!), x.r)] : []),
+  ];
+  const e = result(x, [ch], update, `Handle errors in ${block.name}.`);
+  return { ...e, determined: pinned(x.lines, e.update) };
+}
+
+/**
+ * A declaration whose value may now fail, wrapped so the name outlives the handler: `const x = f();`
+ * becomes `let x;` and `try {` `x = f();` `} catch …` (held-out C#: `string id;` `try` `{` `id = await
+ * …;`). The update starts at a marker with the new lines, then shows the line after: the original
+ * declaration is the one the assignment inside the new block edits.
+ */
+export function wrapHoistedDeclaration(x: ShapeInput): ReturnType<typeof result> | null {
+  if (!['typescript', 'tsx', 'javascript'].includes(x.lang.name)) return null;
+  const cands: Array<[number, number]> = [];
+  for (const b of leaves(x)) {
+    for (let j = b.header + 2; j < b.end - 2; j++) {
+      const m = /^(\s*)(?:const|let|var) ([A-Za-z_$][\w$]*) = (.+;)\s*$/.exec(x.lines[j]!);
+      if (!m || /[{([]\s*;?$/.test(m[3]!) || !plainStatement(x.lines[j + 1]!) || ind(x.lines[j + 1]!) !== m[1]) continue;
+      cands.push([b.header, j]);
+    }
+  }
+  const c0 = pick(x.r, cands);
+  if (!c0) return null;
+  const [header, j] = c0;
+  const block = x.blocks.find((b) => b.header === header)!;
+  const m = /^(\s*)(?:const|let|var) ([A-Za-z_$][\w$]*) = (.+;)\s*$/.exec(x.lines[j]!)!;
+  const i = m[1]!;
+  const u = unitOf(x.lines, block);
+  const w = errorWrapper(x.lang, i, u)!;
+  const ch: Change = { start: j, end: j + 1, lines: [`${i}let ${m[2]};`, ...w.open, `${i}${u}${m[2]} = ${m[3]}`, ...w.handler, ...w.close] };
+  const after = 1 + Math.floor(x.r() * 2);
+  const shown = [...ch.lines, ...x.lines.slice(j + 1, Math.min(block.end, j + 1 + after))];
+  const update = [marker(x.lang, i, x.r), ...shown, marker(x.lang, i, x.r)];
+  const e = result(x, [ch], update, `Handle errors in ${block.name}.`);
+  return { ...e, determined: pinned(x.lines, e.update) };
+}
