@@ -280,6 +280,26 @@ function contextRows(
 
 const leading = (line: string): string => /^[ \t]*/.exec(line)![0];
 
+/**
+ * A swapped-in definition's lines that equal a replaced original line but for the trailing spaces
+ * the snippet dropped (editors and models strip them) take the original's bytes: the update shows
+ * those lines unchanged. Matched in order, each original line once.
+ */
+function keptTrailingSpace(orig: Lines, start: number, end: number, lines: string[]): string[] {
+  let from = start;
+  return lines.map((t) => {
+    if (t.trim() === '' || /[ \t]$/.test(t)) return t;
+    for (let r = from; r <= end; r++) {
+      const o = orig.text[r]!;
+      if (o.length > t.length && o.trimEnd() === t) {
+        from = r + 1;
+        return o;
+      }
+    }
+    return t;
+  });
+}
+
 /** Re-indents update lines from the update header's indentation to the original header's (and tabs). */
 function reindent(lines: string[], updateHeader: string, origHeader: string, origTabs: boolean): string[] {
   const want = leading(origHeader);
@@ -610,7 +630,7 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
   let r = 0;
   for (const s of swaps) {
     for (; r < s.start; r++) out.push({ text: orig.text[r]!, eol: orig.eol[r] || null });
-    for (const t of s.lines) out.push({ text: t, eol: null });
+    for (const t of keptTrailingSpace(orig, s.start, s.end, s.lines)) out.push({ text: t, eol: null });
     r = s.end + 1;
   }
   for (; r < orig.text.length; r++) out.push({ text: orig.text[r]!, eol: orig.eol[r] || null });
