@@ -727,16 +727,11 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // The instruction's rename of another original line (`ScheduleHandler::handle` →
         // `ScheduleController::handle`) is that line's edit, never j's (`UserHandler::handle`).
         if (view.renamedKeys.has(key(out.norm[k]!))) continue;
-        // A declaration split from its value by a new block: the assignment left in it, the name declared before it (hoisted-declaration.ts).
+        // A declaration split from its value by a new block: the assignment left in it, the name declared
+        // before it (hoisted-declaration.ts). A closer or short statement of a run wrapped in a new block,
+        // pinned by its moved neighbours (wrapped-run.ts).
         const hoisted = orig.weak[j] ? null : hoistedAssignment(orig.norm[j]!, out.norm[k]!);
-        if (hoisted !== null && declaresBare(out, kp + 1, k, hoisted)) {
-          rule = 'replaced';
-          pairedWith = k;
-          from = x + 1;
-          break;
-        }
-        // A closer or short statement of a run wrapped in a new block, pinned by its moved neighbours (wrapped-run.ts).
-        if (orig.weak[j] && wrappedCopy(orig, j, out, k)) {
+        if ((hoisted !== null && declaresBare(out, kp + 1, k, hoisted)) || (orig.weak[j] && wrappedCopy(orig, j, out, k))) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;

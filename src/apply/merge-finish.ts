@@ -1,7 +1,7 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
-import { underOtherHead } from './foreign-head.js';
+import { inOtherNewBlock, underOtherHead } from './foreign-head.js';
 import { hoistedHeadPair } from './hoisted-declaration.js';
 import { markedBodyEnd } from './marked-body.js';
 import { renamedLines, withRenamed } from './renames.js';
@@ -21,7 +21,6 @@ import { withoutCoincident } from './coincident-anchors.js';
 import { renamedHeaderBeforeMarker } from './header-at-marker.js';
 import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
-import { inOtherNewBlock } from './foreign-head.js';
 import { newNameBesideOld } from './new-name-evidence.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';

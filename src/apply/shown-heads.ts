@@ -8,7 +8,6 @@
 // (merge-context.ts `headerOf` reads one segment only; a head shown, then a marker, then the child
 // edited is how models write an edit under one of several parents.)
 import type { Segment } from './merge-context.js';
-import { opensBlock } from './merge-finish.js';
 
 /** A line of the update: segment index and row in that segment's lines. */
 export type UpdateRow = readonly [number, number];
@@ -18,9 +17,11 @@ const headsCache = new WeakMap<readonly Segment[], Array<Array<UpdateRow | null>
 /**
  * Per segment line: the nearest non-blank update line above it indented less, across markers as
  * above; null when none. `isHead` says a line opens a block (by its text, or where the original has
- * it with a deeper line below): a statement followed by a deeper marker is no head.
+ * it with a deeper line below): a statement followed by a deeper marker is no head. Cached per
+ * segment list: a list is cut from one update against one original, and every caller builds
+ * `isHead` from that original (foreign-head.ts).
  */
-export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: string) => boolean = opensBlock): Array<Array<UpdateRow | null>> {
+export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: string) => boolean): Array<Array<UpdateRow | null>> {
   const hit = headsCache.get(segments);
   if (hit) return hit;
   const out: Array<Array<UpdateRow | null>> = [];
@@ -66,6 +67,6 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
 }
 
 /** The head of update line (k, i) across markers, or null. */
-export function headAcross(segments: readonly Segment[], k: number, i: number, isHead?: (norm: string) => boolean): UpdateRow | null {
+export function headAcross(segments: readonly Segment[], k: number, i: number, isHead: (norm: string) => boolean): UpdateRow | null {
   return crossMarkerHeads(segments, isHead)[k]?.[i] ?? null;
 }

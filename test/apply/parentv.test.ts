@@ -7,6 +7,7 @@ import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { splitLines } from '../../src/apply/lines.js';
 import { splitUpdate } from '../../src/apply/merge-context.js';
+import { opensBlock } from '../../src/apply/merge-finish.js';
 import { crossMarkerHeads } from '../../src/apply/shown-heads.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
@@ -61,7 +62,7 @@ describe('parentv: the head shown above a marker says which parent a child belon
     const code = lines(['package s', '', 'func a() {', '\tx := 1', '}', '', 'func b() {', '\ty := 2', '}']);
     const heads = (update: string) => {
       const split = splitUpdate(update, splitLines(code), code);
-      return crossMarkerHeads(split.segments);
+      return crossMarkerHeads(split.segments, opensBlock);
     };
     // `func b() {` shown alone, then a marker indented under it: the next lines are b's.
     expect(heads(lines(['func b() {', '\t// ...', '\tz := 3', '}']))[1]![0]).toEqual([0, 0]);
