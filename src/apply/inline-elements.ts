@@ -111,7 +111,19 @@ const BLOCK_COMMENT = /^(?:\{\s*\/\*+.*\*+\/\s*\}|\/\*+.*\*+\/|<!--+.*-+->|\(\*+
 export function isMarkerElement(text: string): boolean {
   const t = text.trim();
   if (t === '...' || t === '…') return true;
-  return BLOCK_COMMENT.test(t) && isMarkerLine(t, NO_MARKERS);
+  return BLOCK_COMMENT.test(t) && (isMarkerLine(t, NO_MARKERS) || ELIDED_ITEMS.test(commentText(t)));
+}
+
+/**
+ * A comment that is a whole element and names what it stands for, without dots: `[/* existing
+ * types *\/, "m6i"]`, `(/* other args *\/)`. Alone in an element slot a comment can only stand in for
+ * elements; as a whole line such words would be prose, so only elements read them this way.
+ */
+const ELIDED_ITEMS = /^(?:existing|other|remaining|previous|more|rest of(?: the)?|the rest(?: of the)?|all(?: the)?(?: other)?)(?:\s+[\w-]+){0,3}$/i;
+
+/** The words of a block comment element: `/* existing types *\/` → `existing types`. */
+function commentText(t: string): string {
+  return t.replace(/^\{\s*|\s*\}$/g, '').replace(/^(?:\/\*+|<!--+|\(\*+)|(?:\*+\/|-+->|\*+\))$/g, '').trim();
 }
 
 /**

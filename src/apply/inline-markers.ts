@@ -7,6 +7,7 @@
 // side of it, copied with the original's separators. Nothing is expanded when the match is not
 // certain: the line then stays as written and the no-loss pass keeps the original line.
 import { bracketLists, collapsedValue, elementKey, gluedMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
+import { expandElision, lineElision } from './line-elision.js';
 import { isMarkerLine } from './markers.js';
 import { respread, spreadList, type SpreadList } from './spread-lists.js';
 
@@ -59,7 +60,7 @@ function anchorNear(update: string[], i: number, step: 1 | -1, orig: Original): 
 }
 
 /** The one original line an update line at i extends, among candidates sharing its head; null when not certain. */
-function pickCandidate(cands: Candidate[], update: string[], i: number, orig: Original): Candidate | null {
+function pickCandidate<C extends { j: number }>(cands: C[], update: string[], i: number, orig: Original, tieBreak?: (left: C[]) => C | null): C | null {
   if (cands.length === 0) return null;
   const before = anchorNear(update, i, -1, orig);
   const after = anchorNear(update, i, 1, orig);
@@ -82,7 +83,24 @@ function pickCandidate(cands: Candidate[], update: string[], i: number, orig: Or
   // Several left: the update runs on from its anchor to this line with no marker in between, so it is the first one after it.
   if (before.at !== undefined && !before.gap) return inside[0]!;
   if (after.at !== undefined && !after.gap) return inside[inside.length - 1]!;
-  return null;
+  return tieBreak?.(inside) ?? null;
+}
+
+/**
+ * Among lines of the same head that nothing else tells apart (`import { … } from "./cells"` among
+ * other `import {` lines), the one whose list holds the elements the update shows, when it alone does.
+ */
+function bySharedElements(cands: Candidate[], line: string, g: BracketList): Candidate | null {
+  const shown = new Set(g.elements.map((e) => line.slice(e.start, e.end)).filter((t) => !isMarkerElement(t)));
+  let best: Candidate | null = null;
+  let bestScore = 0;
+  let tie = false;
+  for (const c of cands) {
+    const score = c.list.elements.filter((e) => shown.has(c.text.slice(e.start, e.end))).length;
+    if (score > bestScore) [best, bestScore, tie] = [c, score, false];
+    else if (score === bestScore && score > 0) tie = true;
+  }
+  return tie ? null : best;
 }
 
 /** A whole line that is a TOML / INI section header: `[dependencies]`, `[[bin]]`, `[server "a"]`. */
@@ -186,8 +204,11 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
     for (let x = a - 1; x >= 0 && prev < 0; x--) if (match[x]! >= 0) prev = match[x]!;
     let next = o.length;
     for (let x = a + 1; x < u.length && next === o.length; x++) if (match[x]! >= 0) next = match[x]!;
-    // Two markers between the same shown elements, or a marker that stands for nothing: not certain.
-    if (next - prev < 2 || ranges.some((r) => r[1] === prev + 1)) return null;
+    // A marker past the list's last shown element (or before its first) where the original has no
+    // more: it stands for nothing and goes with its separator (`{ "jest": true, ... }` for `{ "jest": true }`).
+    const atEdge = (next === o.length && prev === o.length - 1) || (prev === -1 && next === 0);
+    // Two markers between the same shown elements, or one inside the list that stands for nothing: not certain.
+    if ((next - prev < 2 && !(atEdge && u.length > 1)) || ranges.some((r) => r[1] === prev + 1)) return null;
     ranges.push([a, prev + 1, next - 1]);
   }
   // The separator a glued marker's elements need where the original's own is not at hand.
@@ -195,8 +216,12 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
   // Edits as [from, to, text] of the update line, applied right to left (they do not overlap).
   const edits: Array<[number, number, string]> = [];
   for (const [a, first, last] of ranges) {
-    const items = c.text.slice(oe[first]!.start, oe[last]!.end);
     const p = ps[a]!;
+    if (first > last) {
+      edits.push(a > 0 ? [ps[a - 1]!.end, p.end, ''] : [p.start, ps[a + 1]!.start, '']);
+      continue;
+    }
+    const items = c.text.slice(oe[first]!.start, oe[last]!.end);
     if (p.glued === 'before') edits.push([p.start, ps[a + 1]!.start, items + sep(last)]);
     else if (p.glued === 'after') edits.push([ps[a - 1]!.end, p.end, sep(first - 1) + items]);
     else edits.push([p.start, p.end, items]);
@@ -251,7 +276,7 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, mod
       if (spread) cands.push({ j, text: spread.text, list: spread.list, spread });
     }
   });
-  const c = pickCandidate(cands, update, i, orig);
+  const c = pickCandidate(cands, update, i, orig, (left) => bySharedElements(left, line, g));
   const out = c && expandList(line, g, c, orig);
   if (!out || !c.spread) return out;
   return respread(out, g.open, c.spread, orig.lines)?.join('\n') ?? null;
@@ -260,8 +285,26 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, mod
 const holdsMarker = (line: string, l: BracketList) =>
   l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)) || gluedMarker(line, e) !== null || collapsedValue(line.slice(e.start, e.end)));
 
-/** Update line i with every marker element it holds expanded, or null when none could be. */
+/** Update line i with every marker it holds expanded, or null when none could be. */
 function expandLine(update: string[], i: number, orig: Original): string | null {
+  return expandLists(update, i, orig) ?? expandOutsideLists(update, i, orig);
+}
+
+/** A marker outside the line's brackets (line-elision.ts), from the one original line it names. */
+function expandOutsideLists(update: string[], i: number, orig: Original): string | null {
+  const line = update[i]!;
+  const t = line.trim();
+  const e = lineElision(t);
+  // A token the original also writes is code there (Python's Ellipsis, a comment the file has).
+  if (!e || orig.trimmed.some((o) => o.includes(e.marker))) return null;
+  const cands = orig.trimmed.flatMap((o, j) => (o.startsWith(e.head) && o !== t ? [{ j, text: o }] : []));
+  const c = pickCandidate(cands, update, i, orig);
+  const out = c && expandElision(e, c.text);
+  return out ? line.slice(0, line.length - line.trimStart().length) + out : null;
+}
+
+/** Update line i with every marker element of its bracketed or value lists expanded, or null. */
+function expandLists(update: string[], i: number, orig: Original): string | null {
   let line = update[i]!;
   let changed = false;
   let limit = Infinity;

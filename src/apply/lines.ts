@@ -152,7 +152,8 @@ export function tokens(norm: string): string[] {
 /** Key of a `key: value` / `key = value` line, or null. */
 export function assignmentKey(norm: string): string | null {
   // A leading comma (`, cfgTimeout = 30` in a Haskell/Elm record, comma-first JS) separates, it is not the key.
-  const m = /^(?:,\s*)?([\w$."'@-]+(?:\s[\w$."'@-]+){0,2})\s*[:=](?!=)/.exec(norm);
+  // A quoted key is whole whatever it holds (`"@typescript-eslint/no-unused-vars": …`, `"Content Type": …`).
+  const m = /^(?:,\s*)?("[^"]+"|'[^']+'|[\w$."'@-]+(?:\s[\w$."'@-]+){0,2})\s*[:=](?!=)/.exec(norm);
   return m ? m[1]! : null;
 }
 
