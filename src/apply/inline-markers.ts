@@ -206,7 +206,8 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
     for (let x = a + 1; x < u.length && next === o.length; x++) if (match[x]! >= 0) next = match[x]!;
     // A marker past the list's last shown element (or before its first) where the original has no
     // more: it stands for nothing and goes with its separator (`{ "jest": true, ... }` for `{ "jest": true }`).
-    const atEdge = (next === o.length && prev === o.length - 1) || (prev === -1 && next === 0);
+    // Not bare dots in parentheses: there they are C's and Go's varargs (`fmt, ...)`), new code.
+    const atEdge = ((next === o.length && prev === o.length - 1) || (prev === -1 && next === 0)) && !(line[g.open] === '(' && /^(?:\.{3}|…)$/.test(u[a]!));
     // Two markers between the same shown elements, or one inside the list that stands for nothing: not certain.
     if ((next - prev < 2 && !(atEdge && u.length > 1)) || ranges.some((r) => r[1] === prev + 1)) return null;
     ranges.push([a, prev + 1, next - 1]);

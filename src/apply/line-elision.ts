@@ -54,7 +54,8 @@ export function expandElision(e: LineElision, o: string): string | null {
   const rest = o.slice(e.head.length);
   const lead = /^[\s,;]*/.exec(e.tail)![0];
   const shown = e.tail.slice(lead.length);
-  if (!shown) return o;
+  // Nothing after the marker: `x: int = ...` is a Python stub's value as much as an elision.
+  if (!shown) return null;
   if (!rest.trim()) return null;
   // An ending both share (`\`, `;`, ` FROM users`) stays last; the elements go before it.
   const n = Math.max(commonEnding(rest, shown), closingPunctuation(rest, shown));
