@@ -65,13 +65,26 @@ export function buildIndex(orig: Lines): Map<string, number[]> {
   return index;
 }
 
-/** Strips a Markdown fence the update was wrapped in, unless the original itself is fenced. */
+/**
+ * Strips a Markdown fence the update was wrapped in, unless the original itself is fenced; and, for
+ * an original with no fence line at all, a model's whole answer pasted as the update (a sentence,
+ * one fenced block, a closing remark): the block is the update, the prose around it is not code.
+ */
 function unfence(update: string, code: string): string {
   const t = update.trim();
-  if (!t.startsWith('```') || code.trimStart().startsWith('```')) return update;
   const lines = t.split('\n');
-  if (lines.length < 2 || lines[lines.length - 1]!.trim() !== '```') return update;
-  return lines.slice(1, -1).join('\n');
+  const isFence = (l: string) => l.trim().startsWith('```');
+  if (t.startsWith('```') && !code.trimStart().startsWith('```')) {
+    return lines.length >= 2 && lines[lines.length - 1]!.trim() === '```' ? lines.slice(1, -1).join('\n') : update;
+  }
+  const fences = lines.flatMap((l, i) => (isFence(l) ? [i] : []));
+  if (fences.length !== 2 || lines[fences[1]!]!.trim() !== '```' || code.split('\n').some(isFence)) return update;
+  const outside = [...lines.slice(0, fences[0]), ...lines.slice(fences[1]! + 1)].filter((l) => l.trim());
+  const origLines = new Set(code.split('\n').map((l) => l.trim()));
+  // Prose only: sentences the original does not hold.
+  const prose = (l: string) => /^[A-Z][^{}<>=;]*[.:!]$/.test(l) && l.split(/\s+/).length >= 3;
+  if (outside.length === 0 || outside.some((l) => origLines.has(l.trim()) || !prose(l.trim()))) return update;
+  return lines.slice(fences[0]! + 1, fences[1]).join('\n');
 }
 
 export interface SplitUpdate {
