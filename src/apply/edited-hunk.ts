@@ -2,28 +2,41 @@
 // written after a marker below hunks that come later in the file): none of its lines is in the
 // original, so it has no exact anchor, yet each line names the one original line it edits. It goes
 // where those lines are, not after the hunk the update wrote before it.
-import { editedVersion, firstToken } from './lines.js';
+import { dice, editedVersion, firstToken } from './lines.js';
 import type { MergeContext, Segment } from './merge-context.js';
 
 /** Lines of such a hunk looked at; a longer run of edits is not a hunk of edits only. */
 const MAX_EDITED_HUNK = 6;
 
-/** The only original row that `norm` reads as an edit of, or -1 (none, or several). */
+/** How much closer (bigram similarity) the edited line must be to its original than to any other. */
+const EDIT_MARGIN = 0.1;
+
+/**
+ * The original row that `norm` reads as an edit of, or -1: the closest of the rows it reads as an
+ * edit of, by a margin (`TIMEOUT_MS = 10000;` is `TIMEOUT_MS = 5000;` edited, not its neighbour
+ * `MAX_RECIPIENTS = 50;` that shares its `private static final int`).
+ */
 function onlyEditedRow(ctx: MergeContext, norm: string): number {
   const o = ctx.orig;
   const lead = firstToken(norm);
-  let found = -1;
+  let best = -1;
+  let bestScore = -1;
+  let second = -1;
   for (let j = 0; j < o.text.length; j++) {
     if (o.weak[j] || firstToken(o.norm[j]!) !== lead || !editedVersion(o.norm[j]!, norm)) continue;
-    if (found >= 0) return -1;
-    found = j;
+    const score = dice(o.norm[j]!, norm);
+    if (score > bestScore) {
+      second = bestScore;
+      bestScore = score;
+      best = j;
+    } else if (score > second) second = score;
   }
-  return found;
+  return best >= 0 && (second < 0 || bestScore - second >= EDIT_MARGIN) ? best : -1;
 }
 
 /**
  * The original row of the first line a hunk of edited lines only edits: every non-blank line is
- * strong, absent from the original, and an edit of exactly one original line, those lines in order
+ * strong, absent from the original, and an edit of one original line (onlyEditedRow), those lines in order
  * and adjacent (blank lines aside). Null otherwise.
  */
 export function editedHunkRow(ctx: MergeContext, seg: Segment): number | null {

@@ -528,7 +528,8 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
   // A line no more like j than j's siblings are is a new sibling (a mapping line beside the old
   // ones), unless it is j with one token renamed, shown in j's place (licence-rules.ts).
   // j grown or shrunk at one place (a name lengthened, a literal extended) is j's edit, not a sibling (extended-line.ts).
-  const distinct = orig.weak[j] || distinctEdit(orig, j, norm) || extendedInPlace(orig.norm[j]!, norm);
+  // So is j wrapped whole in a new expression (wrapped-line.ts).
+  const distinct = orig.weak[j] || distinctEdit(orig, j, norm) || extendedInPlace(orig.norm[j]!, norm) || wrapsLine(orig.norm[j]!, norm);
   const oneToken = !distinct && renamedInPlace(orig.norm[j]!, norm);
   const at = view.where.get(key(norm));
   // A line that came from an inline marker's expansion is judged by its text alone.
