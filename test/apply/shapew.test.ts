@@ -1,7 +1,7 @@
 // Guards of branch shapew (docs/apply.md): hunks placed by their own lines whatever order the
 // update wrote them in, and edits at the file's first and last lines. Revealed by held-out cases in
-// Python and TypeScript (sets i py10, q ts03, q py04, t py05, y ts03); the guards are in Kotlin,
-// Swift, Lua and C#.
+// Python, TypeScript, C++ and HTML (sets i py10, q ts03, q py04, t py05, y ts03, y cpp01, j html02);
+// the guards are in Kotlin, Swift, Lua, C# and Rust.
 import { describe, expect, it } from 'vitest';
 import { lines } from './judged.js';
 import { checkLoss } from '../../src/apply/loss.js';
@@ -51,7 +51,18 @@ const csCode = BOM + lines(['using System.Collections.Generic;', ...csRest]);
 const csUpdate = lines(['using System;', 'using System.Collections.Generic;', '// ... existing code ...']);
 const csExpected = BOM + lines(['using System;', 'using System.Collections.Generic;', ...csRest]);
 
+// Rust: a location comment between two hunks, after a blank line and no marker, moves to another function.
+const rsFns = (extra: string[], cap: string): string[] => [
+  'pub struct Queue {', '    items: Vec<u32>,', `    cap: usize,`, ...extra, '}', '', 'impl Queue {', '    pub fn new(cap: usize) -> Self {',
+  '        Queue { items: Vec::new(), cap }', '    }', '', '    pub fn push(&mut self, x: u32) -> bool {', `        if self.items.len() >= ${cap} {`,
+  '            return false;', '        }', '        self.items.push(x);', '        true', '    }', '', '    pub fn len(&self) -> usize {', '        self.items.len()', '    }', '}'];
+const rsCode = lines(rsFns([], 'self.cap'));
+const rsUpdate = lines(['pub struct Queue {', '    items: Vec<u32>,', '    cap: usize,', '    dropped: u64,', '}', '', '// and in push():', '    pub fn push(&mut self, x: u32) -> bool {',
+  '        if self.items.len() >= self.cap && self.dropped < u64::MAX {', '            return false;', '        }']);
+const rsExpected = lines(rsFns(['    dropped: u64,'], 'self.cap && self.dropped < u64::MAX'));
+
 describe('shapew: hunk order and file edges', () => {
+  it('Rust: a location comment between hunks stands as a marker and is not written', () => mergesTo(rsCode, rsUpdate, rsExpected));
   it('Swift: a hunk of edited lines only goes on the lines it edits, not after the hunk before it', () => mergesTo(swiftCode, swiftUpdate, swiftExpected));
   it('Kotlin: new code after a marker travels with its hunk; the imports hunk goes first', () => mergesTo(ktCode, ktUpdate, ktExpected));
   it('Lua: the last line wrapped whole is replaced, not kept after its edit', () => {
