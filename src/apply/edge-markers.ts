@@ -6,6 +6,7 @@
 // deleting the file's head and having the no-loss pass put it back out of order.
 import { codeBracketDelta } from './brackets.js';
 import { closersOnly } from './closer-resume.js';
+import { editsEdgeLine } from './edge-line-edit.js';
 import { editedVersion, firstToken } from './lines.js';
 import { firstAtOrAbove, strongLines, type MergeContext, type Segment } from './merge-context.js';
 import { insideBlockBeforeEnd } from './open-blocks.js';
@@ -117,6 +118,8 @@ function showsEdge(ctx: MergeContext, seg: Segment, side: 'head' | 'tail'): bool
   for (let x = 0; x < n; x++) {
     const j = side === 'head' ? oc[x]! : oc[oc.length - 1 - x]!;
     const i = side === 'head' ? sc[x]! : sc[sc.length - 1 - x]!;
+    // The edge line itself may be edited when the line next to it is shown unchanged (edge-line-edit.ts).
+    if (x === 0 && n > 1 && !closers && editsEdgeLine(o.norm[j]!, seg.lines.norm[i]!)) continue;
     if (o.norm[j] !== seg.lines.norm[i]) return false;
     // Closing lines alone (`    }` after a marker) show the file's end only at its indentation.
     if (closers && o.indent[j] !== seg.lines.indent[i]) return false;

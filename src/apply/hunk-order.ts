@@ -3,7 +3,7 @@
 // copies (a new endpoint repeating `if (x is null) { return NotFound(); }` of its neighbour), which
 // makes a hunk written in order look out of order. The reordering is believed only when the hunks'
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
-import { fastChains, staysInOpenerBlock } from './merge-fast.js';
+import { fastChains, segmentPlace } from './merge-fast.js';
 import type { MergeContext } from './merge-context.js';
 import { continuesOpenBlock } from './open-blocks.js';
 
@@ -21,8 +21,9 @@ export function fileOrderHolds(ctx: MergeContext, order: number[]): boolean {
   let prevLast = -1;
   for (const k of order) {
     // Segments without an anchor, or continuing the block the one before them opened, travel with
-    // the segment before them (merge-fast.ts fileOrder).
-    if (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k)) continue;
+    // the segment before them (merge-fast.ts fileOrder): a line of their new code that happens to
+    // occur elsewhere in the file (a copied `assert`) does not make them a hunk of their own.
+    if (segmentPlace(ctx, k) === 'previous') continue;
     const r = anchorRange(ctx, k);
     if (!r) continue;
     if (r[0] <= prevLast) return false;

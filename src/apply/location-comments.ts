@@ -11,12 +11,13 @@
 import { escapeRe } from './escape-regexp.js';
 import { splitLines } from './lines.js';
 import { commentBody, markerLines } from './markers.js';
+import { leadingConnectiveDropped, markerFor, separatesHunks } from './hunk-separator.js';
 import { definesName } from './removals.js';
 
 const PLACE_KINDS = 'class|struct|module|object|impl|interface|trait|enum|namespace|component|section|function|method|file|type|record|element|tag|block|controller|service';
 /** `in ProjectRepository`, `inside the FooService class`, `in the <head>:`, `(in Foo.bar)`. */
 const IN_PLACE = new RegExp(
-  `^(?:in|inside|within|into|under)\\s+(?:the\\s+)?(?:(?:${PLACE_KINDS})\\s+)?[\`'"]?<?([\\w$.:#/-]+?)>?[\`'"]?(?:\\s+(?:${PLACE_KINDS}))?\\s*:?$`,
+  `^(?:in|inside|within|into|under)\\s+(?:the\\s+)?(?:(?:${PLACE_KINDS})\\s+)?[\`'"]?<?([\\w$.:#/-]+?)>?(?:\\(\\))?[\`'"]?(?:\\s+(?:${PLACE_KINDS}))?\\s*:?$`,
   'i',
 );
 /** `file: src/app.ts`, `path: x`, or a bare path `src/app.ts` (first line of the update only). */
@@ -37,6 +38,7 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
   const originalNorms = new Set(o.norm);
   const marker = markerLines(u.text, o.text);
   const drop = new Uint8Array(u.text.length);
+  const marked = new Uint8Array(u.text.length);
   const names: string[] = [];
   let atHunkStart = true;
   let firstLine = true;
@@ -45,7 +47,16 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
     if (marker[i]) { atHunkStart = true; firstLine = false; continue; }
     const wasStart = atHunkStart, wasFirst = firstLine;
     atHunkStart = firstLine = false;
-    if (!wasStart || originalNorms.has(u.norm[i]!)) continue;
+    if (originalNorms.has(u.norm[i]!)) continue;
+    // Set apart by a blank line after a hunk, it also ends that hunk (hunk-separator.ts).
+    if (!wasStart) {
+      const place = separatesHunks(u, i) ? placeNames(leadingConnectiveDropped(commentBody(u.text[i]!)), o.text, code, false) : null;
+      if (!place) continue;
+      marked[i] = 1;
+      names.push(...place);
+      atHunkStart = true;
+      continue;
+    }
     const body = commentBody(u.text[i]!)?.replace(/^\((.*)\)$/, '$1').trim();
     if (!body) continue;
     const place = placeNames(body, o.text, code, wasFirst);
@@ -56,8 +67,8 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
     for (let j = i + 1; j < u.text.length && u.blank[j]; j++) drop[j] = 1;
     atHunkStart = true;
   }
-  if (!drop.includes(1)) return null;
-  return { update: u.text.map((t, i) => (drop[i] ? '' : t + u.eol[i]!)).join(''), names };
+  if (!drop.includes(1) && !marked.includes(1)) return null;
+  return { update: u.text.map((t, i) => (drop[i] ? '' : (marked[i] ? markerFor(t) : t) + u.eol[i]!)).join(''), names };
 }
 
 /** The names a comment body places the hunk by, [] for a file path, null when it is no location. */

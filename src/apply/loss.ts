@@ -11,6 +11,7 @@ import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { wrappedCopy } from './wrapped-run.js';
+import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
@@ -527,7 +528,8 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
   // A line no more like j than j's siblings are is a new sibling (a mapping line beside the old
   // ones), unless it is j with one token renamed, shown in j's place (licence-rules.ts).
   // j grown or shrunk at one place (a name lengthened, a literal extended) is j's edit, not a sibling (extended-line.ts).
-  const distinct = orig.weak[j] || distinctEdit(orig, j, norm) || extendedInPlace(orig.norm[j]!, norm);
+  // So is j wrapped whole in a new expression (wrapped-line.ts).
+  const distinct = orig.weak[j] || distinctEdit(orig, j, norm) || extendedInPlace(orig.norm[j]!, norm) || wrapsLine(orig.norm[j]!, norm);
   const oneToken = !distinct && renamedInPlace(orig.norm[j]!, norm);
   const at = view.where.get(key(norm));
   // A line that came from an inline marker's expansion is judged by its text alone.
@@ -744,7 +746,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (unexpandedInline(view, out.norm[k]!)) continue;
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
-        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!))) ||
+        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
           !foreignHead(j, k)) {
           rule = 'replaced';

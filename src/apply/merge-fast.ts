@@ -12,6 +12,7 @@ import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
 import { continuesOpenBlock, openBlockRange, uniqueOpenerBlock } from './open-blocks.js';
 import { solidRow } from './lines.js';
+import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
 
 export interface FastChains {
@@ -279,6 +280,35 @@ function loneRepeatedAnchor(ctx: MergeContext, seg: Segment, strong: number[], i
 }
 
 /**
+ * Where fileOrder puts segment k by its own lines: 'previous' when it travels with the segment
+ * before it (no anchor of its own, or it goes on inside that segment's block), else the original
+ * row of its anchor; null when that anchor is tied.
+ */
+export function segmentPlace(ctx: MergeContext, k: number): number | 'previous' | null {
+  const seg = ctx.segments[k]!;
+  // A segment closing the block the one before it left open, or going on inside the block the one
+  // before it ends on, goes on right after it (open-blocks.ts).
+  if (k > 0 && (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
+  const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
+  const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
+  // A segment with no exact anchor but an edited definition header at its start is placed there.
+  const resumed = p ? null : resumeAnchor(ctx, seg, 0);
+  if (resumed) return resumed[1];
+  // So is a hunk of edited lines only, on the lines it edits (edited-hunk.ts).
+  const edited = p ? null : editedHunkRow(ctx, seg);
+  if (edited !== null) return edited;
+  // A segment with no anchor at all (closing lines after `import (` and a marker, a new method
+  // after a marker inside its class) goes with the one before it, as the update wrote it.
+  // So does one whose only line the original has is a common one it has several times (`case _ => false`
+  // of a new `match`): new code, no anchor to reorder by.
+  if ((!p || loneRepeatedAnchor(ctx, seg, strong, p.i)) && k > 0) return 'previous';
+  if (!p || p.tied) return null;
+  // The anchor's own position: a segment that opens with new lines (a function added before an
+  // existing one) would otherwise seem to start before the previous segment's anchor.
+  return p.j;
+}
+
+/**
  * Hunks written out of file order (a model answering the second request first): each segment's
  * best anchor looked up over the whole file. Returns the segment order by anchor position when that
  * differs from the update's order and every segment has an untied anchor; null otherwise.
@@ -288,33 +318,9 @@ export function fileOrder(ctx: MergeContext): number[] | null {
   if (segs.length < 2) return null;
   const at: number[] = [];
   for (let k = 0; k < segs.length; k++) {
-    const seg = segs[k]!;
-    // A segment closing the block the one before it left open, or going on inside the block the one
-    // before it ends on, goes on right after it (open-blocks.ts).
-    if (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k)) {
-      at.push(at[k - 1]!);
-      continue;
-    }
-    const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
-    const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
-    // A segment with no exact anchor but an edited definition header at its start is placed there.
-    const resumed = p ? null : resumeAnchor(ctx, seg, 0);
-    if (resumed) {
-      at.push(resumed[1]);
-      continue;
-    }
-    // A segment with no anchor at all (closing lines after `import (` and a marker, a new method
-    // after a marker inside its class) goes with the one before it, as the update wrote it.
-    // So does one whose only line the original has is a common one it has several times (`case _ => false`
-    // of a new `match`): new code, no anchor to reorder by.
-    if ((!p || loneRepeatedAnchor(ctx, seg, strong, p.i)) && k > 0) {
-      at.push(at[k - 1]!);
-      continue;
-    }
-    if (!p || p.tied) return null;
-    // The anchor's own position: a segment that opens with new lines (a function added before an
-    // existing one) would otherwise seem to start before the previous segment's anchor.
-    at.push(p.j);
+    const place = segmentPlace(ctx, k);
+    if (place === null) return null;
+    at.push(place === 'previous' ? at[k - 1]! : place);
   }
   let ordered = true;
   for (let k = 1; k < at.length; k++) if (at[k]! < at[k - 1]!) ordered = false;

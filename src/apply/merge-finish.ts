@@ -15,6 +15,7 @@ import { closersOutweighRepeated } from './repeated-chain.js';
 import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
 import { editedBeyondInsert } from './edge-edits.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
+import { trailingLayoutBlanks } from './end-blanks.js';
 import type { Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
 import { withoutCoincident } from './coincident-anchors.js';
@@ -945,6 +946,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     spans[k] = inBlock >= 0 ? closingTailAt(seg.lines, o, inBlock, lo)
       : (k > 0 && spans[k - 1] ? siblingAfterShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : null) ??
         placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
+    const endBlanks = trailingLayoutBlanks(seg.lines, seg.markerAfter, spans[k]!.end, o);
+    if (endBlanks) spans[k] = { ...spans[k]!, drop: new Set([...(spans[k]!.drop ?? []), ...endBlanks]) };
   }
   return { spans: spans as Span[], ambiguities, rules };
 }

@@ -7,6 +7,7 @@ import { fastChains, fileOrder } from './merge-fast.js';
 import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
 import { expandBodyMarkers } from './body-markers.js';
+import { hasByteOrderMark, withByteOrderMark, withoutByteOrderMark } from './byte-order-mark.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds } from './hunk-order.js';
 import { instructionNames } from './instruction-scope.js';
@@ -130,6 +131,11 @@ function describeLines(lines: number[]): string {
  * branches of 2026-11-26 no such retry parses on any committed case.)
  */
 export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
+  // The original's byte-order mark marks the file: merged without it, it starts the result (byte-order-mark.ts).
+  if (hasByteOrderMark(sent.code)) {
+    const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
+    return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
+  }
   const result = mergeOnce(sent, mode);
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
