@@ -1,0 +1,131 @@
+// A block the update shows whole (its opening and its closing line in one segment) that reads like
+// the original block next to the anchors but is a new sibling copied from it: a list entry, a widget,
+// a form field, a route handler written in the shape of its neighbour. Growing a segment's edge pairs
+// such a copy line by line with the neighbour (equal openers and closers, values read as edited), so
+// the neighbour's own lines read as replaced and vanish without the update showing any edit of them.
+// The copy stands for the original block only when something of that block is shown in it: an equal
+// head that occurs once in the original, a head that reads as the original head's edit, or (under a
+// head the original repeats, `{`, `ListTile(`, `<div className="field">`) one of the block's own
+// lines, i.e. a body line the original has once. Otherwise the evidence does not decide between
+// "edited in place" and "new beside it", and a new block keeps the original (a visible duplicate,
+// never a silent loss).
+import { bracketDelta, closesAt, openedAt } from './brackets.js';
+import { headLine } from './foreign-head.js';
+import { attachedAnnotations } from './licence-rules.js';
+import { editedVersion, renamedInPlace, sameStatementEdited, solidRow, type Lines } from './lines.js';
+
+/** Each original's line counts (normalised text → occurrences), computed once per Lines. */
+const counts = new WeakMap<Lines, Map<string, number>>();
+
+function countsOf(o: Lines): Map<string, number> {
+  let c = counts.get(o);
+  if (!c) {
+    c = new Map();
+    for (let j = 0; j < o.norm.length; j++) if (!o.blank[j]) c.set(o.norm[j]!, (c.get(o.norm[j]!) ?? 0) + 1);
+    counts.set(o, c);
+  }
+  return c;
+}
+
+/** The [opening, closing] lines of the block line x opens (dir 1) or closes (dir -1), or null. */
+function blockAround(l: Lines, x: number, dir: 1 | -1): [number, number] | null {
+  const tag = tagBlock(l, x, dir);
+  if (tag) return tag;
+  const d = bracketDelta(l.text[x]!);
+  // An Allman head (`new MenuItem`, then `{` at its indentation) opens the block its `{` opens.
+  const brace = dir > 0 && d === 0 ? solidRow(l, x, 1) : -1;
+  if (brace >= 0 && l.norm[brace] === '{' && l.indent[brace] === l.indent[x]) {
+    const end = closesAt(l.text, brace);
+    return end < 0 ? null : [x, end];
+  }
+  if (dir > 0 ? d <= 0 : d >= 0) return null;
+  const other = dir > 0 ? closesAt(l.text, x) : openedAt(l.text, x, 0);
+  if (other < 0) return null;
+  return dir > 0 ? [x, other] : [other, x];
+}
+
+const OPENING_TAG = /^<([\w.:-]+)(?:\s[^<>]*)?>$/;
+const CLOSING_TAG = /^<\/([\w.:-]+)>$/;
+
+/** A markup element on lines of its own: its opening tag and the closing tag at the same indentation. */
+function tagBlock(l: Lines, x: number, dir: 1 | -1): [number, number] | null {
+  const m = (dir > 0 ? OPENING_TAG : CLOSING_TAG).exec(l.norm[x]!);
+  if (!m || l.norm[x]!.endsWith('/>')) return null;
+  for (let y = solidRow(l, x, dir); y >= 0; y = solidRow(l, y, dir)) {
+    if (l.indent[y]! > l.indent[x]!) continue;
+    if (l.indent[y]! < l.indent[x]!) return null;
+    const other = (dir > 0 ? CLOSING_TAG : OPENING_TAG).exec(l.norm[y]!);
+    return other && other[1] === m[1] ? (dir > 0 ? [x, y] : [y, x]) : null;
+  }
+  return null;
+}
+
+/** The line a block's head starts on (foreign-head.ts headLine), but a `{` after a finished entry (`},`) is its own head. */
+function headOf(l: Lines, h: number): number {
+  if (l.norm[h] !== '{') return headLine(l, h);
+  const above = solidRow(l, h, -1);
+  return above >= 0 && bracketDelta(l.text[above]!) === 0 && !/[,;]$/.test(l.norm[above]!) ? headLine(l, h) : h;
+}
+
+/**
+ * Segment line i (of s) would pair with original line j while an edge of the segment grows in
+ * direction dir (1: i opens a block; -1: i closes one). True when the segment shows that block whole
+ * and it does not stand for the original block at j (see the file comment): the pair, and the
+ * growth past it, are refused.
+ */
+export function copiedSiblingBlock(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1): boolean {
+  return copiedBlocks(s, i, o, j, dir) !== null;
+}
+
+/** The segment's and the original's blocks of a refused pair (see copiedSiblingBlock), or null. */
+function copiedBlocks(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1): [[number, number], [number, number]] | null {
+  const sb = blockAround(s, i, dir);
+  const ob = sb && blockAround(o, j, dir);
+  if (!sb || !ob) return null;
+  return copyOf(s, sb, o, ob) ? [sb, ob] : null;
+}
+
+function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
+  // A block of one or two lines carries nothing of its own to compare.
+  if (ob[1] - ob[0] < 2) return false;
+  const sh = headOf(s, sb[0]);
+  const oh = headOf(o, ob[0]);
+  const head = o.norm[oh]!;
+  const shown = s.norm[sh]!;
+  const count = countsOf(o);
+  if (shown === head && count.get(head) === 1) return false;
+  if (shown !== head && !(editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown))) return true;
+  const own: string[] = [];
+  for (let y = ob[0] + 1; y < ob[1]; y++) if (!o.blank[y] && !o.weak[y] && count.get(o.norm[y]!) === 1) own.push(o.norm[y]!);
+  if (own.length === 0) return false;
+  // Values copied from the sibling (`burst: 1,`) are shown too: its edit keeps most of its own lines.
+  const inCopy = new Set(s.norm.slice(sb[0] + 1, sb[1]));
+  return own.filter((n) => inCopy.has(n)).length * 2 < own.length;
+}
+
+/** A copied block of the segment and the original block it was matched into, each with the annotations above its head. */
+export type CopiedRange = [[number, number], [number, number]];
+
+/**
+ * The copied blocks among a segment's matched pairs: each pair of an opening (closing) line whose
+ * segment block copies, and does not stand for, the original block it was matched into.
+ */
+export function copiedRanges(s: Lines, o: Lines, pairs: ReadonlyArray<[number, number]>): CopiedRange[] {
+  const found: CopiedRange[] = [];
+  for (const [i, j] of pairs) {
+    if (s.blank[i] || found.some(([sb]) => i >= sb[0] && i <= sb[1])) continue;
+    const hit = copiedBlocks(s, i, o, j, bracketDelta(s.text[i]!) < 0 || CLOSING_TAG.test(s.norm[i]!) ? -1 : 1);
+    if (!hit) continue;
+    const [sb, ob] = hit;
+    // Attributes and annotations above a head go with its block (`@Test` above a copied test).
+    const sa = attachedAnnotations(s, headOf(s, sb[0]));
+    const oa = attachedAnnotations(o, headOf(o, ob[0]));
+    found.push([[Math.min(sb[0], ...sa), sb[1]], [Math.min(ob[0], ...oa), ob[1]]]);
+  }
+  return found;
+}
+
+/** The pairs that match no line of a copied block into the block it was copied from. */
+export function outsideCopies(pairs: Array<[number, number]>, copies: readonly CopiedRange[]): Array<[number, number]> {
+  return pairs.filter(([i, j]) => !copies.some(([sb, ob]) => i >= sb[0] && i <= sb[1] && j >= ob[0] && j <= ob[1]));
+}
