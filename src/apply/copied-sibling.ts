@@ -12,6 +12,7 @@
 import { bracketDelta, closesAt, openedAt } from './brackets.js';
 import { headLine } from './foreign-head.js';
 import { attachedAnnotations } from './licence-rules.js';
+import { extendedInPlace } from './extended-line.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, solidRow, type Lines } from './lines.js';
 
 /** Each original's line counts (normalised text → occurrences), computed once per Lines. */
@@ -77,12 +78,71 @@ export function copiedSiblingBlock(s: Lines, i: number, o: Lines, j: number, dir
   return copiedBlocks(s, i, o, j, dir) !== null;
 }
 
+/**
+ * Where an edge growing in direction dir goes on past a copied block that segment line i opens
+ * (dir 1) or closes (dir -1), matched to original line j: the segment line beyond the copy, the
+ * original line staying j (the copy is new lines inserted there); null when i is no such line.
+ */
+export function pastCopiedBlock(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1): number | null {
+  const hit = copiedBlocks(s, i, o, j, dir);
+  return hit === null ? null : (dir > 0 ? hit[0][1] : hit[0][0]) + dir;
+}
+
 /** The segment's and the original's blocks of a refused pair (see copiedSiblingBlock), or null. */
 function copiedBlocks(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1): [[number, number], [number, number]] | null {
   const sb = blockAround(s, i, dir);
   const ob = sb && blockAround(o, j, dir);
   if (!sb || !ob) return null;
   return copyOf(s, sb, o, ob) ? [sb, ob] : null;
+}
+
+/** Levels of enclosing blocks compared for a line inside them. */
+const MAX_LEVELS = 4;
+
+/** The nearest block around row x (its opening line above x, its closing line at or below x), or null. */
+function enclosingBlock(l: Lines, x: number): [number, number] | null {
+  let depth = l.indent[x]!;
+  for (let y = x - 1; y >= 0; y--) {
+    if (l.blank[y] || l.indent[y]! >= depth) continue;
+    depth = l.indent[y]!;
+    const b = blockAround(l, y, 1);
+    if (b && b[1] >= x) return b;
+  }
+  return null;
+}
+
+/**
+ * Segment line i sits in a block the segment shows whole, whose head is original line j's block's
+ * head as it was or edited (`{` and `{`, `ListTile(` and `ListTile(`), and that block copies j's
+ * (copyOf): i is a line of the copy, whatever text it shares with j (`burst: 1,` in a new entry).
+ * Blocks of unlike heads say nothing here (a new `if` wrapping old lines).
+ */
+function insideCopy(s: Lines, i: number, o: Lines, j: number): [[number, number], [number, number]] | null {
+  let sb = enclosingBlock(s, i);
+  let ob = enclosingBlock(o, j);
+  for (let level = 0; sb && ob && level < MAX_LEVELS; level++) {
+    if (copyOf(s, sb, o, ob)) return [sb, ob];
+    sb = enclosingBlock(s, sb[0]);
+    ob = enclosingBlock(o, ob[0]);
+  }
+  return null;
+}
+
+/** Original block ob has a sibling of an alike head right before or after it (blank lines between at most). */
+function amongSiblings(o: Lines, ob: [number, number]): boolean {
+  const oh = headOf(o, ob[0]);
+  const start = Math.min(oh, ...attachedAnnotations(o, oh));
+  const before = solidRow(o, start, -1);
+  const after = solidRow(o, ob[1], 1);
+  const prev = before >= 0 && o.indent[before] === o.indent[oh] ? blockAround(o, before, -1) : null;
+  const next = after >= 0 && o.indent[after] === o.indent[oh] ? blockAround(o, after, 1) : null;
+  return (prev !== null && alikeHeads(o, prev, o, ob)) || (next !== null && alikeHeads(o, next, o, ob));
+}
+
+function alikeHeads(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
+  const head = o.norm[headOf(o, ob[0])]!;
+  const shown = s.norm[headOf(s, sb[0])]!;
+  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown);
 }
 
 function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
@@ -94,7 +154,10 @@ function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]):
   const shown = s.norm[sh]!;
   const count = countsOf(o);
   if (shown === head && count.get(head) === 1) return false;
-  if (shown !== head && !(editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown))) return true;
+  // Unlike heads are judged elsewhere (new-name-evidence.ts, rewritten-head.ts): a new `if` around old lines is no copy.
+  if (!alikeHeads(s, sb, o, ob)) return false;
+  // Only a block among siblings of its shape is copied like this (a call's arguments edited in place are not).
+  if (!amongSiblings(o, ob)) return false;
   const own: string[] = [];
   for (let y = ob[0] + 1; y < ob[1]; y++) if (!o.blank[y] && !o.weak[y] && count.get(o.norm[y]!) === 1) own.push(o.norm[y]!);
   if (own.length === 0) return false;
@@ -114,7 +177,7 @@ export function copiedRanges(s: Lines, o: Lines, pairs: ReadonlyArray<[number, n
   const found: CopiedRange[] = [];
   for (const [i, j] of pairs) {
     if (s.blank[i] || found.some(([sb]) => i >= sb[0] && i <= sb[1])) continue;
-    const hit = copiedBlocks(s, i, o, j, bracketDelta(s.text[i]!) < 0 || CLOSING_TAG.test(s.norm[i]!) ? -1 : 1);
+    const hit = copiedBlocks(s, i, o, j, bracketDelta(s.text[i]!) < 0 || CLOSING_TAG.test(s.norm[i]!) ? -1 : 1) ?? insideCopy(s, i, o, j);
     if (!hit) continue;
     const [sb, ob] = hit;
     // Attributes and annotations above a head go with its block (`@Test` above a copied test).

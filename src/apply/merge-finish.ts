@@ -26,7 +26,7 @@ import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner }
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
 import { newTrailingDefinition } from './appended-definition.js';
-import { copiedRanges, copiedSiblingBlock, outsideCopies } from './copied-sibling.js';
+import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -211,8 +211,13 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
   };
   while (inSeg(i) && inOrig(j)) {
     if (edgeMatch(s, i, o, j, delta, dir) && !other(i, j)) {
-      // A whole block of the segment copied from the original one here is new, not its edit (copied-sibling.ts).
-      if (copiedSiblingBlock(s, i, o, j, dir)) break;
+      // A whole block of the segment copied from the original one here is new lines inserted
+      // before it, not its edit: the edge goes on past the copy (copied-sibling.ts).
+      const past = pastCopiedBlock(s, i, o, j, dir);
+      if (past !== null) {
+        i = past;
+        continue;
+      }
       push(i, j);
       i += dir;
       j += dir;
@@ -288,7 +293,11 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
       if (editedPast()) continue;
       break;
     }
-    if (copiedSiblingBlock(s, found, o, j, dir)) break;
+    const past = pastCopiedBlock(s, found, o, j, dir);
+    if (past !== null) {
+      i = past;
+      continue;
+    }
     push(found, j);
     i = found + dir;
     j += dir;
