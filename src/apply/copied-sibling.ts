@@ -13,6 +13,7 @@ import { bracketDelta, closesAt, openedAt } from './brackets.js';
 import { headLine } from './foreign-head.js';
 import { attachedAnnotations } from './licence-rules.js';
 import { extendedInPlace } from './extended-line.js';
+import { INLINE_MARKER } from './markers.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, solidRow, type Lines } from './lines.js';
 
 /** Each original's line counts (normalised text → occurrences), computed once per Lines. */
@@ -160,10 +161,22 @@ function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]):
   if (!amongSiblings(o, ob)) return false;
   const own: string[] = [];
   for (let y = ob[0] + 1; y < ob[1]; y++) if (!o.blank[y] && !o.weak[y] && count.get(o.norm[y]!) === 1) own.push(o.norm[y]!);
-  if (own.length === 0) return false;
+  // One line of its own is too little to tell a copy from that line's edit.
+  if (own.length < 2) return false;
   // Values copied from the sibling (`burst: 1,`) are shown too: its edit keeps most of its own lines.
-  const inCopy = new Set(s.norm.slice(sb[0] + 1, sb[1]));
-  return own.filter((n) => inCopy.has(n)).length * 2 < own.length;
+  // A line shortened by an inline marker (`ignores: ["dist/", /* ... */, "x"],`) shows the line it stands for.
+  const inCopy = s.norm.slice(sb[0] + 1, sb[1]);
+  const shownIn = (n: string): boolean => inCopy.some((c) => c === n || standsFor(c, n));
+  return own.filter(shownIn).length * 2 < own.length;
+}
+
+/** Update line c holds an inline marker and the original line n starts and ends as c does around it. */
+function standsFor(c: string, n: string): boolean {
+  const m = INLINE_MARKER.exec(c);
+  if (!m) return false;
+  const before = c.slice(0, m.index).trimEnd();
+  const after = c.slice(m.index + m[0].length).replace(/^[\s,]+/, '');
+  return n.startsWith(before) && n.endsWith(after);
 }
 
 /** A copied block of the segment and the original block it was matched into, each with the annotations above its head. */

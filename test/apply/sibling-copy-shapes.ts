@@ -55,15 +55,22 @@ export function newSiblingCalled(x: ShapeInput): ReturnType<typeof result> | nul
  * first body statement edited too (the anchor itself changed, set x dart01).
  */
 function siblingCopy(x: ShapeInput, anchorEdited: boolean): ReturnType<typeof result> | null {
-  const cands = leaves(x).filter((b) => b.end - b.header >= 3 && b.end - b.header <= 20 &&
+  // Code blocks, not an example inside a doc comment (`* for (…) {`).
+  const cands = leaves(x).filter((b) => b.end - b.header >= 3 && b.end - b.header <= 20 && !/^\s*(?:\*|\/\/|\/\*|#)/.test(x.lines[b.header]!) &&
     x.blocks.some((c) => c !== b && c.parent === b.parent && c.header >= b.end && c.header <= b.end + 2));
   const b = pick(x.r, cands);
   if (!b) return null;
   const copy = x.lines.slice(b.header, b.end);
-  if (b.name && /^[A-Za-z_]\w*$/.test(b.name)) {
-    const name = `${b.name}${pick(x.r, SUFFIXES)}`;
-    if (x.lines.some((t) => t.includes(name))) return null;
-    copy[0] = copy[0]!.replace(new RegExp(`\\b${escapeRe(b.name)}\\b`), name);
+  // A named block gets a name nothing else uses (a key written twice is no edit anyone makes); an
+  // anonymous one (`{`, `Widget(`) keeps its head.
+  const named = b.name.replace(/:$/, '');
+  // Named: a declaration (`function f`, `fn f`) or a key (`reporter: {`); not a keyword or a call read as a name.
+  if (named && !declared(x, b) && !new RegExp(`^\\s*["']?${escapeRe(named)}["']?\\s*[:=]`).test(x.lines[b.header]!)) return null;
+  if (named) {
+    const name = `${named}${pick(x.r, SUFFIXES)}`;
+    if (!/^[A-Za-z_]\w*$/.test(named) || x.lines.some((t) => t.includes(name))) return null;
+    copy[0] = copy[0]!.replace(new RegExp(`\\b${escapeRe(named)}\\b`), name);
+    if (copy[0] === x.lines[b.header]) return null;
   }
   let changed = 0;
   for (let k = 1; k < copy.length - 1; k++) {
