@@ -3,21 +3,9 @@
 // guards are written in languages other than the sets' cases that revealed the class (x dart01, a
 // Flutter widget; y tsx02, a JSX form field).
 import { describe, expect, it } from 'vitest';
-import { lines } from './judged.js';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { lines, mergedEverywhere } from './judged.js';
 import { splitLines } from '../../src/apply/lines.js';
 import { copiedSiblingBlock } from '../../src/apply/copied-sibling.js';
-
-const MODES = ['fast', 'large', 'auto'] as const;
-
-function expectMerged(code: string, update: string, expected: string): void {
-  for (const mode of MODES) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(checkLoss(code, update, null, out).lost).toEqual([]);
-    expect(out).toBe(expected);
-  }
-}
 
 describe('lossw: a copied sibling block is new, not the next sibling edited', () => {
   // Swift: a tab copied from the shown one, the marker right after it; the tab after it was read as edited.
@@ -33,14 +21,14 @@ describe('lossw: a copied sibling block is new, not the next sibling edited', ()
   it('swift: a tab copied after the shown one keeps the next tab', () => {
     const code = lines([...head, ...home, ...inbox, ...profile, ...tail]);
     const update = lines(['    // ... existing code ...', ...inbox, ...search, '    // ... existing code ...']);
-    expectMerged(code, update, lines([...head, ...home, ...inbox, ...search, ...profile, ...tail]));
+    mergedEverywhere(code, update, lines([...head, ...home, ...inbox, ...search, ...profile, ...tail]));
   });
 
   it('swift: the same with the shown tab edited in its first line', () => {
     const code = lines([...head, ...home, ...inbox, ...profile, ...tail]);
     const edited = ['    TabItem(', '        icon: "tray.full",', ...inbox.slice(2)];
     const update = lines([...edited, ...search, '    // ... existing code ...']);
-    expectMerged(code, update, lines([...head, ...home, ...edited, ...search, ...profile, ...tail]));
+    mergedEverywhere(code, update, lines([...head, ...home, ...edited, ...search, ...profile, ...tail]));
   });
 
   it('xml: an element copied after the shown one keeps the next element', () => {
@@ -48,7 +36,7 @@ describe('lossw: a copied sibling block is new, not the next sibling edited', ()
       ['    <item>', `        <id>${id}</id>`, `        <label>${label}</label>`, '    </item>'];
     const code = lines(['<?xml version="1.0"?>', '<menu>', ...item('open', 'Open'), ...item('save', 'Save'), ...item('quit', 'Quit'), '</menu>']);
     const update = lines(['<!-- ... existing code ... -->', ...item('save', 'Save'), ...item('export', 'Export'), '<!-- ... existing code ... -->']);
-    expectMerged(code, update, lines(['<?xml version="1.0"?>', '<menu>', ...item('open', 'Open'), ...item('save', 'Save'), ...item('export', 'Export'), ...item('quit', 'Quit'), '</menu>']));
+    mergedEverywhere(code, update, lines(['<?xml version="1.0"?>', '<menu>', ...item('open', 'Open'), ...item('save', 'Save'), ...item('export', 'Export'), ...item('quit', 'Quit'), '</menu>']));
   });
 
   it('a block stands for the original one when its head is unique there, or it shows most of its own lines', () => {
