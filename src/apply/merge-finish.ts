@@ -27,6 +27,7 @@ import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner }
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
 import { newTrailingDefinition } from './appended-definition.js';
+import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -61,6 +62,21 @@ function fillEqual(s: Lines, i: number, o: Lines, j: number, delta: number): boo
 }
 
 /** Matches segment lines (a0, a1) against original lines (b0, b1), exclusive bounds, by LCS. */
+/** A chain with the lines between its anchors matched (fillGap), ascending. */
+function fillChain(s: Lines, o: Lines, chain: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  const pairs: Array<[number, number]> = [];
+  for (let c = 0; c < chain.length; c++) {
+    const cur = chain[c]!;
+    if (c > 0) {
+      const prev = chain[c - 1]!;
+      const local = o.indent[prev[1]]! - s.indent[prev[0]]!;
+      fillGap(s, prev[0], cur[0], o, prev[1], cur[1], local, pairs);
+    }
+    pairs.push(cur);
+  }
+  return pairs;
+}
+
 function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: number, delta: number, out: Array<[number, number]>): void {
   const n = a1 - a0 - 1;
   const m = b1 - b0 - 1;
@@ -196,6 +212,13 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
   };
   while (inSeg(i) && inOrig(j)) {
     if (edgeMatch(s, i, o, j, delta, dir) && !other(i, j)) {
+      // A whole block of the segment copied from the original one here is new lines inserted
+      // before it, not its edit: the edge goes on past the copy (copied-sibling.ts).
+      const past = pastCopiedBlock(s, i, o, j, dir);
+      if (past !== null) {
+        i = past;
+        continue;
+      }
       push(i, j);
       i += dir;
       j += dir;
@@ -270,6 +293,11 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
       }
       if (editedPast()) continue;
       break;
+    }
+    const past = pastCopiedBlock(s, found, o, j, dir);
+    if (past !== null) {
+      i = past;
+      continue;
     }
     push(found, j);
     i = found + dir;
@@ -830,18 +858,16 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const lead = shallowSnippetLead(seg.lines, o, chain, prevEnd);
     if (lead) chain = chains[k] = [lead, ...chain];
     const s = seg.lines;
+    let pairs = fillChain(s, o, chain);
+    // A block the segment copies from the original one it was matched into is new lines: its anchors
+    // and matched lines there are dropped, the rest of the chain placed again (copied-sibling.ts).
+    const copies = copiedRanges(s, o, pairs);
+    const uncopied = copies.length > 0 ? outsideCopies(chain, copies) : chain;
+    if (uncopied.length > 0 && uncopied.length < chain.length) {
+      chain = chains[k] = uncopied;
+      pairs = outsideCopies(fillChain(s, o, chain), copies);
+    } else if (copies.length > 0 && uncopied.length > 0) pairs = outsideCopies(pairs, copies);
     const delta = segmentDelta(seg, o, chain);
-    const pairs: Array<[number, number]> = [];
-    // Between anchors.
-    for (let c = 0; c < chain.length; c++) {
-      const cur = chain[c]!;
-      if (c > 0) {
-        const prev = chain[c - 1]!;
-        const local = o.indent[prev[1]]! - s.indent[prev[0]]!;
-        fillGap(s, prev[0], cur[0], o, prev[1], cur[1], local, pairs);
-      }
-      pairs.push(cur);
-    }
     // Next anchored segment's first anchor bounds this one's growth.
     let nextFirst = N;
     for (let q = k + 1; q < segs.length; q++) {

@@ -1,6 +1,7 @@
 // The no-loss oracle's verdict on a pair of outputs, for the licence tests.
 import { expect } from 'vitest';
 import { checkLoss, restoreLost } from '../../src/apply/loss.js';
+import { mergeApply } from '../../src/apply/merge.js';
 
 export const lines = (a: string[]): string => a.join('\n') + '\n';
 
@@ -10,4 +11,13 @@ export function judged(code: string, update: string, lossy: string, good: string
   const { content } = restoreLost(code, update, instruction, lossy);
   expect(checkLoss(code, update, instruction, content).lost).toEqual([]);
   return checkLoss(code, update, instruction, lossy).lost;
+}
+
+/** Every mode merges the update into exactly the expected file, and the oracle finds nothing lost. */
+export function mergedEverywhere(code: string, update: string, expected: string): void {
+  for (const mode of ['fast', 'large', 'auto'] as const) {
+    const out = mergeApply({ code, update, instruction: null }, mode).content;
+    expect(checkLoss(code, update, null, out).lost).toEqual([]);
+    expect(out).toBe(expected);
+  }
 }

@@ -2,9 +2,7 @@
 // that revealed the class were YAML (a compose service's `volumes:` after `api:` and a marker, a
 // step's `if:` in one of several jobs); these guards are Java, TypeScript, CSS and Go, hand-written.
 import { describe, expect, it } from 'vitest';
-import { lines } from './judged.js';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { lines, mergedEverywhere } from './judged.js';
 import { splitLines } from '../../src/apply/lines.js';
 import { splitUpdate } from '../../src/apply/merge-context.js';
 import { opensBlock } from '../../src/apply/merge-finish.js';
@@ -13,15 +11,6 @@ import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
 await ensureAllGrammars();
 
-const MODES = ['fast', 'large', 'auto'] as const;
-
-function mergedEverywhere(code: string, update: string, expected: string): void {
-  for (const mode of MODES) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(checkLoss(code, update, null, out).lost).toEqual([]);
-    expect(out).toBe(expected);
-  }
-}
 
 describe('parentv: the head shown above a marker says which parent a child belongs to', () => {
   it('a new Java method goes into the nested class shown, not over its namesake in the other one (syntax pass)', () => {

@@ -4,7 +4,7 @@
 // constant (JS), a route handler like its neighbour (docs/apply.md, branch lossv). The update shows
 // each change with one or two lines of context above and none or one below, markers between: the copy
 // reads line by line as the original renamed in place, and only the new name's use tells them apart.
-import { pick, pinned, renderUpdate, strongLine, type Change } from './edit-gen.js';
+import { bodyLines, editLine, pick, pinned, renderUpdate, strongLine, type Change } from './edit-gen.js';
 import { declared, ind, leaves, result, type ShapeInput } from './edit-shapes.js';
 import { escapeRe } from '../../src/apply/escape-regexp.js';
 
@@ -44,3 +44,62 @@ export function newSiblingCalled(x: ShapeInput): ReturnType<typeof result> | nul
   const e = result(x, changes, update, x.r() < 0.5 ? '' : `Add ${name}, like ${b.name}, and call it where ${b.name} is called.`);
   return { ...e, determined: pinned(x.lines, e.update) };
 }
+
+/**
+ * A definition or entry copied from the one before it, with every body statement changed and its
+ * name (if it has one) changed to one nothing else uses: no second use tells the copy from an edit
+ * of a sibling, so only "the update shows it beside the old one" does (docs/apply.md, branch
+ * lossw). Inserted right after the original; the update shows one or two lines above it and the
+ * marker right after it (the copy before the next sibling's place), or the copy and the next lines
+ * after a marker. With `anchorEdited`, the update shows the original from its first line with its
+ * first body statement edited too (the anchor itself changed, set x dart01).
+ */
+function siblingCopy(x: ShapeInput, anchorEdited: boolean): ReturnType<typeof result> | null {
+  // Code blocks, not an example inside a doc comment (`* for (…) {`).
+  const cands = leaves(x).filter((b) => b.end - b.header >= 3 && b.end - b.header <= 20 && !/^\s*(?:\*|\/\/|\/\*|#)/.test(x.lines[b.header]!) &&
+    x.blocks.some((c) => c !== b && c.parent === b.parent && c.header >= b.end && c.header <= b.end + 2));
+  const b = pick(x.r, cands);
+  if (!b) return null;
+  const copy = x.lines.slice(b.header, b.end);
+  // A named block gets a name nothing else uses (a key written twice is no edit anyone makes); an
+  // anonymous one (`{`, `Widget(`) keeps its head.
+  const named = b.name.replace(/:$/, '');
+  // Named: a declaration (`function f`, `fn f`) or a key (`reporter: {`); not a keyword or a call read as a name.
+  if (named && !declared(x, b) && !new RegExp(`^\\s*["']?${escapeRe(named)}["']?\\s*[:=]`).test(x.lines[b.header]!)) return null;
+  if (named) {
+    const name = `${named}${pick(x.r, SUFFIXES)}`;
+    if (!/^[A-Za-z_]\w*$/.test(named) || x.lines.some((t) => t.includes(name))) return null;
+    copy[0] = copy[0]!.replace(new RegExp(`\\b${escapeRe(named)}\\b`), name);
+    if (copy[0] === x.lines[b.header]) return null;
+  }
+  let changed = 0;
+  for (let k = 1; k < copy.length - 1; k++) {
+    if (!strongLine(copy[k]!)) continue;
+    const e = editLine(copy[k]!, x.r);
+    if (e && e !== copy[k]) {
+      copy[k] = e;
+      changed++;
+    }
+  }
+  if (changed === 0) return null;
+  const blankAfter = b.end < x.lines.length && x.lines[b.end]!.trim() === '';
+  const changes: Change[] = [{ start: b.end, end: b.end, lines: blankAfter ? ['', ...copy] : copy }];
+  let before = 1 + Math.floor(x.r() * 2);
+  let after = 0;
+  if (anchorEdited) {
+    const first = bodyLines(x.lines, b)[0];
+    const e = first === undefined ? null : editLine(x.lines[first]!, x.r);
+    if (first === undefined || !e || e === x.lines[first]) return null;
+    changes.push({ start: first, end: first + 1, lines: [e] });
+    before = first - b.header + 1;
+  } else if (x.r() < 0.5) {
+    before = 0;
+    after = 1 + Math.floor(x.r() * 2);
+  }
+  const update = renderUpdate(x.lines, changes, x.lang, x.r, { before, after, leadingMarker: true, trailingMarker: true });
+  const e = result(x, changes, update, '');
+  return { ...e, determined: pinned(x.lines, e.update) };
+}
+
+export const siblingCopyUnnamed = (x: ShapeInput): ReturnType<typeof result> | null => siblingCopy(x, false);
+export const siblingCopyAnchorEdited = (x: ShapeInput): ReturnType<typeof result> | null => siblingCopy(x, true);

@@ -1,0 +1,207 @@
+// A block the update shows whole (its opening and its closing line in one segment) that reads like
+// the original block next to the anchors but is a new sibling copied from it: a list entry, a widget,
+// a form field, a route handler written in the shape of its neighbour. Growing a segment's edge pairs
+// such a copy line by line with the neighbour (equal openers and closers, values read as edited), so
+// the neighbour's own lines read as replaced and vanish without the update showing any edit of them.
+// The copy stands for the original block only when something of that block is shown in it: an equal
+// head that occurs once in the original, a head that reads as the original head's edit, or (under a
+// head the original repeats, `{`, `ListTile(`, `<div className="field">`) one of the block's own
+// lines, i.e. a body line the original has once. Otherwise the evidence does not decide between
+// "edited in place" and "new beside it", and a new block keeps the original (a visible duplicate,
+// never a silent loss).
+import { bracketDelta, closesAt, openedAt } from './brackets.js';
+import { headLine } from './foreign-head.js';
+import { attachedAnnotations } from './licence-rules.js';
+import { extendedInPlace } from './extended-line.js';
+import { INLINE_MARKER } from './markers.js';
+import { editedVersion, renamedInPlace, sameStatementEdited, solidRow, type Lines } from './lines.js';
+
+/** Each original's line counts (normalised text → occurrences), computed once per Lines. */
+const counts = new WeakMap<Lines, Map<string, number>>();
+
+function countsOf(o: Lines): Map<string, number> {
+  let c = counts.get(o);
+  if (!c) {
+    c = new Map();
+    for (let j = 0; j < o.norm.length; j++) if (!o.blank[j]) c.set(o.norm[j]!, (c.get(o.norm[j]!) ?? 0) + 1);
+    counts.set(o, c);
+  }
+  return c;
+}
+
+/** The [opening, closing] lines of the block line x opens (dir 1) or closes (dir -1), or null. */
+function blockAround(l: Lines, x: number, dir: 1 | -1): [number, number] | null {
+  const tag = tagBlock(l, x, dir);
+  if (tag) return tag;
+  const d = bracketDelta(l.text[x]!);
+  // An Allman head (`new MenuItem`, then `{` at its indentation) opens the block its `{` opens.
+  const brace = dir > 0 && d === 0 ? solidRow(l, x, 1) : -1;
+  if (brace >= 0 && l.norm[brace] === '{' && l.indent[brace] === l.indent[x]) {
+    const end = closesAt(l.text, brace);
+    return end < 0 ? null : [x, end];
+  }
+  if (dir > 0 ? d <= 0 : d >= 0) return null;
+  const other = dir > 0 ? closesAt(l.text, x) : openedAt(l.text, x, 0);
+  if (other < 0) return null;
+  return dir > 0 ? [x, other] : [other, x];
+}
+
+const OPENING_TAG = /^<([\w.:-]+)(?:\s[^<>]*)?>$/;
+const CLOSING_TAG = /^<\/([\w.:-]+)>$/;
+
+/** A markup element on lines of its own: its opening tag and the closing tag at the same indentation. */
+function tagBlock(l: Lines, x: number, dir: 1 | -1): [number, number] | null {
+  const m = (dir > 0 ? OPENING_TAG : CLOSING_TAG).exec(l.norm[x]!);
+  if (!m || l.norm[x]!.endsWith('/>')) return null;
+  for (let y = solidRow(l, x, dir); y >= 0; y = solidRow(l, y, dir)) {
+    if (l.indent[y]! > l.indent[x]!) continue;
+    if (l.indent[y]! < l.indent[x]!) return null;
+    const other = (dir > 0 ? CLOSING_TAG : OPENING_TAG).exec(l.norm[y]!);
+    return other && other[1] === m[1] ? (dir > 0 ? [x, y] : [y, x]) : null;
+  }
+  return null;
+}
+
+/** The line a block's head starts on (foreign-head.ts headLine), but a `{` after a finished entry (`},`) is its own head. */
+function headOf(l: Lines, h: number): number {
+  if (l.norm[h] !== '{') return headLine(l, h);
+  const above = solidRow(l, h, -1);
+  return above >= 0 && bracketDelta(l.text[above]!) === 0 && !/[,;]$/.test(l.norm[above]!) ? headLine(l, h) : h;
+}
+
+/**
+ * Segment line i (of s) would pair with original line j while an edge of the segment grows in
+ * direction dir (1: i opens a block; -1: i closes one). True when the segment shows that block whole
+ * and it does not stand for the original block at j (see the file comment): the pair, and the
+ * growth past it, are refused.
+ */
+export function copiedSiblingBlock(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1): boolean {
+  return copiedBlocks(s, i, o, j, dir) !== null;
+}
+
+/**
+ * Where an edge growing in direction dir goes on past a copied block that segment line i opens
+ * (dir 1) or closes (dir -1), matched to original line j: the segment line beyond the copy, the
+ * original line staying j (the copy is new lines inserted there); null when i is no such line.
+ */
+export function pastCopiedBlock(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1): number | null {
+  const hit = copiedBlocks(s, i, o, j, dir);
+  return hit === null ? null : (dir > 0 ? hit[0][1] : hit[0][0]) + dir;
+}
+
+/** The segment's and the original's blocks of a refused pair (see copiedSiblingBlock), or null. */
+function copiedBlocks(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1): [[number, number], [number, number]] | null {
+  const sb = blockAround(s, i, dir);
+  const ob = sb && blockAround(o, j, dir);
+  if (!sb || !ob) return null;
+  return copyOf(s, sb, o, ob) ? [sb, ob] : null;
+}
+
+/** Levels of enclosing blocks compared for a line inside them. */
+const MAX_LEVELS = 4;
+
+/** The nearest block around row x (its opening line above x, its closing line at or below x), or null. */
+function enclosingBlock(l: Lines, x: number): [number, number] | null {
+  let depth = l.indent[x]!;
+  for (let y = x - 1; y >= 0; y--) {
+    if (l.blank[y] || l.indent[y]! >= depth) continue;
+    depth = l.indent[y]!;
+    const b = blockAround(l, y, 1);
+    if (b && b[1] >= x) return b;
+  }
+  return null;
+}
+
+/**
+ * Segment line i sits in a block the segment shows whole, whose head is original line j's block's
+ * head as it was or edited (`{` and `{`, `ListTile(` and `ListTile(`), and that block copies j's
+ * (copyOf): i is a line of the copy, whatever text it shares with j (`burst: 1,` in a new entry).
+ * Blocks of unlike heads say nothing here (a new `if` wrapping old lines).
+ */
+function insideCopy(s: Lines, i: number, o: Lines, j: number): [[number, number], [number, number]] | null {
+  let sb = enclosingBlock(s, i);
+  let ob = enclosingBlock(o, j);
+  for (let level = 0; sb && ob && level < MAX_LEVELS; level++) {
+    if (copyOf(s, sb, o, ob)) return [sb, ob];
+    sb = enclosingBlock(s, sb[0]);
+    ob = enclosingBlock(o, ob[0]);
+  }
+  return null;
+}
+
+/** Original block ob has a sibling of an alike head right before or after it (blank lines between at most). */
+function amongSiblings(o: Lines, ob: [number, number]): boolean {
+  const oh = headOf(o, ob[0]);
+  const start = Math.min(oh, ...attachedAnnotations(o, oh));
+  const before = solidRow(o, start, -1);
+  const after = solidRow(o, ob[1], 1);
+  const prev = before >= 0 && o.indent[before] === o.indent[oh] ? blockAround(o, before, -1) : null;
+  const next = after >= 0 && o.indent[after] === o.indent[oh] ? blockAround(o, after, 1) : null;
+  return (prev !== null && alikeHeads(o, prev, o, ob)) || (next !== null && alikeHeads(o, next, o, ob));
+}
+
+function alikeHeads(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
+  const head = o.norm[headOf(o, ob[0])]!;
+  const shown = s.norm[headOf(s, sb[0])]!;
+  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown);
+}
+
+function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
+  // A block of one or two lines carries nothing of its own to compare.
+  if (ob[1] - ob[0] < 2) return false;
+  const sh = headOf(s, sb[0]);
+  const oh = headOf(o, ob[0]);
+  const head = o.norm[oh]!;
+  const shown = s.norm[sh]!;
+  const count = countsOf(o);
+  if (shown === head && count.get(head) === 1) return false;
+  // Unlike heads are judged elsewhere (new-name-evidence.ts, rewritten-head.ts): a new `if` around old lines is no copy.
+  if (!alikeHeads(s, sb, o, ob)) return false;
+  // Only a block among siblings of its shape is copied like this (a call's arguments edited in place are not).
+  if (!amongSiblings(o, ob)) return false;
+  const own: string[] = [];
+  for (let y = ob[0] + 1; y < ob[1]; y++) if (!o.blank[y] && !o.weak[y] && count.get(o.norm[y]!) === 1) own.push(o.norm[y]!);
+  // One line of its own is too little to tell a copy from that line's edit.
+  if (own.length < 2) return false;
+  // Values copied from the sibling (`burst: 1,`) are shown too: its edit keeps most of its own lines.
+  // A line shortened by an inline marker (`ignores: ["dist/", /* ... */, "x"],`) shows the line it stands for.
+  const inCopy = s.norm.slice(sb[0] + 1, sb[1]);
+  const shownIn = (n: string): boolean => inCopy.some((c) => c === n || standsFor(c, n));
+  return own.filter(shownIn).length * 2 < own.length;
+}
+
+/** Update line c holds an inline marker and the original line n starts and ends as c does around it. */
+function standsFor(c: string, n: string): boolean {
+  const m = INLINE_MARKER.exec(c);
+  if (!m) return false;
+  const before = c.slice(0, m.index).trimEnd();
+  const after = c.slice(m.index + m[0].length).replace(/^[\s,]+/, '');
+  return n.startsWith(before) && n.endsWith(after);
+}
+
+/** A copied block of the segment and the original block it was matched into, each with the annotations above its head. */
+export type CopiedRange = [[number, number], [number, number]];
+
+/**
+ * The copied blocks among a segment's matched pairs: each pair of an opening (closing) line whose
+ * segment block copies, and does not stand for, the original block it was matched into.
+ */
+export function copiedRanges(s: Lines, o: Lines, pairs: ReadonlyArray<[number, number]>): CopiedRange[] {
+  const found: CopiedRange[] = [];
+  for (const [i, j] of pairs) {
+    if (s.blank[i] || found.some(([sb]) => i >= sb[0] && i <= sb[1])) continue;
+    const hit = copiedBlocks(s, i, o, j, bracketDelta(s.text[i]!) < 0 || CLOSING_TAG.test(s.norm[i]!) ? -1 : 1) ?? insideCopy(s, i, o, j);
+    if (!hit) continue;
+    const [sb, ob] = hit;
+    // Attributes and annotations above a head go with its block (`@Test` above a copied test).
+    const sa = attachedAnnotations(s, headOf(s, sb[0]));
+    const oa = attachedAnnotations(o, headOf(o, ob[0]));
+    found.push([[Math.min(sb[0], ...sa), sb[1]], [Math.min(ob[0], ...oa), ob[1]]]);
+  }
+  return found;
+}
+
+/** The pairs that match no line of a copied block into the block it was copied from. */
+export function outsideCopies(pairs: Array<[number, number]>, copies: readonly CopiedRange[]): Array<[number, number]> {
+  return pairs.filter(([i, j]) => !copies.some(([sb, ob]) => i >= sb[0] && i <= sb[1] && j >= ob[0] && j <= ob[1]));
+}
