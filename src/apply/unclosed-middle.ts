@@ -39,6 +39,13 @@ function opensInSegment(u: Lines, orig: Lines, from: number, to: number, end: nu
   return false;
 }
 
+/** The update's closing-only lines that end at row a (blank lines end the run), in order. */
+function closingRun(u: Lines, from: number, a: number): number[] {
+  const run: number[] = [];
+  for (let x = a; x >= from && !u.blank[x] && CLOSER_ONLY.test(u.norm[x]!); x--) run.unshift(x);
+  return run;
+}
+
 /** The update with the closing lines its segments leave out before a dedent written in (unchanged when none). */
 export function closeUnclosedMiddles(update: string, code: string): string {
   const u = splitLines(update);
@@ -62,14 +69,23 @@ export function closeUnclosedMiddles(update: string, code: string): string {
     const a = prev;
     prev = b;
     // A closing line after the dedent is the update closing blocks itself.
-    if (a < 0 || u.indent[a]! <= u.indent[b]! || CLOSER_ONLY.test(u.norm[a]!) || CLOSER_ONLY.test(u.norm[b]!)) continue;
+    if (a < 0 || u.indent[a]! <= u.indent[b]! || CLOSER_ONLY.test(u.norm[b]!)) continue;
     const j = rowOf(u.norm[b]!);
     if (j < 0) continue;
     const closers = closersBefore(orig, j);
-    if (closers.length === 0 || !opensInSegment(u, orig, segStart, a, closers[0]!, orig.indent[j]!, rowOf)) continue;
+    // The update may close the inner blocks itself (an `if`'s `end`) and leave out the outer ones
+    // (the method's): the closers it shows right before the dedent are the original's first ones.
+    const run = closingRun(u, segStart, a);
+    const rel = (l: Lines, y: number, base: number): number => l.indent[y]! - l.indent[base]!;
+    if (run.length >= closers.length || run.some((x, k) => u.norm[x] !== orig.norm[closers[k]!] || rel(u, x, b) !== rel(orig, closers[k]!, j))) continue;
+    const left = closers.slice(run.length);
+    if (!opensInSegment(u, orig, segStart, a, closers[0]!, orig.indent[j]!, rowOf)) continue;
     let shown = false;
-    for (let x = segStart; x <= a && !shown; x++) shown = closers.some((y) => orig.norm[y] === u.norm[x]);
-    if (!shown) inserts.set(a, closers);
+    for (let x = segStart; x <= a && !shown; x++) {
+      // At another depth (relative to the line after the gap) an equal closer closes another block.
+      shown = !run.includes(x) && left.some((y) => orig.norm[y] === u.norm[x] && rel(u, x, b) === rel(orig, y, j));
+    }
+    if (!shown) inserts.set(a, left);
   }
   if (inserts.size === 0) return update;
   let out = '';
