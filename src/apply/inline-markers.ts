@@ -91,7 +91,8 @@ function pickCandidate<C extends { j: number }>(cands: C[], update: string[], i:
  * other `import {` lines), the one whose list holds the elements the update shows, when it alone does.
  */
 function bySharedElements(cands: Candidate[], line: string, g: BracketList): Candidate | null {
-  const shown = new Set(g.elements.map((e) => line.slice(e.start, e.end)).filter((t) => !isMarkerElement(t)));
+  // Elements as written, with a marker comment glued to one split off it (`/* ... */ .product(…)`).
+  const shown = new Set(pieces(line, g).filter((p) => !p.marker).map((p) => line.slice(p.start, p.end)));
   let best: Candidate | null = null;
   let bestScore = 0;
   let tie = false;
@@ -99,6 +100,38 @@ function bySharedElements(cands: Candidate[], line: string, g: BracketList): Can
     const score = c.list.elements.filter((e) => shown.has(c.text.slice(e.start, e.end))).length;
     if (score > bestScore) [best, bestScore, tie] = [c, score, false];
     else if (score === bestScore && score > 0) tie = true;
+  }
+  return tie ? null : best;
+}
+
+/** Update lines looked at above a line for the original context that places it. */
+const CONTEXT_ABOVE = 3;
+
+/**
+ * Among lines nothing else tells apart, the one whose original lines just above are the update's
+ * lines just above it (`name: "FeedKit",` over one of several `dependencies: [...]`), when it alone
+ * has the longest such run.
+ */
+function byContextAbove<C extends { j: number }>(cands: C[], update: string[], i: number, orig: Original): C | null {
+  const above: string[] = [];
+  for (let k = i - 1; k >= 0 && above.length < CONTEXT_ABOVE; k--) {
+    const t = update[k]!.trim();
+    if (!t) continue;
+    if (isMarkerLine(t, orig.set)) break;
+    above.push(t);
+  }
+  let best: C | null = null;
+  let bestRun = 0;
+  let tie = false;
+  for (const c of cands) {
+    let run = 0;
+    for (let y = c.j - 1; y >= 0 && run < above.length; y--) {
+      if (!orig.trimmed[y]) continue;
+      if (orig.trimmed[y] !== above[run]) break;
+      run++;
+    }
+    if (run > bestRun) [best, bestRun, tie] = [c, run, false];
+    else if (run === bestRun && run > 0) tie = true;
   }
   return tie ? null : best;
 }
@@ -277,7 +310,7 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, mod
       if (spread) cands.push({ j, text: spread.text, list: spread.list, spread });
     }
   });
-  const c = pickCandidate(cands, update, i, orig, (left) => bySharedElements(left, line, g));
+  const c = pickCandidate(cands, update, i, orig, (left) => bySharedElements(left, line, g) ?? byContextAbove(left, update, i, orig));
   const out = c && expandList(line, g, c, orig);
   if (!out || !c.spread) return out;
   return respread(out, g.open, c.spread, orig.lines)?.join('\n') ?? null;

@@ -78,3 +78,15 @@ describe('the line whose list holds the shown elements', () => {
     expect(expandInlineMarkers('import { Card, CardFooter, /* ... */ } from "./card";\n', code)).toBe('import { Card, CardFooter, CardBody, CardTitle } from "./card";\n');
   });
 });
+
+describe('several equal-headed list lines with the same shown elements', () => {
+  it('takes the one whose original lines just above are the update lines above it', () => {
+    const code = ['products:', '  - name: cli', '    kind: bin', 'targets:', '  - name: core', '    kind: lib', '    deps: [a, b]', '  - name: cli', '    kind: bin', '    deps: [a, c]', ''].join('\n');
+    const update = 'targets:\n  # ...\n  - name: cli\n    kind: bin\n    deps: [a, /* ... */, d]\n';
+    expect(expandInlineMarkers(update, code)).toBe('targets:\n  # ...\n  - name: cli\n    kind: bin\n    deps: [a, c, d]\n');
+  });
+  it('reads a marker comment glued to an element apart from it when matching shown elements', () => {
+    const code = 'val a = listOf(1, 2)\nval deps = listOf(core, net, log)\nval b = listOf(3)\n';
+    expect(expandInlineMarkers('val deps = listOf(core, /* ... */ log, trace)\n', code.replace('val a = listOf(1, 2)', 'val deps = listOf(core, ui)'))).toBe('val deps = listOf(core, net, log, trace)\n');
+  });
+});
