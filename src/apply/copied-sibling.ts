@@ -15,19 +15,7 @@ import { attachedAnnotations } from './licence-rules.js';
 import { extendedInPlace } from './extended-line.js';
 import { INLINE_MARKER } from './markers.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, solidRow, type Lines } from './lines.js';
-
-/** Each original's line counts (normalised text → occurrences), computed once per Lines. */
-const counts = new WeakMap<Lines, Map<string, number>>();
-
-function countsOf(o: Lines): Map<string, number> {
-  let c = counts.get(o);
-  if (!c) {
-    c = new Map();
-    for (let j = 0; j < o.norm.length; j++) if (!o.blank[j]) c.set(o.norm[j]!, (c.get(o.norm[j]!) ?? 0) + 1);
-    counts.set(o, c);
-  }
-  return c;
-}
+import { rowsOf } from './merge-context.js';
 
 /** The [opening, closing] lines of the block line x opens (dir 1) or closes (dir -1), or null. */
 function blockAround(l: Lines, x: number, dir: 1 | -1): [number, number] | null {
@@ -153,14 +141,14 @@ function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]):
   const oh = headOf(o, ob[0]);
   const head = o.norm[oh]!;
   const shown = s.norm[sh]!;
-  const count = countsOf(o);
-  if (shown === head && count.get(head) === 1) return false;
+  const once = (n: string): boolean => rowsOf(o, n).length === 1;
+  if (shown === head && once(head)) return false;
   // Unlike heads are judged elsewhere (new-name-evidence.ts, rewritten-head.ts): a new `if` around old lines is no copy.
   if (!alikeHeads(s, sb, o, ob)) return false;
   // Only a block among siblings of its shape is copied like this (a call's arguments edited in place are not).
   if (!amongSiblings(o, ob)) return false;
   const own: string[] = [];
-  for (let y = ob[0] + 1; y < ob[1]; y++) if (!o.blank[y] && !o.weak[y] && count.get(o.norm[y]!) === 1) own.push(o.norm[y]!);
+  for (let y = ob[0] + 1; y < ob[1]; y++) if (!o.blank[y] && !o.weak[y] && once(o.norm[y]!)) own.push(o.norm[y]!);
   // One line of its own is too little to tell a copy from that line's edit.
   if (own.length < 2) return false;
   // Values copied from the sibling (`burst: 1,`) are shown too: its edit keeps most of its own lines.

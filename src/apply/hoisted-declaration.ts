@@ -3,6 +3,7 @@
 // the new block is the original declaration's edit, one level deeper and among new lines; the merge's
 // edge growth and the no-loss pass's edit test both look for an edit at the same depth, next to
 // the lines around it, and find neither.
+import { escapeRe } from './escape-regexp.js';
 import type { Lines } from './lines.js';
 
 const ASSIGNMENT = /^([A-Za-z_$][\w$]*)\s*(?::=|=)\s*(\S.*)$/;
@@ -21,7 +22,8 @@ export function hoistedAssignment(declared: string, assigned: string): string | 
 
 /** A line in l[lo, hi) that declares `name` without a value (`let x;`, `string x;`, `var x T`). */
 export function declaresBare(l: Lines, lo: number, hi: number, name: string): boolean {
-  const bare = new RegExp(`^(?:[A-Za-z_$][\\w$<>[\\],?]*\\s+){1,3}${name.replace(/\$/g, '\\$')}(?:\\s*:\\s*[^=]+)?\\s*;?$|^(?:var|let)\\s+${name.replace(/\$/g, '\\$')}\\b[^=]*$`);
+  const n = escapeRe(name);
+  const bare = new RegExp(`^(?:[A-Za-z_$][\\w$<>[\\],?]*\\s+){1,3}${n}(?:\\s*:\\s*[^=]+)?\\s*;?$|^(?:var|let)\\s+${n}\\b[^=]*$`);
   for (let x = Math.max(0, lo); x < hi; x++) if (!l.blank[x] && bare.test(l.norm[x]!)) return true;
   return false;
 }

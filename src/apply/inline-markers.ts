@@ -93,13 +93,18 @@ function pickCandidate<C extends { j: number }>(cands: C[], update: string[], i:
 function bySharedElements(cands: Candidate[], line: string, g: BracketList): Candidate | null {
   // Elements as written, with a marker comment glued to one split off it (`/* ... */ .product(…)`).
   const shown = new Set(pieces(line, g).filter((p) => !p.marker).map((p) => line.slice(p.start, p.end)));
-  let best: Candidate | null = null;
+  return soleBest(cands, (c) => c.list.elements.filter((e) => shown.has(c.text.slice(e.start, e.end))).length);
+}
+
+/** The candidate that alone scores highest, above 0; null when none does or the highest is tied. */
+function soleBest<C>(cands: readonly C[], score: (c: C) => number): C | null {
+  let best: C | null = null;
   let bestScore = 0;
   let tie = false;
   for (const c of cands) {
-    const score = c.list.elements.filter((e) => shown.has(c.text.slice(e.start, e.end))).length;
-    if (score > bestScore) [best, bestScore, tie] = [c, score, false];
-    else if (score === bestScore && score > 0) tie = true;
+    const n = score(c);
+    if (n > bestScore) [best, bestScore, tie] = [c, n, false];
+    else if (n === bestScore && n > 0) tie = true;
   }
   return tie ? null : best;
 }
@@ -120,20 +125,15 @@ function byContextAbove<C extends { j: number }>(cands: C[], update: string[], i
     if (isMarkerLine(t, orig.set)) break;
     above.push(t);
   }
-  let best: C | null = null;
-  let bestRun = 0;
-  let tie = false;
-  for (const c of cands) {
+  return soleBest(cands, (c) => {
     let run = 0;
     for (let y = c.j - 1; y >= 0 && run < above.length; y--) {
       if (!orig.trimmed[y]) continue;
       if (orig.trimmed[y] !== above[run]) break;
       run++;
     }
-    if (run > bestRun) [best, bestRun, tie] = [c, run, false];
-    else if (run === bestRun && run > 0) tie = true;
-  }
-  return tie ? null : best;
+    return run;
+  });
 }
 
 /** A whole line that is a TOML / INI section header: `[dependencies]`, `[[bin]]`, `[server "a"]`. */

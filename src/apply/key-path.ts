@@ -5,16 +5,7 @@
 // the edit of the line it replaces at its own key path; a copy of a line from the same block is not.
 import type { Lines } from './lines.js';
 import { sameOwner } from './line-identity.js';
-import { buildIndex } from './merge-context.js';
-
-/** Original rows by normalised text, built once per original. */
-const rowsByText = new WeakMap<Lines, Map<string, number[]>>();
-
-function rowsOf(orig: Lines, norm: string): number[] {
-  let index = rowsByText.get(orig);
-  if (!index) rowsByText.set(orig, (index = buildIndex(orig)));
-  return index.get(norm) ?? [];
-}
+import { rowsOf } from './merge-context.js';
 
 /**
  * Every place the update shows `norm` (`shown`: segment lines, by segment) sits in blocks named

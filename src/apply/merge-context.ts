@@ -53,6 +53,16 @@ function buildRangeMin(orig: Lines): (a: number, b: number) => number {
   };
 }
 
+/** Original rows by normalised text, built once per original (buildIndex). */
+const rowsByText = new WeakMap<Lines, Map<string, number[]>>();
+
+/** The rows of the original holding `norm` (blank lines aside), from an index kept per original. */
+export function rowsOf(orig: Lines, norm: string): number[] {
+  let index = rowsByText.get(orig);
+  if (!index) rowsByText.set(orig, (index = buildIndex(orig)));
+  return index.get(norm) ?? [];
+}
+
 export function buildIndex(orig: Lines): Map<string, number[]> {
   const index = new Map<string, number[]>();
   for (let j = 0; j < orig.norm.length; j++) {
@@ -78,9 +88,10 @@ function unfence(update: string, code: string): string {
     return lines.length >= 2 && lines[lines.length - 1]!.trim() === '```' ? lines.slice(1, -1).join('\n') : update;
   }
   const fences = lines.flatMap((l, i) => (isFence(l) ? [i] : []));
-  if (fences.length !== 2 || lines[fences[1]!]!.trim() !== '```' || code.split('\n').some(isFence)) return update;
+  const codeLines = code.split('\n');
+  if (fences.length !== 2 || lines[fences[1]!]!.trim() !== '```' || codeLines.some(isFence)) return update;
   const outside = [...lines.slice(0, fences[0]), ...lines.slice(fences[1]! + 1)].filter((l) => l.trim());
-  const origLines = new Set(code.split('\n').map((l) => l.trim()));
+  const origLines = new Set(codeLines.map((l) => l.trim()));
   // Prose only: sentences the original does not hold.
   const prose = (l: string) => /^[A-Z][^{}<>=;]*[.:!]$/.test(l) && l.split(/\s+/).length >= 3;
   if (outside.length === 0 || outside.some((l) => origLines.has(l.trim()) || !prose(l.trim()))) return update;

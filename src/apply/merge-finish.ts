@@ -61,7 +61,6 @@ function fillEqual(s: Lines, i: number, o: Lines, j: number, delta: number): boo
   return o.indent[j]! - s.indent[i]! === delta;
 }
 
-/** Matches segment lines (a0, a1) against original lines (b0, b1), exclusive bounds, by LCS. */
 /** A chain with the lines between its anchors matched (fillGap), ascending. */
 function fillChain(s: Lines, o: Lines, chain: ReadonlyArray<[number, number]>): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
@@ -77,6 +76,7 @@ function fillChain(s: Lines, o: Lines, chain: ReadonlyArray<[number, number]>): 
   return pairs;
 }
 
+/** Matches segment lines (a0, a1) against original lines (b0, b1), exclusive bounds, by LCS. */
 function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: number, delta: number, out: Array<[number, number]>): void {
   const n = a1 - a0 - 1;
   const m = b1 - b0 - 1;

@@ -46,6 +46,9 @@ function closingRun(u: Lines, from: number, a: number): number[] {
   return run;
 }
 
+/** Row y's indentation relative to row base's. */
+const rel = (l: Lines, y: number, base: number): number => l.indent[y]! - l.indent[base]!;
+
 /** The update with the closing lines its segments leave out before a dedent written in (unchanged when none). */
 export function closeUnclosedMiddles(update: string, code: string): string {
   const u = splitLines(update);
@@ -76,7 +79,6 @@ export function closeUnclosedMiddles(update: string, code: string): string {
     // The update may close the inner blocks itself (an `if`'s `end`) and leave out the outer ones
     // (the method's): the closers it shows right before the dedent are the original's first ones.
     const run = closingRun(u, segStart, a);
-    const rel = (l: Lines, y: number, base: number): number => l.indent[y]! - l.indent[base]!;
     if (run.length >= closers.length || run.some((x, k) => u.norm[x] !== orig.norm[closers[k]!] || rel(u, x, b) !== rel(orig, closers[k]!, j))) continue;
     const left = closers.slice(run.length);
     if (!opensInSegment(u, orig, segStart, a, closers[0]!, orig.indent[j]!, rowOf)) continue;

@@ -4,6 +4,7 @@
 // block). On the committed external sets no exact result ever tripped it (docs/apply.md, branch
 // `verify`), so it can lower confidence without costing an exact result. Originals that already
 // have error nodes (a grammar that does not read the file fully) give no signal.
+import { withoutByteOrderMark } from '../byte-order-mark.js';
 import { parsePrefix } from './definitions.js';
 import { loadedParser, type LanguageId } from './grammars.js';
 import { originalView, readsCleanly, syntaxLineLimit } from './place.js';
@@ -11,10 +12,6 @@ import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 /** Error lines reported per result (enough to find them; the header stays short). */
 const MAX_REPORTED = 5;
-
-function withoutBom(text: string): string {
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
-}
 
 function parse(parser: Parser, lang: LanguageId, source: string): Tree | null {
   return parser.parse(parsePrefix(lang, source) + source);
@@ -49,7 +46,7 @@ export function newSyntaxErrors(original: string, merged: string): number[] | nu
   const lang = cleanGrammar(original);
   if (!lang) return null;
   const parser = loadedParser(lang)!;
-  const source = withoutBom(merged);
+  const source = withoutByteOrderMark(merged);
   const tree = parse(parser, lang, source);
   if (!tree) return null;
   try {

@@ -20,6 +20,7 @@ import { sqlDefinitions } from './sql.js';
 import { swapStart } from './kept-decorators.js';
 import { twinByContent } from './twin-content.js';
 import { showsHeadAcross, underOtherHeadAcross } from '../foreign-head.js';
+import { withoutByteOrderMark } from '../byte-order-mark.js';
 
 export interface Swap {
   kind: string;
@@ -364,7 +365,7 @@ let lastOriginal: { code: string; source: string; orig: Lines; languages: Array<
 
 export function originalView(code: string): NonNullable<typeof lastOriginal> {
   if (lastOriginal?.code === code) return lastOriginal;
-  const source = code.startsWith('\uFEFF') ? code.slice(1) : code;
+  const source = withoutByteOrderMark(code);
   const orig = splitLines(code);
   lastOriginal = { code, source, orig, languages: detectLanguages(source) };
   return lastOriginal;
