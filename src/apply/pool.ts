@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { distFile } from '../paths.js';
+import { poolTaskModule } from '../pool-entry.js';
 import type { ApplyTask, ApplyTaskResult } from './run.js';
 
 export const APPLY_WORKER_FILE = distFile('src/apply/worker.js');
@@ -27,7 +28,7 @@ export function applyPool(): Piscina<ApplyTask, ApplyTaskResult> {
   }
   const threads = threadCount();
   pool = new Piscina<ApplyTask, ApplyTaskResult>({
-    filename: APPLY_WORKER_FILE,
+    ...poolTaskModule(APPLY_WORKER_FILE),
     // Every thread starts at once: each builds the tokenizer (seconds) before its first task, so
     // threads spawned lazily under a burst would stall requests.
     minThreads: threads,

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import { EngineError } from './engine-errors.js';
 import { distFile } from '../paths.js';
+import { poolTaskModule } from '../pool-entry.js';
 import type { TextResult, TextTask } from './text-worker.js';
 
 export const TEXT_WORKER_FILE = distFile('src/engine/text-worker.js');
@@ -24,7 +25,7 @@ function textPool(): Piscina<TextTask, TextResult> | null {
     return null;
   }
   pool = new Piscina<TextTask, TextResult>({
-    filename: TEXT_WORKER_FILE,
+    ...poolTaskModule(TEXT_WORKER_FILE),
     minThreads: 0,
     maxThreads: 2,
     maxQueue: 4096,

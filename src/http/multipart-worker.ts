@@ -19,8 +19,3 @@ export default function scanForm(task: FormTask): FormTaskResult {
     throw e;
   }
 }
-
-/** A task that only proves the thread is up (multipart-pool.ts, prestartMultipartPool). */
-export function ready(): true {
-  return true;
-}
