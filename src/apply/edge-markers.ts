@@ -7,6 +7,7 @@
 import { codeBracketDelta } from './brackets.js';
 import { closersOnly } from './closer-resume.js';
 import { editsEdgeLine } from './edge-line-edit.js';
+import { editsFileTail } from './edited-tail.js';
 import { editedVersion, firstToken } from './lines.js';
 import { firstAtOrAbove, strongLines, type MergeContext, type Segment } from './merge-context.js';
 import { insideBlockBeforeEnd } from './open-blocks.js';
@@ -157,7 +158,7 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   // And a last segment inside the block of a unique line that ends before the file (open-blocks.ts).
   const closesOpened = closesEarlierBlocks(segs) || insideBlockBeforeEnd(ctx);
   const after = !last.markerAfter && (anchored(ctx, last) || closing || closesOpened || editedAnchor(ctx, last)) &&
-    ((closing && leftOpen(segs) > 0) || closesOpened || !(showsEdge(ctx, last, 'tail') && !anchoredAwayFromEnd(ctx, last)));
+    ((closing && leftOpen(segs) > 0) || closesOpened || !((showsEdge(ctx, last, 'tail') || editsFileTail(ctx, last)) && !anchoredAwayFromEnd(ctx, last)));
   if (!before && !after) return null;
   return segs.map((seg, k) => ({
     ...seg,

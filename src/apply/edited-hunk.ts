@@ -12,11 +12,31 @@ const MAX_EDITED_HUNK = 6;
 const EDIT_MARGIN = 0.1;
 
 /**
+ * Another segment of the update shows original row j unchanged, or edited more closely than `norm`
+ * edits it: the row is that segment's (a definition's head edited in one hunk is not the edit of its
+ * prototype shown in another, `f(a, b) {` beside `f(a, b);`).
+ */
+function shownElsewhere(ctx: MergeContext, seg: Segment, j: number, score: number): boolean {
+  const row = ctx.orig.norm[j]!;
+  const lead = firstToken(row);
+  for (const other of ctx.segments) {
+    if (other === seg) continue;
+    const l = other.lines;
+    for (let i = 0; i < l.text.length; i++) {
+      if (l.blank[i] || firstToken(l.norm[i]!) !== lead) continue;
+      if (l.norm[i] === row || (editedVersion(row, l.norm[i]!) && dice(row, l.norm[i]!) > score)) return true;
+    }
+  }
+  return false;
+}
+
+/**
  * The original row that `norm` reads as an edit of, or -1: the closest of the rows it reads as an
  * edit of, by a margin (`TIMEOUT_MS = 10000;` is `TIMEOUT_MS = 5000;` edited, not its neighbour
- * `MAX_RECIPIENTS = 50;` that shares its `private static final int`).
+ * `MAX_RECIPIENTS = 50;` that shares its `private static final int`). Rows another segment shows
+ * are not candidates (shownElsewhere).
  */
-function onlyEditedRow(ctx: MergeContext, norm: string): number {
+function onlyEditedRow(ctx: MergeContext, seg: Segment, norm: string): number {
   const o = ctx.orig;
   const lead = firstToken(norm);
   let best = -1;
@@ -25,6 +45,7 @@ function onlyEditedRow(ctx: MergeContext, norm: string): number {
   for (let j = 0; j < o.text.length; j++) {
     if (o.weak[j] || firstToken(o.norm[j]!) !== lead || !editedVersion(o.norm[j]!, norm)) continue;
     const score = dice(o.norm[j]!, norm);
+    if (shownElsewhere(ctx, seg, j, score)) continue;
     if (score > bestScore) {
       second = bestScore;
       bestScore = score;
@@ -46,7 +67,7 @@ export function editedHunkRow(ctx: MergeContext, seg: Segment): number | null {
   for (let i = 0; i < s.text.length; i++) {
     if (s.blank[i]) continue;
     if (s.weak[i] || ctx.index.has(s.norm[i]!) || rows.length >= MAX_EDITED_HUNK) return null;
-    const j = onlyEditedRow(ctx, s.norm[i]!);
+    const j = onlyEditedRow(ctx, seg, s.norm[i]!);
     if (j < 0) return null;
     if (rows.length > 0) {
       let next = rows[rows.length - 1]! + 1;

@@ -3,6 +3,7 @@
 // with code around them and prose comments are not markers.
 import { dottedNote, elisionNote } from './marker-wordings.js';
 import { indentLength } from './lines.js';
+import { movingNote } from './moving-note.js';
 
 /** Comment wrappers: each captures the comment's body. Order matters (block forms first). */
 const COMMENT_FORMS: RegExp[] = [
@@ -55,6 +56,8 @@ function isMarkerBody(body: string): boolean {
   const startsWithDots = /^(?:\.{2,}|…)/.test(b);
   const endsWithDots = /(?:\.{2,}|…)$/.test(b);
   const words = b.replace(/(?:\.{2,}|…)/g, ' ').trim();
+  // `... and on the Project type:`: dots, then where the next hunk goes (moving-note.ts).
+  if (movingNote(b)) return true;
   if (!PROSE.test(words)) return dottedNote(b) || elisionNote(words);
   const wordCount = words.length === 0 ? 0 : words.split(/\s+/).length;
   if (wordCount > 12) return false;

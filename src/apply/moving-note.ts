@@ -1,0 +1,28 @@
+// A marker comment that moves on to another place in the file: `# ... and on the Project type:`,
+// `// ... and update the forward declaration near the top:`, `<!-- ... and in the template, the
+// header row: -->`. The dots stand for the code skipped; the words after them say where the next
+// hunk goes, so they need not name elided code as other marker wordings do (marker-wordings.ts).
+// Read as a new comment, the note is written into the file and the hunk after it is taken as going
+// on from the one before, wherever its anchors are.
+
+/** The words a model opens with when it goes on to the next place (`and`, `also`, `then`). */
+const ONWARD = /^(?:and|also|then|plus|next|now|finally|likewise|similarly)\b/i;
+
+/** Words and names (`:root`, `__init__`, `<head>`, `a.b`) with light punctuation; no code. */
+const NOTE_TEXT = /^[\w\s'",:()/&+.[\]<>*!?@$#-]*$/;
+
+/** Longest note read this way, in words. */
+const MAX_WORDS = 12;
+
+/**
+ * True when a comment body opens with dots and goes on with a note that moves to the next hunk:
+ * its first word is a connective, or it ends with a colon that announces the code after it.
+ */
+export function movingNote(body: string): boolean {
+  const m = /^(?:\.{2,}|…)\s*(.*)$/.exec(body.trim());
+  if (!m) return false;
+  const words = m[1]!.replace(/\s*(?:\.{2,}|…)$/, '').trim();
+  if (words.length === 0 || words.length > 100 || !NOTE_TEXT.test(words)) return false;
+  if (words.split(/\s+/).length > MAX_WORDS) return false;
+  return ONWARD.test(words) || words.endsWith(':');
+}

@@ -1,0 +1,47 @@
+// Two hunks in two definitions with a note between them that says where the second one goes
+// (`// ... and in parseArgs:`, `# ... then in load:`), the way a model moves on in a chat answer:
+// written in reverse file order (the second hunk lies above the first) or in file order. The note
+// is a marker (src/apply/moving-note.ts): it is not written into the file and the second hunk goes
+// where its own lines are.
+import { isMarkerLine } from '../../src/apply/markers.js';
+import { pick, pinned, renderUpdate, type Lang } from './edit-gen.js';
+import { editIn, ind, leaves, result, standard, type Shape, type ShapeInput } from './edit-shapes.js';
+
+const NOTES = ['... and in NAME:', '... then in NAME:', '... also in NAME:', '... and further on, NAME:', '... and NAME itself:', '... and in NAME ...'];
+
+/** The note in the language's comment syntax, at the indentation of the hunk it announces. */
+function note(lang: Lang, indent: string, name: string, r: () => number): string {
+  const w = pick(r, NOTES).replace('NAME', name);
+  if (lang.line) return `${indent}${lang.line} ${w}`;
+  const [o, c] = lang.block!;
+  return `${indent}${o} ${w} ${c}`;
+}
+
+function twoHunks(x: ShapeInput, reverse: boolean): ReturnType<Shape> {
+  const ls = leaves(x);
+  if (ls.length < 2 || (!x.lang.line && !x.lang.block)) return null;
+  const a = ls[Math.floor(x.r() * (ls.length - 1))]!;
+  const b = ls[ls.indexOf(a) + 1]!;
+  const ca = editIn(x, a);
+  const cb = editIn(x, b);
+  if (!ca || !cb || cb.start - ca.start < 4) return null;
+  const u = renderUpdate(x.lines, [ca, cb], x.lang, x.r, { ...standard, before: 1, after: 1, reverse });
+  const origSet = new Set(x.lines.map((t) => t.trim()));
+  const markers = u.flatMap((t, i) => (isMarkerLine(t, origSet) ? [i] : []));
+  // The marker that opens the second hunk written; none when the two hunks' context met.
+  const at = markers.find((i) => i > 0 && u.slice(0, i).some((t) => t.trim() !== '' && !isMarkerLine(t, origSet)));
+  if (at === undefined) return null;
+  const second = reverse ? a : b;
+  const next = u.slice(at + 1).find((t) => t.trim() !== '') ?? '';
+  u[at] = note(x.lang, ind(next), second.name, x.r);
+  // Only hunks that a line of their own pins (edit-gen.ts pinned): which of several equal spans a
+  // hunk of repeated lines edits is another question than the note's.
+  if (!pinned(x.lines, u.join('\n'))) return null;
+  return result(x, [ca, cb], u, 'Two fixes.');
+}
+
+/** The hunk below written first, then a note and the hunk above it. */
+export const hunksReversedWithNote: Shape = (x) => twoHunks(x, true);
+
+/** The two hunks in file order, a note between them. */
+export const hunksInOrderWithNote: Shape = (x) => twoHunks(x, false);
