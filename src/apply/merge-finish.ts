@@ -28,6 +28,7 @@ import { anotherElement, anotherSibling } from './sibling-items.js';
 import { annotationLine } from './licence-rules.js';
 import { newTrailingDefinition } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
+import { outsideNewDefinitions } from './new-members.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -809,6 +810,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     }
     // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
     if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
+    // Before the closers of a block opened segments before, lines of definitions the original does
+    // not have anchor nothing (new-members.ts).
+    const closesShown = !resumed && closingTail(o, segs, spans, k, prevEnd).length > 0;
+    if (closesShown) chain = chains[k] = outsideNewDefinitions(seg.lines, o, chain);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
     if (!resumed && chain.length > 0) {
       const closing = closingTail(o, segs, spans, k, prevEnd);
@@ -831,6 +836,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       if (chain.length > 0) rules[k] = 'edited-line';
       // Not a line under another head than the one the update shows it under (foreign-head.ts).
       else chain = similarAnchor(ctx, seg, prevEnd, hi, leads).filter(([i, j]) => !underOtherHead(ctx, seg, i, j));
+      if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
       if (chain.length > 0 && rules[k] !== 'edited-line') {
         ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
         rules[k] = 'edited-line';
@@ -841,6 +847,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       if (chain.length === 0) chain = closingTail(o, segs, spans, k, prevEnd);
       if (chain.length === 0 && !edge) {
         chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget).filter(([i, j]) => sameOwner(seg.lines, i, o, j) && !underOtherHead(ctx, seg, i, j));
+        if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
         if (chain.length > 0) {
           ambiguities.push(`segment ${k + 1} anchored on common lines only`);
           rules[k] = 'common-lines';

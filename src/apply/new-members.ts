@@ -1,0 +1,62 @@
+// New members written under a container head the update shows: `class C {` / marker / a new method /
+// `}`. The closers after the method are the container's own (closer-anchors.ts closingTail pairs them
+// with its closing lines), so the method goes right before them. But a new method is written in the
+// shape of its siblings, and its lines are matched where a sibling has them: a check the last method
+// has once (`if (!res.ok) {`), a mapping annotation read as an edit of another endpoint's
+// (`@GetMapping("/{id}/events")` for `@GetMapping`). Such an anchor puts the new method inside (or
+// over) that sibling, and the sibling's lines are read as replaced. A line inside a definition the
+// update shows whole and the original does not define has no original line to stand at: it anchors
+// nothing, whatever text it shares with the original.
+import { lineIdentity } from './line-identity.js';
+import { attachedAnnotations } from './licence-rules.js';
+import type { Lines } from './lines.js';
+import type { Chain } from './merge-context.js';
+import { blockEnd } from './removals.js';
+
+const identities = new WeakMap<Lines, Set<string>>();
+
+/** What the original's lines name (line-identity.ts), computed once per original. */
+function namedIn(o: Lines): Set<string> {
+  let set = identities.get(o);
+  if (!set) {
+    set = new Set<string>();
+    for (let j = 0; j < o.text.length; j++) {
+      if (o.blank[j]) continue;
+      const id = lineIdentity(o.norm[j]!);
+      if (id !== null) set.add(id);
+    }
+    identities.set(o, set);
+  }
+  return set;
+}
+
+/**
+ * Rows of segment s inside a definition it shows whole (its head, its body, its last line, and the
+ * annotations right above its head) whose name the original names nowhere.
+ */
+export function newDefinitionRows(s: Lines, o: Lines): Uint8Array {
+  const rows = new Uint8Array(s.text.length);
+  const named = namedIn(o);
+  for (let h = 0; h < s.text.length; h++) {
+    if (s.blank[h]) continue;
+    const id = lineIdentity(s.norm[h]!);
+    if (id === null || named.has(id)) continue;
+    const end = blockEnd(s, h);
+    // Whole: it has a body, and a line after it at or left of its head closes or follows it.
+    if (end <= h + 1 || end >= s.text.length) continue;
+    let next = end;
+    while (next < s.text.length && s.blank[next]) next++;
+    if (next < s.text.length && s.indent[next]! > s.indent[h]!) continue;
+    for (const a of attachedAnnotations(s, h)) rows[a] = 1;
+    for (let i = h; i < end; i++) rows[i] = 1;
+    h = end - 1;
+  }
+  return rows;
+}
+
+/** The anchors of `chain` that stand outside the segment's new definitions (see the file comment). */
+export function outsideNewDefinitions(s: Lines, o: Lines, chain: Chain): Chain {
+  if (chain.length === 0) return chain;
+  const rows = newDefinitionRows(s, o);
+  return chain.filter(([i]) => rows[i] === 0);
+}
