@@ -25,10 +25,9 @@ import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { newNameBesideOld } from './new-name-evidence.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
-import { annotationLine } from './licence-rules.js';
 import { newTrailingDefinition } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
-import { outsideNewDefinitions } from './new-members.js';
+import { leadsDefinition, outsideNewDefinitions } from './new-members.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -358,14 +357,14 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
 
 
 /**
- * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
+ * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`, `@impl true`) whose original
  * goes on with a header the segment does not match: they belong to that header (kept with it),
  * while the segment's copies head its own new definition.
  */
 function unpairAnnotations(s: Lines, o: Lines, tail: Array<[number, number]>): void {
   while (tail.length > 1) {
     const [i, j] = tail[tail.length - 1]!;
-    if (s.blank[i] || !annotationLine(s.norm[i]!)) return;
+    if (s.blank[i] || !leadsDefinition(s.norm[i]!)) return;
     let y = j + 1;
     while (y < o.text.length && o.blank[y]) y++;
     let x = i + 1;

@@ -8,7 +8,7 @@
 // update shows whole and the original does not define has no original line to stand at: it anchors
 // nothing, whatever text it shares with the original.
 import { lineIdentity } from './line-identity.js';
-import { attachedAnnotations } from './licence-rules.js';
+import { annotationLine } from './licence-rules.js';
 import type { Lines } from './lines.js';
 import type { Chain } from './merge-context.js';
 import { blockEnd } from './removals.js';
@@ -31,7 +31,7 @@ function namedIn(o: Lines): Set<string> {
 }
 
 /**
- * Rows of segment s inside a definition it shows whole (its head, its body, its last line, and the
+ * Rows (1) of segment s inside a definition it shows whole (its head, its body, its last line, and the
  * annotations right above its head) whose name the original names nowhere.
  */
 export function newDefinitionRows(s: Lines, o: Lines): Uint8Array {
@@ -42,16 +42,33 @@ export function newDefinitionRows(s: Lines, o: Lines): Uint8Array {
     const id = lineIdentity(s.norm[h]!);
     if (id === null || named.has(id)) continue;
     const end = blockEnd(s, h);
-    // Whole: it has a body, and a line after it at or left of its head closes or follows it.
-    if (end <= h + 1 || end >= s.text.length) continue;
-    let next = end;
-    while (next < s.text.length && s.blank[next]) next++;
-    if (next < s.text.length && s.indent[next]! > s.indent[h]!) continue;
-    for (const a of attachedAnnotations(s, h)) rows[a] = 1;
+    if (end <= h + 1 || !wholeBlock(s, h, end)) continue;
+    for (let a = h - 1; a >= 0 && !s.blank[a] && s.indent[a] === s.indent[h] && leadsDefinition(s.norm[a]!); a--) rows[a] = 1;
     for (let i = h; i < end; i++) rows[i] = 1;
     h = end - 1;
   }
   return rows;
+}
+
+/** A module attribute with a plain value that marks the definition below it (`@impl true`, `@tag :slow`). */
+const MARKING_ATTRIBUTE = /^@[a-z_]\w*\s+(?:true|false|[A-Z][\w.]*|:[\w?!]+)$/;
+
+/** A line that belongs to the definition right below it: an annotation, attribute or decorator. */
+export function leadsDefinition(norm: string): boolean {
+  return annotationLine(norm) || MARKING_ATTRIBUTE.test(norm);
+}
+
+/**
+ * The block [h, end) is complete in the segment: its last line closes it at the head's level
+ * (`}`, `end`), or a line after it at or left of the head follows it (not a marker's cut).
+ */
+function wholeBlock(s: Lines, h: number, end: number): boolean {
+  let last = end - 1;
+  while (last > h && s.blank[last]) last--;
+  if (s.indent[last]! <= s.indent[h]!) return true;
+  let next = end;
+  while (next < s.text.length && s.blank[next]) next++;
+  return next < s.text.length && s.indent[next]! <= s.indent[h]!;
 }
 
 /** The anchors of `chain` that stand outside the segment's new definitions (see the file comment). */
