@@ -832,6 +832,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       leads ??= o.norm.map(firstToken);
       renamed ??= renamedLines(ctx);
       chain = (renamed.get(k) ?? []).filter(([, j]) => j >= prevEnd && j < hi);
+      // A new definition's head is no rename of the last member's: read so, the member would be lost.
+      if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
       if (chain.length > 0) rules[k] = 'edited-line';
       // Not a line under another head than the one the update shows it under (foreign-head.ts).
       else chain = similarAnchor(ctx, seg, prevEnd, hi, leads).filter(([i, j]) => !underOtherHead(ctx, seg, i, j));
@@ -859,7 +861,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       chains[k] = chain;
     }
     renamed ??= renamedLines(ctx);
-    const shownRenamed = renamed.get(k);
+    const shownRenamed = closesShown ? outsideNewDefinitions(seg.lines, o, renamed.get(k) ?? []) : renamed.get(k);
     if (shownRenamed) chain = chains[k] = withRenamed(chain, shownRenamed, prevEnd);
     const lead = shallowSnippetLead(seg.lines, o, chain, prevEnd);
     if (lead) chain = chains[k] = [lead, ...chain];
@@ -886,7 +888,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // Grow the head backwards over context and edited lines.
     const first = chain[0]!;
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
-    const head = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
+    const grown = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
+    // Grown back from the closers, a new definition's lines meet the last member's equal ones: still new.
+    const head = closesShown ? outsideNewDefinitions(s, o, grown) : grown;
     if (seg.markerBefore) {
       // A declaration split from its value by a new block: its assignment inside it is its edit (hoisted-declaration.ts).
       const hoisted = hoistedHeadPair(s, o, (head[0] ?? first)[0], (head[0] ?? first)[1], prevEnd);
