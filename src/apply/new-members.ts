@@ -6,7 +6,9 @@
 // (`@GetMapping("/{id}/events")` for `@GetMapping`). Such an anchor puts the new method inside (or
 // over) that sibling, and the sibling's lines are read as replaced. A line inside a definition the
 // update shows whole and the original does not define has no original line to stand at: it anchors
-// nothing, whatever text it shares with the original.
+// nothing, whatever text it shares with the original; its head is no rename of the sibling's, and
+// growing back from the closers does not pair its lines with the sibling's equal ones. (A rename of
+// the last member shown this way keeps the old member beside the new one: visible, never lost.)
 import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
 import type { Lines } from './lines.js';

@@ -13,7 +13,7 @@ await ensureAllGrammars();
 const EXACT_FLOOR = 0.9;
 /** Lossy ceiling: a class whose Allman head the update shows without its `{` and whose closer ends
  *  the file is not reached (docs/apply.md, branch classx: Users.php, set m cs02 and php01). */
-const LOSSY_CEILING = 0.04;
+const LOSSY_CEILING = 0.06;
 
 describe('generated new-member-at-shown-head edits', () => {
   it('keep every original line and are mostly byte-exact', () => {
