@@ -25,9 +25,9 @@ import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { newNameBesideOld } from './new-name-evidence.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
-import { annotationLine } from './licence-rules.js';
 import { newTrailingDefinition } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
+import { leadsDefinition, outsideNewDefinitions } from './new-members.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -357,14 +357,14 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
 
 
 /**
- * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`) whose original
+ * A segment whose matches end on annotation lines (`@dataclass`, `#[derive(…)]`, `[Fact]`, `@impl true`) whose original
  * goes on with a header the segment does not match: they belong to that header (kept with it),
  * while the segment's copies head its own new definition.
  */
 function unpairAnnotations(s: Lines, o: Lines, tail: Array<[number, number]>): void {
   while (tail.length > 1) {
     const [i, j] = tail[tail.length - 1]!;
-    if (s.blank[i] || !annotationLine(s.norm[i]!)) return;
+    if (s.blank[i] || !leadsDefinition(s.norm[i]!)) return;
     let y = j + 1;
     while (y < o.text.length && o.blank[y]) y++;
     let x = i + 1;
@@ -809,6 +809,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     }
     // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
     if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
+    // Before the closers of a block opened segments before, lines of definitions the original does
+    // not have anchor nothing (new-members.ts).
+    const closesShown = !resumed && closingTail(o, segs, spans, k, prevEnd).length > 0;
+    if (closesShown) chain = chains[k] = outsideNewDefinitions(seg.lines, o, chain);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
     if (!resumed && chain.length > 0) {
       const closing = closingTail(o, segs, spans, k, prevEnd);
@@ -828,9 +832,12 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       leads ??= o.norm.map(firstToken);
       renamed ??= renamedLines(ctx);
       chain = (renamed.get(k) ?? []).filter(([, j]) => j >= prevEnd && j < hi);
+      // A new definition's head is no rename of the last member's: read so, the member would be lost.
+      if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
       if (chain.length > 0) rules[k] = 'edited-line';
       // Not a line under another head than the one the update shows it under (foreign-head.ts).
       else chain = similarAnchor(ctx, seg, prevEnd, hi, leads).filter(([i, j]) => !underOtherHead(ctx, seg, i, j));
+      if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
       if (chain.length > 0 && rules[k] !== 'edited-line') {
         ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
         rules[k] = 'edited-line';
@@ -841,6 +848,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       if (chain.length === 0) chain = closingTail(o, segs, spans, k, prevEnd);
       if (chain.length === 0 && !edge) {
         chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget).filter(([i, j]) => sameOwner(seg.lines, i, o, j) && !underOtherHead(ctx, seg, i, j));
+        if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
         if (chain.length > 0) {
           ambiguities.push(`segment ${k + 1} anchored on common lines only`);
           rules[k] = 'common-lines';
@@ -853,7 +861,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       chains[k] = chain;
     }
     renamed ??= renamedLines(ctx);
-    const shownRenamed = renamed.get(k);
+    const shownRenamed = closesShown ? outsideNewDefinitions(seg.lines, o, renamed.get(k) ?? []) : renamed.get(k);
     if (shownRenamed) chain = chains[k] = withRenamed(chain, shownRenamed, prevEnd);
     const lead = shallowSnippetLead(seg.lines, o, chain, prevEnd);
     if (lead) chain = chains[k] = [lead, ...chain];
@@ -880,7 +888,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // Grow the head backwards over context and edited lines.
     const first = chain[0]!;
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
-    const head = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
+    const grown = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
+    // Grown back from the closers, a new definition's lines meet the last member's equal ones: still new.
+    const head = closesShown ? outsideNewDefinitions(s, o, grown) : grown;
     if (seg.markerBefore) {
       // A declaration split from its value by a new block: its assignment inside it is its edit (hoisted-declaration.ts).
       const hoisted = hoistedHeadPair(s, o, (head[0] ?? first)[0], (head[0] ?? first)[1], prevEnd);
