@@ -38,7 +38,6 @@ import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
-import { commentsLeftOut } from './left-out-comments.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -87,7 +86,6 @@ interface UpdateView {
   renamed: Map<number, string>;
   /** Keys of those renamed texts. */
   renamedKeys: Set<string>;
-  instruction: string | null;
 }
 
 export { INLINE_MARKER };
@@ -151,7 +149,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     }
   }
   const renamedKeys = new Set([...renamed.values()].map(key));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, instruction };
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys };
 }
 
 /**
@@ -701,7 +699,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     if (missing.length === 0) continue;
     const inserted: number[] = [];
     for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)))) inserted.push(k);
-    const adjacent = shownAdjacent(view, orig, p, q, missing) && !commentsLeftOut(orig, missing, out, kp, kq, view.instruction);
+    const adjacent = shownAdjacent(view, orig, p, q, missing);
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
     // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.
