@@ -7,9 +7,11 @@
 import { commentLine } from './licence-rules.js';
 import { lineIdentity } from './line-identity.js';
 import type { ApplyInput } from './parse.js';
+import { splitLines } from './lines.js';
+import { inRenameScope, renameScope } from './rename-scope.js';
 
 /** What people call the thing they rename ("the `qty` field", "the delete_loan handler"). */
-const KIND = '(?:function|method|helper|handler|field|property|prop|variable|var|const|constant|class|struct|type|interface|enum|column|key|param|parameter|argument|arg|attribute|member|module|component|hook|route|endpoint|test|fixture|macro|trait|record|table|alias|command|action)s?';
+export const KIND = '(?:function|method|helper|handler|field|property|prop|variable|var|const|constant|class|struct|type|interface|enum|column|key|param|parameter|argument|arg|attribute|member|module|component|hook|route|endpoint|test|fixture|macro|trait|record|table|alias|command|action)s?';
 /**
  * "rename [the] [kind] <from> [kind] [of <owner>] to <to>", names optionally quoted or backticked.
  * Only a kind word stands beside the name: in "Rename the Addr field to ListenAddr" the name is
@@ -88,14 +90,20 @@ export function applyRenames(text: string, map: Map<string, string>): string {
  * A kept definition head whose renamed form the update shows as its own line stays as it is: the
  * update brings that definition itself, and renaming the old one too would define it twice.
  */
-export function renameKeptLines(content: string, map: Map<string, string>, update: string): string {
+export function renameKeptLines(content: string, map: Map<string, string>, update: string, instruction: string | null): string {
   if (map.size === 0) return content;
   const shown = new Set(update.split(/\r?\n/).map((l) => l.trim()));
-  return content.replace(/[^\r\n]+/g, (line) => {
-    if (shown.has(line.trim())) return line;
+  return inScope(content, instruction, (line) => {
+    if (line.trim() === '' || shown.has(line.trim())) return line;
     const renamed = applyRenames(line, map);
     return shown.has(renamed.trim()) && lineIdentity(renamed.trim()) !== null ? line : renamed;
   });
+}
+
+/** `text` with `edit` applied to each line inside the definitions the instruction places its rename in (rename-scope.ts), or to every line. */
+function inScope(text: string, instruction: string | null, edit: (line: string) => string): string {
+  const scope = renameScope(instruction, splitLines(text));
+  return text.split('\n').map((line, j) => (inRenameScope(scope, j) ? edit(line) : line)).join('\n');
 }
 
 /**
@@ -106,5 +114,5 @@ export function renameKeptLines(content: string, map: Map<string, string>, updat
  */
 export function renamedOriginal(input: ApplyInput): ApplyInput {
   const map = renameTokens(input.instruction, input.code, input.update);
-  return map.size === 0 ? input : { ...input, code: applyRenames(input.code, map) };
+  return map.size === 0 ? input : { ...input, code: inScope(input.code, input.instruction, (line) => applyRenames(line, map)) };
 }

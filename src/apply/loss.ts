@@ -25,6 +25,7 @@ import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
 import { trailingMarker } from './trailing-marker.js';
 import { applyRenames, renameTokens } from './instructed-rename.js';
+import { inRenameScope, renameScope } from './rename-scope.js';
 import { newAtKeyPath } from './key-path.js';
 import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
@@ -140,7 +141,9 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
   const renames = renameTokens(instruction, original, sent);
   const renamed = new Map<number, string>();
   if (renames.size > 0) {
+    const scope = renameScope(instruction, orig);
     for (let j = 0; j < orig.text.length; j++) {
+      if (!inRenameScope(scope, j)) continue;
       const r = orig.blank[j] ? orig.norm[j]! : applyRenames(orig.norm[j]!, renames);
       if (r !== orig.norm[j]) renamed.set(j, r);
     }

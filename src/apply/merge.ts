@@ -170,7 +170,7 @@ function mergeOnce(given: ApplyInput, mode: MergeMode): MergeResult {
 function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
   const map = renameTokens(raw.instruction, raw.code, raw.update);
   if (map.size === 0) return r;
-  const content = renameKeptLines(r.content, map, raw.update);
+  const content = renameKeptLines(r.content, map, raw.update, raw.instruction);
   return content === r.content ? r : { ...r, content };
 }
 
