@@ -279,6 +279,22 @@ function contextRows(
   return { near, before, after, opens };
 }
 
+/**
+ * The update shows `ud` under a head the original does not have (the nearest less indented line
+ * above it in its segment is new text: a new list item, class or block): it belongs to that new
+ * block, and a same-named original elsewhere is not the one it edits (a new CI step's `run:` is not
+ * the previous step's `run:`).
+ */
+function underNewHead(seg: SegDefs, ud: Definition, index: Map<string, number[]>): boolean {
+  const L = seg.lines;
+  const col = L.indent[ud.start]!;
+  for (let i = ud.start - 1; i >= 0; i--) {
+    if (L.blank[i] || L.indent[i]! >= col) continue;
+    return !index.has(L.norm[i]!);
+  }
+  return false;
+}
+
 const leading = (line: string): string => /^[ \t]*/.exec(line)![0];
 
 /**
@@ -422,6 +438,7 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     const sd = segs[k]!.defs;
     const ud = sd[u]!;
     if (!ud.clean || !ud.wholeLines) return -1;
+    if (within === undefined && underNewHead(segs[k]!, ud, index)) return -1;
     // An original definition already matched by another update definition is not a candidate.
     let cands = sameNamed(ud, within).filter(free);
     if (cands.length === 0) return -1;
