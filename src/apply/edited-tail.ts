@@ -35,9 +35,9 @@ export function editsFileTail(ctx: MergeContext, seg: Segment): boolean {
     // A solid line the original has is no new line: the segment would go on past an original line
     // unshown. Closers (`end`, `}`) close the new lines' own blocks.
     if (!s.weak[i] && ctx.index.has(s.norm[i]!)) return false;
-    const row = o.norm[tail[t]!]!;
-    if (row === s.norm[i]) t++;
-    else if (editsEdgeLine(row, s.norm[i]!)) {
+    const tailRow = o.norm[tail[t]!]!;
+    if (tailRow === s.norm[i]) t++;
+    else if (editsEdgeLine(tailRow, s.norm[i]!)) {
       t++;
       edited = true;
     }

@@ -811,13 +811,12 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
     // Before the closers of a block opened segments before, lines of definitions the original does
     // not have anchor nothing (new-members.ts).
-    const closesShown = !resumed && closingTail(o, segs, spans, k, prevEnd).length > 0;
-    if (closesShown) chain = chains[k] = outsideNewDefinitions(seg.lines, o, chain);
+    const closing = closingTail(o, segs, spans, k, prevEnd);
+    const closesShown = !resumed && closing.length > 0;
+    const outsideNew = closesShown ? outsideNewDefinitions(seg.lines, o) : (c: Chain): Chain => c;
+    chain = chains[k] = outsideNew(chain);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
-    if (!resumed && chain.length > 0) {
-      const closing = closingTail(o, segs, spans, k, prevEnd);
-      if (closersOutweighRepeated(seg.lines, o, ctx.index, chain, closing)) chain = chains[k] = closing;
-    }
+    if (!resumed && chain.length > 0 && closersOutweighRepeated(seg.lines, o, ctx.index, chain, closing)) chain = chains[k] = closing;
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
@@ -833,11 +832,11 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       renamed ??= renamedLines(ctx);
       chain = (renamed.get(k) ?? []).filter(([, j]) => j >= prevEnd && j < hi);
       // A new definition's head is no rename of the last member's: read so, the member would be lost.
-      if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
+      chain = outsideNew(chain);
       if (chain.length > 0) rules[k] = 'edited-line';
       // Not a line under another head than the one the update shows it under (foreign-head.ts).
       else chain = similarAnchor(ctx, seg, prevEnd, hi, leads).filter(([i, j]) => !underOtherHead(ctx, seg, i, j));
-      if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
+      chain = outsideNew(chain);
       if (chain.length > 0 && rules[k] !== 'edited-line') {
         ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
         rules[k] = 'edited-line';
@@ -845,23 +844,23 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       const edge = (k === 0 && !seg.markerBefore) || (k === segs.length - 1 && !seg.markerAfter);
       // Closers of blocks opened segments before, paired by structure (closer-anchors.ts), outweigh
       // common lines a new block copies from its neighbour (its `end` taken for the neighbour's).
-      if (chain.length === 0) chain = closingTail(o, segs, spans, k, prevEnd);
+      if (chain.length === 0) chain = closing;
       if (chain.length === 0 && !edge) {
         chain = weakAnchor(ctx, seg, prevEnd, hi, weakBudget).filter(([i, j]) => sameOwner(seg.lines, i, o, j) && !underOtherHead(ctx, seg, i, j));
-        if (closesShown) chain = outsideNewDefinitions(seg.lines, o, chain);
+        chain = outsideNew(chain);
         if (chain.length > 0) {
           ambiguities.push(`segment ${k + 1} anchored on common lines only`);
           rules[k] = 'common-lines';
         }
       }
       // Last: new lines ending with the closers of blocks opened segments before (closer-anchors.ts).
-      if (chain.length === 0) chain = closingTail(o, segs, spans, k, prevEnd);
+      if (chain.length === 0) chain = closing;
       if (chain.length === 0) continue;
       if (rules[k] === 'anchors') dropAnchorsAbove(chains, k, chain[chain.length - 1]![1]);
       chains[k] = chain;
     }
     renamed ??= renamedLines(ctx);
-    const shownRenamed = closesShown ? outsideNewDefinitions(seg.lines, o, renamed.get(k) ?? []) : renamed.get(k);
+    const shownRenamed = closesShown ? outsideNew(renamed.get(k) ?? []) : renamed.get(k);
     if (shownRenamed) chain = chains[k] = withRenamed(chain, shownRenamed, prevEnd);
     const lead = shallowSnippetLead(seg.lines, o, chain, prevEnd);
     if (lead) chain = chains[k] = [lead, ...chain];
@@ -888,9 +887,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // Grow the head backwards over context and edited lines.
     const first = chain[0]!;
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
-    const grown = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
     // Grown back from the closers, a new definition's lines meet the last member's equal ones: still new.
-    const head = closesShown ? outsideNewDefinitions(s, o, grown) : grown;
+    const head = outsideNew(grow(s, o, first[0], first[1], -1, prevEnd, firstDelta));
     if (seg.markerBefore) {
       // A declaration split from its value by a new block: its assignment inside it is its edit (hoisted-declaration.ts).
       const hoisted = hoistedHeadPair(s, o, (head[0] ?? first)[0], (head[0] ?? first)[1], prevEnd);

@@ -73,9 +73,15 @@ function wholeBlock(s: Lines, h: number, end: number): boolean {
   return next < s.text.length && s.indent[next]! <= s.indent[h]!;
 }
 
-/** The anchors of `chain` that stand outside the segment's new definitions (see the file comment). */
-export function outsideNewDefinitions(s: Lines, o: Lines, chain: Chain): Chain {
-  if (chain.length === 0) return chain;
-  const rows = newDefinitionRows(s, o);
-  return chain.filter(([i]) => rows[i] === 0);
+/**
+ * Keeps the anchors of a chain that stand outside segment s's new definitions (see the file
+ * comment); the definitions are found once, on the first chain that has anchors.
+ */
+export function outsideNewDefinitions(s: Lines, o: Lines): (chain: Chain) => Chain {
+  let rows: Uint8Array | undefined;
+  return (chain) => {
+    if (chain.length === 0) return chain;
+    rows ??= newDefinitionRows(s, o);
+    return chain.filter(([i]) => rows![i] === 0);
+  };
 }

@@ -20,6 +20,7 @@ import { sqlDefinitions } from './sql.js';
 import { swapStart } from './kept-decorators.js';
 import { twinByContent } from './twin-content.js';
 import { showsHeadAcross, underOtherHeadAcross } from '../foreign-head.js';
+import { ownerRow } from '../line-identity.js';
 import { withoutByteOrderMark } from '../byte-order-mark.js';
 
 export interface Swap {
@@ -280,19 +281,14 @@ function contextRows(
 }
 
 /**
- * The update shows `ud` under a head the original does not have (the nearest less indented line
- * above it in its segment is new text: a new list item, class or block): it belongs to that new
- * block, and a same-named original elsewhere is not the one it edits (a new CI step's `run:` is not
- * the previous step's `run:`).
+ * The update shows `ud` under a head the original does not have (its owner row in the segment,
+ * line-identity.ts, is new text: a new list item, class or block): it belongs to that new block, and
+ * a same-named original elsewhere is not the one it edits (a new CI step's `run:` is not the
+ * previous step's `run:`).
  */
 function underNewHead(seg: SegDefs, ud: Definition, index: Map<string, number[]>): boolean {
-  const L = seg.lines;
-  const col = L.indent[ud.start]!;
-  for (let i = ud.start - 1; i >= 0; i--) {
-    if (L.blank[i] || L.indent[i]! >= col) continue;
-    return !index.has(L.norm[i]!);
-  }
-  return false;
+  const head = ownerRow(seg.lines, ud.start);
+  return head >= 0 && !index.has(seg.lines.norm[head]!);
 }
 
 const leading = (line: string): string => /^[ \t]*/.exec(line)![0];
