@@ -2,9 +2,9 @@
 // and the tests run the same file, so `node scripts/build.mjs` must have run first.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { distFile } from '../paths.js';
-import { poolTaskModule } from '../pool-entry.js';
+import { taskPool } from '../pool-entry.js';
 import type { ApplyTask, ApplyTaskResult } from './run.js';
 
 export const APPLY_WORKER_FILE = distFile('src/apply/worker.js');
@@ -27,8 +27,7 @@ export function applyPool(): Piscina<ApplyTask, ApplyTaskResult> {
     throw new Error(`apply worker not built: ${APPLY_WORKER_FILE} is missing (run node scripts/build.mjs)`);
   }
   const threads = threadCount();
-  pool = new Piscina<ApplyTask, ApplyTaskResult>({
-    ...poolTaskModule(APPLY_WORKER_FILE),
+  pool = taskPool<ApplyTask, ApplyTaskResult>(APPLY_WORKER_FILE, 'apply worker', {
     // Every thread starts at once: each builds the tokenizer (seconds) before its first task, so
     // threads spawned lazily under a burst would stall requests.
     minThreads: threads,
@@ -36,9 +35,6 @@ export function applyPool(): Piscina<ApplyTask, ApplyTaskResult> {
     maxQueue: MAX_QUEUE,
     idleTimeout: 60_000,
   });
-  // A worker that dies outside a task (e.g. while loading) emits 'error' on the pool; unheard,
-  // that would end the process. Piscina replaces the worker; tasks in it reject on their own.
-  pool.on('error', (err: unknown) => console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'apply worker failed', error: String((err as Error)?.stack ?? err) })));
   return pool;
 }
 

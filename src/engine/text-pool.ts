@@ -2,10 +2,10 @@
 // Short inputs stay on the calling thread: a worker round trip costs more than the work.
 // Without the compiled worker (running from src/ before a build) everything runs inline.
 import { existsSync } from 'node:fs';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { EngineError } from './engine-errors.js';
 import { distFile } from '../paths.js';
-import { poolTaskModule } from '../pool-entry.js';
+import { taskPool } from '../pool-entry.js';
 import type { TextResult, TextTask } from './text-worker.js';
 
 export const TEXT_WORKER_FILE = distFile('src/engine/text-worker.js');
@@ -24,16 +24,12 @@ function textPool(): Piscina<TextTask, TextResult> | null {
     disabled = true;
     return null;
   }
-  pool = new Piscina<TextTask, TextResult>({
-    ...poolTaskModule(TEXT_WORKER_FILE),
+  pool = taskPool<TextTask, TextResult>(TEXT_WORKER_FILE, 'engine text worker', {
     minThreads: 0,
     maxThreads: 2,
     maxQueue: 4096,
     idleTimeout: 30_000,
   });
-  // A worker that dies outside a task (e.g. while loading) emits 'error' on the pool; unheard,
-  // that would end the process. Piscina replaces the worker; tasks in it reject on their own.
-  pool.on('error', (err: unknown) => console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'engine text worker failed', error: String((err as Error)?.stack ?? err) })));
   return pool;
 }
 

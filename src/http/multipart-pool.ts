@@ -5,9 +5,9 @@
 // body is scanned on the loop in 128 KiB slices; a worker that fails (it could not start, or
 // died) is reported and the body is scanned on the loop instead.
 import { existsSync } from 'node:fs';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { distFile } from '../paths.js';
-import { poolTaskModule } from '../pool-entry.js';
+import { taskPool } from '../pool-entry.js';
 import { asFormError, FormError, scanFormFile, type FormLimits, type ScannedForm } from './form-scanner.js';
 import type { FormTask, FormTaskResult } from './multipart-worker.js';
 
@@ -24,10 +24,7 @@ function formPool(): Piscina<FormTask, FormTaskResult> {
   // worker thread holds the loop for 1-2 ms (the first of a process up to 10 ms) and an upload
   // after 30 s without one paid that each time. A second, for concurrent uploads, goes after 30 s.
   if (pool) return pool;
-  pool = new Piscina<FormTask, FormTaskResult>({ ...poolTaskModule(MULTIPART_WORKER_FILE), minThreads: 1, maxThreads: 2, maxQueue: 256, idleTimeout: 30_000 });
-  // A worker that dies outside a task emits 'error' on the pool; unheard, that would end the
-  // process. Piscina replaces the worker; tasks in it reject on their own.
-  pool.on('error', (err: unknown) => console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'multipart worker failed', error: String((err as Error)?.stack ?? err) })));
+  pool = taskPool<FormTask, FormTaskResult>(MULTIPART_WORKER_FILE, 'multipart worker', { minThreads: 1, maxThreads: 2, maxQueue: 256, idleTimeout: 30_000 });
   return pool;
 }
 

@@ -3,10 +3,10 @@
 // tokenizing megabytes never stalls the event loop. Without the compiled worker (running from
 // src/ before a build) everything runs inline.
 import { existsSync } from 'node:fs';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { reviveApiError } from '../errors.js';
 import { distFile } from '../paths.js';
-import { poolTaskModule } from '../pool-entry.js';
+import { taskPool } from '../pool-entry.js';
 import { LineTokenizer, preparePrompt, type PreparedPrompt } from './prompt-tokens.js';
 import type { PrepareResult, PrepareTask } from './prepare-worker.js';
 import type { Tokenizer } from '../tokenizer/index.js';
@@ -28,9 +28,7 @@ export class PromptPreparer {
   ) {
     this.inline = new LineTokenizer(tokenizer);
     if ((opts.offload ?? true) && process.env.SVC_PREDICT_PREPARE_INLINE !== '1' && existsSync(PREPARE_WORKER_FILE)) {
-      this.pool = new Piscina<PrepareTask, PrepareResult>({ ...poolTaskModule(PREPARE_WORKER_FILE), minThreads: 0, maxThreads: 2, maxQueue: 1024, idleTimeout: 60_000 });
-      // A worker dying outside a task emits 'error' on the pool; unheard it would end the process.
-      this.pool.on('error', (err: unknown) => console.error(JSON.stringify({ ts: new Date().toISOString(), level: 'error', msg: 'predict prepare worker failed', error: String((err as Error)?.stack ?? err) })));
+      this.pool = taskPool<PrepareTask, PrepareResult>(PREPARE_WORKER_FILE, 'predict prepare worker', { minThreads: 0, maxThreads: 2, maxQueue: 1024, idleTimeout: 60_000 });
     }
   }
 
