@@ -12,6 +12,7 @@ import { letFunctionName } from './let-definitions.js';
 import { namedItemsDiffer } from './sibling-items.js';
 import { renamedBlockEvidenced, sharedLines } from './look-alike-blocks.js';
 import { strongRow, type Lines } from './lines.js';
+import { sameNeighbour } from './renamed-neighbours.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
 const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fun|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
@@ -129,7 +130,7 @@ export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): bo
     // So is a decorator or route line above it that names something else than the original's.
     const above = nextSolid(s, i, -1);
     const oAbove = nextSolid(o, j, -1);
-    if (above !== undefined && above !== oAbove && (normSet(o).has(above) || (oAbove !== undefined && namesDiffer(oAbove, above)))) return false;
+    if (above !== undefined && !sameNeighbour(s, i, o, j, -1) && (normSet(o).has(above) || (oAbove !== undefined && namesDiffer(oAbove, above)))) return false;
     const whole = ub !== null && ub.whole;
     // Nearly all of it: a copy of a handler or job with a few lines changed is new code beside the
     // old one far more often than a rename, and reading it as a rename loses the old one.
@@ -139,7 +140,7 @@ export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): bo
   }
   const after = nextSolid(s, i, 1);
   const before = nextSolid(s, i, -1);
-  return (after === undefined || after === nextSolid(o, j, 1)) && (before === undefined || before === nextSolid(o, j, -1));
+  return (after === undefined || sameNeighbour(s, i, o, j, 1)) && (before === undefined || sameNeighbour(s, i, o, j, -1));
 }
 
 /** Each row's owner (see `ownerRow`), computed once per Lines in one pass. */
