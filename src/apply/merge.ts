@@ -24,6 +24,7 @@ import { instructedRemovals, removalTargets, removeInstructed } from './removals
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
 import { newSyntaxErrors } from './syntax/parse-check.js';
+import { parsingAlternative, type Alternative } from './parsing-alternative.js';
 import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 import { topLocatedUpdate } from './top-location.js';
 
@@ -125,10 +126,10 @@ function describeLines(lines: number[]): string {
 }
 
 /**
- * A result that no longer parses where its original did is reported: the error lines go in the
- * report and its confidence drops, so `auto` and the user know to look (syntax/parse-check.ts).
- * (Merging again without the syntax pass or with the other algorithm was tried: after the
- * branches of 2026-11-26 no such retry parses on any committed case.)
+ * A result that no longer parses where its original did is read again the other ways the pipeline
+ * has (parsing-alternative.ts); the first that parses and loses nothing answers. When none does,
+ * the result stays and is reported: the error lines go in the report and its confidence drops, so
+ * `auto` and the user know to look (syntax/parse-check.ts).
  */
 export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
   // The original's byte-order mark marks the file: merged without it, it starts the result (byte-order-mark.ts).
@@ -139,6 +140,8 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
   const result = mergeOnce(sent, mode);
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
+  const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
+  if (reread) return reread;
   const note = `the merged file does not parse at line${broken.length > 1 ? 's' : ''} ${broken.join(', ')} where the original did: review it`;
   return { ...result, confidence: Math.min(result.confidence, BROKEN_SYNTAX_CONFIDENCE), ambiguities: [...result.ambiguities, note], report: { ...result.report, syntaxErrors: broken } };
 }
@@ -146,7 +149,21 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
 /** A result that breaks its original's syntax is at most this sure of itself. */
 const BROKEN_SYNTAX_CONFIDENCE = 0.3;
 
-function mergeOnce(given: ApplyInput, mode: MergeMode): MergeResult {
+/**
+ * The other readings of an update, closest first: without the syntax pass's swaps (when it swapped
+ * something), then with the other alignment algorithm, with and without the pass.
+ */
+function alternatives(sent: ApplyInput, mode: MergeMode, first: MergeResult): Alternative[] {
+  const other: MergeMode = first.model === 'svc-v3-fast' ? 'large' : 'fast';
+  const out: Alternative[] = [];
+  if (first.report.syntax) out.push({ how: 'without the syntax pass', merge: () => mergeOnce(sent, mode, false) });
+  out.push({ how: `with the ${other} alignment`, merge: () => mergeOnce(sent, other) });
+  out.push({ how: `with the ${other} alignment, without the syntax pass`, merge: () => mergeOnce(sent, other, false) });
+  return out;
+}
+
+/** `syntax` false: the line merge alone, with no definition swapped by the syntax pass. */
+function mergeOnce(given: ApplyInput, mode: MergeMode, syntax = true): MergeResult {
   // `// and at the top of the file:` moves the hunk after it to the update's start (top-location.ts).
   const topped = topLocatedUpdate(given.update, given.code);
   const sent = topped === null ? given : { ...given, update: topped };
@@ -161,7 +178,7 @@ function mergeOnce(given: ApplyInput, mode: MergeMode): MergeResult {
   const inlineExpanded = expandUpdate(raw.update, raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
   // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
-  const result = withInstructedRenames(mergeExpanded(input, mode), raw);
+  const result = withInstructedRenames(mergeExpanded(input, mode, syntax), raw);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
   return input.update === inlineExpanded ? result : keepOriginal({ ...raw, update: inlineExpanded }, result);
@@ -174,7 +191,7 @@ function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
   return content === r.content ? r : { ...r, content };
 }
 
-function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
+function mergeExpanded(input: ApplyInput, mode: MergeMode, useSyntax: boolean): MergeResult {
   // One new definition the instruction places ("add X after Y"): inserted there, nothing removed.
   // One new definition and nothing else, placed nowhere by the instruction: after its last sibling (new-definition.ts).
   const instructed = placeByInstruction(input.code, input.update, input.instruction);
@@ -185,7 +202,7 @@ function mergeExpanded(input: ApplyInput, mode: MergeMode): MergeResult {
     const ambiguities = instructed ? [] : [`a new definition shown alone went after its last sibling (line ${placed.at + 1})`];
     return keepOriginal(input, { content: placed.content, model, confidence: instructed ? 1 : 0.5, ambiguities, fullReplacement: false, report });
   }
-  const syntax = syntaxPass(input.code, input.update, instructionNames(input.instruction));
+  const syntax = useSyntax ? syntaxPass(input.code, input.update, instructionNames(input.instruction)) : null;
   // A swapped definition whose new body has a comment where original code stood (`/* unchanged
   // lookup */`) is not licensed (syntax/swap-licence.ts): the swapped original lacks that code.
   if (!syntax || swapDropsCommentedCode(input.code, input.update, syntax.swaps)) return mergeLines(input, mode);
