@@ -54,3 +54,19 @@ export function flatSectionBetween(l: Lines, p: number, q: number): boolean {
   for (let y = p + 1; y < q; y++) if (isFlatSection(l, y)) return true;
   return false;
 }
+
+/**
+ * Original row j sets a key in a flat section that sets it nowhere else, and `norm` sets the same
+ * key: a section holds a key once, so the line shown is j's edit whatever its new value
+ * (`pushurl = no_push` for `pushurl = git@…`), not a second line for that key beside it.
+ */
+export function sameSectionKey(o: Lines, j: number, norm: string): boolean {
+  const key = assignmentKey(norm);
+  if (key === null || assignmentKey(o.norm[j]!) !== key || !isSectioned(o)) return false;
+  let start = j;
+  while (start >= 0 && !isFlatSection(o, start)) start--;
+  if (start < 0) return false;
+  let count = 0;
+  for (let y = start + 1; y < o.text.length && !isFlatSection(o, y); y++) if (!o.blank[y] && assignmentKey(o.norm[y]!) === key) count++;
+  return count === 1;
+}

@@ -29,7 +29,8 @@ const SECTION = /^\[\[?([^\],]+)\]\]?$/;
 /** Markdown headings from level 2 (a lone `#` starts comments in too many languages). */
 const HEADING = /^(#{2,6})\s+(\S.*)$/;
 const ELEMENT = /^<([\w-]+)\b/;
-const ELEMENT_NAME = [/\bid\s*=\s*["']([^"']*)["']/, /\bfor\s*=\s*["']([^"']*)["']/, /\bname\s*=\s*["']([^"']*)["']/];
+/** Attributes that name an element; MSBuild items (`<PackageReference Include=…>`) are named by `Include`. */
+const ELEMENT_NAME = [/\bid\s*=\s*["']([^"']*)["']/, /\bfor\s*=\s*["']([^"']*)["']/, /\bname\s*=\s*["']([^"']*)["']/, /\bInclude\s*=\s*["']([^"']*)["']/];
 /** Block keys that are keywords of a language (`else:`, `public:`), not names. */
 const KEYWORD_KEYS = new Set(['else', 'try', 'finally', 'except', 'default', 'public', 'private', 'protected', 'internal', 'do', 'then', 'begin', 'rescue', 'ensure']);
 

@@ -28,6 +28,7 @@ import { anotherElement, anotherSibling } from './sibling-items.js';
 import { newTrailingDefinition } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
 import { leadsDefinition, outsideNewDefinitions } from './new-members.js';
+import { sameSectionKey } from './flat-sections.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -139,7 +140,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   if (newNameBesideOld(s, i, o, j)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
-    extendedInPlace(o.norm[j]!, s.norm[i]!) ||
+    extendedInPlace(o.norm[j]!, s.norm[i]!) || sameSectionKey(o, j, s.norm[i]!) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
   // A line read as edited at a hunk's growing end (`def set_trial` → `def notify_status_change`,
