@@ -4,6 +4,8 @@
 // where those lines are, not after the hunk the update wrote before it.
 import { dice, editedVersion, firstToken } from './lines.js';
 import type { MergeContext, Segment } from './merge-context.js';
+import { underOtherHead } from './foreign-head.js';
+import { sameSectionKey } from './flat-sections.js';
 
 /** Lines of such a hunk looked at; a longer run of edits is not a hunk of edits only. */
 const MAX_EDITED_HUNK = 6;
@@ -36,14 +38,19 @@ function shownElsewhere(ctx: MergeContext, seg: Segment, j: number, score: numbe
  * `MAX_RECIPIENTS = 50;` that shares its `private static final int`). Rows another segment shows
  * are not candidates (shownElsewhere).
  */
-function onlyEditedRow(ctx: MergeContext, seg: Segment, norm: string): number {
+function onlyEditedRow(ctx: MergeContext, seg: Segment, i: number): number {
   const o = ctx.orig;
+  const norm = seg.lines.norm[i]!;
   const lead = firstToken(norm);
+  const rows: number[] = [];
+  for (let j = 0; j < o.text.length; j++) if (!o.weak[j] && firstToken(o.norm[j]!) === lead && (editedVersion(o.norm[j]!, norm) || sameSectionKey(o, j, norm))) rows.push(j);
+  // Rows under the head the update shows the line under (across a marker, foreign-head.ts), where it
+  // has any: the `features =` of the shown `[dev-dependencies.tokio]`, not the one of another table.
+  const headed = rows.filter((j) => !underOtherHead(ctx, seg, i, j));
   let best = -1;
   let bestScore = -1;
   let second = -1;
-  for (let j = 0; j < o.text.length; j++) {
-    if (o.weak[j] || firstToken(o.norm[j]!) !== lead || !editedVersion(o.norm[j]!, norm)) continue;
+  for (const j of headed.length > 0 ? headed : rows) {
     const score = dice(o.norm[j]!, norm);
     if (shownElsewhere(ctx, seg, j, score)) continue;
     if (score > bestScore) {
@@ -67,7 +74,7 @@ export function editedHunkRow(ctx: MergeContext, seg: Segment): number | null {
   for (let i = 0; i < s.text.length; i++) {
     if (s.blank[i]) continue;
     if (s.weak[i] || ctx.index.has(s.norm[i]!) || rows.length >= MAX_EDITED_HUNK) return null;
-    const j = onlyEditedRow(ctx, seg, s.norm[i]!);
+    const j = onlyEditedRow(ctx, seg, i);
     if (j < 0) return null;
     if (rows.length > 0) {
       let next = rows[rows.length - 1]! + 1;

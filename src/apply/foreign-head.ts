@@ -10,6 +10,7 @@ import { newSiblingHead, renamedToken } from './new-name-evidence.js';
 import { namesDiffer, ownerRow, renameShownInPlace } from './line-identity.js';
 import { headerOf, type MergeContext, type Segment } from './merge-context.js';
 import { headAcross, type UpdateRow } from './shown-heads.js';
+import { headDepth } from './flat-sections.js';
 import { opensBlock as opensBlockText } from './merge-finish.js';
 
 /** Heads compared outwards from a line: deeper nesting than this is not worth walking. */
@@ -108,7 +109,7 @@ function opensBlock(o: Lines, index: Map<string, number[]>, norm: string): boole
   return (index.get(norm) ?? []).some((p) => {
     const next = solidRow(o, p, 1);
     // An Allman head's `{` stands at its own indentation, its body below it.
-    return next >= 0 && (o.indent[next]! > o.indent[p]! || (o.norm[next] === '{' && o.indent[next] === o.indent[p]));
+    return next >= 0 && (o.indent[next]! > headDepth(o, p) || (o.norm[next] === '{' && o.indent[next] === o.indent[p]));
   });
 }
 

@@ -49,9 +49,10 @@ const SIBLING_WINDOW = 60;
  * more of its tokens (in order) with j than any sibling of j does: lines at j's
  * indentation under the same header or under a parallel one (the `errors.push(…)` of each `if`).
  * When r keeps j's key or name (`Lines = …` → `Lines = lineList,`), only siblings of that key compete.
- * Lines without siblings are judged by the other rules.
+ * Lines without siblings are judged by the other rules. `competes` narrows the siblings further
+ * (shown-parent-edit.ts: not those under other heads than the update shows).
  */
-export function distinctEdit(orig: Lines, j: number, r: string): boolean {
+export function distinctEdit(orig: Lines, j: number, r: string, competes?: (y: number) => boolean): boolean {
   // Two elements in the same tags (`<td className="x">…</td>`) are told apart by their content (element-content.ts).
   const ej = elementParts(orig.norm[j]!);
   const byContent = ej !== null && elementParts(r)?.wrap === ej.wrap;
@@ -75,7 +76,7 @@ export function distinctEdit(orig: Lines, j: number, r: string): boolean {
   const cacheKey = byContent ? orig.text.length + j : keyKept ? -1 - j : j;
   let cached = siblingBests.get(orig);
   if (!cached) siblingBests.set(orig, (cached = new Map()));
-  const hit = cached.get(cacheKey);
+  const hit = competes ? undefined : cached.get(cacheKey);
   if (hit) return hit[0] < 0 || ends(tj, tr) > hit[0] || common(tj, tr) > hit[1];
   // Two measures, each against its own best sibling: shared ends (a statement with a value changed)
   // and shared tokens in order (a line rewritten around its own text). Either tells j's edit apart.
@@ -88,14 +89,14 @@ export function distinctEdit(orig: Lines, j: number, r: string): boolean {
       if (orig.indent[y]! < floor) break;
       if (orig.indent[y]! !== level || orig.weak[y] || orig.norm[y] === orig.norm[j]) continue;
       seen++;
-      if (!related(y)) continue;
+      if (!related(y) || (competes && !competes(y))) continue;
       if (keyKept && nameOf(orig.norm[y]!) !== kj) continue;
       const ty = tokens(text(orig.norm[y]!));
       bestEnds = Math.max(bestEnds, ends(tj, ty));
       bestCommon = Math.max(bestCommon, common(tj, ty));
     }
   }
-  cached.set(cacheKey, [bestEnds, bestCommon]);
+  if (!competes) cached.set(cacheKey, [bestEnds, bestCommon]);
   return bestEnds < 0 || ends(tj, tr) > bestEnds || common(tj, tr) > bestCommon;
 }
 

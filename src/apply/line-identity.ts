@@ -13,6 +13,7 @@ import { namedItemsDiffer } from './sibling-items.js';
 import { renamedBlockEvidenced, sharedLines } from './look-alike-blocks.js';
 import { strongRow, type Lines } from './lines.js';
 import { sameNeighbour } from './renamed-neighbours.js';
+import { headDepth } from './flat-sections.js';
 
 const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
 const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fun|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
@@ -29,7 +30,8 @@ const SECTION = /^\[\[?([^\],]+)\]\]?$/;
 /** Markdown headings from level 2 (a lone `#` starts comments in too many languages). */
 const HEADING = /^(#{2,6})\s+(\S.*)$/;
 const ELEMENT = /^<([\w-]+)\b/;
-const ELEMENT_NAME = [/\bid\s*=\s*["']([^"']*)["']/, /\bfor\s*=\s*["']([^"']*)["']/, /\bname\s*=\s*["']([^"']*)["']/];
+/** Attributes that name an element; MSBuild items (`<PackageReference Include=…>`) are named by `Include`. */
+const ELEMENT_NAME = [/\bid\s*=\s*["']([^"']*)["']/, /\bfor\s*=\s*["']([^"']*)["']/, /\bname\s*=\s*["']([^"']*)["']/, /\bInclude\s*=\s*["']([^"']*)["']/];
 /** Block keys that are keywords of a language (`else:`, `public:`), not names. */
 const KEYWORD_KEYS = new Set(['else', 'try', 'finally', 'except', 'default', 'public', 'private', 'protected', 'internal', 'do', 'then', 'begin', 'rescue', 'ensure']);
 
@@ -160,8 +162,8 @@ export function ownerRow(l: Lines, x: number): number {
     for (let y = 0; y < l.text.length; y++) {
       if (l.blank[y]) continue;
       const cont = CONTINUATION.test(l.norm[y]!);
-      const level = l.indent[y]!;
-      while (stack.length > 0 && (cont ? l.indent[stack[stack.length - 1]!]! > level : l.indent[stack[stack.length - 1]!]! >= level)) stack.pop();
+      const level = headDepth(l, y);
+      while (stack.length > 0 && (cont ? headDepth(l, stack[stack.length - 1]!) > level : headDepth(l, stack[stack.length - 1]!) >= level)) stack.pop();
       table[y] = stack.length > 0 ? stack[stack.length - 1]! : -1;
       if (!cont) stack.push(y);
     }

@@ -29,6 +29,8 @@ import { inRenameScope, renameScope } from './rename-scope.js';
 import { newAtKeyPath } from './key-path.js';
 import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
+import { distinctUnderShownHeads } from './shown-parent-edit.js';
+import { sameSectionKey } from './flat-sections.js';
 import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { INLINE_MARKER } from './markers.js';
@@ -539,7 +541,9 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
   if (!at) return !distinct || namesDiffer(orig.norm[j]!, norm) || keysDiffer(orig.norm[j]!, norm);
   for (const [s, i] of at) {
     const l = view.segments[s]!.lines;
-    if (!distinct && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)))) continue;
+    // The heads the update shows the line under leave only j's own siblings to compete (shown-parent-edit.ts).
+    const distinctHere = distinct || distinctUnderShownHeads(view.segments, s, i, orig, j, norm);
+    if (!distinctHere && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)))) continue;
     // A name on the line below a call head (`router.post(` / `"/projects",`) names that call's block.
     // A line grown at one place keeps all it had: a key its new run creates (`RUN --mount=…`) is no rename.
     const keyRenamed = keysDiffer(orig.norm[j]!, norm) && !extendedInPlace(orig.norm[j]!, norm);
@@ -749,7 +753,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (unexpandedInline(view, out.norm[k]!)) continue;
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
-        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!))) ||
+        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
           !foreignHead(j, k)) {
           rule = 'replaced';

@@ -6,6 +6,7 @@ import { noteUpdateSegments } from './new-name-evidence.js';
 import { editedVersion, sameStatementEdited, solidRow, splitLines, type Lines } from './lines.js';
 import { renamedHeadRow } from './renamed-heads.js';
 import { markerLines } from './markers.js';
+import { flatSectionBetween, headDepth } from './flat-sections.js';
 
 export interface Segment {
   /** The segment's own lines (update text between two markers). */
@@ -163,8 +164,10 @@ export function crossesBlock(ctx: MergeContext, p: number, q: number, seg?: Segm
   if (q - p <= 1) return false;
   const o = ctx.orig;
   // ` * text` lines of a block comment sit one column right of the code they belong to.
-  const limit = o.indent[q]! - (/^\*/.test(o.norm[q]!) ? 1 : 0);
-  if (ctx.minIndent(p + 1, q) >= limit) return false;
+  // A flat section header (`[[tool.mypy.overrides]]`) is read one column left of its own: deleting
+  // whole sections up to the next header crosses nothing; landing on a key past a header does.
+  const limit = headDepth(o, q) - (/^\*/.test(o.norm[q]!) ? 1 : 0);
+  if (ctx.minIndent(p + 1, q) >= limit && !(limit >= 0 && flatSectionBetween(o, p, q))) return false;
   if (!seg || iPrev === undefined || iCur === undefined || iCur - iPrev <= 1) return true;
   // Lines the segment shows between the two anchors (as they are, or edited) are not deleted:
   // only the rest counts (`{` of an object literal, a changed `export type X =` head).
@@ -173,7 +176,7 @@ export function crossesBlock(ctx: MergeContext, p: number, q: number, seg?: Segm
   if (between.length > 64) return true;
   const shown = new Set(between);
   for (let j = p + 1; j < q; j++) {
-    if (o.blank[j] || o.indent[j]! >= limit) continue;
+    if (o.blank[j] || headDepth(o, j) >= limit) continue;
     if (shown.has(o.norm[j]!)) continue;
     if (!o.weak[j] && between.some((t) => editedVersion(o.norm[j]!, t))) continue;
     return true;
@@ -283,7 +286,7 @@ function headersOf(l: Lines): Int32Array {
   const stack: number[] = [];
   for (let y = 0; y < l.text.length; y++) {
     if (l.blank[y]) continue;
-    while (stack.length > 0 && l.indent[stack[stack.length - 1]!]! >= l.indent[y]!) stack.pop();
+    while (stack.length > 0 && headDepth(l, stack[stack.length - 1]!) >= headDepth(l, y)) stack.pop();
     if (stack.length > 0) out[y] = stack[stack.length - 1]!;
     stack.push(y);
   }

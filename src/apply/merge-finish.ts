@@ -28,6 +28,7 @@ import { anotherElement, anotherSibling } from './sibling-items.js';
 import { newTrailingDefinition } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
 import { leadsDefinition, outsideNewDefinitions } from './new-members.js';
+import { sameSectionKey } from './flat-sections.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -139,7 +140,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   if (newNameBesideOld(s, i, o, j)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
-    extendedInPlace(o.norm[j]!, s.norm[i]!) ||
+    extendedInPlace(o.norm[j]!, s.norm[i]!) || sameSectionKey(o, j, s.norm[i]!) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
   // A line read as edited at a hunk's growing end (`def set_trial` → `def notify_status_change`,
@@ -687,6 +688,9 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
       // Same first token first (cheap), then the full test: edits rarely change how a line starts.
       if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
       if (otherDefinition(o.norm[j]!, s.norm[i]!) || (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || !sameOwner(s, i, o, j) || !sameDepth(s, i, o, j) || inOtherNewBlock(ctx, s, i, o, j)) continue;
+      // Not a line under another head than the one the update shows it under (foreign-head.ts): such
+      // a line is no candidate at all, so the twin under the shown head is picked among the rest.
+      if (underOtherHead(ctx, seg, i, j)) continue;
       found.push({ i, j, score: dice(o.norm[j]!, s.norm[i]!) });
     }
   }
@@ -834,8 +838,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       // A new definition's head is no rename of the last member's: read so, the member would be lost.
       chain = outsideNew(chain);
       if (chain.length > 0) rules[k] = 'edited-line';
-      // Not a line under another head than the one the update shows it under (foreign-head.ts).
-      else chain = similarAnchor(ctx, seg, prevEnd, hi, leads).filter(([i, j]) => !underOtherHead(ctx, seg, i, j));
+      else chain = similarAnchor(ctx, seg, prevEnd, hi, leads);
       chain = outsideNew(chain);
       if (chain.length > 0 && rules[k] !== 'edited-line') {
         ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);

@@ -8,6 +8,7 @@
 // (merge-context.ts `headerOf` reads one segment only; a head shown, then a marker, then the child
 // edited is how models write an edit under one of several parents.)
 import type { Segment } from './merge-context.js';
+import { headDepth } from './flat-sections.js';
 
 /** A line of the update: segment index and row in that segment's lines. */
 export type UpdateRow = readonly [number, number];
@@ -39,9 +40,10 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
         absorbed++;
         continue;
       }
-      while (stack.length > 0 && stack[stack.length - 1]!.indent >= l.indent[y]!) stack.pop();
+      const depth = headDepth(l, y);
+      while (stack.length > 0 && stack[stack.length - 1]!.indent >= depth) stack.pop();
       if (stack.length > 0) row[y] = stack[stack.length - 1]!.at;
-      stack.push({ at: [k, y], indent: l.indent[y]! });
+      stack.push({ at: [k, y], indent: depth });
     }
     out.push(row);
     if (!seg.markerAfter) return;
@@ -59,7 +61,11 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
     const own = stack.filter((e) => e.at[0] === k);
     const solid = l.blank.filter((b) => !b).length;
     const headsOnly = own.length === 1 && own.length + absorbed === solid && isHead(l.norm[own[0]!.at[1]]!);
+    // A flat section header (`[program:web]`) heads every line up to the next header: a marker inside
+    // the section stands for some of its lines, and the lines after it are still the section's.
+    const section = stack[0] !== undefined && stack[0].indent < 0 && m !== null ? stack[0] : undefined;
     if (m === null || !top || top.at[0] !== k || top.indent >= m || !headsOnly) stack.length = 0;
+    if (section && stack.length === 0) stack.push(section);
     while (stack.length > 0 && stack[stack.length - 1]!.indent >= m!) stack.pop();
   });
   headsCache.set(segments, out);
