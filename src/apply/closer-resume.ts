@@ -46,7 +46,7 @@ export function closersOnly(seg: Segment): boolean {
 export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<readonly [number, number]>, seg: Segment): [number, number] | null {
   if (!seg.markerBefore || prev.markerAfterIndent === null) return null;
   const s = seg.lines;
-  const f = tailCloser(s);
+  const f = CLOSER_LINE.test(s.norm[firstContent(s)] ?? '') ? firstContent(s) : closerAfterTail(s, prev.lines, prev.markerAfterIndent);
   if (f < 0) return null;
   const level = s.indent[f]!;
   if (prev.markerAfterIndent <= level) return null;
@@ -68,15 +68,18 @@ export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<r
 }
 
 /**
- * The closer a segment opens with, or shows after the block's last lines (`return buf` / `end`: all
- * deeper than it); -1 when it opens otherwise.
+ * The closer a segment shows after the last lines of the block the previous segment left open
+ * (`return buf` / `end`): its first row back at that block's opener's indentation, every row before
+ * it deeper; -1 when that row is no closer.
  */
-function tailCloser(s: Lines): number {
-  const f = firstContent(s);
-  if (f < s.text.length && CLOSER_LINE.test(s.norm[f]!)) return f;
-  for (let x = f + 1; x < s.text.length; x++) {
-    if (s.blank[x] || s.indent[x]! >= s.indent[f]!) continue;
-    return CLOSER_LINE.test(s.norm[x]!) ? x : -1;
+function closerAfterTail(s: Lines, prev: Lines, markerIndent: number): number {
+  let x = solidRow(prev, prev.text.length, -1);
+  while (x >= 0 && prev.indent[x]! >= markerIndent) x = solidRow(prev, x, -1);
+  if (x < 0) return -1;
+  const level = prev.indent[x]!;
+  for (let y = firstContent(s); y < s.text.length; y++) {
+    if (s.blank[y] || s.indent[y]! > level) continue;
+    return s.indent[y] === level && CLOSER_LINE.test(s.norm[y]!) ? y : -1;
   }
   return -1;
 }
