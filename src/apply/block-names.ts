@@ -84,15 +84,31 @@ export function rowIdentity(l: Lines, x: number, self: (norm: string) => string 
   if (head) {
     const next = solidRow(l, x, 1);
     const lit = next < 0 ? null : LITERAL_ARG.exec(l.norm[next]!);
-    return lit ? `call ${head[1]} ${lit[2]}` : null;
+    return lit && !literalList(l, x) ? `call ${head[1]} ${lit[2]}` : null;
   }
   const lit = LITERAL_ARG.exec(l.norm[x]!);
   if (lit) {
     const prev = solidRow(l, x, -1);
     const call = prev < 0 ? null : OPEN_CALL.exec(l.norm[prev]!);
-    if (call) return `call ${call[1]} ${lit[2]}`;
+    if (call && !literalList(l, prev)) return `call ${call[1]} ${lit[2]}`;
   }
   return null;
+}
+
+/**
+ * The block opened at row h holds literals only (`import (` / `"encoding/csv"` / `"errors"`, a call
+ * given a list of paths): its first literal is one item of a list, not the block's name, so deleting
+ * that item leaves the same block (a route's `"/projects",` is followed by its handler, not a literal).
+ */
+function literalList(l: Lines, h: number): boolean {
+  let items = 0;
+  for (let y = h + 1; y < l.text.length; y++) {
+    if (l.blank[y]) continue;
+    if (l.indent[y]! <= l.indent[h]!) return items > 1 && /^[)\]]/.test(l.norm[y]!);
+    if (!LITERAL_ARG.test(l.norm[y]!)) return false;
+    items++;
+  }
+  return false;
 }
 
 /** The row of the block head a name line belongs to: itself, or the open call above a literal line. */

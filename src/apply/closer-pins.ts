@@ -5,7 +5,10 @@
 //   GetSession`): it is the closer of that opener's original block, not the nearest `}` above the
 //   next anchor (the deleted function's own). A marker at the opener's own level may stand for
 //   more than its body (`log() {` / `# ...` / `}` / `push() {` has been written for a span of
-//   several functions): no pin then.
+//   several functions): no pin then. The segment may show the block's last lines before its
+//   closer (`-- ...` / `return buf` / `end`): they must be the original's lines right above that
+//   closer. An Allman head left open by the marker (`int parse(…)` / `    /* ... */` / `}`, or its
+//   `{` shown too) is such an opener when the original's `{` stands alone below it.
 // - Where the update keeps the original's indentation at a pinned anchor, the nearest occurrence of
 //   a repeated closer is the nearest at the same depth: after a method's `    }`, a column-0 `}` is
 //   the class's, not the next method's `    }` (a trailing method deleted by showing the class end).
@@ -34,6 +37,8 @@ function originalCloser(orig: Lines, o: number): number {
   const c = closesAt(orig.text, o);
   if (c >= 0 || bracketDelta(orig.text[o]!) > 0) return c;
   const y = solidRow(orig, o, 1);
+  // An Allman head: its block is the lone `{` below it.
+  if (allmanHead(orig, o)) return closesAt(orig.text, y);
   if (y < 0 || orig.indent[y]! <= orig.indent[o]!) return -1;
   for (let x = y; x < orig.text.length; x++) {
     if (orig.blank[x] || orig.indent[x]! > orig.indent[o]!) continue;
@@ -48,13 +53,44 @@ function originalCloser(orig: Lines, o: number): number {
  * pinned by `pinned` (a line the original has once, or context) and closes at p.
  */
 export function closesPreviousOpener(prev: Lines | undefined, markerIndent: number | null | undefined, seg: Lines, i1: number, orig: Lines, p: number, pinned: (prevRow: number) => number | undefined): boolean {
-  if (!prev || i1 < 0 || solidRow(seg, -1, 1) !== i1 || !CLOSER_ONLY.test(seg.norm[i1]!)) return false;
+  if (!prev || i1 < 0 || !CLOSER_ONLY.test(seg.norm[i1]!) || !showsBlockTail(seg, i1, orig, p)) return false;
   if (markerIndent === null || markerIndent === undefined || markerIndent <= seg.indent[i1]!) return false;
-  const u = openAtEnd(prev, seg.indent[i1]!);
-  if (u < 0) return false;
-  const o = pinned(u);
+  const open = openAtEnd(prev, seg.indent[i1]!);
+  const u = open >= 0 ? open : solidRow(prev, prev.text.length, -1);
+  if (u < 0 || prev.indent[u] !== seg.indent[i1]) return false;
+  const o = pinnedOpener(prev, u, orig, pinned);
   if (o === undefined || o >= p) return false;
+  // No bracket left open by the update: only an Allman head, whose lone `{` the original has below it.
+  if (open < 0 && !allmanHead(orig, o)) return false;
   return originalCloser(orig, o) === p && orig.indent[o]! - orig.indent[p]! === prev.indent[u]! - seg.indent[i1]!;
+}
+
+/** The original row of opener row u: pinned itself, or an Allman `{` pinned by the head right above it. */
+function pinnedOpener(prev: Lines, u: number, orig: Lines, pinned: (prevRow: number) => number | undefined): number | undefined {
+  const o = pinned(u);
+  if (o !== undefined || prev.norm[u] !== '{') return o;
+  const head = solidRow(prev, u, -1);
+  const oh = head < 0 ? undefined : pinned(head);
+  return oh !== undefined && allmanHead(orig, oh) ? solidRow(orig, oh, 1) : undefined;
+}
+
+/** Original row o is followed by a lone `{` at its indentation (an Allman head). */
+function allmanHead(orig: Lines, o: number): boolean {
+  const y = solidRow(orig, o, 1);
+  return y >= 0 && orig.norm[y] === '{' && orig.indent[y] === orig.indent[o];
+}
+
+/**
+ * The segment's rows before its closer i1 are the block's last lines: all deeper than the closer,
+ * each the original's row above p in turn.
+ */
+function showsBlockTail(seg: Lines, i1: number, orig: Lines, p: number): boolean {
+  let j = p;
+  for (let x = solidRow(seg, i1, -1); x >= 0; x = solidRow(seg, x, -1)) {
+    j = solidRow(orig, j, -1);
+    if (j < 0 || seg.indent[x]! <= seg.indent[i1]! || seg.norm[x] !== orig.norm[j]) return false;
+  }
+  return true;
 }
 
 /**

@@ -5,7 +5,7 @@
 // the end of the file when the update stops there. Found by structure: the previous segment's opener
 // at the closer's indentation, its place in the original, and the first original line back at that
 // opener's level after it.
-import { CLOSER_LINE, type Lines } from './lines.js';
+import { CLOSER_LINE, solidRow, type Lines } from './lines.js';
 import type { Segment } from './merge-context.js';
 
 /**
@@ -39,15 +39,15 @@ export function closersOnly(seg: Segment): boolean {
 }
 
 /**
- * [segment line, original line] for the segment's first line when it closes the block whose opener
- * the previous segment shows (matched at `prevPairs`) and left open across a marker indented deeper
+ * [segment line, original line] for the segment's closer (its first line, or the one after the
+ * block's last lines shown, which tailPairs pairs) when it closes the block whose opener the previous segment shows (matched at `prevPairs`) and left open across a marker indented deeper
  * than the closer; null otherwise.
  */
 export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<readonly [number, number]>, seg: Segment): [number, number] | null {
   if (!seg.markerBefore || prev.markerAfterIndent === null) return null;
   const s = seg.lines;
-  const f = firstContent(s);
-  if (f >= s.text.length || !CLOSER_LINE.test(s.norm[f]!)) return null;
+  const f = CLOSER_LINE.test(s.norm[firstContent(s)] ?? '') ? firstContent(s) : closerAfterTail(s, prev.lines, prev.markerAfterIndent);
+  if (f < 0) return null;
   const level = s.indent[f]!;
   if (prev.markerAfterIndent <= level) return null;
   // The previous segment's last line at or left of the closer's level is the block's opener.
@@ -60,9 +60,49 @@ export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<r
   const jp = pair[1];
   for (let y = jp + 1; y < o.text.length; y++) {
     if (o.blank[y] || o.indent[y]! > o.indent[jp]!) continue;
-    return o.indent[y] === o.indent[jp] && o.norm[y] === s.norm[f] ? [f, y] : null;
+    // An Allman head's own `{` below it opens the block; its closer comes after.
+    if (o.norm[y] === '{' && y === solidRow(o, jp, 1)) continue;
+    return o.indent[y] === o.indent[jp] && o.norm[y] === s.norm[f] && tailPairs(s, o, [f, y]).length === solidBefore(s, f) ? [f, y] : null;
   }
   return null;
+}
+
+/**
+ * The closer a segment shows after the last lines of the block the previous segment left open
+ * (`return buf` / `end`): its first row back at that block's opener's indentation, every row before
+ * it deeper; -1 when that row is no closer.
+ */
+function closerAfterTail(s: Lines, prev: Lines, markerIndent: number): number {
+  let x = solidRow(prev, prev.text.length, -1);
+  while (x >= 0 && prev.indent[x]! >= markerIndent) x = solidRow(prev, x, -1);
+  if (x < 0) return -1;
+  const level = prev.indent[x]!;
+  for (let y = firstContent(s); y < s.text.length; y++) {
+    if (s.blank[y] || s.indent[y]! > level) continue;
+    return s.indent[y] === level && CLOSER_LINE.test(s.norm[y]!) ? y : -1;
+  }
+  return -1;
+}
+
+function solidBefore(s: Lines, c: number): number {
+  let n = 0;
+  for (let x = 0; x < c; x++) if (!s.blank[x]) n++;
+  return n;
+}
+
+/**
+ * The segment's lines before a resumed closer ([segment row, original row]) paired with the
+ * original lines right above that closer, as far as they read the same (the block's last lines).
+ */
+export function tailPairs(s: Lines, o: Lines, closer: readonly [number, number]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let j = closer[1];
+  for (let x = solidRow(s, closer[0], -1); x >= 0; x = solidRow(s, x, -1)) {
+    j = solidRow(o, j, -1);
+    if (j < 0 || s.norm[x] !== o.norm[j]) break;
+    out.unshift([x, j]);
+  }
+  return out;
 }
 
 /**

@@ -7,7 +7,7 @@ import { markedBodyEnd } from './marked-body.js';
 import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
-import { closerResume, dropNewBlockClosers } from './closer-resume.js';
+import { closerResume, dropNewBlockClosers, tailPairs } from './closer-resume.js';
 import { blockPairs, type BlockPairs } from './new-block-closers.js';
 import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
@@ -809,7 +809,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     chains[k] = chain;
     const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) ?? closerResumeAcross(o, segs, spans, k) : null;
     if (resumed && resumed[1] >= prevEnd) {
-      chain = chains[k] = withoutCoincident(seg.lines, o, [resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])], (n) => ctx.index.get(n)?.length ?? 0);
+      chain = chains[k] = withoutCoincident(seg.lines, o, [...tailPairs(seg.lines, o, resumed), resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])], (n) => ctx.index.get(n)?.length ?? 0);
     }
     // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
     if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);

@@ -1,0 +1,63 @@
+// A definition deleted by adjacency among its siblings (docs/apply.md, branch removy): the update
+// shows the sibling before it by its head, a marker for its body, its last lines (none to two) and
+// its closer, then the sibling after it by its head, a marker and its closer. The deleted definition ends with
+// the same closer as the one before it, so only the shown head says which closer the segment starts
+// with: the first one after that head, not the nearest one above the next sibling.
+import { applyChanges, marker, type Change, type Edit } from './edit-gen.js';
+import { declared, ind, join, removalOf, type ShapeInput } from './edit-shapes.js';
+import type { Block } from './edit-gen.js';
+import { CLOSER_LINE } from '../../src/apply/lines.js';
+
+/** The definition's closer row (its last non-blank row), when that row only closes. */
+function closerRow(x: ShapeInput, b: Block): number {
+  let j = b.end - 1;
+  while (j > b.header && x.lines[j]!.trim() === '') j--;
+  return j > b.header && CLOSER_LINE.test(x.lines[j]!.trim()) && ind(x.lines[j]!).length === b.indent ? j : -1;
+}
+
+const once = (x: ShapeInput, j: number): boolean => x.lines.filter((l) => l.trim() === x.lines[j]!.trim()).length === 1;
+
+export function deleteAfterShownTail(x: ShapeInput): Omit<Edit, 'shape'> | null {
+  if (x.lang.style === 'indent' || x.lang.style === 'sql') return null;
+  // Three declared siblings in a row (same parent, only blank lines between), each ending in the same closer.
+  const triples: Array<[Block, Block, Block]> = [];
+  const sibs = x.blocks.filter((b) => declared(x, b) && b.end - b.header >= 3);
+  for (let k = 0; k + 2 < sibs.length; k++) {
+    const [a, b, c] = [sibs[k]!, sibs[k + 1]!, sibs[k + 2]!];
+    if (a.parent !== b.parent || b.parent !== c.parent || a.indent !== b.indent || b.indent !== c.indent) continue;
+    if (!x.lines.slice(a.end, b.header).every((l) => l.trim() === '') || !x.lines.slice(b.end, c.header).every((l) => l.trim() === '')) continue;
+    const [ca, cb, cc] = [closerRow(x, a), closerRow(x, b), closerRow(x, c)];
+    if (ca < 0 || cb < 0 || cc < 0 || x.lines[ca]!.trim() !== x.lines[cb]!.trim()) continue;
+    // Nothing above b's head that removalOf would take from a (a comment run belongs to b).
+    if (a.end !== ca + 1 || !once(x, a.header) || !once(x, c.header)) continue;
+    triples.push([a, b, c]);
+  }
+  if (triples.length === 0) return null;
+  const [a, b, c] = triples[Math.floor(x.r() * triples.length)]!;
+  const ca = closerRow(x, a);
+  const body = ind(x.lines[ca]!) + '  ';
+  // The last lines of a's body (none to two), every one deeper than its closer.
+  const want = Math.floor(x.r() * 3);
+  const tail: string[] = [];
+  for (let j = ca - 1; j > a.header + 1 && tail.length < want; j--) {
+    if (x.lines[j]!.trim() === '') break;
+    if (ind(x.lines[j]!).length <= a.indent) return null;
+    tail.unshift(x.lines[j]!);
+  }
+  const del: Change = removalOf(x, b);
+  if (del.start <= ca) return null;
+  const update = [
+    marker(x.lang, ind(x.lines[a.header]!), x.r),
+    x.lines[a.header]!,
+    marker(x.lang, body, x.r),
+    ...tail,
+    x.lines[ca]!,
+    // The separator the file has after a's closer (blank lines or none) stays there.
+    ...x.lines.slice(ca + 1, b.header).filter((l) => l.trim() === ''),
+    x.lines[c.header]!,
+    marker(x.lang, body, x.r),
+    x.lines[closerRow(x, c)]!,
+    marker(x.lang, ind(x.lines[a.header]!), x.r),
+  ];
+  return { instruction: '', update: update.join('\n'), expected: join(applyChanges(x.lines, [del])), determined: true };
+}
