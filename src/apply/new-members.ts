@@ -9,9 +9,11 @@
 // nothing, whatever text it shares with the original; its head is no rename of the sibling's, and
 // growing back from the closers does not pair its lines with the sibling's equal ones. (A rename of
 // the last member shown this way keeps the old member beside the new one: visible, never lost.)
+import { openHeadIdentity } from './block-names.js';
+import { closesAt } from './brackets.js';
 import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
-import type { Lines } from './lines.js';
+import { solidRow, type Lines } from './lines.js';
 import type { Chain } from './merge-context.js';
 import { blockEnd } from './removals.js';
 
@@ -24,7 +26,7 @@ function namedIn(o: Lines): Set<string> {
     set = new Set<string>();
     for (let j = 0; j < o.text.length; j++) {
       if (o.blank[j]) continue;
-      const id = lineIdentity(o.norm[j]!);
+      const id = definitionName(o.norm[j]!);
       if (id !== null) set.add(id);
     }
     identities.set(o, set);
@@ -32,19 +34,35 @@ function namedIn(o: Lines): Set<string> {
   return set;
 }
 
+/** The name a line heads (line-identity.ts), or the definition it heads with its parameters going on below. */
+function definitionName(norm: string): string | null {
+  return lineIdentity(norm) ?? openHeadIdentity(norm);
+}
+
+/** End (exclusive) of the definition headed at h: past a parameter list over several lines, its body's `{` below (Allman). */
+function definitionEnd(s: Lines, h: number): number {
+  const end = blockEnd(s, h);
+  if (end <= h + 1 || !/\)$/.test(s.norm[end - 1]!)) return end;
+  const brace = solidRow(s, end - 1, 1);
+  if (brace < 0 || s.norm[brace] !== '{' || s.indent[brace] !== s.indent[h]) return end;
+  const close = closesAt(s.text, brace);
+  return close > brace ? close + 1 : end;
+}
+
 /**
  * Rows (1) of segment s inside a definition it shows whole (its head, its body, its last line, and the
- * annotations right above its head) whose name the original names nowhere.
+ * annotations right above its head) whose name the original names nowhere. `endIndent` is the
+ * indentation of the marker after the segment, if any: a marker at or left of a head ends its block.
  */
-export function newDefinitionRows(s: Lines, o: Lines): Uint8Array {
+export function newDefinitionRows(s: Lines, o: Lines, endIndent: number | null = null): Uint8Array {
   const rows = new Uint8Array(s.text.length);
   const named = namedIn(o);
   for (let h = 0; h < s.text.length; h++) {
     if (s.blank[h]) continue;
-    const id = lineIdentity(s.norm[h]!);
+    const id = definitionName(s.norm[h]!);
     if (id === null || named.has(id)) continue;
-    const end = blockEnd(s, h);
-    if (end <= h + 1 || !wholeBlock(s, h, end)) continue;
+    const end = definitionEnd(s, h);
+    if (end <= h + 1 || !wholeBlock(s, h, end, endIndent)) continue;
     for (let a = h - 1; a >= 0 && !s.blank[a] && s.indent[a] === s.indent[h] && leadsDefinition(s.norm[a]!); a--) rows[a] = 1;
     for (let i = h; i < end; i++) rows[i] = 1;
     h = end - 1;
@@ -64,13 +82,14 @@ export function leadsDefinition(norm: string): boolean {
  * The block [h, end) is complete in the segment: its last line closes it at the head's level
  * (`}`, `end`), or a line after it at or left of the head follows it (not a marker's cut).
  */
-function wholeBlock(s: Lines, h: number, end: number): boolean {
+function wholeBlock(s: Lines, h: number, end: number, endIndent: number | null): boolean {
   let last = end - 1;
   while (last > h && s.blank[last]) last--;
   if (s.indent[last]! <= s.indent[h]!) return true;
   let next = end;
   while (next < s.text.length && s.blank[next]) next++;
-  return next < s.text.length && s.indent[next]! <= s.indent[h]!;
+  if (next >= s.text.length) return endIndent !== null && endIndent <= s.indent[h]!;
+  return s.indent[next]! <= s.indent[h]!;
 }
 
 /**
@@ -84,4 +103,44 @@ export function outsideNewDefinitions(s: Lines, o: Lines): (chain: Chain) => Cha
     rows ??= newDefinitionRows(s, o);
     return chain.filter(([i]) => rows![i] === 0);
   };
+}
+
+/**
+ * The same rows judged in any segment, not only before a container's closers: a definition the update
+ * shows whole under a name the original has nowhere is new, even when its body copies a sibling's line
+ * for line, so where the segment has anchors outside such definitions, those alone place it (the
+ * new definition goes where its neighbours say, never over the sibling it copies). `anchors` drops
+ * the chain's anchors inside new definitions when some are left outside them; `run` then cuts an
+ * edge grown from those anchors at the first row of a new definition. Where every anchor is inside
+ * one (a definition shown alone, a rename in place) nothing changes.
+ */
+export function besideNewDefinitions(s: Lines, o: Lines, endIndent: number | null): BesideNew {
+  let rows: Uint8Array | undefined;
+  let active = false;
+  return {
+    anchors: (chain) => {
+      if (chain.length === 0) return chain;
+      rows ??= newDefinitionRows(s, o, endIndent);
+      const kept = chain.filter(([i]) => rows![i] === 0);
+      const placed = kept.length > 0 ? kept : chain;
+      active = kept.length === placed.length && rows.includes(1);
+      return placed;
+    },
+    run: (pairs, dir) => {
+      if (!active) return pairs;
+      if (dir > 0) {
+        const cut = pairs.findIndex(([i]) => rows![i] === 1);
+        return cut < 0 ? pairs : pairs.slice(0, cut);
+      }
+      let from = pairs.length;
+      while (from > 0 && rows![pairs[from - 1]![0]] === 0) from--;
+      return pairs.slice(from);
+    },
+  };
+}
+
+/** See besideNewDefinitions; `run` takes an edge grown forwards (dir 1) or backwards (-1, in file order). */
+export interface BesideNew {
+  anchors: (chain: Chain) => Chain;
+  run: (pairs: Array<[number, number]>, dir: 1 | -1) => Array<[number, number]>;
 }
