@@ -10,11 +10,11 @@
 // growing back from the closers does not pair its lines with the sibling's equal ones. (A rename of
 // the last member shown this way keeps the old member beside the new one: visible, never lost.)
 import { openHeadIdentity } from './block-names.js';
-import { closesAt } from './brackets.js';
+import { bracketDelta, closesAt } from './brackets.js';
 import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
 import { solidRow, type Lines } from './lines.js';
-import type { Chain } from './merge-context.js';
+import { rowsOf, type Chain } from './merge-context.js';
 import { blockEnd } from './removals.js';
 
 const identities = new WeakMap<Lines, Set<string>>();
@@ -62,7 +62,7 @@ export function newDefinitionRows(s: Lines, o: Lines, endIndent: number | null =
     const id = definitionName(s.norm[h]!);
     if (id === null || named.has(id)) continue;
     const end = definitionEnd(s, h);
-    if (end <= h + 1 || !wholeBlock(s, h, end, endIndent)) continue;
+    if (end <= h + 1 || !wholeBlock(s, h, end, endIndent) || renamedOriginal(s, h, end, o)) continue;
     for (let a = h - 1; a >= 0 && !s.blank[a] && s.indent[a] === s.indent[h] && leadsDefinition(s.norm[a]!); a--) rows[a] = 1;
     for (let i = h; i < end; i++) rows[i] = 1;
     h = end - 1;
@@ -88,8 +88,33 @@ function wholeBlock(s: Lines, h: number, end: number, endIndent: number | null):
   if (s.indent[last]! <= s.indent[h]!) return true;
   let next = end;
   while (next < s.text.length && s.blank[next]) next++;
-  if (next >= s.text.length) return endIndent !== null && endIndent <= s.indent[h]!;
+  // Cut off by a marker: an indentation block ends at a marker at or left of its head; a bracket left open does not.
+  if (next >= s.text.length) return endIndent !== null && endIndent <= s.indent[h]! && bracketsClosed(s, h, end);
   return s.indent[next]! <= s.indent[h]!;
+}
+
+/**
+ * The lines after the head at h are an original definition's, all of them in order: that definition
+ * renamed (a copy that changes nothing but its name is not new code anyone writes).
+ */
+function renamedOriginal(s: Lines, h: number, end: number, o: Lines): boolean {
+  const body: string[] = [];
+  for (let x = h + 1; x < end; x++) if (!s.blank[x]) body.push(s.norm[x]!);
+  if (body.length === 0) return false;
+  return rowsOf(o, body[0]!).some((r) => {
+    let y = r;
+    for (const line of body) {
+      if (y < 0 || o.norm[y] !== line) return false;
+      y = solidRow(o, y, 1);
+    }
+    return true;
+  });
+}
+
+function bracketsClosed(s: Lines, h: number, end: number): boolean {
+  let depth = 0;
+  for (let x = h; x < end; x++) depth += bracketDelta(s.text[x]!);
+  return depth <= 0;
 }
 
 /**
