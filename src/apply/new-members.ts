@@ -118,54 +118,44 @@ function bracketsClosed(s: Lines, h: number, end: number): boolean {
 }
 
 /**
- * Keeps the anchors of a chain that stand outside segment s's new definitions (see the file
- * comment); the definitions are found once, on the first chain that has anchors.
+ * The anchors and grown edges of segment s outside its new definitions (rows of newDefinitionRows).
+ * Before the closers of a container an earlier segment shows open (`beforeClosers`), such rows anchor
+ * nothing at all: the new definitions go at the container's end. Elsewhere the same holds where the
+ * segment has anchors outside them: a definition the update shows whole under a name the original has
+ * nowhere is new even when its body copies a sibling's line for line, so those other anchors alone
+ * place it (it goes where its neighbours say, never over the sibling it copies); where every anchor is
+ * inside one (a definition shown alone) nothing changes. `anchors` filters a chain; `run` cuts an edge
+ * grown from the anchors (forwards, dir 1, or backwards, -1, given in file order) at the first row of
+ * a new definition it meets.
  */
-export function outsideNewDefinitions(s: Lines, o: Lines): (chain: Chain) => Chain {
+export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | null, beforeClosers: boolean): NewDefinitionAnchors {
   let rows: Uint8Array | undefined;
-  return (chain) => {
-    if (chain.length === 0) return chain;
-    rows ??= newDefinitionRows(s, o);
-    return chain.filter(([i]) => rows![i] === 0);
-  };
-}
-
-/**
- * The same rows judged in any segment, not only before a container's closers: a definition the update
- * shows whole under a name the original has nowhere is new, even when its body copies a sibling's line
- * for line, so where the segment has anchors outside such definitions, those alone place it (the
- * new definition goes where its neighbours say, never over the sibling it copies). `anchors` drops
- * the chain's anchors inside new definitions when some are left outside them; `run` then cuts an
- * edge grown from those anchors at the first row of a new definition. Where every anchor is inside
- * one (a definition shown alone, a rename in place) nothing changes.
- */
-export function besideNewDefinitions(s: Lines, o: Lines, endIndent: number | null): BesideNew {
-  let rows: Uint8Array | undefined;
-  let active = false;
+  const newRows = (): Uint8Array => (rows ??= newDefinitionRows(s, o, endIndent));
+  let active = beforeClosers;
   return {
     anchors: (chain) => {
       if (chain.length === 0) return chain;
-      rows ??= newDefinitionRows(s, o, endIndent);
-      const kept = chain.filter(([i]) => rows![i] === 0);
+      const kept = chain.filter(([i]) => newRows()[i] === 0);
+      if (beforeClosers) return kept;
       const placed = kept.length > 0 ? kept : chain;
-      active = kept.length === placed.length && rows.includes(1);
+      active = kept.length === placed.length && newRows().includes(1);
       return placed;
     },
     run: (pairs, dir) => {
-      if (!active) return pairs;
+      if (!active || pairs.length === 0) return pairs;
+      const r = newRows();
       if (dir > 0) {
-        const cut = pairs.findIndex(([i]) => rows![i] === 1);
+        const cut = pairs.findIndex(([i]) => r[i] === 1);
         return cut < 0 ? pairs : pairs.slice(0, cut);
       }
       let from = pairs.length;
-      while (from > 0 && rows![pairs[from - 1]![0]] === 0) from--;
+      while (from > 0 && r[pairs[from - 1]![0]] === 0) from--;
       return pairs.slice(from);
     },
   };
 }
 
-/** See besideNewDefinitions; `run` takes an edge grown forwards (dir 1) or backwards (-1, in file order). */
-export interface BesideNew {
+export interface NewDefinitionAnchors {
   anchors: (chain: Chain) => Chain;
   run: (pairs: Array<[number, number]>, dir: 1 | -1) => Array<[number, number]>;
 }
