@@ -813,7 +813,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // not have anchor nothing; elsewhere, where the segment has anchors outside them (new-members.ts).
     const closing = closingTail(o, segs, spans, k, prevEnd);
     const closesShown = !resumed && closing.length > 0;
-    const newDefs = newDefinitionAnchors(seg.lines, o, seg.markerAfterIndent, closesShown);
+    const newDefs = newDefinitionAnchors(seg.lines, o, seg.markerAfterIndent, closesShown, seg.markerBefore && bodyFloor >= 0);
     const outsideNew = newDefs.anchors;
     chain = chains[k] = outsideNew(chain);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).

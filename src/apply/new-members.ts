@@ -124,11 +124,13 @@ function bracketsClosed(s: Lines, h: number, end: number): boolean {
  * segment has anchors outside them: a definition the update shows whole under a name the original has
  * nowhere is new even when its body copies a sibling's line for line, so those other anchors alone
  * place it (it goes where its neighbours say, never over the sibling it copies); where every anchor is
- * inside one (a definition shown alone) nothing changes. `anchors` filters a chain; `run` cuts an edge
+ * inside one (a definition shown alone) nothing changes, unless the segment follows a marker that
+ * stands for the body of the header the previous segment ends on (`afterShownBody`): that body's end
+ * is then the neighbouring anchor. `anchors` filters a chain; `run` cuts an edge
  * grown from the anchors (forwards, dir 1, or backwards, -1, given in file order) at the first row of
  * a new definition it meets.
  */
-export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | null, beforeClosers: boolean): NewDefinitionAnchors {
+export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | null, beforeClosers: boolean, afterShownBody: boolean): NewDefinitionAnchors {
   let rows: Uint8Array | undefined;
   const newRows = (): Uint8Array => (rows ??= newDefinitionRows(s, o, endIndent));
   let active = beforeClosers;
@@ -137,7 +139,9 @@ export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | nul
       if (chain.length === 0) return chain;
       const kept = chain.filter(([i]) => newRows()[i] === 0);
       if (beforeClosers) return kept;
-      const placed = kept.length > 0 ? kept : chain;
+      // After a marker that stands for the body of the header the previous segment ends on, that
+      // body's end is the neighbouring anchor: the new definitions go there (shown-block.ts).
+      const placed = kept.length > 0 || afterShownBody ? kept : chain;
       active = kept.length === placed.length && newRows().includes(1);
       return placed;
     },
