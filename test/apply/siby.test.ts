@@ -4,20 +4,8 @@
 // attribute copied before the next one) and C# (ai cs01, a method whose parameters go on below its
 // head); the guards are in Swift and Java, and a Go rename whose body is unchanged is the control (it
 // must stay a rename in place).
-import { describe, expect, it } from 'vitest';
-import { lines } from './judged.js';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
-
-const modes = ['fast', 'large', 'auto'] as const;
-
-function mergesTo(code: string, update: string, expected: string): void {
-  for (const mode of modes) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(out, mode).toBe(expected);
-    expect(checkLoss(code, update, null, out).lost, mode).toEqual([]);
-  }
-}
+import { describe, it } from 'vitest';
+import { lines, mergedEverywhere as mergesTo } from './judged.js';
 
 // Swift: a new view-model loader copied from the one after it, shown after the stored properties.
 const swiftLoader = (name: string, path: string, extra: string[] = []): string[] => [
