@@ -24,6 +24,8 @@ const HEAD_MODIFIERS = /^(?:(?:export|default|public|private|protected|internal|
 const BRACE_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)*?)(?:(?<=\s)[*&]+)?([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*(?:<[^()]*>)?\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:(?::|->)\s*[^{=;]+?)?\s*(?:const\s*|noexcept\s*|throws\s+[\w.,\s]+|(?:async\*?|sync\*|override|final)\s*)?\{$/;
 /** The same without the brace (Allman): at least one type token before the name, declared parameters. */
 const ALLMAN_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)+?)(?:(?<=\s)[*&]+)?([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*\(([^()]*)\)\s*(?:const|noexcept)?$/;
+/** A head whose parameter list goes on below (`ssize_t show(struct device *dev,`, `Task<T> List(`): the declared parameters so far. */
+const OPEN_PARAMS_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)+?)(?:(?<=\s)[*&]+)?([A-Za-z_$~][\w$]*(?:::[~\w$]+)*)\s*(?:<[^()]*>)?\s*\(((?:[^(),]+,\s*)*)$/;
 const DECLARED_PARAM = /^(?:[\w<>[\].:*&]+\s+)+[*&]*[\w$]+(?:\s*=\s*[^,]+)?$/;
 const SHELL_FUNCTION = /^(?:function\s+)?([\w.:-]+)\s*\(\)\s*\{?$|^function\s+([\w.:-]+)\s*\{?$/;
 const SCHEMA_BLOCK = /^(message|service|rpc|enum|oneof|extend|input|type|schema|scalar|union|model|table|entity|protocol|extension|actor|mod|package)\s+([A-Za-z_][\w.]*)\b[^=]*\{$/;
@@ -50,6 +52,18 @@ export function extraIdentity(norm: string): string | null {
   if ((m = BRACE_HEAD.exec(body)) && headName(m[1]!, m[2]!)) return `def ${m[2]!}`;
   if ((m = ALLMAN_HEAD.exec(body)) && headName(m[1]!, m[2]!) && declaredParams(m[3]!)) return `def ${m[2]!}`;
   return null;
+}
+
+/**
+ * The definition a line heads whose parameter list it leaves open (`static ssize_t rpm_show(struct
+ * device *dev,`, `public async Task<IActionResult> Get(`): at least one type token before the name, and
+ * each parameter it completes declared. Null otherwise (a call left open has no type before its name).
+ */
+export function openHeadIdentity(norm: string): string | null {
+  const m = OPEN_PARAMS_HEAD.exec(norm.replace(HEAD_MODIFIERS, ''));
+  if (!m || !headName(m[1]!, m[2]!)) return null;
+  const done = m[3]!.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  return done.every((p) => DECLARED_PARAM.test(p)) ? `def ${m[2]!}` : null;
 }
 
 /** Words that never name a method, even after a type (`public void delete(long id) {` does name one). */

@@ -27,7 +27,7 @@ import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner }
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { newTrailingDefinition } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
-import { leadsDefinition, outsideNewDefinitions } from './new-members.js';
+import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
 import { sameSectionKey } from './flat-sections.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -814,10 +814,11 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // Later segments' anchors above a closer anchor (common lines of the block it closes) are not theirs.
     if (resumed && resumed[1] >= prevEnd) dropAnchorsAbove(chains, k, resumed[1]);
     // Before the closers of a block opened segments before, lines of definitions the original does
-    // not have anchor nothing (new-members.ts).
+    // not have anchor nothing; elsewhere, where the segment has anchors outside them (new-members.ts).
     const closing = closingTail(o, segs, spans, k, prevEnd);
     const closesShown = !resumed && closing.length > 0;
-    const outsideNew = closesShown ? outsideNewDefinitions(seg.lines, o) : (c: Chain): Chain => c;
+    const newDefs = newDefinitionAnchors(seg.lines, o, seg.markerAfterIndent, closesShown, seg.markerBefore && bodyFloor >= 0);
+    const outsideNew = newDefs.anchors;
     chain = chains[k] = outsideNew(chain);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
     if (!resumed && chain.length > 0 && closersOutweighRepeated(seg.lines, o, ctx.index, chain, closing)) chain = chains[k] = closing;
@@ -891,7 +892,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const first = chain[0]!;
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
     // Grown back from the closers, a new definition's lines meet the last member's equal ones: still new.
-    const head = outsideNew(grow(s, o, first[0], first[1], -1, prevEnd, firstDelta));
+    const grown = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
+    const head = newDefs.run(grown, -1);
     if (seg.markerBefore) {
       // A declaration split from its value by a new block: its assignment inside it is its edit (hoisted-declaration.ts).
       const hoisted = hoistedHeadPair(s, o, (head[0] ?? first)[0], (head[0] ?? first)[1], prevEnd);
@@ -904,6 +906,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
     const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first, delta, new Map([...head, ...pairs]));
+    tail.splice(0, tail.length, ...newDefs.run(tail, 1));
     if (seg.markerAfter) unpairTailSeparator(s, o, tail, last);
     const all = [...head, ...pairs, ...tail];
     if (seg.markerAfter) unpairAnnotations(s, o, all);

@@ -9,10 +9,12 @@
 // nothing, whatever text it shares with the original; its head is no rename of the sibling's, and
 // growing back from the closers does not pair its lines with the sibling's equal ones. (A rename of
 // the last member shown this way keeps the old member beside the new one: visible, never lost.)
+import { openHeadIdentity } from './block-names.js';
+import { bracketDelta, closesAt } from './brackets.js';
 import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
-import type { Lines } from './lines.js';
-import type { Chain } from './merge-context.js';
+import { solidRow, type Lines } from './lines.js';
+import { rowsOf, type Chain } from './merge-context.js';
 import { blockEnd } from './removals.js';
 
 const identities = new WeakMap<Lines, Set<string>>();
@@ -24,7 +26,7 @@ function namedIn(o: Lines): Set<string> {
     set = new Set<string>();
     for (let j = 0; j < o.text.length; j++) {
       if (o.blank[j]) continue;
-      const id = lineIdentity(o.norm[j]!);
+      const id = definitionName(o.norm[j]!);
       if (id !== null) set.add(id);
     }
     identities.set(o, set);
@@ -32,19 +34,35 @@ function namedIn(o: Lines): Set<string> {
   return set;
 }
 
+/** The name a line heads (line-identity.ts), or the definition it heads with its parameters going on below. */
+function definitionName(norm: string): string | null {
+  return lineIdentity(norm) ?? openHeadIdentity(norm);
+}
+
+/** End (exclusive) of the definition headed at h: past a parameter list over several lines, its body's `{` below (Allman). */
+function definitionEnd(s: Lines, h: number): number {
+  const end = blockEnd(s, h);
+  if (end <= h + 1 || !/\)$/.test(s.norm[end - 1]!)) return end;
+  const brace = solidRow(s, end - 1, 1);
+  if (brace < 0 || s.norm[brace] !== '{' || s.indent[brace] !== s.indent[h]) return end;
+  const close = closesAt(s.text, brace);
+  return close > brace ? close + 1 : end;
+}
+
 /**
  * Rows (1) of segment s inside a definition it shows whole (its head, its body, its last line, and the
- * annotations right above its head) whose name the original names nowhere.
+ * annotations right above its head) whose name the original names nowhere. `endIndent` is the
+ * indentation of the marker after the segment, if any: a marker at or left of a head ends its block.
  */
-export function newDefinitionRows(s: Lines, o: Lines): Uint8Array {
+export function newDefinitionRows(s: Lines, o: Lines, endIndent: number | null = null): Uint8Array {
   const rows = new Uint8Array(s.text.length);
   const named = namedIn(o);
   for (let h = 0; h < s.text.length; h++) {
     if (s.blank[h]) continue;
-    const id = lineIdentity(s.norm[h]!);
+    const id = definitionName(s.norm[h]!);
     if (id === null || named.has(id)) continue;
-    const end = blockEnd(s, h);
-    if (end <= h + 1 || !wholeBlock(s, h, end)) continue;
+    const end = definitionEnd(s, h);
+    if (end <= h + 1 || !wholeBlock(s, h, end, endIndent) || renamedOriginal(s, h, end, o)) continue;
     for (let a = h - 1; a >= 0 && !s.blank[a] && s.indent[a] === s.indent[h] && leadsDefinition(s.norm[a]!); a--) rows[a] = 1;
     for (let i = h; i < end; i++) rows[i] = 1;
     h = end - 1;
@@ -64,24 +82,84 @@ export function leadsDefinition(norm: string): boolean {
  * The block [h, end) is complete in the segment: its last line closes it at the head's level
  * (`}`, `end`), or a line after it at or left of the head follows it (not a marker's cut).
  */
-function wholeBlock(s: Lines, h: number, end: number): boolean {
+function wholeBlock(s: Lines, h: number, end: number, endIndent: number | null): boolean {
   let last = end - 1;
   while (last > h && s.blank[last]) last--;
   if (s.indent[last]! <= s.indent[h]!) return true;
   let next = end;
   while (next < s.text.length && s.blank[next]) next++;
-  return next < s.text.length && s.indent[next]! <= s.indent[h]!;
+  // Cut off by a marker: an indentation block ends at a marker at or left of its head; a bracket left open does not.
+  if (next >= s.text.length) return endIndent !== null && endIndent <= s.indent[h]! && bracketsClosed(s, h, end);
+  return s.indent[next]! <= s.indent[h]!;
 }
 
 /**
- * Keeps the anchors of a chain that stand outside segment s's new definitions (see the file
- * comment); the definitions are found once, on the first chain that has anchors.
+ * The lines after the head at h are an original definition's, all of them in order: that definition
+ * renamed (a copy that changes nothing but its name is not new code anyone writes).
  */
-export function outsideNewDefinitions(s: Lines, o: Lines): (chain: Chain) => Chain {
+function renamedOriginal(s: Lines, h: number, end: number, o: Lines): boolean {
+  const body: string[] = [];
+  for (let x = h + 1; x < end; x++) if (!s.blank[x]) body.push(s.norm[x]!);
+  if (body.length === 0) return false;
+  return rowsOf(o, body[0]!).some((r) => {
+    let y = r;
+    for (const line of body) {
+      if (y < 0 || o.norm[y] !== line) return false;
+      y = solidRow(o, y, 1);
+    }
+    return true;
+  });
+}
+
+function bracketsClosed(s: Lines, h: number, end: number): boolean {
+  let depth = 0;
+  for (let x = h; x < end; x++) depth += bracketDelta(s.text[x]!);
+  return depth <= 0;
+}
+
+/**
+ * The anchors and grown edges of segment s outside its new definitions (rows of newDefinitionRows).
+ * Before the closers of a container an earlier segment shows open (`beforeClosers`), such rows anchor
+ * nothing at all: the new definitions go at the container's end. Elsewhere the same holds where the
+ * segment has anchors outside them: a definition the update shows whole under a name the original has
+ * nowhere is new even when its body copies a sibling's line for line, so those other anchors alone
+ * place it (it goes where its neighbours say, never over the sibling it copies); where every anchor is
+ * inside one (a definition shown alone) nothing changes, unless the segment follows a marker that
+ * stands for the body of the header the previous segment ends on (`afterShownBody`): that body's end
+ * is then the neighbouring anchor. `anchors` filters a chain; `run` cuts an edge
+ * grown from the anchors (forwards, dir 1, or backwards, -1, given in file order) at the first row of
+ * a new definition it meets.
+ */
+export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | null, beforeClosers: boolean, afterShownBody: boolean): NewDefinitionAnchors {
   let rows: Uint8Array | undefined;
-  return (chain) => {
-    if (chain.length === 0) return chain;
-    rows ??= newDefinitionRows(s, o);
-    return chain.filter(([i]) => rows![i] === 0);
+  const newRows = (): Uint8Array => (rows ??= newDefinitionRows(s, o, endIndent));
+  let active = beforeClosers;
+  return {
+    anchors: (chain) => {
+      if (chain.length === 0) return chain;
+      const kept = chain.filter(([i]) => newRows()[i] === 0);
+      if (beforeClosers) return kept;
+      // After a marker that stands for the body of the header the previous segment ends on, that
+      // body's end is the neighbouring anchor: the new definitions go there (shown-block.ts).
+      const placed = kept.length > 0 || afterShownBody ? kept : chain;
+      active = kept.length === placed.length && newRows().includes(1);
+      return placed;
+    },
+    run: (pairs, dir) => {
+      if (!active || pairs.length === 0) return pairs;
+      const r = newRows();
+      if (dir > 0) {
+        const cut = pairs.findIndex(([i]) => r[i] === 1);
+        return cut < 0 ? pairs : pairs.slice(0, cut);
+      }
+      let from = pairs.length;
+      while (from > 0 && r[pairs[from - 1]![0]] === 0) from--;
+      return pairs.slice(from);
+    },
   };
+}
+
+export interface NewDefinitionAnchors {
+  anchors: (chain: Chain) => Chain;
+  run: (pairs: Array<[number, number]>, dir: 1 | -1) => Array<[number, number]>;
 }

@@ -103,3 +103,31 @@ function siblingCopy(x: ShapeInput, anchorEdited: boolean): ReturnType<typeof re
 
 export const siblingCopyUnnamed = (x: ShapeInput): ReturnType<typeof result> | null => siblingCopy(x, false);
 export const siblingCopyAnchorEdited = (x: ShapeInput): ReturnType<typeof result> | null => siblingCopy(x, true);
+
+/**
+ * A declared definition copied from the sibling right after it, under a new name and with one body
+ * statement changed, inserted before that sibling; the update shows one or two lines above the copy
+ * (the end of the definition before it) and the marker right after it. The copy then reads line by
+ * line as the next sibling with its name and one line edited, and only its new name says it is new
+ * (held-out ai c02, a sysfs attribute copied before the next one; docs/apply.md, branch siby).
+ */
+export function siblingCopyBeforeNext(x: ShapeInput): ReturnType<typeof result> | null {
+  const cands = leaves(x).filter((c) => declared(x, c) && c.end - c.header >= 3 && c.end - c.header <= 25 &&
+    x.blocks.some((b) => b !== c && b.parent === c.parent && b.end <= c.header && b.end >= c.header - 2));
+  const c = pick(x.r, cands);
+  if (!c) return null;
+  const name = `${c.name}${pick(x.r, SUFFIXES)}`;
+  if (x.lines.some((t) => t.includes(name))) return null;
+  const copy = x.lines.slice(c.header, c.end);
+  copy[0] = copy[0]!.replace(new RegExp(`\\b${escapeRe(c.name)}\\b`), name);
+  if (copy[0] === x.lines[c.header]) return null;
+  const body = copy.map((t, k) => k).filter((k) => k > 0 && k < copy.length - 1 && plainStatement(copy[k]!));
+  const k = pick(x.r, body);
+  if (k === undefined) return null;
+  copy[k] = x.lang.statement(ind(copy[k]!), `${name} step`);
+  const blankBefore = c.header > 0 && x.lines[c.header - 1]!.trim() === '';
+  const changes: Change[] = [{ start: c.header, end: c.header, lines: blankBefore ? [...copy, ''] : copy }];
+  const update = renderUpdate(x.lines, changes, x.lang, x.r, { before: 1 + Math.floor(x.r() * 2), after: 0, leadingMarker: true, trailingMarker: true });
+  const e = result(x, changes, update, '');
+  return { ...e, determined: pinned(x.lines, e.update) };
+}
