@@ -14,6 +14,7 @@ import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
 import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
 import { editedBeyondInsert } from './edge-edits.js';
+import { atSegmentEdge, wrapsWholeLine } from './edge-line-edit.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import { trailingLayoutBlanks } from './end-blanks.js';
 import type { Lines } from './lines.js';
@@ -141,7 +142,9 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     extendedInPlace(o.norm[j]!, s.norm[i]!) || sameSectionKey(o, j, s.norm[i]!) ||
-    (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!));
+    (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!)) ||
+    // At the hunk's edge a line wrapped whole (`tokens` → `Ok(tokens)`) has no neighbour beyond to vouch for it.
+    (atSegmentEdge(s, i, dir) && wrapsWholeLine(o.norm[j]!, s.norm[i]!));
   if (!edited) return false;
   // A line read as edited at a hunk's growing end (`def set_trial` → `def notify_status_change`,
   // `@Transactional` → `@Transactional(readOnly = true)`) is that line only when the segment goes on
