@@ -28,7 +28,8 @@ import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner }
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { newTrailingDefinition } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
-import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
+import { leadsDefinition, newDefinitionAnchors, newDefinitionRows } from './new-members.js';
+import { anchorLeadingContext } from './leading-context.js';
 import { sameSectionKey } from './flat-sections.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
@@ -822,7 +823,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const closesShown = !resumed && closing.length > 0;
     const newDefs = newDefinitionAnchors(seg.lines, o, seg.markerAfterIndent, closesShown, seg.markerBefore && bodyFloor >= 0);
     const outsideNew = newDefs.anchors;
-    chain = chains[k] = outsideNew(chain);
+    // Context lines before a new definition keep their place where the aligner paired the copy instead (leading-context.ts).
+    chain = chains[k] = anchorLeadingContext(seg.lines, o, chain, outsideNew(chain), () => newDefinitionRows(seg.lines, o, seg.markerAfterIndent), prevEnd);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
     if (!resumed && chain.length > 0 && closersOutweighRepeated(seg.lines, o, ctx.index, chain, closing)) chain = chains[k] = closing;
     if (chain.length === 0) {
