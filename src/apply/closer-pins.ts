@@ -13,6 +13,7 @@
 //   a repeated closer is the nearest at the same depth: after a method's `    }`, a column-0 `}` is
 //   the class's, not the next method's `    }` (a trailing method deleted by showing the class end).
 import { bracketDelta, closesAt } from './brackets.js';
+import { showsWholeTail } from './closer-resume.js';
 import type { Lines } from './lines.js';
 import { solidRow } from './lines.js';
 
@@ -85,12 +86,8 @@ function allmanHead(orig: Lines, o: number): boolean {
  * each the original's row above p in turn.
  */
 function showsBlockTail(seg: Lines, i1: number, orig: Lines, p: number): boolean {
-  let j = p;
-  for (let x = solidRow(seg, i1, -1); x >= 0; x = solidRow(seg, x, -1)) {
-    j = solidRow(orig, j, -1);
-    if (j < 0 || seg.indent[x]! <= seg.indent[i1]! || seg.norm[x] !== orig.norm[j]) return false;
-  }
-  return true;
+  for (let x = solidRow(seg, i1, -1); x >= 0; x = solidRow(seg, x, -1)) if (seg.indent[x]! <= seg.indent[i1]!) return false;
+  return showsWholeTail(seg, orig, [i1, p]);
 }
 
 /**

@@ -62,7 +62,7 @@ export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<r
     if (o.blank[y] || o.indent[y]! > o.indent[jp]!) continue;
     // An Allman head's own `{` below it opens the block; its closer comes after.
     if (o.norm[y] === '{' && y === solidRow(o, jp, 1)) continue;
-    return o.indent[y] === o.indent[jp] && o.norm[y] === s.norm[f] && tailPairs(s, o, [f, y]).length === solidBefore(s, f) ? [f, y] : null;
+    return o.indent[y] === o.indent[jp] && o.norm[y] === s.norm[f] && showsWholeTail(s, o, [f, y]) ? [f, y] : null;
   }
   return null;
 }
@@ -84,10 +84,11 @@ function closerAfterTail(s: Lines, prev: Lines, markerIndent: number): number {
   return -1;
 }
 
-function solidBefore(s: Lines, c: number): number {
-  let n = 0;
-  for (let x = 0; x < c; x++) if (!s.blank[x]) n++;
-  return n;
+/** Every solid segment line before the closer is the original's line in turn right above its closer (tailPairs). */
+export function showsWholeTail(s: Lines, o: Lines, closer: readonly [number, number]): boolean {
+  let before = 0;
+  for (let x = 0; x < closer[0]; x++) if (!s.blank[x]) before++;
+  return tailPairs(s, o, closer).length === before;
 }
 
 /**

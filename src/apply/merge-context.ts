@@ -59,9 +59,14 @@ const rowsByText = new WeakMap<Lines, Map<string, number[]>>();
 
 /** The rows of the original holding `norm` (blank lines aside), from an index kept per original. */
 export function rowsOf(orig: Lines, norm: string): number[] {
+  return originalIndex(orig).get(norm) ?? [];
+}
+
+/** The original's rows by normalised text (buildIndex), built once per original and kept. */
+export function originalIndex(orig: Lines): Map<string, number[]> {
   let index = rowsByText.get(orig);
   if (!index) rowsByText.set(orig, (index = buildIndex(orig)));
-  return index.get(norm) ?? [];
+  return index;
 }
 
 export function buildIndex(orig: Lines): Map<string, number[]> {

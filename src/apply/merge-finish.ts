@@ -28,7 +28,7 @@ import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner }
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { newTrailingDefinition } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
-import { leadsDefinition, newDefinitionAnchors, newDefinitionRows } from './new-members.js';
+import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
 import { anchorLeadingContext } from './leading-context.js';
 import { sameSectionKey } from './flat-sections.js';
 
@@ -824,7 +824,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const newDefs = newDefinitionAnchors(seg.lines, o, seg.markerAfterIndent, closesShown, seg.markerBefore && bodyFloor >= 0);
     const outsideNew = newDefs.anchors;
     // Context lines before a new definition keep their place where the aligner paired the copy instead (leading-context.ts).
-    chain = chains[k] = anchorLeadingContext(seg.lines, o, chain, outsideNew(chain), () => newDefinitionRows(seg.lines, o, seg.markerAfterIndent), prevEnd);
+    chain = chains[k] = anchorLeadingContext(seg.lines, o, chain, outsideNew(chain), newDefs.rows, prevEnd);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
     if (!resumed && chain.length > 0 && closersOutweighRepeated(seg.lines, o, ctx.index, chain, closing)) chain = chains[k] = closing;
     if (chain.length === 0) {
@@ -910,8 +910,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // Grow the tail forwards.
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
-    const tail = grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first, delta, new Map([...head, ...pairs]));
-    tail.splice(0, tail.length, ...newDefs.run(tail, 1));
+    const tail = newDefs.run(grow(s, o, last[0], last[1], 1, nextFirst, lastDelta, head[0] ?? first, delta, new Map([...head, ...pairs])), 1);
     if (seg.markerAfter) unpairTailSeparator(s, o, tail, last);
     const all = [...head, ...pairs, ...tail];
     if (seg.markerAfter) unpairAnnotations(s, o, all);

@@ -135,6 +135,7 @@ export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | nul
   const newRows = (): Uint8Array => (rows ??= newDefinitionRows(s, o, endIndent));
   let active = beforeClosers;
   return {
+    rows: newRows,
     anchors: (chain) => {
       if (chain.length === 0) return chain;
       const kept = chain.filter(([i]) => newRows()[i] === 0);
@@ -160,6 +161,8 @@ export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | nul
 }
 
 export interface NewDefinitionAnchors {
+  /** The segment's rows inside new definitions (newDefinitionRows), computed on first use. */
+  rows: () => Uint8Array;
   anchors: (chain: Chain) => Chain;
   run: (pairs: Array<[number, number]>, dir: 1 | -1) => Array<[number, number]>;
 }
