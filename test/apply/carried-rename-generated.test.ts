@@ -1,10 +1,10 @@
 // Generated renames carried across the file in small hunks (rename-shapes.ts) over the real source
 // files the other generated edits use, several draws per file: every merge keeps every original line
 // the expected file keeps, and the merges are byte-exact at the measured rate (docs/apply.md, branch fieldsy).
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 import { renameCarriedAcrossHunks } from './carried-rename-shapes.js';
-import { drawShape } from './shape-draws.js';
+import { drawShape, drawReport, expectShapeGate } from './shape-draws.js';
 
 await ensureAllGrammars();
 
@@ -14,9 +14,7 @@ const EXACT_FLOOR = 0.9;
 describe('generated renames carried across hunks', () => {
   it('keep every original line and are byte-exact at the measured rate', () => {
     const d = drawShape(renameCarriedAcrossHunks, 'rename-carried-across-hunks', 3);
-    console.log(`rename-carried-across-hunks: ${d.exact}/${d.edits} exact, ${d.lossy.length} lossy ${d.lossy.slice(0, 5).join(' ;; ')}; misses: ${d.misses.slice(0, 12).join(', ')}`);
-    expect(d.edits).toBeGreaterThan(50);
-    expect(d.lossy).toEqual([]);
-    expect(d.exact / d.edits).toBeGreaterThanOrEqual(EXACT_FLOOR);
+    console.log(drawReport('rename-carried-across-hunks', d));
+    expectShapeGate(d, 50, EXACT_FLOOR);
   });
 });

@@ -1,10 +1,10 @@
 // Generated local-variable renames (local-rename-shapes.ts) over the real source files the other
 // generated edits use, several draws per file: every merge keeps every original line the expected
 // file keeps, and the merges are byte-exact at the measured rate (docs/apply.md, branch shapep).
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 import { localRename } from './local-rename-shapes.js';
-import { drawShape } from './shape-draws.js';
+import { drawShape, drawReport, expectShapeGate } from './shape-draws.js';
 
 await ensureAllGrammars();
 
@@ -14,9 +14,7 @@ const EXACT_FLOOR = 0.9;
 describe('generated local-variable renames', () => {
   it('keep every original line and are byte-exact at the measured rate', () => {
     const d = drawShape(localRename, 'local-rename', 3);
-    console.log(`local-rename: ${d.exact}/${d.edits} exact, ${d.lossy.length} lossy ${d.lossy.slice(0, 5).join(' ;; ')}; misses: ${d.misses.slice(0, 12).join(', ')}`);
-    expect(d.edits).toBeGreaterThan(20);
-    expect(d.lossy.slice(0, 10)).toEqual([]);
-    expect(d.exact / d.edits).toBeGreaterThanOrEqual(EXACT_FLOOR);
+    console.log(drawReport('local-rename', d));
+    expectShapeGate(d, 20, EXACT_FLOOR);
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 import { newMemberAtShownHead } from './member-shapes.js';
-import { drawShape } from './shape-draws.js';
+import { drawShape, drawReport } from './shape-draws.js';
 
 await ensureAllGrammars();
 
@@ -18,7 +18,7 @@ const LOSSY_CEILING = 0.06;
 describe('generated new-member-at-shown-head edits', () => {
   it('keep every original line and are mostly byte-exact', () => {
     const d = drawShape(newMemberAtShownHead, 'new-member-at-shown-head', 3);
-    console.log(`new-member-at-shown-head: ${d.exact}/${d.edits} exact, ${d.lossy.length} lossy ${d.lossy.slice(0, 5).join(' ;; ')}; misses: ${d.misses.slice(0, 12).join(', ')}`);
+    console.log(drawReport('new-member-at-shown-head', d));
     expect(d.edits).toBeGreaterThan(50);
     expect(d.lossy.length / d.edits).toBeLessThanOrEqual(LOSSY_CEILING);
     expect(d.exact / d.edits).toBeGreaterThanOrEqual(EXACT_FLOOR);

@@ -2,10 +2,10 @@
 // (removal-shapes.ts) over the real source files the other generated edits use, several draws per
 // file: every merge keeps every original line the expected file keeps, and the merges are byte-exact
 // at the measured rate (docs/apply.md, branch removy).
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 import { deleteAfterShownTail } from './removal-shapes.js';
-import { drawShape } from './shape-draws.js';
+import { drawShape, drawReport, expectShapeGate } from './shape-draws.js';
 
 await ensureAllGrammars();
 
@@ -15,9 +15,7 @@ const EXACT_FLOOR = 0.85;
 describe('generated delete-after-shown-tail edits', () => {
   it('keep every original line and are mostly byte-exact', () => {
     const d = drawShape(deleteAfterShownTail, 'delete-after-shown-tail', 3);
-    console.log(`delete-after-shown-tail: ${d.exact}/${d.edits} exact, ${d.lossy.length} lossy ${d.lossy.slice(0, 5).join(' ;; ')}; misses: ${d.misses.slice(0, 12).join(', ')}`);
-    expect(d.edits).toBeGreaterThan(50);
-    expect(d.lossy).toEqual([]);
-    expect(d.exact / d.edits).toBeGreaterThanOrEqual(EXACT_FLOOR);
+    console.log(drawReport('delete-after-shown-tail', d));
+    expectShapeGate(d, 50, EXACT_FLOOR);
   });
 });

@@ -1,5 +1,6 @@
 // One generated shape drawn several times over every source file (sources.ts) and merged in fast
 // mode: how many edits, how many byte-exact, which lose an original line the expected file keeps.
+import { expect } from 'vitest';
 import { mergeApply } from '../../src/apply/merge.js';
 import { lostLines } from '../../bench/apply/lost-lines.js';
 import { findBlocks, rng, type Edit } from './edit-gen.js';
@@ -37,4 +38,16 @@ export function drawShape(shape: (x: ShapeInput) => Omit<Edit, 'shape'> | null, 
     }
   }
   return out;
+}
+
+/** The line a shape's test prints: counts, the first lossy edits and the first misses. */
+export function drawReport(label: string, d: ShapeDraws): string {
+  return `${label}: ${d.exact}/${d.edits} exact, ${d.lossy.length} lossy ${d.lossy.slice(0, 5).join(' ;; ')}; misses: ${d.misses.slice(0, 12).join(', ')}`;
+}
+
+/** The common gate of a shape's draws: more than `minEdits` edits, none lossy, byte-exact at least at `exactFloor`. */
+export function expectShapeGate(d: ShapeDraws, minEdits: number, exactFloor: number): void {
+  expect(d.edits).toBeGreaterThan(minEdits);
+  expect(d.lossy.slice(0, 10)).toEqual([]);
+  expect(d.exact / d.edits).toBeGreaterThanOrEqual(exactFloor);
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 import { siblingCopyBeforeNext } from './sibling-copy-shapes.js';
-import { drawShape } from './shape-draws.js';
+import { drawShape, drawReport } from './shape-draws.js';
 
 await ensureAllGrammars();
 
@@ -15,7 +15,7 @@ const EXACT_FLOOR = 0.85;
 describe('generated copies of the next sibling', () => {
   it('sibling-copy-before-next: keep every original line', () => {
     const d = drawShape(siblingCopyBeforeNext, 'sibling-copy-before-next', 3);
-    console.log(`sibling-copy-before-next: ${d.exact}/${d.edits} exact, ${d.lossy.length} lossy ${d.lossy.slice(0, 5).join(' ;; ')}; misses: ${d.misses.slice(0, 12).join(', ')}`);
+    console.log(drawReport('sibling-copy-before-next', d));
     expect(d.edits).toBeGreaterThan(100);
     // A CSS rule copied under a made-up selector (`bodyAsync {` from `body {`, site.css) is still lost
     // in each of 3 draws on seeds '' and a: a selector names nothing line-identity.ts reads (branch lossp's

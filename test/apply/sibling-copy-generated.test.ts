@@ -4,14 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 import { newSiblingCalled } from './sibling-copy-shapes.js';
-import { drawShape } from './shape-draws.js';
+import { drawShape, drawReport } from './shape-draws.js';
 
 await ensureAllGrammars();
 
 describe('generated new-sibling-called edits', () => {
   it('keep every original line', () => {
     const d = drawShape(newSiblingCalled, 'new-sibling-called', 3);
-    console.log(`new-sibling-called: ${d.exact}/${d.edits} exact, ${d.lossy.length} lossy ${d.lossy.slice(0, 5).join(' ;; ')}; misses: ${d.misses.slice(0, 12).join(', ')}`);
+    console.log(drawReport('new-sibling-called', d));
     expect(d.edits).toBeGreaterThan(100);
     expect(d.lossy.slice(0, 10)).toEqual([]);
   });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 import { siblingCopyAnchorEdited, siblingCopyUnnamed } from './sibling-copy-shapes.js';
-import { drawShape } from './shape-draws.js';
+import { drawShape, drawReport } from './shape-draws.js';
 
 await ensureAllGrammars();
 
@@ -12,7 +12,7 @@ describe('generated sibling copies nothing else names', () => {
   for (const [key, shape] of [['sibling-copy-unnamed', siblingCopyUnnamed], ['sibling-copy-anchor-edited', siblingCopyAnchorEdited]] as const) {
     it(`${key}: keep every original line`, () => {
       const d = drawShape(shape, key, 3);
-      console.log(`${key}: ${d.exact}/${d.edits} exact, ${d.lossy.length} lossy ${d.lossy.slice(0, 5).join(' ;; ')}; misses: ${d.misses.slice(0, 12).join(', ')}`);
+      console.log(drawReport(key, d));
       expect(d.edits).toBeGreaterThan(100);
       // sibling-copy-unnamed still loses code in a few draws (2-5 of ~220 over seeds '' / a / b: SQL
       // statements, which have no brackets to read blocks by, and heads the generator misnames,
