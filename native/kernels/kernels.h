@@ -1,6 +1,6 @@
 // CPU kernels over GGUF tensors: the contract between the model code (native/model) and the
 // kernel implementations (native/kernels). Weights stay in their on-disk (mmap'd) encoding, but
-// for Q8_0 repacked at load for the CPU (q8_0_r4, same size), and are dequantized inside the dot
+// for Q8_0 and Q4_K repacked at load for the CPU (q8_0_r4, q4_k_r4, same size), and are dequantized inside the dot
 // products; there is never a full dequantized copy.
 #pragma once
 #include <cstddef>
@@ -17,6 +17,9 @@ enum class tensor_type : uint32_t {
   // Never in files: Q8_0 with 4 rows interleaved, made at load for the CPU (repack_q8_0_r4). Views
   // keep the Q8_0 row size; a view's data + r * row_bytes is a group start only for r % 4 == 0.
   q8_0_r4 = 1008,
+  // Never in files: Q4_K with 4 rows interleaved, made at load for the CPU (repack_q4_k_r4), same
+  // size as Q4_K; the same view conventions as q8_0_r4.
+  q4_k_r4 = 1012,
 };
 
 const char* tensor_type_name(tensor_type t);
@@ -58,6 +61,9 @@ void matmul_multi(const matmul_job* jobs, int n_jobs, const float* x, int64_t n_
 // dst (w.ne1 * w.row_bytes bytes), over pool's threads when given, and returns the view over dst.
 bool can_repack_q8_0_r4(const tensor_view& w);
 tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, thread_pool* pool = nullptr);
+// The same for Q4_K -> q4_k_r4 (native/kernels/q4_k_r4.cc): 4 rows interleaved, VNNI tiles.
+bool can_repack_q4_k_r4(const tensor_view& w);
+tensor_view repack_q4_k_r4(const tensor_view& w, void* dst, thread_pool* pool = nullptr);
 
 // Dequantizes row `row` of w into out[0 .. w.ne0) (embedding lookups, tests).
 void dequantize_row(const tensor_view& w, int64_t row, float* out);

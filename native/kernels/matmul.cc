@@ -85,11 +85,12 @@ void matmul_multi(const matmul_job* jobs, int n_jobs, const float* x, int64_t n_
       chunk = std::max<int64_t>(16, round_up(rows / (static_cast<int64_t>(nth) * 16), 4));
     } else {
       // Up to 64 rows while a chunk's weights are reused over several token blocks (they stay in
-      // L2). With one token block (a batched decode step) the q8_0_r4 kernel, which walks each row
+      // L2). With one token block (a batched decode step) the r4 kernels, which walk each row
       // group once for all the tokens, reads them once whatever the chunk, and a larger chunk
       // spreads its per-call activation preparation over more rows. (The per-row kernels walk the
       // chunk once per group of tokens: for them a small chunk keeps it in L1/L2.)
-      const int64_t cap = n_tokens <= kTokenBlock && w.type == tensor_type::q8_0_r4 ? 256 : 64;
+      const bool r4 = w.type == tensor_type::q8_0_r4 || w.type == tensor_type::q4_k_r4;
+      const int64_t cap = n_tokens <= kTokenBlock && r4 ? 256 : 64;
       chunk = std::max<int64_t>(4, std::min<int64_t>(cap, round_up(rows / (static_cast<int64_t>(nth) * 4), 4)));
     }
     const int tasks = static_cast<int>((rows + chunk - 1) / chunk);

@@ -41,6 +41,11 @@ struct block_q8_0x { float d; int8_t qs[QK]; int32_t s4[QK / 4]; };
 // q8_0_r4: block i of 4 rows: their scales, then 4 chunks of 8 quants, each chunk holding rows 0-3's
 // quants c*8 .. c*8+7 (row r's at (c * 4 + r) * 8).
 struct block_q8_0r4 { uint16_t d[4]; int8_t qs[4 * QK]; };
+// q4_k_r4: super-block i of 4 rows: their d and dmin; their 8 scales and 8 mins (6 bits each) in the
+// kernel's order (q4_k_r4.cc: pack_scales); then 16 chunks (c, p) of 32 bytes, chunk c * 4 + p
+// holding each row's file bytes qs[32c + 8p .. +8] (row r's at 8r): low nibbles quants 8p.. of
+// sub-block 2c, high nibbles sub-block 2c + 1.
+struct block_q4_Kr4 { uint16_t d[4]; uint16_t dmin[4]; uint8_t scales[48]; uint8_t qs[4 * QK_K / 2]; };
 // Activation block for Q4_1/Q5_1 weights: llama.cpp's Q8_1 (the Q8_0 quants, plus
 // s = fp16(d * sum(qs)) for the weights' min term), with d and s kept as floats of their fp16 values.
 struct block_q8_1x { float d; float s; int8_t qs[QK]; };
@@ -56,6 +61,7 @@ static_assert(sizeof(block_q6_K) == 210, "q6_K layout");
 static_assert(sizeof(block_q8_K) == 292, "q8_K layout");
 static_assert(sizeof(block_q8_0x) == 68, "q8_0 activation layout");
 static_assert(sizeof(block_q8_0r4) == 4 * sizeof(block_q8_0), "q8_0_r4 keeps the q8_0 size");
+static_assert(sizeof(block_q4_Kr4) == 4 * sizeof(block_q4_K), "q4_k_r4 keeps the q4_K size");
 static_assert(sizeof(block_q4_1) == 20, "q4_1 layout");
 static_assert(sizeof(block_q5_1) == 24, "q5_1 layout");
 static_assert(sizeof(block_iq4_nl) == 18, "iq4_nl layout");
@@ -124,6 +130,17 @@ void gemm_q8_0_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_
 void gemm_q8_0_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt,
                             float* y, size_t y_stride);
 void dequantize_row_q8_0_r4(const tensor_view& w, int64_t row, float* out);
+
+// q4_k_r4 (q4_k_r4.cc): the same four, over Q8_K activations; and one group block made from the
+// 4 rows' block i, and row r's Q4_K block back from it (byte for byte: dequantization, tests).
+bool q4_k_r4_kernels();
+void gemm_q4_k_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt, float* y,
+                  size_t y_stride);
+void gemm_q4_k_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt,
+                            float* y, size_t y_stride);
+void dequantize_row_q4_k_r4(const tensor_view& w, int64_t row, float* out);
+void repack_q4_k_r4_block(const block_q4_K* const* rows, int64_t i, block_q4_Kr4* out);
+void unrepack_q4_k_r4_block(const block_q4_Kr4& in, int r, block_q4_K* out);
 
 // AVX2/FMA/F16C kernels (quants_avx2.cc); have_avx2_kernels() is false when the build lacks them.
 bool have_avx2_kernels();

@@ -1033,6 +1033,7 @@ void gemm_tile_avx2(tensor_type w, int64_t n, const uint8_t* wr, size_t ws, int 
       else gemm_q8<dec_mxfp4>(n, wr, ws, nr, act, as, nt, y, ys);
       break;
     case tensor_type::q8_0_r4: gemm_q8_0_r4(n, wr, nr, act, as, nt, y, ys); break;  // (gemm_tile routes it there first)
+    case tensor_type::q4_k_r4: gemm_q4_k_r4(n, wr, nr, act, as, nt, y, ys); break;  // (likewise)
   }
 }
 

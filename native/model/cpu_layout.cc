@@ -36,21 +36,35 @@ weight_buffer new_arena(size_t n) {
   return weight_buffer(static_cast<uint8_t*>(p));
 }
 
+bool switched_off(const char* env) {
+  const char* v = std::getenv(env);
+  return v && std::strcmp(v, "0") == 0;
+}
+
+// The CPU layout w gets, or w's own type when none (each switched off by its env variable for A/B).
+tensor_type cpu_layout_of(const tensor_view& w, bool q8_0_r4, bool q4_k_r4) {
+  if (q8_0_r4 && can_repack_q8_0_r4(w)) return tensor_type::q8_0_r4;
+  if (q4_k_r4 && can_repack_q4_k_r4(w)) return tensor_type::q4_k_r4;
+  return w.type;
+}
+
 // The views to repack, each once (a tied output is token_embd's tensor).
-std::vector<tensor_view*> repackable(model& m) {
+std::vector<tensor_view*> repackable(model& m, bool q8_0_r4, bool q4_k_r4) {
   std::vector<tensor_view*> out;
-  if (can_repack_q8_0_r4(m.w.output)) out.push_back(&m.w.output);
+  auto add = [&](tensor_view* w) {
+    if (w->data && cpu_layout_of(*w, q8_0_r4, q4_k_r4) != w->type) out.push_back(w);
+  };
+  add(&m.w.output);
   for (layer_weights& L : m.w.layers)
-    for (tensor_view* w : {&L.wq, &L.wk, &L.wv, &L.wo, &L.w_gate, &L.w_up, &L.w_down})
-      if (w->data && can_repack_q8_0_r4(*w)) out.push_back(w);
+    for (tensor_view* w : {&L.wq, &L.wk, &L.wv, &L.wo, &L.w_gate, &L.w_up, &L.w_down}) add(w);
   return out;
 }
 
 }  // namespace
 
 size_t use_cpu_layouts(model& m, thread_pool& pool) {
-  if (const char* v = std::getenv("INFER_Q8_0_R4"); v && std::strcmp(v, "0") == 0) return 0;
-  const std::vector<tensor_view*> views = repackable(m);
+  const bool q8_0_r4 = !switched_off("INFER_Q8_0_R4"), q4_k_r4 = !switched_off("INFER_Q4_K_R4");
+  const std::vector<tensor_view*> views = repackable(m, q8_0_r4, q4_k_r4);
   if (views.empty()) return 0;
   size_t total = 0;
   for (const tensor_view* w : views) total += round_up(static_cast<size_t>(w->ne1) * w->row_bytes, kAlign);
@@ -60,11 +74,12 @@ size_t use_cpu_layouts(model& m, thread_pool& pool) {
   for (tensor_view* w : views) {
     const size_t n = static_cast<size_t>(w->ne1) * w->row_bytes;
     const void* from = w->data;
-    *w = repack_q8_0_r4(*w, dst, &pool);
+    *w = cpu_layout_of(*w, q8_0_r4, q4_k_r4) == tensor_type::q8_0_r4 ? repack_q8_0_r4(*w, dst, &pool)
+                                                                       : repack_q4_k_r4(*w, dst, &pool);
     release_file_pages(from, n);
     dst += round_up(n, kAlign);
   }
-  if (tied && m.w.output.type == tensor_type::q8_0_r4) m.w.token_embd = m.w.output;
+  if (tied && m.w.output.data != m.w.token_embd.data) m.w.token_embd = m.w.output;
   return total;
 }
 

@@ -43,11 +43,16 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-// "q8_0_r4" is Q8_0 repacked as the engine does at load on CPUs with the kernels (4 rows interleaved).
+// "q8_0_r4" / "q4_k_r4" are Q8_0 / Q4_K repacked as the engine does at load on CPUs with the
+// kernels (4 rows interleaved).
 bool parse_type(const std::string& s, tensor_type* t) {
   if (s == "q8_0_r4") {
     *t = tensor_type::q8_0_r4;
     return infer::kq::q8_0_r4_kernels();
+  }
+  if (s == "q4_k_r4") {
+    *t = tensor_type::q4_k_r4;
+    return infer::kq::q4_k_r4_kernels();
   }
   const tensor_type all[] = {tensor_type::f32,  tensor_type::f16,    tensor_type::bf16,   tensor_type::q8_0,
                              tensor_type::q4_0, tensor_type::q5_0,   tensor_type::q4_k,   tensor_type::q5_k,
@@ -71,13 +76,22 @@ std::vector<uint8_t> fast_blocks(tensor_type t, int64_t rows, int64_t n, uint64_
   return out;
 }
 
-// The bench's matrix of type t: q8_0_r4 is made from Q8_0 blocks as the engine makes it.
+// The bench's matrix of type t: q8_0_r4 / q4_k_r4 are made from Q8_0 / Q4_K blocks as the engine
+// makes them.
 std::vector<uint8_t> bench_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed) {
-  if (t != tensor_type::q8_0_r4) return fast_blocks(t, rows, n, seed);
-  auto q8 = fast_blocks(tensor_type::q8_0, rows, n, seed);
-  std::vector<uint8_t> out(q8.size());
-  infer::repack_q8_0_r4({tensor_type::q8_0, q8.data(), n, rows, infer::tensor_row_bytes(tensor_type::q8_0, n)}, out.data());
-  return out;
+  if (t == tensor_type::q8_0_r4) {
+    auto q8 = fast_blocks(tensor_type::q8_0, rows, n, seed);
+    std::vector<uint8_t> out(q8.size());
+    infer::repack_q8_0_r4({tensor_type::q8_0, q8.data(), n, rows, infer::tensor_row_bytes(tensor_type::q8_0, n)}, out.data());
+    return out;
+  }
+  if (t == tensor_type::q4_k_r4) {
+    auto q4 = fast_blocks(tensor_type::q4_k, rows, n, seed);
+    std::vector<uint8_t> out(q4.size());
+    infer::repack_q4_k_r4({tensor_type::q4_k, q4.data(), n, rows, infer::tensor_row_bytes(tensor_type::q4_k, n)}, out.data());
+    return out;
+  }
+  return fast_blocks(t, rows, n, seed);
 }
 
 // Enough copies of a rows x n matrix to fill the working set, cycled call by call so that each

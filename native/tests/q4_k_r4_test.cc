@@ -1,0 +1,189 @@
+// q4_k_r4 (Q4_K with 4 rows interleaved, made at load for the CPU): the repack is lossless (every
+// row's Q4_K blocks come back byte for byte and dequantize the same), the matmul over it equals its
+// scalar definition bit for bit, gives the same bits whatever the thread count and token count, and
+// stays within float rounding of the plain Q4_K matmul (both measured against a double sum).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "kernels/quants.h"
+#include "tests/ref_quant.h"
+#include "tests/test_main.h"
+
+using infer::tensor_type;
+using infer::tensor_view;
+namespace kq = infer::kq;
+
+namespace {
+
+// The definition written out here again, independently of q4_k_r4.cc, on the file's own blocks:
+// per super-block the exact integers S (scaled sub-block dots) and M (mins x pair sums of bsums),
+// then acc = fma(float(S), d * dy, acc); acc = fma(float(M), -dmin * dy, acc).
+void scale_min(const uint8_t* q, int j, int* sc, int* m) {
+  if (j < 4) {
+    *sc = q[j] & 63;
+    *m = q[j + 4] & 63;
+  } else {
+    *sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+    *m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+  }
+}
+
+void block_integers(const kq::block_q4_K& b, const kq::block_q8_K& a, int32_t* s, int32_t* m) {
+  *s = *m = 0;
+  for (int j = 0; j < 8; j++) {
+    int sc, mn;
+    scale_min(b.scales, j, &sc, &mn);
+    int32_t dot = 0;
+    for (int k = 0; k < 32; k++) {
+      const uint8_t byte = b.qs[32 * (j / 2) + k];
+      dot += (j % 2 ? byte >> 4 : byte & 15) * a.qs[32 * j + k];
+    }
+    *s += sc * dot;
+    *m += mn * (a.bsums[2 * j] + a.bsums[2 * j + 1]);
+  }
+}
+
+float definition(const kq::block_q4_K* w, const kq::block_q8_K* a, int64_t nb) {
+  float acc = 0.0f;
+  for (int64_t i = 0; i < nb; i++) {
+    int32_t s, m;
+    block_integers(w[i], a[i], &s, &m);
+    acc = std::fma(static_cast<float>(s), infer::fp16_to_fp32(w[i].d) * a[i].d, acc);
+    acc = std::fma(static_cast<float>(m), -infer::fp16_to_fp32(w[i].dmin) * a[i].d, acc);
+  }
+  return acc;
+}
+
+double exact(const kq::block_q4_K* w, const kq::block_q8_K* a, int64_t nb) {
+  double acc = 0.0;
+  for (int64_t i = 0; i < nb; i++) {
+    int32_t s, m;
+    block_integers(w[i], a[i], &s, &m);
+    acc += static_cast<double>(infer::fp16_to_fp32(w[i].d)) * a[i].d * s -
+           static_cast<double>(infer::fp16_to_fp32(w[i].dmin)) * a[i].d * m;
+  }
+  return acc;
+}
+
+std::vector<float> randn(size_t n, std::mt19937& rng) {
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = g(rng);
+  return v;
+}
+
+}  // namespace
+
+TEST(q4_k_r4_repack_definition_batch_and_thread_invariance) {
+  std::mt19937 rng(21);
+  std::unique_ptr<infer::thread_pool> pools[3] = {std::make_unique<infer::thread_pool>(1),
+                                                  std::make_unique<infer::thread_pool>(2),
+                                                  std::make_unique<infer::thread_pool>(3)};
+  double worst_r4 = 0, worst_plain = 0;
+  for (auto [n, rows] : {std::pair<int64_t, int64_t>{256, 12}, {1024, 44}, {768, 200}}) {
+    const int64_t nb = n / kq::QK_K;
+    std::vector<uint8_t> bytes = infer_test::random_blocks(tensor_type::q4_k, rows, n, rng);
+    const tensor_view q4{tensor_type::q4_k, bytes.data(), n, rows, infer::tensor_row_bytes(tensor_type::q4_k, n)};
+    CHECK(infer::can_repack_q4_k_r4(q4) == kq::q4_k_r4_kernels(), "can_repack follows the build's kernels");
+    std::vector<uint8_t> packed(bytes.size());
+    const tensor_view r4 = infer::repack_q4_k_r4(q4, packed.data());
+    CHECK(r4.type == tensor_type::q4_k_r4 && r4.ne0 == n && r4.ne1 == rows && r4.row_bytes == q4.row_bytes, "view");
+
+    // Lossless: every row's blocks back byte for byte, and the same dequantized rows.
+    const auto* file = reinterpret_cast<const kq::block_q4_K*>(bytes.data());
+    const auto* groups = reinterpret_cast<const kq::block_q4_Kr4*>(packed.data());
+    int block_diff = 0, deq_diff = 0;
+    std::vector<float> da(static_cast<size_t>(n)), db(static_cast<size_t>(n));
+    for (int64_t r = 0; r < rows; r++) {
+      for (int64_t i = 0; i < nb; i++) {
+        kq::block_q4_K back;
+        kq::unrepack_q4_k_r4_block(groups[(r / 4) * nb + i], static_cast<int>(r % 4), &back);
+        block_diff += std::memcmp(&back, &file[r * nb + i], sizeof back) != 0;
+      }
+      infer::dequantize_row(q4, r, da.data());
+      infer::dequantize_row(r4, r, db.data());
+      deq_diff += std::memcmp(da.data(), db.data(), da.size() * 4) != 0;
+    }
+    CHECK(block_diff == 0, std::to_string(block_diff) + " blocks differ after the round trip");
+    CHECK(deq_diff == 0, std::to_string(deq_diff) + " rows dequantize differently");
+
+    for (int nt : {1, 2, 3, 5, 8, 9, 16, 17, 33}) {
+      const std::string label = "n=" + std::to_string(n) + " rows=" + std::to_string(rows) + " tokens=" + std::to_string(nt);
+      auto x = randn(static_cast<size_t>(n * nt), rng);
+      if (nt > 1) std::fill(x.begin() + n, x.begin() + 2 * n, 0.0f);  // an all-zero token (d == 0)
+
+      // The definitions on the same activation blocks the matmul makes: this file's, on the file
+      // blocks, and q4_k_r4.cc's scalar reference, on the repacked ones.
+      const size_t as = kq::act_row_bytes(kq::act_format::q8_K, n);
+      std::vector<uint8_t> act(as * static_cast<size_t>(nt));
+      for (int t = 0; t < nt; t++) kq::convert_act_row(kq::act_format::q8_K, x.data() + t * n, act.data() + t * as, n);
+      std::vector<float> def(static_cast<size_t>(rows * nt)), ref(def.size());
+      std::vector<double> dbl(def.size());
+      for (int t = 0; t < nt; t++)
+        for (int64_t r = 0; r < rows; r++) {
+          const auto* a = reinterpret_cast<const kq::block_q8_K*>(act.data() + t * as);
+          def[t * rows + r] = definition(file + r * nb, a, nb);
+          dbl[t * rows + r] = exact(file + r * nb, a, nb);
+        }
+      kq::gemm_q4_k_r4_reference(n, packed.data(), static_cast<int>(rows), act.data(), as, nt, ref.data(),
+                                 static_cast<size_t>(rows));
+      CHECK(std::memcmp(ref.data(), def.data(), def.size() * 4) == 0, label + ": the scalar reference differs from the definition");
+
+      std::vector<float> first;
+      for (int p = 0; p < 3; p++) {
+        std::vector<float> y(static_cast<size_t>(rows * nt), NAN);
+        infer::matmul(r4, x.data(), nt, y.data(), *pools[p]);
+        if (p == 0) {
+          CHECK(std::memcmp(y.data(), def.data(), y.size() * 4) == 0, label + ": differs from the definition");
+          first = y;
+        } else {
+          CHECK(std::memcmp(first.data(), y.data(), y.size() * 4) == 0, label + ": differs between thread counts");
+        }
+      }
+      // Batch invariance: each token alone gives the same bits.
+      std::vector<float> one(static_cast<size_t>(rows));
+      int tok_diff = 0;
+      for (int t = 0; t < nt; t++) {
+        infer::matmul(r4, x.data() + t * n, 1, one.data(), *pools[1]);
+        tok_diff += std::memcmp(one.data(), first.data() + t * rows, one.size() * 4) != 0;
+      }
+      CHECK(tok_diff == 0, label + ": " + std::to_string(tok_diff) + " tokens differ from their single-token matmul");
+      // Within float rounding of the plain Q4_K matmul (the same integers, combined in another
+      // order); both against the double-precision sum of the same integers.
+      std::vector<float> plain(static_cast<size_t>(rows * nt));
+      infer::matmul(q4, x.data(), nt, plain.data(), *pools[1]);
+      double ymax = 0, dmax = 0, e_r4 = 0, e_plain = 0;
+      for (size_t k = 0; k < plain.size(); k++) {
+        ymax = std::max(ymax, std::fabs(dbl[k]));
+        dmax = std::max(dmax, static_cast<double>(std::fabs(plain[k] - first[k])));
+        e_r4 = std::max(e_r4, std::fabs(first[k] - dbl[k]));
+        e_plain = std::max(e_plain, std::fabs(plain[k] - dbl[k]));
+      }
+      if (ymax > 0) {
+        worst_r4 = std::max(worst_r4, e_r4 / ymax);
+        worst_plain = std::max(worst_plain, e_plain / ymax);
+      }
+      CHECK(dmax <= 4e-6 * ymax + 1e-30, label + ": max |q4_k - q4_k_r4| " + std::to_string(dmax) + " of max |y| " + std::to_string(ymax));
+    }
+  }
+  std::printf("  q4_k_r4: largest error against a double sum, of the largest output: %.2e (q4_k: %.2e)\n", worst_r4,
+              worst_plain);
+}
+
+TEST(q4_k_r4_only_where_it_applies) {
+  std::mt19937 rng(22);
+  std::vector<uint8_t> bytes = infer_test::random_blocks(tensor_type::q4_k, 10, 256, rng);
+  const tensor_view odd{tensor_type::q4_k, bytes.data(), 256, 10, infer::tensor_row_bytes(tensor_type::q4_k, 256)};
+  CHECK(!infer::can_repack_q4_k_r4(odd), "rows not a multiple of 4 stay Q4_K");
+  tensor_view other = odd;
+  other.ne1 = 8;
+  other.type = tensor_type::q5_k;
+  CHECK(!infer::can_repack_q4_k_r4(other), "only Q4_K");
+}
