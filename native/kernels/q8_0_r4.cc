@@ -13,12 +13,12 @@
 // exact integer dot s_i of the row's and the token's quants, then
 //   acc[i % 2] = fma(float(s_i), d_w * d_y, acc[i % 2]);   result = acc[0] + acc[1].
 // The reference below does exactly that in scalar code, and the vector kernel lane by lane.
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "kernels/quants.h"
+#include "kernels/r4_tiles.h"
 
 #if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
 #define INFER_Q8_0_R4_VNNI 1
@@ -55,13 +55,7 @@ void repack_groups(const tensor_view& w, kq::block_q8_0r4* out, int64_t g0, int6
 
 tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, thread_pool* pool) {
   auto* out = static_cast<kq::block_q8_0r4*>(dst);
-  const int64_t groups = w.ne1 / 4;
-  if (pool) {
-    const int tasks = static_cast<int>(std::min<int64_t>(groups, 4 * static_cast<int64_t>(pool->size())));
-    pool->parallel_for(tasks, [&](int task, int) { repack_groups(w, out, groups * task / tasks, groups * (task + 1) / tasks); });
-  } else {
-    repack_groups(w, out, 0, groups);
-  }
+  kq::repack_row_groups(w.ne1 / 4, pool, [&](int64_t g0, int64_t g1) { repack_groups(w, out, g0, g1); });
   tensor_view v = w;
   v.type = tensor_type::q8_0_r4;
   v.data = dst;
@@ -171,13 +165,10 @@ inline void tile_r4(int64_t nb, const block_q8_0r4* w, const uint8_t* const* yu,
 
 void gemm_q8_0_r4_vnni(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y, size_t ys) {
   const int64_t nb = n / QK;
-  const int pairs = (nt + 1) / 2;
-  // Per call: each token's biased quants, and per pair of tokens (the last one paired with itself
-  // when nt is odd) the scales in lane order. Reused for every row group of the call.
+  // Per call: each token's biased quants, and per pair of tokens the scales in lane order. Reused
+  // for every row group of the call.
   thread_local std::vector<uint8_t> ubuf;
-  thread_local std::vector<float> dbuf;
   if (ubuf.size() < static_cast<size_t>(nt * n)) ubuf.resize(static_cast<size_t>(nt * n));
-  if (dbuf.size() < static_cast<size_t>(pairs * nb * 8)) dbuf.resize(static_cast<size_t>(pairs * nb * 8));
   const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
   for (int t = 0; t < nt; t++) {
     const auto* a = reinterpret_cast<const block_q8_0x*>(act + t * as);
@@ -186,46 +177,15 @@ void gemm_q8_0_r4_vnni(int64_t n, const uint8_t* w, int nr, const uint8_t* act, 
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(u + i * QK),
                           _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[i].qs)), flip));
   }
-  for (int p = 0; p < pairs; p++) {
-    const auto* a0 = reinterpret_cast<const block_q8_0x*>(act + (2 * p) * as);
-    const auto* a1 = reinterpret_cast<const block_q8_0x*>(act + (2 * p + 1 < nt ? 2 * p + 1 : 2 * p) * as);
-    float* d = dbuf.data() + static_cast<size_t>(p) * nb * 8;
-    for (int64_t i = 0; i < nb; i++, d += 8) {
-      d[0] = d[1] = d[4] = d[5] = a0[i].d;
-      d[2] = d[3] = d[6] = d[7] = a1[i].d;
-    }
-  }
-  const uint8_t* yu[8];
-  const float* dyp[4];
-  alignas(32) float o[32];
-  for (int g = 0; g < nr / 4; g++) {
-    const auto* wb = reinterpret_cast<const block_q8_0r4*>(w) + static_cast<int64_t>(g) * nb;
-    for (int p0 = 0; p0 < pairs; p0 += 4) {
-      const int np = pairs - p0 < 4 ? pairs - p0 : 4;
-      for (int k = 0; k < 2 * np; k++) {
-        const int t = 2 * p0 + k < nt ? 2 * p0 + k : nt - 1;
-        yu[k] = ubuf.data() + static_cast<size_t>(t) * n;
-      }
-      for (int p = 0; p < np; p++) dyp[p] = dbuf.data() + static_cast<size_t>(p0 + p) * nb * 8;
-      const bool last_single = p0 + np == pairs && nt % 2 == 1;
-      // The first pass over a row group brings its weights in; later passes find them in L1.
-      const bool prefetch = p0 == 0 && nt >= 4;
-      switch (np) {
-        case 4: tile_r4<4>(nb, wb, yu, dyp, last_single, prefetch, o); break;
-        case 3: tile_r4<3>(nb, wb, yu, dyp, last_single, prefetch, o); break;
-        case 2: tile_r4<2>(nb, wb, yu, dyp, last_single, prefetch, o); break;
-        default: tile_r4<1>(nb, wb, yu, dyp, last_single, prefetch, o); break;
-      }
-      for (int p = 0; p < np; p++) {
-        static constexpr int kRow[8] = {0, 1, 0, 1, 2, 3, 2, 3};
-        static constexpr int kTok[8] = {0, 0, 1, 1, 0, 0, 1, 1};
-        for (int l = 0; l < 8; l++) {
-          const int t = 2 * (p0 + p) + kTok[l];
-          if (t < nt) y[t * ys + g * 4 + kRow[l]] = o[8 * p + l];
-        }
-      }
-    }
-  }
+  const float* dbuf = pair_scales(nt, nb, [&](int t, int64_t i) { return reinterpret_cast<const block_q8_0x*>(act + t * as)[i].d; });
+  for_pair_tiles(nr, nt, y, ys, [&](auto np_const, int g, const int* tokens, int p0, bool last_single, bool prefetch, float* o) {
+    constexpr int NP = decltype(np_const)::value;
+    const uint8_t* yu[2 * NP];
+    const float* dyp[NP];
+    for (int k = 0; k < 2 * NP; k++) yu[k] = ubuf.data() + static_cast<size_t>(tokens[k]) * n;
+    for (int p = 0; p < NP; p++) dyp[p] = dbuf + static_cast<size_t>(p0 + p) * nb * 8;
+    tile_r4<NP>(nb, reinterpret_cast<const block_q8_0r4*>(w) + static_cast<int64_t>(g) * nb, yu, dyp, last_single, prefetch, o);
+  });
 }
 #endif
 
