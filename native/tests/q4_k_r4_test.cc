@@ -13,6 +13,7 @@
 
 #include "kernels/kernels.h"
 #include "kernels/quants.h"
+#include "tests/r4_checks.h"
 #include "tests/ref_quant.h"
 #include "tests/test_main.h"
 
@@ -136,25 +137,7 @@ TEST(q4_k_r4_repack_definition_batch_and_thread_invariance) {
                                  static_cast<size_t>(rows));
       CHECK(std::memcmp(ref.data(), def.data(), def.size() * 4) == 0, label + ": the scalar reference differs from the definition");
 
-      std::vector<float> first;
-      for (int p = 0; p < 3; p++) {
-        std::vector<float> y(static_cast<size_t>(rows * nt), NAN);
-        infer::matmul(r4, x.data(), nt, y.data(), *pools[p]);
-        if (p == 0) {
-          CHECK(std::memcmp(y.data(), def.data(), y.size() * 4) == 0, label + ": differs from the definition");
-          first = y;
-        } else {
-          CHECK(std::memcmp(first.data(), y.data(), y.size() * 4) == 0, label + ": differs between thread counts");
-        }
-      }
-      // Batch invariance: each token alone gives the same bits.
-      std::vector<float> one(static_cast<size_t>(rows));
-      int tok_diff = 0;
-      for (int t = 0; t < nt; t++) {
-        infer::matmul(r4, x.data() + t * n, 1, one.data(), *pools[1]);
-        tok_diff += std::memcmp(one.data(), first.data() + t * rows, one.size() * 4) != 0;
-      }
-      CHECK(tok_diff == 0, label + ": " + std::to_string(tok_diff) + " tokens differ from their single-token matmul");
+      const std::vector<float> first = infer_test::check_r4_matmul(r4, x, nt, def, pools, label);
       // Within float rounding of the plain Q4_K matmul (the same integers, combined in another
       // order); both against the double-precision sum of the same integers.
       std::vector<float> plain(static_cast<size_t>(rows * nt));

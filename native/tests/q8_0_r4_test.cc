@@ -11,6 +11,7 @@
 
 #include "kernels/kernels.h"
 #include "kernels/quants.h"
+#include "tests/r4_checks.h"
 #include "tests/test_main.h"
 
 using infer::tensor_type;
@@ -82,25 +83,7 @@ TEST(q8_0_r4_matmul_definition_batch_and_thread_invariance) {
       kq::gemm_q8_0_r4_reference(n, packed.data(), static_cast<int>(rows), act.data(), as, nt, def.data(),
                                  static_cast<size_t>(rows));
 
-      std::vector<float> first;
-      for (int p = 0; p < 3; p++) {
-        std::vector<float> y(static_cast<size_t>(rows * nt), NAN);
-        infer::matmul(r4, x.data(), nt, y.data(), *pools[p]);
-        if (p == 0) {
-          CHECK(std::memcmp(y.data(), def.data(), y.size() * 4) == 0, label + ": differs from the scalar definition");
-          first = y;
-        } else {
-          CHECK(std::memcmp(first.data(), y.data(), y.size() * 4) == 0, label + ": differs between thread counts");
-        }
-      }
-      // Batch invariance: each token alone gives the same bits.
-      std::vector<float> one(static_cast<size_t>(rows));
-      int tok_diff = 0;
-      for (int t = 0; t < nt; t++) {
-        infer::matmul(r4, x.data() + t * n, 1, one.data(), *pools[1]);
-        tok_diff += std::memcmp(one.data(), first.data() + t * rows, one.size() * 4) != 0;
-      }
-      CHECK(tok_diff == 0, label + ": " + std::to_string(tok_diff) + " tokens differ from their single-token matmul");
+      const std::vector<float> first = infer_test::check_r4_matmul(r4, x, nt, def, pools, label);
       // Within float rounding of the plain Q8_0 matmul (the same integers, summed in another order).
       std::vector<float> plain(static_cast<size_t>(rows * nt));
       infer::matmul(w.view, x.data(), nt, plain.data(), *pools[1]);

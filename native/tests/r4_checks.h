@@ -1,0 +1,18 @@
+// Checks shared by the tests of the 4-row interleaved layouts (q8_0_r4_test.cc, q4_k_r4_test.cc).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/kernels.h"
+
+namespace infer_test {
+
+// matmul over r4 (n_tokens tokens of x) with each of the pools: the first pool's result equals def
+// bit for bit, the others the first's, and every token alone (pools[1]) gives its own bits again.
+// Returns the first pool's result.
+std::vector<float> check_r4_matmul(const infer::tensor_view& r4, const std::vector<float>& x, int n_tokens,
+                                   const std::vector<float>& def, const std::unique_ptr<infer::thread_pool> (&pools)[3],
+                                   const std::string& label);
+
+}  // namespace infer_test
