@@ -73,20 +73,12 @@ double exact(const kq::block_q4_K* w, const kq::block_q8_K* a, int64_t nb) {
   return acc;
 }
 
-std::vector<float> randn(size_t n, std::mt19937& rng) {
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = g(rng);
-  return v;
-}
-
 }  // namespace
 
 TEST(q4_k_r4_repack_definition_batch_and_thread_invariance) {
   std::mt19937 rng(21);
-  std::unique_ptr<infer::thread_pool> pools[3] = {std::make_unique<infer::thread_pool>(1),
-                                                  std::make_unique<infer::thread_pool>(2),
-                                                  std::make_unique<infer::thread_pool>(3)};
+  infer_test::pools_1_2_3 threads;
+  auto& pools = threads.pools;
   double worst_r4 = 0, worst_plain = 0;
   for (auto [n, rows] : {std::pair<int64_t, int64_t>{256, 12}, {1024, 44}, {768, 200}}) {
     const int64_t nb = n / kq::QK_K;
@@ -117,7 +109,7 @@ TEST(q4_k_r4_repack_definition_batch_and_thread_invariance) {
 
     for (int nt : {1, 2, 3, 5, 8, 9, 16, 17, 33}) {
       const std::string label = "n=" + std::to_string(n) + " rows=" + std::to_string(rows) + " tokens=" + std::to_string(nt);
-      auto x = randn(static_cast<size_t>(n * nt), rng);
+      auto x = infer_test::randn(static_cast<size_t>(n * nt), rng);
       if (nt > 1) std::fill(x.begin() + n, x.begin() + 2 * n, 0.0f);  // an all-zero token (d == 0)
 
       // The definitions on the same activation blocks the matmul makes: this file's, on the file

@@ -40,20 +40,12 @@ q8_weights random_q8_0(int64_t rows, int64_t n, std::mt19937& rng) {
   return w;
 }
 
-std::vector<float> randn(size_t n, std::mt19937& rng) {
-  std::normal_distribution<float> g(0.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = g(rng);
-  return v;
-}
-
 }  // namespace
 
 TEST(q8_0_r4_matmul_definition_batch_and_thread_invariance) {
   std::mt19937 rng(11);
-  std::unique_ptr<infer::thread_pool> pools[3] = {std::make_unique<infer::thread_pool>(1),
-                                                  std::make_unique<infer::thread_pool>(2),
-                                                  std::make_unique<infer::thread_pool>(3)};
+  infer_test::pools_1_2_3 threads;
+  auto& pools = threads.pools;
   for (auto [n, rows] : {std::pair<int64_t, int64_t>{96, 12}, {896, 44}, {160, 256}}) {
     q8_weights w = random_q8_0(rows, n, rng);
     CHECK(infer::can_repack_q8_0_r4(w.view) == kq::q8_0_r4_kernels(), "can_repack follows the build's kernels");
@@ -72,7 +64,7 @@ TEST(q8_0_r4_matmul_definition_batch_and_thread_invariance) {
 
     for (int nt : {1, 2, 3, 5, 8, 9, 17, 33}) {
       const std::string label = "n=" + std::to_string(n) + " rows=" + std::to_string(rows) + " tokens=" + std::to_string(nt);
-      auto x = randn(static_cast<size_t>(n * nt), rng);
+      auto x = infer_test::randn(static_cast<size_t>(n * nt), rng);
       if (nt > 1) std::fill(x.begin() + n, x.begin() + 2 * n, 0.0f);  // an all-zero token (d == 0)
 
       // The definition, on the same activation blocks the matmul makes.

@@ -7,6 +7,13 @@
 
 namespace infer_test {
 
+std::vector<float> randn(size_t n, std::mt19937& rng) {
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = g(rng);
+  return v;
+}
+
 std::vector<float> check_r4_matmul(const infer::tensor_view& r4, const std::vector<float>& x, int n_tokens,
                                    const std::vector<float>& def, const std::unique_ptr<infer::thread_pool> (&pools)[3],
                                    const std::string& label) {
