@@ -12,7 +12,7 @@ import { isMarkerLine } from './markers.js';
 import { respread, spreadList, type SpreadList } from './spread-lists.js';
 
 /** Cheap pre-check: a line that can hold a marker element at all. */
-const MAYBE_MARKER = /\.\.\.|…|\/\*|<!--|\(\*/;
+const MAYBE_MARKER = /\.\.\.|…|\/\*|<!--|\(\*|--\[\[/;
 /** Lines that continue the expression of the line before them (`?? throw`, `.then(`, `|| x`). */
 const CONTINUATION = /^(?:\?\?|\?|:|\.(?!\.)|\+|-(?!-)|\*|\/(?![/*])|&&|\|\||\|>|=>)/;
 /** How far the update is searched for the unique lines that place a marker line. */
