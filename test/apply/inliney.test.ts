@@ -4,10 +4,9 @@
 // column appended after the table's last column, which a marker stands for; a Python dict's closer
 // shown without its comma before a marker; and (control) a PHP array member shown with its new comma
 // where that text occurs in another array.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { beforeAll, describe, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+import { mergedEverywhere } from './judged.js';
 
 const kotlinCode = 'object Modules {\n    val core = listOf("logging", "config", "metrics", "tracing")\n    val ui = listOf("theme")\n}\n';
 const kotlinUpdate = 'object Modules {\n    val core = listOf(\n        "logging",\n        // ...\n        "tracing",\n        "health",\n    )\n    // ...\n}\n';
@@ -25,32 +24,24 @@ const phpCode = "<?php\n\nreturn [\n    'default' => [\n        'driver' => 'red
 const phpUpdate = "<?php\n\nreturn [\n    // ...\n    'sessions' => [\n        'driver' => 'redis',\n        'connection' => 'sessions',\n        'prefix' => 'app',\n        'lock_seconds' => 10\n    ],\n];\n";
 const phpExpected = "<?php\n\nreturn [\n    'default' => [\n        'driver' => 'redis',\n        'connection' => 'cache',\n        'prefix' => 'app',\n        'serializer' => 'php'\n    ],\n    'sessions' => [\n        'driver' => 'redis',\n        'connection' => 'sessions',\n        'prefix' => 'app',\n        'lock_seconds' => 10\n    ],\n];\n";
 
-function merges(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(out, mode).toBe(expected);
-    expect(checkLoss(code, update, null, out).lost, mode).toEqual([]);
-  }
-}
-
 describe('members of data and literals', () => {
   beforeAll(async () => {
     await ensureAllGrammars();
   });
 
   it('a one-line list laid out one element a row, with a marker row for the elements between', () => {
-    merges(kotlinCode, kotlinUpdate, kotlinExpected);
+    mergedEverywhere(kotlinCode, kotlinUpdate, kotlinExpected);
   });
 
   it('a member appended after a last member the marker stands for takes the comma', () => {
-    merges(sqlCode, sqlUpdate, sqlExpected);
+    mergedEverywhere(sqlCode, sqlUpdate, sqlExpected);
   });
 
   it('a closer shown without its comma right before a marker keeps it', () => {
-    merges(pyCode, pyUpdate, pyExpected);
+    mergedEverywhere(pyCode, pyUpdate, pyExpected);
   });
 
   it('a member shown with its new comma, where that text occurs elsewhere, is its edit', () => {
-    merges(phpCode, phpUpdate, phpExpected);
+    mergedEverywhere(phpCode, phpUpdate, phpExpected);
   });
 });
