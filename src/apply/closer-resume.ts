@@ -62,7 +62,8 @@ export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<r
     if (o.blank[y] || o.indent[y]! > o.indent[jp]!) continue;
     // An Allman head's own `{` below it opens the block; its closer comes after.
     if (o.norm[y] === '{' && y === solidRow(o, jp, 1)) continue;
-    return o.indent[y] === o.indent[jp] && o.norm[y] === s.norm[f] && showsWholeTail(s, o, [f, y]) ? [f, y] : null;
+    // Its separator added or dropped (a member appended after it, or a marker after it) is the same closer.
+    return o.indent[y] === o.indent[jp] && (o.norm[y] === s.norm[f] || closerRepunctuated(o.norm[y]!, s.norm[f]!)) && showsWholeTail(s, o, [f, y]) ? [f, y] : null;
   }
   return null;
 }

@@ -63,6 +63,11 @@ export function bracketLists(line: string, valueFrom?: number): BracketList[] | 
       const j = line.indexOf('-->', k + 4);
       if (j < 0) break;
       k = j + 2;
+    } else if (c === '-' && line.startsWith('--[[', k)) {
+      // A Lua block comment: its brackets are the comment's, not lists.
+      const j = line.indexOf(']]', k + 4);
+      if (j < 0) break;
+      k = j + 1;
     } else if (c === '/' && line[k + 1] === '/' && (k === 0 || /\s/.test(line[k - 1]!))) {
       break;
     } else if (c === '#' && (k === 0 || /\s/.test(line[k - 1]!)) && (k + 1 >= line.length || line[k + 1] === ' ')) {
@@ -102,7 +107,7 @@ export function valueListStart(line: string): number {
   return m ? m[0].length : -1;
 }
 
-const BLOCK_COMMENT = /^(?:\{\s*\/\*+.*\*+\/\s*\}|\/\*+.*\*+\/|<!--+.*-+->|\(\*+.*\*+\))$/;
+const BLOCK_COMMENT = /^(?:\{\s*\/\*+.*\*+\/\s*\}|\/\*+.*\*+\/|<!--+.*-+->|\(\*+.*\*+\)|--\[\[.*\]\])$/;
 
 /**
  * True when an element, as written, is a marker: bare `...` / `…` or a block comment whose text
@@ -123,7 +128,7 @@ const ELIDED_ITEMS = /^(?:existing|other|remaining|previous|more|rest of(?: the)
 
 /** The words of a block comment element: `/* existing types *\/` → `existing types`. */
 function commentText(t: string): string {
-  return t.replace(/^\{\s*|\s*\}$/g, '').replace(/^(?:\/\*+|<!--+|\(\*+)|(?:\*+\/|-+->|\*+\))$/g, '').trim();
+  return t.replace(/^\{\s*|\s*\}$/g, '').replace(/^(?:\/\*+|<!--+|\(\*+|--\[\[)|(?:\*+\/|-+->|\*+\)|\]\])$/g, '').trim();
 }
 
 /**
@@ -156,11 +161,11 @@ export interface GluedMarker {
 /** Element `e` of `line` read as a marker comment glued to an element, or null. */
 export function gluedMarker(line: string, e: Element): GluedMarker | null {
   const t = line.slice(e.start, e.end);
-  const lead = /^(\/\*.*?\*\/|<!--.*?-->)\s+(?=\S)/.exec(t);
+  const lead = /^(\/\*.*?\*\/|<!--.*?-->|--\[\[.*?\]\])\s+(?=\S)/.exec(t);
   if (lead && isMarkerElement(lead[1]!)) {
     return { marker: { start: e.start, end: e.start + lead[1]!.length }, code: { start: e.start + lead[0].length, end: e.end }, side: 'before' };
   }
-  const open = t.endsWith('*/') ? t.lastIndexOf('/*') : t.endsWith('-->') ? t.lastIndexOf('<!--') : -1;
+  const open = t.endsWith('*/') ? t.lastIndexOf('/*') : t.endsWith('-->') ? t.lastIndexOf('<!--') : t.endsWith(']]') ? t.lastIndexOf('--[[') : -1;
   if (open > 0 && /\s/.test(t[open - 1]!) && isMarkerElement(t.slice(open))) {
     const code = t.slice(0, open).trimEnd();
     if (code && !/[*/]$/.test(code)) return { marker: { start: e.start + open, end: e.end }, code: { start: e.start, end: e.start + code.length }, side: 'after' };

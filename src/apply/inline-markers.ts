@@ -8,11 +8,12 @@
 // certain: the line then stays as written and the no-loss pass keeps the original line.
 import { bracketLists, collapsedValue, elementKey, gluedMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
 import { expandElision, lineElision } from './line-elision.js';
+import { foldLaidOutLists, unfold } from './laid-out-lists.js';
 import { isMarkerLine } from './markers.js';
 import { respread, spreadList, type SpreadList } from './spread-lists.js';
 
 /** Cheap pre-check: a line that can hold a marker element at all. */
-const MAYBE_MARKER = /\.\.\.|…|\/\*|<!--|\(\*/;
+const MAYBE_MARKER = /\.\.\.|…|\/\*|<!--|\(\*|--\[\[/;
 /** Lines that continue the expression of the line before them (`?? throw`, `.then(`, `|| x`). */
 const CONTINUATION = /^(?:\?\?|\?|:|\.(?!\.)|\+|-(?!-)|\*|\/(?![/*])|&&|\|\||\|>|=>)/;
 /** How far the update is searched for the unique lines that place a marker line. */
@@ -380,11 +381,29 @@ function expandLists(update: string[], i: number, orig: Original): string | null
 /** The update with every inline marker it can place expanded from the original; other lines stay. */
 export function expandInlineMarkers(update: string, code: string): string {
   if (!MAYBE_MARKER.test(update)) return update;
-  const lines = update.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  const crs = update.split('\n').map((l) => (l.endsWith('\r') ? '\r' : ''));
+  let lines = update.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const cr = update.includes('\r\n') ? '\r' : '';
+  let crs = update.split('\n').map((l) => (l.endsWith('\r') ? '\r' : ''));
   let orig: Original | null = null;
+  // A one-line list laid out over rows with a marker row: folded back into one line first (laid-out-lists.ts).
+  const folded = foldLaidOutLists(lines, (orig ??= readOriginal(code)).trimmed, orig.set);
+  if (folded) {
+    let x = 0;
+    crs = folded.lines.map((_, i) => {
+      const c = crs[x] ?? '';
+      x += folded.folds.get(i)?.rows.length ?? 1;
+      return c;
+    });
+    lines = folded.lines;
+  }
   let changed = false;
   const out = lines.map((l, i) => {
+    const fold = folded?.folds.get(i);
+    if (fold) {
+      const rows = unfold(expandLine(lines, i, orig!), fold);
+      changed ||= rows !== fold.rows;
+      return rows.join(`${cr}\n`) + crs[i]!;
+    }
     if (!MAYBE_MARKER.test(l)) return l + crs[i]!;
     orig ??= readOriginal(code);
     if (isMarkerLine(l, orig.set)) return l + crs[i]!;

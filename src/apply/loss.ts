@@ -10,6 +10,7 @@
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
+import { separatorChanged } from './member-separators.js';
 import { wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
@@ -702,7 +703,9 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     for (let j = p + 1; j < q; j++) if (!orig.blank[j]) missing.push(j);
     if (missing.length === 0) continue;
     const inserted: number[] = [];
-    for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)))) inserted.push(k);
+    // A missing line's text with a comma added is that line kept, its comma carried for a member appended after it (member-separators.ts).
+    const carried = new Set(missing.map((j) => `${orig.norm[j]!},`));
+    for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)) || carried.has(out.norm[k]!))) inserted.push(k);
     const adjacent = shownAdjacent(view, orig, p, q, missing);
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
@@ -751,10 +754,11 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
         // A line still holding an inline marker of the update's own is no edit of j (it was not expanded).
         if (unexpandedInline(view, out.norm[k]!)) continue;
-        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) &&
+        // So is any member's: `"401": {…}` → `"401": {…},` (a member appended after it) though another member reads so.
+        if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) && !separatorChanged(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
-          closerRepunctuated(orig.norm[j]!, out.norm[k]!)) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
           !foreignHead(j, k)) {
           rule = 'replaced';
           pairedWith = k;

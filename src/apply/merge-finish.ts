@@ -8,6 +8,7 @@ import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers, tailPairs } from './closer-resume.js';
+import { carrySeparators, separatorDroppedBeforeMarker } from './member-separators.js';
 import { blockPairs, type BlockPairs } from './new-block-closers.js';
 import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
@@ -1029,6 +1030,8 @@ interface OutLine {
   text: string;
   /** The line's own terminator when it comes from the original; null = the file's dominant one. */
   eol: string | null;
+  /** The original row a marker kept here (not shown by the update); undefined for update lines. */
+  from?: number;
 }
 
 /** The text a segment contributes: original text where a line is unchanged, update text (rebased) elsewhere. */
@@ -1036,6 +1039,8 @@ function segmentOutput(o: Lines, seg: Segment, span: Span, out: OutLine[]): void
   const s = seg.lines;
   const matched = new Map<number, number>();
   for (const [i, j] of span.pairs) matched.set(i, j);
+  let lastContent = s.text.length - 1;
+  while (lastContent >= 0 && s.blank[lastContent]) lastContent--;
   for (let i = 0; i < s.text.length; i++) {
     if (span.drop?.has(i)) continue;
     const j = matched.get(i);
@@ -1043,6 +1048,11 @@ function segmentOutput(o: Lines, seg: Segment, span: Span, out: OutLine[]): void
     // changed (gofmt re-aligning fields) is an edit, so that line comes from the update.
     if (j !== undefined && s.norm[i] === o.norm[j] && o.indent[j]! - s.indent[i]! === span.delta &&
         s.text[i]!.trim() === o.text[j]!.trim()) {
+      out.push({ text: o.text[j]!, eol: o.eol[j] || null });
+      continue;
+    }
+    // Its separator dropped right before a marker that stands for the members after it: unchanged (member-separators.ts).
+    if (j !== undefined && separatorDroppedBeforeMarker(s.norm[i]!, o.norm[j]!, seg.markerAfter && i === lastContent)) {
       out.push({ text: o.text[j]!, eol: o.eol[j] || null });
       continue;
     }
@@ -1069,7 +1079,7 @@ export function assemble(ctx: MergeContext, spans: Span[], removed: ReadonlySet<
   const out: OutLine[] = [];
   let cursor = 0;
   const keep = (a: number, b: number): void => {
-    for (let j = a; j < b; j++) if (!removed.has(j)) out.push({ text: o.text[j]!, eol: o.eol[j] || null });
+    for (let j = a; j < b; j++) if (!removed.has(j)) out.push({ text: o.text[j]!, eol: o.eol[j] || null, from: j });
   };
   for (let k = 0; k < spans.length; k++) {
     const sp = spans[k]!;
@@ -1081,6 +1091,8 @@ export function assemble(ctx: MergeContext, spans: Span[], removed: ReadonlySet<
   }
   const lastSeg = ctx.segments[ctx.segments.length - 1];
   if (!lastSeg || lastSeg.markerAfter) keep(cursor, o.text.length);
+  // A member appended after an original last member the update does not show takes its comma.
+  carrySeparators(out, o);
   return render(out, o.dominantEol, o.finalNewline || o.text.length === 0);
 }
 
