@@ -12,6 +12,7 @@ import { lineIdentity, ownerRow } from './line-identity.js';
 import { rowIdentity } from './block-names.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, tokens, type Lines } from './lines.js';
 import { elementParts } from './element-content.js';
+import { extendedInPlace } from './extended-line.js';
 
 /** Tokens two lines share at their start and at their end (not overlapping). */
 export function ends(a: string[], b: string[]): number {
@@ -153,7 +154,9 @@ export function loneOpener(norm: string): boolean {
 /**
  * An edited update line at row i of `s` stands for original line j only inside j's block: when its
  * header is new text, that header must read as the edit of j's header (a new `if` copying the
- * shape of the original's is not it, so neither is the line inside it).
+ * shape of the original's is not it, so neither is the line inside it). A header grown at one place
+ * keeps all it had (`<script>` → `<script lang="ts">`, `for {` → `for ctx.Err() == nil {`, a command
+ * assigned: `aws … \` → `ID=$(aws … \`): its edit too, however little of it the new text is.
  */
 export function ownerEditMatches(s: Lines, i: number, orig: Lines, j: number, isOriginal: (norm: string) => boolean): boolean {
   const hs = ownerRow(s, i);
@@ -162,7 +165,7 @@ export function ownerEditMatches(s: Lines, i: number, orig: Lines, j: number, is
   const a = orig.norm[ho]!;
   const b = s.norm[hs]!;
   if (a === b || isOriginal(b)) return true;
-  return (editedVersion(a, b) || sameStatementEdited(a, b) || renamedInPlace(a, b)) && distinctEdit(orig, ho, b);
+  return (editedVersion(a, b) || sameStatementEdited(a, b) || renamedInPlace(a, b) || extendedInPlace(a, b)) && distinctEdit(orig, ho, b);
 }
 
 /** An attribute, annotation or decorator line (`[ApiController]`, `@Override`, `#[derive(Debug)]`). */
