@@ -12,6 +12,8 @@ import { lineIdentity, ownerRow } from './line-identity.js';
 import { rowIdentity } from './block-names.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, tokens, type Lines } from './lines.js';
 import { elementParts } from './element-content.js';
+import { extendedInPlace } from './extended-line.js';
+import { editsSharedPart } from './shared-part-edit.js';
 
 /** Tokens two lines share at their start and at their end (not overlapping). */
 export function ends(a: string[], b: string[]): number {
@@ -38,8 +40,15 @@ export function common(a: string[], b: string[]): number {
 
 const MAX_TOKENS = 120;
 
-/** Per original text: each line's best sibling scores (ends, common), by line (negative: key kept). */
-const siblingBests = new WeakMap<Lines, Map<number, [number, number]>>();
+/** A line's siblings as the sibling test saw them: best scores against the line, and their tokens. */
+interface Siblings {
+  ends: number;
+  common: number;
+  tokens: string[][];
+}
+
+/** Per original text: each line's siblings, by line (negative: key kept). */
+const siblingBests = new WeakMap<Lines, Map<number, Siblings>>();
 
 /** Siblings looked at on each side of a line (same owner, same indentation). */
 const SIBLING_WINDOW = 60;
@@ -77,11 +86,12 @@ export function distinctEdit(orig: Lines, j: number, r: string, competes?: (y: n
   let cached = siblingBests.get(orig);
   if (!cached) siblingBests.set(orig, (cached = new Map()));
   const hit = competes ? undefined : cached.get(cacheKey);
-  if (hit) return hit[0] < 0 || ends(tj, tr) > hit[0] || common(tj, tr) > hit[1];
+  if (hit) return apartFromSiblings(tj, tr, hit);
   // Two measures, each against its own best sibling: shared ends (a statement with a value changed)
   // and shared tokens in order (a line rewritten around its own text). Either tells j's edit apart.
   let bestEnds = -1;
   let bestCommon = -1;
+  const siblings: string[][] = [];
   for (const dir of [-1, 1] as const) {
     let seen = 0;
     for (let y = j + dir; y >= 0 && y < orig.text.length && seen < SIBLING_WINDOW; y += dir) {
@@ -92,12 +102,25 @@ export function distinctEdit(orig: Lines, j: number, r: string, competes?: (y: n
       if (!related(y) || (competes && !competes(y))) continue;
       if (keyKept && nameOf(orig.norm[y]!) !== kj) continue;
       const ty = tokens(text(orig.norm[y]!));
+      siblings.push(ty);
       bestEnds = Math.max(bestEnds, ends(tj, ty));
       bestCommon = Math.max(bestCommon, common(tj, ty));
     }
   }
-  if (!competes) cached.set(cacheKey, [bestEnds, bestCommon]);
-  return bestEnds < 0 || ends(tj, tr) > bestEnds || common(tj, tr) > bestCommon;
+  const found: Siblings = { ends: bestEnds, common: bestCommon, tokens: siblings };
+  if (!competes) cached.set(cacheKey, found);
+  return apartFromSiblings(tj, tr, found);
+}
+
+/**
+ * r is more like j than any sibling is (either measure), or, where some siblings are as close, r edits
+ * only what j shares with each of them (shared-part-edit.ts: the same change made on several siblings).
+ */
+function apartFromSiblings(tj: string[], tr: string[], s: Siblings): boolean {
+  const e = ends(tj, tr);
+  const c = common(tj, tr);
+  if (s.ends < 0 || e > s.ends || c > s.common) return true;
+  return editsSharedPart(tj, tr, s.tokens.filter((ty) => ends(tj, ty) >= e || common(tj, ty) >= c));
 }
 
 /**
@@ -153,7 +176,9 @@ export function loneOpener(norm: string): boolean {
 /**
  * An edited update line at row i of `s` stands for original line j only inside j's block: when its
  * header is new text, that header must read as the edit of j's header (a new `if` copying the
- * shape of the original's is not it, so neither is the line inside it).
+ * shape of the original's is not it, so neither is the line inside it). A header grown at one place
+ * keeps all it had (`<script>` → `<script lang="ts">`, `for {` → `for ctx.Err() == nil {`, a command
+ * assigned: `aws … \` → `ID=$(aws … \`): its edit too, however little of it the new text is.
  */
 export function ownerEditMatches(s: Lines, i: number, orig: Lines, j: number, isOriginal: (norm: string) => boolean): boolean {
   const hs = ownerRow(s, i);
@@ -162,7 +187,7 @@ export function ownerEditMatches(s: Lines, i: number, orig: Lines, j: number, is
   const a = orig.norm[ho]!;
   const b = s.norm[hs]!;
   if (a === b || isOriginal(b)) return true;
-  return (editedVersion(a, b) || sameStatementEdited(a, b) || renamedInPlace(a, b)) && distinctEdit(orig, ho, b);
+  return (editedVersion(a, b) || sameStatementEdited(a, b) || renamedInPlace(a, b) || extendedInPlace(a, b)) && distinctEdit(orig, ho, b);
 }
 
 /** An attribute, annotation or decorator line (`[ApiController]`, `@Override`, `#[derive(Debug)]`). */
