@@ -4,7 +4,7 @@
 // at the measured rate (docs/apply.md, branch removy).
 import { describe, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
-import { deleteAfterShownTail } from './removal-shapes.js';
+import { deleteAfterShownTail, deleteBetweenShownSiblings } from './removal-shapes.js';
 import { drawShape, drawReport, expectShapeGate } from './shape-draws.js';
 
 await ensureAllGrammars();
@@ -16,6 +16,14 @@ describe('generated delete-after-shown-tail edits', () => {
   it('keep every original line and are mostly byte-exact', () => {
     const d = drawShape(deleteAfterShownTail, 'delete-after-shown-tail', 3);
     console.log(drawReport('delete-after-shown-tail', d));
+    expectShapeGate(d, 50, EXACT_FLOOR);
+  });
+});
+
+describe('generated delete-between-shown-siblings edits (marker-less, branch removz)', () => {
+  it('keep every original line and are mostly byte-exact', () => {
+    const d = drawShape(deleteBetweenShownSiblings, 'delete-between-shown-siblings', 3);
+    console.log(drawReport('delete-between-shown-siblings', d));
     expectShapeGate(d, 50, EXACT_FLOOR);
   });
 });

@@ -61,3 +61,29 @@ export function deleteAfterShownTail(x: ShapeInput): Omit<Edit, 'shape'> | null 
   ];
   return { instruction: '', update: update.join('\n'), expected: join(applyChanges(x.lines, [del])), determined: true };
 }
+
+/**
+ * A definition deleted between two siblings that a marker-less update shows (branch removz): the
+ * sibling before it whole, from its head to its last line, the file's separator, then the head of
+ * the sibling after it and none to two of its next lines. No marker anywhere: the update is a piece
+ * of the file whose adjacency says the middle sibling goes.
+ */
+export function deleteBetweenShownSiblings(x: ShapeInput): Omit<Edit, 'shape'> | null {
+  if (x.lang.style === 'sql') return null;
+  const sibs = x.blocks.filter((b) => declared(x, b) && b.end - b.header >= 3);
+  const triples: Array<[Block, Block, Block]> = [];
+  for (let k = 0; k + 2 < sibs.length; k++) {
+    const [a, b, c] = [sibs[k]!, sibs[k + 1]!, sibs[k + 2]!];
+    if (a.parent !== b.parent || b.parent !== c.parent || a.indent !== b.indent || b.indent !== c.indent) continue;
+    if (!x.lines.slice(a.end, b.header).every((l) => l.trim() === '') || !x.lines.slice(b.end, c.header).every((l) => l.trim() === '')) continue;
+    if (!once(x, a.header) || !once(x, c.header) || c.end - c.header < 3) continue;
+    triples.push([a, b, c]);
+  }
+  if (triples.length === 0) return null;
+  const [a, b, c] = triples[Math.floor(x.r() * triples.length)]!;
+  const del: Change = removalOf(x, b);
+  if (del.start < a.end) return null;
+  const next = Math.floor(x.r() * 3);
+  const update = [...x.lines.slice(a.header, a.end), ...x.lines.slice(a.end, b.header), ...x.lines.slice(c.header, c.header + 1 + next)];
+  return { instruction: '', update: update.join('\n'), expected: join(applyChanges(x.lines, [del])), determined: true };
+}
