@@ -3,6 +3,9 @@
 // whole and right after it the head of a following sibling; the sibling blocks between are deleted.
 // The guards are in other languages (Lua, Java); the control (JavaScript) is the pieces reading that
 // stays: the imports, then a function further down, leave the code between them in place.
+// Also (revealed by an tsx01, `</Select>` above a deleted `<Button>`): a segment whose top line is a
+// closer the file has once deletes the lines between it and the lines the update shows next (guard:
+// an MSBuild project file).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
@@ -20,6 +23,10 @@ const jsCode = "import fs from \"node:fs\";\nimport path from \"node:path\";\n\n
 const jsUpdate = "import fs from \"node:fs\";\nimport path from \"node:path\";\nimport os from \"node:os\";\n\nexport function exists(name) {\n  return fs.existsSync(resolve(name));\n}\n";
 const jsExpected = "import fs from \"node:fs\";\nimport path from \"node:path\";\nimport os from \"node:os\";\n\nconst ROOT = process.cwd();\n\nexport function resolve(name) {\n  return path.join(ROOT, name);\n}\n\nexport function exists(name) {\n  return fs.existsSync(resolve(name));\n}\n\nexport function remove(name) {\n  fs.rmSync(resolve(name), { force: true });\n}\n";
 const jsWithoutResolve = "import fs from \"node:fs\";\nimport path from \"node:path\";\nimport os from \"node:os\";\n\nconst ROOT = process.cwd();\n\nexport function exists(name) {\n  return fs.existsSync(resolve(name));\n}\n\nexport function remove(name) {\n  fs.rmSync(resolve(name), { force: true });\n}\n";
+
+const projCode = "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n    <Nullable>enable</Nullable>\n  </PropertyGroup>\n  <ItemGroup>\n    <PackageReference Include=\"Serilog\" Version=\"3.1.1\" />\n  </ItemGroup>\n  <Import Project=\"legacy.targets\" />\n  <Import Project=\"legacy.signing.targets\" />\n  <Target Name=\"Stamp\" BeforeTargets=\"Build\">\n    <Exec Command=\"git rev-parse HEAD &gt; version.txt\" />\n  </Target>\n</Project>\n";
+const projUpdate = "<!-- ... -->\n  </ItemGroup>\n  <Target Name=\"Stamp\" BeforeTargets=\"Build\">\n<!-- ... -->\n";
+const projExpected = "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n    <Nullable>enable</Nullable>\n  </PropertyGroup>\n  <ItemGroup>\n    <PackageReference Include=\"Serilog\" Version=\"3.1.1\" />\n  </ItemGroup>\n  <Target Name=\"Stamp\" BeforeTargets=\"Build\">\n    <Exec Command=\"git rev-parse HEAD &gt; version.txt\" />\n  </Target>\n</Project>\n";
 
 function merges(code: string, update: string, expected: string): void {
   for (const mode of ['fast', 'large', 'auto'] as const) {
@@ -45,5 +52,9 @@ describe('deletion by adjacency without markers', () => {
   it('not of a function between the imports and a function further down (pieces)', () => {
     merges(jsCode, jsUpdate, jsExpected);
     expect(checkLoss(jsCode, jsUpdate, null, jsWithoutResolve).lost.length).toBeGreaterThan(0);
+  });
+
+  it('of the lines below a closer the file has once, shown as the top line after a marker', () => {
+    merges(projCode, projUpdate, projExpected);
   });
 });
