@@ -20,7 +20,7 @@ import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutiv
 import { sectionEnd } from './spoken-targets.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
-import { leftOutBlocks, omitsDefinitions } from './markerless-pieces.js';
+import { leftOutBlocks, siblingsShownAround, omitsDefinitions } from './markerless-pieces.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
@@ -334,7 +334,7 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // marker in other words: the definitions it stands for, never named by the update, stay.
       if (newCommentBetween(view, seg, i1, i2) && unmentionedDefinitionRows(orig, p + 1, q, view.ids).size > 0) continue;
       // A marker-less update that is not the whole file shows pieces: whole blocks between two were left out (markerless-pieces.ts).
-      if (!view.hasMarkers && !view.wholeFile && leftOutBlocks(orig, p, q, view.ids, (n) => view.where.has(key(n)))) continue;
+      if (!view.hasMarkers && !view.wholeFile && leftOutBlocks(orig, p, q, view.ids, (n) => view.where.has(key(n))) && !siblingsShownAround(orig, seg.lines, i1, p, q, missing)) continue;
       // Anchors inside blocks of other names (a new resource's `bucket = …`) are not these lines.
       if ((i1 >= 0 && !sameOwner(seg.lines, i1, orig, p)) || !sameOwner(seg.lines, i2, orig, q)) continue;
       // A closer q of a block opened after p (another message's `}`) is shown only by a closer of a

@@ -22,7 +22,7 @@ import type { Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
 import { withoutCoincident } from './coincident-anchors.js';
 import { renamedHeaderBeforeMarker } from './header-at-marker.js';
-import { dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, TAB_WIDTH, tokens } from './lines.js';
+import { CLOSER_LINE, dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, solidRow, TAB_WIDTH, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { newNameBesideOld } from './new-name-evidence.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
@@ -193,7 +193,7 @@ function bareValueRenamed(a: string, b: string): boolean {
  * it wraps). Blank original lines only pair with the very next segment line. `limit` bounds j
  * (exclusive going forward, inclusive lower bound going back).
  */
-function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0], segDelta = delta, paired?: Map<number, number>): Array<[number, number]> {
+function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: number, delta: number, first: [number, number] = [i0, j0], segDelta = delta, paired?: Map<number, number>, markerAbove = false): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   // Tail side: closers of blocks the segment opens itself are not the original's (new-block-closers.ts).
   const blocks = paired && dir > 0 ? blockPairs(s, o, paired) : null;
@@ -247,7 +247,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         continue;
       }
       if (dir < 0) {
-        const hop = headSkip(s, o, i, j, limit, delta);
+        const hop = headSkip(s, o, i, j, limit, delta) ?? (markerAbove ? topLineOnce(s, o, i, j, limit, delta) : null);
         if (hop) {
           [i, j] = hop;
           continue;
@@ -278,7 +278,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     if (found < 0 && dir < 0) {
       // Head side: the update may show context that sat a few lines further up, the lines between
       // being deleted; believable when two lines in a row match there (one not blank).
-      const hop = headSkip(s, o, i, j, limit, delta);
+      const hop = headSkip(s, o, i, j, limit, delta) ?? (markerAbove ? topLineOnce(s, o, i, j, limit, delta) : null);
       if (hop) {
         [i, j] = hop;
         continue;
@@ -424,6 +424,26 @@ function headSkip(s: Lines, o: Lines, i: number, j: number, limit: number, delta
     }
   }
   return null;
+}
+
+/**
+ * The segment's top line (only blank lines between it and the marker above) has no line above it
+ * to confirm it: a closer the original has once, above j and below the previous anchor, is pinned
+ * by itself (`</Select>` above a deleted `<Button>`, `</dependencies>` above a deleted
+ * `<repositories>` block), the original lines after it up to j deleted. A closer, because it ends
+ * what the marker kept: the lines after it are the next siblings, which the update shows adjacent.
+ */
+function topLineOnce(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number): [number, number] | null {
+  const x = solidRow(s, i + 1, -1);
+  if (x < 0 || x < i - MAX_HEAD_SKIP || solidRow(s, x, -1) >= 0 || !CLOSER_LINE.test(s.norm[x]!)) return null;
+  for (let y = j - 1; y >= Math.max(limit, 0); y--) if (fillEqual(s, x, o, y, delta)) return onceIn(o, y) ? [x, y] : null;
+  return null;
+}
+
+/** Row y's text occurs once in `o`. */
+function onceIn(o: Lines, y: number): boolean {
+  for (let k = 0; k < o.text.length; k++) if (k !== y && o.norm[k] === o.norm[y]) return false;
+  return true;
 }
 
 /** A rewritten block's closer (balanceCloser, else findCloser), never one that closes a block the segment opened. */
@@ -898,7 +918,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     const first = chain[0]!;
     const firstDelta = o.indent[first[1]]! - s.indent[first[0]]!;
     // Grown back from the closers, a new definition's lines meet the last member's equal ones: still new.
-    const grown = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta);
+    const grown = grow(s, o, first[0], first[1], -1, prevEnd, firstDelta, undefined, undefined, undefined, seg.markerBefore);
     const head = newDefs.run(grown, -1);
     if (seg.markerBefore) {
       // A declaration split from its value by a new block: its assignment inside it is its edit (hoisted-declaration.ts).

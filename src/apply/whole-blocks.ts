@@ -14,12 +14,17 @@ const DEFINITION_KINDS = /^(?:def|test|route|sql|hcl) /;
 /** Comment lines that lead a definition (`///`, `#`, `--`, `/**`), kept with the head below them. */
 const LEADING_COMMENT = /^(?:\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|''')/;
 
+/** A definition-like head (line-identity.ts), the heads `wholeBlocksBetween` counts unless told otherwise. */
+function definitionHead(orig: Lines, h: number): boolean {
+  return DEFINITION_KINDS.test(lineIdentity(orig.norm[h]!) ?? '');
+}
+
 /**
  * The missing original rows (non-blank, in order, all strictly between p and q) are whole blocks:
- * each run is optional leading comments or annotations, then a head whose block (`blockEnd`,
- * removals.ts) holds more than the head line and ends before q.
+ * each run is optional leading comments or annotations, then a head (`isHead`: a definition by
+ * default) whose block (`blockEnd`, removals.ts) holds more than the head line and ends before q.
  */
-export function wholeBlocksBetween(orig: Lines, missing: readonly number[], q: number, blockEnd: (o: Lines, h: number) => number): boolean {
+export function wholeBlocksBetween(orig: Lines, missing: readonly number[], q: number, blockEnd: (o: Lines, h: number) => number, isHead: (orig: Lines, h: number) => boolean = definitionHead): boolean {
   let k = 0;
   let blocks = 0;
   while (k < missing.length) {
@@ -29,7 +34,7 @@ export function wholeBlocksBetween(orig: Lines, missing: readonly number[], q: n
     const head = missing[h]!;
     // Definitions only: a config key's block (`ports:` between `environment:` and `depends_on:`)
     // may be a twin service's, and the anchors another service's copies.
-    if (!DEFINITION_KINDS.test(lineIdentity(orig.norm[head]!) ?? '')) return false;
+    if (!isHead(orig, head)) return false;
     const end = blockEnd(orig, head);
     // A block of more than its head line (an empty `def show` / `end` counts), closed before q.
     if (end <= head + 1 || end > q) return false;
