@@ -40,6 +40,7 @@ import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
+import { indentOpener, orderAllows } from './nearest-pin.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -88,6 +89,8 @@ interface UpdateView {
   renamed: Map<number, string>;
   /** Keys of those renamed texts. */
   renamedKeys: Set<string>;
+  /** Key of a line the original has once → its row. */
+  uniqueRow: Map<string, number>;
 }
 
 export { INLINE_MARKER };
@@ -151,7 +154,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     }
   }
   const renamedKeys = new Set([...renamed.values()].map(key));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys };
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow };
 }
 
 /**
@@ -339,6 +342,9 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // A closer q of a block opened after p (another message's `}`) is shown only by a closer of a
       // block with the same head: the update's `}` of p's own block is not it.
       if (p >= 0 && i1 >= 0 && !sameCloser(seg.lines.text, i1, i2, orig, p, q)) continue;
+      // Nor elsewhere in the segment: a line the original has once between p and q (nearest-pin.ts).
+      const onlyRow = (n: string): number | undefined => view.uniqueRow.get(key(n));
+      if (!orderAllows(seg.lines, i2, q, 1, onlyRow) || (i1 >= 0 && !orderAllows(seg.lines, i1, p, -1, onlyRow))) continue;
       const qHolds = contextHolds(view, seg, first, last, i2, orig, q, 1);
       if (pHolds && qHolds) return true;
       if (p < 0) continue;
@@ -407,8 +413,18 @@ function openerOf(text: readonly string[], lo: number, hi: number): number {
  */
 function sameCloser(u: readonly string[], i1: number, i2: number, orig: Lines, p: number, q: number): boolean {
   const o = openerOf(orig.text, p, q);
+  // A closer without brackets (`</td>`) that closes a block the update opens between the anchors
+  // closes, in the original too, a block with that head (nearest-pin.ts).
+  if (o < 0) {
+    const uo = orig.weak[q] ? indentOpener(u, i1, i2) : -1;
+    return uo < 0 || sameHead(u, uo, orig, indentOpener(orig.text, p, q));
+  }
+  return sameHead(u, openerOf(u, i1, i2), orig, o);
+}
+
+/** Update row uo and original row o (o < 0: none to match) are the same head. */
+function sameHead(u: readonly string[], uo: number, orig: Lines, o: number): boolean {
   if (o < 0) return true;
-  const uo = openerOf(u, i1, i2);
   return uo >= 0 && u[uo]!.trim() === orig.text[o]!.trim();
 }
 
