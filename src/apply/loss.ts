@@ -15,10 +15,10 @@ import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
+import { asksForRemoval, attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
-import { wholeBlocksBetween } from './whole-blocks.js';
+import { closerOfEnclosing, wholeBlocksBetween } from './whole-blocks.js';
 import { leftOutBlocks, omitsDefinitions } from './markerless-pieces.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
@@ -91,6 +91,8 @@ interface UpdateView {
   renamedKeys: Set<string>;
   /** Key of a line the original has once → its row. */
   uniqueRow: Map<string, number>;
+  /** An instruction is given and asks for no removal (whole-blocks.ts `closerOfEnclosing`). */
+  removesNothing: boolean;
 }
 
 export { INLINE_MARKER };
@@ -154,7 +156,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     }
   }
   const renamedKeys = new Set([...renamed.values()].map(key));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow };
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow, removesNothing: !!instruction?.trim() && !asksForRemoval(instruction) };
 }
 
 /**
@@ -355,7 +357,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // Found as the nearest occurrence only when no missing line heads something (a section, a
       // definition): past one, the nearest opening fence is another section's, not the one the update shows.
       // Unless the gap is whole blocks only (whole-blocks.ts): a definition deleted between its neighbours.
-      if (headsSomething && !wholeBlocksBetween(orig, missing, q, blockEnd)) continue;
+      // Not, under an instruction that removes nothing, when the anchor after them is only the enclosing block's closer (whole-blocks.ts).
+      if (headsSomething && (!wholeBlocksBetween(orig, missing, q, blockEnd) || (view.removesNothing && closerOfEnclosing(orig, missing, q)))) continue;
       // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
       const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
       const sameAs = (r: number) => (j: number): boolean => key(orig.norm[j]!) === key(orig.norm[r]!);
