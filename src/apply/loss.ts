@@ -16,10 +16,10 @@ import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
+import { asksForRemoval, attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
-import { wholeBlocksBetween } from './whole-blocks.js';
+import { closerOfEnclosing, wholeBlocksBetween } from './whole-blocks.js';
 import { leftOutBlocks, siblingsShownAround, omitsDefinitions } from './markerless-pieces.js';
 import { withSwappedDefinitions } from './syntax/swap-licence.js';
 import { isEditedLineSnippet } from './edited-line-snippet.js';
@@ -41,6 +41,7 @@ import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
 import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
+import { indentOpener, orderAllows } from './nearest-pin.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -89,6 +90,10 @@ interface UpdateView {
   renamed: Map<number, string>;
   /** Keys of those renamed texts. */
   renamedKeys: Set<string>;
+  /** Key of a line the original has once → its row. */
+  uniqueRow: Map<string, number>;
+  /** An instruction is given and asks for no removal (whole-blocks.ts `closerOfEnclosing`). */
+  removesNothing: boolean;
 }
 
 export { INLINE_MARKER };
@@ -152,7 +157,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     }
   }
   const renamedKeys = new Set([...renamed.values()].map(key));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys };
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow, removesNothing: !!instruction?.trim() && !asksForRemoval(instruction) };
 }
 
 /**
@@ -340,6 +345,9 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // A closer q of a block opened after p (another message's `}`) is shown only by a closer of a
       // block with the same head: the update's `}` of p's own block is not it.
       if (p >= 0 && i1 >= 0 && !sameCloser(seg.lines.text, i1, i2, orig, p, q)) continue;
+      // Nor elsewhere in the segment: a line the original has once between p and q (nearest-pin.ts).
+      const onlyRow = (n: string): number | undefined => view.uniqueRow.get(key(n));
+      if (!orderAllows(seg.lines, i2, q, 1, onlyRow) || (i1 >= 0 && !orderAllows(seg.lines, i1, p, -1, onlyRow))) continue;
       const qHolds = contextHolds(view, seg, first, last, i2, orig, q, 1);
       if (pHolds && qHolds) return true;
       if (p < 0) continue;
@@ -350,7 +358,8 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // Found as the nearest occurrence only when no missing line heads something (a section, a
       // definition): past one, the nearest opening fence is another section's, not the one the update shows.
       // Unless the gap is whole blocks only (whole-blocks.ts): a definition deleted between its neighbours.
-      if (headsSomething && !wholeBlocksBetween(orig, missing, q, blockEnd)) continue;
+      // Not, under an instruction that removes nothing, when the anchor after them is only the enclosing block's closer (whole-blocks.ts).
+      if (headsSomething && (!wholeBlocksBetween(orig, missing, q, blockEnd) || (view.removesNothing && closerOfEnclosing(orig, missing, q)))) continue;
       // New code between them whose repeated line only happens to equal that occurrence pins nothing (coincident-anchors.ts).
       const repeats = (j: number): boolean => (view.origCount.get(key(orig.norm[j]!)) ?? 0) > 1;
       const sameAs = (r: number) => (j: number): boolean => key(orig.norm[j]!) === key(orig.norm[r]!);
@@ -408,8 +417,18 @@ function openerOf(text: readonly string[], lo: number, hi: number): number {
  */
 function sameCloser(u: readonly string[], i1: number, i2: number, orig: Lines, p: number, q: number): boolean {
   const o = openerOf(orig.text, p, q);
+  // A closer without brackets (`</td>`) that closes a block the update opens between the anchors
+  // closes, in the original too, a block with that head (nearest-pin.ts).
+  if (o < 0) {
+    const uo = orig.weak[q] ? indentOpener(u, i1, i2) : -1;
+    return uo < 0 || sameHead(u, uo, orig, indentOpener(orig.text, p, q));
+  }
+  return sameHead(u, openerOf(u, i1, i2), orig, o);
+}
+
+/** Update row uo and original row o (o < 0: none to match) are the same head. */
+function sameHead(u: readonly string[], uo: number, orig: Lines, o: number): boolean {
   if (o < 0) return true;
-  const uo = openerOf(u, i1, i2);
   return uo >= 0 && u[uo]!.trim() === orig.text[o]!.trim();
 }
 

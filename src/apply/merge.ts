@@ -27,6 +27,7 @@ import { newSyntaxErrors } from './syntax/parse-check.js';
 import { parsingAlternative, type Alternative } from './parsing-alternative.js';
 import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 import { topLocatedUpdate } from './top-location.js';
+import { leftOutComments, withCommentsKept } from './left-out-comments.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -137,7 +138,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = mergeOnce(sent, mode);
+  const result = keepLeftOutComments(sent, mode, mergeOnce(sent, mode));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -145,6 +146,28 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
   const note = `the merged file does not parse at line${broken.length > 1 ? 's' : ''} ${broken.join(', ')} where the original did: review it`;
   return { ...result, confidence: Math.min(result.confidence, BROKEN_SYNTAX_CONFIDENCE), ambiguities: [...result.ambiguities, note], report: { ...result.report, syntaxErrors: broken } };
 }
+
+/**
+ * Original comments the result drops only because the update shows the lines around them adjacent
+ * (left-out-comments.ts): `fast` keeps its reading and reports it; `large` and `auto` keep them.
+ */
+function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, r: MergeResult): MergeResult {
+  const stretches = leftOutComments(sent.code, sent.update, sent.instruction, r.content);
+  if (stretches.length === 0) return r;
+  const rows = stretches.flatMap((s) => s.rows);
+  const kept = mode !== 'fast';
+  const note = `the update shows the lines around ${rows.length} original comment line(s) (${describeLines(rows)}) adjacent: ${kept ? 'kept them as left out' : 'dropped them as deleted'}`;
+  return {
+    ...r,
+    content: kept ? withCommentsKept(sent.code, r.content, stretches) : r.content,
+    model: kept ? 'svc-v3-large' : r.model,
+    confidence: Math.min(r.confidence, LEFT_OUT_COMMENTS_CONFIDENCE),
+    ambiguities: [...r.ambiguities, note],
+  };
+}
+
+/** A result that dropped or kept comments the update left out is at most this sure of itself. */
+const LEFT_OUT_COMMENTS_CONFIDENCE = 0.5;
 
 /** A result that breaks its original's syntax is at most this sure of itself. */
 const BROKEN_SYNTAX_CONFIDENCE = 0.3;

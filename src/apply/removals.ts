@@ -14,6 +14,11 @@ const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|rem
 const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action|subcommand|command|trigger|index|bucket|resource|output|overload|dataclass|record|model|component|queue|card|message)s?\b/i;
 const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls', 'on', 'entirely', 'completely', 'altogether']);
 
+/** The instruction uses a removal verb ("remove", "drop", "get rid of"). */
+export function asksForRemoval(instruction: string | null): boolean {
+  return instruction !== null && new RegExp(VERB_AT.source, 'i').test(instruction);
+}
+
 /** Names the instruction asks to remove: backticked names, code-looking identifiers, or a word after a kind word. */
 export function removalTargets(instruction: string | null): string[] {
   if (!instruction) return [];

@@ -43,3 +43,14 @@ export function wholeBlocksBetween(orig: Lines, missing: readonly number[], q: n
   }
   return blocks > 0;
 }
+
+/**
+ * The anchor after the gap is the enclosing block's own closer (`}` of the class, shallower than the
+ * first missing line): the update showed no neighbour after the blocks, only the container's end,
+ * which a snippet of one method shows as readily as a deletion does. loss.ts trusts it as a deletion
+ * only when no instruction says otherwise: "fix tryAcquire" removes no method (set ak ts04), while
+ * with no instruction, or one that removes, the last method goes (sets f kt03, d rb03, ak php01).
+ */
+export function closerOfEnclosing(orig: Lines, missing: readonly number[], q: number): boolean {
+  return q < orig.text.length && missing.length > 0 && orig.weak[q]! && orig.indent[q]! < orig.indent[missing[0]!]!;
+}

@@ -1,0 +1,79 @@
+// Comments a writer left out. Rule (b) of the no-loss check lets the lines between two anchors shown
+// adjacent go, comments included; a doc comment deleted on purpose and one a writer did not copy
+// (`// Default returns …` above `func Default()`, notes under a class head) are the same text, and
+// nothing in the update tells them apart. The committed sets side with keeping them: of the gaps (b)
+// licenses in every expected output, none is comments alone (branch lossx), while seven lossy
+// outputs were. Random deletions (generated.test.ts) side with deleting them. So `fast` keeps its
+// reading but reports it (the merge's confidence drops, so `auto` hands over), and `large` and
+// `auto` keep such comments (merge.ts).
+import { checkLoss } from './loss.js';
+import { commentLine } from './licence-rules.js';
+import { splitLines } from './lines.js';
+
+/** An instruction that speaks of comments or docs may remove them. */
+const SPEAKS_OF_COMMENTS = /\b(?:comments?|docs?|docstrings?|documentation|javadoc|jsdoc|notes?)\b/i;
+
+/** A comment line (a `*` line only when prose follows: `*counts.get(k)` is a Rust dereference). */
+function proseComment(norm: string): boolean {
+  return commentLine(norm) && !/^\*[^\s/*]/.test(norm);
+}
+
+/** A stretch of the output where original comment lines went with nothing of the output in their place. */
+interface LeftOut {
+  /** Original rows before and after the stretch (kept), and the output rows they became. */
+  p: number;
+  q: number;
+  kp: number;
+  kq: number;
+  rows: number[];
+}
+
+/**
+ * The original comment lines the output drops by rule (b) alone: every missing line of the stretch
+ * is a comment licensed only as between anchors, the output has nothing but blank lines there, and
+ * the instruction does not speak of comments.
+ */
+export function leftOutComments(original: string, update: string, instruction: string | null, output: string): LeftOut[] {
+  if (instruction !== null && SPEAKS_OF_COMMENTS.test(instruction)) return [];
+  const check = checkLoss(original, update, instruction, output);
+  if (check.lost.length > 0) return [];
+  const orig = splitLines(original);
+  const out = splitLines(output);
+  const found: LeftOut[] = [];
+  for (const g of check.gaps) {
+    if (g.vanished.length === 0 || g.p < 0 || g.q >= orig.text.length) continue;
+    if (!g.vanished.every((v) => v.rule === 'between-anchors' && !v.present && proseComment(orig.norm[v.j]!))) continue;
+    let own = false;
+    for (let k = g.kp + 1; k < g.kq; k++) if (!out.blank[k]) own = true;
+    // Every non-blank original line of the stretch went (the gap holds nothing kept or moved).
+    let whole = true;
+    for (let j = g.p + 1; j < g.q; j++) if (!orig.blank[j] && !g.vanished.some((v) => v.j === j)) whole = false;
+    if (!own && whole) found.push({ p: g.p, q: g.q, kp: g.kp, kq: g.kq, rows: g.vanished.map((v) => v.j) });
+  }
+  return found;
+}
+
+/** The output with each left-out stretch written back as the original had it (blank lines included). */
+export function withCommentsKept(original: string, output: string, stretches: readonly LeftOut[]): string {
+  const orig = splitLines(original);
+  const out = splitLines(output);
+  const lines: string[] = [];
+  const eols: string[] = [];
+  let k = 0;
+  for (const s of stretches) {
+    for (; k <= s.kp; k++) {
+      lines.push(out.text[k]!);
+      eols.push(out.eol[k] || orig.dominantEol);
+    }
+    for (let j = s.p + 1; j < s.q; j++) {
+      lines.push(orig.text[j]!);
+      eols.push(orig.eol[j] || orig.dominantEol);
+    }
+    k = s.kq;
+  }
+  for (; k < out.text.length; k++) {
+    lines.push(out.text[k]!);
+    eols.push(out.eol[k] || orig.dominantEol);
+  }
+  return lines.map((t, i) => t + (i === lines.length - 1 ? (out.finalNewline ? eols[i] : '') : eols[i])).join('');
+}
