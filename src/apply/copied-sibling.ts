@@ -149,13 +149,35 @@ function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]):
   if (!amongSiblings(o, ob)) return false;
   const own: string[] = [];
   for (let y = ob[0] + 1; y < ob[1]; y++) if (!o.blank[y] && !o.weak[y] && once(o.norm[y]!)) own.push(o.norm[y]!);
-  // One line of its own is too little to tell a copy from that line's edit.
-  if (own.length < 2) return false;
+  // One line of its own is too little to tell a copy from that line's edit, unless the block is
+  // another sibling's line for line (that sibling's head as it is, each line as it is or edited):
+  // a new cell written like the cell before it is that cell's copy, not the next cell's edit.
+  if (own.length < 2 && !(own.length === 1 && copiesOtherSibling(s, sb, o, ob))) return false;
   // Values copied from the sibling (`burst: 1,`) are shown too: its edit keeps most of its own lines.
   // A line shortened by an inline marker (`ignores: ["dist/", /* ... */, "x"],`) shows the line it stands for.
   const inCopy = s.norm.slice(sb[0] + 1, sb[1]);
   const shownIn = (n: string): boolean => inCopy.some((c) => c === n || standsFor(c, n));
   return own.filter(shownIn).length * 2 < own.length;
+}
+
+/** The segment block sb repeats, line for line, a sibling of ob right before or after it whose head differs from ob's. */
+function copiesOtherSibling(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
+  const before = solidRow(o, headOf(o, ob[0]), -1);
+  const after = solidRow(o, ob[1], 1);
+  const siblings = [before >= 0 ? blockAround(o, before, -1) : null, after >= 0 ? blockAround(o, after, 1) : null];
+  return siblings.some((sib) => {
+    if (!sib || o.indent[sib[0]] !== o.indent[ob[0]] || o.norm[sib[0]] === o.norm[ob[0]] || o.norm[sib[0]] !== s.norm[sb[0]]) return false;
+    const theirs = solidRows(o, sib[0], sib[1]);
+    const shown = solidRows(s, sb[0], sb[1]);
+    return theirs.length === shown.length && shown.every((x, n) => s.norm[x] === o.norm[theirs[n]!] || editedVersion(o.norm[theirs[n]!]!, s.norm[x]!));
+  });
+}
+
+/** The non-blank rows [a, b] of l. */
+function solidRows(l: Lines, a: number, b: number): number[] {
+  const rows: number[] = [];
+  for (let x = a; x <= b; x++) if (!l.blank[x]) rows.push(x);
+  return rows;
 }
 
 /** Update line c holds an inline marker and the original line n starts and ends as c does around it. */

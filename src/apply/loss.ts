@@ -38,7 +38,7 @@ import { INLINE_MARKER } from './markers.js';
 import { extendedInPlace } from './extended-line.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
-import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout } from './rename-evidence.js';
+import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout, renamedWithUses } from './rename-evidence.js';
 import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
@@ -534,9 +534,11 @@ function braceRow(l: Lines, h: number): number {
   return y >= 0 && l.norm[y] === '{' ? y : h;
 }
 
-/** Line h opens a `do` block closed by an `end` at its own indentation (`def x(a) do`, `items.each do |i|`). */
+/** Line h opens a block closed by an `end` at its own indentation (`def x(a) do`, `items.each do |i|`, `def x(a)`). */
 function keywordBlock(l: Lines, h: number): boolean {
-  if (!/\bdo(?:\s*\|[^|]*\|)?$/.test(l.norm[h]!)) return false;
+  // Or any head of deeper lines closed that way (`def notify(event)` / `local function log(msg)` … `end`).
+  const next = solidRow(l, h, 1);
+  if (!/\bdo(?:\s*\|[^|]*\|)?$/.test(l.norm[h]!) && !(next > h && l.indent[next]! > l.indent[h]!)) return false;
   const end = removalBlockEnd(l, h) - 1;
   return end > h + 1 && l.indent[end] === l.indent[h] && /^end\b/.test(l.norm[end]!);
 }
@@ -563,7 +565,9 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
     const l = view.segments[s]!.lines;
     // The heads the update shows the line under leave only j's own siblings to compete (shown-parent-edit.ts).
     const distinctHere = distinct || distinctUnderShownHeads(view.segments, s, i, orig, j, norm);
-    if (!distinctHere && !(oneToken && renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)))) continue;
+    // A rename the update carries through other original lines in their places is evidence of its
+    // own: the renamed head's block may be rewritten (a helper renamed with its callers, its body new).
+    if (!distinctHere && !(oneToken && ((renameShownInPlace(l, i, orig, j) && (headsBlock(orig, j) || shownBetweenNeighbours(l, i, orig, j) || renameRepeated(view, orig.norm[j]!, norm))) || (headsBlock(orig, j) && renamedWithUses(view.segments, orig, j, norm))))) continue;
     // A name on the line below a call head (`router.post(` / `"/projects",`) names that call's block.
     // A line grown at one place keeps all it had: a key its new run creates (`RUN --mount=…`) is no rename.
     const keyRenamed = keysDiffer(orig.norm[j]!, norm) && !extendedInPlace(orig.norm[j]!, norm);
@@ -715,6 +719,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   // Positive evidence that an update line is j's edit, not another kept line's or a new sibling's (edit-evidence.ts).
   const outNorms = new Set(out.norm);
   const editOfOther = (j: number, r: string): boolean => !orig.weak[j] && (newSiblingLine(orig, j, r) || closerToKeptLine(orig, j, r, (y) => kept[y] === 1, (n) => view.where.has(key(n))));
+  // Edited headers whose new block (shown complete) reaches past their gap (see editedBlockRest).
+  const blockRests: Array<{ head: number; end: number; shown: Set<string>; unnamed: Set<number> | null }> = [];
   for (let g = 1; g < anchors.length; g++) {
     const [p, kp] = anchors[g - 1]!;
     const [q, kq] = anchors[g]!;
@@ -799,10 +805,15 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     // An Allman head edited in the gap before, its lone `{` kept in place: its block's rest is in this gap.
     const prev = gaps[gaps.length - 1];
     const allmanHead = p >= 0 && orig.norm[p] === '{' && prev?.q === p ? prev.vanished.find((v) => v.j === solidRow(orig, p, -1)) : undefined;
+    // The new block's rest may pass lines the update shows unchanged (`subject = …` kept in the
+    // rewritten body): the old lines after them, up to the block's end, are in later gaps.
+    for (const r of blockRests) for (const v of gap.vanished) if (!v.rule && v.j > r.head && v.j < r.end && !r.shown.has(key(orig.norm[v.j]!)) && !r.unnamed?.has(v.j)) v.rule = 'replaced';
     for (const h of allmanHead ? [allmanHead, ...gap.vanished] : gap.vanished) {
-      if (h.rule !== 'replaced' || h.pairedWith < 0 || !gap.vanished.some((v) => !v.rule)) continue;
+      if (h.rule !== 'replaced' || h.pairedWith < 0) continue;
       const rest = editedBlockRest(view, orig, h.j, key(out.norm[h.pairedWith]!));
       const unnamed = rest.end > h.j + 1 ? unmentionedDefinitionRows(orig, h.j + 1, rest.end, view.ids) : null;
+      // Only blocks closed by indentation or `end`: a brace block cut short in the update reads as closed there.
+      if (rest.end > q && closesAt(orig.text, braceRow(orig, h.j)) < 0) blockRests.push({ head: h.j, end: rest.end, shown: rest.shown, unnamed });
       for (const v of gap.vanished) if (!v.rule && v.j > h.j && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
     }
     for (const v of gap.vanished) {

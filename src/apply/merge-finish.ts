@@ -842,7 +842,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // not have anchor nothing; elsewhere, where the segment has anchors outside them (new-members.ts).
     const closing = closingTail(o, segs, spans, k, prevEnd);
     const closesShown = !resumed && closing.length > 0;
-    const newDefs = newDefinitionAnchors(seg.lines, o, seg.markerAfterIndent, closesShown, seg.markerBefore && bodyFloor >= 0);
+    const newDefs = newDefinitionAnchors(seg.lines, o, seg.markerAfterIndent, closesShown, seg.markerBefore && bodyFloor >= 0, segs);
     const outsideNew = newDefs.anchors;
     // Context lines before a new definition keep their place where the aligner paired the copy instead (leading-context.ts).
     chain = chains[k] = anchorLeadingContext(seg.lines, o, chain, outsideNew(chain), newDefs.rows, prevEnd);

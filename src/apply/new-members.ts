@@ -13,9 +13,10 @@ import { openHeadIdentity } from './block-names.js';
 import { bracketDelta, closesAt } from './brackets.js';
 import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
-import { solidRow, type Lines } from './lines.js';
+import { renamedInPlace, solidRow, type Lines } from './lines.js';
 import { rowsOf, type Chain } from './merge-context.js';
 import { blockEnd } from './removals.js';
+import { renamedWithUses } from './rename-evidence.js';
 
 const identities = new WeakMap<Lines, Set<string>>();
 
@@ -54,7 +55,7 @@ function definitionEnd(s: Lines, h: number): number {
  * annotations right above its head) whose name the original names nowhere. `endIndent` is the
  * indentation of the marker after the segment, if any: a marker at or left of a head ends its block.
  */
-export function newDefinitionRows(s: Lines, o: Lines, endIndent: number | null = null): Uint8Array {
+export function newDefinitionRows(s: Lines, o: Lines, endIndent: number | null = null, segments: ReadonlyArray<{ lines: Lines }> = []): Uint8Array {
   const rows = new Uint8Array(s.text.length);
   const named = namedIn(o);
   for (let h = 0; h < s.text.length; h++) {
@@ -62,7 +63,7 @@ export function newDefinitionRows(s: Lines, o: Lines, endIndent: number | null =
     const id = definitionName(s.norm[h]!);
     if (id === null || named.has(id)) continue;
     const end = definitionEnd(s, h);
-    if (end <= h + 1 || !wholeBlock(s, h, end, endIndent) || renamedOriginal(s, h, end, o)) continue;
+    if (end <= h + 1 || !wholeBlock(s, h, end, endIndent) || renamedOriginal(s, h, end, o) || renamesOriginalHead(s, h, o, segments)) continue;
     for (let a = h - 1; a >= 0 && !s.blank[a] && s.indent[a] === s.indent[h] && leadsDefinition(s.norm[a]!); a--) rows[a] = 1;
     for (let i = h; i < end; i++) rows[i] = 1;
     h = end - 1;
@@ -111,6 +112,20 @@ function renamedOriginal(s: Lines, h: number, end: number, o: Lines): boolean {
   });
 }
 
+/**
+ * The head at h is an original head with its name renamed, and the update carries that rename through
+ * the original's other lines in their places, never showing the old name (rename-evidence.ts): a
+ * helper renamed with its callers, whatever its new body holds, is that helper, not a new one beside it.
+ */
+function renamesOriginalHead(s: Lines, h: number, o: Lines, segments: ReadonlyArray<{ lines: Lines }>): boolean {
+  if (segments.length === 0) return false;
+  for (let j = 0; j < o.text.length; j++) {
+    if (o.blank[j] || o.indent[j] !== s.indent[h] || definitionName(o.norm[j]!) === null) continue;
+    if (renamedInPlace(o.norm[j]!, s.norm[h]!) && renamedWithUses(segments, o, j, s.norm[h]!)) return true;
+  }
+  return false;
+}
+
 function bracketsClosed(s: Lines, h: number, end: number): boolean {
   let depth = 0;
   for (let x = h; x < end; x++) depth += bracketDelta(s.text[x]!);
@@ -128,11 +143,11 @@ function bracketsClosed(s: Lines, h: number, end: number): boolean {
  * stands for the body of the header the previous segment ends on (`afterShownBody`): that body's end
  * is then the neighbouring anchor. `anchors` filters a chain; `run` cuts an edge
  * grown from the anchors (forwards, dir 1, or backwards, -1, given in file order) at the first row of
- * a new definition it meets.
+ * a new definition it meets. `segments` (the whole update) lets a renamed head be read as renamed.
  */
-export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | null, beforeClosers: boolean, afterShownBody: boolean): NewDefinitionAnchors {
+export function newDefinitionAnchors(s: Lines, o: Lines, endIndent: number | null, beforeClosers: boolean, afterShownBody: boolean, segments: ReadonlyArray<{ lines: Lines }> = []): NewDefinitionAnchors {
   let rows: Uint8Array | undefined;
-  const newRows = (): Uint8Array => (rows ??= newDefinitionRows(s, o, endIndent));
+  const newRows = (): Uint8Array => (rows ??= newDefinitionRows(s, o, endIndent, segments));
   let active = beforeClosers;
   return {
     rows: newRows,

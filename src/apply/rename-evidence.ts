@@ -9,6 +9,7 @@
 //   A value such as `true` or `0` says nothing: a new setting next to an old one shares it easily.
 import { ownerRow, sameOwner } from './line-identity.js';
 import { assignmentKey, soleTokenChange, tokens, type Lines } from './lines.js';
+import { removalEnd } from './removals.js';
 
 /** Parts of a name: camelCase humps and snake/kebab words, lower-cased (`getQty` → get, qty). */
 function nameParts(token: string): string[] {
@@ -21,26 +22,79 @@ function nameParts(token: string): string[] {
 }
 
 /**
- * The name parts renamed between two lines that differ in one token: the first and last differing
- * parts of that token (`getQty` / `getQuantity` → `qty` / `quantity`), or null.
+ * A rename between two lines that differ in one token: `from` → `to`, each a run of name parts; with
+ * `token`, the whole token is renamed (read by tokens, so other names holding the old parts, such as
+ * `runner_artifact_writer` beside `runner`, do not keep it).
  */
-function renamedParts(old: string, norm: string): { from: string; to: string } | null {
+interface PartRename {
+  from: string[];
+  to: string[];
+  token?: { from: string; to: string };
+}
+
+/**
+ * The renames two lines that differ in one token can stand for, narrowest first: the first and last
+ * differing parts of that token (`getQty` / `getQuantity` → `qty` / `quantity`), when one part
+ * replaces one part, then the whole token (`notify_owner` → `notify_billing_contacts`, `writeError`
+ * → `respondWithProblem`: parts added or dropped rename the name as a whole; `formatPrice` →
+ * `formatMoney` beside an `it.price`, where the part alone is a word other lines use; `"runner"` →
+ * `"deployer"` beside a `"runner_artifact_writer"` left as it was).
+ */
+function renamedParts(old: string, norm: string): PartRename[] {
   const a = tokens(old);
   const b = tokens(norm);
   // One name renamed at each of its places on the line (`tmp = max(tmp, x)`) is one rename.
   const k = soleTokenChange(a, b)?.at ?? -1;
-  if (k < 0 || !/^[A-Za-z_$]/.test(a[k]!) || !/^[A-Za-z_$]/.test(b[k]!)) return null;
+  if (k < 0 || !/^[A-Za-z_$]/.test(a[k]!) || !/^[A-Za-z_$]/.test(b[k]!)) return [];
   const pa = nameParts(a[k]!);
   const pb = nameParts(b[k]!);
+  const found: PartRename[] = [];
   let pre = 0;
   while (pre < pa.length && pre < pb.length && pa[pre] === pb[pre]) pre++;
   let suf = 0;
   while (suf < pa.length - pre && suf < pb.length - pre && pa[pa.length - 1 - suf] === pb[pb.length - 1 - suf]) suf++;
-  const from = pa.slice(pre, pa.length - suf).join(' ');
-  const to = pb.slice(pre, pb.length - suf).join(' ');
-  // One part for one part (`qty` → `quantity`); a part added or dropped is not a rename of a part.
-  if (!from || !to || from.includes(' ') || to.includes(' ') || from.length < 2) return null;
-  return { from, to };
+  const from = pa.slice(pre, pa.length - suf);
+  const to = pb.slice(pre, pb.length - suf);
+  if (from.length === 1 && to.length === 1 && from[0]!.length >= 2) found.push({ from, to });
+  // The whole name, also where the part alone is a word other lines use (`formatPrice` → `formatMoney`
+  // beside `it.price`); a short one (`id`, `x`) is too common to carry a rename.
+  if (a[k]!.length >= 4 && b[k]!.length >= 4) found.push({ from: pa, to: pb, token: { from: a[k]!, to: b[k]! } });
+  return found;
+}
+
+/** Where the run of parts `run` starts in `ps`, from `at` on; -1 when it does not occur. */
+function runAt(ps: readonly string[], run: readonly string[], at = 0): number {
+  outer: for (let x = at; x + run.length <= ps.length; x++) {
+    for (let y = 0; y < run.length; y++) if (ps[x + y] !== run[y]) continue outer;
+    return x;
+  }
+  return -1;
+}
+
+/** A line's parts key (see `partsKey`) with the rename read back: every `to` as `from`. */
+function readBack(norm: string, rename: PartRename): string[] {
+  const { token } = rename;
+  if (token) return tokens(norm).flatMap((t) => nameParts(t === token.to ? token.from : t));
+  return renamedBack(partsKey(norm), rename);
+}
+
+/** The line holds the rename's old name (old: true) or its new one (old: false). */
+function holds(norm: string, rename: PartRename, old: boolean): boolean {
+  const { token } = rename;
+  if (token) return tokens(norm).includes(old ? token.from : token.to);
+  return runAt(partsKey(norm), old ? rename.from : rename.to) >= 0;
+}
+
+/** `ps` with every run `to` read back as `from`. */
+function renamedBack(ps: readonly string[], { from, to }: PartRename): string[] {
+  const out: string[] = [];
+  for (let x = 0; x < ps.length; ) {
+    if (runAt(ps, to, x) === x) {
+      out.push(...from);
+      x += to.length;
+    } else out.push(ps[x++]!);
+  }
+  return out;
 }
 
 /** A line as the sequence of its tokens' name parts (`this.qty = qty;` → `this qty = qty ;`). */
@@ -68,10 +122,10 @@ function rowsByParts(orig: Lines): Map<string, number[]> {
 }
 
 /** The nearest non-blank, non-closer line from x in direction dir, as a parts key; undefined past the edge. */
-function neighbourParts(l: Lines, x: number, dir: 1 | -1, from?: string, to?: string): string | undefined {
+function neighbourParts(l: Lines, x: number, dir: 1 | -1, rename?: PartRename): string | undefined {
   for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) {
     if (l.blank[y] || l.weak[y]) continue;
-    return partsKey(l.norm[y]!).map((p) => (p === to ? from! : p)).join(' ');
+    return (rename ? readBack(l.norm[y]!, rename) : partsKey(l.norm[y]!)).join(' ');
   }
   return undefined;
 }
@@ -84,10 +138,24 @@ function neighbourParts(l: Lines, x: number, dir: 1 | -1, from?: string, to?: st
  * the old part. New code that merely uses a new name (a new `remaining` call beside `check`) shows
  * no original line renamed in its place.
  */
-export function renamedThroughout(segments: ReadonlyArray<{ lines: Lines }>, orig: Lines, old: string, norm: string): boolean {
-  const parts = renamedParts(old, norm);
-  if (!parts) return false;
-  const { from, to } = parts;
+export function renamedThroughout(segments: ReadonlyArray<{ lines: Lines }>, orig: Lines, old: string, norm: string, outside?: [number, number]): boolean {
+  return renamedParts(old, norm).some((rename) => carriedThrough(segments, orig, norm, rename, outside));
+}
+
+/**
+ * Original head j renamed to `norm` with its uses: the rename is carried through at least two original
+ * lines outside j's own block (callers, references), so a block whose body the update rewrites is
+ * still j's. A section copied under a new name renames only lines inside the copy.
+ */
+export function renamedWithUses(segments: ReadonlyArray<{ lines: Lines }>, orig: Lines, j: number, norm: string): boolean {
+  return renamedThroughout(segments, orig, orig.norm[j]!, norm, [j, removalEnd(orig, j)]);
+}
+
+/**
+ * At least two update lines other than `norm` are original lines renamed by `rename` in their places
+ * (outside the rows [lo, hi) of `outside`, when given), and none keeps the old parts.
+ */
+function carriedThrough(segments: ReadonlyArray<{ lines: Lines }>, orig: Lines, norm: string, rename: PartRename, outside?: [number, number]): boolean {
   const rows = rowsByParts(orig);
   let inPlace = 0;
   for (const seg of segments) {
@@ -96,14 +164,13 @@ export function renamedThroughout(segments: ReadonlyArray<{ lines: Lines }>, ori
       const n = l.norm[i]!;
       if (l.blank[i] || n === norm) continue;
       const lower = n.toLowerCase();
-      if (!lower.includes(to) && !lower.includes(from)) continue;
-      const ps = partsKey(n);
-      if (ps.includes(from)) return false;
-      if (!ps.includes(to)) continue;
-      const mapped = ps.map((p) => (p === to ? from : p)).join(' ');
-      const above = neighbourParts(l, i, -1, from, to);
-      const below = neighbourParts(l, i, 1, from, to);
-      const fits = (rows.get(mapped) ?? []).some((y) => (above === undefined || above === neighbourParts(orig, y, -1)) && (below === undefined || below === neighbourParts(orig, y, 1)));
+      if (!lower.includes(rename.to[0]!) && !lower.includes(rename.from[0]!)) continue;
+      if (holds(n, rename, true)) return false;
+      if (!holds(n, rename, false)) continue;
+      const mapped = readBack(n, rename).join(' ');
+      const above = neighbourParts(l, i, -1, rename);
+      const below = neighbourParts(l, i, 1, rename);
+      const fits = (rows.get(mapped) ?? []).some((y) => (!outside || y < outside[0] || y >= outside[1]) && (above === undefined || above === neighbourParts(orig, y, -1)) && (below === undefined || below === neighbourParts(orig, y, 1)));
       if (fits) inPlace++;
     }
   }
