@@ -6,6 +6,7 @@
 // wherever the original has them) all fit the rescaled indentation with one shift and do not all
 // fit the snippet's own indentation with one shift.
 import { indentText, solidRow, splitLines, type Lines } from './lines.js';
+import { markerLines } from './markers.js';
 
 /**
  * The indentation unit in columns (a tab counts TAB_WIDTH): the step by which a line most often goes
@@ -67,14 +68,16 @@ function bodyDepth(l: Lines, x: number): number {
  * [update indentation, original indentation] of the lines that open the bodies of blocks whose head
  * the snippet shares with the original (at one depth there, every occurrence's body at one depth):
  * whatever the snippet writes first inside `function f() {`, it stands where the original's body does.
+ * A marker there is no body line: models indent markers as they please.
  */
-function bodyPairs(u: Lines, depths: Map<string, number[]>, bodies: Map<string, number[]>): Array<[number, number]> {
+function bodyPairs(u: Lines, o: Lines, depths: Map<string, number[]>, bodies: Map<string, number[]>): Array<[number, number]> {
   const pairs: Array<[number, number]> = [];
+  const marker = markerLines(u.text, o.text);
   for (let i = 0; i < u.text.length; i++) {
     const ds = u.weak[i] ? undefined : depths.get(u.norm[i]!);
     const bs = bodies.get(u.norm[i]!);
     const inside = bodyDepth(u, i);
-    if (ds?.length === 1 && bs?.length === 1 && bs[0]! >= 0 && inside >= 0) pairs.push([inside, bs[0]!]);
+    if (ds?.length === 1 && bs?.length === 1 && bs[0]! >= 0 && inside >= 0 && !marker[solidRow(u, i, 1)]) pairs.push([inside, bs[0]!]);
   }
   return pairs;
 }
@@ -125,7 +128,7 @@ export function rescaleIndentUnit(update: string, code: string): string {
   const depths = byText(o, (j) => o.indent[j]!);
   // Lines at one depth wherever the original has them (`location /api/ {` in two servers) say how
   // deep the snippet's copy belongs: one shift after rescaling and none before.
-  const single = [...sharedPairs(u, depths, (ds) => ds.length === 1), ...bodyPairs(u, depths, byText(o, (j) => bodyDepth(o, j)))];
+  const single = [...sharedPairs(u, depths, (ds) => ds.length === 1), ...bodyPairs(u, o, depths, byText(o, (j) => bodyDepth(o, j)))];
   const shifted = severalDepths(single) && oneShift(single, scale) && !oneShift(single, 1);
   // Where the edit moved lines into or out of a block (a body wrapped in `try {`), or a line sits at
   // several depths (`.card {` at the top and in `@media`), the file's grid of depths still tells:
