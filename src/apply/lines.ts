@@ -67,6 +67,12 @@ export function indentBlockEnd(l: Lines, h: number): number {
   return end;
 }
 
+/** Leading whitespace for `cols` columns: tabs of TAB_WIDTH (then spaces) in a tab-indented file, else spaces. */
+export function indentText(cols: number, tabs: boolean): string {
+  if (cols <= 0) return '';
+  return tabs ? '\t'.repeat(Math.floor(cols / TAB_WIDTH)) + ' '.repeat(cols % TAB_WIDTH) : ' '.repeat(cols);
+}
+
 export function indentLength(line: string): number {
   return line.length - line.trimStart().length;
 }

@@ -22,7 +22,7 @@ import type { Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
 import { withoutCoincident } from './coincident-anchors.js';
 import { renamedHeaderBeforeMarker } from './header-at-marker.js';
-import { CLOSER_LINE, dice, editedVersion, firstToken, renamedInPlace, sameStatementEdited, solidRow, TAB_WIDTH, tokens } from './lines.js';
+import { CLOSER_LINE, dice, editedVersion, firstToken, indentText, renamedInPlace, sameStatementEdited, solidRow, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { newNameBesideOld } from './new-name-evidence.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
@@ -1041,11 +1041,6 @@ function closingTailAt(s: Lines, o: Lines, p: number, lo: number): Span {
   return { start: j + 1, end: p + 1, pairs, delta: 0 };
 }
 
-function renderIndent(cols: number, tabs: boolean): string {
-  if (cols <= 0) return '';
-  return tabs ? '\t'.repeat(Math.floor(cols / TAB_WIDTH)) + ' '.repeat(cols % TAB_WIDTH) : ' '.repeat(cols);
-}
-
 interface OutLine {
   text: string;
   /** The line's own terminator when it comes from the original; null = the file's dominant one. */
@@ -1089,7 +1084,7 @@ function segmentOutput(o: Lines, seg: Segment, span: Span, out: OutLine[]): void
     }
     const styleClash = (o.usesTabs && ws.includes(' ') && !ws.includes('\t')) || (!o.usesTabs && ws.includes('\t') && o.indent.some((x) => x > 0));
     if (span.delta === 0 && !styleClash) out.push({ text: t, eol: null });
-    else out.push({ text: renderIndent(s.indent[i]! + span.delta, o.usesTabs) + t.slice(lead), eol: null });
+    else out.push({ text: indentText(s.indent[i]! + span.delta, o.usesTabs) + t.slice(lead), eol: null });
   }
 }
 
