@@ -8,19 +8,9 @@
 // Written in Go, PHP, Kotlin and Lua; the cases that revealed the classes are Svelte, shell, OCaml,
 // Dockerfile, JSON and C#. Each merge is also judged by the no-loss oracle.
 import { describe, expect, it } from 'vitest';
-import { lines } from './judged.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { checkLoss } from '../../src/apply/loss.js';
+import { lines, mergedEverywhere } from './judged.js';
 import { tokens } from '../../src/apply/lines.js';
 import { editsSharedPart } from '../../src/apply/shared-part-edit.js';
-
-function mergedAs(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(checkLoss(code, update, null, out).lost).toEqual([]);
-    expect(out).toBe(expected);
-  }
-}
 
 describe('headz: a grown header over an edited edge line', () => {
   it('go: `for {` given a condition, its first body line edited before a marker', () => {
@@ -30,7 +20,7 @@ describe('headz: a grown header over an edited edge line', () => {
     ]);
     const update = lines(['func Follow(ctx context.Context, r Reader, out chan<- Line) {', '\tfor ctx.Err() == nil {',
       '\t\tline, err := r.Next(ctx)', '\t\t// ... existing code ...', '\t}', '}']);
-    mergedAs(file('for {', 'r.Next()'), update, file('for ctx.Err() == nil {', 'r.Next(ctx)'));
+    mergedEverywhere(file('for {', 'r.Next()'), update, file('for ctx.Err() == nil {', 'r.Next(ctx)'));
   });
 
   it('php: a template `<table>` given a class, the loop line below it edited before a marker', () => {
@@ -40,7 +30,7 @@ describe('headz: a grown header over an edited edge line', () => {
       '    <?php endforeach; ?>', '</table>', '</section>',
     ]);
     const update = lines(['<table class="orders-table">', '    <?php foreach ($orders as $i => $order): ?>', '    <!-- ... -->']);
-    mergedAs(file('<table>', '$orders as $order'), update, file('<table class="orders-table">', '$orders as $i => $order'));
+    mergedEverywhere(file('<table>', '$orders as $order'), update, file('<table class="orders-table">', '$orders as $i => $order'));
   });
 });
 
@@ -51,7 +41,7 @@ describe('headz: the part a line shares with its siblings, edited', () => {
       '    kotlin("plugin.allopen") version "1.9.24"', '    application', '}', '', 'application {', '    mainClass.set("app.MainKt")', '}',
     ]);
     const update = lines(['plugins {', '    kotlin("jvm") version "2.0.0"', '    kotlin("plugin.serialization") version "2.0.0"', '    // ...', '}']);
-    mergedAs(file('1.9.24'), update, file('2.0.0'));
+    mergedEverywhere(file('1.9.24'), update, file('2.0.0'));
   });
 
   it('lua: a new sibling replaces what sets the line apart, so it is no edit (control)', () => {

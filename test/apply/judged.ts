@@ -17,7 +17,7 @@ export function judged(code: string, update: string, lossy: string, good: string
 export function mergedEverywhere(code: string, update: string, expected: string): void {
   for (const mode of ['fast', 'large', 'auto'] as const) {
     const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(checkLoss(code, update, null, out).lost).toEqual([]);
-    expect(out).toBe(expected);
+    expect(checkLoss(code, update, null, out).lost, mode).toEqual([]);
+    expect(out, mode).toBe(expected);
   }
 }

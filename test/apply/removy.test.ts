@@ -4,8 +4,7 @@
 // method deleted after its sibling's last line and closer, a C++ Allman function after a head whose
 // `{` the marker hides, and the first path of a Starlark `exports_files(` list.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { mergedEverywhere } from './judged.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
 const swiftCode = "import Foundation\n\nstruct PriceFormatter {\n    let locale: Locale\n\n    func short(_ cents: Int) -> String {\n        let value = Double(cents) / 100\n        return String(format: \"%.2f\", value)\n    }\n\n    func long(_ cents: Int) -> String {\n        let value = Double(cents) / 100\n        return String(format: \"%.2f\", value)\n    }\n\n    func withCurrency(_ cents: Int, code: String) -> String {\n        let value = Double(cents) / 100\n        return \"\\(code) \\(String(format: \"%.2f\", value))\"\n    }\n}\n";
@@ -20,28 +19,20 @@ const bzlCode = "package(default_visibility = [\"//visibility:public\"])\n\nexpo
 const bzlUpdate = "exports_files(\n    \"schema.graphql\",\n    \"codegen.yaml\",\n)\n# ... existing code ...\n";
 const bzlExpected = "package(default_visibility = [\"//visibility:public\"])\n\nexports_files(\n    \"schema.graphql\",\n    \"codegen.yaml\",\n)\n\nfilegroup(\n    name = \"docs\",\n    srcs = glob([\"docs/**\"]),\n)\n";
 
-function merges(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(out, mode).toBe(expected);
-    expect(checkLoss(code, update, null, out).lost, mode).toEqual([]);
-  }
-}
-
 describe('deletion by adjacency', () => {
   beforeAll(async () => {
     await ensureAllGrammars();
   });
 
   it('after a sibling shown by its head, its last line and its closer', () => {
-    merges(swiftCode, swiftUpdate, swiftExpected);
+    mergedEverywhere(swiftCode, swiftUpdate, swiftExpected);
   });
 
   it('after an Allman head whose brace the body marker hides', () => {
-    merges(cppCode, cppUpdate, cppExpected);
+    mergedEverywhere(cppCode, cppUpdate, cppExpected);
   });
 
   it('of the first item of a list of literals', () => {
-    merges(bzlCode, bzlUpdate, bzlExpected);
+    mergedEverywhere(bzlCode, bzlUpdate, bzlExpected);
   });
 });

@@ -7,8 +7,8 @@
 // closer the file has once deletes the lines between it and the lines the update shows next (guard:
 // an MSBuild project file).
 import { beforeAll, describe, expect, it } from 'vitest';
+import { mergedEverywhere } from './judged.js';
 import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
 const luaCode = "local M = {}\n\nfunction M.open(path)\n  local f = assert(io.open(path, \"r\"))\n  return f\nend\n\nfunction M.open_or_nil(path)\n  local ok, f = pcall(M.open, path)\n  if ok then\n    return f\n  end\nend\n\nfunction M.read_all(path)\n  local f = M.open(path)\n  local text = f:read(\"a\")\n  f:close()\n  return text\nend\n\nreturn M\n";
@@ -28,33 +28,25 @@ const projCode = "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <T
 const projUpdate = "<!-- ... -->\n  </ItemGroup>\n  <Target Name=\"Stamp\" BeforeTargets=\"Build\">\n<!-- ... -->\n";
 const projExpected = "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n    <Nullable>enable</Nullable>\n  </PropertyGroup>\n  <ItemGroup>\n    <PackageReference Include=\"Serilog\" Version=\"3.1.1\" />\n  </ItemGroup>\n  <Target Name=\"Stamp\" BeforeTargets=\"Build\">\n    <Exec Command=\"git rev-parse HEAD &gt; version.txt\" />\n  </Target>\n</Project>\n";
 
-function merges(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(out, mode).toBe(expected);
-    expect(checkLoss(code, update, null, out).lost, mode).toEqual([]);
-  }
-}
-
 describe('deletion by adjacency without markers', () => {
   beforeAll(async () => {
     await ensureAllGrammars();
   });
 
   it('of a function between a sibling shown whole and the next sibling head (end blocks)', () => {
-    merges(luaCode, luaUpdate, luaExpected);
+    mergedEverywhere(luaCode, luaUpdate, luaExpected);
   });
 
   it('of a method between an edited sibling shown whole and the next method', () => {
-    merges(javaCode, javaUpdate, javaExpected);
+    mergedEverywhere(javaCode, javaUpdate, javaExpected);
   });
 
   it('not of a function between the imports and a function further down (pieces)', () => {
-    merges(jsCode, jsUpdate, jsExpected);
+    mergedEverywhere(jsCode, jsUpdate, jsExpected);
     expect(checkLoss(jsCode, jsUpdate, null, jsWithoutResolve).lost.length).toBeGreaterThan(0);
   });
 
   it('of the lines below a closer the file has once, shown as the top line after a marker', () => {
-    merges(projCode, projUpdate, projExpected);
+    mergedEverywhere(projCode, projUpdate, projExpected);
   });
 });

@@ -5,17 +5,7 @@
 // A copied section whose lines are all renamed the same way at one depth stays a new section (a
 // control, set m md02's shape, which a first draft of the rule read as a rename).
 import { describe, expect, it } from 'vitest';
-import { lines } from './judged.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { checkLoss } from '../../src/apply/loss.js';
-
-function mergedAs(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(checkLoss(code, update, null, out).lost).toEqual([]);
-    expect(out).toBe(expected);
-  }
-}
+import { lines, mergedEverywhere } from './judged.js';
 
 describe('fieldsy: a renamed neighbour in another block is the original neighbour renamed', () => {
   it('python: a bare call renamed right above the renamed function', () => {
@@ -26,7 +16,7 @@ describe('fieldsy: a renamed neighbour in another block is the original neighbou
       'if __name__ == "__main__":', '    main(sys.argv)',
     ]);
     const update = lines(['    args = parse_args(argv)', '    list_paths()', '', '', 'def list_paths():', '    # ... existing code ...']);
-    mergedAs(file('show_paths'), update, file('list_paths'));
+    mergedEverywhere(file('show_paths'), update, file('list_paths'));
   });
 
   it('swift: the renamed head right below the renamed call in an initialiser', () => {
@@ -35,7 +25,7 @@ describe('fieldsy: a renamed neighbour in another block is the original neighbou
       `    func ${name}() {`, '        ticks = 0', '        print("reset")', '    }', '', '    func tick() {', '        ticks += 1', '    }', '}',
     ]);
     const update = lines(['    init() {', '        restart()', '    }', '', '    func restart() {', '        // ... existing code ...', '    }']);
-    mergedAs(file('reset'), update, file('restart'));
+    mergedEverywhere(file('reset'), update, file('restart'));
   });
 
   it('a new section copied from the one before, every line renamed at one depth, stays new (control)', () => {
@@ -43,6 +33,6 @@ describe('fieldsy: a renamed neighbour in another block is the original neighbou
     const code = lines(['# Tool', '', ...section('users'), ...section('groups'), '## Exit codes', '', '0 on success.']);
     const update = lines(['<!-- ... existing ... -->', ...section('users'), ...section('teams'), '<!-- ... existing ... -->']);
     const expected = lines(['# Tool', '', ...section('users'), ...section('teams'), ...section('groups'), '## Exit codes', '', '0 on success.']);
-    mergedAs(code, update, expected);
+    mergedEverywhere(code, update, expected);
   });
 });

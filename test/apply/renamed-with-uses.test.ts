@@ -6,17 +6,7 @@
 // Ruby); both fail without the rule. A new helper shown under the old one it calls, callers
 // switched, keeps the old one (a control).
 import { describe, expect, it } from 'vitest';
-import { lines } from './judged.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { checkLoss } from '../../src/apply/loss.js';
-
-function mergedAs(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(checkLoss(code, update, null, out).lost).toEqual([]);
-    expect(out).toBe(expected);
-  }
-}
+import { lines, mergedEverywhere } from './judged.js';
 
 describe('usesy: a definition renamed with its uses, its body rewritten', () => {
   it('swift: a private helper renamed with three callers, the renamed part a word of other lines', () => {
@@ -36,7 +26,7 @@ describe('usesy: a definition renamed with its uses, its body rewritten', () => 
       '// ... existing code ...', '        let amount = subtotal + tax', '        return formatCurrency(amount)', '    }', '',
       ...helper('formatCurrency', newBody), '}',
     ]);
-    mergedAs(file('formatAmount', oldBody), update, file('formatCurrency', newBody));
+    mergedEverywhere(file('formatAmount', oldBody), update, file('formatCurrency', newBody));
   });
 
   it('elixir: a private function renamed as a whole with its callers', () => {
@@ -53,7 +43,7 @@ describe('usesy: a definition renamed with its uses, its body rewritten', () => 
       '  # ... existing code ...', '    Repo.delete!(order)', '    emit_order_event(order, :cancelled)', '  end', '',
       '  defp emit_order_event(order, event) do', ...newBody, '  end', 'end',
     ]);
-    mergedAs(file('log_change', oldBody), update, file('emit_order_event', newBody));
+    mergedEverywhere(file('log_change', oldBody), update, file('emit_order_event', newBody));
   });
 
   it('a new helper shown below the old one it calls, callers switched, keeps the old one (control)', () => {
@@ -74,6 +64,6 @@ describe('usesy: a definition renamed with its uses, its body rewritten', () => 
       'function start(path) {', '  const config = readConfigWithEnv(path);', '  listen(config.port);', '}', '',
       'function check(path) {', '  const config = readConfigWithEnv(path);', '  return Boolean(config.port);', '}',
     ]);
-    mergedAs(code, update, expected);
+    mergedEverywhere(code, update, expected);
   });
 });

@@ -6,18 +6,8 @@
 // not the language of the cases that revealed the class (Rust, TypeScript). The first two fail without
 // the rule; the control checks that a member use (`send(items).done`) or a longer name is no wrap.
 import { describe, expect, it } from 'vitest';
-import { lines } from './judged.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { checkLoss } from '../../src/apply/loss.js';
+import { lines, mergedEverywhere } from './judged.js';
 import { wrapsWholeLine } from '../../src/apply/edge-line-edit.js';
-
-function mergedAs(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(checkLoss(code, update, null, out).lost).toEqual([]);
-    expect(out).toBe(expected);
-  }
-}
 
 describe('edgez: a line wrapped whole at a hunk edge is its original line edited', () => {
   it('go: the last call of main wrapped in log.Fatal, right after a marker', () => {
@@ -27,7 +17,7 @@ describe('edgez: a line wrapped whole at a hunk edge is its original line edited
       'func main() {', '\taddr := ":8080"', '\tlog.Printf("listening on %s", addr)', `\t${last}`, '}',
     ]);
     const update = lines(['func main() {', '\t// ... existing code ...', '\tlog.Fatal(serve(addr))', '}']);
-    mergedAs(file('serve(addr)'), update, file('log.Fatal(serve(addr))'));
+    mergedEverywhere(file('serve(addr)'), update, file('log.Fatal(serve(addr))'));
   });
 
   it('kotlin: the first body line wrapped in a lock, right before a marker', () => {
@@ -37,7 +27,7 @@ describe('edgez: a line wrapped whole at a hunk edge is its original line edited
       '    fun add(key: String) = seen.add(key)', '}',
     ]);
     const update = lines(['    fun reset() {', '        synchronized(lock) { seen.clear() }', '        // ...', '    }']);
-    mergedAs(file('seen.clear()'), update, file('synchronized(lock) { seen.clear() }'));
+    mergedEverywhere(file('seen.clear()'), update, file('synchronized(lock) { seen.clear() }'));
   });
 
   it('lua: a member use or a longer name holding the original line is no wrap (control)', () => {
