@@ -175,9 +175,11 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
     for (let x = last ? l.text.length - 1 : 0; x >= 0 && x < l.text.length; x += last ? -1 : 1) if (!l.blank[x]) return at.get(key(l.norm[x]!));
     return undefined;
   };
-  for (let k = 0; k + 1 < segments.length; k++) {
-    const p = edge(segments[k]!.lines, true);
-    const q = edge(segments[k + 1]!.lines, false);
+  // A marker stands for the rows between the segments next to each other in FILE order: when a
+  // later segment is written before an earlier one, the update's neighbours are not the file's.
+  for (const [a, b] of fileOrderNeighbours(segments.map((seg) => seg.lines), edge)) {
+    const p = edge(a, true);
+    const q = edge(b, false);
     if (p === undefined || q === undefined || q <= p) continue;
     for (let j = p + 1; j < q; j++) covered[j] = 1;
   }
@@ -188,6 +190,23 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
     for (let j = lo + 1; j < hi; j++) covered[j] = 0;
   }
   return covered;
+}
+
+/**
+ * Pairs of segments that stand next to each other in the file: the update's order when its segments
+ * are in file order (by the original rows of their first unique lines), else the segments sorted by
+ * that row, a segment without such a row (closers after a marker) kept after the one it follows.
+ */
+function fileOrderNeighbours(segs: Lines[], edge: (l: Lines, last: boolean) => number | undefined): Array<[Lines, Lines]> {
+  const groups: Array<{ at: number; list: Lines[] }> = [];
+  for (const l of segs) {
+    const at = edge(l, false);
+    if (at === undefined && groups.length > 0) groups[groups.length - 1]!.list.push(l);
+    else groups.push({ at: at ?? -1, list: [l] });
+  }
+  if (groups.some((g, k) => k > 0 && groups[k - 1]!.at >= g.at)) groups.sort((x, y) => x.at - y.at);
+  const list = groups.flatMap((g) => g.list);
+  return list.slice(1).map((l, k) => [list[k]!, l]);
 }
 
 /** The first and last original rows of a segment's lines the original has once ([0, 0] when fewer than two). */
