@@ -27,6 +27,7 @@ import { newSyntaxErrors } from './syntax/parse-check.js';
 import { parsingAlternative, type Alternative } from './parsing-alternative.js';
 import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 import { topLocatedUpdate } from './top-location.js';
+import { keptAlignment } from './kept-alignment.js';
 import { leftOutComments, withCommentsKept } from './left-out-comments.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
@@ -138,7 +139,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = keepLeftOutComments(sent, mode, mergeOnce(sent, mode));
+  const result = withKeptAlignment(sent, keepLeftOutComments(sent, mode, mergeOnce(sent, mode)));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -164,6 +165,12 @@ function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, r: MergeResult):
     confidence: Math.min(r.confidence, LEFT_OUT_COMMENTS_CONFIDENCE),
     ambiguities: [...r.ambiguities, note],
   };
+}
+
+/** Original lines the update shows with their aligned columns collapsed keep their spacing (kept-alignment.ts). */
+function withKeptAlignment(sent: ApplyInput, r: MergeResult): MergeResult {
+  const content = keptAlignment(sent.code, sent.update, sent.instruction, r.content);
+  return content === null ? r : { ...r, content };
 }
 
 /** A result that dropped or kept comments the update left out is at most this sure of itself. */
