@@ -8,7 +8,7 @@
 // `auto` keep such comments (merge.ts).
 import { checkLoss } from './loss.js';
 import { commentLine } from './licence-rules.js';
-import { splitLines } from './lines.js';
+import { renderLines, splitLines } from './lines.js';
 
 /** An instruction that speaks of comments or docs may remove them. */
 const SPEAKS_OF_COMMENTS = /\b(?:comments?|docs?|docstrings?|documentation|javadoc|jsdoc|notes?)\b/i;
@@ -57,23 +57,16 @@ export function leftOutComments(original: string, update: string, instruction: s
 export function withCommentsKept(original: string, output: string, stretches: readonly LeftOut[]): string {
   const orig = splitLines(original);
   const out = splitLines(output);
-  const lines: string[] = [];
-  const eols: string[] = [];
+  const lines: Array<{ text: string; eol: string }> = [];
+  const outLine = (k: number): void => {
+    lines.push({ text: out.text[k]!, eol: out.eol[k] || orig.dominantEol });
+  };
   let k = 0;
   for (const s of stretches) {
-    for (; k <= s.kp; k++) {
-      lines.push(out.text[k]!);
-      eols.push(out.eol[k] || orig.dominantEol);
-    }
-    for (let j = s.p + 1; j < s.q; j++) {
-      lines.push(orig.text[j]!);
-      eols.push(orig.eol[j] || orig.dominantEol);
-    }
+    for (; k <= s.kp; k++) outLine(k);
+    for (let j = s.p + 1; j < s.q; j++) lines.push({ text: orig.text[j]!, eol: orig.eol[j] || orig.dominantEol });
     k = s.kq;
   }
-  for (; k < out.text.length; k++) {
-    lines.push(out.text[k]!);
-    eols.push(out.eol[k] || orig.dominantEol);
-  }
-  return lines.map((t, i) => t + (i === lines.length - 1 ? (out.finalNewline ? eols[i] : '') : eols[i])).join('');
+  for (; k < out.text.length; k++) outLine(k);
+  return renderLines(lines, orig.dominantEol, out.finalNewline);
 }

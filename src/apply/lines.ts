@@ -271,3 +271,15 @@ export function soleTokenChange(ta: readonly string[], tb: readonly string[]): {
   }
   return at < 0 ? null : { at, places };
 }
+
+/** Lines joined with their own line endings (the dominant one where a line has none), the last one's only with a final newline. */
+export function renderLines(out: Array<{ text: string; eol: string | null }>, dominant: string, finalNewline: boolean): string {
+  const parts: string[] = new Array(out.length);
+  for (let i = 0; i < out.length; i++) {
+    const l = out[i]!;
+    const last = i === out.length - 1;
+    const eol = last ? (finalNewline ? (l.eol ?? dominant) : '') : (l.eol ?? dominant);
+    parts[i] = l.text + eol;
+  }
+  return parts.join('');
+}

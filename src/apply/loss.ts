@@ -14,7 +14,7 @@ import { separatorChanged } from './member-separators.js';
 import { wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
-import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { asksForRemoval, attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
@@ -1012,6 +1012,6 @@ function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): str
   }
   for (; k < out.text.length; k++) lines.push(outLine(k));
   const finalNewline = out.text.length === 0 ? orig.finalNewline : out.finalNewline;
-  return lines.map((l, i) => l.text + (i === lines.length - 1 ? (finalNewline ? l.eol : '') : l.eol)).join('');
+  return renderLines(lines, orig.dominantEol, finalNewline);
 }
 

@@ -22,7 +22,7 @@ import type { Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
 import { withoutCoincident } from './coincident-anchors.js';
 import { renamedHeaderBeforeMarker } from './header-at-marker.js';
-import { CLOSER_LINE, dice, editedVersion, firstToken, indentText, renamedInPlace, sameStatementEdited, solidRow, tokens } from './lines.js';
+import { CLOSER_LINE, dice, editedVersion, firstToken, indentText, renamedInPlace, renderLines, sameStatementEdited, solidRow, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { newNameBesideOld } from './new-name-evidence.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
@@ -1108,16 +1108,6 @@ export function assemble(ctx: MergeContext, spans: Span[], removed: ReadonlySet<
   if (!lastSeg || lastSeg.markerAfter) keep(cursor, o.text.length);
   // A member appended after an original last member the update does not show takes its comma.
   carrySeparators(out, o);
-  return render(out, o.dominantEol, o.finalNewline || o.text.length === 0);
+  return renderLines(out, o.dominantEol, o.finalNewline || o.text.length === 0);
 }
 
-export function render(out: Array<{ text: string; eol: string | null }>, dominant: string, finalNewline: boolean): string {
-  const parts: string[] = new Array(out.length);
-  for (let i = 0; i < out.length; i++) {
-    const l = out[i]!;
-    const last = i === out.length - 1;
-    const eol = last ? (finalNewline ? (l.eol ?? dominant) : '') : (l.eol ?? dominant);
-    parts[i] = l.text + eol;
-  }
-  return parts.join('');
-}

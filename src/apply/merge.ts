@@ -1,10 +1,10 @@
 // The merge engine's entry point: original code + update snippet (+ instruction) → merged file.
 // Pure and deterministic. `fast` = greedy anchored alignment, `large` = global sequence alignment,
 // `auto` = fast unless fast had to guess, then large; the result says which ran.
-import { splitLines, type Lines } from './lines.js';
+import { renderLines, splitLines, type Lines } from './lines.js';
 import { buildContext, splitUpdate, type Chain, type MergeContext } from './merge-context.js';
 import { fastChains, fileOrder } from './merge-fast.js';
-import { assemble, finishPlacement, render, type Span } from './merge-finish.js';
+import { assemble, finishPlacement, type Span } from './merge-finish.js';
 import { largeChains } from './merge-large.js';
 import { expandBodyMarkers } from './body-markers.js';
 import { hasByteOrderMark, withByteOrderMark, withoutByteOrderMark } from './byte-order-mark.js';
@@ -283,7 +283,7 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     const u = split.updateLines;
     const lines = u.text.map((text) => ({ text, eol: null }));
     const finalNewline = orig.text.length === 0 ? true : orig.finalNewline;
-    const content = lines.length === 0 ? '' : render(lines, orig.text.length === 0 ? u.dominantEol : orig.dominantEol, finalNewline);
+    const content = lines.length === 0 ? '' : renderLines(lines, orig.text.length === 0 ? u.dominantEol : orig.dominantEol, finalNewline);
     const report: MergeReport = { hunks: [], removedByInstruction: 0, restored: [], wholeFile: true };
     const r = keepOriginal(input, { content, model: fallbackModel, confidence: 1, ambiguities: [], fullReplacement: true, report }, orig);
     return r.report.restored.length > 0 && mode === 'auto' ? { ...r, model: 'svc-v3-large' } : r;

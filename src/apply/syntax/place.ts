@@ -10,9 +10,8 @@
 // update's; otherwise its nested definitions are matched one level down, inside it. A method shown
 // without its class goes to the class that the update's surrounding lines (unique in the original)
 // lie in, or to the one class that has a method of that name.
-import { render } from '../merge-finish.js';
 import { buildIndex, splitUpdate, type Segment } from '../merge-context.js';
-import { indentColumns, normalize, similarLines, splitLines, type Lines } from '../lines.js';
+import { indentColumns, normalize, renderLines, similarLines, splitLines, type Lines } from '../lines.js';
 import { kindGroup, extractDefinitions, MEMBER_WRAPPER, parsePrefix, type Definition } from './definitions.js';
 import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
@@ -649,7 +648,7 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
   }
   for (; r < orig.text.length; r++) out.push({ text: orig.text[r]!, eol: orig.eol[r] || null });
   return {
-    code: render(out, orig.dominantEol, orig.finalNewline),
+    code: renderLines(out, orig.dominantEol, orig.finalNewline),
     swaps: swaps.map(({ lines: _l, ...s }) => s),
     covers: coveredAll,
   };
