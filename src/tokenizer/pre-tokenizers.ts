@@ -213,18 +213,11 @@ export function resolvePreTokenizer(name: string | undefined): string {
 
 /** Pieces of text between and at the matches of re (zero-length matches are skipped). */
 function splitAt(text: string, re: RegExp, out: string[]): void {
-  let last = 0;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (m[0].length === 0) {
-      re.lastIndex++;
-      continue;
-    }
-    if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(m[0]);
-    last = m.index + m[0].length;
-  }
-  if (last < text.length) out.push(text.slice(last));
+  let start = 0;
+  pieceEnds(text, re, (end) => {
+    out.push(text.slice(start, end));
+    start = end;
+  });
 }
 
 /** Splits text the way unicode_regex_split does: each step refines the pieces of the previous one,
@@ -301,7 +294,7 @@ function splitSteps(text: string, steps: readonly SplitStep[]): string[] {
   return pieces;
 }
 
-/** splitAt, reporting where each piece ends (offsets into text). */
+/** Where each piece of text between and at the matches of re ends (offsets into text; zero-length matches are skipped). */
 function pieceEnds(text: string, re: RegExp, end: (at: number) => void): void {
   let last = 0;
   re.lastIndex = 0;
