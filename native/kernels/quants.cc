@@ -2,6 +2,7 @@
 // when compiled with AVX2+FMA+F16C (the default -march=native on x86-64 machines that have
 // them), else the portable reference kernels.
 #include "kernels/quants.h"
+#include "kernels/r4_layout.h"
 
 namespace infer {
 namespace kq {
@@ -11,6 +12,8 @@ constexpr bool kAvx2 = true;
 #else
 constexpr bool kAvx2 = false;
 #endif
+
+bool r4_kernels() { return kR4Kernels; }
 
 void convert_act_row(act_format f, const float* x, void* out, int64_t n) {
   if (kAvx2) convert_act_row_avx2(f, x, out, n);

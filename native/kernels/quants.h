@@ -121,19 +121,20 @@ void convert_act_row_ref(act_format f, const float* x, void* out, int64_t n);
 
 uint16_t fp32_to_bf16(float f);
 
-// q8_0_r4 (q8_0_r4.cc): whether this build has its fast kernels (AVX2 + AVX-512 VNNI/VL); the
-// gemm over nr rows (a multiple of 4, from a group start) and nt tokens of Q8_0 activations; the
-// scalar definition of the same results (tests); one row dequantized.
-bool q8_0_r4_kernels();
+// Whether this build has the 4-row interleaved tiles (AVX2 + AVX-512 VNNI/VL, r4_layout.h); without
+// them no weight is repacked.
+bool r4_kernels();
+
+// q8_0_r4 (q8_0_r4.cc): the gemm over nr rows (a multiple of 4, from a group start) and nt tokens of
+// Q8_0 activations; the scalar definition of the same results (tests); one row dequantized.
 void gemm_q8_0_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt, float* y,
                   size_t y_stride);
 void gemm_q8_0_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt,
                             float* y, size_t y_stride);
 void dequantize_row_q8_0_r4(const tensor_view& w, int64_t row, float* out);
 
-// q4_k_r4 (q4_k_r4.cc): the same four, over Q8_K activations; and one group block made from the
+// q4_k_r4 (q4_k_r4.cc): the same three, over Q8_K activations; and one group block made from the
 // 4 rows' block i, and row r's Q4_K block back from it (byte for byte: dequantization, tests).
-bool q4_k_r4_kernels();
 void gemm_q4_k_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt, float* y,
                   size_t y_stride);
 void gemm_q4_k_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt,

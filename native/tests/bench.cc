@@ -48,11 +48,11 @@ std::vector<std::string> split(const std::string& s) {
 bool parse_type(const std::string& s, tensor_type* t) {
   if (s == "q8_0_r4") {
     *t = tensor_type::q8_0_r4;
-    return infer::kq::q8_0_r4_kernels();
+    return infer::kq::r4_kernels();
   }
   if (s == "q4_k_r4") {
     *t = tensor_type::q4_k_r4;
-    return infer::kq::q4_k_r4_kernels();
+    return infer::kq::r4_kernels();
   }
   const tensor_type all[] = {tensor_type::f32,  tensor_type::f16,    tensor_type::bf16,   tensor_type::q8_0,
                              tensor_type::q4_0, tensor_type::q5_0,   tensor_type::q4_k,   tensor_type::q5_k,
@@ -251,7 +251,7 @@ int bench_sampler(double seconds) {
 
 int run_bench(int argc, char** argv) {
   std::vector<std::string> types = {"q8_0", "q4_0", "q5_0", "f16", "bf16", "q4_k", "q5_k", "q6_k"};
-  if (infer::kq::q8_0_r4_kernels()) types.insert(types.begin() + 1, "q8_0_r4");
+  if (infer::kq::r4_kernels()) types.insert(types.begin() + 1, "q8_0_r4");
   std::vector<int> threads = {1, 2};
   std::vector<std::pair<int64_t, int64_t>> shapes = {{896, 4864}, {4864, 896}, {896, 151936}};
   double seconds = 0.6;

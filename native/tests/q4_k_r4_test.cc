@@ -84,7 +84,7 @@ TEST(q4_k_r4_repack_definition_batch_and_thread_invariance) {
     const int64_t nb = n / kq::QK_K;
     std::vector<uint8_t> bytes = infer_test::random_blocks(tensor_type::q4_k, rows, n, rng);
     const tensor_view q4{tensor_type::q4_k, bytes.data(), n, rows, infer::tensor_row_bytes(tensor_type::q4_k, n)};
-    CHECK(infer::can_repack_q4_k_r4(q4) == kq::q4_k_r4_kernels(), "can_repack follows the build's kernels");
+    CHECK(infer::can_repack_q4_k_r4(q4) == kq::r4_kernels(), "can_repack follows the build's kernels");
     std::vector<uint8_t> packed(bytes.size());
     const tensor_view r4 = infer::repack_q4_k_r4(q4, packed.data());
     CHECK(r4.type == tensor_type::q4_k_r4 && r4.ne0 == n && r4.ne1 == rows && r4.row_bytes == q4.row_bytes, "view");
