@@ -39,6 +39,10 @@ void gemm_tile(tensor_type w, int64_t n, const uint8_t* w_rows, size_t w_stride,
     gemm_q4_k_r4(n, w_rows, nr, act, act_stride, nt, y, y_stride);
     return;
   }
+  if (w == tensor_type::q6_k_r4) {
+    gemm_q6_k_r4(n, w_rows, nr, act, act_stride, nt, y, y_stride);
+    return;
+  }
   if (kAvx2) {
     gemm_tile_avx2(w, n, w_rows, w_stride, nr, act, act_stride, nt, y, y_stride);
     return;

@@ -41,18 +41,31 @@ bool switched_off(const char* env) {
   return v && std::strcmp(v, "0") == 0;
 }
 
-// The CPU layout w gets, or w's own type when none (each switched off by its env variable for A/B).
-tensor_type cpu_layout_of(const tensor_view& w, bool q8_0_r4, bool q4_k_r4) {
-  if (q8_0_r4 && can_repack_q8_0_r4(w)) return tensor_type::q8_0_r4;
-  if (q4_k_r4 && can_repack_q4_k_r4(w)) return tensor_type::q4_k_r4;
-  return w.type;
+// The faster CPU layouts, each switched off by its env variable set to 0 (A/B).
+struct cpu_layout {
+  const char* env;
+  bool (*can_repack)(const tensor_view&);
+  tensor_view (*repack)(const tensor_view&, void*, thread_pool*);
+};
+constexpr cpu_layout kLayouts[] = {
+    {"INFER_Q8_0_R4", can_repack_q8_0_r4, repack_q8_0_r4},
+    {"INFER_Q4_K_R4", can_repack_q4_k_r4, repack_q4_k_r4},
+    {"INFER_Q6_K_R4", can_repack_q6_k_r4, repack_q6_k_r4},
+};
+constexpr int kNumLayouts = sizeof(kLayouts) / sizeof(kLayouts[0]);
+
+// The layout w gets (an index into kLayouts), or -1 for none.
+int cpu_layout_of(const tensor_view& w, const bool (&on)[kNumLayouts]) {
+  for (int k = 0; k < kNumLayouts; k++)
+    if (on[k] && kLayouts[k].can_repack(w)) return k;
+  return -1;
 }
 
 // The views to repack, each once (a tied output is token_embd's tensor).
-std::vector<tensor_view*> repackable(model& m, bool q8_0_r4, bool q4_k_r4) {
+std::vector<tensor_view*> repackable(model& m, const bool (&on)[kNumLayouts]) {
   std::vector<tensor_view*> out;
   auto add = [&](tensor_view* w) {
-    if (w->data && cpu_layout_of(*w, q8_0_r4, q4_k_r4) != w->type) out.push_back(w);
+    if (w->data && cpu_layout_of(*w, on) >= 0) out.push_back(w);
   };
   add(&m.w.output);
   for (layer_weights& L : m.w.layers)
@@ -63,8 +76,9 @@ std::vector<tensor_view*> repackable(model& m, bool q8_0_r4, bool q4_k_r4) {
 }  // namespace
 
 size_t use_cpu_layouts(model& m, thread_pool& pool) {
-  const bool q8_0_r4 = !switched_off("INFER_Q8_0_R4"), q4_k_r4 = !switched_off("INFER_Q4_K_R4");
-  const std::vector<tensor_view*> views = repackable(m, q8_0_r4, q4_k_r4);
+  bool on[kNumLayouts];
+  for (int k = 0; k < kNumLayouts; k++) on[k] = !switched_off(kLayouts[k].env);
+  const std::vector<tensor_view*> views = repackable(m, on);
   if (views.empty()) return 0;
   size_t total = 0;
   for (const tensor_view* w : views) total += round_up(static_cast<size_t>(w->ne1) * w->row_bytes, kAlign);
@@ -74,8 +88,7 @@ size_t use_cpu_layouts(model& m, thread_pool& pool) {
   for (tensor_view* w : views) {
     const size_t n = static_cast<size_t>(w->ne1) * w->row_bytes;
     const void* from = w->data;
-    *w = cpu_layout_of(*w, q8_0_r4, q4_k_r4) == tensor_type::q8_0_r4 ? repack_q8_0_r4(*w, dst, &pool)
-                                                                       : repack_q4_k_r4(*w, dst, &pool);
+    *w = kLayouts[cpu_layout_of(*w, on)].repack(*w, dst, &pool);
     release_file_pages(from, n);
     dst += round_up(n, kAlign);
   }
