@@ -36,21 +36,25 @@ weight_buffer new_arena(size_t n) {
   return weight_buffer(static_cast<uint8_t*>(p));
 }
 
-bool switched_off(const char* env) {
+bool env_is(const char* env, const char* value) {
   const char* v = std::getenv(env);
-  return v && std::strcmp(v, "0") == 0;
+  return v && std::strcmp(v, value) == 0;
 }
 
-// The faster CPU layouts, each switched off by its env variable set to 0 (A/B).
+// The faster CPU layouts. One on by default is switched off by its env variable set to 0, one off
+// by default switched on by 1 (A/B).
 struct cpu_layout {
   const char* env;
+  bool on_by_default;
   bool (*can_repack)(const tensor_view&);
   tensor_view (*repack)(const tensor_view&, void*, thread_pool*);
 };
 constexpr cpu_layout kLayouts[] = {
-    {"INFER_Q8_0_R4", can_repack_q8_0_r4, repack_q8_0_r4},
-    {"INFER_Q4_K_R4", can_repack_q4_k_r4, repack_q4_k_r4},
-    {"INFER_Q6_K_R4", can_repack_q6_k_r4, repack_q6_k_r4},
+    {"INFER_Q8_0_R4", true, can_repack_q8_0_r4, repack_q8_0_r4},
+    {"INFER_Q4_K_R4", true, can_repack_q4_k_r4, repack_q4_k_r4},
+    // Off by default: its batched tile is 1.4-1.8x the per-row one, but its single-token matvec over
+    // the output head ran at 0.6-0.7x from memory (docs/batched-decode.md, q6_k_r4).
+    {"INFER_Q6_K_R4", false, can_repack_q6_k_r4, repack_q6_k_r4},
 };
 constexpr int kNumLayouts = sizeof(kLayouts) / sizeof(kLayouts[0]);
 
@@ -77,7 +81,8 @@ std::vector<tensor_view*> repackable(model& m, const bool (&on)[kNumLayouts]) {
 
 size_t use_cpu_layouts(model& m, thread_pool& pool) {
   bool on[kNumLayouts];
-  for (int k = 0; k < kNumLayouts; k++) on[k] = !switched_off(kLayouts[k].env);
+  for (int k = 0; k < kNumLayouts; k++)
+    on[k] = kLayouts[k].on_by_default ? !env_is(kLayouts[k].env, "0") : env_is(kLayouts[k].env, "1");
   const std::vector<tensor_view*> views = repackable(m, on);
   if (views.empty()) return 0;
   size_t total = 0;
