@@ -1,6 +1,6 @@
 // CPU kernels over GGUF tensors: the contract between the model code (native/model) and the
 // kernel implementations (native/kernels). Weights stay in their on-disk (mmap'd) encoding, but
-// for Q8_0 and Q4_K repacked at load for the CPU (q8_0_r4, q4_k_r4, same size), and are dequantized inside the dot
+// for Q8_0, Q4_K and Q6_K repacked at load for the CPU (q8_0_r4, q4_k_r4, q6_k_r4, same size), and are dequantized inside the dot
 // products; there is never a full dequantized copy.
 #pragma once
 #include <cstddef>
@@ -20,6 +20,8 @@ enum class tensor_type : uint32_t {
   // Never in files: Q4_K with 4 rows interleaved, made at load for the CPU (repack_q4_k_r4), same
   // size as Q4_K; the same view conventions as q8_0_r4.
   q4_k_r4 = 1012,
+  // Never in files: Q6_K with 4 rows interleaved (repack_q6_k_r4), same size as Q6_K; same conventions.
+  q6_k_r4 = 1014,
 };
 
 const char* tensor_type_name(tensor_type t);
@@ -64,6 +66,9 @@ tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, thread_pool* pool = 
 // The same for Q4_K -> q4_k_r4 (native/kernels/q4_k_r4.cc): 4 rows interleaved, VNNI tiles.
 bool can_repack_q4_k_r4(const tensor_view& w);
 tensor_view repack_q4_k_r4(const tensor_view& w, void* dst, thread_pool* pool = nullptr);
+// And Q6_K -> q6_k_r4 (native/kernels/q6_k_r4.cc).
+bool can_repack_q6_k_r4(const tensor_view& w);
+tensor_view repack_q6_k_r4(const tensor_view& w, void* dst, thread_pool* pool = nullptr);
 
 // Dequantizes row `row` of w into out[0 .. w.ne0) (embedding lookups, tests).
 void dequantize_row(const tensor_view& w, int64_t row, float* out);

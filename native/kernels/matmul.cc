@@ -89,7 +89,7 @@ void matmul_multi(const matmul_job* jobs, int n_jobs, const float* x, int64_t n_
       // group once for all the tokens, reads them once whatever the chunk, and a larger chunk
       // spreads its per-call activation preparation over more rows. (The per-row kernels walk the
       // chunk once per group of tokens: for them a small chunk keeps it in L1/L2.)
-      const bool r4 = w.type == tensor_type::q8_0_r4 || w.type == tensor_type::q4_k_r4;
+      const bool r4 = w.type == tensor_type::q8_0_r4 || w.type == tensor_type::q4_k_r4 || w.type == tensor_type::q6_k_r4;
       const int64_t cap = n_tokens <= kTokenBlock && r4 ? 256 : 64;
       chunk = std::max<int64_t>(4, std::min<int64_t>(cap, round_up(rows / (static_cast<int64_t>(nth) * 4), 4)));
     }

@@ -21,19 +21,13 @@
 #include <vector>
 
 #include "kernels/quants.h"
-#include "kernels/r4_tiles.h"
+#include "kernels/r4_layout.h"
 
-#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
-#define INFER_Q4_K_R4_VNNI 1
+#ifdef INFER_R4_VNNI
 #include <immintrin.h>
 #endif
 
 namespace infer {
-
-bool can_repack_q4_k_r4(const tensor_view& w) {
-  return kq::q4_k_r4_kernels() && w.type == tensor_type::q4_k && w.ne1 % 4 == 0 && w.ne0 % kq::QK_K == 0 &&
-         w.row_bytes == tensor_row_bytes(tensor_type::q4_k, w.ne0);
-}
 
 namespace kq {
 namespace {
@@ -111,48 +105,21 @@ void unrepack_q4_k_r4_block(const block_q4_Kr4& in, int r, block_q4_K* out) {
     for (int p = 0; p < 4; p++) std::memcpy(out->qs + 32 * c + 8 * p, in.qs + (c * 4 + p) * 32 + 8 * r, 8);
 }
 
-}  // namespace kq
-
 namespace {
 
-void repack_groups(const tensor_view& w, kq::block_q4_Kr4* out, int64_t g0, int64_t g1) {
-  const int64_t nb = w.ne0 / kq::QK_K;
-  const auto* src = static_cast<const uint8_t*>(w.data);
-  for (int64_t g = g0; g < g1; g++) {
-    const kq::block_q4_K* rows[4];
-    for (int r = 0; r < 4; r++) rows[r] = reinterpret_cast<const kq::block_q4_K*>(src + (g * 4 + r) * w.row_bytes);
-    for (int64_t i = 0; i < nb; i++) kq::repack_q4_k_r4_block(rows, i, &out[g * nb + i]);
-  }
-}
+struct q4_k_r4_layout {
+  using file_block = block_q4_K;
+  using group_block = block_q4_Kr4;
+  static constexpr tensor_type file_type = tensor_type::q4_k, type = tensor_type::q4_k_r4;
+  static constexpr int64_t block_elems = QK_K;
+  static void repack(const block_q4_K* const* rows, int64_t i, block_q4_Kr4* out) { repack_q4_k_r4_block(rows, i, out); }
+  static void unrepack(const block_q4_Kr4& in, int r, block_q4_K* out) { unrepack_q4_k_r4_block(in, r, out); }
+};
 
 }  // namespace
 
-tensor_view repack_q4_k_r4(const tensor_view& w, void* dst, thread_pool* pool) {
-  auto* out = static_cast<kq::block_q4_Kr4*>(dst);
-  kq::repack_row_groups(w.ne1 / 4, pool, [&](int64_t g0, int64_t g1) { repack_groups(w, out, g0, g1); });
-  tensor_view v = w;
-  v.type = tensor_type::q4_k_r4;
-  v.data = dst;
-  return v;
-}
-
-namespace kq {
-
-bool q4_k_r4_kernels() {
-#ifdef INFER_Q4_K_R4_VNNI
-  return true;
-#else
-  return false;
-#endif
-}
-
 void dequantize_row_q4_k_r4(const tensor_view& w, int64_t row, float* out) {
-  const int64_t nb = w.ne0 / QK_K;
-  const auto* g = reinterpret_cast<const block_q4_Kr4*>(static_cast<const uint8_t*>(w.data) + (row / 4) * 4 * w.row_bytes);
-  thread_local std::vector<block_q4_K> buf;
-  buf.resize(static_cast<size_t>(nb));
-  for (int64_t i = 0; i < nb; i++) unrepack_q4_k_r4_block(g[i], static_cast<int>(row % 4), &buf[i]);
-  dequantize_row({tensor_type::q4_k, buf.data(), w.ne0, 1, w.row_bytes}, 0, out);
+  dequantize_row_r4<q4_k_r4_layout>(w, row, out);
 }
 
 // The definition of every output (see the top of the file), in scalar code.
@@ -190,7 +157,7 @@ void gemm_q4_k_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* 
 
 namespace {
 
-#ifdef INFER_Q4_K_R4_VNNI
+#ifdef INFER_R4_VNNI
 // Ask for the weights this many group blocks (576 bytes each) ahead on the first pass over a row
 // group with 4+ tokens (as q8_0_r4 does, about 2 KiB ahead): the hardware prefetcher alone falls
 // behind when each block takes this much integer work.
@@ -325,7 +292,7 @@ void gemm_q4_k_r4_vnni(int64_t n, const uint8_t* w, int nr, const uint8_t* act, 
 }  // namespace
 
 void gemm_q4_k_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y, size_t ys) {
-#ifdef INFER_Q4_K_R4_VNNI
+#ifdef INFER_R4_VNNI
   gemm_q4_k_r4_vnni(n, w, nr, act, as, nt, y, ys);
 #else
   gemm_q4_k_r4_reference(n, w, nr, act, as, nt, y, ys);
@@ -333,4 +300,10 @@ void gemm_q4_k_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_
 }
 
 }  // namespace kq
+
+bool can_repack_q4_k_r4(const tensor_view& w) { return kq::can_repack_r4<kq::q4_k_r4_layout>(w); }
+tensor_view repack_q4_k_r4(const tensor_view& w, void* dst, thread_pool* pool) {
+  return kq::repack_r4<kq::q4_k_r4_layout>(w, dst, pool);
+}
+
 }  // namespace infer

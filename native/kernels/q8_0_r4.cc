@@ -18,69 +18,37 @@
 #include <vector>
 
 #include "kernels/quants.h"
-#include "kernels/r4_tiles.h"
+#include "kernels/r4_layout.h"
 
-#if defined(__AVX2__) && defined(__FMA__) && defined(__F16C__) && defined(__AVX512VNNI__) && defined(__AVX512VL__)
-#define INFER_Q8_0_R4_VNNI 1
+#ifdef INFER_R4_VNNI
 #include <immintrin.h>
 #endif
 
 namespace infer {
-
-bool can_repack_q8_0_r4(const tensor_view& w) {
-  return kq::q8_0_r4_kernels() && w.type == tensor_type::q8_0 && w.ne1 % 4 == 0 && w.ne0 % kq::QK == 0 &&
-         w.row_bytes == tensor_row_bytes(tensor_type::q8_0, w.ne0);
-}
-
+namespace kq {
 namespace {
 
-void repack_groups(const tensor_view& w, kq::block_q8_0r4* out, int64_t g0, int64_t g1) {
-  using kq::block_q8_0;
-  const int64_t nb = w.ne0 / kq::QK;
-  const auto* src = static_cast<const uint8_t*>(w.data);
-  for (int64_t g = g0; g < g1; g++) {
-    const block_q8_0* rows[4];
-    for (int r = 0; r < 4; r++) rows[r] = reinterpret_cast<const block_q8_0*>(src + (g * 4 + r) * w.row_bytes);
-    for (int64_t i = 0; i < nb; i++) {
-      kq::block_q8_0r4& b = out[g * nb + i];
-      for (int r = 0; r < 4; r++) {
-        b.d[r] = rows[r][i].d;
-        for (int c = 0; c < 4; c++) std::memcpy(b.qs + (c * 4 + r) * 8, rows[r][i].qs + c * 8, 8);
-      }
+struct q8_0_r4_layout {
+  using file_block = block_q8_0;
+  using group_block = block_q8_0r4;
+  static constexpr tensor_type file_type = tensor_type::q8_0, type = tensor_type::q8_0_r4;
+  static constexpr int64_t block_elems = QK;
+  static void repack(const block_q8_0* const* rows, int64_t i, block_q8_0r4* out) {
+    for (int r = 0; r < 4; r++) {
+      out->d[r] = rows[r][i].d;
+      for (int c = 0; c < 4; c++) std::memcpy(out->qs + (c * 4 + r) * 8, rows[r][i].qs + c * 8, 8);
     }
   }
-}
+  static void unrepack(const block_q8_0r4& in, int r, block_q8_0* out) {
+    out->d = in.d[r];
+    for (int c = 0; c < 4; c++) std::memcpy(out->qs + c * 8, in.qs + (c * 4 + r) * 8, 8);
+  }
+};
 
 }  // namespace
 
-tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, thread_pool* pool) {
-  auto* out = static_cast<kq::block_q8_0r4*>(dst);
-  kq::repack_row_groups(w.ne1 / 4, pool, [&](int64_t g0, int64_t g1) { repack_groups(w, out, g0, g1); });
-  tensor_view v = w;
-  v.type = tensor_type::q8_0_r4;
-  v.data = dst;
-  return v;
-}
-
-namespace kq {
-
-bool q8_0_r4_kernels() {
-#ifdef INFER_Q8_0_R4_VNNI
-  return true;
-#else
-  return false;
-#endif
-}
-
 void dequantize_row_q8_0_r4(const tensor_view& w, int64_t row, float* out) {
-  const int64_t nb = w.ne0 / QK;
-  const auto* g = reinterpret_cast<const block_q8_0r4*>(static_cast<const uint8_t*>(w.data) + (row / 4) * 4 * w.row_bytes);
-  const int r = static_cast<int>(row % 4);
-  for (int64_t i = 0; i < nb; i++) {
-    const float d = fp16_to_fp32(g[i].d[r]);
-    for (int c = 0; c < 4; c++)
-      for (int j = 0; j < 8; j++) out[i * QK + c * 8 + j] = d * static_cast<float>(g[i].qs[(c * 4 + r) * 8 + j]);
-  }
+  dequantize_row_r4<q8_0_r4_layout>(w, row, out);
 }
 
 // The definition of every output (see the top of the file), in scalar code.
@@ -107,7 +75,7 @@ void gemm_q8_0_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* 
 
 namespace {
 
-#ifdef INFER_Q8_0_R4_VNNI
+#ifdef INFER_R4_VNNI
 // 4 rows x P token pairs. yu[k]: token k's quants biased to unsigned (+128), n bytes; dyp[p]: per
 // block the 8 activation scales in the lane order of a pair's block sums.
 // last_single: the last pair has one token (its second lane group repeats the first).
@@ -192,7 +160,7 @@ void gemm_q8_0_r4_vnni(int64_t n, const uint8_t* w, int nr, const uint8_t* act, 
 }  // namespace
 
 void gemm_q8_0_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y, size_t ys) {
-#ifdef INFER_Q8_0_R4_VNNI
+#ifdef INFER_R4_VNNI
   gemm_q8_0_r4_vnni(n, w, nr, act, as, nt, y, ys);
 #else
   gemm_q8_0_r4_reference(n, w, nr, act, as, nt, y, ys);
@@ -200,4 +168,10 @@ void gemm_q8_0_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_
 }
 
 }  // namespace kq
+
+bool can_repack_q8_0_r4(const tensor_view& w) { return kq::can_repack_r4<kq::q8_0_r4_layout>(w); }
+tensor_view repack_q8_0_r4(const tensor_view& w, void* dst, thread_pool* pool) {
+  return kq::repack_r4<kq::q8_0_r4_layout>(w, dst, pool);
+}
+
 }  // namespace infer

@@ -2,6 +2,7 @@
 // when compiled with AVX2+FMA+F16C (the default -march=native on x86-64 machines that have
 // them), else the portable reference kernels.
 #include "kernels/quants.h"
+#include "kernels/r4_layout.h"
 
 namespace infer {
 namespace kq {
@@ -11,6 +12,8 @@ constexpr bool kAvx2 = true;
 #else
 constexpr bool kAvx2 = false;
 #endif
+
+bool r4_kernels() { return kR4Kernels; }
 
 void convert_act_row(act_format f, const float* x, void* out, int64_t n) {
   if (kAvx2) convert_act_row_avx2(f, x, out, n);
@@ -34,6 +37,10 @@ void gemm_tile(tensor_type w, int64_t n, const uint8_t* w_rows, size_t w_stride,
   }
   if (w == tensor_type::q4_k_r4) {
     gemm_q4_k_r4(n, w_rows, nr, act, act_stride, nt, y, y_stride);
+    return;
+  }
+  if (w == tensor_type::q6_k_r4) {
+    gemm_q6_k_r4(n, w_rows, nr, act, act_stride, nt, y, y_stride);
     return;
   }
   if (kAvx2) {

@@ -46,6 +46,11 @@ struct block_q8_0r4 { uint16_t d[4]; int8_t qs[4 * QK]; };
 // holding each row's file bytes qs[32c + 8p .. +8] (row r's at 8r): low nibbles quants 8p.. of
 // sub-block 2c, high nibbles sub-block 2c + 1.
 struct block_q4_Kr4 { uint16_t d[4]; uint16_t dmin[4]; uint8_t scales[48]; uint8_t qs[4 * QK_K / 2]; };
+// q6_k_r4: super-block i of 4 rows: their d; their 16 scales, byte 8P + 2r + e = row r's scale of
+// group 2P + e; then the quants in 32 chunks of 32 bytes (chunk 4P + c, dword 2r + e: row r's quants
+// 16 (2P + e) + 4c .. + 3) as low nibbles (ql: chunks 2k, 2k + 1 in the low / high nibbles of vector
+// k) and high 2 bits (qh: chunk 4m + s at bits 2s of vector m). See q6_k_r4.cc.
+struct block_q6_Kr4 { uint16_t d[4]; int8_t scales[4 * QK_K / 16]; uint8_t ql[4 * QK_K / 2]; uint8_t qh[4 * QK_K / 4]; };
 // Activation block for Q4_1/Q5_1 weights: llama.cpp's Q8_1 (the Q8_0 quants, plus
 // s = fp16(d * sum(qs)) for the weights' min term), with d and s kept as floats of their fp16 values.
 struct block_q8_1x { float d; float s; int8_t qs[QK]; };
@@ -62,6 +67,7 @@ static_assert(sizeof(block_q8_K) == 292, "q8_K layout");
 static_assert(sizeof(block_q8_0x) == 68, "q8_0 activation layout");
 static_assert(sizeof(block_q8_0r4) == 4 * sizeof(block_q8_0), "q8_0_r4 keeps the q8_0 size");
 static_assert(sizeof(block_q4_Kr4) == 4 * sizeof(block_q4_K), "q4_k_r4 keeps the q4_K size");
+static_assert(sizeof(block_q6_Kr4) == 4 * sizeof(block_q6_K), "q6_k_r4 keeps the q6_K size");
 static_assert(sizeof(block_q4_1) == 20, "q4_1 layout");
 static_assert(sizeof(block_q5_1) == 24, "q5_1 layout");
 static_assert(sizeof(block_iq4_nl) == 18, "iq4_nl layout");
@@ -121,19 +127,20 @@ void convert_act_row_ref(act_format f, const float* x, void* out, int64_t n);
 
 uint16_t fp32_to_bf16(float f);
 
-// q8_0_r4 (q8_0_r4.cc): whether this build has its fast kernels (AVX2 + AVX-512 VNNI/VL); the
-// gemm over nr rows (a multiple of 4, from a group start) and nt tokens of Q8_0 activations; the
-// scalar definition of the same results (tests); one row dequantized.
-bool q8_0_r4_kernels();
+// Whether this build has the 4-row interleaved tiles (AVX2 + AVX-512 VNNI/VL, r4_layout.h); without
+// them no weight is repacked.
+bool r4_kernels();
+
+// q8_0_r4 (q8_0_r4.cc): the gemm over nr rows (a multiple of 4, from a group start) and nt tokens of
+// Q8_0 activations; the scalar definition of the same results (tests); one row dequantized.
 void gemm_q8_0_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt, float* y,
                   size_t y_stride);
 void gemm_q8_0_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt,
                             float* y, size_t y_stride);
 void dequantize_row_q8_0_r4(const tensor_view& w, int64_t row, float* out);
 
-// q4_k_r4 (q4_k_r4.cc): the same four, over Q8_K activations; and one group block made from the
+// q4_k_r4 (q4_k_r4.cc): the same three, over Q8_K activations; and one group block made from the
 // 4 rows' block i, and row r's Q4_K block back from it (byte for byte: dequantization, tests).
-bool q4_k_r4_kernels();
 void gemm_q4_k_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt, float* y,
                   size_t y_stride);
 void gemm_q4_k_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt,
@@ -141,6 +148,15 @@ void gemm_q4_k_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* 
 void dequantize_row_q4_k_r4(const tensor_view& w, int64_t row, float* out);
 void repack_q4_k_r4_block(const block_q4_K* const* rows, int64_t i, block_q4_Kr4* out);
 void unrepack_q4_k_r4_block(const block_q4_Kr4& in, int r, block_q4_K* out);
+
+// q6_k_r4 (q6_k_r4.cc): the same, for Q6_K.
+void gemm_q6_k_r4(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt, float* y,
+                  size_t y_stride);
+void gemm_q6_k_r4_reference(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t act_stride, int nt,
+                            float* y, size_t y_stride);
+void dequantize_row_q6_k_r4(const tensor_view& w, int64_t row, float* out);
+void repack_q6_k_r4_block(const block_q6_K* const* rows, int64_t i, block_q6_Kr4* out);
+void unrepack_q6_k_r4_block(const block_q6_Kr4& in, int r, block_q6_K* out);
 
 // AVX2/FMA/F16C kernels (quants_avx2.cc); have_avx2_kernels() is false when the build lacks them.
 bool have_avx2_kernels();

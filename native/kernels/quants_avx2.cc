@@ -1034,6 +1034,7 @@ void gemm_tile_avx2(tensor_type w, int64_t n, const uint8_t* wr, size_t ws, int 
       break;
     case tensor_type::q8_0_r4: gemm_q8_0_r4(n, wr, nr, act, as, nt, y, ys); break;  // (gemm_tile routes it there first)
     case tensor_type::q4_k_r4: gemm_q4_k_r4(n, wr, nr, act, as, nt, y, ys); break;  // (likewise)
+    case tensor_type::q6_k_r4: gemm_q6_k_r4(n, wr, nr, act, as, nt, y, ys); break;
   }
 }
 

@@ -20,7 +20,7 @@ act_format act_format_for(tensor_type w) {
       return act_format::q8_0;
     case tensor_type::q4_1: case tensor_type::q5_1: return act_format::q8_1;
     case tensor_type::q2_k: case tensor_type::q3_k: case tensor_type::q4_k: case tensor_type::q5_k:
-    case tensor_type::q6_k: case tensor_type::iq4_xs: case tensor_type::q4_k_r4:
+    case tensor_type::q6_k: case tensor_type::iq4_xs: case tensor_type::q4_k_r4: case tensor_type::q6_k_r4:
       return act_format::q8_K;
   }
   return act_format::f32;
@@ -439,7 +439,8 @@ float vec_dot_ref(tensor_type w, int64_t n, const void* wr, const void* ar) {
     case tensor_type::iq4_xs:
       return dot_iq4_xs(n / QK_K, static_cast<const block_iq4_xs*>(wr), static_cast<const block_q8_K*>(ar));
     case tensor_type::q8_0_r4: break;  // groups of 4 rows: gemm_tile routes it to gemm_q8_0_r4
-    case tensor_type::q4_k_r4: break;  // and this one to gemm_q4_k_r4
+    case tensor_type::q4_k_r4: break;  // and these to gemm_q4_k_r4 / gemm_q6_k_r4
+    case tensor_type::q6_k_r4: break;
   }
   return 0;
 }

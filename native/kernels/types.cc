@@ -76,6 +76,7 @@ const char* tensor_type_name(tensor_type t) {
     case tensor_type::mxfp4: return "mxfp4";
     case tensor_type::q8_0_r4: return "q8_0_r4";
     case tensor_type::q4_k_r4: return "q4_k_r4";
+    case tensor_type::q6_k_r4: return "q6_k_r4";
   }
   return "?";
 }
@@ -96,7 +97,7 @@ int64_t tensor_type_block_elems(tensor_type t) {
     case tensor_type::q8_0: case tensor_type::iq4_nl: case tensor_type::mxfp4: case tensor_type::q8_0_r4:
       return kq::QK;
     case tensor_type::q2_k: case tensor_type::q3_k: case tensor_type::q4_k: case tensor_type::q5_k:
-    case tensor_type::q6_k: case tensor_type::iq4_xs: case tensor_type::q4_k_r4:
+    case tensor_type::q6_k: case tensor_type::iq4_xs: case tensor_type::q4_k_r4: case tensor_type::q6_k_r4:
       return kq::QK_K;
   }
   return 1;
@@ -111,7 +112,7 @@ size_t tensor_type_block_bytes(tensor_type t) {
     case tensor_type::q8_0: case tensor_type::q8_0_r4: return sizeof(kq::block_q8_0);  // r4: per row
     case tensor_type::q4_k: case tensor_type::q4_k_r4: return sizeof(kq::block_q4_K);  // r4: per row
     case tensor_type::q5_k: return sizeof(kq::block_q5_K);
-    case tensor_type::q6_k: return sizeof(kq::block_q6_K);
+    case tensor_type::q6_k: case tensor_type::q6_k_r4: return sizeof(kq::block_q6_K);  // r4: per row
     case tensor_type::q4_1: return sizeof(kq::block_q4_1);
     case tensor_type::q5_1: return sizeof(kq::block_q5_1);
     case tensor_type::q2_k: return sizeof(kq::block_q2_K);
@@ -376,6 +377,7 @@ void dequantize_row(const tensor_view& w, int64_t row, float* out) {
     case tensor_type::iq4_xs: deq_iq4_xs(reinterpret_cast<const block_iq4_xs*>(p), out, n / QK_K); break;
     case tensor_type::q8_0_r4: kq::dequantize_row_q8_0_r4(w, row, out); break;
     case tensor_type::q4_k_r4: kq::dequantize_row_q4_k_r4(w, row, out); break;
+    case tensor_type::q6_k_r4: kq::dequantize_row_q6_k_r4(w, row, out); break;
   }
 }
 

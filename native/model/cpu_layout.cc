@@ -36,23 +36,40 @@ weight_buffer new_arena(size_t n) {
   return weight_buffer(static_cast<uint8_t*>(p));
 }
 
-bool switched_off(const char* env) {
+bool env_is(const char* env, const char* value) {
   const char* v = std::getenv(env);
-  return v && std::strcmp(v, "0") == 0;
+  return v && std::strcmp(v, value) == 0;
 }
 
-// The CPU layout w gets, or w's own type when none (each switched off by its env variable for A/B).
-tensor_type cpu_layout_of(const tensor_view& w, bool q8_0_r4, bool q4_k_r4) {
-  if (q8_0_r4 && can_repack_q8_0_r4(w)) return tensor_type::q8_0_r4;
-  if (q4_k_r4 && can_repack_q4_k_r4(w)) return tensor_type::q4_k_r4;
-  return w.type;
+// The faster CPU layouts. One on by default is switched off by its env variable set to 0, one off
+// by default switched on by 1 (A/B).
+struct cpu_layout {
+  const char* env;
+  bool on_by_default;
+  bool (*can_repack)(const tensor_view&);
+  tensor_view (*repack)(const tensor_view&, void*, thread_pool*);
+};
+constexpr cpu_layout kLayouts[] = {
+    {"INFER_Q8_0_R4", true, can_repack_q8_0_r4, repack_q8_0_r4},
+    {"INFER_Q4_K_R4", true, can_repack_q4_k_r4, repack_q4_k_r4},
+    // Off by default: its batched tile is 1.4-1.8x the per-row one, but its single-token matvec over
+    // the output head ran at 0.6-0.7x from memory (docs/batched-decode.md, q6_k_r4).
+    {"INFER_Q6_K_R4", false, can_repack_q6_k_r4, repack_q6_k_r4},
+};
+constexpr int kNumLayouts = sizeof(kLayouts) / sizeof(kLayouts[0]);
+
+// The layout w gets (an index into kLayouts), or -1 for none.
+int cpu_layout_of(const tensor_view& w, const bool (&on)[kNumLayouts]) {
+  for (int k = 0; k < kNumLayouts; k++)
+    if (on[k] && kLayouts[k].can_repack(w)) return k;
+  return -1;
 }
 
 // The views to repack, each once (a tied output is token_embd's tensor).
-std::vector<tensor_view*> repackable(model& m, bool q8_0_r4, bool q4_k_r4) {
+std::vector<tensor_view*> repackable(model& m, const bool (&on)[kNumLayouts]) {
   std::vector<tensor_view*> out;
   auto add = [&](tensor_view* w) {
-    if (w->data && cpu_layout_of(*w, q8_0_r4, q4_k_r4) != w->type) out.push_back(w);
+    if (w->data && cpu_layout_of(*w, on) >= 0) out.push_back(w);
   };
   add(&m.w.output);
   for (layer_weights& L : m.w.layers)
@@ -63,8 +80,10 @@ std::vector<tensor_view*> repackable(model& m, bool q8_0_r4, bool q4_k_r4) {
 }  // namespace
 
 size_t use_cpu_layouts(model& m, thread_pool& pool) {
-  const bool q8_0_r4 = !switched_off("INFER_Q8_0_R4"), q4_k_r4 = !switched_off("INFER_Q4_K_R4");
-  const std::vector<tensor_view*> views = repackable(m, q8_0_r4, q4_k_r4);
+  bool on[kNumLayouts];
+  for (int k = 0; k < kNumLayouts; k++)
+    on[k] = kLayouts[k].on_by_default ? !env_is(kLayouts[k].env, "0") : env_is(kLayouts[k].env, "1");
+  const std::vector<tensor_view*> views = repackable(m, on);
   if (views.empty()) return 0;
   size_t total = 0;
   for (const tensor_view* w : views) total += round_up(static_cast<size_t>(w->ne1) * w->row_bytes, kAlign);
@@ -74,8 +93,7 @@ size_t use_cpu_layouts(model& m, thread_pool& pool) {
   for (tensor_view* w : views) {
     const size_t n = static_cast<size_t>(w->ne1) * w->row_bytes;
     const void* from = w->data;
-    *w = cpu_layout_of(*w, q8_0_r4, q4_k_r4) == tensor_type::q8_0_r4 ? repack_q8_0_r4(*w, dst, &pool)
-                                                                       : repack_q4_k_r4(*w, dst, &pool);
+    *w = kLayouts[cpu_layout_of(*w, on)].repack(*w, dst, &pool);
     release_file_pages(from, n);
     dst += round_up(n, kAlign);
   }

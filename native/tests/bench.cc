@@ -43,17 +43,23 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-// "q8_0_r4" / "q4_k_r4" are Q8_0 / Q4_K repacked as the engine does at load on CPUs with the
-// kernels (4 rows interleaved).
+// "q8_0_r4" / "q4_k_r4" / "q6_k_r4" are Q8_0 / Q4_K / Q6_K repacked as the engine does at load on
+// CPUs with the kernels (4 rows interleaved).
+struct r4_type {
+  const char* name;
+  tensor_type type, file_type;
+  infer::tensor_view (*repack)(const infer::tensor_view&, void*, infer::thread_pool*);
+};
+const r4_type kR4Types[] = {{"q8_0_r4", tensor_type::q8_0_r4, tensor_type::q8_0, infer::repack_q8_0_r4},
+                            {"q4_k_r4", tensor_type::q4_k_r4, tensor_type::q4_k, infer::repack_q4_k_r4},
+                            {"q6_k_r4", tensor_type::q6_k_r4, tensor_type::q6_k, infer::repack_q6_k_r4}};
+
 bool parse_type(const std::string& s, tensor_type* t) {
-  if (s == "q8_0_r4") {
-    *t = tensor_type::q8_0_r4;
-    return infer::kq::q8_0_r4_kernels();
-  }
-  if (s == "q4_k_r4") {
-    *t = tensor_type::q4_k_r4;
-    return infer::kq::q4_k_r4_kernels();
-  }
+  for (const r4_type& r : kR4Types)
+    if (s == r.name) {
+      *t = r.type;
+      return infer::kq::r4_kernels();
+    }
   const tensor_type all[] = {tensor_type::f32,  tensor_type::f16,    tensor_type::bf16,   tensor_type::q8_0,
                              tensor_type::q4_0, tensor_type::q5_0,   tensor_type::q4_k,   tensor_type::q5_k,
                              tensor_type::q6_k, tensor_type::q4_1,   tensor_type::q5_1,   tensor_type::q2_k,
@@ -76,21 +82,16 @@ std::vector<uint8_t> fast_blocks(tensor_type t, int64_t rows, int64_t n, uint64_
   return out;
 }
 
-// The bench's matrix of type t: q8_0_r4 / q4_k_r4 are made from Q8_0 / Q4_K blocks as the engine
+// The bench's matrix of type t: the r4 types are made from their file type's blocks as the engine
 // makes them.
 std::vector<uint8_t> bench_blocks(tensor_type t, int64_t rows, int64_t n, uint64_t seed) {
-  if (t == tensor_type::q8_0_r4) {
-    auto q8 = fast_blocks(tensor_type::q8_0, rows, n, seed);
-    std::vector<uint8_t> out(q8.size());
-    infer::repack_q8_0_r4({tensor_type::q8_0, q8.data(), n, rows, infer::tensor_row_bytes(tensor_type::q8_0, n)}, out.data());
-    return out;
-  }
-  if (t == tensor_type::q4_k_r4) {
-    auto q4 = fast_blocks(tensor_type::q4_k, rows, n, seed);
-    std::vector<uint8_t> out(q4.size());
-    infer::repack_q4_k_r4({tensor_type::q4_k, q4.data(), n, rows, infer::tensor_row_bytes(tensor_type::q4_k, n)}, out.data());
-    return out;
-  }
+  for (const r4_type& r : kR4Types)
+    if (t == r.type) {
+      auto file = fast_blocks(r.file_type, rows, n, seed);
+      std::vector<uint8_t> out(file.size());
+      r.repack({r.file_type, file.data(), n, rows, infer::tensor_row_bytes(r.file_type, n)}, out.data(), nullptr);
+      return out;
+    }
   return fast_blocks(t, rows, n, seed);
 }
 
@@ -251,7 +252,7 @@ int bench_sampler(double seconds) {
 
 int run_bench(int argc, char** argv) {
   std::vector<std::string> types = {"q8_0", "q4_0", "q5_0", "f16", "bf16", "q4_k", "q5_k", "q6_k"};
-  if (infer::kq::q8_0_r4_kernels()) types.insert(types.begin() + 1, "q8_0_r4");
+  if (infer::kq::r4_kernels()) types.insert(types.begin() + 1, "q8_0_r4");
   std::vector<int> threads = {1, 2};
   std::vector<std::pair<int64_t, int64_t>> shapes = {{896, 4864}, {4864, 896}, {896, 151936}};
   double seconds = 0.6;

@@ -76,80 +76,10 @@ double exact(const kq::block_q4_K* w, const kq::block_q8_K* a, int64_t nb) {
 }  // namespace
 
 TEST(q4_k_r4_repack_definition_batch_and_thread_invariance) {
-  std::mt19937 rng(21);
-  infer_test::pools_1_2_3 threads;
-  auto& pools = threads.pools;
-  double worst_r4 = 0, worst_plain = 0;
-  for (auto [n, rows] : {std::pair<int64_t, int64_t>{256, 12}, {1024, 44}, {768, 200}}) {
-    const int64_t nb = n / kq::QK_K;
-    std::vector<uint8_t> bytes = infer_test::random_blocks(tensor_type::q4_k, rows, n, rng);
-    const tensor_view q4{tensor_type::q4_k, bytes.data(), n, rows, infer::tensor_row_bytes(tensor_type::q4_k, n)};
-    CHECK(infer::can_repack_q4_k_r4(q4) == kq::q4_k_r4_kernels(), "can_repack follows the build's kernels");
-    std::vector<uint8_t> packed(bytes.size());
-    const tensor_view r4 = infer::repack_q4_k_r4(q4, packed.data());
-    CHECK(r4.type == tensor_type::q4_k_r4 && r4.ne0 == n && r4.ne1 == rows && r4.row_bytes == q4.row_bytes, "view");
-
-    // Lossless: every row's blocks back byte for byte, and the same dequantized rows.
-    const auto* file = reinterpret_cast<const kq::block_q4_K*>(bytes.data());
-    const auto* groups = reinterpret_cast<const kq::block_q4_Kr4*>(packed.data());
-    int block_diff = 0, deq_diff = 0;
-    std::vector<float> da(static_cast<size_t>(n)), db(static_cast<size_t>(n));
-    for (int64_t r = 0; r < rows; r++) {
-      for (int64_t i = 0; i < nb; i++) {
-        kq::block_q4_K back;
-        kq::unrepack_q4_k_r4_block(groups[(r / 4) * nb + i], static_cast<int>(r % 4), &back);
-        block_diff += std::memcmp(&back, &file[r * nb + i], sizeof back) != 0;
-      }
-      infer::dequantize_row(q4, r, da.data());
-      infer::dequantize_row(r4, r, db.data());
-      deq_diff += std::memcmp(da.data(), db.data(), da.size() * 4) != 0;
-    }
-    CHECK(block_diff == 0, std::to_string(block_diff) + " blocks differ after the round trip");
-    CHECK(deq_diff == 0, std::to_string(deq_diff) + " rows dequantize differently");
-
-    for (int nt : {1, 2, 3, 5, 8, 9, 16, 17, 33}) {
-      const std::string label = "n=" + std::to_string(n) + " rows=" + std::to_string(rows) + " tokens=" + std::to_string(nt);
-      auto x = infer_test::randn(static_cast<size_t>(n * nt), rng);
-      if (nt > 1) std::fill(x.begin() + n, x.begin() + 2 * n, 0.0f);  // an all-zero token (d == 0)
-
-      // The definitions on the same activation blocks the matmul makes: this file's, on the file
-      // blocks, and q4_k_r4.cc's scalar reference, on the repacked ones.
-      const size_t as = kq::act_row_bytes(kq::act_format::q8_K, n);
-      std::vector<uint8_t> act(as * static_cast<size_t>(nt));
-      for (int t = 0; t < nt; t++) kq::convert_act_row(kq::act_format::q8_K, x.data() + t * n, act.data() + t * as, n);
-      std::vector<float> def(static_cast<size_t>(rows * nt)), ref(def.size());
-      std::vector<double> dbl(def.size());
-      for (int t = 0; t < nt; t++)
-        for (int64_t r = 0; r < rows; r++) {
-          const auto* a = reinterpret_cast<const kq::block_q8_K*>(act.data() + t * as);
-          def[t * rows + r] = definition(file + r * nb, a, nb);
-          dbl[t * rows + r] = exact(file + r * nb, a, nb);
-        }
-      kq::gemm_q4_k_r4_reference(n, packed.data(), static_cast<int>(rows), act.data(), as, nt, ref.data(),
-                                 static_cast<size_t>(rows));
-      CHECK(std::memcmp(ref.data(), def.data(), def.size() * 4) == 0, label + ": the scalar reference differs from the definition");
-
-      const std::vector<float> first = infer_test::check_r4_matmul(r4, x, nt, def, pools, label);
-      // Within float rounding of the plain Q4_K matmul (the same integers, combined in another
-      // order); both against the double-precision sum of the same integers.
-      std::vector<float> plain(static_cast<size_t>(rows * nt));
-      infer::matmul(q4, x.data(), nt, plain.data(), *pools[1]);
-      double ymax = 0, dmax = 0, e_r4 = 0, e_plain = 0;
-      for (size_t k = 0; k < plain.size(); k++) {
-        ymax = std::max(ymax, std::fabs(dbl[k]));
-        dmax = std::max(dmax, static_cast<double>(std::fabs(plain[k] - first[k])));
-        e_r4 = std::max(e_r4, std::fabs(first[k] - dbl[k]));
-        e_plain = std::max(e_plain, std::fabs(plain[k] - dbl[k]));
-      }
-      if (ymax > 0) {
-        worst_r4 = std::max(worst_r4, e_r4 / ymax);
-        worst_plain = std::max(worst_plain, e_plain / ymax);
-      }
-      CHECK(dmax <= 4e-6 * ymax + 1e-30, label + ": max |q4_k - q4_k_r4| " + std::to_string(dmax) + " of max |y| " + std::to_string(ymax));
-    }
-  }
-  std::printf("  q4_k_r4: largest error against a double sum, of the largest output: %.2e (q4_k: %.2e)\n", worst_r4,
-              worst_plain);
+  const infer_test::k_r4_case<kq::block_q4_K, kq::block_q4_Kr4> c{
+      "q4_k_r4", tensor_type::q4_k, tensor_type::q4_k_r4, infer::can_repack_q4_k_r4, infer::repack_q4_k_r4,
+      kq::unrepack_q4_k_r4_block, kq::gemm_q4_k_r4_reference, definition, exact};
+  infer_test::check_k_r4(c, 21);
 }
 
 TEST(q4_k_r4_only_where_it_applies) {

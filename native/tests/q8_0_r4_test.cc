@@ -48,7 +48,7 @@ TEST(q8_0_r4_matmul_definition_batch_and_thread_invariance) {
   auto& pools = threads.pools;
   for (auto [n, rows] : {std::pair<int64_t, int64_t>{96, 12}, {896, 44}, {160, 256}}) {
     q8_weights w = random_q8_0(rows, n, rng);
-    CHECK(infer::can_repack_q8_0_r4(w.view) == kq::q8_0_r4_kernels(), "can_repack follows the build's kernels");
+    CHECK(infer::can_repack_q8_0_r4(w.view) == kq::r4_kernels(), "can_repack follows the build's kernels");
     std::vector<uint8_t> packed(w.bytes.size());
     const tensor_view r4 = infer::repack_q8_0_r4(w.view, packed.data());
     CHECK(r4.type == tensor_type::q8_0_r4 && r4.ne0 == n && r4.ne1 == rows, "view");

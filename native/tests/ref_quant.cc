@@ -396,6 +396,7 @@ std::vector<uint8_t> quantize_rows(tensor_type t, const float* x, int64_t rows, 
       case tensor_type::q3_k: for (int64_t i = 0; i < n / 256; i++) q3_K_block(xr + 256 * i, o + 110 * i); break;
       case tensor_type::iq4_xs: for (int64_t i = 0; i < n / 256; i++) iq4_xs_block(xr + 256 * i, o + 136 * i); break;      case tensor_type::q8_0_r4: break;  // not a file type: made from Q8_0 at load (q8_0_r4_test.cc)
       case tensor_type::q4_k_r4: break;  // not a file type: made from Q4_K at load (q4_k_r4_test.cc)
+      case tensor_type::q6_k_r4: break;  // nor this one (q6_k_r4_test.cc)
     }
   }
   return out;
@@ -520,6 +521,7 @@ double ref_element(tensor_type t, const uint8_t* row, int64_t j) {
     }
     case tensor_type::q8_0_r4: break;  // not a file type
     case tensor_type::q4_k_r4: break;
+    case tensor_type::q6_k_r4: break;
   }
   return 0;
 }
@@ -562,6 +564,7 @@ std::vector<uint8_t> random_blocks(tensor_type t, int64_t rows, int64_t n, std::
       case tensor_type::q2_k: put_f16(b + 80, scale(rng)); put_f16(b + 82, scale(rng)); break;
       case tensor_type::q3_k: put_f16(b + 108, (rng() & 1 ? -1 : 1) * scale(rng)); break;      case tensor_type::q8_0_r4: break;  // not a file type
       case tensor_type::q4_k_r4: break;
+      case tensor_type::q6_k_r4: break;
     }
   }
   return out;
