@@ -13,6 +13,7 @@ import { splitLines } from './lines.js';
 import { commentBody, markerLines } from './markers.js';
 import { leadingConnectiveDropped, markerFor, separatesHunks } from './hunk-separator.js';
 import { definesName } from './removals.js';
+import { onwardNote } from './moving-note.js';
 
 const PLACE_KINDS = 'class|struct|module|object|impl|interface|trait|enum|namespace|component|section|function|method|file|type|record|element|tag|block|controller|service';
 /** `in ProjectRepository`, `inside the FooService class`, `in the <head>:`, `(in Foo.bar)`. */
@@ -50,7 +51,9 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
     if (originalNorms.has(u.norm[i]!)) continue;
     // Set apart by a blank line after a hunk, it also ends that hunk (hunk-separator.ts).
     if (!wasStart) {
-      const place = separatesHunks(u, i) ? placeNames(leadingConnectiveDropped(commentBody(u.text[i]!)), o.text, code, false) : null;
+      const note = separatesHunks(u, i) ? commentBody(u.text[i]!) : null;
+      // A note that only says the update goes on elsewhere (`// and in the init:`) separates too.
+      const place = note === null ? null : placeNames(leadingConnectiveDropped(note), o.text, code, false) ?? (onwardNote(note) ? [] : null);
       if (!place) continue;
       marked[i] = 1;
       names.push(...place);
@@ -59,7 +62,8 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
     }
     const body = commentBody(u.text[i]!)?.replace(/^\((.*)\)$/, '$1').trim();
     if (!body) continue;
-    const place = placeNames(body, o.text, code, wasFirst);
+    // After a marker and a blank line, `# and in the client:` is the same note.
+    const place = placeNames(body, o.text, code, wasFirst) ?? (!wasFirst && u.blank[i - 1] && onwardNote(body) ? [] : null);
     if (!place) continue;
     drop[i] = 1;
     names.push(...place);

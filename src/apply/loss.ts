@@ -177,7 +177,13 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
   };
   // A marker stands for the rows between the segments next to each other in FILE order: when a
   // later segment is written before an earlier one, the update's neighbours are not the file's.
-  for (const [a, b] of fileOrderNeighbours(segments.map((seg) => seg.lines), edge)) {
+  // A segment's place in the file is its first line the original has once, wherever it stands: a
+  // hunk that opens with an edited head (`init(…, userAgent:)`) is placed by the lines after it.
+  const place = (l: Lines): number | undefined => {
+    for (let x = 0; x < l.text.length; x++) if (!l.blank[x] && at.has(key(l.norm[x]!))) return at.get(key(l.norm[x]!));
+    return undefined;
+  };
+  for (const [a, b] of fileOrderNeighbours(segments.map((seg) => seg.lines), place)) {
     const p = edge(a, true);
     const q = edge(b, false);
     if (p === undefined || q === undefined || q <= p) continue;
@@ -195,12 +201,12 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
 /**
  * Pairs of segments that stand next to each other in the file: the update's order when its segments
  * are in file order (by the original rows of their first unique lines), else the segments sorted by
- * that row, a segment without such a row (closers after a marker) kept after the one it follows.
+ * that row, a segment without such a line (closers after a marker) kept after the one it follows.
  */
-function fileOrderNeighbours(segs: Lines[], edge: (l: Lines, last: boolean) => number | undefined): Array<[Lines, Lines]> {
+function fileOrderNeighbours(segs: Lines[], place: (l: Lines) => number | undefined): Array<[Lines, Lines]> {
   const groups: Array<{ at: number; list: Lines[] }> = [];
   for (const l of segs) {
-    const at = edge(l, false);
+    const at = place(l);
     if (at === undefined && groups.length > 0) groups[groups.length - 1]!.list.push(l);
     else groups.push({ at: at ?? -1, list: [l] });
   }

@@ -22,7 +22,28 @@ export function movingNote(body: string): boolean {
   const m = /^(?:\.{2,}|…)\s*(.*)$/.exec(body.trim());
   if (!m) return false;
   const words = m[1]!.replace(/\s*(?:\.{2,}|…)$/, '').trim();
+  return shortNote(words) && (ONWARD.test(words) || words.endsWith(':'));
+}
+
+/** A rule of dashes, equals or stars around a note (`--- and in the param block ---`). */
+const RULED = /^[-=*~]{2,}\s*(.*?)\s*[-=*~]{2,}$/;
+
+/**
+ * The same note without dots, in a comment that stands between two hunks (hunk-separator.ts):
+ * `// and in the fixed window block:`, `// plus the stored property next to the others:`,
+ * `# --- and in the param block ---`. Without the dots only a connective that goes on to another
+ * place (`and`, `also`, `plus`, `then`) with a colon or a rule around the note says so; a code
+ * comment such as `// also retry on timeout` or `// finally, close the pool` stays.
+ */
+export function onwardNote(body: string | null): boolean {
+  const t = (body ?? '').trim();
+  const ruled = RULED.exec(t);
+  const words = ruled ? ruled[1]! : t;
+  return shortNote(words) && /^(?:and|also|plus|then)\s/i.test(words) && (ruled !== null || words.endsWith(':'));
+}
+
+/** Words and names only, at most MAX_WORDS of them. */
+function shortNote(words: string): boolean {
   if (words.length === 0 || words.length > 100 || !NOTE_TEXT.test(words)) return false;
-  if (words.split(/\s+/).length > MAX_WORDS) return false;
-  return ONWARD.test(words) || words.endsWith(':');
+  return words.split(/\s+/).length <= MAX_WORDS;
 }

@@ -4,7 +4,7 @@
 // rate (docs/apply.md, branch orderx).
 import { describe, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
-import { hunksInOrderWithNote, hunksReversedWithNote } from './order-shapes.js';
+import { hunksInOrderWithNote, hunksReversedWithDotlessNote, hunksReversedWithNote } from './order-shapes.js';
 import { drawShape, drawReport, expectShapeGate } from './shape-draws.js';
 import type { Shape } from './edit-shapes.js';
 
@@ -13,17 +13,19 @@ await ensureAllGrammars();
 /** Byte-exact floor (measured, rounded down). */
 const EXACT_FLOOR = 0.95;
 
-const SHAPES: Array<[string, Shape, number]> = [
-  ['hunks-reversed-with-note', hunksReversedWithNote, 2],
-  ['hunks-in-order-with-note', hunksInOrderWithNote, 2],
+const SHAPES: Array<[string, Shape, number, number]> = [
+  ['hunks-reversed-with-note', hunksReversedWithNote, 2, EXACT_FLOOR],
+  ['hunks-in-order-with-note', hunksInOrderWithNote, 2, EXACT_FLOOR],
+  // Measured 241 / 258 at the pinned draw (branch orderw; 93%): every miss keeps its lines.
+  ['hunks-reversed-with-dotless-note', hunksReversedWithDotlessNote, 2, 0.9],
 ];
 
 describe('generated hunks separated by a note', () => {
-  for (const [key, shape, draws] of SHAPES) {
+  for (const [key, shape, draws, floor] of SHAPES) {
     it(`${key}: keep every original line and are mostly byte-exact`, () => {
       const d = drawShape(shape, key, draws);
       console.log(drawReport(key, d));
-      expectShapeGate(d, 100, EXACT_FLOOR);
+      expectShapeGate(d, 100, floor);
     }, 600_000);
   }
 });

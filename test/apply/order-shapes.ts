@@ -8,16 +8,18 @@ import { pick, pinned, renderUpdate, type Lang } from './edit-gen.js';
 import { editIn, ind, leaves, result, standard, type Shape, type ShapeInput } from './edit-shapes.js';
 
 const NOTES = ['... and in NAME:', '... then in NAME:', '... also in NAME:', '... and further on, NAME:', '... and NAME itself:', '... and in NAME ...'];
+/** The same notes without dots, set apart by blank lines (src/apply/moving-note.ts onwardNote). */
+const DOTLESS_NOTES = ['and in NAME:', 'then in NAME:', 'also in NAME:', 'plus NAME itself:', '--- and in NAME ---', 'and further down, in NAME:'];
 
 /** The note in the language's comment syntax, at the indentation of the hunk it announces. */
-function note(lang: Lang, indent: string, name: string, r: () => number): string {
-  const w = pick(r, NOTES).replace('NAME', name);
+function note(lang: Lang, indent: string, name: string, r: () => number, dotless: boolean): string {
+  const w = pick(r, dotless ? DOTLESS_NOTES : NOTES).replace('NAME', name);
   if (lang.line) return `${indent}${lang.line} ${w}`;
   const [o, c] = lang.block!;
   return `${indent}${o} ${w} ${c}`;
 }
 
-function twoHunks(x: ShapeInput, reverse: boolean): ReturnType<Shape> {
+function twoHunks(x: ShapeInput, reverse: boolean, dotless = false): ReturnType<Shape> {
   const ls = leaves(x);
   if (ls.length < 2 || (!x.lang.line && !x.lang.block)) return null;
   const a = ls[Math.floor(x.r() * (ls.length - 1))]!;
@@ -31,9 +33,13 @@ function twoHunks(x: ShapeInput, reverse: boolean): ReturnType<Shape> {
   // The marker that opens the second hunk written; none when the two hunks' context met.
   const at = markers.find((i) => i > 0 && u.slice(0, i).some((t) => t.trim() !== '' && !isMarkerLine(t, origSet)));
   if (at === undefined) return null;
+  // A note without dots announces the hunk after it; the update's closing marker is no such place.
+  if (dotless && !u.slice(at + 1).some((t) => t.trim() !== '')) return null;
   const second = reverse ? a : b;
   const next = u.slice(at + 1).find((t) => t.trim() !== '') ?? '';
-  u[at] = note(x.lang, ind(next), second.name, x.r);
+  const written = note(x.lang, ind(next), second.name, x.r, dotless);
+  // A note without dots is read only where a blank line sets it apart from the hunk before it.
+  u.splice(at, 1, ...(dotless ? ['', written, ''] : [written]));
   // Only hunks that a line of their own pins (edit-gen.ts pinned): which of several equal spans a
   // hunk of repeated lines edits is another question than the note's.
   if (!pinned(x.lines, u.join('\n'))) return null;
@@ -45,3 +51,6 @@ export const hunksReversedWithNote: Shape = (x) => twoHunks(x, true);
 
 /** The two hunks in file order, a note between them. */
 export const hunksInOrderWithNote: Shape = (x) => twoHunks(x, false);
+
+/** The hunk below written first, then a note without dots (`// and in NAME:`) and the hunk above. */
+export const hunksReversedWithDotlessNote: Shape = (x) => twoHunks(x, true, true);
