@@ -39,7 +39,7 @@ import { extendedInPlace } from './extended-line.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout, renamedWithUses } from './rename-evidence.js';
-import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
+import { asCloseToKeptLine, closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
 
@@ -804,7 +804,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) && !separatorChanged(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
-          closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!, movedEdit(orig, j, out, k)) && !editOfOther(j, out.norm[k]!) &&
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!, movedEdit(orig, j, out, k) && !asCloseToKeptLine(orig, j, out.norm[k]!, (y) => kept[y] === 1)) && !editOfOther(j, out.norm[k]!) &&
           !foreignHead(j, k)) {
           rule = 'replaced';
           pairedWith = k;
