@@ -7,16 +7,8 @@
 // reading but reports it (the merge's confidence drops, so `auto` hands over), and `large` and
 // `auto` keep such comments (merge.ts).
 import { checkLoss } from './loss.js';
-import { commentLine } from './licence-rules.js';
+import { proseComment, SPEAKS_OF_COMMENTS } from './edited-definition-docs.js';
 import { renderLines, splitLines } from './lines.js';
-
-/** An instruction that speaks of comments or docs may remove them. */
-const SPEAKS_OF_COMMENTS = /\b(?:comments?|docs?|docstrings?|documentation|javadoc|jsdoc|notes?)\b/i;
-
-/** A comment line (a `*` line only when prose follows: `*counts.get(k)` is a Rust dereference). */
-function proseComment(norm: string): boolean {
-  return commentLine(norm) && !/^\*[^\s/*]/.test(norm);
-}
 
 /** A stretch of the output where original comment lines went with nothing of the output in their place. */
 interface LeftOut {

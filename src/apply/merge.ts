@@ -29,6 +29,7 @@ import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 import { topLocatedUpdate } from './top-location.js';
 import { keptAlignment } from './kept-alignment.js';
 import { leftOutComments, withCommentsKept } from './left-out-comments.js';
+import { withEditedDefinitionDocs } from './edited-definition-docs.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -139,7 +140,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = withKeptAlignment(sent, keepLeftOutComments(sent, mode, mergeOnce(sent, mode)));
+  const result = withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -165,6 +166,12 @@ function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, r: MergeResult):
     confidence: Math.min(r.confidence, LEFT_OUT_COMMENTS_CONFIDENCE),
     ambiguities: [...r.ambiguities, note],
   };
+}
+
+/** Doc comments left out above definitions the update edits stay above them (edited-definition-docs.ts). */
+function withDocsOfEdits(sent: ApplyInput, r: MergeResult): MergeResult {
+  const content = r.content === '' ? null : withEditedDefinitionDocs(sent.code, sent.update, sent.instruction, r.content);
+  return content === null ? r : { ...r, content };
 }
 
 /** Original lines the update shows with their aligned columns collapsed keep their spacing (kept-alignment.ts). */
