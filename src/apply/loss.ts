@@ -42,6 +42,7 @@ import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout, rena
 import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
+import { rotatedReadings } from './rotated-gap.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -750,7 +751,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     // A missing line's text with a comma added is that line kept, its comma carried for a member appended after it (member-separators.ts).
     const carried = new Set(missing.map((j) => `${orig.norm[j]!},`));
     for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)) || carried.has(out.norm[k]!))) inserted.push(k);
-    const adjacent = shownAdjacent(view, orig, p, q, missing);
+    // Or the same deletion read one repeated run further up or down (rotated-gap.ts).
+    const adjacent = shownAdjacent(view, orig, p, q, missing) || rotatedReadings(orig, p, q, missing, (j) => kept[j] === 1).some((r) => shownAdjacent(view, orig, r.p, r.q, r.missing));
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
     // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.
