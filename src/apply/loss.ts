@@ -43,6 +43,7 @@ import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
 import { rotatedReadings } from './rotated-gap.js';
+import { deadImportRows } from './dead-imports.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -695,6 +696,8 @@ export function analyseLoss(orig: Lines, out: Lines, original: string, update: s
   }
   const view = prepared ?? updateView(orig, original, update, instruction);
   const instructed = instructedLines(orig, instruction, view);
+  // An import the removal left without a use (dead-imports.ts) goes under the same licence.
+  if (asksForRemoval(instruction)) for (const j of deadImportRows(orig, out, update)) instructed.add(j);
   // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
   // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
   let best = analyseWith(orig, out, view, instructed, true, false);
