@@ -93,7 +93,7 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
   };
   const instructed = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update, input.code);
   // An import whose last uses the removal took goes with them (dead-imports.ts).
-  const content = asksForRemoval(input.instruction) ? withoutDeadImports(instructed, input.code, input.update) : instructed;
+  const content = input.instruction && asksForRemoval(input.instruction) ? withoutDeadImports(instructed, input.code, input.update, input.instruction) : instructed;
   return keepOriginal(input, { content, model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
 }
 
