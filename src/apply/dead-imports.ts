@@ -54,7 +54,7 @@ function usedWords(l: Lines): Set<string> {
 
 /** The words of a line, identifiers split at `_`, `-`, `/`, `::` and case changes, lower-cased, three letters or more. */
 function lineWords(text: string): string[] {
-  return (text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').match(/[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])/g) ?? []).map((w) => w.toLowerCase()).filter((w) => w.length >= 3 && !SYNTAX.has(w));
+  return (text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').match(/[A-Z]+(?![a-z])|[A-Za-z][a-z0-9]*/g) ?? []).map((w) => w.toLowerCase()).filter((w) => w.length >= 3 && !SYNTAX.has(w));
 }
 
 function instructionWords(instruction: string): Set<string> {
