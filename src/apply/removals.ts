@@ -69,10 +69,6 @@ function phraseTargets(phrase: string): string[] {
   const qualified = qualifiedMembers(plain);
   const owners = new Set(qualified.values());
   for (const member of qualified.keys()) out.add(member);
-  // A lone word that is the phrase's whole first clause names the thing ("remove mailhog, we use
-  // letter_opener now", "Delete ticket."): the file must still define it to be removed.
-  const lone = /^\s*([A-Za-z_$][\w$-]*)\s*(?:,|$)/.exec(plain)?.[1];
-  if (lone && lone.length >= 3 && !STOP.has(lone.toLowerCase()) && !GENERIC.has(lone.toLowerCase()) && !KIND_WORDS.test(lone)) out.add(lone);
   const words = plain.match(/[A-Za-z_$][\w$-]*(?:\(\))?/g) ?? [];
   for (let w = 0; w < words.length; w++) {
     const word = words[w]!.replace(/\(\)$/, '');
