@@ -42,6 +42,8 @@ import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout, rena
 import { asCloseToKeptLine, closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
+import { rotatedReadings } from './rotated-gap.js';
+import { deadImportRows } from './dead-imports.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -702,6 +704,8 @@ export function analyseLoss(orig: Lines, out: Lines, original: string, update: s
   }
   const view = prepared ?? updateView(orig, original, update, instruction);
   const instructed = instructedLines(orig, instruction, view);
+  // An import the removal left without a use (dead-imports.ts) goes under the same licence.
+  if (instruction && asksForRemoval(instruction)) for (const j of deadImportRows(orig, out, update, instruction)) instructed.add(j);
   // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
   // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
   let best = analyseWith(orig, out, view, instructed, true, false);
@@ -758,7 +762,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     // A missing line's text with a comma added is that line kept, its comma carried for a member appended after it (member-separators.ts).
     const carried = new Set(missing.map((j) => `${orig.norm[j]!},`));
     for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)) || carried.has(out.norm[k]!))) inserted.push(k);
-    const adjacent = shownAdjacent(view, orig, p, q, missing);
+    // Or the same deletion read one repeated run further up or down (rotated-gap.ts).
+    const adjacent = shownAdjacent(view, orig, p, q, missing) || rotatedReadings(orig, p, q, missing, (j) => kept[j] === 1).some((r) => shownAdjacent(view, orig, r.p, r.q, r.missing));
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
     // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.

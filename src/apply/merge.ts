@@ -20,7 +20,8 @@ import { renamedOriginal, renameKeptLines, renameTokens } from './instructed-ren
 import { readsAsWholeFile, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
-import { instructedRemovals, removalTargets, removeInstructed } from './removals.js';
+import { asksForRemoval, instructedRemovals, removalTargets, removeInstructed } from './removals.js';
+import { withoutDeadImports } from './dead-imports.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
 import { newSyntaxErrors } from './syntax/parse-check.js';
@@ -91,7 +92,9 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
     restored: [],
     wholeFile: false,
   };
-  const content = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update, input.code);
+  const instructed = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update, input.code);
+  // An import whose last uses the removal took goes with them (dead-imports.ts).
+  const content = input.instruction && asksForRemoval(input.instruction) ? withoutDeadImports(instructed, input.code, input.update, input.instruction) : instructed;
   return keepOriginal(input, { content, model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
 }
 
