@@ -56,7 +56,7 @@ export function foldLaidOutLists(lines: readonly string[], origTrimmed: readonly
 
 function foldAt(lines: readonly string[], i: number, origTrimmed: readonly string[], origSet: ReadonlySet<string>): Fold | null {
   const head = lines[i]!.trim();
-  if (!/[[({]$/.test(head) || head.length < 3 || origSet.has(head)) return null;
+  if (!/[[({]$/.test(head) || head.length < 3) return null;
   // The original writes this list on one line: a row with the same head whose list closes on it.
   const open = head.length - 1;
   const oneLine = origTrimmed.some((t) => t.length > head.length && t.startsWith(head) && (bracketLists(t)?.some((l) => l.open === open && l.close > open) ?? false));
@@ -96,4 +96,30 @@ export function unfold(expanded: string | null, fold: Fold): string[] {
   const l = bracketLists(expanded)?.find((x) => x.open === fold.open);
   if (!l || l.elements.some((e) => /^(?:\.{3}|…)$/.test(expanded.slice(e.start, e.end)))) return fold.rows;
   return respread(expanded, fold.open, fold.spread, fold.read) ?? fold.rows;
+}
+
+/** Original lines looked at above a laid-out list for one that places it. */
+const ANCHOR_ROWS = 3;
+
+/**
+ * The original lines to show above a laid-out list expanded from original line j, when the update
+ * row above it is a marker: the nearest line above j that the original has once and those between.
+ * The laid-out rows are all new text (their head, `import {`, starts several original lines), so
+ * the line merge has nothing to place them by and may take them for an edit of another line with
+ * that head; the original line above the one they replace places them there. None when no line in
+ * reach is unique, or when the update shows that line itself.
+ */
+export function anchorAbove(lines: readonly string[], i: number, j: number, origLines: readonly string[], origTrimmed: readonly string[], origSet: ReadonlySet<string>): string[] {
+  let k = i - 1;
+  while (k >= 0 && !lines[k]!.trim()) k--;
+  if (k < 0 || !isMarkerLine(lines[k]!.trim(), origSet)) return [];
+  for (let y = j - 1, seen = 0; y >= 0 && seen < ANCHOR_ROWS; y--) {
+    const t = origTrimmed[y]!;
+    if (!t) continue;
+    seen++;
+    if (origTrimmed.indexOf(t) !== y || origTrimmed.lastIndexOf(t) !== y) continue;
+    // A line the update shows itself places the rows already (the marker between stands for nothing).
+    return lines.some((l) => l.trim() === t) ? [] : origLines.slice(y, j);
+  }
+  return [];
 }
