@@ -8,7 +8,7 @@
 // certain: the line then stays as written and the no-loss pass keeps the original line.
 import { bracketLists, collapsedValue, elementKey, gluedMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
 import { expandElision, lineElision } from './line-elision.js';
-import { anchorAbove, foldLaidOutLists, unfold } from './laid-out-lists.js';
+import { anchorRows, foldLaidOutLists, unfold } from './laid-out-lists.js';
 import { isMarkerLine } from './markers.js';
 import { respread, spreadList, type SpreadList } from './spread-lists.js';
 
@@ -394,7 +394,7 @@ function expandLists(update: string[], i: number, orig: Original, onPick?: OnPic
 
 /**
  * The update's laid-out lists (laid-out-lists.ts) expanded from the one-line original lists they
- * lay out, each after the original lines that place it; a list that is not expanded keeps its
+ * lay out, each between the original lines that place it; a list that is not expanded keeps its
  * rows, for the per-line expansion. `done` holds the rows not to expand again. Null when none is.
  */
 function expandLaidOut(lines: string[], crs: string[], cr: string, orig: Original): { lines: string[]; crs: string[]; done: Set<number> } | null {
@@ -412,7 +412,8 @@ function expandLaidOut(lines: string[], crs: string[], cr: string, orig: Origina
       out.push(...lines.slice(x, x + n));
       outCrs.push(...crs.slice(x, x + n));
     } else {
-      const placed = [...anchorAbove(folded.lines, i, from, orig.lines, orig.trimmed, orig.set), ...rows];
+      const around = (step: 1 | -1) => anchorRows(folded.lines, i, from, step, orig.lines, orig.trimmed, orig.set);
+      const placed = [...around(-1), ...rows, ...around(1)];
       for (let k = 0; k < placed.length; k++) done.add(out.length + k);
       out.push(...placed);
       outCrs.push(...placed.map((_, k) => (k < placed.length - 1 ? cr : crs[x + n - 1]!)));

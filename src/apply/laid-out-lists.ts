@@ -102,24 +102,26 @@ export function unfold(expanded: string | null, fold: Fold): string[] {
 const ANCHOR_ROWS = 3;
 
 /**
- * The original lines to show above a laid-out list expanded from original line j, when the update
- * row above it is a marker: the nearest line above j that the original has once and those between.
- * The laid-out rows are all new text (their head, `import {`, starts several original lines), so
- * the line merge has nothing to place them by and may take them for an edit of another line with
- * that head; the original line above the one they replace places them there. None when no line in
- * reach is unique, or when the update shows that line itself.
+ * The original lines to show above (step -1) or below (+1) a laid-out list expanded from original
+ * line j, when the update row on that side of it is a marker: the nearest line on that side of j
+ * that the original has once, and those between. The laid-out rows are all new text (their head,
+ * `import {`, starts several original lines), so the line merge has nothing to place them by and
+ * may take them for an edit of another line with that head, or the line next to them for the one
+ * they replace; the original lines around the one they replace place them there. None when no line
+ * in reach is unique, or when the update shows that line itself.
  */
-export function anchorAbove(lines: readonly string[], i: number, j: number, origLines: readonly string[], origTrimmed: readonly string[], origSet: ReadonlySet<string>): string[] {
-  let k = i - 1;
-  while (k >= 0 && !lines[k]!.trim()) k--;
-  if (k < 0 || !isMarkerLine(lines[k]!.trim(), origSet)) return [];
-  for (let y = j - 1, seen = 0; y >= 0 && seen < ANCHOR_ROWS; y--) {
+export function anchorRows(lines: readonly string[], i: number, j: number, step: 1 | -1, origLines: readonly string[], origTrimmed: readonly string[], origSet: ReadonlySet<string>): string[] {
+  let k = i + step;
+  while (k >= 0 && k < lines.length && !lines[k]!.trim()) k += step;
+  if (j < 0 || k < 0 || k >= lines.length || !isMarkerLine(lines[k]!.trim(), origSet)) return [];
+  for (let y = j + step, seen = 0; y >= 0 && y < origTrimmed.length && seen < ANCHOR_ROWS; y += step) {
     const t = origTrimmed[y]!;
     if (!t) continue;
     seen++;
     if (origTrimmed.indexOf(t) !== y || origTrimmed.lastIndexOf(t) !== y) continue;
     // A line the update shows itself places the rows already (the marker between stands for nothing).
-    return lines.some((l) => l.trim() === t) ? [] : origLines.slice(y, j);
+    if (lines.some((l) => l.trim() === t)) return [];
+    return step < 0 ? origLines.slice(y, j) : origLines.slice(j + 1, y + 1);
   }
   return [];
 }
