@@ -8,7 +8,7 @@
 // certain: the line then stays as written and the no-loss pass keeps the original line.
 import { bracketLists, collapsedValue, elementKey, gluedMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
 import { expandElision, lineElision } from './line-elision.js';
-import { foldLaidOutLists, unfold } from './laid-out-lists.js';
+import { anchorRows, foldLaidOutLists, unfold } from './laid-out-lists.js';
 import { isMarkerLine } from './markers.js';
 import { respread, spreadList, type SpreadList } from './spread-lists.js';
 
@@ -108,6 +108,16 @@ function soleBest<C>(cands: readonly C[], score: (c: C) => number): C | null {
     else if (n === bestScore && n > 0) tie = true;
   }
   return tie ? null : best;
+}
+
+/**
+ * Among lines nothing else tells apart, the one whose list the update's markers can be expanded
+ * from, when it alone can (or alone shares the most shown elements among those that can): a marker stands for elements, so a line with none where it stands
+ * (`{ buffer, pos }` for `buffer, /* ... *\/ pos, posNext`) is not the line it abbreviates.
+ */
+function soleExpandable(cands: Candidate[], line: string, g: BracketList, orig: Original): Candidate | null {
+  const ok = cands.filter((c) => expandList(line, g, c, orig) !== null);
+  return ok.length === 1 ? ok[0]! : bySharedElements(ok, line, g);
 }
 
 /** Update lines looked at above a line for the original context that places it. */
@@ -293,7 +303,7 @@ function isSubscript(line: string, g: BracketList): boolean {
 type ListMode = 'commas' | 'value' | 'words';
 
 /** Update line i with list g expanded from the original line with the same head, or null. */
-function expandAt(update: string[], i: number, line: string, g: BracketList, mode: ListMode, orig: Original): string | null {
+function expandAt(update: string[], i: number, line: string, g: BracketList, mode: ListMode, orig: Original, onPick?: OnPick): string | null {
   const indent = line.length - line.trimStart().length;
   const head = line.slice(indent, g.open + 1);
   if (head.slice(0, -1).trim().length < 2) return null;
@@ -311,8 +321,9 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, mod
       if (spread) cands.push({ j, text: spread.text, list: spread.list, spread });
     }
   });
-  const c = pickCandidate(cands, update, i, orig, (left) => bySharedElements(left, line, g) ?? byContextAbove(left, update, i, orig));
+  const c = pickCandidate(cands, update, i, orig, (left) => bySharedElements(left, line, g) ?? byContextAbove(left, update, i, orig) ?? soleExpandable(left, line, g, orig));
   const out = c && expandList(line, g, c, orig);
+  if (out) onPick?.(g.open, c.j);
   if (!out || !c.spread) return out;
   return respread(out, g.open, c.spread, orig.lines)?.join('\n') ?? null;
 }
@@ -320,9 +331,12 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, mod
 const holdsMarker = (line: string, l: BracketList) =>
   l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)) || gluedMarker(line, e) !== null || collapsedValue(line.slice(e.start, e.end)));
 
+/** Told the original line a list of the update line (opening at `open`) was expanded from. */
+type OnPick = (open: number, j: number) => void;
+
 /** Update line i with every marker it holds expanded, or null when none could be. */
-function expandLine(update: string[], i: number, orig: Original): string | null {
-  return expandLists(update, i, orig) ?? expandOutsideLists(update, i, orig);
+function expandLine(update: string[], i: number, orig: Original, onPick?: OnPick): string | null {
+  return expandLists(update, i, orig, onPick) ?? expandOutsideLists(update, i, orig);
 }
 
 /** A marker outside the line's brackets (line-elision.ts), from the one original line it names. */
@@ -339,7 +353,7 @@ function expandOutsideLists(update: string[], i: number, orig: Original): string
 }
 
 /** Update line i with every marker element of its bracketed or value lists expanded, or null. */
-function expandLists(update: string[], i: number, orig: Original): string | null {
+function expandLists(update: string[], i: number, orig: Original, onPick?: OnPick): string | null {
   let line = update[i]!;
   let changed = false;
   let limit = Infinity;
@@ -351,7 +365,7 @@ function expandLists(update: string[], i: number, orig: Original): string | null
     for (const l of lists) if (l.close >= 0 && l.open < limit && (!g || l.open > g.open) && holdsMarker(line, l)) g = l;
     if (!g) break;
     limit = g.open;
-    const next = expandAt(update, i, line, g, 'commas', orig);
+    const next = expandAt(update, i, line, g, 'commas', orig, onPick);
     // A list written back over several rows ends the line's expansion.
     if (next?.includes('\n')) return next;
     if (next) {
@@ -378,35 +392,50 @@ function expandLists(update: string[], i: number, orig: Original): string | null
   return expandAt(update, i, line, v, 'value', orig);
 }
 
+/**
+ * The update's laid-out lists (laid-out-lists.ts) expanded from the one-line original lists they
+ * lay out, each between the original lines that place it; a list that is not expanded keeps its
+ * rows, for the per-line expansion. `done` holds the rows not to expand again. Null when none is.
+ */
+function expandLaidOut(lines: string[], crs: string[], cr: string, orig: Original): { lines: string[]; crs: string[]; done: Set<number> } | null {
+  const folded = foldLaidOutLists(lines, orig.trimmed, orig.set);
+  if (!folded) return null;
+  const out: string[] = [];
+  const outCrs: string[] = [];
+  const done = new Set<number>();
+  for (let i = 0, x = 0; i < folded.lines.length; i++) {
+    const fold = folded.folds.get(i);
+    const n = fold?.rows.length ?? 1;
+    let from = -1;
+    const rows = fold ? unfold(expandLine(folded.lines, i, orig, (open, j) => (from = open === fold.open ? j : from)), fold) : null;
+    if (!fold || !rows || rows === fold.rows) {
+      out.push(...lines.slice(x, x + n));
+      outCrs.push(...crs.slice(x, x + n));
+    } else {
+      const around = (step: 1 | -1) => anchorRows(folded.lines, i, from, step, orig.lines, orig.trimmed, orig.set);
+      const placed = [...around(-1), ...rows, ...around(1)];
+      for (let k = 0; k < placed.length; k++) done.add(out.length + k);
+      out.push(...placed);
+      outCrs.push(...placed.map((_, k) => (k < placed.length - 1 ? cr : crs[x + n - 1]!)));
+    }
+    x += n;
+  }
+  return done.size > 0 ? { lines: out, crs: outCrs, done } : null;
+}
+
 /** The update with every inline marker it can place expanded from the original; other lines stay. */
 export function expandInlineMarkers(update: string, code: string): string {
   if (!MAYBE_MARKER.test(update)) return update;
   let lines = update.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   const cr = update.includes('\r\n') ? '\r' : '';
-  let crs = update.split('\n').map((l) => (l.endsWith('\r') ? '\r' : ''));
-  let orig: Original | null = null;
-  // A one-line list laid out over rows with a marker row: folded back into one line first (laid-out-lists.ts).
-  const folded = foldLaidOutLists(lines, (orig ??= readOriginal(code)).trimmed, orig.set);
-  if (folded) {
-    let x = 0;
-    crs = folded.lines.map((_, i) => {
-      const c = crs[x] ?? '';
-      x += folded.folds.get(i)?.rows.length ?? 1;
-      return c;
-    });
-    lines = folded.lines;
-  }
-  let changed = false;
+  let crs: string[] = update.split('\n').map((l) => (l.endsWith('\r') ? '\r' : ''));
+  const orig = readOriginal(code);
+  // A one-line list laid out over rows with a marker row: expanded as that one line first.
+  const laid = expandLaidOut(lines, crs, cr, orig);
+  if (laid) [lines, crs] = [laid.lines, laid.crs];
+  let changed = laid !== null;
   const out = lines.map((l, i) => {
-    const fold = folded?.folds.get(i);
-    if (fold) {
-      const rows = unfold(expandLine(lines, i, orig!), fold);
-      changed ||= rows !== fold.rows;
-      return rows.join(`${cr}\n`) + crs[i]!;
-    }
-    if (!MAYBE_MARKER.test(l)) return l + crs[i]!;
-    orig ??= readOriginal(code);
-    if (isMarkerLine(l, orig.set)) return l + crs[i]!;
+    if (laid?.done.has(i) || !MAYBE_MARKER.test(l) || isMarkerLine(l, orig.set)) return l + crs[i]!;
     const e = expandLine(lines, i, orig);
     if (e === null) return l + crs[i]!;
     changed = true;

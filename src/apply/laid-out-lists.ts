@@ -56,7 +56,7 @@ export function foldLaidOutLists(lines: readonly string[], origTrimmed: readonly
 
 function foldAt(lines: readonly string[], i: number, origTrimmed: readonly string[], origSet: ReadonlySet<string>): Fold | null {
   const head = lines[i]!.trim();
-  if (!/[[({]$/.test(head) || head.length < 3 || origSet.has(head)) return null;
+  if (!/[[({]$/.test(head) || head.length < 3) return null;
   // The original writes this list on one line: a row with the same head whose list closes on it.
   const open = head.length - 1;
   const oneLine = origTrimmed.some((t) => t.length > head.length && t.startsWith(head) && (bracketLists(t)?.some((l) => l.open === open && l.close > open) ?? false));
@@ -96,4 +96,32 @@ export function unfold(expanded: string | null, fold: Fold): string[] {
   const l = bracketLists(expanded)?.find((x) => x.open === fold.open);
   if (!l || l.elements.some((e) => /^(?:\.{3}|…)$/.test(expanded.slice(e.start, e.end)))) return fold.rows;
   return respread(expanded, fold.open, fold.spread, fold.read) ?? fold.rows;
+}
+
+/** Original lines looked at above a laid-out list for one that places it. */
+const ANCHOR_ROWS = 3;
+
+/**
+ * The original lines to show above (step -1) or below (+1) a laid-out list expanded from original
+ * line j, when the update row on that side of it is a marker: the nearest line on that side of j
+ * that the original has once, and those between. The laid-out rows are all new text (their head,
+ * `import {`, starts several original lines), so the line merge has nothing to place them by and
+ * may take them for an edit of another line with that head, or the line next to them for the one
+ * they replace; the original lines around the one they replace place them there. None when no line
+ * in reach is unique, or when the update shows that line itself.
+ */
+export function anchorRows(lines: readonly string[], i: number, j: number, step: 1 | -1, origLines: readonly string[], origTrimmed: readonly string[], origSet: ReadonlySet<string>): string[] {
+  let k = i + step;
+  while (k >= 0 && k < lines.length && !lines[k]!.trim()) k += step;
+  if (j < 0 || k < 0 || k >= lines.length || !isMarkerLine(lines[k]!.trim(), origSet)) return [];
+  for (let y = j + step, seen = 0; y >= 0 && y < origTrimmed.length && seen < ANCHOR_ROWS; y += step) {
+    const t = origTrimmed[y]!;
+    if (!t) continue;
+    seen++;
+    if (origTrimmed.indexOf(t) !== y || origTrimmed.lastIndexOf(t) !== y) continue;
+    // A line the update shows itself places the rows already (the marker between stands for nothing).
+    if (lines.some((l) => l.trim() === t)) return [];
+    return step < 0 ? origLines.slice(y, j) : origLines.slice(j + 1, y + 1);
+  }
+  return [];
 }
