@@ -11,31 +11,25 @@
 // itself (the next line is deeper, or an opening bracket alone), both at the original's indentation,
 // the second inside the first's block in the original. Not from the file's first line in an update
 // without markers, which may be the whole new file.
-import { splitLines, type Lines } from './lines.js';
+import { solidRow, splitLines, type Lines } from './lines.js';
 import { buildIndex } from './merge-context.js';
 import { markerLines } from './markers.js';
 
 /** A line that is only opening brackets (Allman style): it belongs to the head above it. */
 const OPENER_ONLY = /^[{([]+$/;
 
-/** Next non-blank row of l after x, or -1. */
-function nextSolid(l: Lines, x: number): number {
-  for (let y = x + 1; y < l.text.length; y++) if (!l.blank[y]) return y;
-  return -1;
-}
-
 /** Update line x opens a block: the next line is deeper, or an opening bracket alone at its indentation. */
 function headsBlock(u: Lines, x: number): boolean {
-  const n = nextSolid(u, x);
+  const n = solidRow(u, x, 1);
   return n >= 0 && (u.indent[n]! > u.indent[x]! || (u.indent[n] === u.indent[x] && OPENER_ONLY.test(u.norm[n]!)));
 }
 
 /** Every update line after x (an opening bracket alone right under it aside) is deeper than x: the update leaves x's block open. */
 function leftOpen(u: Lines, x: number): boolean {
-  let y = nextSolid(u, x);
-  if (y >= 0 && u.indent[y] === u.indent[x] && OPENER_ONLY.test(u.norm[y]!)) y = nextSolid(u, y);
+  let y = solidRow(u, x, 1);
+  if (y >= 0 && u.indent[y] === u.indent[x] && OPENER_ONLY.test(u.norm[y]!)) y = solidRow(u, y, 1);
   if (y < 0) return false;
-  for (; y >= 0; y = nextSolid(u, y)) if (u.indent[y]! <= u.indent[x]!) return false;
+  for (; y >= 0; y = solidRow(u, y, 1)) if (u.indent[y]! <= u.indent[x]!) return false;
   return true;
 }
 
@@ -61,16 +55,16 @@ export function showHeadPath(update: string, code: string): string {
     return r && r.length === 1 && orig.indent[r[0]!] === u.indent[x] ? r[0]! : -1;
   };
   const inserts = new Map<number, [number, number]>();
-  let a = nextSolid(u, -1);
+  let a = solidRow(u, -1, 1);
   // From the file's first line, without markers, it may be the whole new file (loss.ts readsAsWholeFile): that reading decides.
   let i = a >= 0 ? rowOf(a) : -1;
-  if (i === nextSolid(orig, -1) && !isMarker.includes(true)) return update;
+  if (i === solidRow(orig, -1, 1) && !isMarker.includes(true)) return update;
   while (a >= 0 && i >= 0) {
-    const b = nextSolid(u, a);
+    const b = solidRow(u, a, 1);
     if (b < 0 || isMarker[b]) break;
     const opener = OPENER_ONLY.test(u.norm[b]!);
     // An opening bracket alone is the one right under the head's original row.
-    const next = nextSolid(orig, i);
+    const next = solidRow(orig, i, 1);
     const j = opener ? (next >= 0 && orig.norm[next] === u.norm[b] ? next : -1) : rowOf(b);
     if (j <= i || (!opener && !headsBlock(u, b)) || !leftOpen(u, a) || !inside(orig, i, j)) break;
     if (j > i + 1) inserts.set(a, [i + 1, j]);
