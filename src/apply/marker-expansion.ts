@@ -8,6 +8,7 @@ import { expandSpannedMarkers } from './spanned-markers.js';
 import { expandTrailingMarkers } from './trailing-marker.js';
 import { closeUnclosedMiddles } from './unclosed-middle.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
+import { showHeadPath } from './open-heads.js';
 
 export function expandMarkersInLines(update: string, code: string): string {
   return expandInlineMarkers(expandSpannedMarkers(expandTrailingMarkers(update, code), code), code);
@@ -18,5 +19,5 @@ export function expandMarkersInLines(update: string, code: string): string {
  *  snippet that stops inside its blocks implies written out (unclosed-tail.ts), and those a snippet
  *  leaves out before a dedent in its middle (unclosed-middle.ts). */
 export function expandUpdate(update: string, code: string): string {
-  return closeUnclosedTail(closeUnclosedMiddles(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code), code);
+  return showHeadPath(closeUnclosedTail(closeUnclosedMiddles(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code), code), code);
 }

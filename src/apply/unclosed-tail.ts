@@ -12,11 +12,14 @@
 import { CLOSING_BRACKET, closesAt, forEachCodeBracket } from './brackets.js';
 import { normalize, splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
+import { openKeywordBlocks } from './keyword-blocks.js';
 
 interface Opener {
   line: number;
   /** Brackets this line opens and leaves open, in order. */
   chars: string[];
+  /** The closing line's text when a word closes the block (`end`: keyword-blocks.ts). */
+  closer?: string;
 }
 
 /**
@@ -145,7 +148,8 @@ export function closeUnclosedTail(update: string, code: string): string {
   if (isMarker[last]) return update;
   let start = last;
   while (start > 0 && !isMarker[start - 1]) start--;
-  const open = openBlocks(u.text, start, last);
+  const brackets = openBlocks(u.text, start, last);
+  const open: Opener[] = brackets.length > 0 ? brackets : openKeywordBlocks(u, start, last, orig).map((b) => ({ ...b, chars: [] }));
   if (open.length === 0) return update;
   // The snippet ends with new code inside its innermost block.
   if (open[open.length - 1]!.line >= last) return update;
@@ -173,7 +177,7 @@ export function closeUnclosedTail(update: string, code: string): string {
   const added: string[] = [];
   for (const o of closing) {
     const t = u.text[o.line]!;
-    added.push(t.slice(0, t.length - t.trimStart().length) + closerText(closers, normalize(t), o.chars));
+    added.push(t.slice(0, t.length - t.trimStart().length) + (o.closer ?? closerText(closers, normalize(t), o.chars)));
   }
   // A new block written after a blank line (its own paragraph) ends with one too.
   const outer = head(closing[closing.length - 1]!.line);
