@@ -1,7 +1,7 @@
 // A block shown as its head, a marker indented deeper and nothing else before the head's own closer
 // (`location @app {` / `# ... unchanged` / `}`; `worker:` / `# ... unchanged ...` / the next key, where
-// the update goes on with another marker left of it or with the original line right after the block:
-// a head without a closer over a deeper marker is as often "this block and what follows"):
+// the update goes on with another marker left of it: a head without a closer over a deeper marker is
+// as often "this block and what follows", or the block less what the instruction removes):
 // the multi-line form of a collapsed block (collapsed-blocks.ts). The update says "this block stays,
 // its body as it was". Read as lines, the head alone weighs one line, and a new sibling written just
 // above it in the shape of that block (`location /imports/ {` with the same proxy lines) outweighs it:
@@ -130,15 +130,9 @@ export function expandShownHeadBodies(update: string, code: string): string {
     if (j === null) continue;
     const body = originalBody(orig, j, brace);
     if (!body) continue;
-    let end = body[1];
-    if (!brace) {
-      const next = nextSolid(orig, end);
-      const followsBlock = after < plain.length && next < orig.length && plain[after]!.trim() === orig[next]!.trim();
-      if (!(after < plain.length && markers[after]) && !followsBlock) continue;
-      // Shown right against the next line, the block's blank lines before it are the original's.
-      if (followsBlock && after === m + 1) end = next;
-    }
-    bodyFor.set(m, orig.slice(body[0], end));
+    // A colon head's marker is its whole body only where another marker left of it follows.
+    if (!brace && !(after < plain.length && markers[after])) continue;
+    bodyFor.set(m, orig.slice(body[0], body[1]));
   }
   // The markers say the update is a snippet; writing out the only ones would make it read as the whole file.
   if (bodyFor.size === 0 || bodyFor.size === markers.filter(Boolean).length) return update;
