@@ -13,7 +13,7 @@
 import { solidRow, type Lines } from './lines.js';
 
 /** First words that make a `word (…) {` line a statement, not a definition head. */
-const CONTROL = new Set([
+export const CONTROL = new Set([
   'if', 'for', 'foreach', 'while', 'switch', 'catch', 'with', 'when', 'match', 'until', 'unless', 'elif', 'else', 'do', 'try',
   'return', 'new', 'await', 'yield', 'throw', 'throws', 'case', 'using', 'lock', 'fixed', 'synchronized', 'guard', 'loop', 'select',
   'defer', 'go', 'print', 'echo', 'puts', 'raise', 'assert', 'not', 'and', 'or', 'in', 'of', 'is', 'as', 'delete', 'typeof',

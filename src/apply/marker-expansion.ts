@@ -4,6 +4,7 @@
 // the elements of one line (inline-markers.ts).
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { expandInlineMarkers } from './inline-markers.js';
+import { expandShownHeadBodies } from './shown-head-body.js';
 import { expandSpannedMarkers } from './spanned-markers.js';
 import { expandTrailingMarkers } from './trailing-marker.js';
 import { closeUnclosedMiddles } from './unclosed-middle.js';
@@ -15,9 +16,10 @@ export function expandMarkersInLines(update: string, code: string): string {
 }
 
 /** The update as placement and the no-loss check (loss.ts) both read it: markers inside lines
- *  expanded, blocks collapsed onto one line expanded (collapsed-blocks.ts), and the closing lines a
+ *  expanded, blocks collapsed onto one line expanded (collapsed-blocks.ts) or shown as a head over a
+ *  marker that is their whole body (shown-head-body.ts), and the closing lines a
  *  snippet that stops inside its blocks implies written out (unclosed-tail.ts), and those a snippet
  *  leaves out before a dedent in its middle (unclosed-middle.ts). */
 export function expandUpdate(update: string, code: string): string {
-  return showHeadPath(closeUnclosedTail(closeUnclosedMiddles(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code), code), code);
+  return showHeadPath(closeUnclosedTail(closeUnclosedMiddles(expandShownHeadBodies(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code), code), code), code);
 }

@@ -11,6 +11,7 @@
 // the last member shown this way keeps the old member beside the new one: visible, never lost.)
 import { openHeadIdentity } from './block-names.js';
 import { bracketDelta, closesAt } from './brackets.js';
+import { keyedBlockHeadName } from './keyed-block-head.js';
 import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
 import { renamedInPlace, solidRow, type Lines } from './lines.js';
@@ -35,9 +36,9 @@ function namedIn(o: Lines): Set<string> {
   return set;
 }
 
-/** The name a line heads (line-identity.ts), or the definition it heads with its parameters going on below. */
+/** The name a line heads (line-identity.ts), the definition it heads with its parameters going on below, or a keyed block's head. */
 function definitionName(norm: string): string | null {
-  return lineIdentity(norm) ?? openHeadIdentity(norm);
+  return lineIdentity(norm) ?? openHeadIdentity(norm) ?? keyedBlockHeadName(norm);
 }
 
 /** End (exclusive) of the definition headed at h: past a parameter list over several lines, its body's `{` below (Allman). */

@@ -1,0 +1,27 @@
+// The name a brace block head of a declarative text gives its block: a style rule's selector
+// (`.btn--ghost {`, `&.is-active {`), a directive with its arguments (`location /imports/ {`,
+// `handle /static/* {`), an attribute path or key set to a block (`programs.fzf = {`,
+// `"staging": {`). Such blocks are siblings told apart only by that head; their bodies are written
+// alike (the same proxy lines, the same colours). new-members.ts reads a head the original has
+// nowhere as a new definition, so the lines it copies from a sibling do not anchor on that sibling.
+// Control statements (`if err != nil {`, `} else {`), calls and literals are no such heads.
+import { CONTROL } from './block-names.js';
+
+/** Words that open a statement, not a named block: declarations of variables, blocks of code. */
+const STATEMENT_WORDS = new Set(['const', 'let', 'var', 'val', 'my', 'local', 'export', 'default', 'unsafe', 'finally', 'else']);
+
+/** Head text before a ` {` that ends the line: no brackets, quotes only around a key, no operators of code. */
+const KEYED_HEAD = /^([^\s{}()=;,]+(?:\s+[^\s{}()=;,]+)*?)\s*(?:=|:)?\s+\{$/;
+/** Operators of code that a selector, directive or key never holds. */
+const CODE_OPERATOR = /=>|->|:=|==|!=|&&|\|\||<-|\+\+|--\s/;
+
+/** The name the head gives its block, or null when the line is no keyed block head. */
+export function keyedBlockHeadName(norm: string): string | null {
+  const m = KEYED_HEAD.exec(norm);
+  if (!m || CODE_OPERATOR.test(norm)) return null;
+  const head = m[1]!;
+  // A control word anywhere makes it a statement (`msg match {`, `for x in xs {`).
+  const words = head.split(/\s+/);
+  if (STATEMENT_WORDS.has(words[0]!) || words.some((w) => CONTROL.has(w)) || /^[}\])]/.test(head)) return null;
+  return `block ${head}`;
+}
