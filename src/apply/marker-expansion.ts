@@ -19,7 +19,8 @@ export function expandMarkersInLines(update: string, code: string): string {
  *  expanded, blocks collapsed onto one line expanded (collapsed-blocks.ts) or shown as a head over a
  *  marker that is their whole body (shown-head-body.ts), and the closing lines a
  *  snippet that stops inside its blocks implies written out (unclosed-tail.ts), and those a snippet
- *  leaves out before a dedent in its middle (unclosed-middle.ts). */
+ *  leaves out before a dedent in its middle (unclosed-middle.ts); the original lines between the heads
+ *  a snippet opens with and leaves open are kept (open-heads.ts). */
 export function expandUpdate(update: string, code: string): string {
   return showHeadPath(closeUnclosedTail(closeUnclosedMiddles(expandShownHeadBodies(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code), code), code), code);
 }
