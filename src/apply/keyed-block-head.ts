@@ -17,7 +17,19 @@ const CODE_OPERATOR = /=>|->|:=|==|!=|&&|\|\||<-|\+\+|--\s/;
 
 /** The name the head gives its block, or null when the line is no keyed block head. */
 export function keyedBlockHeadName(norm: string): string | null {
-  const m = KEYED_HEAD.exec(norm);
+  return headName(KEYED_HEAD.exec(norm), norm);
+}
+
+/** The same block written whole on one line (`analysis = { typeCheckingMode = "basic" },`): the update
+ *  may lay it out over several, under the same head, as that block's edit. */
+const ONE_LINE_BLOCK = /^([^\s{}()=;,]+(?:\s+[^\s{}()=;,]+)*?)\s*(?:=|:)?\s+\{.*\}[,;]?$/;
+
+/** The name a keyed block head gives its block, whether its body goes on below or closes on the line. */
+export function keyedBlockName(norm: string): string | null {
+  return keyedBlockHeadName(norm) ?? headName(ONE_LINE_BLOCK.exec(norm), norm);
+}
+
+function headName(m: RegExpExecArray | null, norm: string): string | null {
   if (!m || CODE_OPERATOR.test(norm)) return null;
   const head = m[1]!;
   // A control word anywhere makes it a statement (`msg match {`, `for x in xs {`).

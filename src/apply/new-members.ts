@@ -11,7 +11,7 @@
 // the last member shown this way keeps the old member beside the new one: visible, never lost.)
 import { openHeadIdentity } from './block-names.js';
 import { bracketDelta, closesAt } from './brackets.js';
-import { keyedBlockHeadName } from './keyed-block-head.js';
+import { keyedBlockHeadName, keyedBlockName } from './keyed-block-head.js';
 import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
 import { renamedInPlace, solidRow, type Lines } from './lines.js';
@@ -28,7 +28,7 @@ function namedIn(o: Lines): Set<string> {
     set = new Set<string>();
     for (let j = 0; j < o.text.length; j++) {
       if (o.blank[j]) continue;
-      const id = definitionName(o.norm[j]!);
+      const id = definitionName(o.norm[j]!) ?? keyedBlockName(o.norm[j]!);
       if (id !== null) set.add(id);
     }
     identities.set(o, set);
