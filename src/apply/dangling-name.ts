@@ -1,5 +1,6 @@
-// A definition line is not replaced by a line that defines another name while the merged file
-// still uses the old one: a rename carried through the file leaves no use of the old name behind,
+// A declaration line (loss.ts asks this only of lines that head no block: an interface, protocol or
+// trait member, a prototype) is not replaced by a line that defines another name while the merged
+// file still uses the old one: a rename carried through the file leaves no use of the old name behind,
 // and a definition whose callers stay is still needed. The line defining the other name is new
 // beside it (`fun setTyping(…)` kept under `fun addReaction(…)` added before it, `store.setTyping(`
 // still called further down).

@@ -804,7 +804,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
-          !foreignHead(j, k) && !leavesNameDangling(orig, j, out, k)) {
+          !foreignHead(j, k) && !(leavesNameDangling(orig, j, out, k) && !headsBlock(orig, j))) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
