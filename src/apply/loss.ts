@@ -44,6 +44,7 @@ import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
 import { rotatedReadings } from './rotated-gap.js';
 import { deadImportRows } from './dead-imports.js';
+import { leavesNameDangling } from './dangling-name.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -816,7 +817,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!, movedEdit(orig, j, out, k) && !asCloseToKeptLine(orig, j, out.norm[k]!, (y) => kept[y] === 1)) && !editOfOther(j, out.norm[k]!) &&
-          !foreignHead(j, k)) {
+          !foreignHead(j, k) && !(leavesNameDangling(orig, j, out, k) && !headsBlock(orig, j))) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;

@@ -1,0 +1,44 @@
+// A declaration line (loss.ts asks this only of lines that head no block: an interface, protocol or
+// trait member, a prototype) is not replaced by a line that defines another name while the merged
+// file still uses the old one: a rename carried through the file leaves no use of the old name behind,
+// and a definition whose callers stay is still needed. The line defining the other name is new
+// beside it (`fun setTyping(…)` kept under `fun addReaction(…)` added before it, `store.setTyping(`
+// still called further down).
+import { lineIdentity } from './line-identity.js';
+import { tokens, type Lines } from './lines.js';
+
+/** The plain name a definition line defines (`def name`, a Go method's method name), or null. */
+function definedName(norm: string): string | null {
+  const id = lineIdentity(norm);
+  const m = id === null ? null : /^def (?:[\w$]+\.)?([A-Za-z_$][\w$]*)$/.exec(id);
+  return m ? m[1]! : null;
+}
+
+/** Per name, how many lines of a text use it other than to define it, built once per text and name. */
+const counted = new WeakMap<Lines, Map<string, number>>();
+
+function usesOf(l: Lines, name: string): number {
+  let c = counted.get(l);
+  if (!c) counted.set(l, (c = new Map()));
+  let n = c.get(name);
+  if (n === undefined) {
+    n = 0;
+    for (const norm of l.norm) if (norm.includes(name) && tokens(norm).includes(name) && definedName(norm) !== name) n++;
+    c.set(name, n);
+  }
+  return n;
+}
+
+/**
+ * Original definition row j replaced by output row k would leave its name dangling: k defines
+ * another name, and the merged file still uses the old one exactly as often as the original did
+ * (a rename carried to the uses leaves fewer; a definition never used elsewhere is free to go).
+ */
+export function leavesNameDangling(orig: Lines, j: number, out: Lines, k: number): boolean {
+  const from = definedName(orig.norm[j]!);
+  if (from === null) return false;
+  const to = definedName(out.norm[k]!);
+  if (to === null || to === from) return false;
+  const uses = usesOf(out, from);
+  return uses > 0 && uses >= usesOf(orig, from);
+}

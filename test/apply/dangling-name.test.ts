@@ -1,0 +1,107 @@
+// A definition is not replaced by one of another name while the merged file still uses the old
+// name as often as before (dangling-name.ts). Held-out round au-ay lost an interface method this
+// way (Kotlin); the tests are Swift, Go and Python.
+import { describe, expect, it } from 'vitest';
+import { judged, lines } from './judged.js';
+import { checkLoss } from '../../src/apply/loss.js';
+
+const goStore = lines([
+  'type Store interface {',
+  '\tSaveUser(ctx context.Context, u *User) error',
+  '\tSetStatus(ctx context.Context, id string, status string) error',
+  '\tClose() error',
+  '}',
+  '',
+  'func (s *Service) Activate(ctx context.Context, id string) error {',
+  '\treturn s.store.SetStatus(ctx, id, "active")',
+  '}',
+]);
+
+describe('a definition whose name the merged file still uses is not replaced', () => {
+  it('a new protocol method shown where a used one stood, with a new case shown where a used one stood, is new beside it (Swift)', () => {
+    const code = lines([
+    "protocol ChatStore {",
+    "    func insertMessage(channelId: String, messageId: String, text: String)",
+    "    func deleteMessage(channelId: String, messageId: String)",
+    "    func setTyping(channelId: String, userId: String)",
+    "    func setPresence(userId: String, online: Bool)",
+    "}",
+    "",
+    "struct Decoder {",
+    "    func decode(type: String, data: Data) -> Event? {",
+    "        switch type {",
+    "        case \"message.deleted\": return try? JSONDecoder().decode(MessageDeleted.self, from: data)",
+    "        case \"typing.started\": return try? JSONDecoder().decode(TypingStarted.self, from: data)",
+    "        default: return nil",
+    "        }",
+    "    }",
+    "}",
+    "",
+    "func apply(_ event: Event, to store: ChatStore) {",
+    "    if let e = event as? TypingStarted {",
+    "        store.setTyping(channelId: e.channelId, userId: e.userId)",
+    "    }",
+    "}"
+  ]);
+    const update = lines([
+    "protocol ChatStore {",
+    "    // ...",
+    "    func deleteMessage(channelId: String, messageId: String)",
+    "    func addReaction(channelId: String, messageId: String, userId: String, emoji: String)",
+    "    // ...",
+    "}",
+    "",
+    "// ...",
+    "        case \"message.deleted\": return try? JSONDecoder().decode(MessageDeleted.self, from: data)",
+    "        case \"reaction.added\": return try? JSONDecoder().decode(ReactionAdded.self, from: data)",
+    "// ..."
+  ]);
+    const good = lines([
+    "protocol ChatStore {",
+    "    func insertMessage(channelId: String, messageId: String, text: String)",
+    "    func deleteMessage(channelId: String, messageId: String)",
+    "    func addReaction(channelId: String, messageId: String, userId: String, emoji: String)",
+    "    func setTyping(channelId: String, userId: String)",
+    "    func setPresence(userId: String, online: Bool)",
+    "}",
+    "",
+    "struct Decoder {",
+    "    func decode(type: String, data: Data) -> Event? {",
+    "        switch type {",
+    "        case \"message.deleted\": return try? JSONDecoder().decode(MessageDeleted.self, from: data)",
+    "        case \"reaction.added\": return try? JSONDecoder().decode(ReactionAdded.self, from: data)",
+    "        case \"typing.started\": return try? JSONDecoder().decode(TypingStarted.self, from: data)",
+    "        default: return nil",
+    "        }",
+    "    }",
+    "}",
+    "",
+    "func apply(_ event: Event, to store: ChatStore) {",
+    "    if let e = event as? TypingStarted {",
+    "        store.setTyping(channelId: e.channelId, userId: e.userId)",
+    "    }",
+    "}"
+  ]);
+    const lossy = good.replace('    func setTyping(channelId: String, userId: String)\n', '');
+    expect(judged(code, update, lossy, good)).toEqual([3]);
+  });
+
+  it('a new interface method shown where a used one stood is new beside it (Go)', () => {
+    const update = lines(['type Store interface {', '\t// ...', '\tSaveUser(ctx context.Context, u *User) error', '\tSetRole(ctx context.Context, id string, role string) error', '\t// ...', '}']);
+    const lossy = goStore.replace('\tSetStatus(ctx context.Context, id string, status string) error', '\tSetRole(ctx context.Context, id string, role string) error');
+    const good = goStore.replace('\tSetStatus(ctx', '\tSetRole(ctx context.Context, id string, role string) error\n\tSetStatus(ctx');
+    expect(judged(goStore, update, lossy, good)).toEqual([2]);
+  });
+
+  it('a rename carried to the uses may replace the definition (Go)', () => {
+    const update = lines(['\tSaveUser(ctx context.Context, u *User) error', '\tSetState(ctx context.Context, id string, status string) error', '\t// ...', '\treturn s.store.SetState(ctx, id, "active")', '}']);
+    const renamed = goStore.replace(/SetStatus/g, 'SetState');
+    expect(checkLoss(goStore, update, null, renamed).lost).toEqual([]);
+  });
+
+  it('a definition no line uses may be renamed in place (Python)', () => {
+    const code = lines(['class Report:', '    def total(self):', '        return sum(self.rows)', '', '    def render(self):', '        return "\\n".join(self.rows)']);
+    const update = lines(['class Report:', '    # ...', '    def render_text(self):', '        return "\\n".join(self.rows)']);
+    expect(checkLoss(code, update, null, code.replace('def render(self)', 'def render_text(self)')).lost).toEqual([]);
+  });
+});
