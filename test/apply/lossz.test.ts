@@ -68,14 +68,10 @@ describe('lossz: comments the update leaves out between lines it shows adjacent'
   const update = lines(['local M = {}', '', 'function M.sum(xs)', '  local total = 0', '  for _, x in ipairs(xs) do', '    total = total + (tonumber(x) or 0)', '  end', '-- ... existing code ...']);
   const expected = original.replace('(x or 0)', '(tonumber(x) or 0)');
 
-  it('lua: fast keeps its reading but reports it; large and auto keep the comment', () => {
-    const fast = mergeApply({ code: original, update, instruction: null }, 'fast');
-    expect(fast.confidence).toBeLessThanOrEqual(0.5);
-    expect(fast.ambiguities.join(' ')).toContain('comment line(s)');
-    for (const mode of ['large', 'auto'] as const) {
+  it('lua: every mode writes the doc comment back above the edited function (usesz; fast used to report it instead)', () => {
+    for (const mode of ['fast', 'large', 'auto'] as const) {
       const r = mergeApply({ code: original, update, instruction: null }, mode);
-      expect(r.content).toBe(expected);
-      expect(r.confidence).toBeLessThanOrEqual(0.5);
+      expect(r.content, mode).toBe(expected);
     }
   });
 
