@@ -4,6 +4,7 @@
 // may license only the other (it shows a's closer next to c's annotation). Both readings give the
 // same output, so the deletion is licensed when either is.
 import { solidRow, type Lines } from './lines.js';
+import { ownerRow } from './line-identity.js';
 
 /** A gap of the output: kept rows p and q around deleted non-blank rows. */
 export interface GapReading {
@@ -16,12 +17,16 @@ export interface GapReading {
  * The other readings of the gap (p, q): the last m deleted rows equal, text for text, the m kept
  * non-blank rows ending at p (the deletion slides up by those rows), or the first m deleted rows
  * equal the m kept rows starting at q (it slides down). `kept` tells which original rows the output
- * keeps; a slid reading needs every row it moves over kept.
+ * keeps; a slid reading needs every row it moves over kept. Only a gap whose kept rows stand in one
+ * block slides: one that runs from one function's body into the next's (the first's Allman `{`
+ * slid against the second's body) is no deletion between siblings.
  */
 export function rotatedReadings(orig: Lines, p: number, q: number, missing: readonly number[], kept: (j: number) => boolean): GapReading[] {
   const out: GapReading[] = [];
   const same = (a: number, b: number): boolean => orig.norm[a] === orig.norm[b];
   const N = orig.text.length;
+  const owner = (j: number): number => (j < 0 || j >= N ? -1 : ownerRow(orig, j));
+  if (owner(p) !== owner(q)) return out;
   const solidBetween = (a: number, b: number): number[] => {
     const rows: number[] = [];
     for (let j = a + 1; j < b; j++) if (!orig.blank[j]) rows.push(j);
