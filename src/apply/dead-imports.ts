@@ -57,8 +57,11 @@ function lineWords(text: string): string[] {
   return (text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').match(/[A-Z]+(?![a-z])|[A-Za-z][a-z0-9]*/g) ?? []).map((w) => w.toLowerCase()).filter((w) => w.length >= 3 && !SYNTAX.has(w));
 }
 
+/** The instruction's own words, split at anything but letters and digits and NOT at case changes: a
+ *  name written whole (`ResponsesError`) names that definition, not every import sharing one of its
+ *  parts (`core/error`); a plain word (`PDF`, `csv`, `legacy-import`) may name an import's module. */
 function instructionWords(instruction: string): Set<string> {
-  return new Set(lineWords(instruction));
+  return new Set((instruction.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w.toLowerCase()).filter((w) => w.length >= 3 && !SYNTAX.has(w)));
 }
 
 /**
