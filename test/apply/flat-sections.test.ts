@@ -3,9 +3,8 @@
 // to judge an edit by (shown-parent-edit.ts). Revealed by INI (supervisord), TOML (pyproject) and
 // MSBuild cases of sets r, ag, aj and ah; the guards are an .editorconfig, a netlify.toml of
 // identical `[[redirects]]` headers, and a Directory.Packages.props.
-import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { describe, it } from 'vitest';
+import { mergedEverywhere } from './judged.js';
 
 const cases: Array<{ name: string; code: string; update: string; expected: string }> = [
   {
@@ -33,12 +32,6 @@ const cases: Array<{ name: string; code: string; update: string; expected: strin
 
 describe('the same keys under several flat sections or parallel groups', () => {
   for (const c of cases) {
-    it(c.name, () => {
-      for (const mode of ['fast', 'large', 'auto'] as const) {
-        const out = mergeApply({ code: c.code, update: c.update, instruction: null }, mode).content;
-        expect(out, mode).toBe(c.expected);
-        expect(checkLoss(c.code, c.update, null, out).lost, mode).toEqual([]);
-      }
-    });
+    it(c.name, () => mergedEverywhere(c.code, c.update, c.expected));
   }
 });

@@ -5,8 +5,7 @@
 // ac py04: the decorator's head was dropped and the file no longer parsed); the guards are a
 // Java JUnit value list and a Kotlin Spring mapping, each with a twin whose annotation looks the same.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { mergedEverywhere } from './judged.js';
 import { ensureGrammar } from '../../src/apply/syntax/grammars.js';
 
 const javaCode = [
@@ -123,11 +122,7 @@ describe('a marker inside a multi-line annotation above a definition shown whole
   for (const [name, c] of [['Java JUnit value list', java], ['Kotlin Spring mapping', kotlin]] as const) {
     it(`keeps the annotation and its twin (${name})`, () => {
       expect(c.expected).not.toBe(c.code);
-      for (const mode of ['fast', 'large', 'auto'] as const) {
-        const out = mergeApply({ code: c.code, update: c.update, instruction: null }, mode).content;
-        expect(out, mode).toBe(c.expected);
-        expect(checkLoss(c.code, c.update, null, out).lost, mode).toEqual([]);
-      }
+      mergedEverywhere(c.code, c.update, c.expected);
     });
   }
 });

@@ -4,8 +4,7 @@
 // previous step's `run:`, found after the held-out round, so it does not count there); the guard is
 // an Ansible playbook: a new task's `command:` must not replace the earlier task's `command:`.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { mergedEverywhere } from './judged.js';
 import { ensureGrammar } from '../../src/apply/syntax/grammars.js';
 
 const code = "- hosts: app\n  become: true\n  tasks:\n    - name: Install gems\n      shell: bundle install --deployment\n      args:\n        chdir: /srv/app\n    - name: Migrate database\n      command: bundle exec rake db:migrate\n      environment:\n        RAILS_ENV: production\n    - name: Precompile assets\n      command: bundle exec rake assets:precompile\n      environment:\n        RAILS_ENV: production\n    - name: Restart puma\n      systemd:\n        name: puma\n        state: restarted\n";
@@ -18,11 +17,5 @@ describe('a definition under a new head', () => {
     expect(await ensureGrammar('yaml')).not.toBeNull();
   });
 
-  it('is new in that block, not an edit of the same-named key of another item', () => {
-    for (const mode of ['fast', 'large', 'auto'] as const) {
-      const out = mergeApply({ code, update, instruction: null }, mode).content;
-      expect(out, mode).toBe(expected);
-      expect(checkLoss(code, update, null, out).lost, mode).toEqual([]);
-    }
-  });
+  it('is new in that block, not an edit of the same-named key of another item', () => mergedEverywhere(code, update, expected));
 });

@@ -2,9 +2,8 @@
 // block shown as its head over a marker that stands for its whole body (branch repeatz). Revealed by
 // nginx and SCSS cases of sets z and p; the guards are a GitHub Actions workflow, a Gradle Kotlin DSL
 // file and an Nx project.json.
-import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { describe, it } from 'vitest';
+import { mergedEverywhere } from './judged.js';
 
 const cases: Array<{ name: string; code: string; update: string; expected: string }> = [
   {
@@ -32,12 +31,6 @@ const cases: Array<{ name: string; code: string; update: string; expected: strin
 
 describe('a new block beside the sibling it copies', () => {
   for (const c of cases) {
-    it(c.name, () => {
-      for (const mode of ['fast', 'large', 'auto'] as const) {
-        const out = mergeApply({ code: c.code, update: c.update, instruction: null }, mode).content;
-        expect(out, mode).toBe(c.expected);
-        expect(checkLoss(c.code, c.update, null, out).lost, mode).toEqual([]);
-      }
-    });
+    it(c.name, () => mergedEverywhere(c.code, c.update, c.expected));
   }
 });
