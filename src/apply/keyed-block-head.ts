@@ -10,8 +10,10 @@ import { CONTROL } from './block-names.js';
 /** Words that open a statement, not a named block: declarations of variables, blocks of code. */
 const STATEMENT_WORDS = new Set(['const', 'let', 'var', 'val', 'my', 'local', 'export', 'default', 'unsafe', 'finally', 'else']);
 
-/** Head text before a ` {` that ends the line: no brackets, quotes only around a key, no operators of code. */
-const KEYED_HEAD = /^([^\s{}()=;,]+(?:\s+[^\s{}()=;,]+)*?)\s*(?:=|:)?\s+\{$/;
+/** Head text before its ` {`: words with no brackets or separators, then an optional `=` or `:`. */
+const HEAD = String.raw`^([^\s{}()=;,]+(?:\s+[^\s{}()=;,]+)*?)\s*(?:=|:)?\s+\{`;
+/** A head whose ` {` ends the line: no brackets, quotes only around a key, no operators of code. */
+const KEYED_HEAD = new RegExp(`${HEAD}$`);
 /** Operators of code that a selector, directive or key never holds. */
 const CODE_OPERATOR = /=>|->|:=|==|!=|&&|\|\||<-|\+\+|--\s/;
 
@@ -22,7 +24,7 @@ export function keyedBlockHeadName(norm: string): string | null {
 
 /** The same block written whole on one line (`analysis = { typeCheckingMode = "basic" },`): the update
  *  may lay it out over several, under the same head, as that block's edit. */
-const ONE_LINE_BLOCK = /^([^\s{}()=;,]+(?:\s+[^\s{}()=;,]+)*?)\s*(?:=|:)?\s+\{.*\}[,;]?$/;
+const ONE_LINE_BLOCK = new RegExp(String.raw`${HEAD}.*\}[,;]?$`);
 
 /** The name a keyed block head gives its block, whether its body goes on below or closes on the line. */
 export function keyedBlockName(norm: string): string | null {
