@@ -159,6 +159,23 @@ inline __m256i bcast8(const void* p) {
   return _mm256_set1_epi64x(v);
 }
 
+// The tokens' quants in chunk order (per 32 bytes: dwords 0 4 1 5 2 6 3 7), token t at t * n; a
+// thread-local buffer, reused call after call.
+const std::vector<int8_t>& chunk_order_quants(int64_t n, const uint8_t* act, size_t as, int nt) {
+  thread_local std::vector<int8_t> ybuf;
+  if (ybuf.size() < static_cast<size_t>(nt * n)) ybuf.resize(static_cast<size_t>(nt * n));
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (int t = 0; t < nt; t++) {
+    const auto* a = reinterpret_cast<const block_q8_K*>(act + t * as);
+    int8_t* o = ybuf.data() + static_cast<size_t>(t) * n;
+    for (int64_t i = 0; i < n / QK_K; i++)
+      for (int k = 0; k < QK_K; k += 32)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + i * QK_K + k),
+                            _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[i].qs + k)), order));
+  }
+  return ybuf;
+}
+
 // 4 rows x P token pairs. yp[k]: token k's quants in chunk order (see the top); a[k]: its Q8_K
 // blocks (for bsums); dyp[p]: per block the 8 activation scales in the lane order of a pair's block
 // sums. kLastSingle: the last pair has one token (its second lane group repeats the first). The
@@ -218,21 +235,92 @@ inline void tile_r4(int64_t nb, const block_q6_Kr4* w, const int8_t* const* yp, 
   for (int p = 0; p < P; p++) _mm256_storeu_ps(acc_out + 8 * p, acc[p]);
 }
 
+// One token streams the weights once from memory, with little work per byte: without a software
+// prefetch the pass stalled on its loads (the block's ql and qh are read as two interleaved runs
+// 512 bytes apart) and ran at 0.6-0.7x of the per-row Q6_K tile on the output head. This many
+// blocks (~6.7 KiB) ahead measured alike with 16 and 32, and with the L2 hint at 24 and 64.
+constexpr int64_t kOneTokenPrefetchBlocks = 8;
+
+// One token over two row groups A and B (8 rows): the same integer steps per (row, block) as
+// tile_r4, but the token's 8-byte broadcasts and bsums serve both groups, and the horizontal add
+// pairs A with B, so every conversion and fused add gives 8 outputs, not 4 of 8 lanes.
+// Lanes of acc_out: [A r0, A r1, B r0, B r1 | A r2, A r3, B r2, B r3].
+// B's blocks follow A's (the prefetch walks the pair's 2 nb blocks, two per step, on into the
+// next pair).
+inline void tile_r4_one_token(int64_t nb, const block_q6_Kr4* wa, const block_q6_Kr4* wb, const int8_t* yq,
+                              const block_q8_K* a, float* acc_out) {
+  __m256 acc = _mm256_setzero_ps();
+  const __m256i m4 = _mm256_set1_epi8(0x0F), m30 = _mm256_set1_epi8(0x30);
+  const __m256i neg32 = _mm256_set1_epi16(-32);
+  const __m256i didx = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+  for (int64_t i = 0; i < nb; i++) {
+    const char* ahead = reinterpret_cast<const char*>(wa + 2 * i + kOneTokenPrefetchBlocks);
+    for (int k = 0; k < static_cast<int>(2 * sizeof(block_q6_Kr4)); k += 64) _mm_prefetch(ahead + k, _MM_HINT_T0);
+    const block_q6_Kr4& ba = wa[i];
+    const block_q6_Kr4& bb = wb[i];
+    __m256i sa = _mm256_setzero_si256(), sb = _mm256_setzero_si256();
+    for (int gp = 0; gp < 8; gp++) {
+      const int8_t* y = yq + i * QK_K + 32 * gp;
+      const __m256i y0 = bcast8(y), y1 = bcast8(y + 8), y2 = bcast8(y + 16), y3 = bcast8(y + 24);
+      for (int h = 0; h < 2; h++) {
+        const block_q6_Kr4& b = h ? bb : ba;
+        const __m256i ql0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.ql + 64 * gp));
+        const __m256i ql1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.ql + 64 * gp + 32));
+        const __m256i qh = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b.qh + 32 * gp));
+        const __m256i q0 = _mm256_or_si256(_mm256_and_si256(ql0, m4), _mm256_and_si256(_mm256_slli_epi16(qh, 4), m30));
+        const __m256i q1 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(ql0, 4), m4), _mm256_and_si256(_mm256_slli_epi16(qh, 2), m30));
+        const __m256i q2 = _mm256_or_si256(_mm256_and_si256(ql1, m4), _mm256_and_si256(qh, m30));
+        const __m256i q3 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(ql1, 4), m4), _mm256_and_si256(_mm256_srli_epi16(qh, 2), m30));
+        const __m256i sc = _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(b.scales + 8 * gp)));
+        __m256i d = _mm256_dpbusd_epi32(_mm256_setzero_si256(), q0, y0);
+        d = _mm256_dpbusd_epi32(d, q1, y1);
+        d = _mm256_dpbusd_epi32(d, q2, y2);
+        d = _mm256_dpbusd_epi32(d, q3, y3);
+        __m256i& s = h ? sb : sa;
+        s = _mm256_add_epi32(s, _mm256_mullo_epi32(d, sc));
+      }
+    }
+    for (int k = 0; k < 4; k++) {
+      const __m256i bs = bcast8(a[i].bsums + 4 * k);
+      const __m128i xa = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ba.scales + 16 * k));
+      const __m128i xb = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bb.scales + 16 * k));
+      const __m256i nsa = _mm256_mullo_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi16(xa, _mm_srli_si128(xa, 8))), neg32);
+      const __m256i nsb = _mm256_mullo_epi16(_mm256_cvtepi8_epi16(_mm_unpacklo_epi16(xb, _mm_srli_si128(xb, 8))), neg32);
+      sa = _mm256_dpwssd_epi32(sa, nsa, bs);
+      sb = _mm256_dpwssd_epi32(sb, nsb, bs);
+    }
+    const __m128 da = _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(ba.d)));
+    const __m128 db = _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bb.d)));
+    const __m256 dw = _mm256_permutevar8x32_ps(_mm256_set_m128(db, da), didx);  // A r0 r1 B r0 r1 | A r2 r3 B r2 r3
+    const __m256 sums = _mm256_cvtepi32_ps(_mm256_hadd_epi32(sa, sb));
+    acc = _mm256_fmadd_ps(sums, _mm256_mul_ps(dw, _mm256_set1_ps(a[i].d)), acc);
+  }
+  _mm256_storeu_ps(acc_out, acc);
+}
+
+// One token (a decode stream's matvec): row groups two at a time, weights streamed from memory.
+void gemv_q6_k_r4_vnni(int64_t n, const uint8_t* w, int nr, const uint8_t* act, float* y) {
+  const int64_t nb = n / QK_K;
+  const auto* a = reinterpret_cast<const block_q8_K*>(act);
+  const int8_t* yq = chunk_order_quants(n, act, 0, 1).data();
+  const auto* wg = reinterpret_cast<const block_q6_Kr4*>(w);
+  const int groups = nr / 4;
+  alignas(32) float o[8];
+  for (int g = 0; g < groups; g += 2) {
+    const int gb = g + 1 < groups ? g + 1 : g;  // an odd last group pairs with itself
+    tile_r4_one_token(nb, wg + g * nb, wg + gb * nb, yq, a, o);
+    static constexpr int kRow[8] = {0, 1, 0, 1, 2, 3, 2, 3};
+    static constexpr int kGroup[8] = {0, 0, 1, 1, 0, 0, 1, 1};
+    for (int l = 0; l < 8; l++) y[(kGroup[l] ? gb : g) * 4 + kRow[l]] = o[l];
+  }
+}
+
 void gemm_q6_k_r4_vnni(int64_t n, const uint8_t* w, int nr, const uint8_t* act, size_t as, int nt, float* y, size_t ys) {
+  if (nt == 1) return gemv_q6_k_r4_vnni(n, w, nr, act, y);
   const int64_t nb = n / QK_K;
   // Per call: each token's quants in chunk order (per 32: dwords 0 4 1 5 2 6 3 7), and per pair of
   // tokens the scales in lane order. Reused for every row group of the call.
-  thread_local std::vector<int8_t> ybuf;
-  if (ybuf.size() < static_cast<size_t>(nt * n)) ybuf.resize(static_cast<size_t>(nt * n));
-  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  for (int t = 0; t < nt; t++) {
-    const auto* a = reinterpret_cast<const block_q8_K*>(act + t * as);
-    int8_t* o = ybuf.data() + static_cast<size_t>(t) * n;
-    for (int64_t i = 0; i < nb; i++)
-      for (int k = 0; k < QK_K; k += 32)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + i * QK_K + k),
-                            _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a[i].qs + k)), order));
-  }
+  const std::vector<int8_t>& ybuf = chunk_order_quants(n, act, as, nt);
   const float* dbuf = pair_scales(nt, nb, [&](int t, int64_t i) { return reinterpret_cast<const block_q8_K*>(act + t * as)[i].d; });
   for_pair_tiles(nr, nt, y, ys, [&](auto np_const, int g, const int* tokens, int p0, bool last_single, bool prefetch, float* o) {
     constexpr int NP = decltype(np_const)::value;
