@@ -237,16 +237,15 @@ inline void tile_r4(int64_t nb, const block_q6_Kr4* w, const int8_t* const* yp, 
 
 // One token streams the weights once from memory, with little work per byte: without a software
 // prefetch the pass stalled on its loads (the block's ql and qh are read as two interleaved runs
-// 512 bytes apart) and ran at 0.6-0.7x of the per-row Q6_K tile on the output head. This many
-// blocks (~6.7 KiB) ahead measured alike with 16 and 32, and with the L2 hint at 24 and 64.
-constexpr int64_t kOneTokenPrefetchBlocks = 8;
+// 512 bytes apart) and ran at 0.6-0.7x of the per-row Q6_K tile on the output head. Each of the
+// pass's two groups is asked for this many blocks ahead (2 x 3.3 KiB in flight).
+constexpr int64_t kOneTokenPrefetchBlocks = 4;
 
 // One token over two row groups A and B (8 rows): the same integer steps per (row, block) as
 // tile_r4, but the token's 8-byte broadcasts and bsums serve both groups, and the horizontal add
 // pairs A with B, so every conversion and fused add gives 8 outputs, not 4 of 8 lanes.
 // Lanes of acc_out: [A r0, A r1, B r0, B r1 | A r2, A r3, B r2, B r3].
-// B's blocks follow A's (the prefetch walks the pair's 2 nb blocks, two per step, on into the
-// next pair).
+// B's blocks follow A's, and the next pair follows B (the prefetch runs on into it).
 inline void tile_r4_one_token(int64_t nb, const block_q6_Kr4* wa, const block_q6_Kr4* wb, const int8_t* yq,
                               const block_q8_K* a, float* acc_out) {
   __m256 acc = _mm256_setzero_ps();
@@ -254,8 +253,14 @@ inline void tile_r4_one_token(int64_t nb, const block_q6_Kr4* wa, const block_q6
   const __m256i neg32 = _mm256_set1_epi16(-32);
   const __m256i didx = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
   for (int64_t i = 0; i < nb; i++) {
-    const char* ahead = reinterpret_cast<const char*>(wa + 2 * i + kOneTokenPrefetchBlocks);
-    for (int k = 0; k < static_cast<int>(2 * sizeof(block_q6_Kr4)); k += 64) _mm_prefetch(ahead + k, _MM_HINT_T0);
+    // A's and B's block j = i + ahead, or past the end the next pair's (which follows B).
+    const int64_t j = i + kOneTokenPrefetchBlocks;
+    const char* pa = reinterpret_cast<const char*>(j < nb ? wa + j : wa + nb + j);
+    const char* pb = pa + nb * sizeof(block_q6_Kr4);
+    for (int k = 0; k < static_cast<int>(sizeof(block_q6_Kr4)); k += 64) {
+      _mm_prefetch(pa + k, _MM_HINT_T0);
+      _mm_prefetch(pb + k, _MM_HINT_T0);
+    }
     const block_q6_Kr4& ba = wa[i];
     const block_q6_Kr4& bb = wb[i];
     __m256i sa = _mm256_setzero_si256(), sb = _mm256_setzero_si256();
