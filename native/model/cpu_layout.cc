@@ -52,9 +52,9 @@ struct cpu_layout {
 constexpr cpu_layout kLayouts[] = {
     {"INFER_Q8_0_R4", true, can_repack_q8_0_r4, repack_q8_0_r4},
     {"INFER_Q4_K_R4", true, can_repack_q4_k_r4, repack_q4_k_r4},
-    // Off by default: its batched tile is 1.4-1.8x the per-row one, but its single-token matvec over
-    // the output head ran at 0.6-0.7x from memory (docs/batched-decode.md, q6_k_r4).
-    {"INFER_Q6_K_R4", false, can_repack_q6_k_r4, repack_q6_k_r4},
+    // On since its one-token pass (prefetched, two row groups per pass) reached the per-row Q6_K's
+    // speed over the output head from memory; batched it is 1.4-1.8x (docs/batched-decode.md).
+    {"INFER_Q6_K_R4", true, can_repack_q6_k_r4, repack_q6_k_r4},
 };
 constexpr int kNumLayouts = sizeof(kLayouts) / sizeof(kLayouts[0]);
 
