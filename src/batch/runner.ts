@@ -8,10 +8,11 @@ import { randomId } from '../store/ids.js';
 import { RESULT_SCHEMA_VERSION } from '../store/records.js';
 import type { BatchStore } from '../store/batches.js';
 import type { FileStore, FileWriter } from '../store/files.js';
-import { isBlank, splitLines } from './lines.js';
+import { splitRawLines } from './lines.js';
+import { parseRawLine } from './line-pool.js';
 import { Semaphore } from './semaphore.js';
 import { TERMINAL_STATUSES, type BatchLimits, type BatchObject, type ChatExecutor, type Clock, type ExecutorResult } from './types.js';
-import { parseRequestLine, SLICE_MS } from './validate.js';
+import { SLICE_MS } from './validate.js';
 import { validateInputOffLoop } from './validate-offload.js';
 
 export interface BatchRunnerOptions {
@@ -264,16 +265,18 @@ export class BatchRunner {
     const input = this.o.files.record(b.input_file_id);
     if (!input) throw new Error(`input file ${b.input_file_id} vanished while the batch ran`);
     let sliceStart = performance.now();
-    for (const line of splitLines(this.o.files.chunks(input), this.o.limits.maxLineBytes)) {
+    for (const raw of splitRawLines(this.o.files.chunks(input), this.o.limits.maxLineBytes)) {
       if (performance.now() - sliceStart >= SLICE_MS) {
         await pause();
         sliceStart = performance.now();
       }
-      if (line.tooLong || isBlank(line.text)) continue;
+      if (raw.bytes === null) continue;
       if (job.stop.signal.aborted || this.expired(b)) return;
-      if (this.o.batches.hasResult(job.id, line.line)) continue;
-      const parsed = parseRequestLine(line.text, line.line);
-      if (!parsed.ok) continue; // cannot happen: the file passed validation and files are immutable
+      if (this.o.batches.hasResult(job.id, raw.line)) continue;
+      let parsed = parseRawLine({ line: raw.line, bytes: raw.bytes });
+      if (parsed instanceof Promise) parsed = await parsed;
+      // Blank, or (cannot happen: the file passed validation and files are immutable) invalid.
+      if (!parsed.ok) continue;
       if (!(await this.slots.acquire(job.stop.signal))) return;
       if (this.expired(b) || this.closing) {
         this.slots.release();
@@ -385,14 +388,15 @@ export class BatchRunner {
     let outBuf = '';
     let errBuf = '';
     let sliceStart = performance.now();
-    for (const line of splitLines(this.o.files.chunks(input), this.o.limits.maxLineBytes)) {
+    for (const raw of splitRawLines(this.o.files.chunks(input), this.o.limits.maxLineBytes)) {
       if (performance.now() - sliceStart >= SLICE_MS) {
         await pause();
         sliceStart = performance.now();
         if (this.closing) return counts;
       }
-      if (line.tooLong || isBlank(line.text)) continue;
-      const res = this.o.batches.result(b.id, line.line);
+      if (raw.bytes === null) continue;
+      // Blank lines have no result: they are parsed (and skipped) below.
+      const res = this.o.batches.result(b.id, raw.line);
       if (res) {
         const text = JSON.stringify({
           id: res.id,
@@ -408,7 +412,8 @@ export class BatchRunner {
           counts.errLines++;
         }
       } else {
-        const parsed = parseRequestLine(line.text, line.line);
+        let parsed = parseRawLine({ line: raw.line, bytes: raw.bytes });
+        if (parsed instanceof Promise) parsed = await parsed;
         if (!parsed.ok) continue;
         errBuf += JSON.stringify({ id: randomId('batch_req_'), custom_id: parsed.value.customId, response: null, error: never }) + '\n';
         counts.errLines++;
