@@ -11,20 +11,10 @@ import { parseRequestLine, SLICE_MS } from '../../src/batch/validate.js';
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
 import { median } from '../../src/bench/stats.js';
 import { holdOf, type Hold } from '../common/loop-hold.js';
+import { chunksOf, requestLine } from './input-file.js';
 
-const CHUNK = 256 * 1024;
 const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function requestLine(i: number, content: string): string {
-  return JSON.stringify({ custom_id: `r-${i}`, method: 'POST', url: '/v1/chat/completions', body: { model: 'builtin', max_tokens: 8, messages: [{ role: 'user', content }] } });
-}
-
-function chunksOf(text: string): Buffer[] {
-  const bytes = Buffer.from(text);
-  const out: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += CHUNK) out.push(Buffer.from(bytes.subarray(i, i + CHUNK)));
-  return out;
-}
 
 /** Parses every line as the runner's dispatch loop does; returns how many requests it found. */
 async function readBack(chunks: Buffer[], offload: boolean): Promise<number> {
