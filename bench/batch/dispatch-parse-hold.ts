@@ -1,13 +1,14 @@
-// How long reading a batch's lines back at dispatch (and for the error file) holds the event loop:
-// every line of a file is split and parsed as the runner does, lines of OFFLOAD_LINE_BYTES and
-// more in the batch line worker (line-pool.ts, the server's path) against all of them here (the
-// path before: decode and JSON.parse on the loop), with the 1 ms slices the runner yields at.
-// A 1 ms timer chain beside it records the longest gap (bench/common/loop-hold.ts).
+// How long reading a batch's requests back (runner.ts: at dispatch, and for the error file) holds
+// the event loop: readRequests with the input worker (the server's path: the chunks move to the
+// worker, which joins, decodes and parses the lines) against the same read on the loop (the path
+// before, and the fallback: SVC_BATCH_VALIDATE_INLINE=1), with the 1 ms slices the runner yields
+// at. The chunks are copied as they are read, as FileStore.chunks() does. A 1 ms timer chain
+// beside it records the longest gap (bench/common/loop-hold.ts).
 //   node dist/bench/batch/dispatch-parse-hold.js [--reps 3]
 import { parseArgs } from 'node:util';
-import { decodeLine, isBlank, splitRawLines } from '../../src/batch/lines.js';
-import { closeLinePool, parseRawLine } from '../../src/batch/line-pool.js';
-import { parseRequestLine, SLICE_MS } from '../../src/batch/validate.js';
+import { readRequests } from '../../src/batch/request-reader.js';
+import { closeValidationWorker } from '../../src/batch/validate-offload.js';
+import { SLICE_MS } from '../../src/batch/validate.js';
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
 import { median } from '../../src/bench/stats.js';
 import { holdOf, type Hold } from '../common/loop-hold.js';
@@ -16,26 +17,18 @@ import { chunksOf, requestLine } from './input-file.js';
 const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 
-/** Parses every line as the runner's dispatch loop does; returns how many requests it found. */
-async function readBack(chunks: Buffer[], offload: boolean): Promise<number> {
+/** Reads every request as the runner's dispatch loop does; returns how many it read. */
+async function readBack(chunks: Buffer[], inWorker: boolean): Promise<number> {
+  if (inWorker) delete process.env.SVC_BATCH_VALIDATE_INLINE;
+  else process.env.SVC_BATCH_VALIDATE_INLINE = '1';
   let n = 0;
   let sliceStart = performance.now();
-  for (const raw of splitRawLines(chunks, DEFAULT_BATCH_LIMITS.maxLineBytes)) {
+  for await (const r of readRequests(() => chunks.map((c) => Buffer.from(c)), { maxLineBytes: DEFAULT_BATCH_LIMITS.maxLineBytes, bodies: true })) {
     if (performance.now() - sliceStart >= SLICE_MS) {
       await pause();
       sliceStart = performance.now();
     }
-    if (raw.bytes === null) continue;
-    const line = { line: raw.line, bytes: raw.bytes };
-    let parsed;
-    if (offload) {
-      parsed = parseRawLine(line);
-      if (parsed instanceof Promise) parsed = await parsed;
-    } else {
-      const text = decodeLine(line);
-      parsed = isBlank(text) ? { ok: false } : parseRequestLine(text, raw.line);
-    }
-    if (parsed.ok) n++;
+    if (r.body) n++;
   }
   return n;
 }
@@ -49,21 +42,21 @@ async function main(): Promise<void> {
     '1,000 lines, 4 with 4 MiB': chunksOf(small.map((l, i) => (i % 250 === 0 ? requestLine(i, 'word '.repeat((4 << 20) / 5)) : l)).join('\n') + '\n'),
     '1,000 lines, 20 with 512 KiB': chunksOf(small.map((l, i) => (i % 50 === 0 ? requestLine(i, 'word '.repeat((512 << 10) / 5)) : l)).join('\n') + '\n'),
   };
-  console.log('| file | long lines parsed | max loop hold, CPU ms | max loop hold, wall ms | loop CPU ms | total wall ms |');
+  console.log('| file | lines read | max loop hold, CPU ms | max loop hold, wall ms | loop CPU ms | total wall ms |');
   console.log('|---|---|---|---|---|---|');
   for (const [name, chunks] of Object.entries(files)) {
-    for (const offload of [true, false]) {
+    for (const inWorker of [true, false]) {
       const runs: Hold[] = [];
       for (let r = 0; r < Number(values.reps); r++) {
-        const h = await holdOf(() => readBack(chunks, offload));
+        const h = await holdOf(() => readBack(chunks, inWorker));
         if (h.result !== 1000) throw new Error(`${name}: ${h.result} requests read back, not 1000`);
         runs.push(h);
       }
       const m = (f: (x: Hold) => number): number => median(runs.map(f));
-      console.log(`| ${name} | ${offload ? 'in the line worker' : 'on the loop'} | ${m((x) => x.maxHoldCpuMs).toFixed(2)} | ${m((x) => x.maxHoldMs).toFixed(2)} | ${m((x) => x.loopCpuMs).toFixed(0)} | ${m((x) => x.totalMs).toFixed(0)} |`);
+      console.log(`| ${name} | ${inWorker ? 'in the input worker' : 'on the loop'} | ${m((x) => x.maxHoldCpuMs).toFixed(2)} | ${m((x) => x.maxHoldMs).toFixed(2)} | ${m((x) => x.loopCpuMs).toFixed(0)} | ${m((x) => x.totalMs).toFixed(0)} |`);
     }
   }
-  await closeLinePool();
+  await closeValidationWorker();
 }
 
 main().catch((err: unknown) => {

@@ -7,29 +7,9 @@ export type InputLine =
   | { line: number; text: string; tooLong: false }
   | { line: number; text: null; tooLong: true };
 
-/** A line as bytes, not yet decoded (the runner sends long ones to a worker to decode and parse);
- *  `bytes` is null for a line longer than maxLineBytes. */
-export interface RawLine {
-  line: number;
-  bytes: Uint8Array | null;
-}
-
-/** A raw line's text: without its CR, and without a byte order mark on the file's first line
- *  (Windows editors write one; it is not part of the first request). */
-export function decodeLine(raw: RawLine & { bytes: Uint8Array }): string {
-  let bytes = raw.bytes;
-  if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return raw.line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text;
-}
-
-function toInputLine(raw: RawLine): InputLine {
-  return raw.bytes === null ? { line: raw.line, text: null, tooLong: true } : { line: raw.line, text: decodeLine({ line: raw.line, bytes: raw.bytes }), tooLong: false };
-}
-
-/** Push-based line splitting into raw lines: feed chunks as they come, get the lines each one
- *  completes. A line's bytes may be a view of the chunk that holds it. */
-export class RawLineSplitter {
+/** Push-based line splitting: feed chunks as they come (a worker receiving them by message),
+ *  get the lines each one completes. */
+export class LineSplitter {
   private parts: Uint8Array[] = [];
   private partBytes = 0;
   private tooLong = false;
@@ -37,15 +17,20 @@ export class RawLineSplitter {
 
   constructor(private readonly maxLineBytes: number) {}
 
-  private emit(): RawLine {
+  private emit(): InputLine {
     this.line++;
-    if (this.tooLong) return { line: this.line, bytes: null };
+    const line = this.line;
+    if (this.tooLong) return { line, text: null, tooLong: true };
     const parts = this.parts;
-    return { line: this.line, bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.partBytes) };
+    let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.partBytes);
+    if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    // A UTF-8 byte order mark (Windows editors write one) is not part of the first request.
+    return { line, text: line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text, tooLong: false };
   }
 
   /** The lines `chunk` completes. */
-  *push(chunk: Uint8Array): Generator<RawLine> {
+  *push(chunk: Uint8Array): Generator<InputLine> {
     let start = 0;
     while (start <= chunk.length) {
       const nl = chunk.indexOf(0x0a, start);
@@ -69,7 +54,7 @@ export class RawLineSplitter {
   }
 
   /** A last line without a trailing newline. */
-  *end(): Generator<RawLine> {
+  *end(): Generator<InputLine> {
     if (this.parts.length > 0 || this.tooLong) yield this.emit();
     this.parts = [];
     this.partBytes = 0;
@@ -77,31 +62,10 @@ export class RawLineSplitter {
   }
 }
 
-/** The same splitting, each line decoded (a worker receiving chunks by message). */
-export class LineSplitter {
-  private readonly raw: RawLineSplitter;
-
-  constructor(maxLineBytes: number) {
-    this.raw = new RawLineSplitter(maxLineBytes);
-  }
-
-  *push(chunk: Uint8Array): Generator<InputLine> {
-    for (const r of this.raw.push(chunk)) yield toInputLine(r);
-  }
-
-  *end(): Generator<InputLine> {
-    for (const r of this.raw.end()) yield toInputLine(r);
-  }
-}
-
-export function* splitRawLines(chunks: Iterable<Uint8Array>, maxLineBytes: number): Generator<RawLine> {
-  const splitter = new RawLineSplitter(maxLineBytes);
+export function* splitLines(chunks: Iterable<Uint8Array>, maxLineBytes: number): Generator<InputLine> {
+  const splitter = new LineSplitter(maxLineBytes);
   for (const chunk of chunks) yield* splitter.push(chunk);
   yield* splitter.end();
-}
-
-export function* splitLines(chunks: Iterable<Uint8Array>, maxLineBytes: number): Generator<InputLine> {
-  for (const r of splitRawLines(chunks, maxLineBytes)) yield toInputLine(r);
 }
 
 /** Blank lines (e.g. a trailing newline, or spacing) are skipped: they are not requests. */

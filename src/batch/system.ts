@@ -2,7 +2,6 @@
 // file and batch stores, and the runner. Open it, put it in Services, `start()` it once the
 // executor's dependencies exist, and `close()` it on shutdown (stops the runner, then LMDB).
 import { closeValidationWorker, prestartValidationWorker } from './validate-offload.js';
-import { closeLinePool } from './line-pool.js';
 import { apiError } from '../errors.js';
 import { BatchStore } from '../store/batches.js';
 import { DEFAULT_CHUNK_SIZE, FileStore } from '../store/files.js';
@@ -93,7 +92,6 @@ export class BatchSystem {
       await this.runner.close();
       await this.store.close();
       await closeValidationWorker();
-      await closeLinePool();
     })();
     return this.closed;
   }
