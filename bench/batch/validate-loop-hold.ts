@@ -10,19 +10,8 @@ import { validateInputOffLoop, validatesOffThread } from '../../src/batch/valida
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
 import { median } from '../../src/bench/stats.js';
 import { holdOf, type Hold } from '../common/loop-hold.js';
+import { chunksOf, requestLine } from './input-file.js';
 
-const CHUNK = 256 * 1024;
-
-function requestLine(i: number, content: string): string {
-  return JSON.stringify({ custom_id: `r-${i}`, method: 'POST', url: '/v1/chat/completions', body: { model: 'builtin', max_tokens: 8, messages: [{ role: 'user', content }] } });
-}
-
-function chunksOf(text: string): Buffer[] {
-  const bytes = Buffer.from(text);
-  const out: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += CHUNK) out.push(Buffer.from(bytes.subarray(i, i + CHUNK)));
-  return out;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { lines: { type: 'string', default: '100000' }, reps: { type: 'string', default: '3' } } });

@@ -8,10 +8,10 @@ import { randomId } from '../store/ids.js';
 import { RESULT_SCHEMA_VERSION } from '../store/records.js';
 import type { BatchStore } from '../store/batches.js';
 import type { FileStore, FileWriter } from '../store/files.js';
-import { isBlank, splitLines } from './lines.js';
+import { readRequests } from './request-reader.js';
 import { Semaphore } from './semaphore.js';
 import { TERMINAL_STATUSES, type BatchLimits, type BatchObject, type ChatExecutor, type Clock, type ExecutorResult } from './types.js';
-import { parseRequestLine, SLICE_MS } from './validate.js';
+import { SLICE_MS } from './validate.js';
 import { validateInputOffLoop } from './validate-offload.js';
 
 export interface BatchRunnerOptions {
@@ -263,23 +263,24 @@ export class BatchRunner {
   private async dispatch(job: Job, b: BatchObject): Promise<void> {
     const input = this.o.files.record(b.input_file_id);
     if (!input) throw new Error(`input file ${b.input_file_id} vanished while the batch ran`);
+    const requests = readRequests(() => this.o.files.chunks(input), { maxLineBytes: this.o.limits.maxLineBytes, bodies: true }, (err) =>
+      this.log(`batch ${job.id}: ${err.message}; reading its requests on the event loop instead`),
+    );
     let sliceStart = performance.now();
-    for (const line of splitLines(this.o.files.chunks(input), this.o.limits.maxLineBytes)) {
+    for await (const request of requests) {
+      // Requests arrive a chunk's worth at a time; skipping many done ones must still yield.
       if (performance.now() - sliceStart >= SLICE_MS) {
         await pause();
         sliceStart = performance.now();
       }
-      if (line.tooLong || isBlank(line.text)) continue;
       if (job.stop.signal.aborted || this.expired(b)) return;
-      if (this.o.batches.hasResult(job.id, line.line)) continue;
-      const parsed = parseRequestLine(line.text, line.line);
-      if (!parsed.ok) continue; // cannot happen: the file passed validation and files are immutable
+      if (this.o.batches.hasResult(job.id, request.line)) continue;
       if (!(await this.slots.acquire(job.stop.signal))) return;
       if (this.expired(b) || this.closing) {
         this.slots.release();
         return;
       }
-      this.launch(job, parsed.value.line, parsed.value.customId, parsed.value.body);
+      this.launch(job, request.line, request.customId, request.body!);
     }
   }
 
@@ -384,15 +385,18 @@ export class BatchRunner {
     const never = NEVER_RUN_MESSAGE[outcome];
     let outBuf = '';
     let errBuf = '';
+    // Only the custom_id of a request that never ran is needed: its body stays in the worker.
+    const requests = readRequests(() => this.o.files.chunks(input), { maxLineBytes: this.o.limits.maxLineBytes, bodies: false }, (err) =>
+      this.log(`batch ${b.id}: ${err.message}; reading its requests on the event loop instead`),
+    );
     let sliceStart = performance.now();
-    for (const line of splitLines(this.o.files.chunks(input), this.o.limits.maxLineBytes)) {
+    for await (const request of requests) {
       if (performance.now() - sliceStart >= SLICE_MS) {
         await pause();
         sliceStart = performance.now();
         if (this.closing) return counts;
       }
-      if (line.tooLong || isBlank(line.text)) continue;
-      const res = this.o.batches.result(b.id, line.line);
+      const res = this.o.batches.result(b.id, request.line);
       if (res) {
         const text = JSON.stringify({
           id: res.id,
@@ -408,9 +412,7 @@ export class BatchRunner {
           counts.errLines++;
         }
       } else {
-        const parsed = parseRequestLine(line.text, line.line);
-        if (!parsed.ok) continue;
-        errBuf += JSON.stringify({ id: randomId('batch_req_'), custom_id: parsed.value.customId, response: null, error: never }) + '\n';
+        errBuf += JSON.stringify({ id: randomId('batch_req_'), custom_id: request.customId, response: null, error: never }) + '\n';
         counts.errLines++;
         counts.neverRun++;
       }

@@ -12,9 +12,9 @@ import type { FromValidator, ToValidator } from './validate-worker.js';
 
 export const VALIDATE_WORKER_FILE = distFile('src/batch/validate-worker.js');
 /** Chunks (256 KiB each by default) posted and not yet acknowledged. */
-const IN_FLIGHT = 4;
+export const IN_FLIGHT = 4;
 
-const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+export const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export function validatesOffThread(): boolean {
   return process.env.SVC_BATCH_VALIDATE_INLINE !== '1' && existsSync(VALIDATE_WORKER_FILE);
@@ -49,14 +49,15 @@ export async function validateInputOffLoop(readChunks: () => Iterable<Uint8Array
   }
 }
 
-class WorkerFailure extends Error {}
+/** The worker could not start, died, or reported an error: the caller may redo the work here. */
+export class WorkerFailure extends Error {}
 
 /** The worker of the last validation, kept idle (unref'd) for the next one: starting a worker
  *  thread costs the loop 1-2 ms of its own (the first of a process up to 10 ms), a hold that every
  *  validation paid. Only workers of the default file are kept, one at most. */
 let spare: { worker: Worker; drop: () => void } | null = null;
 
-function takeWorker(file: string): Worker {
+export function takeWorker(file: string): Worker {
   const kept = spare;
   if (kept && file === VALIDATE_WORKER_FILE) {
     spare = null;
@@ -68,7 +69,7 @@ function takeWorker(file: string): Worker {
   return new Worker(file);
 }
 
-function keepWorker(w: Worker, file: string): void {
+export function keepWorker(w: Worker, file: string): void {
   if (spare || file !== VALIDATE_WORKER_FILE) {
     void w.terminate();
     return;
@@ -130,7 +131,7 @@ async function validateInWorker(file: string, chunks: Iterable<Uint8Array>, limi
     if ('ready' in m) return;
     if ('ack' in m) inFlight--;
     else if ('outcome' in m) outcome = m.outcome;
-    else failure = new WorkerFailure(`batch validation worker: ${m.error}`);
+    else failure = new WorkerFailure(`batch validation worker: ${'error' in m ? m.error : 'answered a validation with requests'}`);
     signal();
   };
   const onError = (e: Error): void => {
