@@ -10,7 +10,7 @@
 import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
-import { separatorChanged } from './member-separators.js';
+import { separatorChanged, withoutSeparator } from './member-separators.js';
 import { wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
@@ -182,8 +182,13 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
   // later segment is written before an earlier one, the update's neighbours are not the file's.
   // A segment's place in the file is its first line the original has once, wherever it stands: a
   // hunk that opens with an edited head (`init(…, userAgent:)`) is placed by the lines after it.
+  // A line the original has once only by its trailing separator (`updated_at …,` in one table, `updated_at …`
+  // in the others) places nothing: it may be another copy with a member appended after it.
+  const members = new Map<string, number>();
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j]) members.set(withoutSeparator(key(orig.norm[j]!)), (members.get(withoutSeparator(key(orig.norm[j]!))) ?? 0) + 1);
+  const placing = (norm: string): boolean => at.has(key(norm)) && members.get(withoutSeparator(key(norm))) === 1;
   const place = (l: Lines): number | undefined => {
-    for (let x = 0; x < l.text.length; x++) if (!l.blank[x] && at.has(key(l.norm[x]!))) return at.get(key(l.norm[x]!));
+    for (let x = 0; x < l.text.length; x++) if (!l.blank[x] && placing(l.norm[x]!)) return at.get(key(l.norm[x]!));
     return undefined;
   };
   for (const [a, b] of fileOrderNeighbours(segments.map((seg) => seg.lines), place)) {

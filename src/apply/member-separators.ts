@@ -12,9 +12,14 @@ import { commentBody } from './markers.js';
 
 const SEPARATOR = /[,;]$/;
 
+/** The line without its trailing `,` / `;` (the member's own text). */
+export function withoutSeparator(norm: string): string {
+  return norm.replace(SEPARATOR, '');
+}
+
 /** `a` and `b` are the same line but for a trailing `,` / `;` added or dropped. */
 export function separatorChanged(a: string, b: string): boolean {
-  return a !== b && a.replace(SEPARATOR, '') === b.replace(SEPARATOR, '');
+  return a !== b && withoutSeparator(a) === withoutSeparator(b);
 }
 
 /**

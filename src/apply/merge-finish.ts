@@ -8,7 +8,7 @@ import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers, tailPairs } from './closer-resume.js';
-import { carrySeparators, separatorDroppedBeforeMarker } from './member-separators.js';
+import { carrySeparators, separatorChanged, separatorDroppedBeforeMarker } from './member-separators.js';
 import { blockPairs, type BlockPairs } from './new-block-closers.js';
 import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
@@ -723,7 +723,12 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
   found.sort((a, b) => b.score - a.score || a.j - b.j);
   // One candidate per implied stretch (the most similar line in it).
   const starts = new Set<number>();
-  const cands = found.filter(({ i, j }) => !starts.has(j - i) && starts.add(j - i)).slice(0, MAX_SIMILAR_CANDIDATES);
+  const stretches = found.filter(({ i, j }) => !starts.has(j - i) && starts.add(j - i));
+  // A line shown with only its trailing separator changed is that line (a member appended after it):
+  // it outweighs real edits of other lines, whose stretches may hold more of the segment's tokens
+  // when its new lines copy their neighbours (`akka-http-testkit` beside `akka-http`).
+  const unchanged = stretches.filter(({ i, j }) => separatorChanged(o.norm[j]!, s.norm[i]!));
+  const cands = (unchanged.length > 0 ? unchanged : stretches).slice(0, MAX_SIMILAR_CANDIDATES);
   const picked = cands.length > 1 ? distinctiveCandidate(s, o, cands) : cands[0]!;
   return [[picked.i, picked.j]];
 }

@@ -7,11 +7,13 @@
 // (closer-anchors.ts closingTail), place it at the block's end and drop nothing.
 import type { Lines } from './lines.js';
 import type { Chain } from './merge-context.js';
+import { separatorChanged } from './member-separators.js';
 
 /**
  * True when `tail` (closer pairs) should replace `chain`: every chain line is repeated in the
  * original, the closers come after the chain, and the original between the chain's last anchor
- * and the first closer holds code the segment does not show there (the chain would delete it).
+ * and the first closer holds code the segment does not show there, not even with only its trailing
+ * separator changed (the chain would delete it).
  */
 export function closersOutweighRepeated(s: Lines, o: Lines, index: ReadonlyMap<string, number[]>, chain: Chain, tail: Chain): boolean {
   if (chain.length === 0 || tail.length === 0) return false;
@@ -21,6 +23,9 @@ export function closersOutweighRepeated(s: Lines, o: Lines, index: ReadonlyMap<s
   if (ti <= li || tj <= lj) return false;
   const shown = new Set<string>();
   for (let i = li + 1; i < ti; i++) if (!s.blank[i]) shown.add(s.norm[i]!);
-  for (let j = lj + 1; j < tj; j++) if (!o.blank[j] && !shown.has(o.norm[j]!)) return true;
+  // A line shown with only its trailing separator changed is shown (`updated_at …,` before a new
+  // last column): the chain then deletes nothing there.
+  const shownAsIs = (norm: string): boolean => shown.has(norm) || [...shown].some((t) => separatorChanged(norm, t));
+  for (let j = lj + 1; j < tj; j++) if (!o.blank[j] && !shownAsIs(o.norm[j]!)) return true;
   return false;
 }
