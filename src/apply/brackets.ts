@@ -16,6 +16,9 @@ export function bracketDelta(t: string): number {
   return d;
 }
 
+/** A Rust lifetime (`<'_>`, `&'a str`, `'static>`): an apostrophe that opens no quoted text. */
+const RUST_LIFETIME = /^(?:[<&]'[A-Za-z_]\w*(?![\w'])|.'[A-Za-z_]\w*>)/;
+
 /**
  * Calls `visit` with each bracket of a line that stands outside quoted text and before a `//`
  * comment, in order; `visit` returning false stops the scan.
@@ -29,6 +32,7 @@ export function forEachCodeBracket(t: string, visit: (c: string) => boolean | vo
       else if (c === quote) quote = '';
       continue;
     }
+    if (c === "'" && k > 0 && RUST_LIFETIME.test(t.slice(k - 1, k + 64))) continue;
     if (c === '"' || c === "'" || c === '`') quote = c;
     else if (c === '{' || c === '(' || c === '[' || c === '}' || c === ')' || c === ']') {
       if (visit(c) === false) return;

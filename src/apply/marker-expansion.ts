@@ -10,6 +10,7 @@ import { expandTrailingMarkers } from './trailing-marker.js';
 import { closeUnclosedMiddles } from './unclosed-middle.js';
 import { closeUnclosedTail } from './unclosed-tail.js';
 import { showHeadPath } from './open-heads.js';
+import { withoutExtraClosers } from './extra-closers.js';
 
 export function expandMarkersInLines(update: string, code: string): string {
   return expandInlineMarkers(expandSpannedMarkers(expandTrailingMarkers(update, code), code), code);
@@ -17,10 +18,11 @@ export function expandMarkersInLines(update: string, code: string): string {
 
 /** The update as placement and the no-loss check (loss.ts) both read it: markers inside lines
  *  expanded, blocks collapsed onto one line expanded (collapsed-blocks.ts) or shown as a head over a
- *  marker that is their whole body (shown-head-body.ts), and the closing lines a
+ *  marker that is their whole body (shown-head-body.ts), a closing line written once too often
+ *  dropped (extra-closers.ts), and the closing lines a
  *  snippet that stops inside its blocks implies written out (unclosed-tail.ts), and those a snippet
  *  leaves out before a dedent in its middle (unclosed-middle.ts); the original lines between the heads
  *  a snippet opens with and leaves open are kept (open-heads.ts). */
 export function expandUpdate(update: string, code: string): string {
-  return showHeadPath(closeUnclosedTail(closeUnclosedMiddles(expandShownHeadBodies(expandCollapsedBlocks(expandMarkersInLines(update, code), code), code), code), code), code);
+  return showHeadPath(closeUnclosedTail(closeUnclosedMiddles(expandShownHeadBodies(expandCollapsedBlocks(withoutExtraClosers(expandMarkersInLines(update, code), code), code), code), code), code), code);
 }

@@ -13,6 +13,7 @@ import { CLOSING_BRACKET, closesAt, forEachCodeBracket } from './brackets.js';
 import { normalize, splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { openKeywordBlocks } from './keyword-blocks.js';
+import { CLOSER_ONLY } from './closer-pins.js';
 
 interface Opener {
   line: number;
@@ -97,13 +98,18 @@ function originalClosers(text: readonly string[], norm: readonly string[]): Map<
  * `stack.push(a * b);`): in every original block with that header that holds the snippet's last
  * original line, the lines after that line up to the block's end are no more than the new lines.
  */
-function restReplaced(u: Lines, orig: Lines, start: number, last: number, h: number, origLines: Set<string>): boolean {
+function restReplaced(u: Lines, orig: Lines, start: number, last: number, h: number, origLines: Set<string>, carry = false): boolean {
   let a = last;
   while (a > h && (u.blank[a] || !origLines.has(u.norm[a]!))) a--;
   let added = 0;
   for (let x = a + 1; x <= last; x++) if (!u.blank[x]) added++;
   if (added === 0 || a < start) return false;
   let found = false;
+  // Where the snippet ends with closers of its own blocks, one block with that header (the one the
+  // snippet edits; a twin in another `impl` has other lines) must have its rest carried by the new lines.
+  let carriedSomewhere = !carry;
+  const used = new Set<string>();
+  for (let x = a + 1; x <= last; x++) for (const n of names(u.norm[x]!)) used.add(n);
   for (let j = 0; j < orig.text.length; j++) {
     if (orig.norm[j] !== u.norm[h]) continue;
     let b = j;
@@ -120,8 +126,48 @@ function restReplaced(u: Lines, orig: Lines, start: number, last: number, h: num
     let rest = 0;
     for (let y = at + 1; y < c; y++) if (!orig.blank[y]) rest++;
     if (rest > added) return false;
+    let all = true;
+    for (let y = at + 1; y < c && carry; y++) if (!orig.blank[y] && !carried(names(orig.norm[y]!), used)) all = false;
+    if (all) carriedSomewhere = true;
   }
-  return found;
+  return found && carriedSomewhere;
+}
+
+/** The names a line uses (identifiers of three characters or more). */
+function names(norm: string): Set<string> {
+  return new Set(norm.match(/[A-Za-z_$][\w$]{2,}/g) ?? []);
+}
+
+/** More than half of a rest row's names occur in the new lines (a row without names, `};`, is closed by them): the row is rewritten there. */
+function carried(row: Set<string>, used: Set<string>): boolean {
+  let n = 0;
+  for (const name of row) if (used.has(name)) n++;
+  return 2 * n > row.size || row.size === 0;
+}
+
+/**
+ * The snippet's last line before the closing lines that end it and close blocks its own new lines
+ * opened (a bracket scan over [start, last]; an opener line the original has is no new block).
+ */
+function newBlockClosersFrom(u: Lines, start: number, last: number, origLines: ReadonlySet<string>): number {
+  const openedOn: number[] = [];
+  const closesNew: boolean[] = [];
+  for (let y = start; y <= last; y++) {
+    let onlyNew = true;
+    let closes = 0;
+    forEachCodeBracket(u.text[y]!, (c) => {
+      if (CLOSING_BRACKET[c]) openedOn.push(y);
+      else {
+        const from = openedOn.pop();
+        closes++;
+        if (from === undefined || from === y || origLines.has(u.norm[from]!)) onlyNew = false;
+      }
+    });
+    closesNew[y - start] = closes > 0 && onlyNew && CLOSER_ONLY.test(u.norm[y]!);
+  }
+  let x = last;
+  while (x > start && (u.blank[x] || closesNew[x - start])) x--;
+  return x;
 }
 
 /** Shortest line end that ties the snippet's last line to an original line (shorter ends — `);`, `}` — are everywhere). */
@@ -155,7 +201,10 @@ export function closeUnclosedTail(update: string, code: string): string {
   if (open[open.length - 1]!.line >= last) return update;
   const origLines = new Set<string>();
   for (let j = 0; j < orig.norm.length; j++) if (!orig.blank[j]) origLines.add(orig.norm[j]!);
-  if (origLines.has(u.norm[last]!)) return update;
+  // Closing lines of blocks the snippet's own new lines opened (`}` after a new `if … else`, `};`
+  // after a new `catch |err| switch`) are new code too: the snippet stops after them.
+  const content = newBlockClosersFrom(u, start, last, origLines);
+  if (origLines.has(u.norm[content]!)) return update;
   // Blocks whose header the original has, from the outermost in, up to the first new one (inside
   // a new block every block is new, whatever its text). Close every block inside the innermost
   // such block, and that block itself.
@@ -168,7 +217,9 @@ export function closeUnclosedTail(update: string, code: string): string {
   };
   let kept = 0;
   while (kept < open.length && origLines.has(u.norm[head(open[kept]!.line)]!)) kept++;
-  const existing = kept > 0 && restReplaced(u, orig, start, last, head(open[kept - 1]!.line), origLines);
+  // Ending with such closers, the new lines stand for the rest only where they carry its names (the
+  // rewritten `write!(…)` inside a new `if`): a new guard before the body leaves the body open.
+  const existing = kept > 0 && restReplaced(u, orig, start, content, head(open[kept - 1]!.line), origLines, content < last);
   // An original block whose rest is longer than the new lines stays open: the model stopped there.
   const closing = open.slice(existing ? kept - 1 : kept).reverse();
   if (closing.length === 0) return update;
