@@ -6,8 +6,12 @@
 // lines that follow it) or right before it (above its doc comment and attributes), set off by one
 // blank line. Only when the named definition is defined once in the original, the new one's name
 // nowhere, and the new definition sits at the named one's indentation. Nothing is removed.
+// The definition may come wrapped in its owner's unchanged head and closer (`impl Store {` … `}`,
+// `public class InvoiceService {` over `// ... existing methods ...`), with markers only around it
+// (owner-wrapper.ts); it is then written in the file's indent characters.
 import { lineIdentity } from './line-identity.js';
-import { splitLines, type Lines } from './lines.js';
+import { indentText, splitLines, type Lines } from './lines.js';
+import { ownedDefinition } from './owner-wrapper.js';
 import { markerLines } from './markers.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
 import { inRanges, ownerRanges, placeOwner } from './removal-scope.js';
@@ -31,7 +35,9 @@ export function placeByInstruction(code: string, update: string, instruction: st
   const side = /^(?:before|above)$/i.test(m[1]!) ? 'before' : 'after';
   const target = m[2]!;
   const o = splitLines(code);
-  const u = splitLines(update);
+  const whole = splitLines(update);
+  const owned = ownedDefinition(whole, o);
+  const u = owned?.definition ?? whole;
   if (markerLines(u.text, o.text).some(Boolean)) return null;
   const lone = loneDefinition(u);
   if (!lone) return null;
@@ -51,8 +57,10 @@ export function placeByInstruction(code: string, update: string, instruction: st
     }
   }
   if (at < 0 || o.indent[at] !== u.indent[h]) return null;
+  // A wrapped definition belongs to the owner its head names: the target must stand inside it.
+  if (owned && (at <= owned.ownerRow || at >= blockEnd(o, owned.ownerRow))) return null;
   const row = side === 'after' ? afterDefinition(o, at) : beforeDefinition(o, at);
-  return { content: insertAt(o, row, u, first, last), at: row };
+  return { content: insertAt(o, row, owned ? inFileIndent(u, o) : u, first, last), at: row };
 }
 
 /**
@@ -71,6 +79,12 @@ export function loneDefinition(u: Lines): { first: number; header: number; last:
   while (last >= 0 && u.blank[last]) last--;
   if (blockEnd(u, header) !== last + 1) return null;
   return { first, header, last, name: id.slice(4) };
+}
+
+/** The snippet's lines in the file's indent characters (tabs for a tab-indented file), at the same columns. */
+function inFileIndent(u: Lines, o: Lines): Lines {
+  const text = u.text.map((t, i) => (u.blank[i] ? t : indentText(u.indent[i]!, o.usesTabs) + t.trimStart()));
+  return { ...u, text };
 }
 
 /** The first non-blank row after the definition headed by h (or the file's end). */
