@@ -56,11 +56,13 @@ export function placeByInstruction(code: string, update: string, instruction: st
       at = j;
     }
   }
-  if (at < 0 || o.indent[at] !== u.indent[h]) return null;
-  // A wrapped definition belongs to the owner its head names: the target must stand inside it.
-  if (owned && (at <= owned.ownerRow || at >= blockEnd(o, owned.ownerRow))) return null;
+  if (at < 0) return null;
+  // A wrapped definition belongs to the owner its head names: the target must stand inside it, and
+  // the definition is one of the owner's levels deep, whatever unit the snippet wrote that level in.
+  if (owned ? at <= owned.ownerRow || at >= blockEnd(o, owned.ownerRow) || u.indent[h]! <= owned.headIndent : o.indent[at] !== u.indent[h]) return null;
   const row = side === 'after' ? afterDefinition(o, at) : beforeDefinition(o, at);
-  return { content: insertAt(o, row, owned ? inFileIndent(u, o) : u, first, last), at: row };
+  const written = owned ? inFileIndent(u, o, [owned.headIndent, u.indent[h]!], [o.indent[owned.ownerRow]!, o.indent[at]!]) : u;
+  return written ? { content: insertAt(o, row, written, first, last), at: row } : null;
 }
 
 /**
@@ -81,9 +83,20 @@ export function loneDefinition(u: Lines): { first: number; header: number; last:
   return { first, header, last, name: id.slice(4) };
 }
 
-/** The snippet's lines in the file's indent characters (tabs for a tab-indented file), at the same columns. */
-function inFileIndent(u: Lines, o: Lines): Lines {
-  const text = u.text.map((t, i) => (u.blank[i] ? t : indentText(u.indent[i]!, o.usesTabs) + t.trimStart()));
+/**
+ * The snippet's lines moved from its owner's depths to the file's: columns [owner head, definition]
+ * in the snippet map onto the same two in the file, deeper lines by the same scale, written in the
+ * file's indent characters (tabs for a tab-indented file); null when a line lands between columns.
+ */
+function inFileIndent(u: Lines, o: Lines, [uBase, uDef]: [number, number], [oBase, oDef]: [number, number]): Lines | null {
+  if (oDef <= oBase) return null;
+  const scale = (oDef - oBase) / (uDef - uBase);
+  const text: string[] = [];
+  for (let i = 0; i < u.text.length; i++) {
+    const cols = oBase + (u.indent[i]! - uBase) * scale;
+    if (!u.blank[i] && !Number.isInteger(cols)) return null;
+    text.push(u.blank[i] ? u.text[i]! : indentText(cols, o.usesTabs) + u.text[i]!.trimStart());
+  }
   return { ...u, text };
 }
 

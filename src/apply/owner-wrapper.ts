@@ -13,6 +13,8 @@ export interface OwnedDefinition {
   definition: Lines;
   /** The original row of the owner's head (the only original line with that text). */
   ownerRow: number;
+  /** The head's indentation in the update, in columns. */
+  headIndent: number;
 }
 
 export function ownedDefinition(u: Lines, o: Lines): OwnedDefinition | null {
@@ -38,5 +40,5 @@ export function ownedDefinition(u: Lines, o: Lines): OwnedDefinition | null {
   // The inner rows keep their columns; the definition must sit deeper than the head.
   for (let i = a; i <= b; i++) if (!u.blank[i] && u.indent[i]! <= u.indent[head]!) return null;
   const eol = u.dominantEol;
-  return { definition: splitLines(u.text.slice(a, b + 1).map((t) => t + eol).join('')), ownerRow: rows[0]! };
+  return { definition: splitLines(u.text.slice(a, b + 1).map((t) => t + eol).join('')), ownerRow: rows[0]!, headIndent: u.indent[head]! };
 }
