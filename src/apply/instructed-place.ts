@@ -6,8 +6,12 @@
 // lines that follow it) or right before it (above its doc comment and attributes), set off by one
 // blank line. Only when the named definition is defined once in the original, the new one's name
 // nowhere, and the new definition sits at the named one's indentation. Nothing is removed.
+// The definition may come wrapped in its owner's unchanged head and closer (`impl Store {` … `}`,
+// `public class InvoiceService {` over `// ... existing methods ...`), with markers only around it
+// (owner-wrapper.ts); it is then written in the file's indent characters.
 import { lineIdentity } from './line-identity.js';
-import { splitLines, type Lines } from './lines.js';
+import { indentText, splitLines, type Lines } from './lines.js';
+import { ownedDefinition } from './owner-wrapper.js';
 import { markerLines } from './markers.js';
 import { blockEnd, definesName, removalTargets } from './removals.js';
 import { inRanges, ownerRanges, placeOwner } from './removal-scope.js';
@@ -31,7 +35,9 @@ export function placeByInstruction(code: string, update: string, instruction: st
   const side = /^(?:before|above)$/i.test(m[1]!) ? 'before' : 'after';
   const target = m[2]!;
   const o = splitLines(code);
-  const u = splitLines(update);
+  const whole = splitLines(update);
+  const owned = ownedDefinition(whole, o);
+  const u = owned?.definition ?? whole;
   if (markerLines(u.text, o.text).some(Boolean)) return null;
   const lone = loneDefinition(u);
   if (!lone) return null;
@@ -50,9 +56,13 @@ export function placeByInstruction(code: string, update: string, instruction: st
       at = j;
     }
   }
-  if (at < 0 || o.indent[at] !== u.indent[h]) return null;
+  if (at < 0) return null;
+  // A wrapped definition belongs to the owner its head names: the target must stand inside it, and
+  // the definition is one of the owner's levels deep, whatever unit the snippet wrote that level in.
+  if (owned ? at <= owned.ownerRow || at >= blockEnd(o, owned.ownerRow) || u.indent[h]! <= owned.headIndent : o.indent[at] !== u.indent[h]) return null;
   const row = side === 'after' ? afterDefinition(o, at) : beforeDefinition(o, at);
-  return { content: insertAt(o, row, u, first, last), at: row };
+  const written = owned ? inFileIndent(u, o, [owned.headIndent, u.indent[h]!], [o.indent[owned.ownerRow]!, o.indent[at]!]) : u;
+  return written ? { content: insertAt(o, row, written, first, last), at: row } : null;
 }
 
 /**
@@ -71,6 +81,23 @@ export function loneDefinition(u: Lines): { first: number; header: number; last:
   while (last >= 0 && u.blank[last]) last--;
   if (blockEnd(u, header) !== last + 1) return null;
   return { first, header, last, name: id.slice(4) };
+}
+
+/**
+ * The snippet's lines moved from its owner's depths to the file's: columns [owner head, definition]
+ * in the snippet map onto the same two in the file, deeper lines by the same scale, written in the
+ * file's indent characters (tabs for a tab-indented file); null when a line lands between columns.
+ */
+function inFileIndent(u: Lines, o: Lines, [uBase, uDef]: [number, number], [oBase, oDef]: [number, number]): Lines | null {
+  if (oDef <= oBase) return null;
+  const scale = (oDef - oBase) / (uDef - uBase);
+  const text: string[] = [];
+  for (let i = 0; i < u.text.length; i++) {
+    const cols = oBase + (u.indent[i]! - uBase) * scale;
+    if (!u.blank[i] && !Number.isInteger(cols)) return null;
+    text.push(u.blank[i] ? u.text[i]! : indentText(cols, o.usesTabs) + u.text[i]!.trimStart());
+  }
+  return { ...u, text };
 }
 
 /** The first non-blank row after the definition headed by h (or the file's end). */

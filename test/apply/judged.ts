@@ -14,10 +14,10 @@ export function judged(code: string, update: string, lossy: string, good: string
 }
 
 /** Every mode merges the update into exactly the expected file, and the oracle finds nothing lost. */
-export function mergedEverywhere(code: string, update: string, expected: string): void {
+export function mergedEverywhere(code: string, update: string, expected: string, instruction: string | null = null): void {
   for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction: null }, mode).content;
-    expect(checkLoss(code, update, null, out).lost, mode).toEqual([]);
+    const out = mergeApply({ code, update, instruction }, mode).content;
+    expect(checkLoss(code, update, instruction, out).lost, mode).toEqual([]);
     expect(out, mode).toBe(expected);
   }
 }
