@@ -45,6 +45,7 @@ import { indentOpener, orderAllows } from './nearest-pin.js';
 import { rotatedReadings } from './rotated-gap.js';
 import { deadImportRows } from './dead-imports.js';
 import { leavesNameDangling } from './dangling-name.js';
+import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -851,6 +852,18 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // Only blocks closed by indentation or `end`: a brace block cut short in the update reads as closed there.
       if (rest.end > q && closesAt(orig.text, braceRow(orig, h.j)) < 0) blockRests.push({ head: h.j, end: rest.end, shown: rest.shown, unnamed });
       for (const v of gap.vanished) if (!v.rule && v.j > h.j && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
+    }
+    // Lines between two edits that one stretch of the update shows with new text between them (between-edits.ts).
+    const open = gap.vanished.filter((v) => !v.rule).map((v) => v.j);
+    if (open.length > 0) {
+      const edits: PairedEdit[] = gap.vanished.filter((v) => v.rule === 'replaced' && v.pairedWith >= 0).map((v) => ({ j: v.j, k: v.pairedWith }));
+      // An edit right before the kept edge (a head edited above its Allman `{`) bounds the stretch too.
+      const before = gaps[gaps.length - 1];
+      if (before?.q === p) for (const v of before.vanished) if (v.rule === 'replaced' && v.pairedWith >= 0) edits.push({ j: v.j, k: v.pairedWith });
+      if (p >= 0) edits.push({ j: p, k: kp, kept: true });
+      if (q < orig.text.length) edits.push({ j: q, k: kq, kept: true });
+      const between = rowsBetweenEdits(orig, out, view.segments, edits, open, (n) => view.origCount.has(key(n)));
+      for (const v of gap.vanished) if (!v.rule && between.has(v.j)) v.rule = 'replaced';
     }
     for (const v of gap.vanished) {
       // What a marker between two pinned lines stands for stays (only the instruction removes it).

@@ -19,11 +19,19 @@ const SENTENCE_WORD = /\b(?:if|when|unless|because|since|until|while|but|so|then
 const NAMES = /^[\w\s'",:()/&+.[\]<>*-]*$/;
 
 /**
+ * A note's text with the `!` or `?` that ends a Ruby, Elixir or Crystal name (`renew!`, `valid?`,
+ * `get_product!/1`) dropped: the name is still a name, so the note still only names things.
+ */
+export function withoutNameSuffixes(text: string): string {
+  return text.replace(/(\w)[!?](?=[\s/,.)\]]|$)/g, '$1');
+}
+
+/**
  * True when a comment body (brackets and dots already stripped, or not) reads as a marker that
  * names what it stands for: at most 10 words, no code punctuation, no sentence or imperative.
  */
 export function elisionNote(words: string): boolean {
-  const w = words.replace(/(?:\.{2,}|…)/g, ' ').replace(/^[[(]\s*|\s*[\])]$/g, '').trim();
+  const w = withoutNameSuffixes(words).replace(/(?:\.{2,}|…)/g, ' ').replace(/^[[(]\s*|\s*[\])]$/g, '').trim();
   if (w.length === 0 || w.length > 100 || !NAMES.test(w)) return false;
   const count = w.split(/\s+/).length;
   if (count > 10 || REMARK_START.test(w) || SENTENCE_WORD.test(w)) return false;
@@ -44,6 +52,6 @@ const SPAN = /^(?:up to|down to|through|from)\b/i;
 export function dottedNote(body: string): boolean {
   const b = body.trim();
   if (!/^(?:\.{2,}|…)/.test(b) || !/(?:\.{2,}|…)$/.test(b)) return false;
-  const w = b.replace(/^(?:\.{2,}|…)|(?:\.{2,}|…)$/g, '').trim();
+  const w = withoutNameSuffixes(b.replace(/^(?:\.{2,}|…)|(?:\.{2,}|…)$/g, '').trim());
   return w.length > 0 && w.length <= 100 && NAMES.test(w) && w.split(/\s+/).length <= 12;
 }
