@@ -1,7 +1,9 @@
 // A run of original lines wrapped in a new block comes back one level deeper. Its solid lines are
 // recognised by their text; its closers and short statements (`}`, `),`, `continue;`) are alike
 // everywhere, so their text alone says nothing: their neighbours say which original line they are.
-import { solidRow, type Lines } from './lines.js';
+import { renamedInPlace, sameStatementEdited, similarLines, solidRow, type Lines } from './lines.js';
+import { extendedInPlace } from './extended-line.js';
+import { wrapsLine } from './wrapped-line.js';
 
 /** How many neighbours a chain of weak lines may run through before it reaches a solid one. */
 const MAX_CHAIN = 24;
@@ -11,7 +13,15 @@ const MAX_CHAIN = 24;
  * chain of j's own neighbours on one side, moved by the same amount, up to a line that is not weak.
  */
 export function wrappedCopy(orig: Lines, j: number, out: Lines, k: number): boolean {
-  if (out.norm[k] !== orig.norm[j]) return false;
+  return out.norm[k] === orig.norm[j] && movedWithNeighbours(orig, j, out, k);
+}
+
+/**
+ * Output line k stands in original line j's place, moved into (or out of) a block: it sits at another
+ * depth, next to a chain of j's own neighbours on one side moved by the same amount up to a solid
+ * line. What the line says is left to the caller (the same text, or an edit of j's).
+ */
+export function movedWithNeighbours(orig: Lines, j: number, out: Lines, k: number): boolean {
   const shift = out.indent[k]! - orig.indent[j]!;
   if (shift === 0) return false;
   return pinnedTowards(orig, j, out, k, shift, -1) || pinnedTowards(orig, j, out, k, shift, 1);
@@ -27,4 +37,17 @@ function pinnedTowards(orig: Lines, j: number, out: Lines, k: number, shift: num
     if (!orig.weak[y]) return true;
   }
   return false;
+}
+
+/**
+ * Output line k is original line j edited as its run was moved into a new block: close to j by the
+ * strict tests (not just the same first word: a new `if r := recover()` beside a moved body line that
+ * reads like the old `if err := task()`'s is no edit of it), beside j's own neighbours moved with it.
+ */
+export function movedEdit(orig: Lines, j: number, out: Lines, k: number): boolean {
+  const a = orig.norm[j]!;
+  const b = out.norm[k]!;
+  if (orig.weak[j] || a === b) return false;
+  const close = similarLines(a, b) || sameStatementEdited(a, b) || renamedInPlace(a, b) || extendedInPlace(a, b) || wrapsLine(a, b);
+  return close && movedWithNeighbours(orig, j, out, k);
 }
