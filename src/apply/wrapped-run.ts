@@ -1,7 +1,7 @@
 // A run of original lines wrapped in a new block comes back one level deeper. Its solid lines are
 // recognised by their text; its closers and short statements (`}`, `),`, `continue;`) are alike
 // everywhere, so their text alone says nothing: their neighbours say which original line they are.
-import { editedVersion, renamedInPlace, sameStatementEdited, similarLines, solidRow, type Lines } from './lines.js';
+import { CLOSER_LINE, editedVersion, renamedInPlace, sameStatementEdited, similarLines, solidRow, type Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
 import { wrapsLine } from './wrapped-line.js';
 
@@ -58,7 +58,8 @@ function strictlyClose(a: string, b: string): boolean {
 
 /**
  * The run around j, read in step on both sides (each row at j's shift, its text the same or an edit
- * of its original row), keeps at least as many of its solid lines unchanged as it edits, and when it
+ * of its original row), keeps at least as many of its lines unchanged as it edits (closers are the
+ * blocks' shape, not their content: they are not counted; `break;` is), and when it
  * went deeper, a head above it is new. A block copied into a new callback with its head and a body
  * line edited (`if (!task.ok())` → `if (!task.saved())`) is a new block written like the old one,
  * not the old one moved: the marker beside it may stand for the original, which then stays.
@@ -76,7 +77,7 @@ function movedRunKept(orig: Lines, j: number, out: Lines, k: number): boolean {
       z = solidRow(out, z, dir);
       if (y < 0 || z < 0 || out.indent[z]! - orig.indent[y]! !== shift) break;
       if (out.norm[z] === orig.norm[y]) {
-        if (!orig.weak[y]) kept++;
+        if (!CLOSER_LINE.test(orig.norm[y]!)) kept++;
       } else if (!orig.weak[y] && (editedVersion(orig.norm[y]!, out.norm[z]!) || strictlyClose(orig.norm[y]!, out.norm[z]!))) edited++;
       else break;
       if (dir === -1) top = z;
@@ -89,15 +90,16 @@ const LONE_OPENER = /^[{([]$/;
 
 /**
  * One of the heads that open the run's new block (the shallower rows above output row `top`, up to the
- * first at the run's original depth) is a line the original does not have. Lone openers (`{` of an
- * Allman head) are alike everywhere and say nothing: the head is the line above them.
+ * first at the run's original depth) is a line the update added: the output holds its text more often
+ * than the original does (`try {` may stand elsewhere in the file). Lone openers (`{` of an Allman head)
+ * are alike everywhere and say nothing: the head is the line above them.
  */
 function newHeadAbove(orig: Lines, out: Lines, top: number, depth: number): boolean {
-  const origTexts = new Set(orig.norm);
+  const added = (t: string): boolean => out.norm.filter((n) => n === t).length > orig.norm.filter((n) => n === t).length;
   let indent = out.indent[top]!;
   for (let z = solidRow(out, top, -1); z >= 0; z = solidRow(out, z, -1)) {
     if (out.indent[z]! >= indent || LONE_OPENER.test(out.norm[z]!)) continue;
-    if (!origTexts.has(out.norm[z]!)) return true;
+    if (added(out.norm[z]!)) return true;
     if (out.indent[z]! <= depth) return false;
     indent = out.indent[z]!;
   }
