@@ -103,3 +103,23 @@ export function newSiblingLine(orig: Lines, j: number, r: string): boolean {
   }
   return false;
 }
+
+/**
+ * Update line `r` reads at least as much like another original row y that the output keeps as like
+ * row j (shared ends and shared tokens in order, both no fewer): where r belongs is not told by its
+ * text (twin blocks: `highlight(lineNext)` for `highlight(line)` or `highlight(subLine)`).
+ */
+export function asCloseToKeptLine(orig: Lines, j: number, r: string, kept: (y: number) => boolean): boolean {
+  const tj = tokens(orig.norm[j]!);
+  const tr = tokens(r);
+  const ej = ends(tj, tr);
+  const cj = common(tj, tr);
+  const rows = rowsStartingWith(orig, firstToken(r));
+  for (let x = 0; x < rows.length && x < MAX_RIVALS; x++) {
+    const y = rows[x]!;
+    if (y === j || orig.norm[y] === orig.norm[j] || !kept(y)) continue;
+    const ty = tokens(orig.norm[y]!);
+    if (ends(ty, tr) >= ej && common(ty, tr) >= cj) return true;
+  }
+  return false;
+}

@@ -11,7 +11,7 @@ import { bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { separatorChanged, withoutSeparator } from './member-separators.js';
-import { wrappedCopy } from './wrapped-run.js';
+import { movedEdit, wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
@@ -39,7 +39,7 @@ import { extendedInPlace } from './extended-line.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { keyRenamedKeepingValue, ownerRenamedThroughout, renamedThroughout, renamedWithUses } from './rename-evidence.js';
-import { closerToKeptLine, newSiblingLine } from './edit-evidence.js';
+import { asCloseToKeptLine, closerToKeptLine, newSiblingLine } from './edit-evidence.js';
 import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
 import { rotatedReadings } from './rotated-gap.js';
@@ -583,7 +583,7 @@ function keywordBlock(l: Lines, h: number): boolean {
  * shows it only inside blocks of other names than j's (`- run: npm run lint` in a new job is not
  * the `- run: npm run build` of the job after it).
  */
-function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boolean {
+function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string, moved = false): boolean {
   // Another list item or element (sibling-items.ts) is never j's edit.
   if (anotherSibling(orig.norm[j]!, norm) || anotherElement(orig.norm[j]!, norm)) return true;
   // A line no more like j than j's siblings are is a new sibling (a mapping line beside the old
@@ -613,11 +613,13 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string): boo
     // A closer edited in place closes the same block.
     if (orig.weak[j] && !closerOwnersMatch(l, i, orig, j)) continue;
     // An edit inside a new header stands for j only when that header is the edit of j's.
-    if (orig.norm[j] !== norm && !ownerEditMatches(l, i, orig, j, (n) => view.origCount.has(key(n)))) continue;
-    // The same text re-indented (wrapped in a new block) is that line; an edit stays at its depth.
+    // So is an edit moved into a new block with its own neighbours (`moved`, wrapped-run.ts): they place it.
+    if (orig.norm[j] !== norm && !moved && !ownerEditMatches(l, i, orig, j, (n) => view.origCount.has(key(n)))) continue;
+    // The same text re-indented (wrapped in a new block) is that line; an edit stays at its depth
+    // unless its neighbours moved with it.
     // A rename the update carries through other original lines in their places (rename-evidence.ts)
     // is a rename in place, and so is the block it heads.
-    if ((!differ || renameShownInPlace(l, namedHeadRow(l, i), orig, namedHeadRow(orig, j)) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)) && (sameOwner(l, i, orig, j) || ownerRenamedThroughout(view.segments, l, i, orig, j)) && (orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
+    if ((!differ || renameShownInPlace(l, namedHeadRow(l, i), orig, namedHeadRow(orig, j)) || renamedThroughout(view.segments, orig, orig.norm[j]!, norm)) && (moved || sameOwner(l, i, orig, j) || ownerRenamedThroughout(view.segments, l, i, orig, j)) && (moved || orig.norm[j] === norm || sameDepth(l, i, orig, j))) return false;
   }
   return true;
 }
@@ -820,7 +822,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) && !separatorChanged(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
-          closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!) && !editOfOther(j, out.norm[k]!) &&
+          closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!, movedEdit(orig, j, out, k) && !asCloseToKeptLine(orig, j, out.norm[k]!, (y) => kept[y] === 1)) && !editOfOther(j, out.norm[k]!) &&
           !foreignHead(j, k) && !(leavesNameDangling(orig, j, out, k) && !headsBlock(orig, j))) {
           rule = 'replaced';
           pairedWith = k;

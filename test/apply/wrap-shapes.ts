@@ -4,7 +4,7 @@
 // lines of context, the wrapped lines re-indented, the handler, the new block's closer and the
 // function's closer, with markers around or (a snippet) none at all. The new block's closer reads
 // like the original's next closer: the merge must pair closers by the blocks they close.
-import { pick, pinned, strongLine, marker, type Change } from './edit-gen.js';
+import { editLine, pick, pinned, strongLine, marker, type Change } from './edit-gen.js';
 import { ind, leaves, result, type ShapeInput } from './edit-shapes.js';
 import { errorWrapper, unitOf } from './model-shapes.js';
 
@@ -116,4 +116,51 @@ export function wrapHoistedDeclaration(x: ShapeInput): ReturnType<typeof result>
   const update = [marker(x.lang, i, x.r), ...shown, marker(x.lang, i, x.r)];
   const e = result(x, [ch], update, `Handle errors in ${block.name}.`);
   return { ...e, determined: pinned(x.lines, e.update) };
+}
+
+/**
+ * Two to four statements inside a function wrapped in the language's error handling, one of them
+ * edited on the way (a value, a string or a name changed), as held-out sets wrote retry loops and
+ * try blocks in Go, Rust and JavaScript (docs/apply.md, branch wrapz): the edited line sits one level
+ * deeper among new lines, so only its moved neighbours say which original line it is. One or two
+ * lines of context above, the line after the run below, markers around.
+ */
+export function wrapEditedRun(x: ShapeInput): ReturnType<typeof result> | null {
+  // Whole statements: not the lines of one expression continued over several (`a +` / `.then(…)`).
+  const continued = (t: string): boolean => /(?:[-+*/%&|?.=<>]|\b(?:and|or))\s*$/.test(t.trim());
+  const statement = (t: string): boolean => plainStatement(t) && !continued(t) && !/^[-+*/%&|?.:]/.test(t.trim());
+  const runs: Array<[number, number, number]> = [];
+  for (const b of leaves(x)) {
+    for (let s = b.header + 1; s < b.end - 2; s++) {
+      const i = ind(x.lines[s]!);
+      let e = s;
+      while (e + 1 < b.end - 1 && e - s < 3 && statement(x.lines[e + 1]!) && ind(x.lines[e + 1]!) === i) e++;
+      // The run's lines are statements; the line after it is still in the function, at the run's depth or above.
+      if (e === s || !x.lines.slice(s, e + 1).every(statement) || continued(x.lines[s - 1]!) || ind(x.lines[e + 1]!).length > i.length || x.lines[e + 1]!.trim() === '') continue;
+      runs.push([b.header, s, e]);
+    }
+  }
+  const run = pick(x.r, runs);
+  if (!run) return null;
+  const [header, s, e] = run;
+  const i = ind(x.lines[s]!);
+  const block = x.blocks.find((b) => b.header === header)!;
+  const u = unitOf(x.lines, block);
+  const w = errorWrapper(x.lang, i, u);
+  if (!w) return null;
+  const at = s + Math.floor(x.r() * (e - s + 1));
+  const edited = editLine(x.lines[at]!, x.r);
+  if (!edited || x.lines.some((t) => t.trim() === edited.trim())) return null;
+  const body = x.lines.slice(s, e + 1).map((l, n) => u + (s + n === at ? edited : l));
+  const ch: Change = { start: s, end: e + 1, lines: [...w.open, ...body, ...w.handler, ...w.close] };
+  let from = Math.max(header, s - 1 - Math.floor(x.r() * 2));
+  for (let k = 0; k < 4 && from > header && !x.lines.slice(from, s).some(strongLine); k++) from--;
+  const shown = [...x.lines.slice(from, s), ...ch.lines, x.lines[e + 1]!];
+  const update = [
+    ...(from > 0 ? [marker(x.lang, ind(shown[0]!), x.r)] : []),
+    ...shown,
+    ...(e + 2 < x.lines.length ? [marker(x.lang, ind(x.lines[e + 1]!), x.r)] : []),
+  ];
+  const r = result(x, [ch], update, `Handle errors in ${block.name}.`);
+  return { ...r, determined: pinned(x.lines, r.update) };
 }
