@@ -3,7 +3,8 @@
 // file still uses the old one: a rename carried through the file leaves no use of the old name behind,
 // and a definition whose callers stay is still needed. The line defining the other name is new
 // beside it (`fun setTyping(…)` kept under `fun addReaction(…)` added before it, `store.setTyping(`
-// still called further down).
+// still called further down). An import line likewise: `import …DeleteMapping;` shown where
+// `import …GetMapping;` stood is a new import beside it while `@GetMapping` is still used.
 import { lineIdentity } from './line-identity.js';
 import { tokens, type Lines } from './lines.js';
 
@@ -14,7 +15,17 @@ function definedName(norm: string): string | null {
   return m ? m[1]! : null;
 }
 
-/** Per name, how many lines of a text use it other than to define it, built once per text and name. */
+/** Import lines (Java/Kotlin/Scala/TS/Python `import`, Python `from`, Rust `use`, C# `using`, C `#include`). */
+const IMPORT_LINE = /^(?:import|from|use|using|#include)\b/;
+
+/** The names an import line imports that the other line does not: what replacing it would drop. */
+function importedOnlyBy(norm: string, other: string): string[] {
+  if (!IMPORT_LINE.test(norm) || !IMPORT_LINE.test(other)) return [];
+  const kept = new Set(tokens(other));
+  return tokens(norm).filter((t) => /^[A-Za-z_$][\w$]*$/.test(t) && !kept.has(t));
+}
+
+/** Per name, how many lines of a text use it other than to define or import it, built once per text and name. */
 const counted = new WeakMap<Lines, Map<string, number>>();
 
 function usesOf(l: Lines, name: string): number {
@@ -23,7 +34,7 @@ function usesOf(l: Lines, name: string): number {
   let n = c.get(name);
   if (n === undefined) {
     n = 0;
-    for (const norm of l.norm) if (norm.includes(name) && tokens(norm).includes(name) && definedName(norm) !== name) n++;
+    for (const norm of l.norm) if (norm.includes(name) && tokens(norm).includes(name) && definedName(norm) !== name && !IMPORT_LINE.test(norm)) n++;
     c.set(name, n);
   }
   return n;
@@ -31,14 +42,19 @@ function usesOf(l: Lines, name: string): number {
 
 /**
  * Original definition row j replaced by output row k would leave its name dangling: k defines
- * another name, and the merged file still uses the old one exactly as often as the original did
+ * another name (or, for an import, imports other names), and the merged file still uses the old one exactly as often as the original did
  * (a rename carried to the uses leaves fewer; a definition never used elsewhere is free to go).
  */
 export function leavesNameDangling(orig: Lines, j: number, out: Lines, k: number): boolean {
+  const stillUsed = (name: string): boolean => {
+    const uses = usesOf(out, name);
+    return uses > 0 && uses >= usesOf(orig, name);
+  };
+  // An import replaced by one naming something else; not a list opened over lines (`use a::{`).
+  const dropped = importedOnlyBy(orig.norm[j]!, out.norm[k]!);
+  if (dropped.length > 0 && importedOnlyBy(out.norm[k]!, orig.norm[j]!).length > 0) return dropped.every(stillUsed);
   const from = definedName(orig.norm[j]!);
   if (from === null) return false;
   const to = definedName(out.norm[k]!);
-  if (to === null || to === from) return false;
-  const uses = usesOf(out, from);
-  return uses > 0 && uses >= usesOf(orig, from);
+  return to !== null && to !== from && stillUsed(from);
 }

@@ -1,6 +1,7 @@
 // A definition is not replaced by one of another name while the merged file still uses the old
 // name as often as before (dangling-name.ts). Held-out round au-ay lost an interface method this
-// way (Kotlin); the tests are Swift, Go and Python.
+// way (Kotlin); the tests are Swift, Go and Python. An import likewise (held-out round az-bd lost a
+// Spring `GetMapping` import to a new `DeleteMapping` one shown where it stood).
 import { describe, expect, it } from 'vitest';
 import { judged, lines } from './judged.js';
 import { checkLoss } from '../../src/apply/loss.js';
@@ -81,4 +82,32 @@ describe('a definition whose name the merged file still uses is not replaced', (
     const update = lines(['class Report:', '    # ...', '    def render_text(self):', '        return "\\n".join(self.rows)']);
     expect(checkLoss(code, update, null, code.replace('def render(self)', 'def render_text(self)')).lost).toEqual([]);
   });
+
+  it('a new import shown where a used one stood is new beside it; one whose name the file no longer uses may go (Java)', () => {
+    const code = lines([
+      'package app.web;',
+      '',
+      'import org.springframework.web.bind.annotation.GetMapping;',
+      'import org.springframework.web.bind.annotation.RestController;',
+      '',
+      '@RestController',
+      'public class PingController {',
+      '    @GetMapping("/ping")',
+      '    public String ping() {',
+      '        return "pong";',
+      '    }',
+      '}',
+    ]);
+    const update = lines(['import org.springframework.web.bind.annotation.DeleteMapping;', '// ... other imports', '', '    // ... existing code ...', '    @DeleteMapping("/ping")', '    public void reset() {', '    }', '}']);
+    const good = code
+      .replace('import org.springframework.web.bind.annotation.GetMapping;', 'import org.springframework.web.bind.annotation.DeleteMapping;\nimport org.springframework.web.bind.annotation.GetMapping;')
+      .replace('        return "pong";\n    }\n', '        return "pong";\n    }\n\n    @DeleteMapping("/ping")\n    public void reset() {\n    }\n');
+    const lossy = good.replace('import org.springframework.web.bind.annotation.GetMapping;\n', '');
+    expect(judged(code, update, lossy, good)).toEqual([2]);
+    // Switched over: no `@GetMapping` is left, so the old import may be replaced.
+    const switched = lossy.replace('    @GetMapping("/ping")\n', '    @DeleteMapping("/ping")\n');
+    const switchUpdate = lines(['import org.springframework.web.bind.annotation.DeleteMapping;', '// ... other imports', '', '    @DeleteMapping("/ping")', '    public String ping() {', '    // ... existing code ...', '}']);
+    expect(checkLoss(code, switchUpdate, null, switched.replace('\n    @DeleteMapping("/ping")\n    public void reset() {\n    }\n', '')).lost).toEqual([]);
+  });
 });
+
