@@ -17,13 +17,18 @@ import { chunksOf, requestLine } from './input-file.js';
 const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 
+/** The chunks, each copied as it is taken (FileStore.chunks() reads one at a time from LMDB). */
+function* copiedOneByOne(chunks: Buffer[]): Generator<Buffer> {
+  for (const c of chunks) yield Buffer.from(c);
+}
+
 /** Reads every request as the runner's dispatch loop does; returns how many it read. */
 async function readBack(chunks: Buffer[], inWorker: boolean): Promise<number> {
   if (inWorker) delete process.env.SVC_BATCH_VALIDATE_INLINE;
   else process.env.SVC_BATCH_VALIDATE_INLINE = '1';
   let n = 0;
   let sliceStart = performance.now();
-  for await (const r of readRequests(() => chunks.map((c) => Buffer.from(c)), { maxLineBytes: DEFAULT_BATCH_LIMITS.maxLineBytes, bodies: true })) {
+  for await (const r of readRequests(() => copiedOneByOne(chunks), { maxLineBytes: DEFAULT_BATCH_LIMITS.maxLineBytes, bodies: true })) {
     if (performance.now() - sliceStart >= SLICE_MS) {
       await pause();
       sliceStart = performance.now();
