@@ -8,13 +8,12 @@
 import { parseArgs } from 'node:util';
 import { readRequests } from '../../src/batch/request-reader.js';
 import { closeValidationWorker } from '../../src/batch/validate-offload.js';
-import { SLICE_MS } from '../../src/batch/validate.js';
+import { SLICE_MS, yieldToLoop } from '../../src/batch/validate.js';
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
 import { median } from '../../src/bench/stats.js';
 import { holdOf, type Hold } from '../common/loop-hold.js';
 import { chunksOf, requestLine } from './input-file.js';
 
-const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 
 /** The chunks, each copied as it is taken (FileStore.chunks() reads one at a time from LMDB). */
@@ -30,7 +29,7 @@ async function readBack(chunks: Buffer[], inWorker: boolean): Promise<number> {
   let sliceStart = performance.now();
   for await (const r of readRequests(() => copiedOneByOne(chunks), { maxLineBytes: DEFAULT_BATCH_LIMITS.maxLineBytes, bodies: true })) {
     if (performance.now() - sliceStart >= SLICE_MS) {
-      await pause();
+      await yieldToLoop();
       sliceStart = performance.now();
     }
     if (r.body) n++;

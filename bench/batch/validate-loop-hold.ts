@@ -5,7 +5,7 @@
 // few 4 MiB lines among small ones, fed as 256 KiB chunks as FileStore.chunks() yields them.
 //   node dist/bench/batch/validate-loop-hold.js [--lines 100000] [--reps 3]
 import { parseArgs } from 'node:util';
-import { validateInput } from '../../src/batch/validate.js';
+import { validateInput, yieldToLoop } from '../../src/batch/validate.js';
 import { validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
 import { median } from '../../src/bench/stats.js';
@@ -24,7 +24,6 @@ async function main(): Promise<void> {
   files['1,000 lines, 4 with 4 MiB'] = chunksOf(big.join('\n') + '\n');
   const limits = { ...DEFAULT_BATCH_LIMITS, maxRequests: Math.max(n, DEFAULT_BATCH_LIMITS.maxRequests) };
   if (!validatesOffThread()) throw new Error('the validation worker is not built (run the build first)');
-  const pause = (): Promise<void> => new Promise((r) => setImmediate(r));
   console.log('| file | where | max loop hold, CPU ms | max loop hold, wall ms | loop CPU ms | total wall ms |');
   console.log('|---|---|---|---|---|---|');
   for (const [name, chunks] of Object.entries(files)) {
@@ -36,7 +35,7 @@ async function main(): Promise<void> {
         // Resolves to nothing: no validation result stays alive into the next rep.
         runs.push(
           await holdOf(async () => {
-            await (where === 'worker' ? validateInputOffLoop(() => copies, limits) : validateInput(copies, limits, pause));
+            await (where === 'worker' ? validateInputOffLoop(() => copies, limits) : validateInput(copies, limits, yieldToLoop));
           }),
         );
       }

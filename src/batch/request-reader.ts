@@ -7,8 +7,8 @@
 import type { Worker } from 'node:worker_threads';
 import { splitLines } from './lines.js';
 import { RequestCollector, type ReadOptions, type ReadRequest } from './read-requests.js';
-import { SLICE_MS } from './validate.js';
-import { IN_FLIGHT, keepWorker, pause, takeWorker, validatesOffThread, VALIDATE_WORKER_FILE, WorkerFailure } from './validate-offload.js';
+import { SLICE_MS, yieldToLoop } from './validate.js';
+import { IN_FLIGHT, keepWorker, postChunk, takeWorker, validatesOffThread, VALIDATE_WORKER_FILE, WorkerFailure } from './validate-offload.js';
 import type { FromValidator, ToValidator } from './validate-worker.js';
 
 /** The file's requests in line order; stopping early (leaving the loop) ends the read. */
@@ -40,7 +40,7 @@ async function* readHere(chunks: Iterable<Uint8Array>, o: ReadOptions, after: nu
   let sliceStart = performance.now();
   for (const line of splitLines(chunks, o.maxLineBytes)) {
     if (performance.now() - sliceStart >= SLICE_MS) {
-      await pause();
+      await yieldToLoop();
       sliceStart = performance.now();
     }
     if (line.line <= after) continue;
@@ -95,10 +95,7 @@ async function* readInWorker(file: string, chunks: Iterable<Uint8Array>, o: Read
           posted = true;
           worker.postMessage({ end: true } satisfies ToValidator);
         } else {
-          // A private copy (LMDB's getBinary) whose memory moves to the worker.
-          const c = next.value;
-          const bytes = c.byteOffset === 0 && c.byteLength === c.buffer.byteLength ? c : new Uint8Array(c);
-          worker.postMessage({ chunk: bytes } satisfies ToValidator, [bytes.buffer as ArrayBuffer]);
+          postChunk(worker, next.value);
         }
       }
       const batch = received.shift();

@@ -8,10 +8,12 @@ import { randomId } from '../store/ids.js';
 import { RESULT_SCHEMA_VERSION } from '../store/records.js';
 import type { BatchStore } from '../store/batches.js';
 import type { FileStore, FileWriter } from '../store/files.js';
+import type { FileRecord } from '../store/records.js';
 import { readRequests } from './request-reader.js';
+import type { ReadRequest } from './read-requests.js';
 import { Semaphore } from './semaphore.js';
 import { TERMINAL_STATUSES, type BatchLimits, type BatchObject, type ChatExecutor, type Clock, type ExecutorResult } from './types.js';
-import { SLICE_MS } from './validate.js';
+import { SLICE_MS, yieldToLoop } from './validate.js';
 import { validateInputOffLoop } from './validate-offload.js';
 
 export interface BatchRunnerOptions {
@@ -36,7 +38,6 @@ const LINE_BUFFER_BYTES = 64 * 1024;
 /** How long a shutdown waits for in-flight requests to notice their abort. */
 const SHUTDOWN_WAIT_MS = 10_000;
 
-const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 class Job {
   /** Aborted to stop dispatching new requests: cancel, window closed, or shutdown. */
@@ -260,17 +261,22 @@ export class BatchRunner {
     return r.batch && !TERMINAL_STATUSES.has(r.batch.status) ? r.batch : null;
   }
 
+  /** A validated input file's requests (request-reader.ts); `bodies: false` for custom ids only. */
+  private requestsOf(batchId: string, input: FileRecord, bodies: boolean): AsyncGenerator<ReadRequest> {
+    return readRequests(() => this.o.files.chunks(input), { maxLineBytes: this.o.limits.maxLineBytes, bodies }, (err) =>
+      this.log(`batch ${batchId}: ${err.message}; reading its requests on the event loop instead`),
+    );
+  }
+
   private async dispatch(job: Job, b: BatchObject): Promise<void> {
     const input = this.o.files.record(b.input_file_id);
     if (!input) throw new Error(`input file ${b.input_file_id} vanished while the batch ran`);
-    const requests = readRequests(() => this.o.files.chunks(input), { maxLineBytes: this.o.limits.maxLineBytes, bodies: true }, (err) =>
-      this.log(`batch ${job.id}: ${err.message}; reading its requests on the event loop instead`),
-    );
+    const requests = this.requestsOf(job.id, input, true);
     let sliceStart = performance.now();
     for await (const request of requests) {
       // Requests arrive a chunk's worth at a time; skipping many done ones must still yield.
       if (performance.now() - sliceStart >= SLICE_MS) {
-        await pause();
+        await yieldToLoop();
         sliceStart = performance.now();
       }
       if (job.stop.signal.aborted || this.expired(b)) return;
@@ -386,13 +392,11 @@ export class BatchRunner {
     let outBuf = '';
     let errBuf = '';
     // Only the custom_id of a request that never ran is needed: its body stays in the worker.
-    const requests = readRequests(() => this.o.files.chunks(input), { maxLineBytes: this.o.limits.maxLineBytes, bodies: false }, (err) =>
-      this.log(`batch ${b.id}: ${err.message}; reading its requests on the event loop instead`),
-    );
+    const requests = this.requestsOf(b.id, input, false);
     let sliceStart = performance.now();
     for await (const request of requests) {
       if (performance.now() - sliceStart >= SLICE_MS) {
-        await pause();
+        await yieldToLoop();
         sliceStart = performance.now();
         if (this.closing) return counts;
       }

@@ -7,21 +7,19 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { distFile } from '../paths.js';
-import { validateInput, type ValidationLimits, type ValidationOutcome } from './validate.js';
+import { validateInput, yieldToLoop, type ValidationLimits, type ValidationOutcome } from './validate.js';
 import type { FromValidator, ToValidator } from './validate-worker.js';
 
 export const VALIDATE_WORKER_FILE = distFile('src/batch/validate-worker.js');
 /** Chunks (256 KiB each by default) posted and not yet acknowledged. */
 export const IN_FLIGHT = 4;
 
-export const pause = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 export function validatesOffThread(): boolean {
   return process.env.SVC_BATCH_VALIDATE_INLINE !== '1' && existsSync(VALIDATE_WORKER_FILE);
 }
 
 async function validateHere(chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean): Promise<ValidationOutcome | null> {
-  const outcome = await validateInput(chunks, limits, pause);
+  const outcome = await validateInput(chunks, limits, yieldToLoop);
   return cancelled() ? null : outcome;
 }
 
@@ -47,6 +45,13 @@ export async function validateInputOffLoop(readChunks: () => Iterable<Uint8Array
     o.onWorkerFailure?.(err);
     return validateHere(readChunks(), limits, cancelled);
   }
+}
+
+/** Sends a chunk to the input worker. A chunk that owns its whole buffer (a private copy: LMDB's
+ *  getBinary) moves there and is left detached; a view is copied first. */
+export function postChunk(worker: Worker, chunk: Uint8Array): void {
+  const bytes = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk);
+  worker.postMessage({ chunk: bytes } satisfies ToValidator, [bytes.buffer as ArrayBuffer]);
 }
 
 /** The worker could not start, died, or reported an error: the caller may redo the work here. */
@@ -153,10 +158,8 @@ async function validateInWorker(file: string, chunks: Iterable<Uint8Array>, limi
     for (const chunk of chunks) {
       if (cancelled()) return null;
       await waitFor(() => inFlight < IN_FLIGHT);
-      // A private copy (LMDB's getBinary) whose memory moves to the worker.
-      const bytes = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk);
       inFlight++;
-      worker.postMessage({ chunk: bytes } satisfies ToValidator, [bytes.buffer as ArrayBuffer]);
+      postChunk(worker, chunk);
     }
     worker.postMessage({ end: true } satisfies ToValidator);
     await waitFor(() => outcome !== null);

@@ -7,6 +7,9 @@ import { isBlank, splitLines, type InputLine } from './lines.js';
 /** Longest run of line work on the event loop before it yields (the target: no hold over 2 ms). */
 export const SLICE_MS = 1;
 
+/** Lets the event loop run its other work between slices. */
+export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export const BATCH_ENDPOINT = '/v1/chat/completions';
 
 export interface BatchRequestLine {
