@@ -186,7 +186,11 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
   // A line the original has once only by its trailing separator (`updated_at …,` in one table, `updated_at …`
   // in the others) places nothing: it may be another copy with a member appended after it.
   const members = new Map<string, number>();
-  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j]) members.set(withoutSeparator(key(orig.norm[j]!)), (members.get(withoutSeparator(key(orig.norm[j]!))) ?? 0) + 1);
+  for (let j = 0; j < orig.text.length; j++) {
+    if (orig.blank[j]) continue;
+    const member = withoutSeparator(key(orig.norm[j]!));
+    members.set(member, (members.get(member) ?? 0) + 1);
+  }
   const placing = (norm: string): boolean => at.has(key(norm)) && members.get(withoutSeparator(key(norm))) === 1;
   const place = (l: Lines): number | undefined => {
     for (let x = 0; x < l.text.length; x++) if (!l.blank[x] && placing(l.norm[x]!)) return at.get(key(l.norm[x]!));
