@@ -5,7 +5,6 @@
 // beside it (`fun setTyping(…)` kept under `fun addReaction(…)` added before it, `store.setTyping(`
 // still called further down). An import line likewise: `import …DeleteMapping;` shown where
 // `import …GetMapping;` stood is a new import beside it while `@GetMapping` is still used.
-import { importedNames, importLine } from './dead-imports.js';
 import { lineIdentity } from './line-identity.js';
 import { tokens, type Lines } from './lines.js';
 
@@ -16,11 +15,14 @@ function definedName(norm: string): string | null {
   return m ? m[1]! : null;
 }
 
-/** The names an import line binds that the other import line does not: what replacing it would drop. */
+/** Import lines (Java/Kotlin/Scala/TS/Python `import`, Python `from`, Rust `use`, C# `using`, C `#include`). */
+const IMPORT_LINE = /^(?:import|from|use|using|#include)\b/;
+
+/** The names an import line imports that the other line does not: what replacing it would drop. */
 function importedOnlyBy(norm: string, other: string): string[] {
-  if (!importLine(norm) || !importLine(other)) return [];
-  const kept = new Set(importedNames(other));
-  return importedNames(norm).filter((n) => !kept.has(n));
+  if (!IMPORT_LINE.test(norm) || !IMPORT_LINE.test(other)) return [];
+  const kept = new Set(tokens(other));
+  return tokens(norm).filter((t) => /^[A-Za-z_$][\w$]*$/.test(t) && !kept.has(t));
 }
 
 /** Per name, how many lines of a text use it other than to define or import it, built once per text and name. */
@@ -32,7 +34,7 @@ function usesOf(l: Lines, name: string): number {
   let n = c.get(name);
   if (n === undefined) {
     n = 0;
-    for (const norm of l.norm) if (norm.includes(name) && tokens(norm).includes(name) && definedName(norm) !== name && !importLine(norm)) n++;
+    for (const norm of l.norm) if (norm.includes(name) && tokens(norm).includes(name) && definedName(norm) !== name && !IMPORT_LINE.test(norm)) n++;
     c.set(name, n);
   }
   return n;

@@ -11,7 +11,7 @@ const IMPORT_LINE = /^(?:import\b|from\s+\S+\s+import\b|require(?:_relative)?\b|
 /** Words of an import line that are syntax, not what it binds. */
 const SYNTAX = new Set(['import', 'from', 'require', 'requirerelative', 'use', 'mod', 'pub', 'type', 'typeof', 'static', 'crate', 'self', 'super', 'extern', 'using', 'const', 'let', 'var', 'default']);
 
-export function importLine(norm: string): boolean {
+function importLine(norm: string): boolean {
   return IMPORT_LINE.test(norm);
 }
 
@@ -21,12 +21,11 @@ function wordKey(w: string): string {
 }
 
 /**
- * The names an import line binds, as written: `{ a, b as c }` → a, c; `import X from …` → X; `… as y`
- * → y; `from m import a, b` → a, b; otherwise its last word (`use a::b::C;`, `import a.b.C`,
- * `require "csv"`, `mod legacy;`). Path words before the last (`org.acme`) are not bindings, nor are
- * syntax words and names of under three letters.
+ * The names an import line binds: `{ a, b as c }` → a, c; `import X from …` → X; `… as y` → y;
+ * `from m import a, b` → a, b; otherwise its last word (`use a::b::C;`, `import a.b.C`,
+ * `require "csv"`, `mod legacy;`). Path words before the last (`org.acme`) are not bindings.
  */
-export function importedNames(norm: string): string[] {
+function importedWords(norm: string): string[] {
   const words = (t: string): string[] => t.match(/[A-Za-z_$][\w$]*/g) ?? [];
   const lastOfItems = (t: string): string[] => t.split(',').map((item) => words(item).pop()).filter((w): w is string => w !== undefined);
   let names: string[];
@@ -40,12 +39,7 @@ export function importedNames(norm: string): string[] {
   else if (/\bas\s+[A-Za-z_$]/.test(norm)) names = [/\bas\s+([A-Za-z_$][\w$]*)/.exec(norm)![1]!];
   else if (/\*\s*;?\s*$/.test(norm)) names = [];
   else names = words(norm).slice(-1);
-  return [...new Set(names)].filter((w) => wordKey(w).length >= 3 && !SYNTAX.has(wordKey(w)));
-}
-
-/** The names an import line binds, as compared across lines (wordKey). */
-function importedWords(norm: string): string[] {
-  return [...new Set(importedNames(norm).map(wordKey))];
+  return [...new Set(names.map(wordKey))].filter((w) => w.length >= 3 && !SYNTAX.has(w));
 }
 
 /** The words (wordKey) of the lines that are not import lines. */
