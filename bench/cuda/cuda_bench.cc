@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -119,17 +120,28 @@ struct bench_row {
   double weight_mb = 0, prefill_tps = 0, decode_tps = 0, ms_per_tok = 0, gbps = 0, frac_nominal = 0, frac_copy = 0;
 };
 
-bench_row bench_one(const std::string& dtype, bool graphs, int prompt, int tokens, double nominal, double copy) {
-  synth_spec s;  // Qwen2.5-0.5B shapes
-  s.arch = "qwen2";
-  s.dim = 896;
-  s.layers = 24;
-  s.heads = 14;
-  s.kv_heads = 2;
-  s.ffn = 4864;
+// The benchmarked model's shapes: Qwen2.5-0.5B (qwen2, QKV biases) or Qwen3-0.6B (qwen3: per-head
+// Q/K norms, head dim 128 over n_embd 1024).
+synth_spec shape_spec(const std::string& shape) {
+  synth_spec s;
   s.vocab = 151936;
   s.ctx = 32768;
   s.tied = true;
+  if (shape == "qwen3-0.6b") {
+    s.arch = "qwen3";
+    s.dim = 1024, s.layers = 28, s.heads = 16, s.kv_heads = 8, s.head_dim = 128, s.ffn = 3072;
+  } else if (shape == "qwen2-0.5b") {
+    s.arch = "qwen2";
+    s.dim = 896, s.layers = 24, s.heads = 14, s.kv_heads = 2, s.ffn = 4864;
+  } else {
+    throw std::runtime_error("unknown shape " + shape + " (qwen2-0.5b, qwen3-0.6b)");
+  }
+  return s;
+}
+
+bench_row bench_one(const std::string& shape, const std::string& dtype, bool graphs, int prompt, int tokens,
+                    double nominal, double copy) {
+  synth_spec s = shape_spec(shape);
   s.dtype = dtype;
   auto sm = synth_model_make(s);
   const model& m = *sm->m;
@@ -193,7 +205,7 @@ bench_row bench_one(const std::string& dtype, bool graphs, int prompt, int token
 int main(int argc, char** argv) {
   std::vector<std::string> dtypes = {"q8_0"};
   int prompt = 128, tokens = 128;
-  std::string json;
+  std::string json, shape = "qwen2-0.5b";
   std::vector<bool> graph_modes = {true, false};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -204,12 +216,14 @@ int main(int argc, char** argv) {
     } else if (a == "--prompt" && i + 1 < argc) prompt = std::max(1, std::atoi(argv[++i]));
     else if (a == "--tokens" && i + 1 < argc) tokens = std::max(1, std::atoi(argv[++i]));
     else if (a == "--json" && i + 1 < argc) json = argv[++i];
+    else if (a == "--shape" && i + 1 < argc) shape = argv[++i];
     else if (a == "--graphs" && i + 1 < argc) {
       const std::string g = argv[++i];
       graph_modes = g == "on" ? std::vector<bool>{true} : g == "off" ? std::vector<bool>{false} : std::vector<bool>{true, false};
     }
     else {
-      std::fprintf(stderr, "usage: cuda_bench [--dtype T|all] [--graphs on|off|both] [--prompt N] [--tokens N] [--json FILE]\n");
+      std::fprintf(stderr, "usage: cuda_bench [--shape qwen2-0.5b|qwen3-0.6b] [--dtype T|all] [--graphs on|off|both] [--prompt N] "
+                   "[--tokens N] [--json FILE]\n");
       return 2;
     }
   }
@@ -220,13 +234,17 @@ int main(int argc, char** argv) {
   }
   const double copy = measure_copy_gbps();
   std::printf("device: %s, nominal %.0f GB/s, measured D2D copy %.0f GB/s\n", g.name.c_str(), g.peak_gbps, copy);
-  std::printf("model: qwen2 0.5B shapes (896x24, 14/2 heads, ffn 4864, vocab 151936, tied), prompt %d, decode %d\n",
-              prompt, tokens);
   std::vector<bench_row> rows;
   try {
+    const synth_spec s = shape_spec(shape);
+    std::printf("model: %s shapes (%s, %lldx%lld, %lld/%lld heads of %lld, ffn %lld, vocab %lld, tied), prompt %d, decode %d\n",
+                shape.c_str(), s.arch.c_str(), static_cast<long long>(s.dim), static_cast<long long>(s.layers),
+                static_cast<long long>(s.heads), static_cast<long long>(s.kv_heads),
+                static_cast<long long>(s.head_dim > 0 ? s.head_dim : s.dim / s.heads), static_cast<long long>(s.ffn),
+                static_cast<long long>(s.vocab), prompt, tokens);
     bench_matvec(dtypes, g.peak_gbps);
     for (const auto& d : dtypes)
-      for (bool gm : graph_modes) rows.push_back(bench_one(d, gm, prompt, tokens, g.peak_gbps, copy));
+      for (bool gm : graph_modes) rows.push_back(bench_one(shape, d, gm, prompt, tokens, g.peak_gbps, copy));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cuda_bench: %s\n", e.what());
     return 1;
@@ -239,7 +257,7 @@ int main(int argc, char** argv) {
   if (!json.empty()) {
     std::ofstream f(json);
     f << "{\"device\":\"" << g.name << "\",\"nominal_gbps\":" << g.peak_gbps << ",\"copy_gbps\":" << copy
-      << ",\"prompt\":" << prompt << ",\"tokens\":" << tokens << ",\"rows\":[";
+      << ",\"shape\":\"" << shape << "\",\"prompt\":" << prompt << ",\"tokens\":" << tokens << ",\"rows\":[";
     for (size_t i = 0; i < rows.size(); ++i)
       f << (i ? "," : "") << "{\"dtype\":\"" << rows[i].dtype << "\",\"graphs\":" << (rows[i].graphs ? "true" : "false") << ",\"weight_mb\":" << rows[i].weight_mb
         << ",\"prefill_tps\":" << rows[i].prefill_tps << ",\"decode_tps\":" << rows[i].decode_tps

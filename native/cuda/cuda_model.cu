@@ -43,6 +43,7 @@ class device_arena {
 
 struct device_layer {
   const float *attn_norm, *ffn_norm, *bq = nullptr, *bk = nullptr, *bv = nullptr;
+  const float *q_norm = nullptr, *k_norm = nullptr;  // qwen3: per-head RMSNorm of Q and K before RoPE
   device_tensor wq, wk, wv, wo, w_gate, w_up, w_down;
 };
 
@@ -126,6 +127,11 @@ class cuda_forward final : public forward_backend {
       if (!fuse_norm) cu::rms_norm(x_, L.attn_norm, xn_, n, d, hp_.rms_eps, nullptr, stream_);
       cu::matmul_multi({{&L.wq, q_, L.bq}, {&L.wk, k_, L.bk}, {&L.wv, v_, L.bv}}, fuse_norm ? x_ : xn_, n, false, stream_,
                        fuse_norm ? cu::rms_in{L.attn_norm, hp_.rms_eps} : cu::rms_in{});
+      if (L.q_norm) {  // each head's row of head_dim normalised in place
+        const int hd = static_cast<int>(hp_.head_dim);
+        cu::rms_norm(q_, L.q_norm, q_, n * static_cast<int>(hp_.n_head), hd, hp_.rms_eps, nullptr, stream_);
+        cu::rms_norm(k_, L.k_norm, k_, n * static_cast<int>(hp_.n_head_kv), hd, hp_.rms_eps, nullptr, stream_);
+      }
       cu::rope(q_, k_, d_pos, n, static_cast<int>(hp_.n_head), static_cast<int>(hp_.n_head_kv),
                static_cast<int>(hp_.head_dim), static_cast<int>(hp_.n_rot), hp_.rope_global.base, hp_.rope == rope_style::neox,
                stream_);
@@ -181,8 +187,9 @@ class cuda_forward final : public forward_backend {
 
  private:
   void check_supported() const {
-    // The CUDA forward implements the llama/qwen2 layer; other families run on the CPU forward.
-    if (!hp_.plain_llama_layer())
+    // The CUDA forward implements the llama layer and its qwen2/qwen3/phi3 variants; other families
+    // run on the CPU forward.
+    if (!hp_.llama_like_layer())
       throw std::runtime_error("cuda: architecture " + hp_.arch + " uses layer features the CUDA forward lacks");
     if (!cu::attention_supported(static_cast<int>(hp_.head_dim)))
       throw std::runtime_error("cuda: head dim " + std::to_string(hp_.head_dim) + " unsupported (32/64/128/256)");
@@ -254,6 +261,8 @@ class cuda_forward final : public forward_backend {
       L.bq = upload(s.bq);
       L.bk = upload(s.bk);
       L.bv = upload(s.bv);
+      L.q_norm = upload(s.q_norm);
+      L.k_norm = upload(s.k_norm);
       L.wq = upload(s.wq);
       L.wk = upload(s.wk);
       L.wv = upload(s.wv);

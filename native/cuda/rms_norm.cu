@@ -9,7 +9,8 @@ namespace cu {
 // ----------------------------------------------------------------------------
 // CUDA kernels
 
-__global__ void rms_norm_kernel(const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y, int d,
+// x and y may be the same rows (in place): each thread reads an element before it writes it.
+__global__ void rms_norm_kernel(const float* x, const float* __restrict__ w, float* y, int d,
                                 float eps, const int32_t* __restrict__ rows) {
   const int k = blockIdx.x;
   const float* xr = x + static_cast<size_t>(rows ? rows[k] : k) * d;

@@ -8,7 +8,8 @@ namespace infer {
 namespace cu {
 
 // y[k] = x[rows ? rows[k] : k] * rsqrt(mean(x^2) + eps) * w for k < n_rows, rows of d floats.
-// rows (device, optional) gathers the rows whose logits are wanted.
+// rows (device, optional) gathers the rows whose logits are wanted. y may be x (in place) when rows
+// is null.
 void rms_norm(const float* x, const float* w, float* y, int n_rows, int d, float eps, const int32_t* rows,
               cudaStream_t stream);
 

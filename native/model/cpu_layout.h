@@ -8,6 +8,8 @@ namespace infer {
 // q4_k_r4, Q6_K -> q6_k_r4, 4 rows interleaved) into memory owned by m, points their views there (token_embd too
 // when the output is tied to it) and releases the file pages they were read from. Experts stay as they are (their
 // views are slices of one stacked tensor). Returns the bytes repacked.
+// The repacked types are CPU-only: a GPU backend created later on the same model declines it, so
+// engines that share one model must all be CPU engines (the registry gives each path one engine).
 // INFER_Q8_0_R4=0 / INFER_Q4_K_R4=0 / INFER_Q6_K_R4=0 turn each off (A/B).
 size_t use_cpu_layouts(model& m, thread_pool& pool);
 

@@ -4,6 +4,7 @@
 // is described here as data (flags, scales, optional tensors); model_loader.cc is the one place
 // that maps an architecture onto it.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -78,12 +79,16 @@ struct model_hparams {
   int64_t n_ff_active() const { return is_moe() ? moe.n_expert_used * moe.n_ff_exp : n_ff; }
   bool is_swa(int64_t il) const { return n_swa > 0 && swa_layers[il] != 0; }
   const rope_params& rope_of(int64_t il) const { return is_swa(il) ? rope_swa : rope_global; }
-  // True when a layer is exactly the llama/qwen2 one (what the CUDA forward implements).
-  bool plain_llama_layer() const {
-    return (arch == "llama" || arch == "qwen2") && !is_moe() && n_swa == 0 && attn_softcap == 0 && final_softcap == 0 &&
-           embd_scale == 1.0f && act == ffn_activation::silu && rope_global.freq_factors.empty() &&
-           rope_global.freq_scale == 1.0f && rope_global.attn_factor == 1.0f && rope_global.ext_factor == 0.0f &&
-           !has_attn_sinks;
+  // True when every layer is the llama one with at most qwen2's QKV biases, qwen3's per-head Q/K
+  // RMSNorm or phi3's fused tensors (what the CUDA forward implements): no experts, windows,
+  // soft-caps, embedding scale, other activation, scaled or factored RoPE, sinks or query scale.
+  bool llama_like_layer() const {
+    const bool family = arch == "llama" || arch == "qwen2" || arch == "qwen3" || arch == "phi3";
+    const float default_scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
+    return family && !is_moe() && n_swa == 0 && attn_softcap == 0 && final_softcap == 0 && embd_scale == 1.0f &&
+           act == ffn_activation::silu && rope_global.freq_factors.empty() && rope_global.freq_scale == 1.0f &&
+           rope_global.attn_factor == 1.0f && rope_global.ext_factor == 0.0f && !has_attn_sinks &&
+           std::fabs(attn_scale - default_scale) <= 1e-6f * default_scale;
   }
   int64_t q_dim() const { return n_head * head_dim; }
   int64_t kv_dim() const { return n_head_kv * head_dim; }

@@ -444,11 +444,13 @@ void model_parity(checker& c, const model& m, const std::string& label, std::mt1
 }
 
 void check_models(checker& c, std::mt19937_64& rng) {
-  for (const char* arch : {"qwen2", "llama"})
+  for (const char* arch : {"qwen2", "llama", "qwen3", "phi3"})
     for (const char* dt : kTypes) {
-      if (std::string(arch) == "llama" && std::string(dt) != "q8_0" && std::string(dt) != "q4_k" &&
+      // llama: NORM rope and no biases; qwen3: per-head Q/K norms and a head dim above dim / heads;
+      // phi3: fused qkv and gate/up tensors. Each on three encodings.
+      if (std::string(arch) != "qwen2" && std::string(dt) != "q8_0" && std::string(dt) != "q4_k" &&
           std::string(dt) != "f16")
-        continue;  // llama: NORM rope and no biases, on three encodings
+        continue;
       synth_spec s;
       s.arch = arch;
       s.dtype = dt;
@@ -458,7 +460,8 @@ void check_models(checker& c, std::mt19937_64& rng) {
       s.kv_heads = 2;
       s.ffn = 512;
       s.vocab = 2000;
-      s.tied = std::string(arch) == "qwen2";
+      if (std::string(arch) == "qwen3") s.head_dim = 128;  // q_dim 512 against n_embd 256, as Qwen3 files have
+      s.tied = std::string(arch) == "qwen2" || std::string(arch) == "qwen3";
       s.seed = rng();
       auto sm = synth_model_make(s);
       model_parity(c, *sm->m, std::string(arch) + "/" + dt, rng);
@@ -566,7 +569,9 @@ synth_spec engine_spec() {
 }
 
 void check_engine(checker& c, std::mt19937_64& rng) {
-  auto sm = synth_model_make(engine_spec());
+  // The CPU engine repacks its model's weights into CPU layouts the GPU cannot read, so it gets its
+  // own copy of the same weights (as the server's registry gives every engine its own model).
+  auto sm = synth_model_make(engine_spec()), sm_cpu = synth_model_make(engine_spec());
   engine_options o;
   o.threads = 2;
   o.kv_blocks = 64;
@@ -575,7 +580,7 @@ void check_engine(checker& c, std::mt19937_64& rng) {
   o.gpu = true;
   engine g(sm->m, o), g2(sm->m, o);
   o.gpu = false;
-  engine cpu(sm->m, o);
+  engine cpu(sm_cpu->m, o);
   c.expect(g.stats().on_gpu && !cpu.stats().on_gpu, "engine: gpu option selects the backend");
   std::uniform_int_distribution<int32_t> tok(0, 1999);
   std::vector<int32_t> toks(100);
@@ -707,7 +712,9 @@ std::vector<std::vector<int32_t>> budget_prompts(int32_t vocab) {
 }
 
 void check_step_budgets(checker& c) {
-  auto sm = synth_model_make(engine_spec());
+  // Separate models for the two backends: a CPU engine repacks its model's weights (cpu_layout.h),
+  // which a GPU engine created after it on the same model could not upload.
+  auto sm = synth_model_make(engine_spec()), sm_cpu = synth_model_make(engine_spec());
   const auto prompts = budget_prompts(static_cast<int32_t>(sm->m->hp.n_vocab));
   size_t prompt_tokens = 0;
   for (const auto& p : prompts) prompt_tokens += p.size();
@@ -735,7 +742,7 @@ void check_step_budgets(checker& c) {
     o.gpu = true;
     engine g(sm->m, o);
     o.gpu = false;
-    engine cpu(sm->m, o);
+    engine cpu(sm_cpu->m, o);
     all_on_gpu &= g.stats().on_gpu && !cpu.stats().on_gpu;
     run(g, gpu_runs[b]);
     run(cpu, cpu_runs[b]);
@@ -799,19 +806,21 @@ void check_step_budgets(checker& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool kernels = true, models = true, budgets = true;
+  bool kernels = true, models = true, budgets = true, mode_named = false;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--kernels") models = budgets = false;
-    else if (a == "--models") kernels = false;
-    else if (a == "--budgets") kernels = models = false;
+    if (a == "--kernels") models = budgets = false, mode_named = true;
+    else if (a == "--models") kernels = false, mode_named = true;
+    else if (a == "--budgets") kernels = models = false, mode_named = true;
     else if (a == "--model" && i + 1 < argc) files.push_back(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: cuda_tests [--kernels | --models | --budgets] [--model FILE.gguf]...\n");
+      std::fprintf(stderr, "usage: cuda_tests [--kernels | --models | --budgets] [--model FILE.gguf]...\n"
+                           "  (--model alone runs only the files' parity)\n");
       return 2;
     }
   }
+  if (!files.empty() && !mode_named) kernels = models = budgets = false;
   const gpu_info& g = gpu_query();
   if (!g.available) {
     std::printf("cuda_tests: SKIP no usable GPU (%s)\n", g.error.c_str());

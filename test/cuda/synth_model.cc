@@ -103,7 +103,7 @@ std::unique_ptr<synth_model> synth_model_make(const synth_spec& s) {
   hp.n_ff = s.ffn;
   hp.n_head = s.heads;
   hp.n_head_kv = s.kv_heads;
-  hp.head_dim = s.dim / s.heads;
+  hp.head_dim = s.head_dim > 0 ? s.head_dim : s.dim / s.heads;
   hp.n_rot = hp.head_dim;
   hp.rope_global.base = s.rope_base;
   hp.attn_scale = 1.0f / std::sqrt(static_cast<float>(hp.head_dim));
@@ -134,21 +134,40 @@ std::unique_ptr<synth_model> synth_model_make(const synth_spec& s) {
   m->w.output = s.tied ? m->w.token_embd : mat(s.dim, s.vocab);
   m->w.output_norm = vec(s.dim, nd);
   const int64_t qd = hp.q_dim(), kvd = hp.kv_dim();
+  // Rows [r0, r0 + n) of a fused weight, as the loader splits phi3's attn_qkv and ffn_up.
+  auto rows_of = [](tensor_view v, int64_t r0, int64_t n) {
+    v.data = static_cast<const uint8_t*>(v.data) + static_cast<size_t>(r0) * v.row_bytes;
+    v.ne1 = n;
+    return v;
+  };
   m->w.layers.resize(s.layers);
   for (auto& L : m->w.layers) {
     L.attn_norm = vec(s.dim, nd);
     L.ffn_norm = vec(s.dim, nd);
-    L.wq = mat(s.dim, qd);
-    L.wk = mat(s.dim, kvd);
-    L.wv = mat(s.dim, kvd);
+    if (s.arch == "phi3") {
+      const tensor_view qkv = mat(s.dim, qd + 2 * kvd), gate_up = mat(s.dim, 2 * s.ffn);
+      L.wq = rows_of(qkv, 0, qd);
+      L.wk = rows_of(qkv, qd, kvd);
+      L.wv = rows_of(qkv, qd + kvd, kvd);
+      L.w_gate = rows_of(gate_up, 0, s.ffn);
+      L.w_up = rows_of(gate_up, s.ffn, s.ffn);
+    } else {
+      L.wq = mat(s.dim, qd);
+      L.wk = mat(s.dim, kvd);
+      L.wv = mat(s.dim, kvd);
+      L.w_gate = mat(s.dim, s.ffn);
+      L.w_up = mat(s.dim, s.ffn);
+    }
     L.wo = mat(qd, s.dim);
-    L.w_gate = mat(s.dim, s.ffn);
-    L.w_up = mat(s.dim, s.ffn);
     L.w_down = mat(s.ffn, s.dim);
     if (s.arch == "qwen2") {
       L.bq = vec(qd, bd);
       L.bk = vec(kvd, bd);
       L.bv = vec(kvd, bd);
+    }
+    if (s.arch == "qwen3") {
+      L.q_norm = vec(hp.head_dim, nd);
+      L.k_norm = vec(hp.head_dim, nd);
     }
   }
   m->path = "synthetic:" + s.arch + ":" + s.dtype;

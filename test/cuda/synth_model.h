@@ -1,4 +1,4 @@
-// Random-weight llama/qwen2 models built in memory in any GGUF weight encoding, for the CUDA
+// Random-weight llama/qwen2/qwen3/phi3 models built in memory in any GGUF weight encoding, for the CUDA
 // checks and bench (no file, no node: a GPU machine needs only the compiler). Weights are random
 // blocks of the real encodings (random quants, small positive scales), so the device decoders see
 // every bit pattern the CPU decoders see.
@@ -15,6 +15,7 @@ namespace infer {
 struct synth_spec {
   std::string arch = "qwen2";
   int64_t dim = 128, layers = 2, heads = 4, kv_heads = 2, ffn = 512, vocab = 1000, ctx = 4096;
+  int64_t head_dim = 0;  // 0: dim / heads (qwen3's files set a larger one)
   float rope_base = 1e6f, eps = 1e-6f;
   bool tied = true;
   std::string dtype = "q8_0";  // f32 f16 bf16 q8_0 q4_0 q5_0 q4_k q5_k q6_k (K-quants fall back when ne0 % 256 != 0)
