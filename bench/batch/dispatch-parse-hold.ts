@@ -7,7 +7,7 @@
 //   node dist/bench/batch/dispatch-parse-hold.js [--reps 3]
 import { parseArgs } from 'node:util';
 import { readRequests } from '../../src/batch/request-reader.js';
-import { closeValidationWorker } from '../../src/batch/validate-offload.js';
+import { closeValidationWorker } from '../../src/batch/input-worker.js';
 import { SLICE_MS, yieldToLoop } from '../../src/batch/validate.js';
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
 import { median } from '../../src/bench/stats.js';

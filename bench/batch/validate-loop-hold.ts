@@ -6,7 +6,8 @@
 //   node dist/bench/batch/validate-loop-hold.js [--lines 100000] [--reps 3]
 import { parseArgs } from 'node:util';
 import { validateInput, yieldToLoop } from '../../src/batch/validate.js';
-import { validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
+import { validatesOffThread } from '../../src/batch/input-worker.js';
+import { validateInputOffLoop } from '../../src/batch/validate-offload.js';
 import { DEFAULT_BATCH_LIMITS } from '../../src/batch/types.js';
 import { median } from '../../src/bench/stats.js';
 import { holdOf, type Hold } from '../common/loop-hold.js';

@@ -4,12 +4,11 @@
 // chunks and posts them, at most IN_FLIGHT ahead of what the caller has taken, so neither the join
 // of a long line nor its JSON.parse runs on the loop (a line may be 8 MiB). Without the compiled
 // worker, or when it fails, the rest is read here in 1 ms slices.
-import type { Worker } from 'node:worker_threads';
+import { IN_FLIGHT, InputWorkerSession, postChunk, validatesOffThread, VALIDATE_WORKER_FILE, WorkerFailure } from './input-worker.js';
 import { splitLines } from './lines.js';
 import { RequestCollector, type ReadOptions, type ReadRequest } from './read-requests.js';
 import { SLICE_MS, yieldToLoop } from './validate.js';
-import { IN_FLIGHT, keepWorker, postChunk, takeWorker, validatesOffThread, VALIDATE_WORKER_FILE, WorkerFailure } from './validate-offload.js';
-import type { FromValidator, ToValidator } from './validate-worker.js';
+import type { ToValidator } from './validate-worker.js';
 
 /** The file's requests in line order; stopping early (leaving the loop) ends the read. */
 export async function* readRequests(
@@ -50,42 +49,25 @@ async function* readHere(chunks: Iterable<Uint8Array>, o: ReadOptions, after: nu
 }
 
 async function* readInWorker(file: string, chunks: Iterable<Uint8Array>, o: ReadOptions): AsyncGenerator<ReadRequest> {
-  const worker: Worker = takeWorker(file);
-  worker.postMessage({ read: o } satisfies ToValidator);
   const received: ReadRequest[][] = [];
   let inFlight = 0;
   let done = false;
-  let exited = false;
-  let failure: Error | null = null;
-  let wake: (() => void) | null = null;
-  const signal = (): void => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const onMessage = (m: FromValidator): void => {
-    if ('requests' in m) {
-      inFlight--;
-      received.push(m.requests);
-      done = m.done;
-    } else if ('error' in m) {
-      failure = new WorkerFailure(`batch input worker: ${m.error}`);
-    }
-    signal();
-  };
-  const onError = (e: Error): void => {
-    failure = new WorkerFailure(`batch input worker: ${e.message}`);
-    signal();
-  };
-  const onExit = (code: number): void => {
-    exited = true;
-    failure ??= done ? null : new WorkerFailure(`batch input worker exited (${code})`);
-    signal();
-  };
-  worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  const session = new InputWorkerSession(
+    file,
+    'batch input worker',
+    (m) => {
+      if ('requests' in m) {
+        inFlight--;
+        received.push(m.requests);
+        done = m.done;
+      }
+    },
+    () => done,
+  );
+  session.worker.postMessage({ read: o } satisfies ToValidator);
   const source = chunks[Symbol.iterator]();
   let posted = false;
-  let reusable = false;
+  let clean = false;
   try {
     for (;;) {
       while (!posted && inFlight < IN_FLIGHT) {
@@ -93,26 +75,23 @@ async function* readInWorker(file: string, chunks: Iterable<Uint8Array>, o: Read
         inFlight++;
         if (next.done) {
           posted = true;
-          worker.postMessage({ end: true } satisfies ToValidator);
+          session.worker.postMessage({ end: true } satisfies ToValidator);
         } else {
-          postChunk(worker, next.value);
+          postChunk(session.worker, next.value);
         }
       }
+      // What the worker sent is yielded before its failure is thrown: the caller reads on from there.
       const batch = received.shift();
       if (batch) {
         yield* batch;
         continue;
       }
       if (done) break;
-      if (failure) throw failure;
-      await new Promise<void>((resolve) => (wake = resolve));
+      if (session.failure) throw session.failure;
+      await session.next();
     }
-    reusable = failure === null && !exited && inFlight === 0;
+    clean = inFlight === 0;
   } finally {
-    // Left early (the caller stopped) or failed: the worker may still hold chunks; end it.
-    if (reusable) {
-      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-      keepWorker(worker, file);
-    } else void worker.terminate();
+    session.end(clean); // left early (the caller stopped) or failed: the worker is ended
   }
 }

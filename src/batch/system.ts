@@ -1,7 +1,7 @@
 // The Files + Batches subsystem as one unit for Services: the LMDB store under --data-dir, the
 // file and batch stores, and the runner. Open it, put it in Services, `start()` it once the
 // executor's dependencies exist, and `close()` it on shutdown (stops the runner, then LMDB).
-import { closeValidationWorker, prestartValidationWorker } from './validate-offload.js';
+import { closeValidationWorker, prestartValidationWorker } from './input-worker.js';
 import { apiError } from '../errors.js';
 import { BatchStore } from '../store/batches.js';
 import { DEFAULT_CHUNK_SIZE, FileStore } from '../store/files.js';

@@ -9,7 +9,7 @@ import { InputValidator, type ValidationLimits, type ValidationOutcome } from '.
 import { RequestCollector, type ReadOptions, type ReadRequest } from './read-requests.js';
 
 /** A session: `start` (validation) or `read`, its chunks in order, `end`. The thread is kept for
- *  the next one (validate-offload.ts), so each session begins afresh. */
+ *  the next one (input-worker.ts), so each session begins afresh. */
 export type ToValidator = { start: ValidationLimits } | { read: ReadOptions } | { chunk: Uint8Array } | { end: true };
 export type FromValidator =
   | { ready: true }

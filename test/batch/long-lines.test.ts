@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readRequests } from '../../src/batch/request-reader.js';
 import type { ReadOptions, ReadRequest } from '../../src/batch/read-requests.js';
-import { closeValidationWorker, VALIDATE_WORKER_FILE } from '../../src/batch/validate-offload.js';
+import { closeValidationWorker, VALIDATE_WORKER_FILE } from '../../src/batch/input-worker.js';
 import { applyBody, Gate, line, readJsonl, realExecutor, startBatchServer, uploadJsonl, waitFor, waitTerminal, type BatchServer } from './harness.js';
 
 /** Long lines: several chunks each at the chunk sizes below (the store's are 256 KiB, its lines up to 8 MiB). */

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { validateInput } from '../../src/batch/validate.js';
 import { BatchSystem } from '../../src/batch/system.js';
 import { closeMultipartPool } from '../../src/http/multipart-pool.js';
-import { closeValidationWorker, spareValidationWorkerId, VALIDATE_WORKER_FILE, validateInputOffLoop, validatesOffThread } from '../../src/batch/validate-offload.js';
+import { closeValidationWorker, spareValidationWorkerId, VALIDATE_WORKER_FILE, validatesOffThread } from '../../src/batch/input-worker.js';
+import { validateInputOffLoop } from '../../src/batch/validate-offload.js';
 
 const limits = { maxRequests: 50, maxLineBytes: 300, maxListedErrors: 100 };
 const body = { model: 'm', messages: [{ role: 'user', content: 'héllo – 世界' }] };
