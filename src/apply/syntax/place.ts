@@ -421,6 +421,19 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     }
     return out;
   };
+  /**
+   * The update shows more definitions of `ud`'s name than the original has anywhere (`originals`), so one of
+   * them is new, and another of them leaves its body to a marker (set az java01: `create(…, currency)`
+   * with `// ... existing code ...`, then a new `create(…)` delegating to it, which has the old
+   * overload's exact head). A body left to "existing code" is an original's, so the complete one may
+   * well be the new overload: the name, and even the parameter list, cannot say which, and a swap here
+   * would drop the original body the marker keeps. Left to the line merge, which aligns the bodies.
+   */
+  const addsOverloadBesidePartial = (ud: Definition, originals: number): boolean => {
+    const group = kindGroup(ud.kind);
+    const shown = segs.flatMap((s) => s.defs.filter((d) => d.name === ud.name && kindGroup(d.kind) === group));
+    return shown.length > originals && shown.some((d) => d !== ud && !d.clean);
+  };
   const free = (o: number): boolean => !used[odefs[o]!.start];
   const claim = (o: number): void => { for (let r = odefs[o]!.start; r <= odefs[o]!.end; r++) used[r] = 1; };
 
@@ -435,6 +448,7 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     if (!ud.clean || !ud.wholeLines) return -1;
     if (within === undefined && underNewHead(segs[k]!, ud, index)) return -1;
     // An original definition already matched by another update definition is not a candidate.
+    if (addsOverloadBesidePartial(ud, sameNamed(ud, undefined).length)) return -1;
     let cands = sameNamed(ud, within).filter(free);
     if (cands.length === 0) return -1;
     if (beside !== undefined) {
