@@ -434,6 +434,11 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     const shown = segs.flatMap((s) => s.defs.filter((d) => d.name === ud.name && kindGroup(d.kind) === group));
     return shown.length > originals && shown.some((d) => d !== ud && !d.clean);
   };
+  /** Original definition o lies after the lines the update shows before `ud`'s hunk and before those shown after it. */
+  const inShownOrder = (k: number, ud: Definition, o: number): boolean => {
+    const { before, after } = contextRows(segs, k, ud, index);
+    return odefs[o]!.start > Math.max(-1, ...before) && odefs[o]!.end < Math.min(orig.text.length, ...after);
+  };
   const free = (o: number): boolean => !used[odefs[o]!.start];
   const claim = (o: number): void => { for (let r = odefs[o]!.start; r <= odefs[o]!.end; r++) used[r] = 1; };
 
@@ -467,9 +472,12 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     // A definition quoted unchanged is the original of that text, whatever the lines around it name
     // (set p ts03: UserCache's `set`, shown above a method that only its twin TeamCache has).
     const quoted = cands.filter((o) => sameText(segs[k]!.lines.text.slice(ud.start, ud.end + 1), orig.text.slice(odefs[o]!.start, odefs[o]!.end + 1)));
-    if (quoted.length === 1) cands = quoted;
+    // Unless the hunks shown before or after it (across markers) put it elsewhere: a method copied
+    // from a twin class, with a line of its own class above the marker, is that class's edit.
+    const byQuote = quoted.length === 1 && (within !== undefined || byHead || inShownOrder(k, ud, quoted[0]!));
+    if (byQuote) cands = quoted;
     let shownWithout = false;
-    if (within === undefined && quoted.length !== 1 && !byHead) {
+    if (within === undefined && !byQuote && !byHead) {
       const { near: rows, before, after, opens } = contextRows(segs, k, ud, index);
       shownWithout = rows.length === 0;
       if (rows.length > 0) {
