@@ -4,7 +4,10 @@
 //   pass must not swap the original by name;
 // - a snippet rescaled to the file's unit keeps an aligned continuation's columns (Ruby, JavaScript);
 // - a class named in words ("the Mailgun backend") tells same-named methods apart (Python);
-// - the counter-case: both overloads edited, one partial, nothing new: each stays in its own place.
+// - a method copied from a twin class, shown below a line of its own class across a marker, is its
+//   own class's edit, though its text is the twin's (Python; probe ts01 in TypeScript);
+// - the counter-case: both overloads edited, one partial, nothing new: each stays in its own place
+//   (passes on main too: a regression guard).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 import { rescaleIndentUnit } from '../../src/apply/indent-unit.js';
@@ -49,9 +52,22 @@ const pyCode = lines(['import json', '', '', ...backend('SmtpBackend'), '', ...b
 const pyUpdate = lines(['def send(self, msg):', '    payload = self.encode(msg)', '    payload["o:tracking"] = "no"', '    return self.http.post(self.url, payload)']);
 const pyExpected = lines(['import json', '', '', ...backend('SmtpBackend'), '', ...backend('MailgunBackend', ['        payload["o:tracking"] = "no"']), '', ...backend('SesBackend')]);
 
+// Python: two caches; UserCache counts misses; the update gives TeamCache the same `get`, below a field only TeamCache has.
+const cache = (name: string, field: string, miss: boolean): string[] => [
+  `class ${name}:`, `    ${field}`, '', '    def get(self, key):', '        hit = self.store.get(key)',
+  ...(miss ? ['        if hit is None:', '            metrics.incr("cache.miss")'] : []), '        return hit', ''];
+const cacheCode = lines(['import metrics', '', '', ...cache('UserCache', 'ttl = 300', true), '', ...cache('TeamCache', 'max_teams = 50', false).slice(0, -1)]);
+const cacheUpdate = lines([
+  '    max_teams = 50', '    # ... existing code ...', '    def get(self, key):', '        hit = self.store.get(key)',
+  '        if hit is None:', '            metrics.incr("cache.miss")', '        return hit']);
+const cacheExpected = lines(['import metrics', '', '', ...cache('UserCache', 'ttl = 300', true), '', ...cache('TeamCache', 'max_teams = 50', true).slice(0, -1)]);
+
 describe('methodx: a method shown without its class', () => {
   it('leaves an overload added beside a partly shown one to the line merge, which keeps the old body', () => {
     mergedEverywhere(lines([...csHead, ...csOld, ...csTail]), csUpdate, csExpected);
+  });
+  it('places a method copied from its twin in the class whose line the update shows above it', () => {
+    mergedEverywhere(cacheCode, cacheUpdate, cacheExpected, 'count misses in the team cache too');
   });
   it('counter-case: both overloads edited, one partly, each in its own place', () => {
     mergedEverywhere(javaCode, javaUpdate, javaExpected);
