@@ -138,9 +138,20 @@ export function rescaleIndentUnit(update: string, code: string): string {
   // An edit that wraps or unwraps code moves some lines by whole levels: the reading that moves fewer is the snippet's.
   const fewerMoves = severalDepths(single) && levelsMoved(single, scale, ou) < levelsMoved(single, 1, ou);
   if (!shifted && !onFileGrid && !fewerMoves) return update;
+  // A line off the snippet's grid, or more than one level deeper than the last line on it, is a
+  // continuation aligned under something on the line above (`cc:` under `mail(`, set bd rb19; a
+  // key under `{ method:`): it keeps its columns past that line, since a block opens one level in.
+  let gridRow = -1;
+  const depth = u.text.map((_, i) => {
+    if (u.blank[i]) return 0;
+    if (gridRow < 0 || (u.indent[i]! % uu === 0 && u.indent[i]! <= u.indent[gridRow]! + uu)) {
+      gridRow = i;
+      return Math.round((u.indent[i]! / uu) * ou);
+    }
+    return Math.round((u.indent[gridRow]! / uu) * ou) + u.indent[i]! - u.indent[gridRow]!;
+  });
   return u.text.map((t, i) => {
     const lead = t.length - t.trimStart().length;
-    // Snippet indentations are multiples of its unit, so the rescaled ones are whole.
-    return (u.blank[i] ? t : indentText((u.indent[i]! / uu) * ou, o.usesTabs) + t.slice(lead)) + u.eol[i]!;
+    return (u.blank[i] ? t : indentText(depth[i]!, o.usesTabs) + t.slice(lead)) + u.eol[i]!;
   }).join('');
 }

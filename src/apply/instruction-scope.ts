@@ -11,6 +11,28 @@ export function instructionNames(instruction: string | null): ReadonlySet<string
   for (const q of instruction.matchAll(/`([^`]+)`/g)) for (const w of q[1]!.match(/[A-Za-z_$][\w$]*/g) ?? []) if (w.length >= 3) out.add(w);
   // camelCase / PascalCase with an inner capital, snake_case, `$` names.
   for (const m of instruction.matchAll(/[A-Za-z_$][\w$]*/g)) if (m[0].length >= 3 && /[a-z][A-Z]|_|\$/.test(m[0])) out.add(m[0]);
+  for (const n of spelledTypeNames(instruction)) out.add(n);
+  return out;
+}
+
+/**
+ * A type named the way people talk: "the Adyen client's _request" is `AdyenClient` (set bc py17),
+ * "the invoice service" `InvoiceService`: two or three words in a row, joined in PascalCase. Names
+ * the file does not define tie-break nothing.
+ */
+function spelledTypeNames(instruction: string): string[] {
+  const out: string[] = [];
+  const words = [...instruction.matchAll(/[A-Za-z][A-Za-z0-9]*/g)];
+  const pascal = (w: string): string => w[0]!.toUpperCase() + w.slice(1);
+  for (let a = 0; a < words.length; a++) {
+    let name = pascal(words[a]![0]);
+    for (let b = a + 1; b < words.length && b <= a + 2; b++) {
+      const gap = instruction.slice(words[b - 1]!.index! + words[b - 1]![0].length, words[b]!.index!);
+      if (!/^ +$/.test(gap)) break;
+      name += pascal(words[b]![0]);
+      out.push(name);
+    }
+  }
   return out;
 }
 

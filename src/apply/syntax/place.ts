@@ -421,6 +421,24 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     }
     return out;
   };
+  /**
+   * The update shows more definitions of `ud`'s name than the original has anywhere (`originals`), so one of
+   * them is new, and another of them leaves its body to a marker (set az java01: `create(…, currency)`
+   * with `// ... existing code ...`, then a new `create(…)` delegating to it, which has the old
+   * overload's exact head). A body left to "existing code" is an original's, so the complete one may
+   * well be the new overload: the name, and even the parameter list, cannot say which, and a swap here
+   * would drop the original body the marker keeps. Left to the line merge, which aligns the bodies.
+   */
+  const addsOverloadBesidePartial = (ud: Definition, originals: number): boolean => {
+    const group = kindGroup(ud.kind);
+    const shown = segs.flatMap((s) => s.defs.filter((d) => d.name === ud.name && kindGroup(d.kind) === group));
+    return shown.length > originals && shown.some((d) => d !== ud && !d.clean);
+  };
+  /** Original definition o lies after the lines the update shows before `ud`'s hunk and before those shown after it. */
+  const inShownOrder = (k: number, ud: Definition, o: number): boolean => {
+    const { before, after } = contextRows(segs, k, ud, index);
+    return odefs[o]!.start > Math.max(-1, ...before) && odefs[o]!.end < Math.min(orig.text.length, ...after);
+  };
   const free = (o: number): boolean => !used[odefs[o]!.start];
   const claim = (o: number): void => { for (let r = odefs[o]!.start; r <= odefs[o]!.end; r++) used[r] = 1; };
 
@@ -435,6 +453,7 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     if (!ud.clean || !ud.wholeLines) return -1;
     if (within === undefined && underNewHead(segs[k]!, ud, index)) return -1;
     // An original definition already matched by another update definition is not a candidate.
+    if (addsOverloadBesidePartial(ud, sameNamed(ud, undefined).length)) return -1;
     let cands = sameNamed(ud, within).filter(free);
     if (cands.length === 0) return -1;
     if (beside !== undefined) {
@@ -453,9 +472,12 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     // A definition quoted unchanged is the original of that text, whatever the lines around it name
     // (set p ts03: UserCache's `set`, shown above a method that only its twin TeamCache has).
     const quoted = cands.filter((o) => sameText(segs[k]!.lines.text.slice(ud.start, ud.end + 1), orig.text.slice(odefs[o]!.start, odefs[o]!.end + 1)));
-    if (quoted.length === 1) cands = quoted;
+    // Unless the hunks shown before or after it (across markers) put it elsewhere: a method copied
+    // from a twin class, with a line of its own class above the marker, is that class's edit.
+    const byQuote = quoted.length === 1 && (within !== undefined || byHead || inShownOrder(k, ud, quoted[0]!));
+    if (byQuote) cands = quoted;
     let shownWithout = false;
-    if (within === undefined && quoted.length !== 1 && !byHead) {
+    if (within === undefined && !byQuote && !byHead) {
       const { near: rows, before, after, opens } = contextRows(segs, k, ud, index);
       shownWithout = rows.length === 0;
       if (rows.length > 0) {
