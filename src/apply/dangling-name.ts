@@ -40,16 +40,32 @@ function usesOf(l: Lines, name: string): number {
   return n;
 }
 
+/** The merged file still uses the name at least as often as the original did (a rename carried to the uses leaves fewer). */
+function stillUsedIn(orig: Lines, out: Lines, name: string): boolean {
+  const uses = usesOf(out, name);
+  return uses > 0 && uses >= usesOf(orig, name);
+}
+
+/**
+ * Original rows that define a name the merged file still uses: rule (b) does not delete them by
+ * adjacency. Two shown definitions with their neighbour's declaration left out between them
+ * (`func GetUser … }` then `func GetTeam(…) (*Team, error)`, `type Team struct` between) skip it;
+ * they do not delete a type or function whose uses all stay.
+ */
+export function usedDefinitionRows(orig: Lines, rows: readonly number[], out: Lines): number[] {
+  return rows.filter((j) => {
+    const name = definedName(orig.norm[j]!);
+    return name !== null && stillUsedIn(orig, out, name);
+  });
+}
+
 /**
  * Original definition row j replaced by output row k would leave its name dangling: k defines
  * another name (or, for an import, imports other names), and the merged file still uses the old one exactly as often as the original did
  * (a rename carried to the uses leaves fewer; a definition never used elsewhere is free to go).
  */
 export function leavesNameDangling(orig: Lines, j: number, out: Lines, k: number): boolean {
-  const stillUsed = (name: string): boolean => {
-    const uses = usesOf(out, name);
-    return uses > 0 && uses >= usesOf(orig, name);
-  };
+  const stillUsed = (name: string): boolean => stillUsedIn(orig, out, name);
   // An import replaced by one naming something else; not a list opened over lines (`use a::{`).
   const dropped = importedOnlyBy(orig.norm[j]!, out.norm[k]!);
   if (dropped.length > 0 && importedOnlyBy(out.norm[k]!, orig.norm[j]!).length > 0) return dropped.every(stillUsed);
