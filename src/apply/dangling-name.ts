@@ -7,6 +7,7 @@
 // `import …GetMapping;` stood is a new import beside it while `@GetMapping` is still used.
 import { lineIdentity } from './line-identity.js';
 import { tokens, type Lines } from './lines.js';
+import { blockEnd } from './removals.js';
 
 /** The plain name a definition line defines (`def name`, a Go method's method name), or null. */
 function definedName(norm: string): string | null {
@@ -47,15 +48,21 @@ function stillUsedIn(orig: Lines, out: Lines, name: string): boolean {
 }
 
 /**
- * Original rows that define a name the merged file still uses: rule (b) does not delete them by
- * adjacency. Two shown definitions with their neighbour's declaration left out between them
+ * Original rows that head a whole definition left out in `missing` (head to its block's end) whose
+ * name the update's own code uses and the merged file still uses: rule (b) does not delete them by
+ * adjacency. Two shown definitions with a neighbour's declaration left out between them
  * (`func GetUser … }` then `func GetTeam(…) (*Team, error)`, `type Team struct` between) skip it;
- * they do not delete a type or function whose uses all stay.
+ * code the update shows using `Team` does not delete `Team`. A name only the rest of the file uses
+ * (a symbol list, another method) does not count: adjacency deletes a definition nothing shown needs.
  */
-export function usedDefinitionRows(orig: Lines, rows: readonly number[], out: Lines): number[] {
-  return rows.filter((j) => {
+export function usedDefinitionRows(orig: Lines, missing: readonly number[], out: Lines, shown: readonly Lines[]): number[] {
+  const gone = new Set(missing);
+  return missing.filter((j) => {
     const name = definedName(orig.norm[j]!);
-    return name !== null && stillUsedIn(orig, out, name);
+    if (name === null || !stillUsedIn(orig, out, name) || !shown.some((l) => usesOf(l, name) > 0)) return false;
+    const end = blockEnd(orig, j);
+    for (let y = j + 1; y < end; y++) if (!orig.blank[y] && !gone.has(y)) return false;
+    return true;
   });
 }
 
