@@ -7,6 +7,8 @@
 // change, not another definition), and the new lines between must be at least as many as the lines
 // they replace, so a long stretch is never read as rewritten by one new line. Edits of other lines
 // (table rows: `input: "1.-2.3"` read as an edit of `input: "01.2.3"`) are no such anchor.
+// A local the edit moved into the head as a parameter with its value as default (`rng =
+// Random.default_rng()` → `…; rng=Random.default_rng())`) is replaced by the head itself, no new line needed.
 import { escapeRe } from './escape-regexp.js';
 import { lineIdentity } from './line-identity.js';
 import type { Lines } from './lines.js';
@@ -37,11 +39,25 @@ export function rowsBetweenEdits(orig: Lines, out: Lines, segments: readonly Seg
       if (inner.length === 0 || inner.some((j) => orig.indent[j]! <= orig.indent[a.j]!)) continue;
       let fresh = 0;
       for (let k = a.k + 1; k < b.k; k++) if (!out.blank[k] && !isOriginalText(out.norm[k]!)) fresh++;
-      if (fresh < inner.length || !shownInOneSegment(segments, out, a.k, b.k)) continue;
+      const moved = inner.filter((j) => movedIntoHead(orig.norm[j]!, orig.norm[a.j]!, out.norm[a.k]!)).length;
+      if (fresh + moved < inner.length || !shownInOneSegment(segments, out, a.k, b.k)) continue;
       for (const j of inner) rows.add(j);
     }
   }
   return rows;
+}
+
+/** A local's assignment (`rng = f()`, `val clock = Clock.systemUTC()`, `$n = 3;`): its name and value. */
+const LOCAL = /^(?:(?:let|var|val|const|local|my|auto|final)\s+)?\$?([A-Za-z_]\w*)(?:\s*:\s*[^=]+?)?\s*:?=\s*(.+?);?$/;
+
+/** Row `norm` assigns a local that the edited head now takes as a parameter defaulting to the same value (absent from the old head). */
+function movedIntoHead(norm: string, oldHead: string, newHead: string): boolean {
+  const m = LOCAL.exec(norm);
+  if (!m) return false;
+  const [, name, value] = m as unknown as [string, string, string];
+  const named = new RegExp(`(?:^|[^\\w$])\\$?${escapeRe(name)}(?![\\w$])`);
+  const compact = (t: string): string => t.replace(/\s+/g, '');
+  return value.length > 1 && named.test(newHead) && !named.test(oldHead) && compact(newHead).includes(compact(value));
 }
 
 /** Original row a.j opens a block (its next solid line deeper, or an Allman `{`) and its edit names the same thing. */
