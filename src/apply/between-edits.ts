@@ -27,20 +27,29 @@ export interface PairedEdit {
  * The original rows among `open` (missing, unlicensed) that lie between an edited head a and a
  * later line b of its body (edited or kept; a.k < b.k), all deeper than the head, when one segment
  * shows the output's lines from a to b in order with no marker between and those lines hold at least
- * as many new lines (no original line's text) as there are rows between a and b.
+ * as many new lines (no original line's text) as there are rows between a and b (rows whose local the
+ * head's edit took as a parameter need none: `movedIntoHead`).
  */
 export function rowsBetweenEdits(orig: Lines, out: Lines, segments: readonly Segment[], edits: readonly PairedEdit[], open: readonly number[], isOriginalText: (norm: string) => boolean): Set<number> {
   const rows = new Set<number>();
   for (const a of edits) {
     if (a.kept || !editedHead(orig, out, a)) continue;
+    // Locals of its body the edit moved into the head go with the head, wherever the body goes on.
+    const moved = new Set<number>();
+    for (const j of open) {
+      if (j <= a.j) continue;
+      if (orig.indent[j]! <= orig.indent[a.j]!) break;
+      if (movedIntoHead(orig.norm[j]!, orig.norm[a.j]!, out.norm[a.k]!)) moved.add(j);
+    }
+    for (const j of moved) rows.add(j);
     for (const b of edits) {
       if (b.j <= a.j || b.k <= a.k || orig.indent[b.j]! <= orig.indent[a.j]!) continue;
       const inner = open.filter((j) => j > a.j && j < b.j);
       if (inner.length === 0 || inner.some((j) => orig.indent[j]! <= orig.indent[a.j]!)) continue;
       let fresh = 0;
       for (let k = a.k + 1; k < b.k; k++) if (!out.blank[k] && !isOriginalText(out.norm[k]!)) fresh++;
-      const moved = inner.filter((j) => movedIntoHead(orig.norm[j]!, orig.norm[a.j]!, out.norm[a.k]!)).length;
-      if (fresh + moved < inner.length || !shownInOneSegment(segments, out, a.k, b.k)) continue;
+      const rest = inner.filter((j) => !moved.has(j));
+      if (fresh < rest.length || !shownInOneSegment(segments, out, a.k, b.k)) continue;
       for (const j of inner) rows.add(j);
     }
   }
