@@ -1,0 +1,65 @@
+// Branch orderx (second round): a changed signature with every caller, each caller shown briefly.
+// (1) Callers shown one after another with body markers, the declarations between them left out
+// (`type Team struct` between `GetUser`'s `}` and `func GetTeam`): rule (b) does not delete a whole
+// definition whose name the update's code still uses (dangling-name.ts usedDefinitionRows; set bc
+// go16, lossy on main). (2) A local the edit moved into the head as a defaulted parameter is replaced
+// by the head (between-edits.ts; set bc jl07). Written in Swift and Kotlin, not the cases' Go and
+// Julia. Controls: a definition whose uses went with it is still deleted by adjacency; an unshown
+// local the head does not take stays.
+import { describe, expect, it } from 'vitest';
+import { judged, lines, mergedEverywhere } from './judged.js';
+
+describe('orderx: declarations left out between callers shown one after another', () => {
+  const code = lines([
+    'struct User {', '    let id: Int', '    let name: String', '}', '',
+    'func loadUser(_ db: Database, id: Int) throws -> User {', '    let row = try db.row("SELECT * FROM users WHERE id = ?", id)', '    return User(id: row.int(0), name: row.string(1))', '}', '',
+    'struct Team {', '    let id: Int', '    let slug: String', '}', '',
+    'func loadTeam(_ db: Database, id: Int) throws -> Team {', '    let row = try db.row("SELECT * FROM teams WHERE id = ?", id)', '    return Team(id: row.int(0), slug: row.string(1))', '}',
+  ]);
+  const update = lines([
+    '// ...', '',
+    'func loadUser(_ db: Database, id: Int) throws -> User {', '    let row = try db.row("SELECT * FROM users WHERE id = ?", id, timeout: 5)', '    // ...', '}', '',
+    'func loadTeam(_ db: Database, id: Int) throws -> Team {', '    let row = try db.row("SELECT * FROM teams WHERE id = ?", id, timeout: 5)', '    // ...', '}',
+  ]);
+  const good = code.replaceAll(', id)', ', id, timeout: 5)');
+
+  it('swift: a struct the shown callers use is not deleted by adjacency', () => {
+    const lossy = good.replace(lines(['struct Team {', '    let id: Int', '    let slug: String', '}', '']), '');
+    expect(judged(code, update, lossy, good)).toEqual([10, 11, 12, 13]);
+  });
+
+  it('control: a helper whose uses went with it is still deleted between shown neighbours', () => {
+    const withHelper = lines([
+      'func header(_ u: User) -> String {', '    "<h1>\\(u.name)</h1>"', '}', '',
+      'func day(_ d: Date) -> String {', '    d.formatted(.iso8601)', '}', '',
+      'func post(_ p: Post) -> String {', '    "<time>\\(day(p.created))</time>"', '}',
+    ]);
+    const update2 = lines([
+      'func header(_ u: User) -> String {', '    "<h1>\\(u.name)</h1>"', '}', '',
+      'func post(_ p: Post) -> String {', '    "<time>\\(p.created.formatted(.iso8601))</time>"', '}',
+    ]);
+    mergedEverywhere(withHelper, update2, update2);
+  });
+});
+
+describe('orderx: a local moved into the edited head as a defaulted parameter', () => {
+  const file = (head: string, local: string[]): string => lines([
+    'final class Loader {', `    func load(${head}) throws -> [Item] {`, ...local, '        let data = try Data(contentsOf: url)', '        return try decoder.decode([Item].self, from: data)', '    }', '}',
+  ]);
+
+  it('swift: `let decoder = JSONDecoder()` goes into the signature', () => {
+    const code = file('from url: URL', ['        let decoder = JSONDecoder()']);
+    const head = 'from url: URL, decoder: JSONDecoder = JSONDecoder()';
+    const update = lines([`    func load(${head}) throws -> [Item] {`, '        let data = try Data(contentsOf: url)', '        // ... rest unchanged', '    }']);
+    mergedEverywhere(code, update, file(head, []));
+  });
+
+  it('control: an unshown local the head does not take stays', () => {
+    const code = file('from url: URL', ['        let started = Date()', '        let decoder = JSONDecoder()']);
+    const head = 'from url: URL, decoder: JSONDecoder = JSONDecoder()';
+    const update = lines([`    func load(${head}) throws -> [Item] {`, '        let data = try Data(contentsOf: url)', '        // ... rest unchanged', '    }']);
+    const good = file(head, ['        let started = Date()']);
+    const lossy = file(head, []);
+    expect(judged(code, update, lossy, good)).toEqual([2]);
+  });
+});
