@@ -4,7 +4,8 @@
 // definition whose name the update's code still uses (dangling-name.ts usedDefinitionRows; set bc
 // go16, lossy on main). (2) A local the edit moved into the head as a defaulted parameter is replaced
 // by the head (between-edits.ts; set bc jl07). Written in Swift and Kotlin, not the cases' Go and
-// Julia. Controls: a definition whose uses went with it is still deleted by adjacency; an unshown
+// Julia. (3) A call whose last argument is a literal over several lines gains an argument after it
+// (`]);` → `], cached(600));`): the closing line is edited, not new (closer-resume.ts; set ba php01). Controls: a definition whose uses went with it is still deleted by adjacency; an unshown
 // local the head does not take stays.
 import { describe, expect, it } from 'vitest';
 import { judged, lines, mergedEverywhere } from './judged.js';
@@ -61,5 +62,21 @@ describe('orderx: a local moved into the edited head as a defaulted parameter', 
     const good = file(head, ['        let started = Date()']);
     const lossy = file(head, []);
     expect(judged(code, update, lossy, good)).toEqual([2]);
+  });
+});
+
+describe('orderx: a call whose multi-line last argument gains an argument after it', () => {
+  it('javascript: `]);` → `], cached(600));` in a caller hunk shown last, above the first', () => {
+    const file = (a: string, b: string, helper: string[]): string => lines([
+      'export function monthly(req) {', '  const rows = reports.monthly(req.month);', '  return render("monthly", [', '    rows,', '    req.month,', `  ]${a});`, '}', '',
+      'export function yearly(req) {', '  const rows = reports.yearly(req.year);', '  return render("yearly", [', '    rows,', '    req.year,', `  ]${b});`, '}', ...helper,
+    ]);
+    const helper = ['', 'function cached(seconds) {', '  return { headers: { "Cache-Control": `max-age=${seconds}` } };', '}'];
+    const update = lines([
+      'export function yearly(req) {', '  const rows = reports.yearly(req.year);', '  return render("yearly", [', '    rows,', '    req.year,', '  ], cached(3600));', '}', ...helper, '',
+      '// ... and in monthly:', '',
+      '  return render("monthly", [', '    rows,', '    req.month,', '  ], cached(600));',
+    ]);
+    mergedEverywhere(file('', '', []), update, file(', cached(600)', ', cached(3600)', helper));
   });
 });
