@@ -3,9 +3,10 @@
 // (`type Team struct` between `GetUser`'s `}` and `func GetTeam`): rule (b) does not delete a whole
 // definition whose name the update's code still uses (dangling-name.ts usedDefinitionRows; set bc
 // go16, lossy on main). (2) A local the edit moved into the head as a defaulted parameter is replaced
-// by the head (between-edits.ts; set bc jl07). Written in Swift and Kotlin, not the cases' Go and
-// Julia. (3) A call whose last argument is a literal over several lines gains an argument after it
-// (`]);` → `], cached(600));`): the closing line is edited, not new (closer-resume.ts; set ba php01). Controls: a definition whose uses went with it is still deleted by adjacency; an unshown
+// by the head (between-edits.ts; set bc jl07). (3) A call whose last argument is a literal over
+// several lines gains an argument after it (`]);` → `], cached(600));`): the closing line is edited,
+// not new (closer-resume.ts; set ba php01). Written in Swift and JavaScript, not the cases' Go, Julia
+// and PHP. Controls: a definition whose uses went with it is still deleted by adjacency; an unshown
 // local the head does not take stays.
 import { describe, expect, it } from 'vitest';
 import { judged, lines, mergedEverywhere } from './judged.js';
