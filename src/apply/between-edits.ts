@@ -7,6 +7,8 @@
 // change, not another definition), and the new lines between must be at least as many as the lines
 // they replace, so a long stretch is never read as rewritten by one new line. Edits of other lines
 // (table rows: `input: "1.-2.3"` read as an edit of `input: "01.2.3"`) are no such anchor.
+// A local the edit moved into the head as a parameter with its value as default (`rng =
+// Random.default_rng()` → `…; rng=Random.default_rng())`) is replaced by the head itself, no new line needed.
 import { escapeRe } from './escape-regexp.js';
 import { lineIdentity } from './line-identity.js';
 import type { Lines } from './lines.js';
@@ -25,23 +27,46 @@ export interface PairedEdit {
  * The original rows among `open` (missing, unlicensed) that lie between an edited head a and a
  * later line b of its body (edited or kept; a.k < b.k), all deeper than the head, when one segment
  * shows the output's lines from a to b in order with no marker between and those lines hold at least
- * as many new lines (no original line's text) as there are rows between a and b.
+ * as many new lines (no original line's text) as there are rows between a and b (rows whose local the
+ * head's edit took as a parameter need none: `movedIntoHead`).
  */
 export function rowsBetweenEdits(orig: Lines, out: Lines, segments: readonly Segment[], edits: readonly PairedEdit[], open: readonly number[], isOriginalText: (norm: string) => boolean): Set<number> {
   const rows = new Set<number>();
   for (const a of edits) {
     if (a.kept || !editedHead(orig, out, a)) continue;
+    // Locals of its body the edit moved into the head go with the head, wherever the body goes on.
+    const moved = new Set<number>();
+    for (const j of open) {
+      if (j <= a.j) continue;
+      if (orig.indent[j]! <= orig.indent[a.j]!) break;
+      if (movedIntoHead(orig.norm[j]!, orig.norm[a.j]!, out.norm[a.k]!)) moved.add(j);
+    }
+    for (const j of moved) rows.add(j);
     for (const b of edits) {
       if (b.j <= a.j || b.k <= a.k || orig.indent[b.j]! <= orig.indent[a.j]!) continue;
       const inner = open.filter((j) => j > a.j && j < b.j);
       if (inner.length === 0 || inner.some((j) => orig.indent[j]! <= orig.indent[a.j]!)) continue;
       let fresh = 0;
       for (let k = a.k + 1; k < b.k; k++) if (!out.blank[k] && !isOriginalText(out.norm[k]!)) fresh++;
-      if (fresh < inner.length || !shownInOneSegment(segments, out, a.k, b.k)) continue;
+      const rest = inner.filter((j) => !moved.has(j));
+      if (fresh < rest.length || !shownInOneSegment(segments, out, a.k, b.k)) continue;
       for (const j of inner) rows.add(j);
     }
   }
   return rows;
+}
+
+/** A local's assignment (`rng = f()`, `val clock = Clock.systemUTC()`, `$n = 3;`): its name and value. */
+const LOCAL = /^(?:(?:let|var|val|const|local|my|auto|final)\s+)?\$?([A-Za-z_]\w*)(?:\s*:\s*[^=]+?)?\s*:?=\s*(.+?);?$/;
+
+/** Row `norm` assigns a local that the edited head now takes as a parameter defaulting to the same value (absent from the old head). */
+function movedIntoHead(norm: string, oldHead: string, newHead: string): boolean {
+  const m = LOCAL.exec(norm);
+  if (!m) return false;
+  const [, name, value] = m as unknown as [string, string, string];
+  const named = new RegExp(`(?:^|[^\\w$])\\$?${escapeRe(name)}(?![\\w$])`);
+  const compact = (t: string): string => t.replace(/\s+/g, '');
+  return value.length > 1 && named.test(newHead) && !named.test(oldHead) && compact(newHead).includes(compact(value));
 }
 
 /** Original row a.j opens a block (its next solid line deeper, or an Allman `{`) and its edit names the same thing. */

@@ -17,7 +17,25 @@ export function closerRepunctuated(a: string, b: string): boolean {
   const base = a.replace(/[,;]$/, '');
   if (base === b.replace(/[,;]$/, '')) return true;
   // `}` → `} ~ healthRoute`, `});` → `}).catch(fail);`: the block still closes there, more follows.
-  return /^[)}\]]+$/.test(base) && b.startsWith(base) && /^(?:\s+[^)}\]\s]|\.)/.test(b.slice(base.length));
+  if (/^[)}\]]+$/.test(base) && b.startsWith(base) && /^(?:\s+[^)}\]\s]|\.)/.test(b.slice(base.length))) return true;
+  return argumentAddedAfter(a, b);
+}
+
+/**
+ * `]);` → `], 'sms');`, `});` → `}, { once: true });`: a call whose last argument is a literal over
+ * several lines gains an argument after it (a caller of a changed signature); the line still closes
+ * both, the new argument between the inner closer and the call's.
+ */
+function argumentAddedAfter(a: string, b: string): boolean {
+  const m = /^([)}\]]{2,})([,;]?)$/.exec(a);
+  if (!m) return false;
+  const [, closers, sep] = m as unknown as [string, string, string];
+  for (let i = 1; i < closers.length; i++) {
+    const inner = closers.slice(0, i);
+    const outer = closers.slice(i) + sep;
+    if (b.startsWith(`${inner},`) && b.endsWith(outer) && b.length > inner.length + outer.length + 2 && !/[)}\]]/.test(b.slice(inner.length + 1, b.length - outer.length).trim().slice(0, 1))) return true;
+  }
+  return false;
 }
 
 function firstContent(l: Lines): number {

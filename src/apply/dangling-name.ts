@@ -7,6 +7,7 @@
 // `import …GetMapping;` stood is a new import beside it while `@GetMapping` is still used.
 import { lineIdentity } from './line-identity.js';
 import { tokens, type Lines } from './lines.js';
+import { blockEnd } from './removals.js';
 
 /** The plain name a definition line defines (`def name`, a Go method's method name), or null. */
 function definedName(norm: string): string | null {
@@ -40,16 +41,38 @@ function usesOf(l: Lines, name: string): number {
   return n;
 }
 
+/** The merged file still uses the name at least as often as the original did (a rename carried to the uses leaves fewer). */
+function stillUsedIn(orig: Lines, out: Lines, name: string): boolean {
+  const uses = usesOf(out, name);
+  return uses > 0 && uses >= usesOf(orig, name);
+}
+
+/**
+ * Original rows that head a whole definition left out in `missing` (head to its block's end) whose
+ * name the update's own code uses and the merged file still uses: rule (b) does not delete them by
+ * adjacency. Two shown definitions with a neighbour's declaration left out between them
+ * (`func GetUser … }` then `func GetTeam(…) (*Team, error)`, `type Team struct` between) skip it;
+ * code the update shows using `Team` does not delete `Team`. A name only the rest of the file uses
+ * (a symbol list, another method) does not count: adjacency deletes a definition nothing shown needs.
+ */
+export function usedDefinitionRows(orig: Lines, missing: readonly number[], out: Lines, shown: readonly Lines[]): number[] {
+  const gone = new Set(missing);
+  return missing.filter((j) => {
+    const name = definedName(orig.norm[j]!);
+    if (name === null || !stillUsedIn(orig, out, name) || !shown.some((l) => usesOf(l, name) > 0)) return false;
+    const end = blockEnd(orig, j);
+    for (let y = j + 1; y < end; y++) if (!orig.blank[y] && !gone.has(y)) return false;
+    return true;
+  });
+}
+
 /**
  * Original definition row j replaced by output row k would leave its name dangling: k defines
  * another name (or, for an import, imports other names), and the merged file still uses the old one exactly as often as the original did
  * (a rename carried to the uses leaves fewer; a definition never used elsewhere is free to go).
  */
 export function leavesNameDangling(orig: Lines, j: number, out: Lines, k: number): boolean {
-  const stillUsed = (name: string): boolean => {
-    const uses = usesOf(out, name);
-    return uses > 0 && uses >= usesOf(orig, name);
-  };
+  const stillUsed = (name: string): boolean => stillUsedIn(orig, out, name);
   // An import replaced by one naming something else; not a list opened over lines (`use a::{`).
   const dropped = importedOnlyBy(orig.norm[j]!, out.norm[k]!);
   if (dropped.length > 0 && importedOnlyBy(out.norm[k]!, orig.norm[j]!).length > 0) return dropped.every(stillUsed);

@@ -44,7 +44,7 @@ import { otherHeadOverRewrittenBody } from './rewritten-head.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
 import { rotatedReadings } from './rotated-gap.js';
 import { deadImportRows } from './dead-imports.js';
-import { leavesNameDangling } from './dangling-name.js';
+import { leavesNameDangling, usedDefinitionRows } from './dangling-name.js';
 import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
@@ -774,7 +774,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     const carried = new Set(missing.map((j) => `${orig.norm[j]!},`));
     for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)) || carried.has(out.norm[k]!))) inserted.push(k);
     // Or the same deletion read one repeated run further up or down (rotated-gap.ts).
-    const adjacent = shownAdjacent(view, orig, p, q, missing) || rotatedReadings(orig, p, q, missing, (j) => kept[j] === 1).some((r) => shownAdjacent(view, orig, r.p, r.q, r.missing));
+    // Not a definition whose name the merged file still uses (dangling-name.ts): left out between two shown ones, not deleted.
+    const adjacent = (shownAdjacent(view, orig, p, q, missing) || rotatedReadings(orig, p, q, missing, (j) => kept[j] === 1).some((r) => shownAdjacent(view, orig, r.p, r.q, r.missing))) && usedDefinitionRows(orig, missing, out, view.segments.map((sg) => sg.lines)).length === 0;
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
     // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.
