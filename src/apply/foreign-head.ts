@@ -45,17 +45,17 @@ export function underOtherHeadAcross(orig: Lines, index: Map<string, number[]>, 
   return headsNotAbove(orig, index, j, headAcross(segments, k, i, head, placed), (a) => at(a).norm[a[1]]!, (a) => at(a).weak[a[1]]!, (a) => headAcross(segments, a[0], a[1], head, placed));
 }
 
-/** shown-heads.ts's check that the original puts a hunk's first unique line under the heads shown above its marker. */
+/** shown-heads.ts's check: the original has the next hunk's first line it has at all under the heads shown above the marker (at one of its places). */
 function placedUnder(orig: Lines, index: Map<string, number[]>, segments: readonly Segment[]): PlacedUnder {
   return (heads, next, depth) => {
     for (let y = 0; y < next.text.length; y++) {
       if (next.blank[y]) continue;
       if (next.indent[y]! <= depth) return false;
       const pos = next.weak[y] ? undefined : index.get(next.norm[y]!);
-      if (!pos || pos.length !== 1) continue;
+      if (!pos) continue;
       const at = (x: number): Lines => segments[heads[x]![0]]!.lines;
       const row = (x: number): number => heads[x]![1];
-      return !headsNotAbove(orig, index, pos[0]!, 0, (x) => at(x).norm[row(x)]!, (x) => at(x).weak[row(x)]!, (x) => (x + 1 < heads.length ? x + 1 : null));
+      return pos.some((j) => !headsNotAbove(orig, index, j, 0, (x) => at(x).norm[row(x)]!, (x) => at(x).weak[row(x)]!, (x) => (x + 1 < heads.length ? x + 1 : null)));
     }
     return false;
   };
