@@ -65,16 +65,14 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
     // A flat section header (`[program:web]`) heads every line up to the next header: a marker inside
     // the section stands for some of its lines, and the lines after it are still the section's.
     const section = stack[0] !== undefined && stack[0].indent < 0 && m !== null ? stack[0] : undefined;
-    // Or any hunk inside a head of its own, then a marker under that head, where the next hunk's
-    // first line the original has stands under those same heads there (`e2e:`, its `runs-on:`,
-    // `steps:`, a marker, then `- name: Run e2e`; `location /auth/ {`, its `proxy_pass`, a marker):
-    // the original agrees the marker stays inside the head. A hunk that goes on in the next function
-    // (its first line only there) is not carried.
-    const inside = m === null ? [] : stack.filter((e) => e.indent < m);
-    const head = inside[inside.length - 1];
-    const confirmed = !headsOnly && head !== undefined && head.at[0] === k && isHead(l.norm[head.at[1]]!) && placedUnder !== undefined &&
-      k + 1 < segments.length && placedUnder(inside.map((e) => e.at).reverse(), segments[k + 1]!.lines, head.indent);
-    if (!confirmed && (m === null || !top || top.at[0] !== k || top.indent >= m || !headsOnly)) stack.length = 0;
+    // Or a hunk that ends on a head, then a marker under it, where the next hunk's first line the
+    // original has stands, at one of its places, under those same heads (`e2e:`, its `runs-on:`,
+    // `steps:`, a marker, then `- name: Run e2e`): the original agrees the marker stays inside the
+    // head. (Any hunk inside a head of its own, ending on a body line, made a generated edit lossy.)
+    const endsOnHead = top !== undefined && top.at[0] === k && top.at[1] === lastSolid(l) && isHead(l.norm[top.at[1]]!);
+    const confirmed = !headsOnly && endsOnHead && m !== null && top.indent < m && placedUnder !== undefined && k + 1 < segments.length &&
+      placedUnder(stack.map((e) => e.at).reverse(), segments[k + 1]!.lines, top.indent);
+    if (m === null || !top || top.at[0] !== k || top.indent >= m || !(headsOnly || confirmed)) stack.length = 0;
     if (section && stack.length === 0) stack.push(section);
     while (stack.length > 0 && stack[stack.length - 1]!.indent >= m!) stack.pop();
   });
@@ -93,3 +91,8 @@ export function headAcross(segments: readonly Segment[], k: number, i: number, i
   return crossMarkerHeads(segments, isHead, placedUnder)[k]?.[i] ?? null;
 }
 
+function lastSolid(l: Lines): number {
+  let y = l.text.length - 1;
+  while (y >= 0 && l.blank[y]) y--;
+  return y;
+}
