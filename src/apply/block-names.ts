@@ -29,6 +29,8 @@ const OPEN_PARAMS_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)+?)(?:(?<=\s)[*&]+)?([A-Za-z_
 const DECLARED_PARAM = /^(?:[\w<>[\].:*&]+\s+)+[*&]*[\w$]+(?:\s*=\s*[^,]+)?$/;
 const SHELL_FUNCTION = /^(?:function\s+)?([\w.:-]+)\s*\(\)\s*\{?$|^function\s+([\w.:-]+)\s*\{?$/;
 const SCHEMA_BLOCK = /^(message|service|rpc|enum|oneof|extend|input|type|schema|scalar|union|model|table|entity|protocol|extension|actor|mod|package)\s+([A-Za-z_][\w.]*)\b[^=]*\{$/;
+/** A switch label (`case OP_MOD:`, `case 'undo':`): the value names the case's block. */
+const CASE_LABEL = /^case\s+(.+?)\s*:\s*\{?$/;
 const BARE_TEST = /^(describe|context|it|test|specify|scenario|feature|prop)\s+(['"`])(.*?)\2/;
 /** A `def`-style head whose first parameter is a pattern (tuple, atom, literal): one clause of several. */
 const CLAUSE_HEAD = /^(?:defp?|defmacrop?|fun|fn)\s+([\w?!]+)\s*\(\s*([{[%:"'\d][^,)]*|\{[^}]*\})/;
@@ -47,6 +49,7 @@ export function extraIdentity(norm: string): string | null {
   if (m) return `def ${m[1] ?? m[2]}`;
   if ((m = SCHEMA_BLOCK.exec(norm))) return `def ${m[2]}`;
   if ((m = BARE_TEST.exec(norm))) return `test ${m[1]} ${m[3]}`;
+  if ((m = CASE_LABEL.exec(norm))) return `case ${m[1]}`;
   if ((m = EQUATION_CLAUSE.exec(norm)) && /[(\["'\dA-Z]/.test(m[2]!) && /^\s*\S/.test(norm.slice(m[0].length))) return `clause ${m[1]}${m[2]!.replace(/\s+/g, ' ')}`;
   const body = norm.replace(HEAD_MODIFIERS, '');
   if ((m = BRACE_HEAD.exec(body)) && headName(m[1]!, m[2]!)) return `def ${m[2]!}`;

@@ -9,7 +9,7 @@ import { editedVersion, solidRow, type Lines } from './lines.js';
 import { newSiblingHead, renamedToken } from './new-name-evidence.js';
 import { namesDiffer, ownerRow, renameShownInPlace } from './line-identity.js';
 import { headerOf, type MergeContext, type Segment } from './merge-context.js';
-import { headAcross, type UpdateRow } from './shown-heads.js';
+import { headAcross, type PlacedUnder, type UpdateRow } from './shown-heads.js';
 import { headDepth } from './flat-sections.js';
 import { opensBlock as opensBlockText } from './merge-finish.js';
 
@@ -41,12 +41,29 @@ export function underOtherHead(ctx: MergeContext, seg: Segment, i: number, j: nu
 export function underOtherHeadAcross(orig: Lines, index: Map<string, number[]>, segments: readonly Segment[], k: number, i: number, j: number): boolean {
   const at = (a: UpdateRow): Lines => segments[a[0]]!.lines;
   const head = isHead(orig, index);
-  return headsNotAbove(orig, index, j, headAcross(segments, k, i, head), (a) => at(a).norm[a[1]]!, (a) => at(a).weak[a[1]]!, (a) => headAcross(segments, a[0], a[1], head));
+  const placed = placedUnder(orig, index, segments);
+  return headsNotAbove(orig, index, j, headAcross(segments, k, i, head, placed), (a) => at(a).norm[a[1]]!, (a) => at(a).weak[a[1]]!, (a) => headAcross(segments, a[0], a[1], head, placed));
+}
+
+/** shown-heads.ts's check: the original has the next hunk's first line it has at all under the heads shown above the marker (at one of its places). */
+function placedUnder(orig: Lines, index: Map<string, number[]>, segments: readonly Segment[]): PlacedUnder {
+  return (heads, next, depth) => {
+    for (let y = 0; y < next.text.length; y++) {
+      if (next.blank[y]) continue;
+      if (next.indent[y]! <= depth) return false;
+      const pos = next.weak[y] ? undefined : index.get(next.norm[y]!);
+      if (!pos) continue;
+      const at = (x: number): Lines => segments[heads[x]![0]]!.lines;
+      const row = (x: number): number => heads[x]![1];
+      return pos.some((j) => !headsNotAbove(orig, index, j, 0, (x) => at(x).norm[row(x)]!, (x) => at(x).weak[row(x)]!, (x) => (x + 1 < heads.length ? x + 1 : null)));
+    }
+    return false;
+  };
 }
 
 /** The update shows some head (an original line opening a block) that none of original row j's heads is, in order. */
 export function showsHeadAcross(orig: Lines, index: Map<string, number[]>, segments: readonly Segment[], k: number, i: number): boolean {
-  const h = headAcross(segments, k, i, isHead(orig, index));
+  const h = headAcross(segments, k, i, isHead(orig, index), placedUnder(orig, index, segments));
   if (h === null) return false;
   const l = segments[h[0]]!.lines;
   return !l.weak[h[1]] && opensBlock(orig, index, l.norm[h[1]]!);

@@ -53,7 +53,12 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
     if (count > 0) counted.push([x, count]);
   }
   counted.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-  const candidates = counted.slice(0, MAX_PIVOT_LINES).sort((a, b) => a[0] - b[0]);
+  // A line the segment shows more often than the original has it (from `lo`) is new code at one of
+  // its copies at least: it cannot say which copy stands where (the `return -1;` of a new `case`
+  // copying its neighbour's guard). Such lines are pivots only when no other line is.
+  const shownMore = overShown(ctx, seg, strong, counted);
+  const usable = counted.filter(([x]) => !shownMore.has(strong[x]!));
+  const candidates = (usable.length > 0 ? usable : counted).slice(0, MAX_PIVOT_LINES).sort((a, b) => a[0] - b[0]);
   // Lines of another document of the segment (past a `---`) do not support the pivot (documents.ts).
   const doc = documentIndex(seg.lines.norm);
   for (const [x, count] of candidates) {
@@ -107,6 +112,15 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
     return { i: unique.i, j: unique.j, tied: false };
   }
   return { i: bestI, j: bestJ, tied };
+}
+
+/** Segment lines (of `strong`) whose text the segment shows more times than the original has it from `lo` (`counted`). */
+function overShown(ctx: MergeContext, seg: Segment, strong: number[], counted: Array<[number, number]>): Set<number> {
+  const shown = new Map<string, number>();
+  for (const i of strong) shown.set(seg.lines.norm[i]!, (shown.get(seg.lines.norm[i]!) ?? 0) + 1);
+  const out = new Set<number>();
+  for (const [x, count] of counted) if (shown.get(seg.lines.norm[strong[x]!]!)! > count) out.add(strong[x]!);
+  return out;
 }
 
 /** Strong segment lines looked ahead for a unique line a repeated match would pass over. */

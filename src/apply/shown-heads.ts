@@ -8,6 +8,7 @@
 // (merge-context.ts `headerOf` reads one segment only; a head shown, then a marker, then the child
 // edited is how models write an edit under one of several parents.)
 import type { Segment } from './merge-context.js';
+import type { Lines } from './lines.js';
 import { headDepth } from './flat-sections.js';
 
 /** A line of the update: segment index and row in that segment's lines. */
@@ -22,7 +23,7 @@ const headsCache = new WeakMap<readonly Segment[], Array<Array<UpdateRow | null>
  * segment list: a list is cut from one update against one original, and every caller builds
  * `isHead` from that original (foreign-head.ts).
  */
-export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: string) => boolean): Array<Array<UpdateRow | null>> {
+export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: string) => boolean, placedUnder?: PlacedUnder): Array<Array<UpdateRow | null>> {
   const hit = headsCache.get(segments);
   if (hit) return hit;
   const out: Array<Array<UpdateRow | null>> = [];
@@ -64,7 +65,14 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
     // A flat section header (`[program:web]`) heads every line up to the next header: a marker inside
     // the section stands for some of its lines, and the lines after it are still the section's.
     const section = stack[0] !== undefined && stack[0].indent < 0 && m !== null ? stack[0] : undefined;
-    if (m === null || !top || top.at[0] !== k || top.indent >= m || !headsOnly) stack.length = 0;
+    // Or a hunk that ends on a head, then a marker under it, where the next hunk's first line the
+    // original has stands, at one of its places, under those same heads (`e2e:`, its `runs-on:`,
+    // `steps:`, a marker, then `- name: Run e2e`): the original agrees the marker stays inside the
+    // head. (Any hunk inside a head of its own, ending on a body line, made a generated edit lossy.)
+    const endsOnHead = top !== undefined && top.at[0] === k && top.at[1] === lastSolid(l) && isHead(l.norm[top.at[1]]!);
+    const confirmed = !headsOnly && endsOnHead && m !== null && top.indent < m && placedUnder !== undefined && k + 1 < segments.length &&
+      placedUnder(stack.map((e) => e.at).reverse(), segments[k + 1]!.lines, top.indent);
+    if (m === null || !top || top.at[0] !== k || top.indent >= m || !(headsOnly || confirmed)) stack.length = 0;
     if (section && stack.length === 0) stack.push(section);
     while (stack.length > 0 && stack[stack.length - 1]!.indent >= m!) stack.pop();
   });
@@ -72,7 +80,19 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
   return out;
 }
 
+/**
+ * The first strong line of `next` (indented deeper than `depth`) that the original has stands, at
+ * one of its places there, under the heads `heads` (update rows, innermost first).
+ */
+export type PlacedUnder = (heads: UpdateRow[], next: Lines, depth: number) => boolean;
+
 /** The head of update line (k, i) across markers, or null. */
-export function headAcross(segments: readonly Segment[], k: number, i: number, isHead: (norm: string) => boolean): UpdateRow | null {
-  return crossMarkerHeads(segments, isHead)[k]?.[i] ?? null;
+export function headAcross(segments: readonly Segment[], k: number, i: number, isHead: (norm: string) => boolean, placedUnder?: PlacedUnder): UpdateRow | null {
+  return crossMarkerHeads(segments, isHead, placedUnder)[k]?.[i] ?? null;
+}
+
+function lastSolid(l: Lines): number {
+  let y = l.text.length - 1;
+  while (y >= 0 && l.blank[y]) y--;
+  return y;
 }
