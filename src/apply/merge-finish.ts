@@ -24,7 +24,7 @@ import { withoutCoincident } from './coincident-anchors.js';
 import { renamedHeaderBeforeMarker } from './header-at-marker.js';
 import { CLOSER_LINE, dice, editedVersion, firstToken, indentText, renamedInPlace, renderLines, sameStatementEdited, solidRow, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
-import { newNameBesideOld } from './new-name-evidence.js';
+import { copiesOtherLine, newNameBesideOld } from './new-name-evidence.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { newTrailingDefinition } from './appended-definition.js';
@@ -140,7 +140,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   // A line naming another definition, test, key or element is new code, unless shown renamed in place.
   // A call head named by the literal below it (`app.get(` / `"/api/x",`) names that route (block-names.ts rowIdentity).
   if ((namesDiffer(o.norm[j]!, s.norm[i]!) || rowNamesDiffer(o, j, s, i)) && !renameShownInPlace(s, i, o, j)) return false;
-  if (newNameBesideOld(s, i, o, j)) return false;
+  if (newNameBesideOld(s, i, o, j) || copiesOtherLine(o, j, s.norm[i]!)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     extendedInPlace(o.norm[j]!, s.norm[i]!) || sameSectionKey(o, j, s.norm[i]!) ||
@@ -327,6 +327,11 @@ function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, firs
   while (above >= 0 && o.blank[above]) above--;
   if (above < 0) return;
   const endsBlock = o.indent[above]! > o.indent[anchor[1]]! || /^(?:[)}\]]|end\b)/.test(o.norm[above]!);
+  // New lines that start deeper than the anchor are more members of the block above (a new case's
+  // `given Decoder[Refunded]` after `given Decoder[Purchased]`): they go before its blank.
+  let lead = 0;
+  while (lead < i && s.blank[lead]) lead++;
+  if (lead < i && !s.weak[lead] && s.indent[lead]! > s.indent[anchor[0]]! && o.indent[above]! > o.indent[anchor[1]]!) return;
   if (endsBlock) head.shift();
 }
 
