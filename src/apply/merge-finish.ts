@@ -328,11 +328,21 @@ function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, firs
   if (above < 0) return;
   const endsBlock = o.indent[above]! > o.indent[anchor[1]]! || /^(?:[)}\]]|end\b)/.test(o.norm[above]!);
   // New lines that start deeper than the anchor are more members of the block above (a new case's
-  // `given Decoder[Refunded]` after `given Decoder[Purchased]`): they go before its blank.
+  // `given Decoder[Refunded]` after `given Decoder[Purchased]`): they go before its blank, unless
+  // that block parts its members with blank lines (compose services), where the blank parts them too.
   let lead = 0;
   while (lead < i && s.blank[lead]) lead++;
-  if (lead < i && !s.weak[lead] && s.indent[lead]! > s.indent[anchor[0]]! && o.indent[above]! > o.indent[anchor[1]]!) return;
+  if (lead < i && !s.weak[lead] && s.indent[lead]! > s.indent[anchor[0]]! && o.indent[above]! > o.indent[anchor[1]]! && !blankPartedAbove(o, above, o.indent[anchor[1]]!)) return;
   if (endsBlock) head.shift();
+}
+
+/** Going up from row y to the first line at `level` or shallower (its block's head), a blank line comes first. */
+function blankPartedAbove(o: Lines, y: number, level: number): boolean {
+  for (let x = y - 1; x >= 0; x--) {
+    if (o.blank[x]) return true;
+    if (o.indent[x]! <= level) return false;
+  }
+  return false;
 }
 
 /** A definition keyword opening a line: a definition written on one line is a block of its own. */
