@@ -8,7 +8,6 @@
 // - test blocks without parentheses: `it "pushes" $`, `it 'works' do`;
 // - clauses of one function told apart by their patterns: `def handle_call({:check, key}, …) do`,
 //   `simplify (Neg (Neg e)) = simplify e`;
-// - a style rule for one class or id selector: `.password-field {`;
 // - a call block whose name is its first argument, on the line below its head: `router.post(` /
 //   `"/projects",` (rowIdentity: the head and the literal line both name the block).
 import { solidRow, type Lines } from './lines.js';
@@ -31,11 +30,6 @@ const DECLARED_PARAM = /^(?:[\w<>[\].:*&]+\s+)+[*&]*[\w$]+(?:\s*=\s*[^,]+)?$/;
 const SHELL_FUNCTION = /^(?:function\s+)?([\w.:-]+)\s*\(\)\s*\{?$|^function\s+([\w.:-]+)\s*\{?$/;
 const SCHEMA_BLOCK = /^(message|service|rpc|enum|oneof|extend|input|type|schema|scalar|union|model|table|entity|protocol|extension|actor|mod|package)\s+([A-Za-z_][\w.]*)\b[^=]*\{$/;
 const BARE_TEST = /^(describe|context|it|test|specify|scenario|feature|prop)\s+(['"`])(.*?)\2/;
-/**
- * A style rule for one class or id selector (`.password-field {`, `.card__price:hover {`): a new rule
- * for a class the template brings in is new beside the rule it is written like, not its edit.
- */
-const STYLE_RULE = /^([.#][A-Za-z_-][\w-]*(?:[.#:]{1,2}[\w-]+)*)\s*\{$/;
 /** A `def`-style head whose first parameter is a pattern (tuple, atom, literal): one clause of several. */
 const CLAUSE_HEAD = /^(?:defp?|defmacrop?|fun|fn)\s+([\w?!]+)\s*\(\s*([{[%:"'\d][^,)]*|\{[^}]*\})/;
 /** `name pat… = rhs` with a constructor or literal pattern (Haskell, Elm, OCaml equations). */
@@ -53,7 +47,6 @@ export function extraIdentity(norm: string): string | null {
   if (m) return `def ${m[1] ?? m[2]}`;
   if ((m = SCHEMA_BLOCK.exec(norm))) return `def ${m[2]}`;
   if ((m = BARE_TEST.exec(norm))) return `test ${m[1]} ${m[3]}`;
-  if ((m = STYLE_RULE.exec(norm))) return `rule ${m[1]}`;
   if ((m = EQUATION_CLAUSE.exec(norm)) && /[(\["'\dA-Z]/.test(m[2]!) && /^\s*\S/.test(norm.slice(m[0].length))) return `clause ${m[1]}${m[2]!.replace(/\s+/g, ' ')}`;
   const body = norm.replace(HEAD_MODIFIERS, '');
   if ((m = BRACE_HEAD.exec(body)) && headName(m[1]!, m[2]!)) return `def ${m[2]!}`;
@@ -139,4 +132,19 @@ export function namedHeadRow(l: Lines, x: number): number {
     if (prev >= 0 && OPEN_CALL.test(l.norm[prev]!)) return prev;
   }
   return x;
+}
+
+/** A style rule for one class or id selector (`.password-field {`, `.card__price:hover {`). */
+const STYLE_RULE = /^([.#][A-Za-z_-][\w-]*(?:[.#:]{1,2}[\w-]+)*)\s*\{$/;
+
+/**
+ * Two style rules for other selectors (`.product-card__old-price {` beside `.product-card__price {`):
+ * a new rule for a class the template brings in, not the old rule edited. Read only where a hunk
+ * without exact anchors looks for an edited line (merge-finish.ts similarAnchor): as a line identity
+ * everywhere it changed which rules a removal by adjacency reaches (set as css01).
+ */
+export function otherStyleRule(a: string, b: string): boolean {
+  const ra = STYLE_RULE.exec(a)?.[1];
+  const rb = ra && STYLE_RULE.exec(b)?.[1];
+  return !!ra && !!rb && ra !== rb;
 }

@@ -25,6 +25,7 @@ import { renamedHeaderBeforeMarker } from './header-at-marker.js';
 import { CLOSER_LINE, dice, editedVersion, firstToken, indentText, renamedInPlace, renderLines, sameStatementEdited, solidRow, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { copiesOtherLine, newNameBesideOld } from './new-name-evidence.js';
+import { otherStyleRule } from './block-names.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { newTrailingDefinition } from './appended-definition.js';
@@ -727,7 +728,7 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
       // Same first token first (cheap), then the full test: edits rarely change how a line starts.
       if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
-      if (otherDefinition(o.norm[j]!, s.norm[i]!) || (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || !sameOwner(s, i, o, j) || !sameDepth(s, i, o, j) || inOtherNewBlock(ctx, s, i, o, j)) continue;
+      if (otherDefinition(o.norm[j]!, s.norm[i]!) || (otherStyleRule(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || !sameOwner(s, i, o, j) || !sameDepth(s, i, o, j) || inOtherNewBlock(ctx, s, i, o, j)) continue;
       // Not a line under another head than the one the update shows it under (foreign-head.ts): such
       // a line is no candidate at all, so the twin under the shown head is picked among the rest.
       if (underOtherHead(ctx, seg, i, j)) continue;
