@@ -136,3 +136,18 @@ export function namedHeadRow(l: Lines, x: number): number {
   }
   return x;
 }
+
+/** A style rule for one class or id selector (`.password-field {`, `.card__price:hover {`). */
+const STYLE_RULE = /^([.#][A-Za-z_-][\w-]*(?:[.#:]{1,2}[\w-]+)*)\s*\{$/;
+
+/**
+ * Two style rules for other selectors (`.product-card__old-price {` beside `.product-card__price {`):
+ * a new rule for a class the template brings in, not the old rule edited. Read only where a hunk
+ * without exact anchors looks for an edited line (merge-finish.ts similarAnchor): as a line identity
+ * everywhere it changed which rules a removal by adjacency reaches (set as css01).
+ */
+export function otherStyleRule(a: string, b: string): boolean {
+  const ra = STYLE_RULE.exec(a)?.[1];
+  const rb = ra && STYLE_RULE.exec(b)?.[1];
+  return !!ra && !!rb && ra !== rb;
+}

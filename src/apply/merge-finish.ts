@@ -24,7 +24,8 @@ import { withoutCoincident } from './coincident-anchors.js';
 import { renamedHeaderBeforeMarker } from './header-at-marker.js';
 import { CLOSER_LINE, dice, editedVersion, firstToken, indentText, renamedInPlace, renderLines, sameStatementEdited, solidRow, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
-import { newNameBesideOld } from './new-name-evidence.js';
+import { copiesOtherLine, newNameBesideOld } from './new-name-evidence.js';
+import { otherStyleRule } from './block-names.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { newTrailingDefinition } from './appended-definition.js';
@@ -140,7 +141,7 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   // A line naming another definition, test, key or element is new code, unless shown renamed in place.
   // A call head named by the literal below it (`app.get(` / `"/api/x",`) names that route (block-names.ts rowIdentity).
   if ((namesDiffer(o.norm[j]!, s.norm[i]!) || rowNamesDiffer(o, j, s, i)) && !renameShownInPlace(s, i, o, j)) return false;
-  if (newNameBesideOld(s, i, o, j)) return false;
+  if (newNameBesideOld(s, i, o, j) || copiesOtherLine(o, j, s.norm[i]!)) return false;
   if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     extendedInPlace(o.norm[j]!, s.norm[i]!) || sameSectionKey(o, j, s.norm[i]!) ||
@@ -327,7 +328,22 @@ function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, firs
   while (above >= 0 && o.blank[above]) above--;
   if (above < 0) return;
   const endsBlock = o.indent[above]! > o.indent[anchor[1]]! || /^(?:[)}\]]|end\b)/.test(o.norm[above]!);
+  // New lines that start deeper than the anchor are more members of the block above (a new case's
+  // `given Decoder[Refunded]` after `given Decoder[Purchased]`): they go before its blank, unless
+  // that block parts its members with blank lines (compose services), where the blank parts them too.
+  let lead = 0;
+  while (lead < i && s.blank[lead]) lead++;
+  if (lead < i && !s.weak[lead] && s.indent[lead]! > s.indent[anchor[0]]! && o.indent[above]! > o.indent[anchor[1]]! && !blankPartedAbove(o, above, o.indent[anchor[1]]!)) return;
   if (endsBlock) head.shift();
+}
+
+/** Going up from row y to the first line at `level` or shallower (its block's head), a blank line comes first. */
+function blankPartedAbove(o: Lines, y: number, level: number): boolean {
+  for (let x = y - 1; x >= 0; x--) {
+    if (o.blank[x]) return true;
+    if (o.indent[x]! <= level) return false;
+  }
+  return false;
 }
 
 /** A definition keyword opening a line: a definition written on one line is a block of its own. */
@@ -712,7 +728,7 @@ function similarAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, 
     for (let j = lo; j < hi && j - lo < MAX_SIMILAR_WINDOW; j++) {
       // Same first token first (cheap), then the full test: edits rarely change how a line starts.
       if (o.weak[j] || leads[j] !== lead || !editedVersion(o.norm[j]!, s.norm[i]!)) continue;
-      if (otherDefinition(o.norm[j]!, s.norm[i]!) || (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || !sameOwner(s, i, o, j) || !sameDepth(s, i, o, j) || inOtherNewBlock(ctx, s, i, o, j)) continue;
+      if (otherDefinition(o.norm[j]!, s.norm[i]!) || (otherStyleRule(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || (namesDiffer(o.norm[j]!, s.norm[i]!) && !renameShownInPlace(s, i, o, j)) || !sameOwner(s, i, o, j) || !sameDepth(s, i, o, j) || inOtherNewBlock(ctx, s, i, o, j)) continue;
       // Not a line under another head than the one the update shows it under (foreign-head.ts): such
       // a line is no candidate at all, so the twin under the shown head is picked among the rest.
       if (underOtherHead(ctx, seg, i, j)) continue;

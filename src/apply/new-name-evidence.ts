@@ -23,9 +23,11 @@ export function renamedToken(old: string, norm: string): { from: string; to: str
   if (!change) return null;
   const from = a[change.at]!;
   const to = b[change.at]!;
-  // Names only, long enough to be one (a literal or a one-letter local says nothing).
-  return /^[A-Za-z_$][\w$]{2,}$/.test(from) && /^[A-Za-z_$][\w$]{2,}$/.test(to) ? { from, to } : null;
+  return NAME.test(from) && NAME.test(to) ? { from, to } : null;
 }
+
+/** A name long enough to be one (a literal or a one-letter local says nothing). */
+const NAME = /^[A-Za-z_$][\w$]{2,}$/;
 
 /** Per original text: its non-blank normalised lines, and the names that occur on them (token → rows). */
 const cache = new WeakMap<Lines, { lines: Set<string>; uses: Map<string, number[]> }>();
@@ -60,11 +62,25 @@ function linesNaming(l: Lines, name: string, back: string, skip: number): string
   return out;
 }
 
+/** Per update: the normalised lines its segments show. */
+const shownCache = new WeakMap<ReadonlyArray<{ lines: Lines }>, Set<string>>();
+
+function shownLines(segments: ReadonlyArray<{ lines: Lines }>): Set<string> {
+  let set = shownCache.get(segments);
+  if (!set) {
+    set = new Set();
+    for (const seg of segments) for (let x = 0; x < seg.lines.text.length; x++) if (!seg.lines.blank[x]) set.add(seg.lines.norm[x]!);
+    shownCache.set(segments, set);
+  }
+  return set;
+}
+
 /**
  * Update row i of segment lines `s` changes one name of original row j (`from` → `to`), and the
  * update brings `to` in as a new name beside `from`: some other update line names `to` and is no
  * original line with `from` put back (new code using the new name), no update line is such an
- * original line (the rename carried through), and `from` is named on original lines other than j (the
+ * original line (the rename carried through) unless one is an original line the update also shows as
+ * it is (a copy beside its original: both names live on), and `from` is named on original lines other than j (the
  * old name has uses that the new one does not take over). Then row i is a new sibling of row j.
  */
 export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): boolean {
@@ -76,14 +92,22 @@ export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): b
   const { lines, uses } = originalIndex(orig);
   if (uses.has(to)) return false;
   if (!(uses.get(from) ?? []).some((y) => y !== j)) return false;
+  const shown = shownLines(segments);
   let fresh = 0;
+  let carried = false;
+  let besideShown = false;
   for (const seg of segments) {
     for (const back of linesNaming(seg.lines, to, from, seg.lines === s ? i : -1)) {
-      if (lines.has(back)) return false;
-      fresh++;
+      if (!lines.has(back)) fresh++;
+      // An original line with `from` put back that the update also shows as it is: the new line is a
+      // copy beside its original (`final case class Refunded(…)` under the kept `… Purchased(…)`), so
+      // both names live on and every other line copied that way is new too. Otherwise the rename is
+      // carried through.
+      else if (shown.has(back)) besideShown = true;
+      else carried = true;
     }
   }
-  return fresh > 0;
+  return besideShown || (!carried && fresh > 0);
 }
 
 /** Per segment lines: head row → whether it is a new sibling (see `newSiblingHead`). */
@@ -105,4 +129,28 @@ export function newSiblingHead(s: Lines, h: number, orig: Lines): boolean {
     memo.set(h, found);
   }
   return found;
+}
+
+/**
+ * Update line `r` names a new name (one no original line has) where original row j has another
+ * (`given Decoder[Refunded] = deriveDecoder` against `given Encoder[Purchased] = deriveEncoder`),
+ * and with that name put back it is another original line (`given Decoder[Purchased] = …`): r is a
+ * copy of that line for the new name (a new enum case, message or event threaded through the file),
+ * or that line renamed; in neither case j's edit.
+ */
+export function copiesOtherLine(orig: Lines, j: number, r: string): boolean {
+  const { lines, uses } = originalIndex(orig);
+  const oj = orig.norm[j]!;
+  const tr = new Set(tokens(r));
+  const olds = [...new Set(tokens(oj))].filter((t) => NAME.test(t) && !tr.has(t));
+  if (olds.length === 0) return false;
+  for (const to of tr) {
+    if (!NAME.test(to) || uses.has(to)) continue;
+    const word = new RegExp(`(?<![\\w$])${to.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+    for (const from of olds) {
+      const back = r.replace(word, from);
+      if (back !== oj && lines.has(back)) return true;
+    }
+  }
+  return false;
 }
