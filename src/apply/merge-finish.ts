@@ -14,7 +14,7 @@ import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
 import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
-import { editedBeyondInsert } from './edge-edits.js';
+import { editedBeyondInsert, wrappedInNewBlock } from './edge-edits.js';
 import { atSegmentEdge, wrapsWholeLine } from './edge-line-edit.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import { trailingLayoutBlanks } from './end-blanks.js';
@@ -296,6 +296,14 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
           delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
           continue;
         }
+        // New lines open a block whose first line is the original's next line wrapped (edge-edits.ts).
+        const wrapped = wrappedInNewBlock(s, o, i, j);
+        if (wrapped >= 0 && !other(wrapped, j)) {
+          push(wrapped, j);
+          i = wrapped + 1;
+          j += 1;
+          continue;
+        }
       }
       if (editedPast()) continue;
       break;
@@ -448,7 +456,9 @@ function onceIn(o: Lines, y: number): boolean {
 
 /** A rewritten block's closer (balanceCloser, else findCloser), never one that closes a block the segment opened. */
 function tailCloser(s: Lines, o: Lines, first: [number, number], i: number, j: number, limit: number, delta: number, segDelta: number, blocks: BlockPairs | null): [number, number] | null {
-  const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta, blocks);
+  // The segment's last closer, when it closes a block the segment opened (`} catch {` … `}`), balances no original block.
+  const balanced = balanceCloser(s, o, first, i, j, limit);
+  const closer = (balanced && !blocks?.closesNewBlock(balanced[0]) ? balanced : null) ?? findCloser(s, o, i, j, limit, delta, segDelta, blocks);
   return closer && blocks?.closesOtherBlock(closer[0], closer[1]) ? null : closer;
 }
 
