@@ -9,7 +9,7 @@ import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers, tailPairs } from './closer-resume.js';
 import { carrySeparators, separatorChanged, separatorDroppedBeforeMarker } from './member-separators.js';
-import { blockPairs, type BlockPairs } from './new-block-closers.js';
+import { blockPairs, withoutClosers, type BlockPairs } from './new-block-closers.js';
 import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
@@ -484,7 +484,8 @@ function balanceCloser(s: Lines, o: Lines, first: [number, number], i: number, j
     const b = bracketDelta(o.text[y]!);
     run += b;
     if (run < target) return null;
-    if (run === target && b < 0) return [lastContent, y];
+    // A last line with code before its closers (Lisp) is that line only where the original has its code.
+    if (run === target && b < 0) return /^[)}\]]/.test(s.norm[lastContent]!) || withoutClosers(s.norm[lastContent]!) === withoutClosers(o.norm[y]!) ? [lastContent, y] : null;
   }
   return null;
 }
@@ -599,6 +600,14 @@ function segmentDelta(seg: Segment, o: Lines, chain: Chain): number {
   let origMin = Infinity;
   for (let j = chain[0]![1]; j <= chain[chain.length - 1]![1]; j++) if (!o.blank[j]) origMin = Math.min(origMin, o.indent[j]!);
   return origMin - segMin === d ? d : 0;
+}
+
+/** Every non-blank segment line is paired with an original line of its text. */
+function allShown(s: Lines, o: Lines, pairs: ReadonlyArray<[number, number]>): boolean {
+  const equal = new Set<number>();
+  for (const [i, j] of pairs) if (s.norm[i] === o.norm[j]) equal.add(i);
+  for (let i = 0; i < s.text.length; i++) if (!s.blank[i] && !equal.has(i)) return false;
+  return true;
 }
 
 /** Net count of opening minus closing brackets over lines [a, b) (string contents are not skipped). */
@@ -990,7 +999,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       drop ??= new Set<number>();
       for (let i = s.text.length - blanks; i < s.text.length; i++) drop.add(i);
     }
-    spans[k] = { start, end: Math.max(end, start), pairs: all, delta, drop };
+    // A segment that is all original lines (a run of closers resumed from its first, deepest one,
+    // written at the snippet's own depths) whose anchors do not show its shift: its lines show it.
+    const shift = delta === 0 && rules[k] === 'anchors' && allShown(s, o, all) ? segmentDelta(seg, o, all.filter(([, j]) => !o.blank[j])) : delta;
+    spans[k] = { start, end: Math.max(end, start), pairs: all, delta: shift, drop };
     // A marker deeper than the header ending this segment keeps that header's body (marked-body.ts):
     // the next segment neither anchors nor grows inside it.
     bodyFloor = markedBodyEnd(o, seg, all, segs[k + 1]);

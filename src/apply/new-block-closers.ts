@@ -59,8 +59,8 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
       return p >= 0 && !paired.has(p) && !opensIn(gap(p));
     },
     closesOtherBlock(x, y) {
-      // A line with code before its closers (Lisp's `{:status :ok})`) is that code's line, edited or not.
-      if (!/^[)}\]]/.test(s.norm[x]!)) return false;
+      // A line with code before its closers, its closers edited (Lisp's `{:status :ok}))` → `{:status :ok})`), is that code's line.
+      if (!/^[)}\]]/.test(s.norm[x]!) && s.norm[x] !== o.norm[y] && withoutClosers(s.norm[x]!) === withoutClosers(o.norm[y]!)) return false;
       const p = opener(x);
       if (p < 0) return false;
       if (o.blank[y]) return true;
@@ -99,4 +99,9 @@ function allmanHead(s: Lines, p: number): number {
   let q = p - 1;
   while (q >= 0 && s.blank[q]) q--;
   return q >= 0 && s.indent[q] === s.indent[p] && !/^[)}\]]/.test(s.norm[q]!) ? q : p;
+}
+
+/** A line's code without the closers and separators that end it. */
+export function withoutClosers(norm: string): string {
+  return norm.replace(/[)}\]\s,;.]+$/, '');
 }

@@ -43,6 +43,25 @@ describe('wrapx: existing lines wrapped in a new block', () => {
     mergedEverywhere(original, update, lines([...head, ...wrapped, ...tail]));
   });
 
+  it('tsx with tabs: a two-space snippet adds an item before a marker, its closers after it come back at the file\'s depth', () => {
+    const head = ['export function Menu({ open, entries }: Props) {', '\treturn (', '\t\t<div className="menu">', '\t\t\t{open && (', '\t\t\t\t<ul className="menu__list">'];
+    const body = ['\t\t\t\t\t{entries.map((e) => (', '\t\t\t\t\t\t<li key={e.id}>{e.label}</li>', '\t\t\t\t\t))}'];
+    const tail = ['\t\t\t\t</ul>', '\t\t\t)}', '\t\t</div>', '\t);', '}'];
+    const original = lines([...head, ...body, ...tail]);
+    const update = lines([
+      '  {open && (',
+      '    <ul className="menu__list">',
+      '      {entries.length === 0 && <li className="menu__empty">Nothing here</li>}',
+      '      {entries.map((e) => (',
+      '        // ... existing code ...',
+      '      ))}',
+      '    </ul>',
+      '  )}',
+    ]);
+    const added = '\t\t\t\t\t{entries.length === 0 && <li className="menu__empty">Nothing here</li>}';
+    mergedEverywhere(original, update, lines([...head, added, ...body, ...tail]));
+  });
+
   it('javascript: a new block that passes the next statement as an argument leaves it (control)', () => {
     const head = ['function main(env, args) {', '  const opts = parse(args);'];
     const tail = ['  const steps = plan(env, opts);', '  return apply(steps);', '}'];
