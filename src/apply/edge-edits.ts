@@ -60,7 +60,8 @@ export function wrappedInNewBlock(s: Lines, o: Lines, i: number, j: number): num
   if (x >= s.text.length || x === i || s.indent[x]! <= s.indent[i]!) return -1;
   const orig = o.norm[j]!;
   const shown = s.norm[x]!;
-  if (wrapsWholeLine(orig, shown)) {
+  // A lone name (`authorId` → `authorId?: string;`) is no statement: a new field or key may hold it.
+  if (/[(\s]/.test(orig) && wrapsWholeLine(orig, shown)) {
     const before = shown.slice(0, shown.indexOf(orig.replace(/[;,]$/, '')));
     return bracketDelta(before) === 0 ? x : -1;
   }
