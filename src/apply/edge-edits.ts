@@ -5,6 +5,9 @@
 // outermost line, read as an edit of the original line the growth stands at, is that line: the lines
 // between are inserted before it. Only the outermost line qualifies (nothing of the segment follows
 // it but blank lines), so new code in the middle of a segment is never paired past.
+import { bracketDelta } from './brackets.js';
+import { wrapsWholeLine } from './edge-line-edit.js';
+import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import type { Lines } from './lines.js';
 
 /** Tests whether segment line i reads as an edit of original line j (merge-finish's edge test). */
@@ -31,4 +34,37 @@ export function editedBeyondInsert(s: Lines, o: Lines, i: number, j: number, dir
   if (!match(x, y)) return null;
   pairs.push([x, y]);
   return dir > 0 ? pairs : pairs.reverse();
+}
+
+/** New lines a wrapped run's head may take before the wrapped line (a hoisted `let x;`, `try {`). */
+const MAX_NEW_HEAD_LINES = 3;
+
+/**
+ * Segment line i onward (blank lines skipped): up to MAX_NEW_HEAD_LINES new lines that open a block, then, as the block's
+ * first line, original line j wrapped (`aws s3 cp …` → `if aws s3 cp …; then` inside a new `for`, `send(b)`
+ * → `acked = send(b)` inside `try:`, `const r = f()` → `r = f()` under a hoisted `let r;`). Returns the
+ * segment row of the wrapped line, or -1. The statement must stay a statement: a new line that passes
+ * the original as an argument (`print(plan(x))`) is new code that uses it, and the original stays.
+ */
+export function wrappedInNewBlock(s: Lines, o: Lines, i: number, j: number): number {
+  while (i < s.text.length && s.blank[i]) i++;
+  if (i >= s.text.length || o.blank[j] || o.weak[j]) return -1;
+  let x = i;
+  for (let n = 0; x < s.text.length && n <= MAX_NEW_HEAD_LINES; x++) {
+    if (s.blank[x]) continue;
+    if (s.indent[x]! > s.indent[i]!) break;
+    // A lone `{` or `try` of the new head may be any line's text; its other lines are new.
+    if (!s.weak[x] && o.norm.includes(s.norm[x]!)) return -1;
+    n++;
+  }
+  if (x >= s.text.length || x === i || s.indent[x]! <= s.indent[i]!) return -1;
+  const orig = o.norm[j]!;
+  const shown = s.norm[x]!;
+  // A lone name (`authorId` → `authorId?: string;`) is no statement: a new field or key may hold it.
+  if (/[(\s]/.test(orig) && wrapsWholeLine(orig, shown)) {
+    const before = shown.slice(0, shown.indexOf(orig.replace(/[;,]$/, '')));
+    return bracketDelta(before) === 0 ? x : -1;
+  }
+  const name = hoistedAssignment(orig, shown);
+  return name !== null && declaresBare(s, i, x, name) ? x : -1;
 }

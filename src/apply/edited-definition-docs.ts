@@ -149,7 +149,7 @@ function editedUnder(orig: Lines, h: number, segments: readonly Segment[], s: nu
   let deeper = false;
   for (let t = s, from = i + 1; t < segments.length; t++, from = 0) {
     const l = segments[t]!.lines;
-    if (t > s && !inBlock(l, h, end, rowOf)) return null;
+    if (t > s && !inBlock(l, h, end, rowOf, known, col)) return null;
     for (let x = from; x < l.text.length; x++) {
       if (l.blank[x]) continue;
       if (l.indent[x]! > col) deeper = true;
@@ -162,11 +162,18 @@ function editedUnder(orig: Lines, h: number, segments: readonly Segment[], s: nu
   return null;
 }
 
-/** The first line of `l` that the original has once stands in rows (h, end). */
-function inBlock(l: Lines, h: number, end: number, rowOf: (norm: string) => number | undefined): boolean {
+/**
+ * The first line of `l` that the original has once stands in rows (h, end). A segment with no such
+ * line (all of it new but `return nil` and closers) is in the block when it opens with a new line
+ * deeper than the head: the marker before it stood for the start of that block's body.
+ */
+function inBlock(l: Lines, h: number, end: number, rowOf: (norm: string) => number | undefined, known: (norm: string) => boolean, col: number): boolean {
+  let first = -1;
   for (let x = 0; x < l.text.length; x++) {
-    const r = l.blank[x] ? undefined : rowOf(l.norm[x]!);
+    if (l.blank[x]) continue;
+    if (first < 0) first = x;
+    const r = rowOf(l.norm[x]!);
     if (r !== undefined) return r > h && r < end;
   }
-  return false;
+  return first >= 0 && l.indent[first]! > col && !known(l.norm[first]!);
 }

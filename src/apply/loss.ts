@@ -14,6 +14,7 @@ import { separatorChanged, withoutSeparator } from './member-separators.js';
 import { movedEdit, wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
+import { wrappedInNewBlock } from './edge-edits.js';
 import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { asksForRemoval, attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
@@ -812,7 +813,9 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // before it (hoisted-declaration.ts). A closer or short statement of a run wrapped in a new block,
         // pinned by its moved neighbours (wrapped-run.ts).
         const hoisted = orig.weak[j] ? null : hoistedAssignment(orig.norm[j]!, out.norm[k]!);
-        if ((hoisted !== null && declaresBare(out, kp + 1, k, hoisted)) || (orig.weak[j] && wrappedCopy(orig, j, out, k))) {
+        // The gap's first line wrapped whole as the first line of a new block opened right after the kept line before it (edge-edits.ts).
+        const wrapped = j === missing[0] && p >= 0 && wrappedInNewBlock(out, orig, kp + 1, j) === k;
+        if ((hoisted !== null && declaresBare(out, kp + 1, k, hoisted)) || (orig.weak[j] && wrappedCopy(orig, j, out, k)) || wrapped) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;

@@ -9,12 +9,12 @@ import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta } from './brackets.js';
 import { closerResume, dropNewBlockClosers, tailPairs } from './closer-resume.js';
 import { carrySeparators, separatorChanged, separatorDroppedBeforeMarker } from './member-separators.js';
-import { blockPairs, type BlockPairs } from './new-block-closers.js';
+import { blockPairs, withoutClosers, type BlockPairs } from './new-block-closers.js';
 import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
 import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
-import { editedBeyondInsert } from './edge-edits.js';
+import { editedBeyondInsert, wrappedInNewBlock } from './edge-edits.js';
 import { atSegmentEdge, wrapsWholeLine } from './edge-line-edit.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import { trailingLayoutBlanks } from './end-blanks.js';
@@ -297,6 +297,14 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
           delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
           continue;
         }
+        // New lines open a block whose first line is the original's next line wrapped (edge-edits.ts).
+        const wrapped = wrappedInNewBlock(s, o, i, j);
+        if (wrapped >= 0 && !other(wrapped, j)) {
+          push(wrapped, j);
+          i = wrapped + 1;
+          j += 1;
+          continue;
+        }
       }
       if (editedPast()) continue;
       break;
@@ -464,7 +472,9 @@ function onceIn(o: Lines, y: number): boolean {
 
 /** A rewritten block's closer (balanceCloser, else findCloser), never one that closes a block the segment opened. */
 function tailCloser(s: Lines, o: Lines, first: [number, number], i: number, j: number, limit: number, delta: number, segDelta: number, blocks: BlockPairs | null): [number, number] | null {
-  const closer = balanceCloser(s, o, first, i, j, limit) ?? findCloser(s, o, i, j, limit, delta, segDelta, blocks);
+  // The segment's last closer, when it closes a block the segment opened (`} catch {` … `}`), balances no original block.
+  const balanced = balanceCloser(s, o, first, i, j, limit);
+  const closer = (balanced && !blocks?.closesNewBlock(balanced[0]) ? balanced : null) ?? findCloser(s, o, i, j, limit, delta, segDelta, blocks);
   return closer && blocks?.closesOtherBlock(closer[0], closer[1]) ? null : closer;
 }
 
@@ -490,7 +500,8 @@ function balanceCloser(s: Lines, o: Lines, first: [number, number], i: number, j
     const b = bracketDelta(o.text[y]!);
     run += b;
     if (run < target) return null;
-    if (run === target && b < 0) return [lastContent, y];
+    // A last line with code before its closers (Lisp) is that line only where the original has its code.
+    if (run === target && b < 0) return /^[)}\]]/.test(s.norm[lastContent]!) || withoutClosers(s.norm[lastContent]!) === withoutClosers(o.norm[y]!) ? [lastContent, y] : null;
   }
   return null;
 }
@@ -605,6 +616,14 @@ function segmentDelta(seg: Segment, o: Lines, chain: Chain): number {
   let origMin = Infinity;
   for (let j = chain[0]![1]; j <= chain[chain.length - 1]![1]; j++) if (!o.blank[j]) origMin = Math.min(origMin, o.indent[j]!);
   return origMin - segMin === d ? d : 0;
+}
+
+/** Every non-blank segment line is paired with an original line of its text. */
+function allShown(s: Lines, o: Lines, pairs: ReadonlyArray<[number, number]>): boolean {
+  const equal = new Set<number>();
+  for (const [i, j] of pairs) if (s.norm[i] === o.norm[j]) equal.add(i);
+  for (let i = 0; i < s.text.length; i++) if (!s.blank[i] && !equal.has(i)) return false;
+  return true;
 }
 
 /** Net count of opening minus closing brackets over lines [a, b) (string contents are not skipped). */
@@ -996,7 +1015,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       drop ??= new Set<number>();
       for (let i = s.text.length - blanks; i < s.text.length; i++) drop.add(i);
     }
-    spans[k] = { start, end: Math.max(end, start), pairs: all, delta, drop };
+    // A segment that is all original lines (a run of closers resumed from its first, deepest one,
+    // written at the snippet's own depths) whose anchors do not show its shift: its lines show it.
+    const shift = delta === 0 && rules[k] === 'anchors' && allShown(s, o, all) ? segmentDelta(seg, o, all.filter(([, j]) => !o.blank[j])) : delta;
+    spans[k] = { start, end: Math.max(end, start), pairs: all, delta: shift, drop };
     // A marker deeper than the header ending this segment keeps that header's body (marked-body.ts):
     // the next segment neither anchors nor grows inside it.
     bodyFloor = markedBodyEnd(o, seg, all, segs[k + 1]);

@@ -23,6 +23,23 @@ export interface BlockPairs {
  */
 export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, number>): BlockPairs {
   const opener = (x: number): number => (s.blank[x] ? -1 : openedAt(s.text, x, 0, codeBracketDelta));
+  /** The line that starts the statement whose block x closes: through `catch {` after a `}` to the `try {`, or a tag's opening line. */
+  const statementOpener = (x: number): number => {
+    if (s.blank[x]) return -1;
+    // A paired `{` is the original's own; an inserted one stands for the head above it.
+    const head = (p: number): number => (p >= 0 && !paired.has(p) ? allmanHead(s, p) : p);
+    let p = head(openedAt(s.text, x, 0, codeBracketDelta));
+    if (p < 0 && CLOSING_TAG.test(s.norm[x]!)) return tagOpener(s, x);
+    while (p >= 0 && CONTINUATION.test(s.norm[p]!)) {
+      let q = p - 1;
+      while (q >= 0 && s.blank[q]) q--;
+      if (q < 0 || s.indent[q] !== s.indent[p] || !/^[)}\]]/.test(s.norm[q]!)) break;
+      const r = head(openedAt(s.text, q, 0, codeBracketDelta));
+      if (r < 0) break;
+      p = r;
+    }
+    return p;
+  };
   /** Original lines (lo, hi) between the pairs around unpaired segment line p. */
   const gap = (p: number): [number, number] => {
     let lo = -1, hi = o.text.length, below = -1, above = Infinity;
@@ -38,10 +55,12 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
   };
   return {
     closesNewBlock(x) {
-      const p = opener(x);
+      const p = statementOpener(x);
       return p >= 0 && !paired.has(p) && !opensIn(gap(p));
     },
     closesOtherBlock(x, y) {
+      // A line with code before its closers, its closers edited (Lisp's `{:status :ok}))` → `{:status :ok})`), is that code's line.
+      if (!/^[)}\]]/.test(s.norm[x]!) && s.norm[x] !== o.norm[y] && withoutClosers(s.norm[x]!) === withoutClosers(o.norm[y]!)) return false;
       const p = opener(x);
       if (p < 0) return false;
       if (o.blank[y]) return true;
@@ -57,4 +76,32 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
       return true;
     },
   };
+}
+
+/** A line that continues the statement of the block closed just above it (`catch {` under `}`). */
+const CONTINUATION = /^(?:else|elsif|elif|else if|rescue|ensure|except|catch|finally)\b/;
+
+/** A markup closing tag alone (`</template>`, `</>`): its block has no bracket to count. */
+const CLOSING_TAG = /^<\/[\w.:-]*>$/;
+
+/** The opening tag of closing tag x: the nearest line above at its indentation, when it opens a tag. */
+function tagOpener(s: Lines, x: number): number {
+  for (let p = x - 1; p >= 0; p--) {
+    if (s.blank[p] || s.indent[p]! > s.indent[x]!) continue;
+    return s.indent[p] === s.indent[x] && /^<[\w.:-]*[\s>]|^<>$|^<[\w.:-]+$/.test(s.norm[p]!) ? p : -1;
+  }
+  return -1;
+}
+
+/** An Allman `{` alone stands for the head line right above it at its indentation (`catch (IOException e)`). */
+function allmanHead(s: Lines, p: number): number {
+  if (p < 0 || s.norm[p] !== '{') return p;
+  let q = p - 1;
+  while (q >= 0 && s.blank[q]) q--;
+  return q >= 0 && s.indent[q] === s.indent[p] && !/^[)}\]]/.test(s.norm[q]!) ? q : p;
+}
+
+/** A line's code without the closers and separators that end it. */
+export function withoutClosers(norm: string): string {
+  return norm.replace(/[)}\]\s,;.]+$/, '');
 }
