@@ -29,7 +29,8 @@ const OPEN_PARAMS_HEAD = /^((?:[\w<>[\],.?*&:]+\s+)+?)(?:(?<=\s)[*&]+)?([A-Za-z_
 const DECLARED_PARAM = /^(?:[\w<>[\].:*&]+\s+)+[*&]*[\w$]+(?:\s*=\s*[^,]+)?$/;
 const SHELL_FUNCTION = /^(?:function\s+)?([\w.:-]+)\s*\(\)\s*\{?$|^function\s+([\w.:-]+)\s*\{?$/;
 const SCHEMA_BLOCK = /^(message|service|rpc|enum|oneof|extend|input|type|schema|scalar|union|model|table|entity|protocol|extension|actor|mod|package)\s+([A-Za-z_][\w.]*)\b[^=]*\{$/;
-const BARE_TEST = /^(describe|context|it|test|specify|scenario|feature|prop)\s+(['"`])(.*?)\2/;
+/** Test heads that take their name without parentheses: RSpec and Elixir words, Expecto's `testCase "name" <| fun _ ->`. */
+const BARE_TEST = /^(describe|context|it|test|specify|scenario|feature|prop|[fp]?test(?:Case|CaseAsync|Task|List|Property))\s+(['"`])(.*?)\2/;
 /** A `def`-style head whose first parameter is a pattern (tuple, atom, literal): one clause of several. */
 const CLAUSE_HEAD = /^(?:defp?|defmacrop?|fun|fn)\s+([\w?!]+)\s*\(\s*([{[%:"'\d][^,)]*|\{[^}]*\})/;
 /** `name pat… = rhs` with a constructor or literal pattern (Haskell, Elm, OCaml equations). */
