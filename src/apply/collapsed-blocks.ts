@@ -100,8 +100,8 @@ function huggedBlock(orig: string[], line: string): [number, number] | null {
   const m = HUGGED.exec(line);
   if (!m || !isMarkerElement(m[3]!)) return null;
   const at = openBracketAt(m[2]!);
-  // The marker closes the bracket left open before it, and a head precedes that bracket.
-  if (at < 0 || CLOSING_BRACKET[m[2]![at]!] !== m[4] || !/\S/.test(m[2]!.slice(0, at))) return null;
+  // The marker closes the bracket left open before it, and the line shows more than that bracket.
+  if (at < 0 || CLOSING_BRACKET[m[2]![at]!] !== m[4] || !/\S/.test(m[2]!.slice(0, at) + m[2]!.slice(at + 1))) return null;
   const shown = normalize(m[2]!);
   const found: Array<[number, number]> = [];
   for (let j = 0; j < orig.length; j++) {
