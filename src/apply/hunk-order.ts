@@ -48,9 +48,14 @@ export function splitAtJumps(ctx: MergeContext): Segment[] | null {
   segs.forEach((seg, k) => {
     const chain = fastChains({ ...ctx, segments: [seg] }).chains[0] ?? [];
     let cut = -1;
-    for (let x = 1; x < chain.length && cut < 0; x++) {
+    // At least two anchors on each side: one line of new code that happens to match is no hunk.
+    for (let x = 2; x < chain.length - 1 && cut < 0; x++) {
       const o1 = chain[x - 1]![1];
       const o2 = chain[x]![1];
+      // Weak or repeated lines (`end`, `if state.job == nil then`) anchor anywhere when a segment is
+      // chained alone: only a jump between lines the original has once is believed.
+      const once = (o: number): boolean => !ctx.orig.weak[o] && ctx.index.get(ctx.orig.norm[o]!)?.length === 1;
+      if (!once(o1) || !once(o2)) continue;
       if (ranges.some((r, k2) => k2 !== k && r !== null && r[0] > o1 && r[1] < o2)) cut = chain[x]![0];
     }
     // New lines after the last anchor before the jump stay with it (an import added to the block).
