@@ -31,7 +31,8 @@ const SHELL_FUNCTION = /^(?:function\s+)?([\w.:-]+)\s*\(\)\s*\{?$|^function\s+([
 const SCHEMA_BLOCK = /^(message|service|rpc|enum|oneof|extend|input|type|schema|scalar|union|model|table|entity|protocol|extension|actor|mod|package)\s+([A-Za-z_][\w.]*)\b[^=]*\{$/;
 /** A switch label (`case OP_MOD:`, `case 'undo':`): the value names the case's block. */
 const CASE_LABEL = /^case\s+(.+?)\s*:\s*\{?$/;
-const BARE_TEST = /^(describe|context|it|test|specify|scenario|feature|prop)\s+(['"`])(.*?)\2/;
+/** Test heads that take their name without parentheses: RSpec and Elixir words, Expecto's `testCase "name" <| fun _ ->`. */
+const BARE_TEST = /^(describe|context|it|test|specify|scenario|feature|prop|[fp]?test(?:Case|CaseAsync|Task|List|Property))\s+(['"`])(.*?)\2/;
 /** A `def`-style head whose first parameter is a pattern (tuple, atom, literal): one clause of several. */
 const CLAUSE_HEAD = /^(?:defp?|defmacrop?|fun|fn)\s+([\w?!]+)\s*\(\s*([{[%:"'\d][^,)]*|\{[^}]*\})/;
 /** `name pat… = rhs` with a constructor or literal pattern (Haskell, Elm, OCaml equations). */

@@ -58,16 +58,17 @@ export function expandCollapsedBlocks(update: string, code: string): string {
   for (const raw of upd) {
     const line = raw.replace(/\r$/, '');
     const m = COLLAPSED.exec(line);
-    if (!m || CLOSING_BRACKET[m[3]!] !== m[5] || !isMarkerElement(m[4]!) || origSet.has(line.trim())) {
-      out.push(raw);
-      continue;
-    }
-    const head = m[2]!;
-    const block = findBlock(orig, head, m[3]!, m[5]! + m[6]!);
+    const block = m && CLOSING_BRACKET[m[3]!] === m[5] && isMarkerElement(m[4]!) && !origSet.has(line.trim()) ? findBlock(orig, m[2]!, m[3]!, m[5]! + m[6]!) : null;
     if (!block) {
-      out.push(raw);
+      const hugged = origSet.has(line.trim()) ? null : huggedBlock(orig, line);
+      if (hugged) {
+        const eol = raw.endsWith('\r') ? '\r' : '';
+        for (let y = hugged[0]; y <= hugged[1]; y++) out.push(orig[y]! + eol);
+        changed = true;
+      } else out.push(raw);
       continue;
     }
+    const head = m![2]!;
     const [j, c] = block;
     // Written at another indentation than the block (a re-indented snippet): left to the merge.
     if (indentLength(line) !== indentLength(orig[j]!)) {
@@ -77,9 +78,76 @@ export function expandCollapsedBlocks(update: string, code: string): string {
     const eol = raw.endsWith('\r') ? '\r' : '';
     const opener = orig[j]!.trimEnd();
     const sameHead = normalize(opener.slice(0, -1)) === normalize(head);
-    out.push((sameHead ? orig[j]! : `${m[1]}${head}${/\s*[{[(]$/.exec(opener)![0]}`) + eol);
+    out.push((sameHead ? orig[j]! : `${m![1]}${head}${/\s*[{[(]$/.exec(opener)![0]}`) + eol);
     for (let y = j + 1; y <= c; y++) out.push(orig[y]! + eol);
     changed = true;
   }
   return changed ? out.join('\n') : update;
+}
+
+/** A collapsed line whose bracket follows its head and first elements: `{:http {:port 3000 ...}`, `:db { ... }`. */
+const HUGGED = /^(\s*)(.*?)\s*(\.\.\.|…|\/\*.*?\*\/)\s*([}\])])(.*)$/;
+
+/**
+ * The original rows [j, c] a collapsed line stands for when the original writes the block's first
+ * elements on its opening line and its closer after the last one (Lisp and EDN maps,
+ * `{:port 3000` … `:max-body 1048576}`): the one original row that reads as the line's text up to
+ * the marker, at the same indentation, whose bracket (`open`, the last one the line leaves open
+ * before the marker) stays open past the row and closes on row c with `tail` after it. Null when
+ * none or several are.
+ */
+function huggedBlock(orig: string[], line: string): [number, number] | null {
+  const m = HUGGED.exec(line);
+  if (!m || !isMarkerElement(m[3]!)) return null;
+  const at = openBracketAt(m[2]!);
+  // The marker closes the bracket left open before it, and the line shows more than that bracket.
+  if (at < 0 || CLOSING_BRACKET[m[2]![at]!] !== m[4] || !/\S/.test(m[2]!.slice(0, at) + m[2]!.slice(at + 1))) return null;
+  const shown = normalize(m[2]!);
+  const found: Array<[number, number]> = [];
+  for (let j = 0; j < orig.length; j++) {
+    const t = orig[j]!;
+    if (indentLength(t) !== indentLength(line) || !normalize(t).startsWith(shown)) continue;
+    const o = openBracketAt(t);
+    const c = o >= 0 && t[o] === m[2]![at] ? closingRow(orig, j, o, m[5]!) : -1;
+    if (c > j) found.push([j, c]);
+  }
+  return found.length === 1 ? found[0]! : null;
+}
+
+/** Column of the last bracket of `t` still open at its end, or -1. */
+function openBracketAt(t: string): number {
+  const stack: number[] = [];
+  scanCode(t, (c, k) => {
+    if (c in CLOSING_BRACKET) stack.push(k);
+    else stack.pop();
+  });
+  return stack.length > 0 ? stack[stack.length - 1]! : -1;
+}
+
+/** The row after j on which the bracket at column `at` of row j closes, with `tail` after it; -1 otherwise. */
+function closingRow(orig: string[], j: number, at: number, tail: string): number {
+  if (at < 0) return -1;
+  let depth = 0;
+  for (let y = j; y < orig.length; y++) {
+    const t = orig[y]!;
+    let closedAt = -1;
+    scanCode(t, (c, k) => {
+      if (closedAt >= 0 || (y === j && k < at)) return;
+      depth += c in CLOSING_BRACKET ? 1 : -1;
+      if (depth === 0) closedAt = k;
+    });
+    if (closedAt >= 0) return y > j && normalize(t.slice(closedAt + 1)) === normalize(tail) ? y : -1;
+  }
+  return -1;
+}
+
+/** Calls `visit` with each bracket of `t` and its column, outside double-quoted text. */
+function scanCode(t: string, visit: (c: string, k: number) => void): void {
+  for (let k = 0; k < t.length; k++) {
+    const c = t[k]!;
+    if (c === '"') {
+      k++;
+      while (k < t.length && t[k] !== '"') k += t[k] === '\\' ? 2 : 1;
+    } else if (c === '{' || c === '(' || c === '[' || c === '}' || c === ')' || c === ']') visit(c, k);
+  }
 }

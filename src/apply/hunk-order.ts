@@ -4,7 +4,8 @@
 // makes a hunk written in order look out of order. The reordering is believed only when the hunks'
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
 import { fastChains, segmentPlace } from './merge-fast.js';
-import type { MergeContext } from './merge-context.js';
+import type { MergeContext, Segment } from './merge-context.js';
+import { sliceLines } from './lines.js';
 import { continuesOpenBlock } from './open-blocks.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
@@ -30,4 +31,43 @@ export function fileOrderHolds(ctx: MergeContext, order: number[]): boolean {
     prevLast = r[1];
   }
   return true;
+}
+
+/**
+ * Segments cut where their own anchor chain jumps over the anchors of another segment: a hunk
+ * written without a marker between the imports and a function far below (`import tempfile`, then
+ * `def save`), followed after a marker by a hunk of the code between them. The cut gets a marker
+ * on each side, so the hunks can go in file order (fileOrder); null when no segment jumps so.
+ */
+export function splitAtJumps(ctx: MergeContext): Segment[] | null {
+  const segs = ctx.segments;
+  if (segs.length < 2) return null;
+  const ranges = segs.map((_, k) => anchorRange(ctx, k));
+  const out: Segment[] = [];
+  let cutAny = false;
+  segs.forEach((seg, k) => {
+    const chain = fastChains({ ...ctx, segments: [seg] }).chains[0] ?? [];
+    let cut = -1;
+    // At least two anchors on each side: one line of new code that happens to match is no hunk.
+    for (let x = 2; x < chain.length - 1 && cut < 0; x++) {
+      const o1 = chain[x - 1]![1];
+      const o2 = chain[x]![1];
+      // Weak or repeated lines (`end`, `if state.job == nil then`) anchor anywhere when a segment is
+      // chained alone: only a jump between lines the original has once is believed.
+      const once = (o: number): boolean => !ctx.orig.weak[o] && ctx.index.get(ctx.orig.norm[o]!)?.length === 1;
+      if (!once(o1) || !once(o2)) continue;
+      if (ranges.some((r, k2) => k2 !== k && r !== null && r[0] > o1 && r[1] < o2)) cut = chain[x]![0];
+    }
+    // New lines after the last anchor before the jump stay with it (an import added to the block).
+    while (cut > 0 && seg.lines.blank[cut - 1]) cut--;
+    if (cut <= 0) {
+      out.push(seg);
+      return;
+    }
+    const n = seg.lines.text.length;
+    out.push({ lines: sliceLines(seg.lines, 0, cut), markerBefore: seg.markerBefore, markerAfter: true, markerAfterIndent: null });
+    out.push({ lines: sliceLines(seg.lines, cut, n), markerBefore: true, markerAfter: seg.markerAfter, markerAfterIndent: seg.markerAfterIndent });
+    cutAny = true;
+  });
+  return cutAny ? out : null;
 }

@@ -201,3 +201,23 @@ export function wordList(line: string, list: BracketList): BracketList | null {
   }
   return depth === 0 && out.elements.length >= 2 ? out : null;
 }
+
+/** List `l` of `line` holds a marker element, a marker comment glued to an element, or a collapsed value (`key: [...]`). */
+export function holdsMarker(line: string, l: BracketList): boolean {
+  return l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)) || gluedMarker(line, e) !== null || collapsedValue(line.slice(e.start, e.end)));
+}
+
+/**
+ * A closed or open list of `line` holds a marker (`holdsMarker`), or bare dots as a word of a list
+ * without commas (`{:port 3000 ...}` in Clojure or Nix), not the language's own `x[...]` or `[...]int`.
+ */
+export function holdsMarkerElement(line: string): boolean {
+  const lists = bracketLists(line);
+  if (!lists) return false;
+  return lists.some((l) => {
+    if (line[l.open] === '[' && (/[\w\])]/.test(line[l.open - 1] ?? '') || /\w/.test(line[l.close + 1] ?? ''))) return false;
+    if (holdsMarker(line, l)) return true;
+    const w = wordList(line, l.close >= 0 ? l : { ...l, close: line.length });
+    return w !== null && w.elements.some((e) => /^(?:\.{3}|…)$/.test(line.slice(e.start, e.end)));
+  });
+}

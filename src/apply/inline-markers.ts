@@ -6,7 +6,7 @@
 // marker is replaced by the original's elements between the elements the update shows on either
 // side of it, copied with the original's separators. Nothing is expanded when the match is not
 // certain: the line then stays as written and the no-loss pass keeps the original line.
-import { bracketLists, collapsedValue, elementKey, gluedMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
+import { bracketLists, collapsedValue, elementKey, gluedMarker, holdsMarker, isMarkerElement, valueListStart, wordList, type BracketList } from './inline-elements.js';
 import { expandElision, lineElision } from './line-elision.js';
 import { anchorRows, foldLaidOutLists, unfold } from './laid-out-lists.js';
 import { isMarkerLine } from './markers.js';
@@ -327,9 +327,6 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, mod
   if (!out || !c.spread) return out;
   return respread(out, g.open, c.spread, orig.lines)?.join('\n') ?? null;
 }
-
-const holdsMarker = (line: string, l: BracketList) =>
-  l.elements.some((e) => isMarkerElement(line.slice(e.start, e.end)) || gluedMarker(line, e) !== null || collapsedValue(line.slice(e.start, e.end)));
 
 /** Told the original line a list of the update line (opening at `open`) was expanded from. */
 type OnPick = (open: number, j: number) => void;

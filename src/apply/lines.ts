@@ -95,6 +95,11 @@ export function isWeak(norm: string): boolean {
   return /^<\/[\w.-]+>$/.test(norm);
 }
 
+/** Rows [a, b) of `l` as Lines of their own (a hunk cut out of a segment). */
+export function sliceLines(l: Lines, a: number, b: number): Lines {
+  return { ...l, text: l.text.slice(a, b), eol: l.eol.slice(a, b), norm: l.norm.slice(a, b), indent: l.indent.slice(a, b), blank: l.blank.slice(a, b), weak: l.weak.slice(a, b) };
+}
+
 export function splitLines(source: string): Lines {
   const raw = source === '' ? [] : source.split('\n');
   const finalNewline = source.endsWith('\n');

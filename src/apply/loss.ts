@@ -36,6 +36,7 @@ import { sameSectionKey } from './flat-sections.js';
 import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
 import { INLINE_MARKER } from './markers.js';
+import { holdsMarkerElement } from './inline-elements.js';
 import { extendedInPlace } from './extended-line.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
@@ -99,6 +100,8 @@ interface UpdateView {
   uniqueRow: Map<string, number>;
   /** An instruction is given and asks for no removal (whole-blocks.ts `closerOfEnclosing`). */
   removesNothing: boolean;
+  /** Some original line holds a marker-like list element (`...` is then the language's own). */
+  originalHoldsDots: boolean;
 }
 
 export { INLINE_MARKER };
@@ -162,7 +165,8 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     }
   }
   const renamedKeys = new Set([...renamed.values()].map(key));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow, removesNothing: !!instruction?.trim() && !asksForRemoval(instruction) };
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow, removesNothing: !!instruction?.trim() && !asksForRemoval(instruction),
+    originalHoldsDots: orig.norm.some((n) => /\.\.\.|…/.test(n) && holdsMarkerElement(n)) };
 }
 
 /**
@@ -339,6 +343,13 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
   const gapKeys = new Set(missing.map((j) => key(orig.norm[j]!)));
   let headsSomething = false;
   for (const j of missing) if (lineIdentity(orig.norm[j]!) !== null) headsSomething = true;
+  // Segments that show a line of the gap the original has once (`type Store struct {` in a hunk
+  // written out of file order): the gap is that hunk's place, not code two other lines close over.
+  const showingGap = new Set<number>();
+  for (const j of missing) {
+    if (orig.weak[j] || view.origCount.get(key(orig.norm[j]!)) !== 1) continue;
+    for (const [s2] of view.where.get(key(orig.norm[j]!)) ?? []) showingGap.add(s2);
+  }
   // Same block: missing lines left of both anchors are block boundaries (`}`, `case x:`, a new
   // function's head); the update must show as many boundaries of its own between the anchors.
   const bound = Math.min(p >= 0 ? orig.indent[p]! : 0, q < N ? orig.indent[q]! : 0);
@@ -369,7 +380,7 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       // The update shows them adjacent only if it shows none of the missing lines between them.
       let showsMissing = false;
       for (let x = Math.max(0, i1 + 1); x < i2 && !showsMissing; x++) if (!seg.lines.blank[x] && gapKeys.has(key(seg.lines.norm[x]!))) showsMissing = true;
-      if (showsMissing) continue;
+      if (showsMissing || [...showingGap].some((s2) => s2 !== s)) continue;
       // A marker inside a line between them (`{"get", cmd_get}, /* ... */ {"save", cmd_save},`) that
       // was not expanded stands for code as a whole-line marker does: they are not shown adjacent.
       if (inlineMarkerBetween(view, seg, i1, i2)) continue;
@@ -900,7 +911,9 @@ function unexpandedInline(view: UpdateView, norm: string): boolean {
   if (m !== null && !view.originalText.includes(m[0])) return true;
   // A marker comment after an opening bracket (`{ -- ...`) that could not be placed.
   const t = trailingMarker(norm);
-  return t !== null && !view.originalText.includes(norm);
+  if (t !== null && !view.originalText.includes(norm)) return true;
+  // Bare dots as an element of a list (`{:port 3000 ...}`, `:db { ... }`) that no original list writes.
+  return !view.originalHoldsDots && !view.origCount.has(key(norm)) && holdsMarkerElement(norm);
 }
 
 function noBlankBetween(l: Lines, a: number, b: number): boolean {

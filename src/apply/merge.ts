@@ -9,7 +9,7 @@ import { largeChains } from './merge-large.js';
 import { expandBodyMarkers } from './body-markers.js';
 import { hasByteOrderMark, withByteOrderMark, withoutByteOrderMark } from './byte-order-mark.js';
 import { impliedEdgeMarkers } from './edge-markers.js';
-import { fileOrderHolds } from './hunk-order.js';
+import { fileOrderHolds, splitAtJumps } from './hunk-order.js';
 import { instructionNames } from './instruction-scope.js';
 import { locationComments, withPlaces } from './location-comments.js';
 import { expandUpdate } from './marker-expansion.js';
@@ -300,11 +300,15 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
   }
   const scope = instructionNames(input.instruction);
   let ctx = buildContext(orig, split.segments, scope);
-  const order = fileOrder(ctx);
-  if (order && fileOrderHolds(ctx, order)) {
+  // A segment whose anchors jump over another hunk's is cut there first, when that puts the hunks in file order.
+  const cut = splitAtJumps(ctx);
+  for (const c of cut ? [buildContext(orig, cut, scope), ctx] : [ctx]) {
+    const order = fileOrder(c);
+    if (!order || !fileOrderHolds(c, order)) continue;
     // Out-of-order hunks go in file order; a marker stands between any two of them.
-    const segments = order.map((k) => ({ ...split.segments[k]!, markerBefore: true, markerAfter: true }));
+    const segments = order.map((k) => ({ ...c.segments[k]!, markerBefore: true, markerAfter: true }));
     ctx = buildContext(orig, segments, scope);
+    break;
   }
   const edged = impliedEdgeMarkers(ctx, split.hasMarkers);
   if (edged) ctx = buildContext(orig, edged, scope);
