@@ -16,6 +16,11 @@ function definedName(norm: string): string | null {
   return m ? m[1]! : null;
 }
 
+/** A type's head (`type Team struct {`, `class`, `interface`, `enum`, `record`): code the update shows
+ *  still naming it cannot compile without it, while a function left out between shown callers is
+ *  the deletion by adjacency that generated and written edits make. */
+const TYPE_HEAD = /^(?:(?:export|public|private|internal|pub(?:\([\w:]+\))?|abstract|sealed|final|data)\s+)*(?:type|struct|class|interface|enum|record|trait|union)\b/;
+
 /** Import lines (Java/Kotlin/Scala/TS/Python `import`, Python `from`, Rust `use`, C# `using`, C `#include`). */
 const IMPORT_LINE = /^(?:import|from|use|using|#include)\b/;
 
@@ -58,7 +63,7 @@ function stillUsedIn(orig: Lines, out: Lines, name: string): boolean {
 export function usedDefinitionRows(orig: Lines, missing: readonly number[], out: Lines, shown: readonly Lines[]): number[] {
   const gone = new Set(missing);
   return missing.filter((j) => {
-    const name = definedName(orig.norm[j]!);
+    const name = TYPE_HEAD.test(orig.norm[j]!) ? definedName(orig.norm[j]!) : null;
     if (name === null || !stillUsedIn(orig, out, name) || !shown.some((l) => usesOf(l, name) > 0)) return false;
     const end = blockEnd(orig, j);
     for (let y = j + 1; y < end; y++) if (!orig.blank[y] && !gone.has(y)) return false;

@@ -500,10 +500,19 @@ function balanceCloser(s: Lines, o: Lines, first: [number, number], i: number, j
     const b = bracketDelta(o.text[y]!);
     run += b;
     if (run < target) return null;
-    // A last line with code before its closers (Lisp) is that line only where the original has its code.
-    if (run === target && b < 0) return /^[)}\]]/.test(s.norm[lastContent]!) || withoutClosers(s.norm[lastContent]!) === withoutClosers(o.norm[y]!) ? [lastContent, y] : null;
+    if (run === target && b < 0) return codeCloserMismatch(s, o, lastContent, y, j) ? null : [lastContent, y];
   }
   return null;
+}
+
+/**
+ * A last line with code before its closers (Lisp) balances original line y only where it holds y's
+ * code, or where y is the very next original line (`(inc x))` rewritten in place as `(* 2 x))`): a
+ * balance found further down (`["/:id/pdf" …]]` after a group whose closers the update moved) is
+ * another block's closing line.
+ */
+function codeCloserMismatch(s: Lines, o: Lines, last: number, y: number, j: number): boolean {
+  return y !== j && !/^[)}\]]/.test(s.norm[last]!) && withoutClosers(s.norm[last]!) !== withoutClosers(o.norm[y]!);
 }
 
 /**

@@ -62,25 +62,11 @@ function linesNaming(l: Lines, name: string, back: string, skip: number): string
   return out;
 }
 
-/** Per update: the normalised lines its segments show. */
-const shownCache = new WeakMap<ReadonlyArray<{ lines: Lines }>, Set<string>>();
-
-function shownLines(segments: ReadonlyArray<{ lines: Lines }>): Set<string> {
-  let set = shownCache.get(segments);
-  if (!set) {
-    set = new Set();
-    for (const seg of segments) for (let x = 0; x < seg.lines.text.length; x++) if (!seg.lines.blank[x]) set.add(seg.lines.norm[x]!);
-    shownCache.set(segments, set);
-  }
-  return set;
-}
-
 /**
  * Update row i of segment lines `s` changes one name of original row j (`from` → `to`), and the
  * update brings `to` in as a new name beside `from`: some other update line names `to` and is no
  * original line with `from` put back (new code using the new name), no update line is such an
- * original line (the rename carried through) unless one is an original line the update also shows as
- * it is (a copy beside its original: both names live on), and `from` is named on original lines other than j (the
+ * original line (the rename carried through), and `from` is named on original lines other than j (the
  * old name has uses that the new one does not take over). Then row i is a new sibling of row j.
  */
 export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): boolean {
@@ -92,22 +78,16 @@ export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): b
   const { lines, uses } = originalIndex(orig);
   if (uses.has(to)) return false;
   if (!(uses.get(from) ?? []).some((y) => y !== j)) return false;
-  const shown = shownLines(segments);
   let fresh = 0;
   let carried = false;
-  let besideShown = false;
   for (const seg of segments) {
     for (const back of linesNaming(seg.lines, to, from, seg.lines === s ? i : -1)) {
+      // An original line with `from` put back: the rename is carried through.
       if (!lines.has(back)) fresh++;
-      // An original line with `from` put back that the update also shows as it is: the new line is a
-      // copy beside its original (`final case class Refunded(…)` under the kept `… Purchased(…)`), so
-      // both names live on and every other line copied that way is new too. Otherwise the rename is
-      // carried through.
-      else if (shown.has(back)) besideShown = true;
       else carried = true;
     }
   }
-  return besideShown || (!carried && fresh > 0);
+  return !carried && fresh > 0;
 }
 
 /** Per segment lines: head row → whether it is a new sibling (see `newSiblingHead`). */
