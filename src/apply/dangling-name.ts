@@ -5,7 +5,7 @@
 // beside it (`fun setTyping(…)` kept under `fun addReaction(…)` added before it, `store.setTyping(`
 // still called further down). An import line likewise: `import …DeleteMapping;` shown where
 // `import …GetMapping;` stood is a new import beside it while `@GetMapping` is still used.
-import { lineIdentity } from './line-identity.js';
+import { lineIdentity, MODIFIERS } from './line-identity.js';
 import { tokens, type Lines } from './lines.js';
 import { blockEnd } from './removals.js';
 
@@ -19,7 +19,7 @@ function definedName(norm: string): string | null {
 /** A type's head (`type Team struct {`, `class`, `interface`, `enum`, `record`): code the update shows
  *  still naming it cannot compile without it, while a function left out between shown callers is
  *  the deletion by adjacency that generated and written edits make. */
-const TYPE_HEAD = /^(?:(?:export|public|private|internal|pub(?:\([\w:]+\))?|abstract|sealed|final|data)\s+)*(?:type|struct|class|interface|enum|record|trait|union)\b/;
+const TYPE_HEAD = new RegExp(String.raw`^${MODIFIERS}(?:type|struct|class|interface|enum|record|trait|union)\b`);
 
 /** Import lines (Java/Kotlin/Scala/TS/Python `import`, Python `from`, Rust `use`, C# `using`, C `#include`). */
 const IMPORT_LINE = /^(?:import|from|use|using|#include)\b/;
