@@ -25,12 +25,14 @@ beforeAll(async () => {
     handler: async (ctx) => {
       await sleep(delayMs);
       const body = await spoolBody(ctx, dir);
+      let data: Buffer;
       try {
-        const data = readFileSync(body.path);
-        ctx.json(200, { bytes: body.bytes, onDisk: data.length, sha: sha(data) });
+        data = readFileSync(body.path);
       } finally {
+        // Removed before the reply: the test reads the directory as soon as the reply arrives.
         await body.remove();
       }
+      ctx.json(200, { bytes: body.bytes, onDisk: data.length, sha: sha(data) });
     },
   };
   t = await startTestServer([route]);
