@@ -151,7 +151,10 @@ function parsedDefinitions(lang: LanguageId | 'sql', lines: Lines): Definition[]
       const defs = wrapped.defs
         .filter((_, k) => k !== shell)
         .map((d) => ({ ...d, start: d.start - 1, end: d.end - 1, parent: d.parent === shell ? -1 : d.parent > shell ? d.parent - 1 : d.parent }));
-      if (coveredRows(defs) > coveredRows(best) || (plain.hasError && !wrapped.hasError && coveredRows(defs) === coveredRows(best))) best = defs;
+      // Error recovery can fold the shell's own lines into a member (a snippet that opens with
+      // `} else {` parsed as a function named `else` from the shell's first line): no reading.
+      const inside = defs.every((d) => d.start >= 0 && d.end < lines.text.length);
+      if (inside && (coveredRows(defs) > coveredRows(best) || (plain.hasError && !wrapped.hasError && coveredRows(defs) === coveredRows(best)))) best = defs;
     }
   }
   return best;
