@@ -1055,7 +1055,21 @@ int main(int argc, char** argv) {
     }
     if (gemma_models) check_gemma_models(c);
     if (budgets) check_step_budgets(c);
-    for (const auto& f : files) model_parity(c, *model_load(f), f, rng);
+    for (const auto& f : files) {
+      // Small files (an f32 copy of their weights within 1 GiB, as svc model make's test shapes) are
+      // also held to the CPU on their f32-dequantized weights.
+      const auto m = model_load(f);
+      double f32_bytes = 4.0 * static_cast<double>(m->w.token_embd.ne0) * m->w.token_embd.ne1;
+      if (!m->w.tied_output) f32_bytes += 4.0 * static_cast<double>(m->w.output.ne0) * m->w.output.ne1;
+      for (const layer_weights& L : m->w.layers)
+        for (const tensor_view* t : {&L.wq, &L.wk, &L.wv, &L.wo, &L.w_gate, &L.w_up, &L.w_down})
+          f32_bytes += 4.0 * static_cast<double>(t->ne0) * t->ne1;
+      std::unique_ptr<synth_model> f32;
+      if (f32_bytes <= static_cast<double>(1u << 30) && !m->hp.is_moe()) f32 = synth_model_dequantized(*m);
+      parity_opts o;
+      o.f32_ref = f32 ? f32->m.get() : nullptr;
+      model_parity(c, *m, f, rng, o);
+    }
   } catch (const std::exception& e) {
     c.expect(false, "no exception", e.what());
   }
