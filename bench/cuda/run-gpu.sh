@@ -35,4 +35,6 @@ if [ $# -eq 0 ]; then set -- --dtype all; fi
 build/gpu/cuda_bench "$@" --json "$out/cuda-bench.json" 2>&1 | tee "$out/cuda-bench.log"
 # Qwen3-0.6B shapes (per-head Q/K norms, head dim 128): the qwen3 layer's cost on the same device.
 build/gpu/cuda_bench --shape qwen3-0.6b --dtype q8_0 --graphs on --json "$out/cuda-bench-qwen3.json" 2>&1 | tee "$out/cuda-bench-qwen3.log"
+# Gemma-3-1B shapes (GeGLU, post-norms, windowed layers, 262k vocabulary).
+build/gpu/cuda_bench --shape gemma3-1b --dtype q8_0 --graphs on --json "$out/cuda-bench-gemma3.json" 2>&1 | tee "$out/cuda-bench-gemma3.log"
 exit $rc
