@@ -120,8 +120,9 @@ struct bench_row {
   double weight_mb = 0, prefill_tps = 0, decode_tps = 0, ms_per_tok = 0, gbps = 0, frac_nominal = 0, frac_copy = 0;
 };
 
-// The benchmarked model's shapes: Qwen2.5-0.5B (qwen2, QKV biases) or Qwen3-0.6B (qwen3: per-head
-// Q/K norms, head dim 128 over n_embd 1024).
+// The benchmarked model's shapes: Qwen2.5-0.5B (qwen2, QKV biases), Qwen3-0.6B (qwen3: per-head
+// Q/K norms, head dim 128 over n_embd 1024) or Gemma-3-1B (gemma3: one KV head of 256, GeGLU,
+// post-norms, 5 of 6 layers windowed to 512 with RoPE base 10000, the 262k vocabulary).
 synth_spec shape_spec(const std::string& shape) {
   synth_spec s;
   s.vocab = 151936;
@@ -133,8 +134,12 @@ synth_spec shape_spec(const std::string& shape) {
   } else if (shape == "qwen2-0.5b") {
     s.arch = "qwen2";
     s.dim = 896, s.layers = 24, s.heads = 14, s.kv_heads = 2, s.ffn = 4864;
+  } else if (shape == "gemma3-1b") {
+    s.arch = "gemma3";
+    s.dim = 1152, s.layers = 26, s.heads = 4, s.kv_heads = 1, s.head_dim = 256, s.ffn = 6912, s.vocab = 262144;
+    s.window = 512, s.swa_period = 6;
   } else {
-    throw std::runtime_error("unknown shape " + shape + " (qwen2-0.5b, qwen3-0.6b)");
+    throw std::runtime_error("unknown shape " + shape + " (qwen2-0.5b, qwen3-0.6b, gemma3-1b)");
   }
   return s;
 }
@@ -222,7 +227,7 @@ int main(int argc, char** argv) {
       graph_modes = g == "on" ? std::vector<bool>{true} : g == "off" ? std::vector<bool>{false} : std::vector<bool>{true, false};
     }
     else {
-      std::fprintf(stderr, "usage: cuda_bench [--shape qwen2-0.5b|qwen3-0.6b] [--dtype T|all] [--graphs on|off|both] [--prompt N] "
+      std::fprintf(stderr, "usage: cuda_bench [--shape qwen2-0.5b|qwen3-0.6b|gemma3-1b] [--dtype T|all] [--graphs on|off|both] [--prompt N] "
                    "[--tokens N] [--json FILE]\n");
       return 2;
     }

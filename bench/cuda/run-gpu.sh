@@ -19,6 +19,14 @@ grep -q ' 0 failures\|SKIP' "$out/cuda-tests.log" || rc=1
 # moves every budget's small passes onto plain launches.
 INFER_CUDA_GRAPHS=0 build/gpu/cuda_tests --budgets 2>&1 | tee "$out/budgets-no-graphs.log"
 grep -q ' 0 failures\|SKIP' "$out/budgets-no-graphs.log" || rc=1
+# GGUF files through the real loader (bench/cuda/make-gpu-models.sh makes them where node is; carry
+# build/gpu-models to the GPU machine): llama, qwen3, phi3, gemma2, gemma3.
+for f in build/gpu-models/*.gguf; do
+  [ -f "$f" ] || continue
+  name=$(basename "$f" .gguf)
+  build/gpu/cuda_tests --model "$f" 2>&1 | tee "$out/model-$name.log"
+  grep -q ' 0 failures\|SKIP' "$out/model-$name.log" || rc=1
+done
 # CUDA_SANITIZE=1: memcheck over the kernel checks as well (slow; compute-sanitizer is on the image).
 if [ "${CUDA_SANITIZE:-0}" = 1 ]; then
   compute-sanitizer --tool memcheck build/gpu/cuda_tests --kernels 2>&1 | tail -20 | tee "$out/sanitizer.log" || rc=1
@@ -27,4 +35,6 @@ if [ $# -eq 0 ]; then set -- --dtype all; fi
 build/gpu/cuda_bench "$@" --json "$out/cuda-bench.json" 2>&1 | tee "$out/cuda-bench.log"
 # Qwen3-0.6B shapes (per-head Q/K norms, head dim 128): the qwen3 layer's cost on the same device.
 build/gpu/cuda_bench --shape qwen3-0.6b --dtype q8_0 --graphs on --json "$out/cuda-bench-qwen3.json" 2>&1 | tee "$out/cuda-bench-qwen3.log"
+# Gemma-3-1B shapes (GeGLU, post-norms, windowed layers, 262k vocabulary).
+build/gpu/cuda_bench --shape gemma3-1b --dtype q8_0 --graphs on --json "$out/cuda-bench-gemma3.json" 2>&1 | tee "$out/cuda-bench-gemma3.log"
 exit $rc

@@ -1,6 +1,7 @@
 // Paged attention, one (token, head) per block, 8 warps splitting the token's positions (4 at a
 // time per warp, loads in flight together) and an online softmax per warp, merged through shared
-// memory at the end.
+// memory at the end. Per layer: the query scale, gemma2's score soft-cap and a sliding window
+// (the positions before it are never read).
 // Memory-bound for decode: each K and V row of the sequence is read once per head group (GQA heads
 // re-read the same rows, mostly from L2); the warp reductions are the latency cost. Decode of one
 // sequence fills only n_head blocks: a split over positions across blocks (flash-decoding) is the
@@ -38,13 +39,15 @@ __global__ void __launch_bounds__(kAttnWarps * 32)
     attention_kernel(const uint16_t* __restrict__ kc, const uint16_t* __restrict__ vc, int bs, int kv_dim,
                      const int32_t* __restrict__ pos, const int32_t* __restrict__ table_off,
                      const int32_t* __restrict__ tables, const float* __restrict__ q, float* __restrict__ out,
-                     int n_head, int gqa, float scale) {
+                     int n_head, int gqa, float scale, float softcap, int window) {
   constexpr int HD = DPL * 32;
   __shared__ float s_m[kAttnWarps], s_l[kAttnWarps];
   __shared__ float s_acc[kAttnWarps][HD];
   const int t = blockIdx.x, h = blockIdx.y, kvh = h / gqa;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int n_pos = pos[t] + 1;
+  const int j_lo = window > 0 ? max(0, n_pos - window) : 0;  // first position the query sees
+  const float inv_cap = softcap > 0.0f ? 1.0f / softcap : 0.0f;
   const int32_t* table = tables + table_off[t];
   const float* qh = q + (static_cast<size_t>(t) * n_head + h) * HD;
   float qv[DPL], acc[DPL];
@@ -56,7 +59,7 @@ __global__ void __launch_bounds__(kAttnWarps * 32)
   // Each warp takes kAttnPos consecutive positions per step: their K/V loads are independent, so
   // they are all in flight before the first reduction (memory-level parallelism for decode).
   float m = -INFINITY, l = 0.0f;
-  for (int j0 = warp * kAttnPos; j0 < n_pos; j0 += kAttnWarps * kAttnPos) {
+  for (int j0 = j_lo + warp * kAttnPos; j0 < n_pos; j0 += kAttnWarps * kAttnPos) {
     float s[kAttnPos], vv[kAttnPos][DPL];
 #pragma unroll
     for (int p = 0; p < kAttnPos; ++p) {
@@ -75,6 +78,7 @@ __global__ void __launch_bounds__(kAttnWarps * 32)
 #pragma unroll
     for (int p = 0; p < kAttnPos; ++p) {
       s[p] = warp_sum(s[p]);
+      if (softcap > 0.0f) s[p] = tanhf(s[p] * inv_cap) * softcap;  // uniform per launch
       if (j0 + p < n_pos) m_new = fmaxf(m_new, s[p]);
     }
     const float corr = expf(m - m_new);
@@ -128,14 +132,15 @@ void kv_store(const paged_kv& kv, const token_placement& tp, const float* k, con
 bool attention_supported(int head_dim) { return head_dim == 32 || head_dim == 64 || head_dim == 128 || head_dim == 256; }
 
 void attention(const paged_kv& kv, const token_placement& tp, const float* q, float* out, int n_tokens, int n_head,
-               int n_head_kv, int head_dim, cudaStream_t stream) {
+               int n_head_kv, int head_dim, const attn_params& ap, cudaStream_t stream) {
   if (n_tokens <= 0) return;
+  if (ap.window < 0 || ap.softcap < 0.0f) throw std::runtime_error("cuda attention: negative window or soft-cap");
   const dim3 grid(n_tokens, n_head), block(kAttnWarps * 32);
-  const float scale = 1.0f / sqrtf(static_cast<float>(head_dim));
   const int gqa = n_head / n_head_kv;
 #define INFER_ATTN(DPL)                                                                                            \
   attention_kernel<DPL><<<grid, block, 0, stream>>>(kv.k, kv.v, kv.block_size, kv.kv_dim, tp.pos, tp.table_off, \
-                                                    tp.tables, q, out, n_head, gqa, scale)
+                                                    tp.tables, q, out, n_head, gqa, ap.scale, \
+                                                    ap.softcap, ap.window)
   switch (head_dim) {
     case 32: INFER_ATTN(1); break;
     case 64: INFER_ATTN(2); break;
@@ -145,6 +150,13 @@ void attention(const paged_kv& kv, const token_placement& tp, const float* q, fl
   }
 #undef INFER_ATTN
   CUDA_CHECK_LAUNCH();
+}
+
+void attention(const paged_kv& kv, const token_placement& tp, const float* q, float* out, int n_tokens, int n_head,
+               int n_head_kv, int head_dim, cudaStream_t stream) {
+  attn_params ap;
+  ap.scale = 1.0f / sqrtf(static_cast<float>(head_dim));
+  attention(kv, tp, q, out, n_tokens, n_head, n_head_kv, head_dim, ap, stream);
 }
 
 }  // namespace cu

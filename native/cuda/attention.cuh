@@ -26,9 +26,23 @@ struct token_placement {
 void kv_store(const paged_kv& kv, const token_placement& tp, const float* k, const float* v, int n_tokens,
               cudaStream_t stream);
 
-// out[t][h * head_dim ...] = softmax(q_h . K[0..pos[t]] / sqrt(head_dim)) V over the token's own
-// sequence (causal: positions up to its own). Covers decode (one query per sequence) and prefill
-// chunks alike, as long as every token's K/V was stored first. head_dim must be 32, 64, 128 or 256.
+// How one layer's scores are shaped: score = (q . k) * scale, then cap * tanh(score / cap) when
+// softcap > 0 (gemma2); with window > 0 a query at position p sees only positions > p - window
+// (sliding-window layers), else every position up to its own.
+struct attn_params {
+  float scale = 0.0f;
+  float softcap = 0.0f;
+  int window = 0;
+};
+
+// out[t][h * head_dim ...] = softmax(scores of q_h against K[lo..pos[t]]) V over the token's own
+// sequence (causal; lo = 0, or pos[t] - window + 1 on a sliding-window layer). Covers decode (one
+// query per sequence) and prefill chunks alike, as long as every token's K/V was stored first.
+// head_dim must be 32, 64, 128 or 256.
+void attention(const paged_kv& kv, const token_placement& tp, const float* q, float* out, int n_tokens, int n_head,
+               int n_head_kv, int head_dim, const attn_params& ap, cudaStream_t stream);
+
+// The llama layer's attention: scale 1/sqrt(head_dim), no soft-cap, no window.
 void attention(const paged_kv& kv, const token_placement& tp, const float* q, float* out, int n_tokens, int n_head,
                int n_head_kv, int head_dim, cudaStream_t stream);
 

@@ -5,6 +5,7 @@
 // as one CUDA graph for decode-sized batches), one device->host copy of the wanted logits rows.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
@@ -43,7 +44,11 @@ class device_arena {
 
 struct device_layer {
   const float *attn_norm, *ffn_norm, *bq = nullptr, *bk = nullptr, *bv = nullptr;
-  const float *q_norm = nullptr, *k_norm = nullptr;  // qwen3: per-head RMSNorm of Q and K before RoPE
+  const float *q_norm = nullptr, *k_norm = nullptr;  // qwen3, gemma3: per-head RMSNorm of Q and K before RoPE
+  // gemma: RMSNorm of the attention and FFN outputs before their residual add (null: none).
+  const float *attn_post_norm = nullptr, *ffn_post_norm = nullptr;
+  cu::attn_params attn;  // query scale, soft-cap, sliding window (0: none)
+  float rope_base = 10000.0f;  // the layer's RoPE (gemma3's windowed layers have their own)
   device_tensor wq, wk, wv, wo, w_gate, w_up, w_down;
 };
 
@@ -120,6 +125,7 @@ class cuda_forward final : public forward_backend {
     const int d = static_cast<int>(hp_.n_embd), kvd = static_cast<int>(hp_.kv_dim());
     const cu::token_placement tp{d_pos, d_toff, tables_};
     cu::get_rows(emb_, d_ids, n, x_, stream_);
+    if (hp_.embd_scale != 1.0f) cu::scale(x_, static_cast<int64_t>(n) * d, hp_.embd_scale, stream_);  // gemma: sqrt(n_embd)
     for (int64_t il = 0; il < hp_.n_layer; ++il) {
       const device_layer& L = layers_[il];
       // Decode normalises x inside the products that read it (the blocks staging x sum its squares).
@@ -133,23 +139,36 @@ class cuda_forward final : public forward_backend {
         cu::rms_norm(k_, L.k_norm, k_, n * static_cast<int>(hp_.n_head_kv), hd, hp_.rms_eps, nullptr, stream_);
       }
       cu::rope(q_, k_, d_pos, n, static_cast<int>(hp_.n_head), static_cast<int>(hp_.n_head_kv),
-               static_cast<int>(hp_.head_dim), static_cast<int>(hp_.n_rot), hp_.rope_global.base, hp_.rope == rope_style::neox,
+               static_cast<int>(hp_.head_dim), static_cast<int>(hp_.n_rot), L.rope_base, hp_.rope == rope_style::neox,
                stream_);
       const size_t layer_off = static_cast<size_t>(il) * kv_.n_blocks() * kv_.block_elems();
       const cu::paged_kv pkv{k_cache_ + layer_off, v_cache_ + layer_off, kv_.block_size(), kvd};
       cu::kv_store(pkv, tp, k_, v_, n, stream_);
       cu::attention(pkv, tp, q_, att_, n, static_cast<int>(hp_.n_head), static_cast<int>(hp_.n_head_kv),
-                    static_cast<int>(hp_.head_dim), stream_);
-      cu::matmul_multi({{&L.wo, x_}}, att_, n, true, stream_);  // x += wo · att
+                    static_cast<int>(hp_.head_dim), L.attn, stream_);
+      residual_product(L.wo, att_, L.attn_post_norm, n);  // x += wo · att (normed first on gemma)
       if (!fuse_norm) cu::rms_norm(x_, L.ffn_norm, xn_, n, d, hp_.rms_eps, nullptr, stream_);
       cu::matmul_glu(L.w_gate, L.w_up, fuse_norm ? x_ : xn_, n, gate_, up_, stream_,
-                     fuse_norm ? cu::rms_in{L.ffn_norm, hp_.rms_eps} : cu::rms_in{});
-      cu::matmul_multi({{&L.w_down, x_}}, gate_, n, true, stream_);  // x += w_down · swiglu
+                     fuse_norm ? cu::rms_in{L.ffn_norm, hp_.rms_eps} : cu::rms_in{}, glu_);
+      residual_product(L.w_down, gate_, L.ffn_post_norm, n);  // x += w_down · glu (normed first on gemma)
     }
     if (n_out > 0) {
       cu::rms_norm(x_, out_norm_, out_x_, n_out, d, hp_.rms_eps, d_out, stream_);
       cu::matmul(out_, out_x_, n_out, logits_, stream_);
+      if (hp_.final_softcap > 0.0f)  // gemma2
+        cu::softcap(logits_, static_cast<int64_t>(n_out) * hp_.n_vocab, hp_.final_softcap, stream_);
     }
+  }
+
+  // x += W · in, or with a post-norm (gemma) x += RMSNorm(W · in) · post_norm, the product going
+  // through xn_ (free at that point: the next norm rewrites it).
+  void residual_product(const device_tensor& w, const float* in, const float* post_norm, int n) {
+    if (!post_norm) {
+      cu::matmul_multi({{&w, x_}}, in, n, true, stream_);
+      return;
+    }
+    cu::matmul_multi({{&w, xn_}}, in, n, false, stream_);
+    cu::rms_norm_add(xn_, post_norm, x_, n, static_cast<int>(hp_.n_embd), hp_.rms_eps, stream_);
   }
 
   // Captures launch_forward(n, n_out) into *exec; false (and nothing kept) when capture fails.
@@ -187,9 +206,9 @@ class cuda_forward final : public forward_backend {
 
  private:
   void check_supported() const {
-    // The CUDA forward implements the llama layer and its qwen2/qwen3/phi3 variants; other families
-    // run on the CPU forward.
-    if (!hp_.llama_like_layer())
+    // The CUDA forward implements the llama layer and its qwen2/qwen3/phi3/gemma2/gemma3 variants;
+    // other families (and scaled or factored RoPE) run on the CPU forward.
+    if (!hp_.dense_plain_rope_layer())
       throw std::runtime_error("cuda: architecture " + hp_.arch + " uses layer features the CUDA forward lacks");
     if (!cu::attention_supported(static_cast<int>(hp_.head_dim)))
       throw std::runtime_error("cuda: head dim " + std::to_string(hp_.head_dim) + " unsupported (32/64/128/256)");
@@ -202,6 +221,7 @@ class cuda_forward final : public forward_backend {
     need(m_.w.output, "output");
     for (const auto& L : m_.w.layers) {
       for (const tensor_view* t : {&L.wq, &L.wk, &L.wv, &L.wo, &L.w_gate, &L.w_up, &L.w_down}) need(*t, "layer weight");
+      if (!L.bo.empty()) throw std::runtime_error("cuda: attention output bias unsupported");
     }
   }
 
@@ -249,6 +269,7 @@ class cuda_forward final : public forward_backend {
   }
 
   void upload_weights() {
+    glu_ = hp_.act == ffn_activation::gelu_tanh ? cu::glu_kind::gelu_tanh : cu::glu_kind::silu;
     emb_ = upload(m_.w.token_embd);
     out_ = m_.w.tied_output ? emb_ : upload(m_.w.output);
     out_norm_ = upload(m_.w.output_norm);
@@ -263,6 +284,12 @@ class cuda_forward final : public forward_backend {
       L.bv = upload(s.bv);
       L.q_norm = upload(s.q_norm);
       L.k_norm = upload(s.k_norm);
+      L.attn_post_norm = upload(s.attn_post_norm);
+      L.ffn_post_norm = upload(s.ffn_post_norm);
+      L.attn.scale = hp_.attn_scale;
+      L.attn.softcap = hp_.attn_softcap;
+      L.attn.window = hp_.is_swa(static_cast<int64_t>(i)) ? static_cast<int>(std::min<int64_t>(hp_.n_swa, 1 << 30)) : 0;
+      L.rope_base = hp_.rope_of(static_cast<int64_t>(i)).base;
       L.wq = upload(s.wq);
       L.wk = upload(s.wk);
       L.wv = upload(s.wv);
@@ -353,6 +380,7 @@ class cuda_forward final : public forward_backend {
   device_tensor emb_, out_;
   const float* out_norm_ = nullptr;
   std::vector<device_layer> layers_;
+  cu::glu_kind glu_ = cu::glu_kind::silu;  // the FFN's gate activation (gemma: GELU)
   uint16_t *k_cache_ = nullptr, *v_cache_ = nullptr;
   float *x_, *xn_, *q_, *k_, *v_, *att_, *gate_, *up_, *out_x_, *logits_;
   int32_t* meta_ = nullptr;

@@ -33,7 +33,8 @@ inline size_t staged_x_bytes(int ne0, int nt) { return nt == 1 ? static_cast<siz
 // layer: one type and row length), rows numbered across them, each with its own output, optional
 // bias, and optionally added into its output (residual adds): kernels a decode step does not
 // launch. GLU: parts 0 and 1 are gate and up; a warp takes row r of both (one pass over x) and
-// writes silu(gate) * up to part 0's output. The epilogue's adds are the CPU's, in its order.
+// writes act(gate) * up to part 0's output (set.act: SiLU, or GELU for gemma). The epilogue's
+// adds are the CPU's, in its order.
 template <tensor_type T, int NT, bool GLU>
 __global__ void __launch_bounds__(kMatmulWarps * 32)
     matmul_kernel(const matmul_set set, int ne0, const float* __restrict__ x, int n_tokens) {
@@ -103,7 +104,7 @@ __global__ void __launch_bounds__(kMatmulWarps * 32)
     if (lane != 0 || t >= nt) continue;
     float* o = P.y + static_cast<size_t>(t0 + t) * P.ne1 + r;
     if constexpr (GLU) {
-      *o = (s / (1.0f + expf(-s))) * su;
+      *o = glu_apply(set.act, s, su);
     } else {
       const float v = P.bias ? s + P.bias[r] : s;
       *o = set.accumulate ? *o + v : v;
@@ -393,14 +394,14 @@ void matmul_multi(std::initializer_list<matmul_out> outs, const float* x, int n_
 }
 
 void matmul_glu(const device_tensor& gate, const device_tensor& up, const float* x, int n_tokens, float* y, float* up_scratch,
-                cudaStream_t stream, rms_in norm) {
+                cudaStream_t stream, rms_in norm, glu_kind act) {
   if (n_tokens <= 0) return;
   if (norm.w && n_tokens != 1) throw std::runtime_error("cuda matmul: a fused RMSNorm is for decode (one token) only");
   if (gate.type != up.type || gate.ne0 != up.ne0 || gate.ne1 != up.ne1) {
-    // Mixed encodings (a K-quant mix may give gate and up different types): two products, then SwiGLU.
+    // Mixed encodings (a K-quant mix may give gate and up different types): two products, then the GLU.
     matmul_multi({{&gate, y}}, x, n_tokens, false, stream, norm);
     matmul_multi({{&up, up_scratch}}, x, n_tokens, false, stream, norm);
-    swiglu(y, up_scratch, static_cast<int64_t>(n_tokens) * gate.ne1, stream);
+    glu(y, up_scratch, static_cast<int64_t>(n_tokens) * gate.ne1, act, stream);
     return;
   }
   if (!matmul_supported(gate.type, gate.ne0)) throw std::runtime_error("cuda matmul: unsupported weight type or row length");
@@ -410,6 +411,7 @@ void matmul_glu(const device_tensor& gate, const device_tensor& up, const float*
   set.n = 2;
   set.norm_w = norm.w;
   set.norm_eps = norm.eps;
+  set.act = act;
   INFER_DISPATCH_TYPE(gate.type, matmul_set_glu, set, static_cast<int>(gate.ne0), x, n_tokens, stream)
 }
 

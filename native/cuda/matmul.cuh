@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include "cuda/activation.cuh"
 #include "kernels/kernels.h"
 
 namespace infer {
@@ -44,6 +45,7 @@ struct matmul_set {
   bool accumulate;
   const float* norm_w;  // decode: x is RMS-normalised with these weights while it is staged
   float norm_eps;
+  glu_kind act;  // the gate's activation in a gate/up launch
 };
 
 // RMSNorm applied to x inside a decode product (n_tokens == 1): x is the raw residual stream.
@@ -66,10 +68,10 @@ struct matmul_out {
 void matmul_multi(std::initializer_list<matmul_out> outs, const float* x, int n_tokens, bool accumulate, cudaStream_t stream,
                   rms_in norm = {});
 
-// y = silu(W_gate x) * (W_up x), one launch when gate and up share type and shape (one pass over
-// x); otherwise two products into y and up_scratch, then SwiGLU.
+// y = act(W_gate x) * (W_up x) (SwiGLU, or GeGLU for gemma), one launch when gate and up share
+// type and shape (one pass over x); otherwise two products into y and up_scratch, then glu().
 void matmul_glu(const device_tensor& gate, const device_tensor& up, const float* x, int n_tokens, float* y, float* up_scratch,
-                cudaStream_t stream, rms_in norm = {});
+                cudaStream_t stream, rms_in norm = {}, glu_kind act = glu_kind::silu);
 
 // out[t * w.ne0 ...] = dequantized row ids[t] of w (embedding lookup).
 void get_rows(const device_tensor& w, const int32_t* ids, int n_rows, float* out, cudaStream_t stream);

@@ -79,16 +79,19 @@ struct model_hparams {
   int64_t n_ff_active() const { return is_moe() ? moe.n_expert_used * moe.n_ff_exp : n_ff; }
   bool is_swa(int64_t il) const { return n_swa > 0 && swa_layers[il] != 0; }
   const rope_params& rope_of(int64_t il) const { return is_swa(il) ? rope_swa : rope_global; }
-  // True when every layer is the llama one with at most qwen2's QKV biases, qwen3's per-head Q/K
-  // RMSNorm or phi3's fused tensors (what the CUDA forward implements): no experts, windows,
-  // soft-caps, embedding scale, other activation, scaled or factored RoPE, sinks or query scale.
-  bool llama_like_layer() const {
-    const bool family = arch == "llama" || arch == "qwen2" || arch == "qwen3" || arch == "phi3";
-    const float default_scale = 1.0f / std::sqrt(static_cast<float>(head_dim));
-    return family && !is_moe() && n_swa == 0 && attn_softcap == 0 && final_softcap == 0 && embd_scale == 1.0f &&
-           act == ffn_activation::silu && rope_global.freq_factors.empty() && rope_global.freq_scale == 1.0f &&
-           rope_global.attn_factor == 1.0f && rope_global.ext_factor == 0.0f && !has_attn_sinks &&
-           std::fabs(attn_scale - default_scale) <= 1e-6f * default_scale;
+  // True when every layer is one the CUDA forward computes: the llama layer with what qwen2 (QKV
+  // biases), qwen3 (per-head Q/K RMSNorm), phi3 (fused tensors), gemma2 and gemma3 (embedding
+  // scale, GeGLU, soft-caps, sliding windows with their own RoPE base, post-attention/FFN norms,
+  // query scale) add to it, with plain RoPE on every kind of layer. Declined: experts, gpt-oss's
+  // clamped SwiGLU and sinks, scaled (linear, YaRN) or factored (rope_freqs, LongRoPE) RoPE.
+  bool dense_plain_rope_layer() const {
+    const bool family = arch == "llama" || arch == "qwen2" || arch == "qwen3" || arch == "phi3" || arch == "gemma2" ||
+                        arch == "gemma3";
+    const auto plain = [](const rope_params& r) {
+      return r.freq_factors.empty() && r.freq_scale == 1.0f && r.attn_factor == 1.0f && r.ext_factor == 0.0f;
+    };
+    return family && !is_moe() && act != ffn_activation::swiglu_oai && !has_attn_sinks && plain(rope_global) &&
+           (n_swa == 0 || plain(rope_swa)) && attn_scale > 0.0f;
   }
   int64_t q_dim() const { return n_head * head_dim; }
   int64_t kv_dim() const { return n_head_kv * head_dim; }

@@ -107,6 +107,19 @@ std::unique_ptr<synth_model> synth_model_make(const synth_spec& s) {
   hp.n_rot = hp.head_dim;
   hp.rope_global.base = s.rope_base;
   hp.attn_scale = 1.0f / std::sqrt(static_cast<float>(hp.head_dim));
+  const bool gemma = s.arch == "gemma2" || s.arch == "gemma3";
+  if (gemma) {  // as model_loader.cc's gemma2_hparams / gemma3_hparams, with the spec's window and caps
+    hp.embd_scale = std::sqrt(static_cast<float>(s.dim));
+    hp.act = ffn_activation::gelu_tanh;
+    if (s.attn_scale > 0.0f) hp.attn_scale = s.attn_scale;
+    hp.attn_softcap = s.attn_softcap;
+    hp.final_softcap = s.final_softcap;
+    hp.n_swa = s.window;
+    hp.swa_layers.resize(s.layers);
+    for (int64_t il = 0; il < s.layers; ++il) hp.swa_layers[il] = s.window > 0 && il % s.swa_period < s.swa_period - 1;
+    hp.rope_swa = hp.rope_global;
+    if (s.arch == "gemma3") hp.rope_swa.base = s.rope_base_swa;
+  }
   hp.rms_eps = s.eps;
   hp.n_vocab = s.vocab;
   uint64_t seed = s.seed * 1000003ull;
@@ -165,13 +178,44 @@ std::unique_ptr<synth_model> synth_model_make(const synth_spec& s) {
       L.bk = vec(kvd, bd);
       L.bv = vec(kvd, bd);
     }
-    if (s.arch == "qwen3") {
+    if (s.arch == "qwen3" || s.arch == "gemma3") {
       L.q_norm = vec(hp.head_dim, nd);
       L.k_norm = vec(hp.head_dim, nd);
+    }
+    if (gemma) {
+      L.attn_post_norm = vec(s.dim, nd);
+      L.ffn_post_norm = vec(s.dim, nd);
     }
   }
   m->path = "synthetic:" + s.arch + ":" + s.dtype;
   out->m = m;
+  return out;
+}
+
+std::unique_ptr<synth_model> synth_model_dequantized(const model& m) {
+  auto out = std::make_unique<synth_model>();
+  auto f = std::make_shared<model>();
+  f->hp = m.hp;
+  f->w = m.w;
+  f->vocab = m.vocab;
+  auto to_f32 = [&](const tensor_view& t) {
+    const size_t rb = tensor_row_bytes(tensor_type::f32, t.ne0);
+    out->storage.emplace_back(new uint8_t[rb * t.ne1 + 16]);
+    float* p = reinterpret_cast<float*>(out->storage.back().get());
+    for (int64_t r = 0; r < t.ne1; ++r) dequantize_row(t, r, p + r * t.ne0);
+    tensor_view v = t;
+    v.type = tensor_type::f32;
+    v.data = p;
+    v.row_bytes = rb;
+    out->weight_bytes += rb * t.ne1;
+    return v;
+  };
+  f->w.token_embd = to_f32(m.w.token_embd);
+  f->w.output = m.w.tied_output ? f->w.token_embd : to_f32(m.w.output);
+  for (layer_weights& L : f->w.layers)
+    for (tensor_view* t : {&L.wq, &L.wk, &L.wv, &L.wo, &L.w_gate, &L.w_up, &L.w_down}) *t = to_f32(*t);
+  f->path = m.path + ":f32";
+  out->m = f;
   return out;
 }
 
