@@ -151,9 +151,10 @@ function parsedDefinitions(lang: LanguageId | 'sql', lines: Lines): Definition[]
       const defs = wrapped.defs
         .filter((_, k) => k !== shell)
         .map((d) => ({ ...d, start: d.start - 1, end: d.end - 1, parent: d.parent === shell ? -1 : d.parent > shell ? d.parent - 1 : d.parent }));
-      // Error recovery can fold the shell's own lines into a member (a snippet that opens with
+      // Error recovery can fold the shell's opening line into a member (a snippet that opens with
       // `} else {` parsed as a function named `else` from the shell's first line): no reading.
-      const inside = defs.every((d) => d.start >= 0 && d.end < lines.text.length);
+      // A member that runs into the shell's closing line is an unclosed one (segmentDefinitions cuts it).
+      const inside = defs.every((d) => d.start >= 0);
       if (inside && (coveredRows(defs) > coveredRows(best) || (plain.hasError && !wrapped.hasError && coveredRows(defs) === coveredRows(best)))) best = defs;
     }
   }
