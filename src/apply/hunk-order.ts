@@ -7,6 +7,7 @@ import { fastChains, segmentPlace } from './merge-fast.js';
 import type { MergeContext, Segment } from './merge-context.js';
 import { sliceLines } from './lines.js';
 import { continuesOpenBlock } from './open-blocks.js';
+import { codeBracketDelta } from './brackets.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
 function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
@@ -33,11 +34,54 @@ export function fileOrderHolds(ctx: MergeContext, order: number[]): boolean {
   return true;
 }
 
+/** Original rows of the chain's anchors on lines the original has once and that are not weak. */
+function onceAnchors(ctx: MergeContext, chain: ReadonlyArray<readonly [number, number]>): number[] {
+  return chain.map(([, o]) => o).filter((o) => !ctx.orig.weak[o] && ctx.index.get(ctx.orig.norm[o]!)?.length === 1);
+}
+
+/**
+ * Row of segment k where a paragraph (after a blank line) goes back to code above everything before
+ * it: `impl Client { // ... }` with a new method, `}`, a blank line, then the `struct ClientConfig`
+ * the method reads, with no marker between. Chained whole, the segment anchors on the larger part
+ * only and the other part follows it. The lines before the cut stand where their own anchors are,
+ * or, with none the original has once, where the segment before them stands when they close the
+ * block it left open (the new method and the `}` of its `impl`). The part after must be mostly
+ * shown code, anchored on lines the original has once, all above that place: new code copying a
+ * sibling (a new route, a `_show` function like the one above) finds such lines too. -1 when none.
+ */
+function backwardCut(ctx: MergeContext, k: number, ranges: ReadonlyArray<[number, number] | null>): number {
+  const seg = ctx.segments[k]!;
+  const l = seg.lines;
+  const n = l.text.length;
+  const alone = (a: number, b: number): number[] =>
+    onceAnchors(ctx, fastChains({ ...ctx, segments: [{ ...seg, lines: sliceLines(l, a, b) }] }).chains[0] ?? []);
+  let before: number | null = null;
+  for (let x = k - 1; x >= 0 && before === null; x--) before = ranges[x]?.[0] ?? null;
+  let open = 0;
+  for (let q = 0; q < k; q++) for (const t of ctx.segments[q]!.lines.text) open += codeBracketDelta(t);
+  let depth = open;
+  let shown = false;
+  for (let i = 1; i < n; i++) {
+    depth += codeBracketDelta(l.text[i - 1]!);
+    shown ||= !l.blank[i - 1];
+    if (!shown || !l.blank[i - 1] || l.blank[i]) continue;
+    const own = alone(0, i);
+    const at = own.length > 0 ? own[0]! : open > 0 && depth === 0 ? before : null;
+    if (at === null) continue;
+    const after = alone(i, n);
+    let solid = 0;
+    for (let x = i; x < n; x++) if (!l.blank[x]) solid++;
+    if (after.length >= 2 && 2 * after.length >= solid && after[after.length - 1]! < at) return i;
+  }
+  return -1;
+}
+
 /**
  * Segments cut where their own anchor chain jumps over the anchors of another segment: a hunk
  * written without a marker between the imports and a function far below (`import tempfile`, then
- * `def save`), followed after a marker by a hunk of the code between them. The cut gets a marker
- * on each side, so the hunks can go in file order (fileOrder); null when no segment jumps so.
+ * `def save`), followed after a marker by a hunk of the code between them. Or where a paragraph
+ * goes back above the code before it (backwardCut). The cut gets a marker on each side, so the
+ * hunks can go in file order (fileOrder); null when no segment jumps so.
  */
 export function splitAtJumps(ctx: MergeContext): Segment[] | null {
   const segs = ctx.segments;
@@ -60,6 +104,7 @@ export function splitAtJumps(ctx: MergeContext): Segment[] | null {
     }
     // New lines after the last anchor before the jump stay with it (an import added to the block).
     while (cut > 0 && seg.lines.blank[cut - 1]) cut--;
+    if (cut <= 0) cut = backwardCut(ctx, k, ranges);
     if (cut <= 0) {
       out.push(seg);
       return;
