@@ -31,7 +31,7 @@ function siblingsAbove(s: Lines, pairs: ReadonlyArray<readonly [number, number]>
   let i = last;
   while (i >= 0 && !s.blank[i] && !pairs.some(([x]) => x === i)) i--;
   const pair = pairs.find(([x]) => x === i);
-  if (!pair || i === last) return undefined;
+  if (!pair || i === last || s.blank[i]) return undefined;
   for (let x = i + 1; x <= last; x++) if (s.indent[x] !== s.indent[i]) return undefined;
   return pair;
 }

@@ -43,12 +43,13 @@ export function onwardNote(body: string | null): boolean {
 }
 
 /**
- * A note that opens with where the next hunk goes (`// at the top of the class:`, `# near the end:`,
- * `// after the guard clauses:`) moves on as a connective does. Over the committed sets no comment
- * that opens so and ends with a colon after a blank line is in an expected file (`# To run:` is, so
- * `to` is not one of them).
+ * A note that opens with the end of a block the next hunk goes to (`// at the top of the class:`,
+ * `# near the end of the play:`) moves on as a connective does. Over the committed sets no comment
+ * that opens with a place and ends with a colon after a blank line is in an expected file; a code
+ * comment that opens with `before` or `after` (`# before saving, normalise the keys:`) is
+ * not read so.
  */
-const PLACE_OPENER = /^(?:at|near|after|before|above|below)\s/i;
+const PLACE_OPENER = /^(?:at|near|to|towards)\s+(?:the\s+)?(?:very\s+)?(?:top|end|bottom|start|beginning|head)\b/i;
 
 /** Words and names only, at most MAX_WORDS of them. */
 function shortNote(words: string): boolean {
