@@ -6,7 +6,7 @@
 import { fastChains, segmentPlace } from './merge-fast.js';
 import type { MergeContext, Segment } from './merge-context.js';
 import { sliceLines } from './lines.js';
-import { continuesOpenBlock } from './open-blocks.js';
+import { continuesOpenBlock, resumesInsideOpener } from './open-blocks.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
 function anchorRange(ctx: MergeContext, k: number): [number, number] | null {
@@ -33,15 +33,61 @@ export function fileOrderHolds(ctx: MergeContext, order: number[]): boolean {
   return true;
 }
 
+/** The chain's anchors on lines the original has once and that are not weak. */
+function onceAnchors(ctx: MergeContext, chain: ReadonlyArray<readonly [number, number]>): ReadonlyArray<readonly [number, number]> {
+  return chain.filter(([, o]) => !ctx.orig.weak[o] && ctx.index.get(ctx.orig.norm[o]!)?.length === 1);
+}
+
+/**
+ * Row of segment k where a paragraph (after a blank line) goes back to code above everything before
+ * it: `impl Client { // ... }` with a new method, `}`, a blank line, then the `struct ClientConfig`
+ * the method reads, with no marker between. Chained whole, the segment anchors on the larger part
+ * only and the other part follows it. The lines before the cut stand where their own anchors are,
+ * or, with none the original has once, where the segment before them stands when they go on inside
+ * the block it ends on and the part after starts outside it (the new method and the `}` of its
+ * `impl`, or a method under `class App:` before a dataclass). The part after must open with a
+ * shown line and be mostly shown code, anchored on lines the original has once, all above that
+ * place: new code copying a sibling (a new route, a `_show` function like the one above) finds such
+ * lines too, under a head of its own. -1 when none.
+ */
+function backwardCut(ctx: MergeContext, k: number, ranges: ReadonlyArray<[number, number] | null>): number {
+  const seg = ctx.segments[k]!;
+  const l = seg.lines;
+  const n = l.text.length;
+  const alone = (a: number, b: number): ReadonlyArray<readonly [number, number]> =>
+    onceAnchors(ctx, fastChains({ ...ctx, segments: [{ ...seg, lines: sliceLines(l, a, b) }] }).chains[0] ?? []);
+  let before: number | null = null;
+  for (let x = k - 1; x >= 0 && before === null; x--) before = ranges[x]?.[0] ?? null;
+  // The line the segment before ends on, when this one goes on inside its block (open-blocks.ts).
+  const opener = resumesInsideOpener(ctx, k);
+  const openerIndent = opener < 0 ? -1 : ctx.segments[k - 1]!.lines.indent[opener]!;
+  let shown = false;
+  for (let i = 1; i < n; i++) {
+    shown ||= !l.blank[i - 1];
+    if (!shown || !l.blank[i - 1] || l.blank[i]) continue;
+    const own = alone(0, i);
+    // Without such lines of its own the part before goes on inside that block; the part after leaves it.
+    const at = own.length > 0 ? own[0]![1] : l.indent[i]! <= openerIndent ? before : null;
+    if (at === null) continue;
+    const after = alone(i, n);
+    let solid = 0;
+    for (let x = i; x < n; x++) if (!l.blank[x]) solid++;
+    // Its first line is shown too: a new function copying one above opens with its own new head.
+    const headShown = after.length > 0 && after[0]![0] === 0;
+    if (headShown && after.length >= 2 && 2 * after.length >= solid && after[after.length - 1]![1] < at) return i;
+  }
+  return -1;
+}
+
 /**
  * Segments cut where their own anchor chain jumps over the anchors of another segment: a hunk
  * written without a marker between the imports and a function far below (`import tempfile`, then
- * `def save`), followed after a marker by a hunk of the code between them. The cut gets a marker
- * on each side, so the hunks can go in file order (fileOrder); null when no segment jumps so.
+ * `def save`), followed after a marker by a hunk of the code between them. Or where a paragraph
+ * goes back above the code before it (backwardCut). The cut gets a marker on each side, so the
+ * hunks can go in file order (fileOrder); null when no segment jumps so.
  */
 export function splitAtJumps(ctx: MergeContext): Segment[] | null {
   const segs = ctx.segments;
-  if (segs.length < 2) return null;
   const ranges = segs.map((_, k) => anchorRange(ctx, k));
   const out: Segment[] = [];
   let cutAny = false;
@@ -60,6 +106,7 @@ export function splitAtJumps(ctx: MergeContext): Segment[] | null {
     }
     // New lines after the last anchor before the jump stay with it (an import added to the block).
     while (cut > 0 && seg.lines.blank[cut - 1]) cut--;
+    if (cut <= 0) cut = backwardCut(ctx, k, ranges);
     if (cut <= 0) {
       out.push(seg);
       return;

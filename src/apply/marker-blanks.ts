@@ -11,18 +11,29 @@ import type { Lines } from './lines.js';
 
 /**
  * Segment rows of the blank lines the segment ends with, to leave out: when its last non-blank
- * line is matched to original line `j` and the original line after `j` (where the marker's kept
- * code resumes) is not blank. Empty when they stay.
+ * line is matched to original line `j`, or is the last of new lines right after such a line at its
+ * indentation (`import { StatusBadge }` added below `import { Spinner }`), and the original line
+ * after `j` (where the marker's kept code resumes) is not blank. Empty when they stay.
  */
 export function blanksBeforeMarker(s: Lines, pairs: ReadonlyArray<readonly [number, number]>, o: Lines, trailing: number): number[] {
   if (trailing === 0) return [];
   const last = s.text.length - 1 - trailing;
   if (last < 0) return [];
-  const pair = pairs.find(([i]) => i === last);
+  const pair = pairs.find(([i]) => i === last) ?? siblingsAbove(s, pairs, last);
   if (!pair || pair[1] + 1 >= o.text.length || o.blank[pair[1] + 1]) return [];
   const rows: number[] = [];
   for (let i = last + 1; i < s.text.length; i++) rows.push(i);
   return rows;
+}
+
+/** The pair of the shown line that new lines ending at segment row `last` follow, unbroken and at its indentation. */
+function siblingsAbove(s: Lines, pairs: ReadonlyArray<readonly [number, number]>, last: number): readonly [number, number] | undefined {
+  let i = last;
+  while (i >= 0 && !s.blank[i] && !pairs.some(([x]) => x === i)) i--;
+  const pair = pairs.find(([x]) => x === i);
+  if (!pair || i === last || s.blank[i]) return undefined;
+  for (let x = i + 1; x <= last; x++) if (s.indent[x] !== s.indent[i]) return undefined;
+  return pair;
 }
 
 /**

@@ -32,15 +32,24 @@ const RULED = /^[-=*~]{2,}\s*(.*?)\s*[-=*~]{2,}$/;
  * The same note without dots, in a comment that stands between two hunks (hunk-separator.ts):
  * `// and in the fixed window block:`, `// plus the stored property next to the others:`,
  * `# --- and in the param block ---`. Without the dots only a connective that goes on to another
- * place (`and`, `also`, `plus`, `then`) with a colon or a rule around the note says so; a code
+ * place (`and`, `also`, `plus`, `then`) or a place (PLACE_OPENER) with a colon or a rule around the note says so; a code
  * comment such as `// also retry on timeout` or `// finally, close the pool` stays.
  */
 export function onwardNote(body: string | null): boolean {
   const t = (body ?? '').trim();
   const ruled = RULED.exec(t);
   const words = ruled ? ruled[1]! : t;
-  return shortNote(words) && /^(?:and|also|plus|then)\s/i.test(words) && (ruled !== null || words.endsWith(':'));
+  return shortNote(words) && (/^(?:and|also|plus|then)\s/i.test(words) || PLACE_OPENER.test(words)) && (ruled !== null || words.endsWith(':'));
 }
+
+/**
+ * A note that opens with the end of a block the next hunk goes to (`// at the top of the class:`,
+ * `# near the end of the play:`) moves on as a connective does. Over the committed sets no comment
+ * that opens with a place and ends with a colon after a blank line is in an expected file; a code
+ * comment that opens with `before` or `after` (`# before saving, normalise the keys:`) is
+ * not read so.
+ */
+const PLACE_OPENER = /^(?:at|near|to|towards)\s+(?:the\s+)?(?:very\s+)?(?:top|end|bottom|start|beginning|head)\b/i;
 
 /** Words and names only, at most MAX_WORDS of them. */
 function shortNote(words: string): boolean {
