@@ -28,7 +28,7 @@ import { expandUpdate } from './marker-expansion.js';
 import { trailingMarker } from './trailing-marker.js';
 import { applyRenames, renameTokens } from './instructed-rename.js';
 import { inRenameScope, renameScope } from './rename-scope.js';
-import { newAtKeyPath } from './key-path.js';
+import { keyEditedAtPath, newAtKeyPath } from './key-path.js';
 import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
 import { distinctUnderShownHeads } from './shown-parent-edit.js';
@@ -839,7 +839,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (unexpandedInline(view, out.norm[k]!)) continue;
         // So is any member's: `"401": {…}` → `"401": {…},` (a member appended after it) though another member reads so.
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) && !separatorChanged(orig.norm[j]!, out.norm[k]!) &&
-          !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
+          !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!))) && !keyEditedAtPath(orig, j, out, k)) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!, movedEdit(orig, j, out, k) && !asCloseToKeptLine(orig, j, out.norm[k]!, (y) => kept[y] === 1)) && !editOfOther(j, out.norm[k]!) &&
           !foreignHead(j, k) && !(leavesNameDangling(orig, j, out, k) && !headsBlock(orig, j))) {
