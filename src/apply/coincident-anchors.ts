@@ -17,6 +17,7 @@ import { editedVersion, sameStatementEdited, solidRow, type Lines } from './line
 import { extendedInPlace } from './extended-line.js';
 import { rowNamesDiffer } from './line-identity.js';
 import { newSiblingLine } from './edit-evidence.js';
+import { soleMemberRewritten } from './sole-member.js';
 
 /** Non-weak rows (lo, hi) of `l` (closers and keywords tell nothing), at most `cap` of them (null: more than that). */
 function rowsBetween(l: Lines, lo: number, hi: number, cap: number): number[] | null {
@@ -60,6 +61,8 @@ export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: numbe
   // A shown line naming another route, definition or key than the skipped one is no edit of it
   // (`app.delete(` / `"/api/projects/:id",` for `app.get(` / `"/api/projects/:id/tasks",`: set j js01).
   for (const x of shown) for (const y of skipped) if (readsAsEdit(o.norm[y]!, s.norm[x]!) && !rowNamesDiffer(o, y, s, x)) return false;
+  // Nor is a head shown as the rewrite of the one member of its block (sole-member.ts).
+  for (const x of shown) if (skipped.includes(soleMemberRewritten(s, x, o))) return false;
   return true;
 }
 

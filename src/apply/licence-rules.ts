@@ -14,6 +14,7 @@ import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, toke
 import { elementParts } from './element-content.js';
 import { extendedInPlace } from './extended-line.js';
 import { editsSharedPart } from './shared-part-edit.js';
+import { soleMemberRewritten } from './sole-member.js';
 
 /** Tokens two lines share at their start and at their end (not overlapping). */
 export function ends(a: string[], b: string[]): number {
@@ -187,6 +188,8 @@ export function ownerEditMatches(s: Lines, i: number, orig: Lines, j: number, is
   const a = orig.norm[ho]!;
   const b = s.norm[hs]!;
   if (a === b || isOriginal(b)) return true;
+  // The one member of a block the update shows whole, rewritten under a new name (sole-member.ts).
+  if (soleMemberRewritten(s, hs, orig) === ho) return true;
   return (editedVersion(a, b) || sameStatementEdited(a, b) || renamedInPlace(a, b) || extendedInPlace(a, b)) && distinctEdit(orig, ho, b);
 }
 

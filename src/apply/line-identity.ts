@@ -14,6 +14,7 @@ import { renamedBlockEvidenced, sharedLines } from './look-alike-blocks.js';
 import { strongRow, type Lines } from './lines.js';
 import { sameNeighbour } from './renamed-neighbours.js';
 import { headDepth } from './flat-sections.js';
+import { soleMemberRewritten } from './sole-member.js';
 
 export const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
 const DEFINITION = new RegExp(String.raw`^${MODIFIERS}(?:def|function\*?|func|fun|fn|class|struct|enum|interface|trait|module|macro|object|record|union|namespace|sub|proc|impl(?:<[^>]*>)?)\s+(?:\([^)]*\)\s*)?([\w$]+(?:(?:\.|::?)[\w$]+)*(?:\s+for\s+[\w$]+)?)`);
@@ -122,6 +123,8 @@ function nextSolid(l: Lines, x: number, dir: 1 | -1): string | undefined {
 export function renameShownInPlace(s: Lines, i: number, o: Lines, j: number): boolean {
   // A new name the update brings in beside the old one (new-name-evidence.ts) is a new sibling.
   if (newNameBesideOld(s, i, o, j)) return false;
+  // The one member of a block the update shows whole, under a new name (sole-member.ts).
+  if (soleMemberRewritten(s, i, o) === j) return true;
   const ob = headedBlock(o, j);
   if (ob) {
     const ub = headedBlock(s, i);

@@ -28,7 +28,8 @@ import { expandUpdate } from './marker-expansion.js';
 import { trailingMarker } from './trailing-marker.js';
 import { applyRenames, renameTokens } from './instructed-rename.js';
 import { inRenameScope, renameScope } from './rename-scope.js';
-import { newAtKeyPath } from './key-path.js';
+import { keyEditedAtPath, newAtKeyPath } from './key-path.js';
+import { soleMemberRewritten } from './sole-member.js';
 import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
 import { distinctUnderShownHeads } from './shown-parent-edit.js';
@@ -117,6 +118,11 @@ function fromInline(view: UpdateView, norm: string): boolean {
 /** The update lines showing text `k`, as [segment lines, row] (key-path.ts). */
 function shownAt(view: UpdateView, k: string): Array<[Lines, number]> {
   return (view.where.get(k) ?? []).map(([s, i]) => [view.segments[s]!.lines, i]);
+}
+
+/** Some segment shows `norm` as the rewrite of original row j, the one member of its block (sole-member.ts). */
+function soleMemberShown(view: UpdateView, orig: Lines, j: number, norm: string): boolean {
+  return (view.where.get(key(norm)) ?? []).some(([s, i]) => soleMemberRewritten(view.segments[s]!.lines, i, orig) === j);
 }
 
 function key(norm: string): string {
@@ -811,7 +817,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       for (let x = from; x < inserted.length; x++) {
         const k = inserted[x]!;
         // The instruction's rename of j (`writeJSON(w, …)` → `respondJSON(w, …)`) is j's edit.
-        if (view.renamed.get(j) === out.norm[k]) {
+        // So is the one member of a block the update shows whole, under a new name (sole-member.ts).
+        if (view.renamed.get(j) === out.norm[k] || soleMemberShown(view, orig, j, out.norm[k]!)) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
@@ -839,7 +846,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         if (unexpandedInline(view, out.norm[k]!)) continue;
         // So is any member's: `"401": {…}` → `"401": {…},` (a member appended after it) though another member reads so.
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) && !separatorChanged(orig.norm[j]!, out.norm[k]!) &&
-          !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!)))) continue;
+          !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!))) && !keyEditedAtPath(orig, j, out, k)) continue;
         if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!, movedEdit(orig, j, out, k) && !asCloseToKeptLine(orig, j, out.norm[k]!, (y) => kept[y] === 1)) && !editOfOther(j, out.norm[k]!) &&
           !foreignHead(j, k) && !(leavesNameDangling(orig, j, out, k) && !headsBlock(orig, j))) {

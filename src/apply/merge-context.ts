@@ -5,6 +5,7 @@ import { underOtherHead } from './foreign-head.js';
 import { noteUpdateSegments } from './new-name-evidence.js';
 import { editedVersion, sameStatementEdited, solidRow, splitLines, type Lines } from './lines.js';
 import { renamedHeadRow } from './renamed-heads.js';
+import { soleMemberRewritten } from './sole-member.js';
 import { markerLines } from './markers.js';
 import { flatSectionBetween, headDepth } from './flat-sections.js';
 
@@ -323,7 +324,9 @@ export function sameBlockHeader(ctx: MergeContext, seg: Segment, i: number, j: n
   if (hi < 0) return true;
   const hj = headerOf(o, j);
   if (hj < 0) return false;
-  return s.norm[hi] === o.norm[hj] || (!s.weak[hi] && !o.weak[hj] && editedVersion(o.norm[hj]!, s.norm[hi]!));
+  return s.norm[hi] === o.norm[hj] || (!s.weak[hi] && !o.weak[hj] && editedVersion(o.norm[hj]!, s.norm[hi]!)) ||
+    // The one member of a block the update shows whole, rewritten under a new name (sole-member.ts).
+    soleMemberRewritten(s, hi, o) === hj;
 }
 
 /**

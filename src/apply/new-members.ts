@@ -18,6 +18,7 @@ import { renamedInPlace, solidRow, type Lines } from './lines.js';
 import { rowsOf, type Chain } from './merge-context.js';
 import { blockEnd } from './removals.js';
 import { renamedWithUses } from './rename-evidence.js';
+import { soleMemberRewritten } from './sole-member.js';
 
 const identities = new WeakMap<Lines, Set<string>>();
 
@@ -64,7 +65,7 @@ export function newDefinitionRows(s: Lines, o: Lines, endIndent: number | null =
     const id = definitionName(s.norm[h]!);
     if (id === null || named.has(id)) continue;
     const end = definitionEnd(s, h);
-    if (end <= h + 1 || !wholeBlock(s, h, end, endIndent) || renamedOriginal(s, h, end, o) || renamesOriginalHead(s, h, o, segments)) continue;
+    if (end <= h + 1 || !wholeBlock(s, h, end, endIndent) || renamedOriginal(s, h, end, o) || renamesOriginalHead(s, h, o, segments) || soleMemberRewritten(s, h, o) >= 0) continue;
     for (let a = h - 1; a >= 0 && !s.blank[a] && s.indent[a] === s.indent[h] && leadsDefinition(s.norm[a]!); a--) rows[a] = 1;
     for (let i = h; i < end; i++) rows[i] = 1;
     h = end - 1;
