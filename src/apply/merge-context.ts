@@ -161,30 +161,11 @@ export function strongLines(seg: Segment): number[] {
   return out;
 }
 
-/** Weak lines above a landing line read as its context (a head, its blank, a closer or two). */
-const WEAK_RUN = 8;
-
 /**
  * Deleting the original lines strictly between matched lines p and q crosses a block boundary when
  * some deleted line sits left of q: the match jumped out of one block into the body of another.
  */
 export function crossesBlock(ctx: MergeContext, p: number, q: number, seg?: Segment, iPrev?: number, iCur?: number): boolean {
-  if (q - p <= 1) return false;
-  const o = ctx.orig;
-  // Weak lines the segment shows right above the landing line, as the original has them right above
-  // it (`db:` over `image: postgres:15`, `{` over a plugin's first string), are context: the deletion
-  // may end above any of them, where its head stands (removal by adjacency of a whole sibling block).
-  // Closers repeat, so each such line is tried as that edge, nearest first.
-  if (seg && iPrev !== undefined && iCur !== undefined) {
-    for (let i = iCur - 1, j = q - 1; i > iPrev && j > p && iCur - i <= WEAK_RUN && seg.lines.norm[i] === o.norm[j] && seg.lines.blank[i] === o.blank[j]; i--, j--) {
-      if (!o.blank[j] && !crossesBelow(ctx, p, j, seg, iPrev, i)) return false;
-    }
-  }
-  return crossesBelow(ctx, p, q, seg, iPrev, iCur);
-}
-
-/** crossesBlock for the landing line q itself (no weak lines above it read as context). */
-function crossesBelow(ctx: MergeContext, p: number, q: number, seg?: Segment, iPrev?: number, iCur?: number): boolean {
   if (q - p <= 1) return false;
   const o = ctx.orig;
   // ` * text` lines of a block comment sit one column right of the code they belong to.
