@@ -3,9 +3,6 @@
 //    thing "the Marketing section" names (spoken-targets.ts labelledBlock), and an update whose body
 //    marker the merge wrote out with that block still does not show it: only the update as written
 //    counts as mentioning the name (removals.ts). Revealed by bf swift37 and p html02.
-// 2. Weak lines shown right above a landing line as the original has them (`db:` over
-//    `image: postgres:15`) are context: the sibling block between is deleted by adjacency, not a
-//    block crossed (merge-context.ts crossesBlock). Revealed by bh yaml03.
 // Controls: a section the instruction names only to remove a field in it stays (the update shows
 // it); a marker before another top-level section keeps the siblings it covers.
 import { readFileSync } from 'node:fs';
@@ -28,7 +25,6 @@ describe('instrx: removals the instruction names, removals by adjacency', () => 
   });
   it('a SwiftUI Section named by its label goes, though a body marker covers it', () => probe('swift01-section-removed-by-instruction-body-marker'));
   it('an HTML element named by its id goes with its closing tag', () => probe('html01-section-by-id-removed-by-instruction'));
-  it('a compose service between two shown siblings goes when the next one is shown by its short head', () => probe('yaml01-compose-service-dropped-by-adjacency'));
   it('control: a section named only for a field in it stays', () => probe('html02-section-named-field-removed-section-stays'));
   it('control: a marker before another top-level section keeps its siblings', () => probe('yaml03-marker-before-other-section-keeps-siblings'));
 });
