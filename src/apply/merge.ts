@@ -81,7 +81,7 @@ function deletionRatio(ctx: MergeContext, spans: Span[], kept: Uint8Array): numb
 function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: ApplyModelId, confidence: number, notes: string[]): MergeResult {
   const placed = finishPlacement(ctx, chains);
   const kept = keptMask(ctx, placed.spans);
-  const removed = instructedRemovals(ctx.orig, kept, input.instruction, input.update);
+  const removed = instructedRemovals(ctx.orig, kept, input.instruction, input.update, undefined, undefined, input.written);
   const ambiguities = [...notes, ...placed.ambiguities];
   const ratio = deletionRatio(ctx, placed.spans, kept);
   if (ratio > DELETION_FLAG_RATIO) ambiguities.push(`the update deletes ${(ratio * 100).toFixed(0)}% of the original by omission`);
@@ -92,7 +92,7 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
     restored: [],
     wholeFile: false,
   };
-  const instructed = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update, input.code);
+  const instructed = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update, input.code, input.written);
   // An import whose last uses the removal took goes with them (dead-imports.ts).
   const content = input.instruction && asksForRemoval(input.instruction) ? withoutDeadImports(instructed, input.code, input.update, input.instruction) : instructed;
   return keepOriginal(input, { content, model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
@@ -216,7 +216,7 @@ function mergeOnce(given: ApplyInput, mode: MergeMode, syntax = true): MergeResu
   // Placement works on the update as the no-loss pass reads it (expandUpdate: markers inside lines,
   // blocks collapsed onto one line, the closers of a snippet that stops inside its blocks).
   const inlineExpanded = expandUpdate(raw.update, raw.code);
-  const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code) };
+  const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code), written: raw.update };
   // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
   const result = withInstructedRenames(mergeExpanded(input, mode, syntax), raw);
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges

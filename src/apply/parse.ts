@@ -7,6 +7,8 @@ export interface ApplyInput {
   instruction: string | null;
   code: string;
   update: string;
+  /** The update as written, when `update` has its markers expanded (merge.ts, marker-expansion.ts). */
+  written?: string;
 }
 
 export type ParseResult = { ok: true; input: ApplyInput } | { ok: false; message: string };

@@ -7,7 +7,7 @@ import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } 
 import { attachedHeads } from './attached-removals.js';
 import { isMarkerLine } from './markers.js';
 import { describedTargets } from './described-targets.js';
-import { describedIndexes, headingNames, implOf, sectionEnd } from './spoken-targets.js';
+import { describedIndexes, headingNames, implOf, labelledBlock, sectionEnd } from './spoken-targets.js';
 
 // A verb word after an article names a thing ("Remove the delete method"): it starts no removal phrase.
 const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
@@ -223,7 +223,8 @@ export function definesName(text: string, name: string): boolean {
   // A name followed by `::` or `.name` qualifies another (`impl fmt::Display` defines no `fmt`).
   if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-]|::|\\.[\\w$])`, 'i').test(t)) return true;
   // A Rust type's impl block, a Markdown section's heading (spoken-targets.ts).
-  if (implOf(t, name) || headingNames(null, t, name)) return true;
+  // A block labelled by a string (`Section("Privacy") {`, `<fieldset id="billing">`).
+  if (implOf(t, name) || headingNames(null, t, name) || labelledBlock(t, name)) return true;
   // An HCL block labelled `name` (`resource "aws_s3_bucket" "reports" {`).
   if (new RegExp(`^(?:resource|data|module|output|variable|provider)\\s+(?:"[^"]*"\\s+)*"${escapeRe(name)}"\\s*\\{`).test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
@@ -270,8 +271,11 @@ export function blockEnd(o: Lines, h: number): number {
   while (next < N && o.blank[next]) next++;
   const braceMode = headerDepth > 0 || (next < N && o.norm[next] === '{');
   if (!braceMode) {
+    // An element (`<fieldset id="billing">`) ends with its closing tag at its indentation.
+    const element = /^<([a-z][\w-]*)/i.exec(o.norm[h]!)?.[1];
     for (let j = h + 1; j < N; j++) {
       if (o.blank[j] || o.indent[j]! > o.indent[h]!) continue;
+      if (element && o.norm[j]!.startsWith(`</${element}>`)) return j + 1;
       return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
     }
     return lastNonBlank(o, h, N) + 1;
@@ -321,12 +325,17 @@ function droppedAlready(o: Lines, kept: Uint8Array, name: string, ranges: Array<
   return false;
 }
 
-export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string, done?: (name: string) => boolean, attachedTexts?: ReadonlySet<string>): Set<number> {
+/**
+ * `written` is the update as its writer wrote it (before marker-expansion.ts wrote original bodies
+ * in for markers): a name it mentions is shown, one only an expanded marker brought in is not (a
+ * `Form {` body marker "General and Text sections" expanded with the Privacy section it removes).
+ */
+export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: string | null, updateText: string, done?: (name: string) => boolean, attachedTexts?: ReadonlySet<string>, written = updateText): Set<number> {
   const removed = new Set<number>();
   const scopes = removalScopes(instruction);
   const params = removalParams(instruction);
   for (const name of removalNames(o, instruction, consecutivePairs(updateText.split('\n').map((l) => l.trim()), o))) {
-    if (updateMentions(updateText, name, o)) continue;
+    if (updateMentions(written, name, o)) continue;
     // A definition of the name the merge already dropped (the update showed its neighbours adjacent)
     // was the one meant: another of that name (the interface method a handler implements) stays (set j go04).
     const owner = scopes.get(name);
@@ -448,14 +457,14 @@ export function attachedRemovalHeads(o: Lines, instruction: string | null, updat
  * (the update showed context the merge matched inside it, so it was not wholly kept) is dropped,
  * unless the update itself mentions the name. Line endings are kept.
  */
-export function removeInstructed(content: string, instruction: string | null, updateText: string, original?: string): string {
+export function removeInstructed(content: string, instruction: string | null, updateText: string, original?: string, written = updateText): string {
   if (removalTargets(instruction).length === 0) return content;
   const o = splitLines(content);
   const all = new Uint8Array(o.text.length).fill(1);
   // Names the merge already removed a definition of (the content holds fewer than the original) are done.
   const before = original === undefined ? null : splitLines(original);
   const attached = before ? new Set(attachedRemovalHeads(before, instruction, updateText).map((h) => before.norm[h]!)) : undefined;
-  const removed = instructedRemovals(o, all, instruction, updateText, before ? (name) => definitionCount(before, name) > definitionCount(o, name) : undefined, attached);
+  const removed = instructedRemovals(o, all, instruction, updateText, before ? (name) => definitionCount(before, name) > definitionCount(o, name) : undefined, attached, written);
   if (removed.size === 0) return content;
   let out = '';
   for (let j = 0; j < o.text.length; j++) if (!removed.has(j)) out += o.text[j]! + o.eol[j]!;

@@ -5,6 +5,8 @@
 //   `CREATE INDEX idx_customers_created_at ON customers (created_at)`; k sql03);
 // - a Rust type's `impl` blocks go with it ("Remove the Append command": `struct Append` and
 //   `impl Command for Append`; l rs04): code that names a type the file no longer has cannot stay.
+// - a block labelled by a string ("Remove … its Privacy section": `Section("Privacy") {`; "remove
+//   the billing section": `<fieldset id="billing">`; bf swift37, p html02): the label is the name.
 import { escapeRe } from './escape-regexp.js';
 import type { Lines } from './lines.js';
 
@@ -54,6 +56,19 @@ export function describedIndexes(o: Lines, phrase: string): string[] {
 /** `impl Name {`, `impl<T> Trait for Name<T> {`: an impl block of type `name`. */
 export function implOf(text: string, name: string): boolean {
   return new RegExp(`^impl(?:<[^>]*>)?\\s+(?:[\\w:<>, ]+\\s+for\\s+)?${escapeRe(name)}(?:<[^>]*>)?\\s*(?:where\\b|\\{|$)`).test(text.trim());
+}
+
+/**
+ * A block head labelled `name` by a string: a call whose first argument is that string and which
+ * opens a block (`Section("Privacy") {`, `describe('billing', () => {`), or an element opened with
+ * that `id` / `name` (`<fieldset id="billing">`). Case is ignored: people write labels as words.
+ */
+export function labelledBlock(text: string, name: string): boolean {
+  const t = text.trim();
+  const label = `(?<q>["'])${escapeRe(name)}\\k<q>`;
+  if (new RegExp(`^[A-Za-z_$][\\w$.]*\\s*\\(\\s*${label}[^)]*\\)?.*(?:\\{|\\bdo(?:\\s*\\|[^|]*\\|)?)$`, 'i').test(t)) return true;
+  const tag = new RegExp(`^<([a-z][\\w-]*)\\b[^>]*\\s(?:id|name)=${label}[^>]*>$`, 'i').exec(t);
+  return tag !== null && !t.includes(`</${tag[1]!}`);
 }
 
 /** Words of a label or type: `thumbnails_dlq_not_empty` → thumbnails, dlq, not, empty. */
