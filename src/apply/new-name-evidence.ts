@@ -29,16 +29,18 @@ export function renamedToken(old: string, norm: string): { from: string; to: str
 /** A name long enough to be one (a literal or a one-letter local says nothing). */
 const NAME = /^[A-Za-z_$][\w$]{2,}$/;
 
-/** Per original text: its non-blank normalised lines, and the names that occur on them (token → rows). */
-const cache = new WeakMap<Lines, { lines: Set<string>; uses: Map<string, number[]> }>();
+/** Per original text: its non-blank normalised lines (text → rows), and the names that occur on them (token → rows). */
+const cache = new WeakMap<Lines, { lines: Map<string, number[]>; uses: Map<string, number[]> }>();
 
-function originalIndex(orig: Lines): { lines: Set<string>; uses: Map<string, number[]> } {
+function originalIndex(orig: Lines): { lines: Map<string, number[]>; uses: Map<string, number[]> } {
   let c = cache.get(orig);
   if (!c) {
-    c = { lines: new Set(), uses: new Map() };
+    c = { lines: new Map(), uses: new Map() };
     for (let y = 0; y < orig.text.length; y++) {
       if (orig.blank[y]) continue;
-      c.lines.add(orig.norm[y]!);
+      const at = c.lines.get(orig.norm[y]!);
+      if (at) at.push(y);
+      else c.lines.set(orig.norm[y]!, [y]);
       for (const t of new Set(tokens(orig.norm[y]!))) {
         const rows = c.uses.get(t);
         if (rows) rows.push(y);
@@ -50,23 +52,67 @@ function originalIndex(orig: Lines): { lines: Set<string>; uses: Map<string, num
   return c;
 }
 
-/** Rows x of `l` whose tokens hold `name` (x ≠ skip), as the line with `name` put back to `back`. */
-function linesNaming(l: Lines, name: string, back: string, skip: number): string[] {
-  const out: string[] = [];
+/** Rows x of `l` whose tokens hold `name` (x ≠ skip), each with its line with `name` put back to `back`. */
+function linesNaming(l: Lines, name: string, back: string, skip: number): Array<{ x: number; back: string }> {
+  const out: Array<{ x: number; back: string }> = [];
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
   for (let x = 0; x < l.text.length; x++) {
     if (x === skip || l.blank[x] || !l.norm[x]!.includes(name)) continue;
     const ts = tokens(l.norm[x]!);
     if (!ts.includes(name)) continue;
-    out.push(l.norm[x]!.replace(new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'), back));
+    out.push({ x, back: l.norm[x]!.replace(word, back) });
   }
   return out;
+}
+
+/** Per update: the normalised lines its segments show. */
+const shownCache = new WeakMap<ReadonlyArray<{ lines: Lines }>, Set<string>>();
+
+function shownLines(segments: ReadonlyArray<{ lines: Lines }>): Set<string> {
+  let set = shownCache.get(segments);
+  if (!set) {
+    set = new Set();
+    for (const seg of segments) for (let x = 0; x < seg.lines.text.length; x++) if (!seg.lines.blank[x]) set.add(seg.lines.norm[x]!);
+    shownCache.set(segments, set);
+  }
+  return set;
+}
+
+/** The nearest non-blank row from x in direction dir, or -1. */
+function solidFrom(l: Lines, x: number, dir: 1 | -1): number {
+  let y = x + dir;
+  while (y >= 0 && y < l.text.length && l.blank[y]) y += dir;
+  return y >= 0 && y < l.text.length ? y : -1;
+}
+
+/**
+ * Update row x (naming `to`, an original line with `from` put back) sits right next to another such
+ * line whose original is not that line's neighbour in the original: two lines copied for the new name
+ * from places apart and written together (`given Decoder[Refunded]` over `given Encoder[Refunded]`,
+ * copied from `…Decoder[Purchased]` and `…Encoder[Purchased]` three lines apart). A rename carried
+ * through leaves each line where its original stood, so adjacent renamed lines have adjacent originals.
+ */
+function copiedApart(l: Lines, x: number, orig: Lines, to: string, from: string): boolean {
+  const word = new RegExp(`(?<![\\w$])${to.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+  const back = (y: number): string => l.norm[y]!.replace(word, from);
+  const { lines } = originalIndex(orig);
+  const rows = (text: string): number[] => lines.get(text) ?? [];
+  const mine = rows(back(x));
+  for (const dir of [-1, 1] as const) {
+    const n = solidFrom(l, x, dir);
+    if (n < 0 || !tokens(l.norm[n]!).includes(to)) continue;
+    const theirs = rows(back(n));
+    if (theirs.length === 0) continue;
+    if (!mine.some((y) => { const m = solidFrom(orig, y, dir); return m >= 0 && theirs.includes(m); })) return true;
+  }
+  return false;
 }
 
 /**
  * Update row i of segment lines `s` changes one name of original row j (`from` → `to`), and the
  * update brings `to` in as a new name beside `from`: some other update line names `to` and is no
  * original line with `from` put back (new code using the new name), no update line is such an
- * original line (the rename carried through), and `from` is named on original lines other than j (the
+ * original line standing where it stood (the rename carried through), and `from` is named on original lines other than j (the
  * old name has uses that the new one does not take over). Then row i is a new sibling of row j.
  */
 export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): boolean {
@@ -78,13 +124,16 @@ export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): b
   const { lines, uses } = originalIndex(orig);
   if (uses.has(to)) return false;
   if (!(uses.get(from) ?? []).some((y) => y !== j)) return false;
+  const shown = shownLines(segments);
   let fresh = 0;
   let carried = false;
   for (const seg of segments) {
-    for (const back of linesNaming(seg.lines, to, from, seg.lines === s ? i : -1)) {
-      // An original line with `from` put back: the rename is carried through.
+    for (const { x, back } of linesNaming(seg.lines, to, from, seg.lines === s ? i : -1)) {
       if (!lines.has(back)) fresh++;
-      else carried = true;
+      // An original line with `from` put back is the rename carried through, unless the update also
+      // shows that original as it is (a copy beside it: both names live on) or the line is one of
+      // several copied together from places apart (`copiedApart`): a new variant threaded through.
+      else if (!shown.has(back) && !copiedApart(seg.lines, x, orig, to, from)) carried = true;
     }
   }
   return !carried && fresh > 0;
