@@ -26,6 +26,71 @@ export function renamedToken(old: string, norm: string): { from: string; to: str
   return NAME.test(from) && NAME.test(to) ? { from, to } : null;
 }
 
+/**
+ * Like `renamedToken`, but the one change may be written in several forms (`OrderShipped` →
+ * `OrderCancelled` beside `OrderShippedHandler` → `OrderCancelledHandler` and `"orders.shipped"` →
+ * `"orders.cancelled"`): every changed token differs from its original by the same part, up to case.
+ * The change of the first such token is returned. A line copied for a new variant is written so.
+ */
+function renamedForms(old: string, norm: string): NameChange | null {
+  const sole = renamedToken(old, norm);
+  if (sole) return sole;
+  const a = tokens(old);
+  const b = tokens(norm);
+  if (a.length !== b.length) return null;
+  let core: [string, string] | null = null;
+  let first: { from: string; to: string } | null = null;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) continue;
+    const c = changedPart(a[k]!, b[k]!);
+    if (c === null || (core !== null && (c[0].toLowerCase() !== core[0].toLowerCase() || c[1].toLowerCase() !== core[1].toLowerCase()))) return null;
+    core ??= c;
+    first ??= { from: a[k]!, to: b[k]! };
+  }
+  return first && core && NAME.test(first.from) && NAME.test(first.to) ? { ...first, core } : null;
+}
+
+/** What tells `x` from `y` once their common start and end are cut off (`OrderShipped`, `OrderCancelled` → `Shipp`, `Cancell`), or null when either part is shorter than 2. */
+function changedPart(x: string, y: string): [string, string] | null {
+  let p = 0;
+  while (p < x.length && p < y.length && x[p] === y[p]) p++;
+  let q = 0;
+  while (q < x.length - p && q < y.length - p && x[x.length - 1 - q] === y[y.length - 1 - q]) q++;
+  const cx = x.slice(p, x.length - q);
+  const cy = y.slice(p, y.length - q);
+  return cx.length < 2 || cy.length < 2 ? null : [cx, cy];
+}
+
+/** One name changed: `from` → `to`, and where it is written in several forms, the part that changed in each (`core`: old, new). */
+interface NameChange {
+  from: string;
+  to: string;
+  core?: [string, string];
+}
+
+/** The cases a changed part is written in: as it is, lower, upper, capitalised. */
+function caseForms(x: string): string[] {
+  return [x, x.toLowerCase(), x.toUpperCase(), x[0]!.toUpperCase() + x.slice(1).toLowerCase()];
+}
+
+/**
+ * Reads lines for the new name of `change` and puts the old one back: the whole token `to` → `from`,
+ * or for a change in several forms each case form of the new part → the old part in the same case.
+ */
+function putBack(change: NameChange): { names: (norm: string) => boolean; back: (norm: string) => string } {
+  if (!change.core) {
+    const word = new RegExp(`(?<![\\w$])${change.to.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+    return { names: (norm) => norm.includes(change.to) && tokens(norm).includes(change.to), back: (norm) => norm.replace(word, change.from) };
+  }
+  const [cf, ct] = change.core;
+  const olds = caseForms(cf);
+  const news = caseForms(ct);
+  const map = new Map<string, string>();
+  news.forEach((n, k) => { if (!map.has(n)) map.set(n, olds[k]!); });
+  const any = new RegExp([...map.keys()].map((n) => n.replace(/[$]/g, '\\$')).join('|'), 'g');
+  return { names: (norm) => { any.lastIndex = 0; return any.test(norm); }, back: (norm) => norm.replace(any, (m) => map.get(m)!) };
+}
+
 /** A name long enough to be one (a literal or a one-letter local says nothing). */
 const NAME = /^[A-Za-z_$][\w$]{2,}$/;
 
@@ -52,15 +117,13 @@ function originalIndex(orig: Lines): { lines: Map<string, number[]>; uses: Map<s
   return c;
 }
 
-/** Rows x of `l` whose tokens hold `name` (x ≠ skip), each with its line with `name` put back to `back`. */
-function linesNaming(l: Lines, name: string, back: string, skip: number): Array<{ x: number; back: string }> {
+/** Rows x of `l` (x ≠ skip) that name the new name of `change`, each with its line with the old name put back. */
+function linesNaming(l: Lines, change: NameChange, skip: number): Array<{ x: number; back: string }> {
   const out: Array<{ x: number; back: string }> = [];
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+  const { names, back } = putBack(change);
   for (let x = 0; x < l.text.length; x++) {
-    if (x === skip || l.blank[x] || !l.norm[x]!.includes(name)) continue;
-    const ts = tokens(l.norm[x]!);
-    if (!ts.includes(name)) continue;
-    out.push({ x, back: l.norm[x]!.replace(word, back) });
+    if (x === skip || l.blank[x] || !names(l.norm[x]!)) continue;
+    out.push({ x, back: back(l.norm[x]!) });
   }
   return out;
 }
@@ -92,16 +155,15 @@ function solidFrom(l: Lines, x: number, dir: 1 | -1): number {
  * copied from `…Decoder[Purchased]` and `…Encoder[Purchased]` three lines apart). A rename carried
  * through leaves each line where its original stood, so adjacent renamed lines have adjacent originals.
  */
-function copiedApart(l: Lines, x: number, orig: Lines, to: string, from: string): boolean {
-  const word = new RegExp(`(?<![\\w$])${to.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
-  const back = (y: number): string => l.norm[y]!.replace(word, from);
+export function copiedApart(l: Lines, x: number, orig: Lines, change: NameChange): boolean {
+  const { names, back } = putBack(change);
   const { lines } = originalIndex(orig);
-  const rows = (text: string): number[] => lines.get(text) ?? [];
-  const mine = rows(back(x));
+  const rows = (y: number): number[] => lines.get(back(l.norm[y]!)) ?? [];
+  const mine = rows(x);
   for (const dir of [-1, 1] as const) {
     const n = solidFrom(l, x, dir);
-    if (n < 0 || !tokens(l.norm[n]!).includes(to)) continue;
-    const theirs = rows(back(n));
+    if (n < 0 || !names(l.norm[n]!)) continue;
+    const theirs = rows(n);
     if (theirs.length === 0) continue;
     if (!mine.some((y) => { const m = solidFrom(orig, y, dir); return m >= 0 && theirs.includes(m); })) return true;
   }
@@ -118,7 +180,7 @@ function copiedApart(l: Lines, x: number, orig: Lines, to: string, from: string)
 export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): boolean {
   const segments = updateOf.get(s);
   if (!segments) return false;
-  const change = renamedToken(orig.norm[j]!, s.norm[i]!);
+  const change = renamedForms(orig.norm[j]!, s.norm[i]!);
   if (!change) return false;
   const { from, to } = change;
   const { lines, uses } = originalIndex(orig);
@@ -128,12 +190,12 @@ export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): b
   let fresh = 0;
   let carried = false;
   for (const seg of segments) {
-    for (const { x, back } of linesNaming(seg.lines, to, from, seg.lines === s ? i : -1)) {
+    for (const { x, back } of linesNaming(seg.lines, change, seg.lines === s ? i : -1)) {
       if (!lines.has(back)) fresh++;
       // An original line with `from` put back is the rename carried through, unless the update also
       // shows that original as it is (a copy beside it: both names live on) or the line is one of
       // several copied together from places apart (`copiedApart`): a new variant threaded through.
-      else if (!shown.has(back) && !copiedApart(seg.lines, x, orig, to, from)) carried = true;
+      else if (!shown.has(back) && !copiedApart(seg.lines, x, orig, change)) carried = true;
     }
   }
   return !carried && fresh > 0;
@@ -153,7 +215,7 @@ export function newSiblingHead(s: Lines, h: number, orig: Lines): boolean {
   if (found === undefined) {
     found = false;
     if (updateOf.has(s)) {
-      for (let y = 0; y < orig.text.length && !found; y++) if (!orig.blank[y] && renamedToken(orig.norm[y]!, s.norm[h]!) && newNameBesideOld(s, h, orig, y)) found = true;
+      for (let y = 0; y < orig.text.length && !found; y++) if (!orig.blank[y] && renamedForms(orig.norm[y]!, s.norm[h]!) && newNameBesideOld(s, h, orig, y)) found = true;
     }
     memo.set(h, found);
   }
