@@ -139,9 +139,15 @@ function opensBlock(o: Lines, index: Map<string, number[]>, norm: string): boole
  */
 export function newSiblingOwner(ctx: MergeContext, s: Lines, i: number): number {
   for (let head = ownerRow(s, i), depth = 0; head >= 0 && depth < MAX_DEPTH; head = ownerRow(s, head), depth++) {
-    if (!ctx.index.has(s.norm[head]!) && newSiblingHead(s, head, ctx.orig)) return head;
+    if (!ctx.index.has(s.norm[head]!) && opensBlockIn(s, head) && newSiblingHead(s, head, ctx.orig)) return head;
   }
   return -1;
+}
+
+/** Row h of `l` opens a block: by its text, or with a deeper line below it (a new record field that a `}` follows opens none). */
+function opensBlockIn(l: Lines, h: number): boolean {
+  const next = solidRow(l, h, 1);
+  return opensBlockText(l.norm[h]!) || (next >= 0 && l.indent[next]! > l.indent[h]!);
 }
 
 /**

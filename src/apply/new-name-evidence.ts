@@ -5,7 +5,7 @@
 // name where the old one stood (callers, registrations), while a new sibling brings the new name in
 // on new lines (`group.MapPut(…, Complete)` beside the kept `group.MapDelete(…, Delete)`, a new
 // `const TODO_RENAMED = …` beside `TODO_REMOVED`'s) and leaves the old name's other uses alone.
-import { soleTokenChange, tokens, type Lines } from './lines.js';
+import { soleTokenChange, solidRow, tokens, type Lines } from './lines.js';
 
 /** Each segment's lines → the segments of the update it was cut from (registered by splitUpdate). */
 const updateOf = new WeakMap<Lines, ReadonlyArray<{ lines: Lines }>>();
@@ -141,13 +141,6 @@ function shownLines(segments: ReadonlyArray<{ lines: Lines }>): Set<string> {
   return set;
 }
 
-/** The nearest non-blank row from x in direction dir, or -1. */
-function solidFrom(l: Lines, x: number, dir: 1 | -1): number {
-  let y = x + dir;
-  while (y >= 0 && y < l.text.length && l.blank[y]) y += dir;
-  return y >= 0 && y < l.text.length ? y : -1;
-}
-
 /**
  * Update row x (naming `to`, an original line with `from` put back) sits right next to another such
  * line whose original is not that line's neighbour in the original: two lines copied for the new name
@@ -161,11 +154,11 @@ export function copiedApart(l: Lines, x: number, orig: Lines, change: NameChange
   const rows = (y: number): number[] => lines.get(back(l.norm[y]!)) ?? [];
   const mine = rows(x);
   for (const dir of [-1, 1] as const) {
-    const n = solidFrom(l, x, dir);
+    const n = solidRow(l, x, dir);
     if (n < 0 || !names(l.norm[n]!)) continue;
     const theirs = rows(n);
     if (theirs.length === 0) continue;
-    if (!mine.some((y) => { const m = solidFrom(orig, y, dir); return m >= 0 && theirs.includes(m); })) return true;
+    if (!mine.some((y) => { const m = solidRow(orig, y, dir); return m >= 0 && theirs.includes(m); })) return true;
   }
   return false;
 }
@@ -195,6 +188,8 @@ export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): b
       // An original line with `from` put back is the rename carried through, unless the update also
       // shows that original as it is (a copy beside it: both names live on) or the line is one of
       // several copied together from places apart (`copiedApart`): a new variant threaded through.
+      // Neither is evidence of a new name by itself: one caller switched beside a new import
+      // written under the old one is a switch.
       else if (!shown.has(back) && !copiedApart(seg.lines, x, orig, change)) carried = true;
     }
   }
