@@ -144,10 +144,13 @@ export function newSiblingOwner(ctx: MergeContext, s: Lines, i: number): number 
   return -1;
 }
 
-/** Row h of `l` opens a block: by its text, or with a deeper line below it (a new record field that a `}` follows opens none). */
+/**
+ * Row h of `l` opens a block: by its text, with a deeper line below it, or with an Allman `{` below
+ * it at its own indentation (a new record field that a `}` follows opens none).
+ */
 function opensBlockIn(l: Lines, h: number): boolean {
   const next = solidRow(l, h, 1);
-  return opensBlockText(l.norm[h]!) || (next >= 0 && l.indent[next]! > l.indent[h]!);
+  return opensBlockText(l.norm[h]!) || (next >= 0 && (l.indent[next]! > l.indent[h]! || (l.norm[next] === '{' && l.indent[next] === l.indent[h])));
 }
 
 /**
