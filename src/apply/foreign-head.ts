@@ -132,13 +132,25 @@ function opensBlock(o: Lines, index: Map<string, number[]>, norm: string): boole
 
 /**
  * The head of the new sibling block segment line i sits in (see `inOtherNewBlock`), or -1: the
- * nearest head above i that the original lacks (heads the original has are walked past: `return {`
- * inside a copied `case`), when the update shows it as a new sibling (new-name-evidence.ts).
+ * nearest head above i that the original lacks and the update shows as a new sibling
+ * (new-name-evidence.ts). Heads the original has are walked past (`return {` inside a copied
+ * `case`), and so are other new heads (the `if (fan_set_limit(arg) != 0) {` inside a new `case
+ * CMD_LIMIT:`: its body is the copied case's too).
  */
 export function newSiblingOwner(ctx: MergeContext, s: Lines, i: number): number {
-  let head = ownerRow(s, i);
-  for (let depth = 0; head >= 0 && ctx.index.has(s.norm[head]!) && depth < MAX_DEPTH; depth++) head = ownerRow(s, head);
-  return head >= 0 && !ctx.index.has(s.norm[head]!) && newSiblingHead(s, head, ctx.orig) ? head : -1;
+  for (let head = ownerRow(s, i), depth = 0; head >= 0 && depth < MAX_DEPTH; head = ownerRow(s, head), depth++) {
+    if (!ctx.index.has(s.norm[head]!) && opensBlockIn(s, head) && newSiblingHead(s, head, ctx.orig)) return head;
+  }
+  return -1;
+}
+
+/**
+ * Row h of `l` opens a block: by its text, with a deeper line below it, or with an Allman `{` below
+ * it at its own indentation (a new record field that a `}` follows opens none).
+ */
+function opensBlockIn(l: Lines, h: number): boolean {
+  const next = solidRow(l, h, 1);
+  return opensBlockText(l.norm[h]!) || (next >= 0 && (l.indent[next]! > l.indent[h]! || (l.norm[next] === '{' && l.indent[next] === l.indent[h])));
 }
 
 /**

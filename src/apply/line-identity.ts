@@ -192,6 +192,9 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     if (hs < 0) return true;
     ho = ownerRow(o, ho);
     if (ho < 0) return true;
+    // A closer owned by the sibling before it (a comma-first record's `}` after its last field) has
+    // no header at this level: a new field there is no other block.
+    if (!headedBlock(s, hs) && !headedBlock(o, ho)) continue;
     // A head whose name the update brings in as new beside the old one is a new sibling's (new-name-evidence.ts).
     if (newNameBesideOld(s, hs, o, ho)) return false;
     // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).

@@ -5,7 +5,7 @@
 // name where the old one stood (callers, registrations), while a new sibling brings the new name in
 // on new lines (`group.MapPut(…, Complete)` beside the kept `group.MapDelete(…, Delete)`, a new
 // `const TODO_RENAMED = …` beside `TODO_REMOVED`'s) and leaves the old name's other uses alone.
-import { soleTokenChange, tokens, type Lines } from './lines.js';
+import { soleTokenChange, solidRow, tokens, type Lines } from './lines.js';
 
 /** Each segment's lines → the segments of the update it was cut from (registered by splitUpdate). */
 const updateOf = new WeakMap<Lines, ReadonlyArray<{ lines: Lines }>>();
@@ -26,19 +26,86 @@ export function renamedToken(old: string, norm: string): { from: string; to: str
   return NAME.test(from) && NAME.test(to) ? { from, to } : null;
 }
 
+/**
+ * Like `renamedToken`, but the one change may be written in several forms (`OrderShipped` →
+ * `OrderCancelled` beside `OrderShippedHandler` → `OrderCancelledHandler` and `"orders.shipped"` →
+ * `"orders.cancelled"`): every changed token differs from its original by the same part, up to case.
+ * The change of the first such token is returned. A line copied for a new variant is written so.
+ */
+function renamedForms(old: string, norm: string): NameChange | null {
+  const sole = renamedToken(old, norm);
+  if (sole) return sole;
+  const a = tokens(old);
+  const b = tokens(norm);
+  if (a.length !== b.length) return null;
+  let core: [string, string] | null = null;
+  let first: { from: string; to: string } | null = null;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] === b[k]) continue;
+    const c = changedPart(a[k]!, b[k]!);
+    if (c === null || (core !== null && (c[0].toLowerCase() !== core[0].toLowerCase() || c[1].toLowerCase() !== core[1].toLowerCase()))) return null;
+    core ??= c;
+    first ??= { from: a[k]!, to: b[k]! };
+  }
+  return first && core && NAME.test(first.from) && NAME.test(first.to) ? { ...first, core } : null;
+}
+
+/** What tells `x` from `y` once their common start and end are cut off (`OrderShipped`, `OrderCancelled` → `Shipp`, `Cancell`), or null when either part is shorter than 2. */
+function changedPart(x: string, y: string): [string, string] | null {
+  let p = 0;
+  while (p < x.length && p < y.length && x[p] === y[p]) p++;
+  let q = 0;
+  while (q < x.length - p && q < y.length - p && x[x.length - 1 - q] === y[y.length - 1 - q]) q++;
+  const cx = x.slice(p, x.length - q);
+  const cy = y.slice(p, y.length - q);
+  return cx.length < 2 || cy.length < 2 ? null : [cx, cy];
+}
+
+/** One name changed: `from` → `to`, and where it is written in several forms, the part that changed in each (`core`: old, new). */
+interface NameChange {
+  from: string;
+  to: string;
+  core?: [string, string];
+}
+
+/** The cases a changed part is written in: as it is, lower, upper, capitalised. */
+function caseForms(x: string): string[] {
+  return [x, x.toLowerCase(), x.toUpperCase(), x[0]!.toUpperCase() + x.slice(1).toLowerCase()];
+}
+
+/**
+ * Reads lines for the new name of `change` and puts the old one back: the whole token `to` → `from`,
+ * or for a change in several forms each case form of the new part → the old part in the same case.
+ */
+function putBack(change: NameChange): { names: (norm: string) => boolean; back: (norm: string) => string } {
+  if (!change.core) {
+    const word = new RegExp(`(?<![\\w$])${change.to.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+    return { names: (norm) => norm.includes(change.to) && tokens(norm).includes(change.to), back: (norm) => norm.replace(word, change.from) };
+  }
+  const [cf, ct] = change.core;
+  const olds = caseForms(cf);
+  const news = caseForms(ct);
+  const map = new Map<string, string>();
+  news.forEach((n, k) => { if (!map.has(n)) map.set(n, olds[k]!); });
+  const any = new RegExp([...map.keys()].map((n) => n.replace(/[$]/g, '\\$')).join('|'), 'g');
+  return { names: (norm) => { any.lastIndex = 0; return any.test(norm); }, back: (norm) => norm.replace(any, (m) => map.get(m)!) };
+}
+
 /** A name long enough to be one (a literal or a one-letter local says nothing). */
 const NAME = /^[A-Za-z_$][\w$]{2,}$/;
 
-/** Per original text: its non-blank normalised lines, and the names that occur on them (token → rows). */
-const cache = new WeakMap<Lines, { lines: Set<string>; uses: Map<string, number[]> }>();
+/** Per original text: its non-blank normalised lines (text → rows), and the names that occur on them (token → rows). */
+const cache = new WeakMap<Lines, { lines: Map<string, number[]>; uses: Map<string, number[]> }>();
 
-function originalIndex(orig: Lines): { lines: Set<string>; uses: Map<string, number[]> } {
+function originalIndex(orig: Lines): { lines: Map<string, number[]>; uses: Map<string, number[]> } {
   let c = cache.get(orig);
   if (!c) {
-    c = { lines: new Set(), uses: new Map() };
+    c = { lines: new Map(), uses: new Map() };
     for (let y = 0; y < orig.text.length; y++) {
       if (orig.blank[y]) continue;
-      c.lines.add(orig.norm[y]!);
+      const at = c.lines.get(orig.norm[y]!);
+      if (at) at.push(y);
+      else c.lines.set(orig.norm[y]!, [y]);
       for (const t of new Set(tokens(orig.norm[y]!))) {
         const rows = c.uses.get(t);
         if (rows) rows.push(y);
@@ -50,41 +117,80 @@ function originalIndex(orig: Lines): { lines: Set<string>; uses: Map<string, num
   return c;
 }
 
-/** Rows x of `l` whose tokens hold `name` (x ≠ skip), as the line with `name` put back to `back`. */
-function linesNaming(l: Lines, name: string, back: string, skip: number): string[] {
-  const out: string[] = [];
+/** Rows x of `l` (x ≠ skip) that name the new name of `change`, each with its line with the old name put back. */
+function linesNaming(l: Lines, change: NameChange, skip: number): Array<{ x: number; back: string }> {
+  const out: Array<{ x: number; back: string }> = [];
+  const { names, back } = putBack(change);
   for (let x = 0; x < l.text.length; x++) {
-    if (x === skip || l.blank[x] || !l.norm[x]!.includes(name)) continue;
-    const ts = tokens(l.norm[x]!);
-    if (!ts.includes(name)) continue;
-    out.push(l.norm[x]!.replace(new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'), back));
+    if (x === skip || l.blank[x] || !names(l.norm[x]!)) continue;
+    out.push({ x, back: back(l.norm[x]!) });
   }
   return out;
+}
+
+/** Per update: the normalised lines its segments show. */
+const shownCache = new WeakMap<ReadonlyArray<{ lines: Lines }>, Set<string>>();
+
+function shownLines(segments: ReadonlyArray<{ lines: Lines }>): Set<string> {
+  let set = shownCache.get(segments);
+  if (!set) {
+    set = new Set();
+    for (const seg of segments) for (let x = 0; x < seg.lines.text.length; x++) if (!seg.lines.blank[x]) set.add(seg.lines.norm[x]!);
+    shownCache.set(segments, set);
+  }
+  return set;
+}
+
+/**
+ * Update row x (naming `to`, an original line with `from` put back) sits right next to another such
+ * line whose original is not that line's neighbour in the original: two lines copied for the new name
+ * from places apart and written together (`given Decoder[Refunded]` over `given Encoder[Refunded]`,
+ * copied from `…Decoder[Purchased]` and `…Encoder[Purchased]` three lines apart). A rename carried
+ * through leaves each line where its original stood, so adjacent renamed lines have adjacent originals.
+ */
+export function copiedApart(l: Lines, x: number, orig: Lines, change: NameChange): boolean {
+  const { names, back } = putBack(change);
+  const { lines } = originalIndex(orig);
+  const rows = (y: number): number[] => lines.get(back(l.norm[y]!)) ?? [];
+  const mine = rows(x);
+  for (const dir of [-1, 1] as const) {
+    const n = solidRow(l, x, dir);
+    if (n < 0 || !names(l.norm[n]!)) continue;
+    const theirs = rows(n);
+    if (theirs.length === 0) continue;
+    if (!mine.some((y) => { const m = solidRow(orig, y, dir); return m >= 0 && theirs.includes(m); })) return true;
+  }
+  return false;
 }
 
 /**
  * Update row i of segment lines `s` changes one name of original row j (`from` → `to`), and the
  * update brings `to` in as a new name beside `from`: some other update line names `to` and is no
  * original line with `from` put back (new code using the new name), no update line is such an
- * original line (the rename carried through), and `from` is named on original lines other than j (the
+ * original line standing where it stood (the rename carried through), and `from` is named on original lines other than j (the
  * old name has uses that the new one does not take over). Then row i is a new sibling of row j.
  */
 export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): boolean {
   const segments = updateOf.get(s);
   if (!segments) return false;
-  const change = renamedToken(orig.norm[j]!, s.norm[i]!);
+  const change = renamedForms(orig.norm[j]!, s.norm[i]!);
   if (!change) return false;
   const { from, to } = change;
   const { lines, uses } = originalIndex(orig);
   if (uses.has(to)) return false;
   if (!(uses.get(from) ?? []).some((y) => y !== j)) return false;
+  const shown = shownLines(segments);
   let fresh = 0;
   let carried = false;
   for (const seg of segments) {
-    for (const back of linesNaming(seg.lines, to, from, seg.lines === s ? i : -1)) {
-      // An original line with `from` put back: the rename is carried through.
+    for (const { x, back } of linesNaming(seg.lines, change, seg.lines === s ? i : -1)) {
       if (!lines.has(back)) fresh++;
-      else carried = true;
+      // An original line with `from` put back is the rename carried through, unless the update also
+      // shows that original as it is (a copy beside it: both names live on) or the line is one of
+      // several copied together from places apart (`copiedApart`): a new variant threaded through.
+      // Neither is evidence of a new name by itself: one caller switched beside a new import
+      // written under the old one is a switch.
+      else if (!shown.has(back) && !copiedApart(seg.lines, x, orig, change)) carried = true;
     }
   }
   return !carried && fresh > 0;
@@ -104,7 +210,7 @@ export function newSiblingHead(s: Lines, h: number, orig: Lines): boolean {
   if (found === undefined) {
     found = false;
     if (updateOf.has(s)) {
-      for (let y = 0; y < orig.text.length && !found; y++) if (!orig.blank[y] && renamedToken(orig.norm[y]!, s.norm[h]!) && newNameBesideOld(s, h, orig, y)) found = true;
+      for (let y = 0; y < orig.text.length && !found; y++) if (!orig.blank[y] && renamedForms(orig.norm[y]!, s.norm[h]!) && newNameBesideOld(s, h, orig, y)) found = true;
     }
     memo.set(h, found);
   }

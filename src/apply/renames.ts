@@ -4,6 +4,7 @@
 // edited: a segment with no exact anchor is placed on it. One pass over each text; original lines
 // are looked up by their shape with names blanked out.
 import type { MergeContext } from './merge-context.js';
+import { copiedApart } from './new-name-evidence.js';
 
 const NAME = /[A-Za-z_$][\w$]*/g;
 const HOLE = '\u0001';
@@ -56,7 +57,8 @@ export function renamedLines(ctx: MergeContext): Map<number, Array<[number, numb
         }
         if (ok && from) hits.push([j, from, to]);
       }
-      if (hits.length === 1) found.push([k, i, hits[0]![0], hits[0]![1], hits[0]![2]]);
+      // Lines copied for the new name from places apart and written together are a new variant's, not a rename (new-name-evidence.ts).
+      if (hits.length === 1 && !copiedApart(seg.lines, i, o, { from: hits[0]![1], to: hits[0]![2] })) found.push([k, i, hits[0]![0], hits[0]![1], hits[0]![2]]);
     });
   });
   // One old name goes to one new name across the update, shown at its definition and uses: a
