@@ -16,6 +16,20 @@ export function bracketDelta(t: string): number {
   return d;
 }
 
+/**
+ * Net curly braces of a line, quotes not read: blocks only. `)` ends a shell case pattern and a
+ * regex's quote would open a string for a quote-aware count; braces inside strings (`"{}"`) pair up.
+ */
+export function braceDelta(t: string): number {
+  let d = 0;
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 123) d++;
+    else if (c === 125) d--;
+  }
+  return d;
+}
+
 /** A Rust lifetime (`<'_>`, `&'a str`, `'static>`): an apostrophe that opens no quoted text. */
 const RUST_LIFETIME = /^(?:[<&]'[A-Za-z_]\w*(?![\w'])|.'[A-Za-z_]\w*>)/;
 

@@ -7,7 +7,7 @@
 // Computed from the original, the update, the instruction and the output alone (an LCS alignment of
 // the original's non-blank lines against the output's), so it serves both as the merge's final pass
 // (restoreLost puts unlicensed lines back) and as the test oracle.
-import { bracketDelta, closesAt } from './brackets.js';
+import { braceDelta, bracketDelta, closesAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { separatorChanged, withoutSeparator } from './member-separators.js';
@@ -360,9 +360,17 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
   // function's head); the update must show as many boundaries of its own between the anchors.
   const bound = Math.min(p >= 0 ? orig.indent[p]! : 0, q < N ? orig.indent[q]! : 0);
   const shallow = missing.filter((j) => orig.indent[j]! < bound).length;
+  // Brackets the gap leaves open or closes (the `}` ending p's blocks, then whole definitions up to q)
+  // must be left open or closed by the update's own lines between the anchors as well: a gap that is
+  // not balanced the way the new lines are is not a run the update closes over but the rest of p's
+  // block, which a snippet that stops without its closers (a fragment) never showed.
+  const gapDelta = missing.reduce((d, j) => d + braceDelta(orig.text[j]!), 0);
   const blockOk = (seg: Segment, i1: number, i2: number): boolean => {
-    if (shallow === 0) return true;
     const l = seg.lines;
+    let shownDelta = 0;
+    for (let x = Math.max(0, i1 + 1); x < i2; x++) if (!l.blank[x]) shownDelta += braceDelta(l.text[x]!);
+    if (shownDelta !== gapDelta) return false;
+    if (shallow === 0) return true;
     const ub = Math.min(i1 >= 0 ? l.indent[i1]! : 0, i2 < l.text.length ? l.indent[i2]! : 0);
     let shown = 0;
     for (let x = Math.max(0, i1 + 1); x < i2; x++) if (!l.blank[x] && l.indent[x]! < ub) shown++;
@@ -424,6 +432,13 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
     }
   }
   return false;
+}
+
+/** Curly braces opened before each row (the running sum of braceDelta). */
+function bracketDepths(text: readonly string[]): number[] {
+  const depth = [0];
+  for (let r = 0; r < text.length; r++) depth.push(depth[r]! + braceDelta(text[r]!));
+  return depth;
 }
 
 /** The original row of a line the original has once, or undefined. */
@@ -773,6 +788,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const K = out.text.length;
   const anchors: Array<[number, number]> = [[-1, -1], ...pairs.map(([a, b]) => [oIdx[a]!, kIdx[b]!] as [number, number]), [N, K]];
   const licensed: Record<LossRule, number> = { replaced: 0, 'between-anchors': 0, instructed: 0 };
+  const origDepth = bracketDepths(orig.text);
+  const outDepth = bracketDepths(out.text);
   const gaps: Gap[] = [];
   const kept = new Uint8Array(N);
   for (const [a] of pairs) kept[oIdx[a]!] = 1;
@@ -844,6 +861,10 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
         // A line still holding an inline marker of the update's own is no edit of j (it was not expanded).
         if (unexpandedInline(view, out.norm[k]!)) continue;
+        // Nor is a line the output still holds inside a block the gap closes before j (a new match arm
+        // after p, then `}` `}` `}` and a whole impl down to j): j lies outside it. (A line the output
+        // holds deeper than j stood, with j a sibling of p, is a run wrapped in a new block: not this.)
+        if (p >= 0 && origDepth[j]! - origDepth[p + 1]! < Math.min(0, outDepth[k]! - outDepth[kp + 1]!)) continue;
         // So is any member's: `"401": {…}` → `"401": {…},` (a member appended after it) though another member reads so.
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) && !separatorChanged(orig.norm[j]!, out.norm[k]!) &&
           !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!))) && !keyEditedAtPath(orig, j, out, k)) continue;

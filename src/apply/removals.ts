@@ -141,7 +141,12 @@ export function removalScopes(instruction: string | null): Map<string, string> {
  * the names after a place word say where it goes from, not what goes.
  */
 function removalPhrase(rest: string): string {
-  const what = rest.split(/\b(?:and|then|but)\s+(?:update|add|change|rename|make|fix|modify|set|use|replace|move|keep|bump|increase|decrease|edit|adjust|return|log|call)\b/i)[0]!;
+  // A name after "by" / "because" / "instead of" (or in an aside saying what holds "now") is what takes the removed thing's place or the reason,
+  // not a target ("drop the reducer (priority is set by saveTodo now)"): an aside holding such a word
+  // goes whole, and the phrase ends at one. An aside that only lists names ("the pads (`padLeft`,
+  // `padRight`)") stays.
+  const plain = rest.replace(/\([^()]*\b(?:by|because|since|instead|favou?r|now|replaced|superseded)\b[^()]*\)/gi, ' ').split(/\s(?:by|because|since|instead of)\s/i)[0]!;
+  const what = plain.split(/\b(?:and|then|but)\s+(?:update|add|change|rename|make|fix|modify|set|use|replace|move|keep|bump|increase|decrease|edit|adjust|return|log|call)\b/i)[0]!;
   return what.split(/\s(?:from|in|inside|within)\s/i)[0]!;
 }
 
