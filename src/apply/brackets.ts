@@ -5,6 +5,12 @@
 /** The closing bracket of each opening one. */
 export const CLOSING_BRACKET: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}' };
 
+/** A (normalized, trimmed) line that starts by closing a bracket: `}`, `})`, `]`, `) {`. */
+export function startsWithCloser(t: string): boolean {
+  return CLOSER_FIRST.test(t);
+}
+const CLOSER_FIRST = /^[)}\]]/;
+
 /** Net brackets a line opens (strings not skipped: code lines rarely hold unbalanced ones in quotes). */
 export function bracketDelta(t: string): number {
   let d = 0;

@@ -7,13 +7,14 @@
 // opener's level after it.
 import { CLOSER_LINE, solidRow, type Lines } from './lines.js';
 import type { Segment } from './merge-context.js';
+import { startsWithCloser } from './brackets.js';
 
 /**
  * `)` → `),`, `}` → `};`: the same closing line with a separator added or dropped (an item added after
  * the list it closes) is that line edited, rule (a), though closers are too weak to be edits by text.
  */
 export function closerRepunctuated(a: string, b: string): boolean {
-  if (a === b || !/^[)}\]]/.test(a) || !/^[)}\]]/.test(b)) return false;
+  if (a === b || !startsWithCloser(a) || !startsWithCloser(b)) return false;
   const base = a.replace(/[,;]$/, '');
   if (base === b.replace(/[,;]$/, '')) return true;
   // `}` → `} ~ healthRoute`, `});` → `}).catch(fail);`: the block still closes there, more follows.

@@ -9,6 +9,7 @@
 //   carry (`"File" sink }` → `},` before a new `{ "Name": "Seq" … }`).
 import { indentLength, type Lines } from './lines.js';
 import { commentBody } from './markers.js';
+import { startsWithCloser } from './brackets.js';
 
 const SEPARATOR = /[,;]$/;
 
@@ -46,7 +47,6 @@ function hasComment(norm: string): boolean {
 }
 
 /** A row that closes a list: a closing bracket first (`]`, `},`, `}.freeze`, `);`). */
-const CLOSES = /^[)}\]]/;
 
 /**
  * Original row j ends the last member of a comma-separated list: no separator of its own, the next
@@ -58,7 +58,7 @@ function lastMemberEnd(o: Lines, j: number): boolean {
   if (!t || SEPARATOR.test(t) || /[[({:=]$/.test(t) || hasComment(t)) return false;
   let n = j + 1;
   while (n < o.text.length && o.blank[n]) n++;
-  if (n >= o.text.length || !CLOSES.test(o.norm[n]!) || o.indent[n]! >= o.indent[j]!) return false;
+  if (n >= o.text.length || !startsWithCloser(o.norm[n]!) || o.indent[n]! >= o.indent[j]!) return false;
   const first = memberStart(o, j);
   let p = first - 1;
   while (p >= 0 && o.blank[p]) p--;
@@ -67,7 +67,7 @@ function lastMemberEnd(o: Lines, j: number): boolean {
 
 /** The first row of the member whose last row is j: j itself, or the opener a closer row j pairs with. */
 function memberStart(o: Lines, j: number): number {
-  if (!CLOSES.test(o.norm[j]!)) return j;
+  if (!startsWithCloser(o.norm[j]!)) return j;
   for (let y = j - 1; y >= 0; y--) {
     if (o.blank[y] || o.indent[y]! > o.indent[j]!) continue;
     return o.indent[y] === o.indent[j] && /[[({]$/.test(o.norm[y]!) ? y : j;
@@ -89,7 +89,7 @@ export function carrySeparators<L extends SourcedLine>(out: L[], o: Lines): void
     const next = out[n];
     if (!next || next.from !== undefined) continue;
     const t = next.text.trim();
-    if (indentLength(next.text) !== indentLength(out[x]!.text) || CLOSES.test(t) || commentBody(t) !== null) continue;
+    if (indentLength(next.text) !== indentLength(out[x]!.text) || startsWithCloser(t) || commentBody(t) !== null) continue;
     out[x] = { ...out[x]!, text: `${out[x]!.text},` };
   }
 }

@@ -6,7 +6,7 @@ import { hoistedHeadPair } from './hoisted-declaration.js';
 import { markedBodyEnd } from './marked-body.js';
 import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
-import { bracketDelta } from './brackets.js';
+import { bracketDelta, startsWithCloser } from './brackets.js';
 import { closerResume, dropNewBlockClosers, tailPairs } from './closer-resume.js';
 import { carrySeparators, separatorChanged, separatorDroppedBeforeMarker } from './member-separators.js';
 import { blockPairs, withoutClosers, type BlockPairs } from './new-block-closers.js';
@@ -512,7 +512,7 @@ function balanceCloser(s: Lines, o: Lines, first: [number, number], i: number, j
  * another block's closing line.
  */
 function codeCloserMismatch(s: Lines, o: Lines, last: number, y: number, j: number): boolean {
-  return y !== j && !/^[)}\]]/.test(s.norm[last]!) && withoutClosers(s.norm[last]!) !== withoutClosers(o.norm[y]!);
+  return y !== j && !startsWithCloser(s.norm[last]!) && withoutClosers(s.norm[last]!) !== withoutClosers(o.norm[y]!);
 }
 
 /**
@@ -524,7 +524,7 @@ function codeCloserMismatch(s: Lines, o: Lines, last: number, y: number, j: numb
 function closesOuterBlock(s: Lines, i: number, c: number): boolean {
   for (let x = i; x < c; x++) {
     if (s.blank[x] || s.indent[x]! > s.indent[c]!) continue;
-    if (/^[)}\]]/.test(s.norm[x]!) || /^(?:else|elsif|elif|else if|rescue|ensure|except|catch|finally|when|case|default)\b/.test(s.norm[x]!)) continue;
+    if (startsWithCloser(s.norm[x]!) || /^(?:else|elsif|elif|else if|rescue|ensure|except|catch|finally|when|case|default)\b/.test(s.norm[x]!)) continue;
     return false;
   }
   return true;
@@ -583,7 +583,7 @@ function closeIndentedBlock(seg: Segment, o: Lines, pairs: Array<[number, number
   // Bracket languages close the block with a line of their own (`};` after `private:`): not ours.
   for (let y = end; y < o.text.length; y++) {
     if (o.blank[y] || o.indent[y]! > o.indent[hj]!) continue;
-    if (o.weak[y] && /^[)}\]]/.test(o.norm[y]!)) return end;
+    if (o.weak[y] && startsWithCloser(o.norm[y]!)) return end;
     break;
   }
   // Only when the segment ends in rewritten code back at the body's first level: a segment that

@@ -4,7 +4,7 @@
 // original's next `}` (that would replace the original lines up to it, or stop the segment there).
 // Closers are matched by structure: a segment closer and an original closer are the same line only
 // when the segment line that opens the one stands for the original line that opens the other.
-import { codeBracketDelta, openedAt } from './brackets.js';
+import { codeBracketDelta, openedAt, startsWithCloser } from './brackets.js';
 import type { Lines } from './lines.js';
 
 export interface BlockPairs {
@@ -33,7 +33,7 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
     while (p >= 0 && CONTINUATION.test(s.norm[p]!)) {
       let q = p - 1;
       while (q >= 0 && s.blank[q]) q--;
-      if (q < 0 || s.indent[q] !== s.indent[p] || !/^[)}\]]/.test(s.norm[q]!)) break;
+      if (q < 0 || s.indent[q] !== s.indent[p] || !startsWithCloser(s.norm[q]!)) break;
       const r = head(openedAt(s.text, q, 0, codeBracketDelta));
       if (r < 0) break;
       p = r;
@@ -60,7 +60,7 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
     },
     closesOtherBlock(x, y) {
       // A line with code before its closers, its closers edited (Lisp's `{:status :ok}))` → `{:status :ok})`), is that code's line.
-      if (!/^[)}\]]/.test(s.norm[x]!) && s.norm[x] !== o.norm[y] && withoutClosers(s.norm[x]!) === withoutClosers(o.norm[y]!)) return false;
+      if (!startsWithCloser(s.norm[x]!) && s.norm[x] !== o.norm[y] && withoutClosers(s.norm[x]!) === withoutClosers(o.norm[y]!)) return false;
       const p = opener(x);
       if (p < 0) return false;
       if (o.blank[y]) return true;
@@ -98,7 +98,7 @@ function allmanHead(s: Lines, p: number): number {
   if (p < 0 || s.norm[p] !== '{') return p;
   let q = p - 1;
   while (q >= 0 && s.blank[q]) q--;
-  return q >= 0 && s.indent[q] === s.indent[p] && !/^[)}\]]/.test(s.norm[q]!) ? q : p;
+  return q >= 0 && s.indent[q] === s.indent[p] && !startsWithCloser(s.norm[q]!) ? q : p;
 }
 
 /** A line's code without the closers and separators that end it. */

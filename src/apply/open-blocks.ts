@@ -3,7 +3,7 @@
 // from the block they opened: the update is written in file order up to it, whatever its own
 // lines copy from elsewhere (set j js01, set h go02). Used by the hunk ordering (merge-fast.ts
 // fileOrder, hunk-order.ts): such a segment travels with the one before it.
-import { codeBracketDelta } from './brackets.js';
+import { codeBracketDelta, startsWithCloser } from './brackets.js';
 import { CLOSER_LINE, solidRow } from './lines.js';
 import type { MergeContext } from './merge-context.js';
 
@@ -12,7 +12,7 @@ export function continuesOpenBlock(ctx: MergeContext, k: number): boolean {
   const l = ctx.segments[k]!.lines;
   let f = 0;
   while (f < l.text.length && l.blank[f]) f++;
-  if (f >= l.text.length || !/^[)}\]]/.test(l.norm[f]!)) return false;
+  if (f >= l.text.length || !startsWithCloser(l.norm[f]!)) return false;
   let depth = 0;
   for (let q = 0; q < k; q++) for (const t of ctx.segments[q]!.lines.text) depth += codeBracketDelta(t);
   return depth > 0;

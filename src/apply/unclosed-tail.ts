@@ -9,7 +9,7 @@
 // Only when the snippet ends with new code inside the innermost block (not with an original line,
 // where a model that stops has only stopped, and not with the opening line itself, which is an
 // edited header), and no marker follows its last line.
-import { CLOSING_BRACKET, closesAt, forEachCodeBracket } from './brackets.js';
+import { CLOSING_BRACKET, closesAt, forEachCodeBracket, startsWithCloser } from './brackets.js';
 import { normalize, splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { openKeywordBlocks } from './keyword-blocks.js';
@@ -81,7 +81,7 @@ function originalClosers(text: readonly string[], norm: readonly string[]): Map<
       }
     });
     // A line that only closes (`});`): what it closes, keyed by the opener's brackets.
-    if (closed.length === 0 || !/^[)}\]]/.test(norm[y]!)) continue;
+    if (closed.length === 0 || !startsWithCloser(norm[y]!)) continue;
     const opener = closed[0]!.line;
     if (closed.some((o) => o.line !== opener)) continue;
     const seq = closed.map((o) => CLOSING_BRACKET[o.c]!).join('');
