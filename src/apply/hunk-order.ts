@@ -66,6 +66,11 @@ function backwardCut(ctx: MergeContext, k: number, ranges: ReadonlyArray<[number
     shown ||= !l.blank[i - 1];
     if (!shown || !l.blank[i - 1] || l.blank[i]) continue;
     const own = alone(0, i);
+    // Its anchors must start where it starts (`impl Client {` shown): a new function whose body
+    // copies a line from further down is no hunk of that place (set bk go16).
+    let first = 0;
+    while (l.blank[first]) first++;
+    if (own.length > 0 && own[0]![0] !== first) continue;
     // Without such lines of its own the part before goes on inside that block; the part after leaves it.
     const at = own.length > 0 ? own[0]![1] : l.indent[i]! <= openerIndent ? before : null;
     if (at === null) continue;

@@ -6,7 +6,10 @@
 // sibling lines and the marker after them is layout where the original goes on without one
 // (marker-blanks.ts). Revealed by Rust, C# and TSX cases of the round be-bi (bf rs05, bg cs02,
 // be tsx01); the guards are Rust, Python, TypeScript and JavaScript, with two controls.
-import { describe, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, it } from 'vitest';
+import { ensureGrammar } from '../../src/apply/syntax/grammars.js';
 import { lines, mergedEverywhere } from './judged.js';
 
 const rsStruct = (extra: string[]): string[] => ['pub struct Cache {', '    capacity: usize,', '    entries: HashMap<String, Vec<u8>>,', ...extra, '}', ''];
@@ -52,6 +55,14 @@ const commentCode = lines(['export class Cart {', '  private items = new Map<str
 const commentUpdate = lines(tsAdd(tsGuard));
 const commentExpected = lines(['export class Cart {', '  private items = new Map<string, number>();', '', ...tsAdd(tsGuard), '}']);
 
+// Control (set bk go16, read from its committed case): a new function first, its body copying a
+// line of one further down, then an existing function rewritten, no markers: no backward hunk.
+const go16 = join('bench/apply/external-2026-11-28bk/go16-spaces-snippet-into-tabs-file-replace-and-add');
+const caseFile = (f: string): string => readFileSync(join(go16, f), 'utf8');
+beforeAll(async () => {
+  await ensureGrammar('go');
+});
+
 describe('orderx2: hunks out of file order', () => {
   it('a paragraph going back to a struct above, after the new method closing its impl, goes there (Rust)', () => mergedEverywhere(rsCode, rsUpdate, rsExpected));
   it('a dataclass shown after a method under its class, with no marker between, goes above (Python)', () => mergedEverywhere(pyCode, pyUpdate, pyExpected));
@@ -59,4 +70,6 @@ describe('orderx2: hunks out of file order', () => {
   it('the blank line between a new import and the marker after it is layout (JavaScript)', () => mergedEverywhere(jsCode, jsUpdate, jsExpected));
   it('control: a new function copying an earlier one stays after the edited function it follows', () => mergedEverywhere(copyCode, copyUpdate, copyExpected));
   it('control: a code comment opening with `before` and ending with a colon stays', () => mergedEverywhere(commentCode, commentUpdate, commentExpected));
+  it('control: a new function copying a line from below, then an edited function, stays in update order (Go, bk go16)', () =>
+    mergedEverywhere(caseFile('original'), caseFile('update'), caseFile('expected')));
 });
