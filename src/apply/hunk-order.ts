@@ -5,7 +5,7 @@
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
 import { fastChains, segmentPlace } from './merge-fast.js';
 import type { MergeContext, Segment } from './merge-context.js';
-import { sliceLines } from './lines.js';
+import { sliceLines, solidRow } from './lines.js';
 import { continuesOpenBlock, resumesInsideOpener } from './open-blocks.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
@@ -61,15 +61,13 @@ function backwardCut(ctx: MergeContext, k: number, ranges: ReadonlyArray<[number
   // The line the segment before ends on, when this one goes on inside its block (open-blocks.ts).
   const opener = resumesInsideOpener(ctx, k);
   const openerIndent = opener < 0 ? -1 : ctx.segments[k - 1]!.lines.indent[opener]!;
-  let shown = false;
-  for (let i = 1; i < n; i++) {
-    shown ||= !l.blank[i - 1];
-    if (!shown || !l.blank[i - 1] || l.blank[i]) continue;
+  const first = solidRow(l, -1, 1);
+  if (first < 0) return -1;
+  for (let i = first + 2; i < n; i++) {
+    if (!l.blank[i - 1] || l.blank[i]) continue;
     const own = alone(0, i);
     // Its anchors must start where it starts (`impl Client {` shown): a new function whose body
     // copies a line from further down is no hunk of that place (set bk go16).
-    let first = 0;
-    while (l.blank[first]) first++;
     if (own.length > 0 && own[0]![0] !== first) continue;
     // Without such lines of its own the part before goes on inside that block; the part after leaves it.
     const at = own.length > 0 ? own[0]![1] : l.indent[i]! <= openerIndent ? before : null;

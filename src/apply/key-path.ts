@@ -3,8 +3,7 @@
 // line whose text the original has only inside blocks of other names (line-identity.ts `sameOwner`,
 // compared header by header up the key path) is new text where the update writes it, so it may be
 // the edit of the line it replaces at its own key path; a copy of a line from the same block is not.
-import type { Lines } from './lines.js';
-import { assignmentKey } from './lines.js';
+import { assignmentKey, type Lines } from './lines.js';
 import { sameOwner } from './line-identity.js';
 import { rowsOf } from './merge-context.js';
 

@@ -10,7 +10,7 @@
 import { blockEnd } from './removals.js';
 import { lineIdentity, ownerRow } from './line-identity.js';
 import { rowIdentity } from './block-names.js';
-import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, tokens, type Lines } from './lines.js';
+import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, sharedEnds, tokens, type Lines } from './lines.js';
 import { elementParts } from './element-content.js';
 import { extendedInPlace } from './extended-line.js';
 import { editsSharedPart } from './shared-part-edit.js';
@@ -18,11 +18,7 @@ import { soleMemberRewritten } from './sole-member.js';
 
 /** Tokens two lines share at their start and at their end (not overlapping). */
 export function ends(a: string[], b: string[]): number {
-  const n = Math.min(a.length, b.length);
-  let pre = 0;
-  while (pre < n && a[pre] === b[pre]) pre++;
-  let suf = 0;
-  while (suf < n - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const [pre, suf] = sharedEnds(a, b);
   return pre + suf;
 }
 

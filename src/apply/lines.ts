@@ -50,6 +50,16 @@ export function solidRow(l: Lines, x: number, dir: 1 | -1): number {
   return -1;
 }
 
+/** How many items `a` and `b` share at their start, and then at their end (the two runs do not overlap). */
+export function sharedEnds<T>(a: ArrayLike<T>, b: ArrayLike<T>): [pre: number, suf: number] {
+  const n = Math.min(a.length, b.length);
+  let pre = 0;
+  while (pre < n && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < n - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  return [pre, suf];
+}
+
 /** The nearest row from x (exclusive) in direction dir that is neither blank nor weak, or -1. */
 export function strongRow(l: Lines, x: number, dir: 1 | -1): number {
   for (let y = x + dir; y >= 0 && y < l.text.length; y += dir) if (!l.blank[y] && !l.weak[y]) return y;

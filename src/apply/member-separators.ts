@@ -46,8 +46,6 @@ function hasComment(norm: string): boolean {
   return COMMENT_START.test(norm.replace(QUOTED, '""'));
 }
 
-/** A row that closes a list: a closing bracket first (`]`, `},`, `}.freeze`, `);`). */
-
 /**
  * Original row j ends the last member of a comma-separated list: no separator of its own, the next
  * content row closes the list at a shallower indentation, and the member before it (the row above

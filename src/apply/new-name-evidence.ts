@@ -5,7 +5,7 @@
 // name where the old one stood (callers, registrations), while a new sibling brings the new name in
 // on new lines (`group.MapPut(…, Complete)` beside the kept `group.MapDelete(…, Delete)`, a new
 // `const TODO_RENAMED = …` beside `TODO_REMOVED`'s) and leaves the old name's other uses alone.
-import { soleTokenChange, solidRow, tokens, type Lines } from './lines.js';
+import { sharedEnds, soleTokenChange, solidRow, tokens, type Lines } from './lines.js';
 
 /** Each segment's lines → the segments of the update it was cut from (registered by splitUpdate). */
 const updateOf = new WeakMap<Lines, ReadonlyArray<{ lines: Lines }>>();
@@ -52,10 +52,7 @@ function renamedForms(old: string, norm: string): NameChange | null {
 
 /** What tells `x` from `y` once their common start and end are cut off (`OrderShipped`, `OrderCancelled` → `Shipp`, `Cancell`), or null when either part is shorter than 2. */
 function changedPart(x: string, y: string): [string, string] | null {
-  let p = 0;
-  while (p < x.length && p < y.length && x[p] === y[p]) p++;
-  let q = 0;
-  while (q < x.length - p && q < y.length - p && x[x.length - 1 - q] === y[y.length - 1 - q]) q++;
+  const [p, q] = sharedEnds(x, y);
   const cx = x.slice(p, x.length - q);
   const cy = y.slice(p, y.length - q);
   return cx.length < 2 || cy.length < 2 ? null : [cx, cy];
@@ -232,9 +229,8 @@ export function copiesOtherLine(orig: Lines, j: number, r: string): boolean {
   if (olds.length === 0) return false;
   for (const to of tr) {
     if (!NAME.test(to) || uses.has(to)) continue;
-    const word = new RegExp(`(?<![\\w$])${to.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
     for (const from of olds) {
-      const back = r.replace(word, from);
+      const back = putBack({ from, to }).back(r);
       if (back !== oj && lines.has(back)) return true;
     }
   }

@@ -8,7 +8,7 @@
 //   substance that no other original line holds, stayed (`colour: "dark red",` → `color: "dark red",`).
 //   A value such as `true` or `0` says nothing: a new setting next to an old one shares it easily.
 import { ownerRow, sameOwner } from './line-identity.js';
-import { assignmentKey, soleTokenChange, tokens, type Lines } from './lines.js';
+import { assignmentKey, sharedEnds, soleTokenChange, tokens, type Lines } from './lines.js';
 import { removalEnd } from './removals.js';
 
 /** Parts of a name: camelCase humps and snake/kebab words, lower-cased (`getQty` → get, qty). */
@@ -49,10 +49,7 @@ function renamedParts(old: string, norm: string): PartRename[] {
   const pa = nameParts(a[k]!);
   const pb = nameParts(b[k]!);
   const found: PartRename[] = [];
-  let pre = 0;
-  while (pre < pa.length && pre < pb.length && pa[pre] === pb[pre]) pre++;
-  let suf = 0;
-  while (suf < pa.length - pre && suf < pb.length - pre && pa[pa.length - 1 - suf] === pb[pb.length - 1 - suf]) suf++;
+  const [pre, suf] = sharedEnds(pa, pb);
   const from = pa.slice(pre, pa.length - suf);
   const to = pb.slice(pre, pb.length - suf);
   if (from.length === 1 && to.length === 1 && from[0]!.length >= 2) found.push({ from, to });

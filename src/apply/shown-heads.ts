@@ -8,7 +8,7 @@
 // (merge-context.ts `headerOf` reads one segment only; a head shown, then a marker, then the child
 // edited is how models write an edit under one of several parents.)
 import type { Segment } from './merge-context.js';
-import type { Lines } from './lines.js';
+import { solidRow, type Lines } from './lines.js';
 import { headDepth } from './flat-sections.js';
 
 /** A line of the update: segment index and row in that segment's lines. */
@@ -69,7 +69,7 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
     // original has stands, at one of its places, under those same heads (`e2e:`, its `runs-on:`,
     // `steps:`, a marker, then `- name: Run e2e`): the original agrees the marker stays inside the
     // head. (Any hunk inside a head of its own, ending on a body line, made a generated edit lossy.)
-    const endsOnHead = top !== undefined && top.at[0] === k && top.at[1] === lastSolid(l) && isHead(l.norm[top.at[1]]!);
+    const endsOnHead = top !== undefined && top.at[0] === k && top.at[1] === solidRow(l, l.text.length, -1) && isHead(l.norm[top.at[1]]!);
     const confirmed = !headsOnly && endsOnHead && m !== null && top.indent < m && placedUnder !== undefined && k + 1 < segments.length &&
       placedUnder(stack.map((e) => e.at).reverse(), segments[k + 1]!.lines, top.indent);
     if (m === null || !top || top.at[0] !== k || top.indent >= m || !(headsOnly || confirmed)) stack.length = 0;
@@ -89,10 +89,4 @@ export type PlacedUnder = (heads: UpdateRow[], next: Lines, depth: number) => bo
 /** The head of update line (k, i) across markers, or null. */
 export function headAcross(segments: readonly Segment[], k: number, i: number, isHead: (norm: string) => boolean, placedUnder?: PlacedUnder): UpdateRow | null {
   return crossMarkerHeads(segments, isHead, placedUnder)[k]?.[i] ?? null;
-}
-
-function lastSolid(l: Lines): number {
-  let y = l.text.length - 1;
-  while (y >= 0 && l.blank[y]) y--;
-  return y;
 }
