@@ -29,7 +29,7 @@ import { parsingAlternative, type Alternative } from './parsing-alternative.js';
 import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 import { topLocatedUpdate } from './top-location.js';
 import { keptAlignment } from './kept-alignment.js';
-import { leftOutComments, withCommentsKept } from './left-out-comments.js';
+import { commentsBesideEdits, leftOutComments, withCommentsBeside, withCommentsKept } from './left-out-comments.js';
 import { withEditedDefinitionDocs } from './edited-definition-docs.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
@@ -156,7 +156,10 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
  * Original comments the result drops only because the update shows the lines around them adjacent
  * (left-out-comments.ts): `fast` keeps its reading and reports it; `large` and `auto` keep them.
  */
-function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, r: MergeResult): MergeResult {
+function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, merged: MergeResult): MergeResult {
+  // Comments that went from beside the hunk's own edit are written back in every mode.
+  const beside = merged.content === '' ? [] : commentsBesideEdits(sent.code, sent.update, sent.instruction, merged.content);
+  const r = beside.length === 0 ? merged : { ...merged, content: withCommentsBeside(sent.code, merged.content, beside) };
   const stretches = leftOutComments(sent.code, sent.update, sent.instruction, r.content);
   if (stretches.length === 0) return r;
   const rows = stretches.flatMap((s) => s.rows);
