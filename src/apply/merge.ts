@@ -17,7 +17,7 @@ import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { placeNewDefinition } from './new-definition.js';
 import { renamedOriginal, renameKeptLines, renameTokens } from './instructed-rename.js';
-import { readsAsWholeFile, restoreLost } from './loss.js';
+import { readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
 import { asksForRemoval, instructedRemovals, removalTargets, removeInstructed } from './removals.js';
@@ -143,7 +143,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode))));
+  const result = reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode)))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -172,6 +172,22 @@ function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, merged: MergeRes
     confidence: Math.min(r.confidence, LEFT_OUT_COMMENTS_CONFIDENCE),
     ambiguities: [...r.ambiguities, note],
   };
+}
+
+/** A result that drops original lines only because the update shows their neighbours adjacent is at most this sure of itself. */
+const ADJACENCY_REMOVAL_CONFIDENCE = 0.8;
+
+/**
+ * Original lines dropped by adjacency where nothing tells a run left out from one deleted
+ * (loss.ts `removedByAdjacency`): the deletion stands, as most such edits mean it, but is not
+ * silent: the report names the lines and the confidence drops below 1. A whole new file is exempt.
+ */
+function reportAdjacencyRemovals(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const rows = removedByAdjacency(sent.code, sent.update, sent.instruction, r.content);
+  if (rows.length === 0) return r;
+  const note = `removed ${rows.length} original line(s) (${describeLines(rows)}) because the update shows the lines around them adjacent: review`;
+  return { ...r, confidence: Math.min(r.confidence, ADJACENCY_REMOVAL_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, removedByAdjacency: rows } };
 }
 
 /** Doc comments left out above definitions the update edits stay above them (edited-definition-docs.ts). */
