@@ -110,7 +110,8 @@ export function closeUnclosedMiddles(update: string, code: string): string {
 }
 
 /**
- * The original has lines between the segment's last original line (found once, in [from, a]) and
+ * The original has lines between the segment's last original line (found once, in [from, a], inside
+ * the block: deeper than its closer) and
  * the closers at `closer`, and the new lines after that line do not carry their names: the writer
  * added lines there and stopped, leaving the rest of the block out.
  */
@@ -120,7 +121,8 @@ function restUnshown(u: Lines, orig: Lines, from: number, a: number, closer: num
   // A file whose own lines hold a bare `...` would read the marker as code.
   if (x < from || x === a || orig.norm.some((n) => n === '...' || n === '…')) return false;
   const at = rowOf(u.norm[x]!);
-  if (at >= closer) return false;
+  // Shown only down to the block's head (`fn checksum(…) {`), the new lines are its whole new body.
+  if (at >= closer || orig.indent[at]! <= orig.indent[closer]!) return false;
   const used = new Set<string>();
   for (let y = x + 1; y <= a; y++) for (const n of names(u.norm[y]!)) used.add(n);
   for (let y = at + 1; y < closer; y++) {
