@@ -82,8 +82,12 @@ export function renameTokens(instruction: string | null, original: string, updat
 /** `text` with every whole token in `map` replaced. */
 export function applyRenames(text: string, map: Map<string, string>): string {
   if (map.size === 0) return text;
-  return text.replace(TOKEN, (t) => map.get(t) ?? t);
+  // A token glued to a word by `-` is part of a kebab-case name (`toggle-all`, `btn-toggle`), not the identifier.
+  return text.replace(TOKEN, (t, at: number) => (KEBAB_BEFORE.test(text.slice(Math.max(0, at - 2), at)) || KEBAB_AFTER.test(text.slice(at + t.length, at + t.length + 2)) ? t : map.get(t) ?? t));
 }
+
+const KEBAB_BEFORE = /[A-Za-z0-9]-$/;
+const KEBAB_AFTER = /^-[A-Za-z]/;
 
 /**
  * The merged file with the renames applied to every line but those the update shows as they are.

@@ -6,6 +6,11 @@
 // outputs were. Random deletions (generated.test.ts) side with deleting them. So `fast` keeps its
 // reading but reports it (the merge's confidence drops, so `auto` hands over), and `large` and
 // `auto` keep such comments (merge.ts).
+// A comment run that went from a stretch which also holds the hunk's own change (a head renamed
+// below a banner, a line added before a doc comment) is not that change: the hunk exists for the
+// edit, as with edited-definition-docs.ts. It is written back in every mode beside the line it
+// clung to (no blank between), unless new code now clings to that line in its place (a `TODO`
+// comment replaced by its code).
 import { checkLoss } from './loss.js';
 import { proseComment, SPEAKS_OF_COMMENTS } from './edited-definition-docs.js';
 import { renderLines, splitLines } from './lines.js';
@@ -43,6 +48,63 @@ export function leftOutComments(original: string, update: string, instruction: s
     if (!own && whole) found.push({ p: g.p, q: g.q, kp: g.kp, kq: g.kq, rows: g.vanished.map((v) => v.j) });
   }
   return found;
+}
+
+/** Original comment rows to write back before output row `at` (a stretch that also held an edit). */
+export interface BesideEdit {
+  at: number;
+  rows: number[];
+}
+
+/**
+ * The comment runs the output drops by rule (b) alone from a stretch whose other missing lines an
+ * edit replaces, or where the output has lines of its own: each run goes back next to the original
+ * line it clung to, at that line's place in the output (kept, or the update line that replaced it).
+ */
+export function commentsBesideEdits(original: string, update: string, instruction: string | null, output: string): BesideEdit[] {
+  if (instruction !== null && SPEAKS_OF_COMMENTS.test(instruction)) return [];
+  const check = checkLoss(original, update, instruction, output);
+  if (check.lost.length > 0) return [];
+  const orig = splitLines(original);
+  const out = splitLines(output);
+  const found: BesideEdit[] = [];
+  for (const g of check.gaps) {
+    if (g.p < 0 || g.q >= orig.text.length) continue;
+    const dropped = new Set(g.vanished.filter((v) => v.rule === 'between-anchors' && !v.present && proseComment(orig.norm[v.j]!)).map((v) => v.j));
+    if (dropped.size === 0) continue;
+    // Every other missing line has its licence from an edit (replaced), none from adjacency alone.
+    if (g.vanished.some((v) => !dropped.has(v.j) && v.rule !== 'replaced')) continue;
+    const image = new Map<number, number>([[g.p, g.kp], [g.q, g.kq]]);
+    for (const v of g.vanished) if (v.rule === 'replaced' && v.pairedWith > g.kp && v.pairedWith < g.kq) image.set(v.j, v.pairedWith);
+    const paired = new Set(image.values());
+    let edited = image.size > 2;
+    for (let k = g.kp + 1; k < g.kq; k++) if (!out.blank[k] && !paired.has(k)) edited = true;
+    if (!edited) continue;
+    for (let j = g.p + 1; j < g.q; j++) {
+      if (!dropped.has(j) || dropped.has(j - 1)) continue;
+      let end = j;
+      while (dropped.has(end + 1)) end++;
+      const rows = Array.from({ length: end - j + 1 }, (_, x) => j + x);
+      const above = orig.blank[j - 1] ? undefined : image.get(j - 1);
+      const below = orig.blank[end + 1] ? undefined : image.get(end + 1);
+      // The output line on the run's other side must be blank (or the other neighbour): new code there took its place.
+      if (above !== undefined && (out.blank[above + 1] || above + 1 === below)) found.push({ at: above + 1, rows });
+      else if (below !== undefined && (out.blank[below - 1] || below - 1 === above)) found.push({ at: below, rows });
+    }
+  }
+  return found;
+}
+
+/** The output with each run written back before its output row. */
+export function withCommentsBeside(original: string, output: string, runs: readonly BesideEdit[]): string {
+  const orig = splitLines(original);
+  const out = splitLines(output);
+  const lines: Array<{ text: string; eol: string }> = [];
+  for (let k = 0; k <= out.text.length; k++) {
+    for (const r of runs) if (r.at === k) for (const j of r.rows) lines.push({ text: orig.text[j]!, eol: orig.eol[j] || orig.dominantEol });
+    if (k < out.text.length) lines.push({ text: out.text[k]!, eol: out.eol[k] || orig.dominantEol });
+  }
+  return renderLines(lines, orig.dominantEol, out.finalNewline);
 }
 
 /** The output with each left-out stretch written back as the original had it (blank lines included). */

@@ -214,7 +214,8 @@ export function commentLine(norm: string): boolean {
   return COMMENT_LINE.test(norm);
 }
 
-const COMMENT_LINE = /^(?:\/\/|\/\*|\*|#(?![!\[{]|include\b|define\b|if|endif\b|pragma\b|region\b)|--|<!--|\(\*|;)/;
+// `%` opens an Erlang, LaTeX or MATLAB comment; not when a bracket follows (a Python `% (a, b)` continuation).
+const COMMENT_LINE = /^(?:\/\/|\/\*|\*|#(?![!\[{]|include\b|define\b|if|endif\b|pragma\b|region\b)|--|<!--|\(\*|;|%(?:%|\s+(?![(\[{])))/;
 
 /**
  * Original rows a new comment stands for: a segment shows two original lines (each once in the

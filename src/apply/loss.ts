@@ -1096,3 +1096,29 @@ function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): str
   return renderLines(lines, orig.dominantEol, finalNewline);
 }
 
+
+/**
+ * Original lines the output drops by rule (b) alone where nothing in the update tells a run left out
+ * from one deleted (branch silentz): the gap holds nothing of the output (a pure deletion by
+ * adjacency), or the anchor after it is weak or repeated in the original (`WORKDIR /app`, `<td>`),
+ * so the update may show another copy of it. No instruction asks for a removal. The merge reports
+ * these lines rather than drop them silently (merge.ts).
+ */
+export function removedByAdjacency(original: string, update: string, instruction: string | null, output: string): number[] {
+  if (instruction && asksForRemoval(instruction)) return [];
+  const orig = originalLines(original);
+  const out = splitLines(output);
+  const check = checkLoss(original, update, instruction, output);
+  const count = new Map<string, number>();
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j]) count.set(key(orig.norm[j]!), (count.get(key(orig.norm[j]!)) ?? 0) + 1);
+  const rows: number[] = [];
+  for (const g of check.gaps) {
+    const dropped = g.vanished.filter((v) => v.rule === 'between-anchors' && !v.present).map((v) => v.j);
+    if (dropped.length === 0) continue;
+    let own = false;
+    for (let k = g.kp + 1; k < g.kq; k++) if (!out.blank[k]) own = true;
+    const loose = g.q < orig.text.length && (orig.weak[g.q] || (count.get(key(orig.norm[g.q]!)) ?? 0) > 1);
+    if (!own || loose) rows.push(...dropped);
+  }
+  return rows.sort((a, b) => a - b);
+}

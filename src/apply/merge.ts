@@ -17,7 +17,7 @@ import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { placeNewDefinition } from './new-definition.js';
 import { renamedOriginal, renameKeptLines, renameTokens } from './instructed-rename.js';
-import { readsAsWholeFile, restoreLost } from './loss.js';
+import { readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
 import { asksForRemoval, instructedRemovals, removalTargets, removeInstructed } from './removals.js';
@@ -29,7 +29,7 @@ import { parsingAlternative, type Alternative } from './parsing-alternative.js';
 import { swapDropsCommentedCode } from './syntax/swap-licence.js';
 import { topLocatedUpdate } from './top-location.js';
 import { keptAlignment } from './kept-alignment.js';
-import { leftOutComments, withCommentsKept } from './left-out-comments.js';
+import { commentsBesideEdits, leftOutComments, withCommentsBeside, withCommentsKept } from './left-out-comments.js';
 import { withEditedDefinitionDocs } from './edited-definition-docs.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
@@ -143,7 +143,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode))));
+  const result = reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode)))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -156,7 +156,10 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
  * Original comments the result drops only because the update shows the lines around them adjacent
  * (left-out-comments.ts): `fast` keeps its reading and reports it; `large` and `auto` keep them.
  */
-function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, r: MergeResult): MergeResult {
+function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, merged: MergeResult): MergeResult {
+  // Comments that went from beside the hunk's own edit are written back in every mode.
+  const beside = merged.content === '' ? [] : commentsBesideEdits(sent.code, sent.update, sent.instruction, merged.content);
+  const r = beside.length === 0 ? merged : { ...merged, content: withCommentsBeside(sent.code, merged.content, beside) };
   const stretches = leftOutComments(sent.code, sent.update, sent.instruction, r.content);
   if (stretches.length === 0) return r;
   const rows = stretches.flatMap((s) => s.rows);
@@ -169,6 +172,22 @@ function keepLeftOutComments(sent: ApplyInput, mode: MergeMode, r: MergeResult):
     confidence: Math.min(r.confidence, LEFT_OUT_COMMENTS_CONFIDENCE),
     ambiguities: [...r.ambiguities, note],
   };
+}
+
+/** A result that drops original lines only because the update shows their neighbours adjacent is at most this sure of itself. */
+const ADJACENCY_REMOVAL_CONFIDENCE = 0.8;
+
+/**
+ * Original lines dropped by adjacency where nothing tells a run left out from one deleted
+ * (loss.ts `removedByAdjacency`): the deletion stands, as most such edits mean it, but is not
+ * silent: the report names the lines and the confidence drops below 1. A whole new file is exempt.
+ */
+function reportAdjacencyRemovals(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const rows = removedByAdjacency(sent.code, sent.update, sent.instruction, r.content);
+  if (rows.length === 0) return r;
+  const note = `removed ${rows.length} original line(s) (${describeLines(rows)}) because the update shows the lines around them adjacent: review`;
+  return { ...r, confidence: Math.min(r.confidence, ADJACENCY_REMOVAL_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, removedByAdjacency: rows } };
 }
 
 /** Doc comments left out above definitions the update edits stay above them (edited-definition-docs.ts). */

@@ -15,6 +15,8 @@ export interface MergeReport {
   wholeFile: boolean;
   /** Definitions the syntax pass swapped (same kind and name in the original), when it ran. */
   syntax?: { language: string; definitions: Array<{ kind: string; name: string; start: number; end: number }> };
+  /** Original lines (0-based) dropped because the update shows the lines around them adjacent, with nothing to tell a run left out from one deleted (loss.ts `removedByAdjacency`). */
+  removedByAdjacency?: number[];
   /** 1-based lines where the result fails to parse though the original parsed (syntax/parse-check.ts). */
   syntaxErrors?: number[];
 }
@@ -30,6 +32,7 @@ export function describeReport(r: MergeReport): string {
   }
   if (r.syntax) parts.push(`definitions=${r.syntax.definitions.length} (${r.syntax.language})`);
   if (r.removedByInstruction > 0) parts.push(`removed-by-instruction=${r.removedByInstruction}`);
+  if (r.removedByAdjacency) parts.push(`removed-by-adjacency=${r.removedByAdjacency.length}`);
   parts.push(`kept-uncertain=${r.restored.length}`);
   if (r.syntaxErrors) parts.push(`syntax-errors=${r.syntaxErrors.length}`);
   return parts.join('; ');

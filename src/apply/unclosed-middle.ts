@@ -12,10 +12,16 @@
 // indentation; an earlier line of the same segment is an original line found once, inside the
 // block those closers end (every line from it to the closers lies deeper than the line after the
 // gap); and the segment shows none of those closing lines itself.
+//
+// The new lines stand for the rest of the block only where they carry its names (unclosed-tail.ts
+// `carried`): a new `case` written after the last one shown, then the next function, leaves the
+// block's `default:` arm unshown, not deleted. A marker goes before the closers then, so the rest
+// between the last shown original line and the closers stays.
 import { CLOSER_ONLY } from './closer-pins.js';
 import { splitLines, type Lines } from './lines.js';
 import { buildIndex } from './merge-context.js';
 import { markerLines } from './markers.js';
+import { carried, names } from './unclosed-tail.js';
 
 /** Closing-only original lines right before row j (blank lines between them and j skipped), in file order. */
 function closersBefore(orig: Lines, j: number): number[] {
@@ -60,6 +66,8 @@ export function closeUnclosedMiddles(update: string, code: string): string {
     return r && r.length === 1 ? r[0]! : -1;
   };
   const inserts = new Map<number, number[]>();
+  // Rows after which the rest of the block is left out (a marker goes before the closers).
+  const unshown = new Set<number>();
   let segStart = 0;
   let prev = -1;
   for (let b = 0; b < u.text.length; b++) {
@@ -87,13 +95,39 @@ export function closeUnclosedMiddles(update: string, code: string): string {
       // At another depth (relative to the line after the gap) an equal closer closes another block.
       shown = !run.includes(x) && left.some((y) => orig.norm[y] === u.norm[x] && rel(u, x, b) === rel(orig, y, j));
     }
-    if (!shown) inserts.set(a, left);
+    if (shown) continue;
+    inserts.set(a, left);
+    if (restUnshown(u, orig, segStart, a, closers[0]!, rowOf)) unshown.add(a);
   }
   if (inserts.size === 0) return update;
   let out = '';
   for (let x = 0; x < u.text.length; x++) {
     out += u.text[x]! + u.eol[x]!;
+    if (unshown.has(x)) out += ' '.repeat(u.indent[x]!) + '...' + u.eol[x]!;
     for (const y of inserts.get(x) ?? []) out += orig.text[y]! + u.eol[x]!;
   }
   return out;
+}
+
+/**
+ * The original has lines between the segment's last original line (found once, in [from, a], inside
+ * the block: deeper than its closer) and
+ * the closers at `closer`, and the new lines after that line do not carry their names: the writer
+ * added lines there and stopped, leaving the rest of the block out.
+ */
+function restUnshown(u: Lines, orig: Lines, from: number, a: number, closer: number, rowOf: (norm: string) => number): boolean {
+  let x = a;
+  while (x >= from && (u.blank[x] || rowOf(u.norm[x]!) < 0)) x--;
+  // A file whose own lines hold a bare `...` would read the marker as code.
+  if (x < from || x === a || orig.norm.some((n) => n === '...' || n === '…')) return false;
+  const at = rowOf(u.norm[x]!);
+  // Shown only down to the block's head (`fn checksum(…) {`), the new lines are its whole new body.
+  if (at >= closer || orig.indent[at]! <= orig.indent[closer]!) return false;
+  const used = new Set<string>();
+  for (let y = x + 1; y <= a; y++) for (const n of names(u.norm[y]!)) used.add(n);
+  for (let y = at + 1; y < closer; y++) {
+    if (orig.blank[y]) continue;
+    if (!carried(names(orig.norm[y]!), used)) return true;
+  }
+  return false;
 }

@@ -14,6 +14,7 @@ import { normalize, splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { openKeywordBlocks } from './keyword-blocks.js';
 import { CLOSER_ONLY } from './closer-pins.js';
+import { lineIdentity } from './line-identity.js';
 
 interface Opener {
   line: number;
@@ -111,7 +112,7 @@ function restReplaced(u: Lines, orig: Lines, start: number, last: number, h: num
   const used = new Set<string>();
   for (let x = a + 1; x <= last; x++) for (const n of names(u.norm[x]!)) used.add(n);
   for (let j = 0; j < orig.text.length; j++) {
-    if (orig.norm[j] !== u.norm[h]) continue;
+    if (!sameHeader(orig.norm[j]!, u.norm[h]!)) continue;
     let b = j;
     while (b < orig.text.length && closesAt(orig.text, b) < 0 && b - j < 2) b++;
     const c = b < orig.text.length ? closesAt(orig.text, b) : -1;
@@ -133,13 +134,20 @@ function restReplaced(u: Lines, orig: Lines, start: number, last: number, h: num
   return found && carriedSomewhere;
 }
 
+/** An original header and an update line that head the same block: equal, or naming the same definition. */
+function sameHeader(origNorm: string, updateNorm: string): boolean {
+  if (origNorm === updateNorm) return true;
+  const id = lineIdentity(updateNorm);
+  return id !== null && lineIdentity(origNorm) === id;
+}
+
 /** The names a line uses (identifiers of three characters or more). */
-function names(norm: string): Set<string> {
+export function names(norm: string): Set<string> {
   return new Set(norm.match(/[A-Za-z_$][\w$]{2,}/g) ?? []);
 }
 
 /** More than half of a rest row's names occur in the new lines (a row without names, `};`, is closed by them): the row is rewritten there. */
-function carried(row: Set<string>, used: Set<string>): boolean {
+export function carried(row: Set<string>, used: Set<string>): boolean {
   let n = 0;
   for (const name of row) if (used.has(name)) n++;
   return 2 * n > row.size || row.size === 0;
@@ -215,8 +223,15 @@ export function closeUnclosedTail(update: string, code: string): string {
     while (h > start && u.blank[h]) h--;
     return h >= start ? h : line;
   };
+  // A header edited in place (`loadProfile(id, signal?)`) heads the original's block of that name, not a new one.
+  const named = new Map<string, number>();
+  for (let j = 0; j < orig.norm.length; j++) {
+    const id = orig.blank[j] ? null : lineIdentity(orig.norm[j]!);
+    if (id !== null) named.set(id, (named.get(id) ?? 0) + 1);
+  }
+  const original = (n: string): boolean => origLines.has(n) || named.get(lineIdentity(n) ?? '') === 1;
   let kept = 0;
-  while (kept < open.length && origLines.has(u.norm[head(open[kept]!.line)]!)) kept++;
+  while (kept < open.length && original(u.norm[head(open[kept]!.line)]!)) kept++;
   // Ending with such closers, the new lines stand for the rest only where they carry its names (the
   // rewritten `write!(…)` inside a new `if`): a new guard before the body leaves the body open.
   const existing = kept > 0 && restReplaced(u, orig, start, content, head(open[kept - 1]!.line), origLines, content < last);
