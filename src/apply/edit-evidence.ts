@@ -6,7 +6,8 @@
 // - `newSiblingLine`: the update line differs from j at two separate places, keeps neither j's key
 //   nor its name, and j has siblings of the same form (`r.Get("/orders/{id}", s.getOrder)` →
 //   `r.Get("/orders/count", s.countOrders)` among other `r.Get(…)` routes, a `<Button …>` beside
-//   other buttons): a new sibling, not j rewritten (set k go02, tsx04).
+//   other buttons): a new sibling, not j rewritten (set k go02, tsx04). One that only grows j (every
+//   token of j kept, in order) is j's edit.
 import { common, ends } from './licence-rules.js';
 import { lineIdentity, ownerRow } from './line-identity.js';
 import { assignmentKey, firstToken, tokens, type Lines } from './lines.js';
@@ -88,6 +89,9 @@ export function newSiblingLine(orig: Lines, j: number, r: string): boolean {
   const tj = tokens(oj);
   const tr = tokens(r);
   if (tj.length < 4 || !changedAtTwoPlaces(tj, tr)) return false;
+  // A line that keeps every token of j in order only grew at those places (`@printf("t = %d\n",
+  // s.t)` → `@printf("t = %d (%d rejected)\n", s.t, s.rejected)`, a new field used): j edited.
+  if (common(tj, tr) === tj.length) return false;
   // Siblings: same indentation and owner, the same first two tokens (`r.Get`, `<Button`).
   const owner = ownerRow(orig, j);
   for (const dir of [-1, 1] as const) {

@@ -77,7 +77,12 @@ function backwardCut(ctx: MergeContext, k: number, ranges: ReadonlyArray<[number
     for (let x = i; x < n; x++) if (!l.blank[x]) solid++;
     // Its first line is shown too: a new function copying one above opens with its own new head.
     const headShown = after.length > 0 && after[0]![0] === 0;
-    if (headShown && after.length >= 2 && 2 * after.length >= solid && after[after.length - 1]![1] < at) return i;
+    if (!headShown || 2 * after.length < solid || after[after.length - 1]![1] >= at) continue;
+    // One line the original has once, then a marker and the next hunk inside the block it opens
+    // (`<script lang="ts">` / `// ...` / a function of the script, after the template's hunk): the
+    // next segment's anchors are its second.
+    const next = after.length === 1 && seg.markerAfter ? ranges[k + 1] : null;
+    if (after.length >= 2 || (next && next[0] > after[0]![1] && next[1] < at)) return i;
   }
   return -1;
 }

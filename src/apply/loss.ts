@@ -203,8 +203,21 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
     members.set(member, (members.get(member) ?? 0) + 1);
   }
   const placing = (norm: string): boolean => at.has(key(norm)) && members.get(withoutSeparator(key(norm))) === 1;
+  // With no such line, a head naming what one original head names places it (`func (s *Store)
+  // queryRow(ctx, op string, …)` edited, its body lines repeated in every method): a hunk written
+  // above its place is no continuation of the hunk before it.
+  const heads = new Map<string, number | null>();
+  for (let j = 0; j < orig.text.length; j++) {
+    const id = orig.blank[j] ? null : lineIdentity(orig.norm[j]!);
+    if (id !== null) heads.set(id, heads.has(id) ? null : j);
+  }
   const place = (l: Lines): number | undefined => {
     for (let x = 0; x < l.text.length; x++) if (!l.blank[x] && placing(l.norm[x]!)) return at.get(key(l.norm[x]!));
+    for (let x = 0; x < l.text.length; x++) {
+      const id = l.blank[x] ? null : lineIdentity(l.norm[x]!);
+      const j = id === null ? undefined : heads.get(id);
+      if (j !== undefined && j !== null) return j;
+    }
     return undefined;
   };
   for (const [a, b] of fileOrderNeighbours(segments.map((seg) => seg.lines), place)) {

@@ -305,8 +305,9 @@ export function segmentPlace(ctx: MergeContext, k: number): number | 'previous' 
   if (k > 0 && (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
   const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
   const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
-  // A segment with no exact anchor but an edited definition header at its start is placed there.
-  const resumed = p ? null : resumeAnchor(ctx, seg, 0);
+  // A segment with no exact anchor but an edited definition header at its start is placed there;
+  // so is one whose lines are repeated in other bodies (a helper's `resp.raise_for_status()`).
+  const resumed = p && !p.tied ? null : resumeAnchor(ctx, seg, 0);
   if (resumed) return resumed[1];
   // So is a hunk of edited lines only, on the lines it edits (edited-hunk.ts).
   const edited = p ? null : editedHunkRow(ctx, seg);
