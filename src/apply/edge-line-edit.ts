@@ -33,3 +33,17 @@ export function atSegmentEdge(s: Lines, i: number, dir: 1 | -1): boolean {
   for (let x = i + dir; x >= 0 && x < s.text.length; x += dir) if (!s.blank[x]) return false;
   return true;
 }
+
+/**
+ * Update line `shown` is original line `orig` cut before the opener that ends it, its list going on
+ * (`m_(x) {` → `m_(x),`, `b: int) -> None:` → `b: int,`), and `next` ends with that opener: a
+ * parameter, initializer or argument appended after the last one, the block opened one line later.
+ */
+export function continuedOnNext(orig: string, shown: string, next: string): boolean {
+  if (!shown.endsWith(',')) return false;
+  const core = shown.slice(0, -1);
+  if (core.length === 0 || !orig.startsWith(core) || orig.length === core.length) return false;
+  const rest = orig.slice(core.length);
+  const opener = orig[orig.length - 1]!;
+  return /^[\s)\]}]/.test(rest) && /[{:(\[]/.test(opener) && next.endsWith(opener);
+}

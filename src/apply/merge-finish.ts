@@ -15,7 +15,7 @@ import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
 import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
 import { editedBeyondInsert, wrappedInNewBlock } from './edge-edits.js';
-import { atSegmentEdge, wrapsWholeLine } from './edge-line-edit.js';
+import { atSegmentEdge, continuedOnNext, wrapsWholeLine } from './edge-line-edit.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import { trailingLayoutBlanks } from './end-blanks.js';
 import type { Lines } from './lines.js';
@@ -33,6 +33,7 @@ import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.j
 import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
 import { anchorLeadingContext } from './leading-context.js';
 import { sameSectionKey } from './flat-sections.js';
+import { newSiblingLine } from './edit-evidence.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -127,22 +128,7 @@ function fillGap(s: Lines, a0: number, a1: number, o: Lines, b0: number, b1: num
 function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir: 1 | -1 = 1): boolean {
   // Equal lines in blocks of other names (a copied endpoint's body) are not the same line.
   if (fillEqual(s, i, o, j, delta)) return s.blank[i] || sameOwner(s, i, o, j);
-  if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
-  if (!sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) return false;
-  // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
-  // its rename only when the update goes on past it as the original does (context shown beyond it).
-  if (otherDefinition(o.norm[j]!, s.norm[i]!) && !renamedHeaderBeforeMarker(s, i, o, j, dir)) {
-    let x = i + dir;
-    while (x >= 0 && x < s.text.length && s.blank[x]) x += dir;
-    let y = j + dir;
-    while (y >= 0 && y < o.text.length && o.blank[y]) y += dir;
-    if (x < 0 || x >= s.text.length || y < 0 || y >= o.text.length || !fillEqual(s, x, o, y, delta)) return false;
-  }
-  // A line naming another definition, test, key or element is new code, unless shown renamed in place.
-  // A call head named by the literal below it (`app.get(` / `"/api/x",`) names that route (block-names.ts rowIdentity).
-  if ((namesDiffer(o.norm[j]!, s.norm[i]!) || rowNamesDiffer(o, j, s, i)) && !renameShownInPlace(s, i, o, j)) return false;
-  if (newNameBesideOld(s, i, o, j) || copiesOtherLine(o, j, s.norm[i]!)) return false;
-  if (anotherSibling(o.norm[j]!, s.norm[i]!) || anotherElement(o.norm[j]!, s.norm[i]!)) return false;
+  if (!mayBeEdit(s, i, o, j, delta, dir)) return false;
   const edited = editedVersion(o.norm[j]!, s.norm[i]!) || (renamedInPlace(o.norm[j]!, s.norm[i]!) && !bareValueRenamed(o.norm[j]!, s.norm[i]!)) ||
     extendedInPlace(o.norm[j]!, s.norm[i]!) || sameSectionKey(o, j, s.norm[i]!) ||
     (o.indent[j]! - s.indent[i]! === delta && sameStatementEdited(o.norm[j]!, s.norm[i]!)) ||
@@ -160,12 +146,36 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
     while (y < o.text.length && o.blank[y]) y++;
     // Checked where a definition is in play: both lines open blocks, or both next lines do (an
     // annotation, then another method's header); an edited `f(x);` → `if (!f(x)) {` keeps its new body.
+    // A line cut before its opener, the list going on to the next line (a parameter appended), opens no other block.
     const definition = (opensBlock(s.norm[i]!) && opensBlock(o.norm[j]!)) ||
-      (x < s.text.length && y < o.text.length && opensBlock(s.norm[x]!) && opensBlock(o.norm[y]!));
+      (x < s.text.length && y < o.text.length && opensBlock(s.norm[x]!) && opensBlock(o.norm[y]!) && !continuedOnNext(o.norm[j]!, s.norm[i]!, s.norm[x]!));
     if (definition && x < s.text.length && y < o.text.length && !fillEqual(s, x, o, y, delta) &&
         !(!s.weak[x] && !o.weak[y] && editedVersion(o.norm[y]!, s.norm[x]!))) return false;
   }
   return true;
+}
+
+/**
+ * Segment line i may stand for original line j at all: neither blank nor weak, same owner and depth,
+ * and no sign of a line of its own (another definition, name, sibling, element, or a copy for a new name).
+ */
+function mayBeEdit(s: Lines, i: number, o: Lines, j: number, delta: number, dir: 1 | -1): boolean {
+  if (s.blank[i] || o.blank[j] || s.weak[i] || o.weak[j]) return false;
+  if (!sameOwner(s, i, o, j) || !sameDepth(s, i, o, j)) return false;
+  // A definition under another name (`CREATE INDEX orders_status_idx` beside `… orders_user_idx`) is
+  // its rename only when the update goes on past it as the original does (context shown beyond it).
+  if (otherDefinition(o.norm[j]!, s.norm[i]!) && !renamedHeaderBeforeMarker(s, i, o, j, dir)) {
+    let x = i + dir;
+    while (x >= 0 && x < s.text.length && s.blank[x]) x += dir;
+    let y = j + dir;
+    while (y >= 0 && y < o.text.length && o.blank[y]) y += dir;
+    if (x < 0 || x >= s.text.length || y < 0 || y >= o.text.length || !fillEqual(s, x, o, y, delta)) return false;
+  }
+  // A line naming another definition, test, key or element is new code, unless shown renamed in place.
+  // A call head named by the literal below it (`app.get(` / `"/api/x",`) names that route (block-names.ts rowIdentity).
+  if ((namesDiffer(o.norm[j]!, s.norm[i]!) || rowNamesDiffer(o, j, s, i)) && !renameShownInPlace(s, i, o, j)) return false;
+  if (newNameBesideOld(s, i, o, j) || copiesOtherLine(o, j, s.norm[i]!)) return false;
+  return !anotherSibling(o.norm[j]!, s.norm[i]!) && !anotherElement(o.norm[j]!, s.norm[i]!);
 }
 
 /** A line that opens a block: ends with an opening bracket or `:`, or starts a Ruby/Lua-style definition. */
@@ -276,6 +286,13 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         break;
       }
     }
+    // One line between a pair and an equal line on each side, both starting alike: replaced in place.
+    if (found < 0 && replacedBetween(s, i, o, j, dir, delta, inSeg, inOrig)) {
+      push(i, j);
+      i += dir;
+      j += dir;
+      continue;
+    }
     if (found < 0 && dir < 0) {
       // Head side: the update may show context that sat a few lines further up, the lines between
       // being deleted; believable when two lines in a row match there (one not blank).
@@ -319,6 +336,21 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     j += dir;
   }
   return dir > 0 ? out : out.reverse();
+}
+
+/**
+ * Segment line i stands where original line j stood, between the line just paired and an equal line
+ * beyond both (`, T.pack (show (rowTotal r))` → `, fmt prec (rowTotal r)` before the list's `]`): the
+ * update shows j's neighbours around one other line, so that line is j's edit even where the rewrite
+ * is too large for `editedVersion`. The same first token keeps a statement of another kind from
+ * taking the place; `mayBeEdit` and `newSiblingLine` keep a new sibling of the original line's form
+ * (`if cfg.MaxRetries, err = …` above `return nil, err`, where `if cfg.ShutdownGrace, err = …` stood) new.
+ */
+function replacedBetween(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1, delta: number, inSeg: (x: number) => boolean, inOrig: (y: number) => boolean): boolean {
+  if (!inSeg(i + dir) || !inOrig(j + dir)) return false;
+  if (s.blank[i + dir] || o.blank[j + dir] || !fillEqual(s, i + dir, o, j + dir, delta)) return false;
+  if (o.indent[j]! - s.indent[i]! !== delta || firstToken(o.norm[j]!) !== firstToken(s.norm[i]!)) return false;
+  return mayBeEdit(s, i, o, j, delta, dir) && !newSiblingLine(o, j, s.norm[i]!);
 }
 
 /**
