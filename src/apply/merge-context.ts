@@ -32,6 +32,8 @@ export interface MergeContext {
   minIndent(a: number, b: number): number;
   /** Names the instruction mentions (instruction-scope.ts): a tie-break between twin anchors. */
   readonly scopeNames?: ReadonlySet<string>;
+  /** Original rows of the definitions the instruction removes (removals.ts): deleting them crosses nothing. */
+  readonly removable?: ReadonlySet<number>;
 }
 
 /** Sparse table for range-minimum over indentation (blank lines count as +Infinity). */
@@ -151,8 +153,8 @@ export function splitUpdate(update: string, orig: Lines, code: string): SplitUpd
   return { segments, hasMarkers, updateLines: upd };
 }
 
-export function buildContext(orig: Lines, segments: Segment[], scopeNames?: ReadonlySet<string>): MergeContext {
-  return { orig, segments, index: buildIndex(orig), minIndent: buildRangeMin(orig), scopeNames };
+export function buildContext(orig: Lines, segments: Segment[], scopeNames?: ReadonlySet<string>, removable?: ReadonlySet<number>): MergeContext {
+  return { orig, segments, index: buildIndex(orig), minIndent: buildRangeMin(orig), scopeNames, removable };
 }
 
 /** Lines of `seg` that may anchor a chain: non-blank, not weak. */
@@ -183,7 +185,8 @@ export function crossesBlock(ctx: MergeContext, p: number, q: number, seg?: Segm
   const shown = new Set(between);
   for (let j = p + 1; j < q; j++) {
     if (o.blank[j] || headDepth(o, j) >= limit) continue;
-    if (shown.has(o.norm[j]!)) continue;
+    // A service, section or function the instruction removes ("drop the flower service") is meant to go.
+    if (shown.has(o.norm[j]!) || ctx.removable?.has(j)) continue;
     if (!o.weak[j] && between.some((t) => editedVersion(o.norm[j]!, t))) continue;
     return true;
   }

@@ -78,6 +78,13 @@ function deletionRatio(ctx: MergeContext, spans: Span[], kept: Uint8Array): numb
   return gone / N;
 }
 
+/** Original rows the instruction removes ("drop the flower service"), read before matching: the matcher may delete across them. */
+function instructionRemovable(orig: Lines, input: ApplyInput): ReadonlySet<number> | undefined {
+  if (!input.instruction || !asksForRemoval(input.instruction)) return undefined;
+  const rows = instructedRemovals(orig, new Uint8Array(orig.text.length).fill(1), input.instruction, input.update, undefined, undefined, input.written);
+  return rows.size > 0 ? rows : undefined;
+}
+
 function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: ApplyModelId, confidence: number, notes: string[]): MergeResult {
   const placed = finishPlacement(ctx, chains);
   const kept = keptMask(ctx, placed.spans);
@@ -318,19 +325,20 @@ function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
     return r.report.restored.length > 0 && mode === 'auto' ? { ...r, model: 'svc-v3-large' } : r;
   }
   const scope = instructionNames(input.instruction);
-  let ctx = buildContext(orig, split.segments, scope);
+  const removable = instructionRemovable(orig, input);
+  let ctx = buildContext(orig, split.segments, scope, removable);
   // A segment whose anchors jump over another hunk's is cut there first, when that puts the hunks in file order.
   const cut = splitAtJumps(ctx);
-  for (const c of cut ? [buildContext(orig, cut, scope), ctx] : [ctx]) {
+  for (const c of cut ? [buildContext(orig, cut, scope, removable), ctx] : [ctx]) {
     const order = fileOrder(c);
     if (!order || !fileOrderHolds(c, order)) continue;
     // Out-of-order hunks go in file order; a marker stands between any two of them.
     const segments = order.map((k) => ({ ...c.segments[k]!, markerBefore: true, markerAfter: true }));
-    ctx = buildContext(orig, segments, scope);
+    ctx = buildContext(orig, segments, scope, removable);
     break;
   }
   const edged = impliedEdgeMarkers(ctx, split.hasMarkers);
-  if (edged) ctx = buildContext(orig, edged, scope);
+  if (edged) ctx = buildContext(orig, edged, scope, removable);
   let fastResult: MergeResult | null = null;
   if (mode === 'fast' || mode === 'auto') {
     const fast = fastChains(ctx);

@@ -11,7 +11,7 @@ import { describedIndexes, headingNames, implOf, labelledBlock, sectionEnd } fro
 
 // A verb word after an article names a thing ("Remove the delete method"): it starts no removal phrase.
 const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
-const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action|subcommand|command|trigger|index|bucket|resource|output|overload|dataclass|record|model|component|queue|card|message)s?\b/i;
+const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action|subcommand|command|trigger|index|bucket|resource|output|overload|dataclass|record|model|component|queue|card|message|service)s?\b/i;
 const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls', 'on', 'entirely', 'completely', 'altogether']);
 
 /** The instruction uses a removal verb ("remove", "drop", "get rid of"). */
