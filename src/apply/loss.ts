@@ -49,6 +49,7 @@ import { rotatedReadings } from './rotated-gap.js';
 import { deadImportRows } from './dead-imports.js';
 import { leavesNameDangling, usedDefinitionRows } from './dangling-name.js';
 import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
+import { copiedUnderNewHead } from './copied-anchor.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -335,7 +336,7 @@ function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: 
 }
 
 /** Rule (b): one segment shows original lines p and q in order with no marker between them. */
-function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, missing: number[]): boolean {
+function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, missing: number[], keptRow: (row: number) => boolean = () => false): boolean {
   const N = orig.text.length;
   // An Allman `{` opens the block of the head right above it, not of an anchor further up.
   if (q < N && loneOpener(orig.norm[q]!)) {
@@ -406,6 +407,10 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if (!view.hasMarkers && !view.wholeFile && leftOutBlocks(orig, p, q, view.ids, (n) => view.where.has(key(n))) && !siblingsShownAround(orig, seg.lines, i1, p, q, missing)) continue;
       // Anchors inside blocks of other names (a new resource's `bucket = …`) are not these lines.
       if ((i1 >= 0 && !sameOwner(seg.lines, i1, orig, p)) || !sameOwner(seg.lines, i2, orig, q)) continue;
+      // Nor anchors under a new head while the original's head over them stays (copied-anchor.ts).
+      const once = (n: string): boolean => view.origCount.get(key(n)) === 1;
+      const isOriginal = (n: string): boolean => view.origCount.has(key(n));
+      if ((i1 >= 0 && copiedUnderNewHead(seg.lines, i1, orig, p, isOriginal, once, keptRow)) || copiedUnderNewHead(seg.lines, i2, orig, q, isOriginal, once, keptRow)) continue;
       // A closer q of a block opened after p (another message's `}`) is shown only by a closer of a
       // block with the same head: the update's `}` of p's own block is not it.
       if (p >= 0 && i1 >= 0 && !sameCloser(seg.lines.text, i1, i2, orig, p, q)) continue;
@@ -810,7 +815,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)) || carried.has(out.norm[k]!))) inserted.push(k);
     // Or the same deletion read one repeated run further up or down (rotated-gap.ts).
     // Not a definition whose name the merged file still uses (dangling-name.ts): left out between two shown ones, not deleted.
-    const adjacent = (shownAdjacent(view, orig, p, q, missing) || rotatedReadings(orig, p, q, missing, (j) => kept[j] === 1).some((r) => shownAdjacent(view, orig, r.p, r.q, r.missing))) && usedDefinitionRows(orig, missing, out, view.segments.map((sg) => sg.lines)).length === 0;
+    const keptRow = (j: number): boolean => kept[j] === 1;
+    const adjacent = (shownAdjacent(view, orig, p, q, missing, keptRow) || rotatedReadings(orig, p, q, missing, keptRow).some((r) => shownAdjacent(view, orig, r.p, r.q, r.missing, keptRow))) && usedDefinitionRows(orig, missing, out, view.segments.map((sg) => sg.lines)).length === 0;
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
     // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.
