@@ -7,7 +7,7 @@
 // Computed from the original, the update, the instruction and the output alone (an LCS alignment of
 // the original's non-blank lines against the output's), so it serves both as the merge's final pass
 // (restoreLost puts unlicensed lines back) and as the test oracle.
-import { braceDelta, bracketDelta, closesAt } from './brackets.js';
+import { braceDelta, bracketDelta, closesAt, openedAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { separatorChanged, withoutSeparator } from './member-separators.js';
@@ -907,6 +907,16 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // Only blocks closed by indentation or `end`: a brace block cut short in the update reads as closed there.
       if (rest.end > q && closesAt(orig.text, braceRow(orig, h.j)) < 0) blockRests.push({ head: h.j, end: rest.end, shown: rest.shown, unnamed });
       for (const v of gap.vanished) if (!v.rule && v.j > h.j && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
+    }
+    // The closer of a head replaced by its edit is replaced by the edit's closer (a call re-indented
+    // into a new `try {`: its `});` is no longer licensed by a `}` of new code shown before the next anchor).
+    for (const v of gap.vanished) {
+      if (v.rule || !orig.weak[v.j]) continue;
+      const head = gap.vanished.find((h) => h.rule === 'replaced' && h.pairedWith >= 0 && h.j === openedAt(orig.text, v.j, p + 1));
+      if (head && out.norm[closesAt(out.text, head.pairedWith)] === orig.norm[v.j]) {
+        v.rule = 'replaced';
+        v.pairedWith = closesAt(out.text, head.pairedWith);
+      }
     }
     // Lines between two edits that one stretch of the update shows with new text between them (between-edits.ts).
     const open = gap.vanished.filter((v) => !v.rule).map((v) => v.j);
