@@ -7,7 +7,7 @@
 // Computed from the original, the update, the instruction and the output alone (an LCS alignment of
 // the original's non-blank lines against the output's), so it serves both as the merge's final pass
 // (restoreLost puts unlicensed lines back) and as the test oracle.
-import { braceDelta, bracketDelta, closesAt } from './brackets.js';
+import { braceDelta, bracketDelta, closesAt, openedAt } from './brackets.js';
 import { alignLines } from './line-diff.js';
 import { closerRepunctuated } from './closer-resume.js';
 import { separatorChanged, withoutSeparator } from './member-separators.js';
@@ -49,6 +49,7 @@ import { rotatedReadings } from './rotated-gap.js';
 import { deadImportRows } from './dead-imports.js';
 import { leavesNameDangling, usedDefinitionRows } from './dangling-name.js';
 import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
+import { copiedUnderNewHead } from './copied-anchor.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -348,7 +349,7 @@ function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: 
 }
 
 /** Rule (b): one segment shows original lines p and q in order with no marker between them. */
-function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, missing: number[]): boolean {
+function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, missing: number[], keptRow: (row: number) => boolean = () => false): boolean {
   const N = orig.text.length;
   // An Allman `{` opens the block of the head right above it, not of an anchor further up.
   if (q < N && loneOpener(orig.norm[q]!)) {
@@ -419,6 +420,10 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
       if (!view.hasMarkers && !view.wholeFile && leftOutBlocks(orig, p, q, view.ids, (n) => view.where.has(key(n))) && !siblingsShownAround(orig, seg.lines, i1, p, q, missing)) continue;
       // Anchors inside blocks of other names (a new resource's `bucket = …`) are not these lines.
       if ((i1 >= 0 && !sameOwner(seg.lines, i1, orig, p)) || !sameOwner(seg.lines, i2, orig, q)) continue;
+      // Nor anchors under a new head while the original's head over them stays (copied-anchor.ts).
+      const once = (n: string): boolean => view.origCount.get(key(n)) === 1;
+      const isOriginal = (n: string): boolean => view.origCount.has(key(n));
+      if ((i1 >= 0 && copiedUnderNewHead(seg.lines, i1, orig, p, isOriginal, once, keptRow)) || copiedUnderNewHead(seg.lines, i2, orig, q, isOriginal, once, keptRow)) continue;
       // A closer q of a block opened after p (another message's `}`) is shown only by a closer of a
       // block with the same head: the update's `}` of p's own block is not it.
       if (p >= 0 && i1 >= 0 && !sameCloser(seg.lines.text, i1, i2, orig, p, q)) continue;
@@ -823,7 +828,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     for (let k = kp + 1; k < kq; k++) if (!out.blank[k] && (view.where.has(key(out.norm[k]!)) || fromInline(view, key(out.norm[k]!)) || view.renamedKeys.has(key(out.norm[k]!)) || carried.has(out.norm[k]!))) inserted.push(k);
     // Or the same deletion read one repeated run further up or down (rotated-gap.ts).
     // Not a definition whose name the merged file still uses (dangling-name.ts): left out between two shown ones, not deleted.
-    const adjacent = (shownAdjacent(view, orig, p, q, missing) || rotatedReadings(orig, p, q, missing, (j) => kept[j] === 1).some((r) => shownAdjacent(view, orig, r.p, r.q, r.missing))) && usedDefinitionRows(orig, missing, out, view.segments.map((sg) => sg.lines)).length === 0;
+    const keptRow = (j: number): boolean => kept[j] === 1;
+    const adjacent = (shownAdjacent(view, orig, p, q, missing, keptRow) || rotatedReadings(orig, p, q, missing, keptRow).some((r) => shownAdjacent(view, orig, r.p, r.q, r.missing, keptRow))) && usedDefinitionRows(orig, missing, out, view.segments.map((sg) => sg.lines)).length === 0;
     const gap: Gap = { p, q, kp, kq, vanished: [] };
     let from = 0;
     // The body of a head that a new sibling's head stood against (rewritten-head.ts): none of it is replaced.
@@ -914,6 +920,16 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       // Only blocks closed by indentation or `end`: a brace block cut short in the update reads as closed there.
       if (rest.end > q && closesAt(orig.text, braceRow(orig, h.j)) < 0) blockRests.push({ head: h.j, end: rest.end, shown: rest.shown, unnamed });
       for (const v of gap.vanished) if (!v.rule && v.j > h.j && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
+    }
+    // The closer of a head replaced by its edit is replaced by the edit's closer (a call re-indented
+    // into a new `try {`: its `});` is no longer licensed by a `}` of new code shown before the next anchor).
+    for (const v of gap.vanished) {
+      if (v.rule || !orig.weak[v.j]) continue;
+      const head = gap.vanished.find((h) => h.rule === 'replaced' && h.pairedWith >= 0 && h.j === openedAt(orig.text, v.j, p + 1));
+      if (head && out.norm[closesAt(out.text, head.pairedWith)] === orig.norm[v.j]) {
+        v.rule = 'replaced';
+        v.pairedWith = closesAt(out.text, head.pairedWith);
+      }
     }
     // Lines between two edits that one stretch of the update shows with new text between them (between-edits.ts).
     const open = gap.vanished.filter((v) => !v.rule).map((v) => v.j);
