@@ -1015,8 +1015,17 @@ function countedLoss(orig: Lines, out: Lines, gaps: Gap[]): number[] {
 
 /** The oracle: original, update, instruction and merged output as the client sees them. */
 export function checkLoss(original: string, update: string, instruction: string | null, output: string): LossCheck {
-  return withSwappedDefinitions(analyseLoss(originalLines(original), splitLines(output), original, update, instruction), original, update, instruction, output, analyseLoss);
+  const last = lastCheck;
+  if (last && last.output === output && last.original === original && last.update === update && last.instruction === instruction) return last.check;
+  const check = withSwappedDefinitions(analyseLoss(originalLines(original), splitLines(output), original, update, instruction), original, update, instruction, output, analyseLoss);
+  lastCheck = { original, update, instruction, output, check };
+  return check;
 }
+
+/** The last check: a merge asks about one output up to three times (comments beside edits, left-out
+ *  comments, removals by adjacency), each a full pass over a file that may be 30,000 lines. Callers
+ *  only read it. */
+let lastCheck: { original: string; update: string; instruction: string | null; output: string; check: LossCheck } | null = null;
 
 /** The last original split (tests and benchmarks check many edits of one file in a row). */
 let lastOriginal: { text: string; lines: Lines } | null = null;
