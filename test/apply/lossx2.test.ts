@@ -6,29 +6,16 @@
 //    column 0): the gap between them is the rest of the arm's blocks, not a run the update deletes;
 //    rule (b) needs the gap's braces balanced as the update's lines between the anchors are, and the
 //    new arm is no edit of a line beyond the blocks the gap closes (loss.ts). Revealed by bk rust38.
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { judged, mergedEverywhere } from './judged.js';
+import { BENCH, caseDir, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { checkLoss } from '../../src/apply/loss.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
-const BENCH = join(import.meta.dirname, '../../bench/apply');
-
-function probe(dir: string): { code: string; update: string; expected: string; instruction: string | null } {
-  const read = (f: string) => readFileSync(join(dir, f), 'utf8');
-  return { code: read('original'), update: read('update'), expected: read('expected'), instruction: JSON.parse(read('meta.json')).instruction ?? null };
-}
-
-function caseDir(set: string, prefix: string): string {
-  const name = readdirSync(join(BENCH, set)).find((n) => n.startsWith(prefix));
-  if (!name) throw new Error(`no case ${prefix} in ${set}`);
-  return join(BENCH, set, name);
-}
-
 function merged(name: string): void {
-  const p = probe(join(BENCH, 'probes-lossx2', name));
+  const p = readCase(join(BENCH, 'probes-lossx2', name));
   mergedEverywhere(p.code, p.update, p.expected, p.instruction);
 }
 
@@ -53,7 +40,7 @@ describe('silent losses of the round bj-bn (lossx2)', () => {
   });
 
   it('reads the rest of blocks a closer-less fragment leaves open as lost, not deleted by adjacency', () => {
-    const p = probe(caseDir('external-2026-11-28bk', 'rust38-'));
+    const p = readCase(caseDir('external-2026-11-28bk', 'rust38-'));
     // Main's output: the new arm, then the next hunk's `impl` — `Error::NotFound(_) … => None,`, the
     // three closers and four `impl From` blocks gone.
     const lossy = p.expected.replace(/( {12}Error::Toml\(e\) => Some\(e\),\n)[^]*?\n(impl From<reqwest::Error>)/, '$1\n$2');
@@ -62,7 +49,7 @@ describe('silent losses of the round bj-bn (lossx2)', () => {
   });
 
   it('merges the closer-less fragments keeping every original line in place', () => {
-    const p = probe(caseDir('external-2026-11-28bk', 'rust38-'));
+    const p = readCase(caseDir('external-2026-11-28bk', 'rust38-'));
     for (const mode of ['fast', 'large'] as const) {
       const out = mergeApply({ code: p.code, update: p.update, instruction: p.instruction }, mode).content;
       expect(checkLoss(p.code, p.update, p.instruction, out).lost, mode).toEqual([]);

@@ -7,24 +7,14 @@
 //    block (unclosed-tail.ts). lossx2 c21, orderx ts03.
 // 3. A renamed word glued to another by `-` is part of a kebab-case name (instructed-rename.ts). aj svelte01.
 // 4. Lines dropped by adjacency with nothing to tell them from left-out ones are reported (merge.ts). h docker01.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mergedEverywhere } from './judged.js';
+import { caseDir, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
-const BENCH = join(import.meta.dirname, '../../bench/apply');
-
-function probe(set: string, prefix: string): { code: string; update: string; expected: string; instruction: string | null } {
-  const name = readdirSync(join(BENCH, set)).find((n) => n.startsWith(prefix));
-  if (!name) throw new Error(`no case ${prefix} in ${set}`);
-  const read = (f: string) => readFileSync(join(BENCH, set, name, f), 'utf8');
-  return { code: read('original'), update: read('update'), expected: read('expected'), instruction: JSON.parse(read('meta.json')).instruction ?? null };
-}
-
 function merged(set: string, prefix: string): void {
-  const p = probe(set, prefix);
+  const p = readCase(caseDir(set, prefix));
   mergedEverywhere(p.code, p.update, p.expected, p.instruction);
 }
 
@@ -39,7 +29,7 @@ describe('silent losses left on the development sets (lossx3)', () => {
   });
 
   it('keeps a doc comment above a shown head when the stretch also holds an added line', () => {
-    const p = probe('external-2026-11-28bn', 'hs04-');
+    const p = readCase(caseDir('external-2026-11-28bn', 'hs04-'));
     for (const mode of ['fast', 'large', 'auto'] as const) {
       const out = mergeApply({ code: p.code, update: p.update, instruction: p.instruction }, mode).content;
       expect(out, mode).toContain('    name Ellipse {} = "ellipse"\n\n-- | Scale every length by a factor.\nscale :: Double -> Shape -> Shape\n');
@@ -70,7 +60,7 @@ describe('silent losses left on the development sets (lossx3)', () => {
   });
 
   it('reports lines dropped only by adjacency instead of dropping them silently', () => {
-    const p = probe('external-2026-11-26h', 'docker01-');
+    const p = readCase(caseDir('external-2026-11-26h', 'docker01-'));
     for (const mode of ['fast', 'large', 'auto'] as const) {
       const r = mergeApply({ code: p.code, update: p.update, instruction: p.instruction }, mode);
       expect(r.confidence, mode).toBeLessThan(1);

@@ -4,30 +4,17 @@
 // the old check's rest (and the checks after it) as deleted between anchors. An anchor the update
 // shows under a head of its own, while the original's head over it stays in the output, is a copy
 // in new code (copied-anchor.ts): the old lines are kept. Revealed by bq cs01.
-import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mergedEverywhere } from './judged.js';
+import { BENCH, caseDir, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { checkLoss } from '../../src/apply/loss.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
-const BENCH = join(import.meta.dirname, '../../bench/apply');
-
-function probe(dir: string): { code: string; update: string; expected: string; instruction: string | null } {
-  const read = (f: string) => readFileSync(join(dir, f), 'utf8');
-  return { code: read('original'), update: read('update'), expected: read('expected'), instruction: JSON.parse(read('meta.json')).instruction ?? null };
-}
-
-function caseDir(set: string, prefix: string): string {
-  const name = readdirSync(join(BENCH, set)).find((n) => n.startsWith(prefix));
-  if (!name) throw new Error(`no case ${prefix} in ${set}`);
-  return join(BENCH, set, name);
-}
-
 /** Every original line the expected output keeps is still in the merged output, in every mode. */
 function keepsEveryLine(dir: string): void {
-  const p = probe(dir);
+  const p = readCase(dir);
   const outLines = (t: string): string[] => t.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
   for (const mode of ['fast', 'large'] as const) {
     const out = mergeApply({ code: p.code, update: p.update, instruction: p.instruction }, mode).content;
@@ -56,13 +43,13 @@ describe('silent losses of the round bo-bs (lossx4)', () => {
   });
 
   it('still replaces a check rewritten in place with its body shown (control)', () => {
-    const p = probe(join(BENCH, 'probes-lossx4', 'cs32-control-check-condition-edited-in-place'));
+    const p = readCase(join(BENCH, 'probes-lossx4', 'cs32-control-check-condition-edited-in-place'));
     mergedEverywhere(p.code, p.update, p.expected, p.instruction);
   });
 
   it('still merges new checks placed by lines the original has once (controls)', () => {
     for (const name of ['go31-new-if-copies-error-exit', 'php31-new-guard-copies-response-call', 'ts32-control-wrapped-run-line-deleted']) {
-      const p = probe(join(BENCH, 'probes-lossx4', name));
+      const p = readCase(join(BENCH, 'probes-lossx4', name));
       mergedEverywhere(p.code, p.update, p.expected, p.instruction);
     }
   });
