@@ -11,9 +11,9 @@
 // edit, as with edited-definition-docs.ts. It is written back in every mode beside the line it
 // clung to (no blank between), unless new code now clings to that line in its place (a `TODO`
 // comment replaced by its code).
-import { checkLoss } from './loss.js';
+import { checkLoss, type LossCheck } from './loss.js';
 import { proseComment, SPEAKS_OF_COMMENTS } from './edited-definition-docs.js';
-import { renderLines, splitLines } from './lines.js';
+import { renderLines, splitLines, type Lines } from './lines.js';
 
 /** A stretch of the output where original comment lines went with nothing of the output in their place. */
 interface LeftOut {
@@ -25,17 +25,24 @@ interface LeftOut {
   rows: number[];
 }
 
+/** The loss check of an output with both texts split; null where the comments are not ours to judge
+ *  (the instruction speaks of comments, or the output loses lines unlicensed). */
+function checkedOutput(original: string, update: string, instruction: string | null, output: string): { check: LossCheck; orig: Lines; out: Lines } | null {
+  if (instruction !== null && SPEAKS_OF_COMMENTS.test(instruction)) return null;
+  const check = checkLoss(original, update, instruction, output);
+  if (check.lost.length > 0) return null;
+  return { check, orig: splitLines(original), out: splitLines(output) };
+}
+
 /**
  * The original comment lines the output drops by rule (b) alone: every missing line of the stretch
  * is a comment licensed only as between anchors, the output has nothing but blank lines there, and
  * the instruction does not speak of comments.
  */
 export function leftOutComments(original: string, update: string, instruction: string | null, output: string): LeftOut[] {
-  if (instruction !== null && SPEAKS_OF_COMMENTS.test(instruction)) return [];
-  const check = checkLoss(original, update, instruction, output);
-  if (check.lost.length > 0) return [];
-  const orig = splitLines(original);
-  const out = splitLines(output);
+  const seen = checkedOutput(original, update, instruction, output);
+  if (!seen) return [];
+  const { check, orig, out } = seen;
   const found: LeftOut[] = [];
   for (const g of check.gaps) {
     if (g.vanished.length === 0 || g.p < 0 || g.q >= orig.text.length) continue;
@@ -62,11 +69,9 @@ export interface BesideEdit {
  * line it clung to, at that line's place in the output (kept, or the update line that replaced it).
  */
 export function commentsBesideEdits(original: string, update: string, instruction: string | null, output: string): BesideEdit[] {
-  if (instruction !== null && SPEAKS_OF_COMMENTS.test(instruction)) return [];
-  const check = checkLoss(original, update, instruction, output);
-  if (check.lost.length > 0) return [];
-  const orig = splitLines(original);
-  const out = splitLines(output);
+  const seen = checkedOutput(original, update, instruction, output);
+  if (!seen) return [];
+  const { check, orig, out } = seen;
   const found: BesideEdit[] = [];
   for (const g of check.gaps) {
     if (g.p < 0 || g.q >= orig.text.length) continue;
