@@ -5,19 +5,11 @@
 //    counts as mentioning the name (removals.ts). Revealed by bf swift37 and p html02.
 // Controls: a section the instruction names only to remove a field in it stays (the update shows
 // it); a marker before another top-level section keeps the siblings it covers.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, it } from 'vitest';
-import { mergedEverywhere } from './judged.js';
+import { mergedCase } from './bench-case.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
-const PROBES = join(__dirname, '../../bench/apply/probes-instrx');
-
-function probe(name: string): void {
-  const read = (f: string): string => readFileSync(join(PROBES, name, f), 'utf8');
-  const meta = JSON.parse(read('meta.json')) as { instruction: string | null };
-  mergedEverywhere(read('original'), read('update'), read('expected'), meta.instruction);
-}
+const probe = (name: string): void => mergedCase(`probes-instrx/${name}`);
 
 describe('instrx: removals the instruction names, removals by adjacency', () => {
   beforeAll(async () => {

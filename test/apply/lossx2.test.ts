@@ -6,18 +6,14 @@
 //    column 0): the gap between them is the rest of the arm's blocks, not a run the update deletes;
 //    rule (b) needs the gap's braces balanced as the update's lines between the anchors are, and the
 //    new arm is no edit of a line beyond the blocks the gap closes (loss.ts). Revealed by bk rust38.
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { judged, mergedEverywhere } from './judged.js';
-import { BENCH, caseDir, readCase } from './bench-case.js';
+import { judged } from './judged.js';
+import { caseDir, mergedCase, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { checkLoss } from '../../src/apply/loss.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
-function merged(name: string): void {
-  const p = readCase(join(BENCH, 'probes-lossx2', name));
-  mergedEverywhere(p.code, p.update, p.expected, p.instruction);
-}
+const merged = (name: string): void => mergedCase(`probes-lossx2/${name}`);
 
 const nonBlank = (t: string): string => t.split('\n').filter((l) => l.trim() !== '').join('\n');
 

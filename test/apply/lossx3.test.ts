@@ -8,15 +8,11 @@
 // 3. A renamed word glued to another by `-` is part of a kebab-case name (instructed-rename.ts). aj svelte01.
 // 4. Lines dropped by adjacency with nothing to tell them from left-out ones are reported (merge.ts). h docker01.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mergedEverywhere } from './judged.js';
-import { caseDir, readCase } from './bench-case.js';
+import { caseDir, mergedCase, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
-function merged(set: string, prefix: string): void {
-  const p = readCase(caseDir(set, prefix));
-  mergedEverywhere(p.code, p.update, p.expected, p.instruction);
-}
+const merged = (set: string, prefix: string): void => mergedCase(caseDir(set, prefix));
 
 describe('silent losses left on the development sets (lossx3)', () => {
   beforeAll(async () => {

@@ -4,10 +4,8 @@
 // the old check's rest (and the checks after it) as deleted between anchors. An anchor the update
 // shows under a head of its own, while the original's head over it stays in the output, is a copy
 // in new code (copied-anchor.ts): the old lines are kept. Revealed by bq cs01.
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mergedEverywhere } from './judged.js';
-import { BENCH, caseDir, readCase } from './bench-case.js';
+import { caseDir, mergedCase, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { checkLoss } from '../../src/apply/loss.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
@@ -39,18 +37,16 @@ describe('silent losses of the round bo-bs (lossx4)', () => {
 
   it('keeps an existing check whose body a new check after a marker copies', () => {
     keepsEveryLine(caseDir('external-2026-11-28bq', 'cs01-'));
-    keepsEveryLine(join(BENCH, 'probes-lossx4', 'ts31-new-check-copies-push-call-after-marker'));
+    keepsEveryLine('probes-lossx4/ts31-new-check-copies-push-call-after-marker');
   });
 
   it('still replaces a check rewritten in place with its body shown (control)', () => {
-    const p = readCase(join(BENCH, 'probes-lossx4', 'cs32-control-check-condition-edited-in-place'));
-    mergedEverywhere(p.code, p.update, p.expected, p.instruction);
+    mergedCase('probes-lossx4/cs32-control-check-condition-edited-in-place');
   });
 
   it('still merges new checks placed by lines the original has once (controls)', () => {
     for (const name of ['go31-new-if-copies-error-exit', 'php31-new-guard-copies-response-call', 'ts32-control-wrapped-run-line-deleted']) {
-      const p = readCase(join(BENCH, 'probes-lossx4', name));
-      mergedEverywhere(p.code, p.update, p.expected, p.instruction);
+      mergedCase(`probes-lossx4/${name}`);
     }
   });
 });

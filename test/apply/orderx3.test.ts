@@ -7,17 +7,9 @@
 // marker and a hunk inside the block it opens, is cut off (hunk-order.ts backwardCut). Revealed by
 // sets bk go13, bl jl18 and bj svelte01; the guards read those cases and the branch's probes, with
 // two controls.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, it } from 'vitest';
 import { ensureGrammar } from '../../src/apply/syntax/grammars.js';
-import { mergedEverywhere } from './judged.js';
-
-const merged = (dir: string): void => {
-  const read = (f: string): string => readFileSync(join('bench/apply', dir, f), 'utf8');
-  const meta = JSON.parse(read('meta.json')) as { instruction: string | null };
-  mergedEverywhere(read('original'), read('update'), read('expected'), meta.instruction);
-};
+import { mergedCase } from './bench-case.js';
 
 beforeAll(async () => {
   for (const lang of ['go', 'python', 'typescript'] as const) await ensureGrammar(lang);
@@ -25,18 +17,18 @@ beforeAll(async () => {
 
 describe('orderx3: hunks out of file order', () => {
   it('a helper whose edited head is its only line of its own, written after its callers, keeps no old line (Go, bk go13)', () =>
-    merged('external-2026-11-28bk/go13-signature-change-callers-out-of-order'));
+    mergedCase('external-2026-11-28bk/go13-signature-change-callers-out-of-order'));
   it('a helper whose body lines repeat in sibling methods goes back to its place (Python)', () =>
-    merged('probes-orderx3/py01-helper-signature-after-callers'));
+    mergedCase('probes-orderx3/py01-helper-signature-after-callers'));
   it('a format line grown with a new field beside a sibling format line is its edit (Julia, bl jl18)', () =>
-    merged('external-2026-11-28bl/jl18-hunks-out-of-order-new-field'));
-  it('the same, another file (Julia probe)', () => merged('probes-orderx3/jl01-printf-grown-then-struct-above'));
+    mergedCase('external-2026-11-28bl/jl18-hunks-out-of-order-new-field'));
+  it('the same, another file (Julia probe)', () => mergedCase('probes-orderx3/jl01-printf-grown-then-struct-above'));
   it('a template hunk, then `<script lang="ts">` and a marker, goes in file order (Svelte, bj svelte01)', () =>
-    merged('external-2026-11-28bj/svelte01-hunks-out-of-file-order'));
+    mergedCase('external-2026-11-28bj/svelte01-hunks-out-of-file-order'));
   it('a function, then its class head above and a marker, goes in file order (Python)', () =>
-    merged('probes-orderx3/py02-function-then-class-head-above-marker'));
+    mergedCase('probes-orderx3/py02-function-then-class-head-above-marker'));
   it('control: a grown sibling shown beside its unchanged neighbour is new (Python)', () =>
-    merged('probes-orderx3/py03-control-grown-sibling-beside-shown-line'));
+    mergedCase('probes-orderx3/py03-control-grown-sibling-beside-shown-line'));
   it('control: hunks in file order with a head then a marker stay as written (Go)', () =>
-    merged('probes-orderx3/go01-control-in-order-head-then-marker'));
+    mergedCase('probes-orderx3/go01-control-in-order-head-then-marker'));
 });

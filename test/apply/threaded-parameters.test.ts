@@ -6,15 +6,9 @@
 // much it was rewritten (merge-finish.ts replacedBetween). The Swift, Kotlin, Haskell and committed
 // cases fail on main fbba1ace (the old line kept beside its new form); the Go control (a new check
 // copied from its sibling, above an equal `return nil, err`) keeps the sibling.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'vitest';
+import { mergedCase } from './bench-case.js';
 import { lines, mergedEverywhere } from './judged.js';
-
-const committed = (dir: string): [string, string, string, string | null] => {
-  const f = (name: string): string => readFileSync(join('bench/apply', dir, name), 'utf8');
-  return [f('original'), f('update'), f('expected'), JSON.parse(f('meta.json')).instruction ?? null];
-};
 
 describe('usesx3: a parameter or field threaded through several places', () => {
   it('swift: an init parameter appended after the last one at a marker, the guard body left out', () => {
@@ -27,32 +21,26 @@ describe('usesx3: a parameter or field threaded through several places', () => {
   });
 
   it('kotlin: a constructor property appended before a marker, an init block first in the body', () => {
-    const [code, update, expected, instruction] = committed('probes-usesx3/kt01-constructor-property-appended-before-marker');
-    mergedEverywhere(code, update, expected, instruction);
+    mergedCase('probes-usesx3/kt01-constructor-property-appended-before-marker');
   });
 
   it('c++ (bk cpp06): a member initializer appended, the constructor body left out', () => {
-    const [code, update, expected, instruction] = committed('external-2026-11-28bk/cpp06-new-member-and-uses-far-apart-long');
-    mergedEverywhere(code, update, expected, instruction);
+    mergedCase('external-2026-11-28bk/cpp06-new-member-and-uses-far-apart-long');
   });
 
   it('haskell: a comma-first list item rewritten beyond an edit before the list closer and a new helper', () => {
-    const [code, update, expected, instruction] = committed('probes-usesx3/hs01-comma-first-item-rewritten-param-threaded');
-    mergedEverywhere(code, update, expected, instruction);
+    mergedCase('probes-usesx3/hs01-comma-first-item-rewritten-param-threaded');
   });
 
   it('haskell (bi hs01): a precision parameter through the callers, a cell rewritten', () => {
-    const [code, update, expected, instruction] = committed('external-2026-11-27bi/hs01-precision-param-through-callers');
-    mergedEverywhere(code, update, expected, instruction);
+    mergedCase('external-2026-11-27bi/hs01-precision-param-through-callers');
   });
 
   it('go: a new check copied from its sibling above an equal `return nil, err` keeps the sibling (control)', () => {
-    const [code, update, expected, instruction] = committed('probes-usesx3/go01-control-new-sibling-check-before-equal-return');
-    mergedEverywhere(code, update, expected, instruction);
+    mergedCase('probes-usesx3/go01-control-new-sibling-check-before-equal-return');
   });
 
   it('python: a new attribute after a shown line, then a blank and a marker, keeps the next line (control)', () => {
-    const [code, update, expected, instruction] = committed('probes-usesx3/py02-control-new-attribute-before-blank-keeps-neighbour');
-    mergedEverywhere(code, update, expected, instruction);
+    mergedCase('probes-usesx3/py02-control-new-attribute-before-blank-keeps-neighbour');
   });
 });
