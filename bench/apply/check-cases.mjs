@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// Mechanical sanity checks for the apply-engine heldout cases in this directory.
-// Usage: node check-cases.mjs [dir]
+// Mechanical sanity checks for the apply-engine held-out cases of one set (file names, meta.json, line
+// counts, line endings, BOM, expected's new lines coming from the update). The writers of sets ay-bs
+// ran this checker on their own folder; it is kept once here rather than in each set.
+// Usage: node bench/apply/check-cases.mjs <set dir>
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const root = process.argv[2] || path.dirname(fileURLToPath(import.meta.url));
+const root = process.argv[2];
+if (!root) {
+  console.error('usage: node bench/apply/check-cases.mjs <set dir>');
+  process.exit(2);
+}
 const REQUIRED = ['original', 'update', 'expected', 'meta.json'];
 const MARKER = /^(\/\/|#|\/\*|<!--|--|;|\*)?\s*(\.\.\.|…|\(unchanged\)|.*\b(existing|unchanged|rest of|stays the same|same as before)\b.*)/i;
 
