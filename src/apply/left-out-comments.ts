@@ -11,7 +11,7 @@
 // edit, as with edited-definition-docs.ts. It is written back in every mode beside the line it
 // clung to (no blank between), unless new code now clings to that line in its place (a `TODO`
 // comment replaced by its code).
-import { checkLoss, type LossCheck } from './loss.js';
+import { checkLoss, gapHoldsOutput, type LossCheck } from './loss.js';
 import { proseComment, SPEAKS_OF_COMMENTS } from './edited-definition-docs.js';
 import { renderLines, splitLines, type Lines } from './lines.js';
 
@@ -47,12 +47,10 @@ export function leftOutComments(original: string, update: string, instruction: s
   for (const g of check.gaps) {
     if (g.vanished.length === 0 || g.p < 0 || g.q >= orig.text.length) continue;
     if (!g.vanished.every((v) => v.rule === 'between-anchors' && !v.present && proseComment(orig.norm[v.j]!))) continue;
-    let own = false;
-    for (let k = g.kp + 1; k < g.kq; k++) if (!out.blank[k]) own = true;
     // Every non-blank original line of the stretch went (the gap holds nothing kept or moved).
     let whole = true;
     for (let j = g.p + 1; j < g.q; j++) if (!orig.blank[j] && !g.vanished.some((v) => v.j === j)) whole = false;
-    if (!own && whole) found.push({ p: g.p, q: g.q, kp: g.kp, kq: g.kq, rows: g.vanished.map((v) => v.j) });
+    if (!gapHoldsOutput(g, out) && whole) found.push({ p: g.p, q: g.q, kp: g.kp, kq: g.kq, rows: g.vanished.map((v) => v.j) });
   }
   return found;
 }

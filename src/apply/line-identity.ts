@@ -63,6 +63,21 @@ export function lineIdentity(norm: string): string | null {
   return equation === null ? extraIdentity(norm) : `def ${equation}`;
 }
 
+/** The row of each identity that exactly one line of `l` heads (identities heading several lines are left out). */
+export function soleIdentityRows(l: Lines): Map<string, number> {
+  const rows = new Map<string, number>();
+  const repeated = new Set<string>();
+  for (let j = 0; j < l.text.length; j++) {
+    const id = l.blank[j] ? null : lineIdentity(l.norm[j]!);
+    if (id === null || repeated.has(id)) continue;
+    if (rows.has(id)) {
+      rows.delete(id);
+      repeated.add(id);
+    } else rows.set(id, j);
+  }
+  return rows;
+}
+
 /** Rows x of `a` and y of `b` both name something (a literal on the line below a call head counts), not the same thing. */
 export function rowNamesDiffer(a: Lines, x: number, b: Lines, y: number): boolean {
   const ia = rowIdentity(a, x, lineIdentity);

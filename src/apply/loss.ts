@@ -30,7 +30,7 @@ import { applyRenames, renameTokens } from './instructed-rename.js';
 import { inRenameScope, renameScope } from './rename-scope.js';
 import { keyEditedAtPath, newAtKeyPath } from './key-path.js';
 import { soleMemberRewritten } from './sole-member.js';
-import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
+import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner, soleIdentityRows } from './line-identity.js';
 import { namedHeadRow } from './block-names.js';
 import { distinctUnderShownHeads } from './shown-parent-edit.js';
 import { sameSectionKey } from './flat-sections.js';
@@ -126,6 +126,19 @@ function soleMemberShown(view: UpdateView, orig: Lines, j: number, norm: string)
   return (view.where.get(key(norm)) ?? []).some(([s, i]) => soleMemberRewritten(view.segments[s]!.lines, i, orig) === j);
 }
 
+/** How many times each normalised line occurs (a BOM on the first line ignored). */
+function countsByKey(l: Lines): Map<string, number> {
+  const count = new Map<string, number>();
+  for (const n of l.norm) count.set(key(n), (count.get(key(n)) ?? 0) + 1);
+  return count;
+}
+
+/** The output holds lines of its own between the gap's two kept lines (not a pure deletion). */
+export function gapHoldsOutput(g: Gap, out: Lines): boolean {
+  for (let k = g.kp + 1; k < g.kq; k++) if (!out.blank[k]) return true;
+  return false;
+}
+
 function key(norm: string): string {
   return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
 }
@@ -155,8 +168,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     if (m && n.trim() !== m[0]) inline.push([n.slice(0, m.index).replace(/\s+$/, ''), n.slice(m.index + m[0].length).replace(/^[\s,]+/, '')]);
   }
   const wholeFile = !split.hasMarkers && readsAsWholeFile(orig, u);
-  const origCount = new Map<string, number>();
-  for (const n of orig.norm) origCount.set(key(n), (origCount.get(key(n)) ?? 0) + 1);
+  const origCount = countsByKey(orig);
   const covered = markerCovered(orig, split.segments, origCount);
   const uniqueRow = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
@@ -207,17 +219,13 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
   // With no such line, a head naming what one original head names places it (`func (s *Store)
   // queryRow(ctx, op string, …)` edited, its body lines repeated in every method): a hunk written
   // above its place is no continuation of the hunk before it.
-  const heads = new Map<string, number | null>();
-  for (let j = 0; j < orig.text.length; j++) {
-    const id = orig.blank[j] ? null : lineIdentity(orig.norm[j]!);
-    if (id !== null) heads.set(id, heads.has(id) ? null : j);
-  }
+  const heads = soleIdentityRows(orig);
   const place = (l: Lines): number | undefined => {
     for (let x = 0; x < l.text.length; x++) if (!l.blank[x] && placing(l.norm[x]!)) return at.get(key(l.norm[x]!));
     for (let x = 0; x < l.text.length; x++) {
       const id = l.blank[x] ? null : lineIdentity(l.norm[x]!);
       const j = id === null ? undefined : heads.get(id);
-      if (j !== undefined && j !== null) return j;
+      if (j !== undefined) return j;
     }
     return undefined;
   };
@@ -1147,16 +1155,13 @@ export function removedByAdjacency(original: string, update: string, instruction
   const orig = originalLines(original);
   const out = splitLines(output);
   const check = checkLoss(original, update, instruction, output);
-  const count = new Map<string, number>();
-  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j]) count.set(key(orig.norm[j]!), (count.get(key(orig.norm[j]!)) ?? 0) + 1);
+  const count = countsByKey(orig);
   const rows: number[] = [];
   for (const g of check.gaps) {
     const dropped = g.vanished.filter((v) => v.rule === 'between-anchors' && !v.present).map((v) => v.j);
     if (dropped.length === 0) continue;
-    let own = false;
-    for (let k = g.kp + 1; k < g.kq; k++) if (!out.blank[k]) own = true;
     const loose = g.q < orig.text.length && (orig.weak[g.q] || (count.get(key(orig.norm[g.q]!)) ?? 0) > 1);
-    if (!own || loose) rows.push(...dropped);
+    if (!gapHoldsOutput(g, out) || loose) rows.push(...dropped);
   }
   return rows.sort((a, b) => a - b);
 }

@@ -14,7 +14,7 @@ import { normalize, splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { openKeywordBlocks } from './keyword-blocks.js';
 import { CLOSER_ONLY } from './closer-pins.js';
-import { lineIdentity } from './line-identity.js';
+import { lineIdentity, soleIdentityRows } from './line-identity.js';
 
 interface Opener {
   line: number;
@@ -224,12 +224,8 @@ export function closeUnclosedTail(update: string, code: string): string {
     return h >= start ? h : line;
   };
   // A header edited in place (`loadProfile(id, signal?)`) heads the original's block of that name, not a new one.
-  const named = new Map<string, number>();
-  for (let j = 0; j < orig.norm.length; j++) {
-    const id = orig.blank[j] ? null : lineIdentity(orig.norm[j]!);
-    if (id !== null) named.set(id, (named.get(id) ?? 0) + 1);
-  }
-  const original = (n: string): boolean => origLines.has(n) || named.get(lineIdentity(n) ?? '') === 1;
+  const named = soleIdentityRows(orig);
+  const original = (n: string): boolean => origLines.has(n) || named.has(lineIdentity(n) ?? '');
   let kept = 0;
   while (kept < open.length && original(u.norm[head(open[kept]!.line)]!)) kept++;
   // Ending with such closers, the new lines stand for the rest only where they carry its names (the
