@@ -5,9 +5,10 @@
 // the end of the file when the update stops there. Found by structure: the previous segment's opener
 // at the closer's indentation, its place in the original, and the first original line back at that
 // opener's level after it.
-import { CLOSER_LINE, solidRow, type Lines } from './lines.js';
+import { CLOSER_LINE, editedVersion, solidRow, type Lines } from './lines.js';
 import type { Segment } from './merge-context.js';
 import { startsWithCloser } from './brackets.js';
+import { withoutSeparator } from './member-separators.js';
 
 /**
  * `)` → `),`, `}` → `};`: the same closing line with a separator added or dropped (an item added after
@@ -82,7 +83,7 @@ export function closerResume(o: Lines, prev: Segment, prevPairs: ReadonlyArray<r
     // An Allman head's own `{` below it opens the block; its closer comes after.
     if (o.norm[y] === '{' && y === solidRow(o, jp, 1)) continue;
     // Its separator added or dropped (a member appended after it, or a marker after it) is the same closer.
-    return o.indent[y] === o.indent[jp] && (o.norm[y] === s.norm[f] || closerRepunctuated(o.norm[y]!, s.norm[f]!)) && showsWholeTail(s, o, [f, y]) ? [f, y] : null;
+    return o.indent[y] === o.indent[jp] && (o.norm[y] === s.norm[f] || closerRepunctuated(o.norm[y]!, s.norm[f]!)) && (showsWholeTail(s, o, [f, y]) || rewritesTail(s, o, f, jp, y)) ? [f, y] : null;
   }
   return null;
 }
@@ -102,6 +103,22 @@ function closerAfterTail(s: Lines, prev: Lines, markerIndent: number): number {
     return s.indent[y] === level && CLOSER_LINE.test(s.norm[y]!) ? y : -1;
   }
   return -1;
+}
+
+/**
+ * The segment's lines before the closer rewrite the open block's last lines (`proxy_read_timeout 60s;`
+ * shown as `300s;`, a new directive after it): none of them stands anywhere in the original as it is (but for a trailing separator),
+ * and one is an edit of a line between the block's opener `jp` and its closer `y`. Such lines can only
+ * belong to that block; lines the original has elsewhere may be another block's (a sibling object's key).
+ */
+function rewritesTail(s: Lines, o: Lines, f: number, jp: number, y: number): boolean {
+  let edited = false;
+  for (let x = solidRow(s, f, -1); x >= 0; x = solidRow(s, x, -1)) {
+    const own = withoutSeparator(s.norm[x]!);
+    if (o.norm.some((n) => withoutSeparator(n) === own)) return false;
+    for (let j = jp + 1; j < y && !edited; j++) if (!o.blank[j] && editedVersion(o.norm[j]!, s.norm[x]!)) edited = true;
+  }
+  return edited;
 }
 
 /** Every solid segment line before the closer is the original's line in turn right above its closer (tailPairs). */

@@ -58,9 +58,16 @@ function lastMemberEnd(o: Lines, j: number): boolean {
   while (n < o.text.length && o.blank[n]) n++;
   if (n >= o.text.length || !startsWithCloser(o.norm[n]!) || o.indent[n]! >= o.indent[j]!) return false;
   const first = memberStart(o, j);
+  if (blockArm(o.norm[first]!)) return false;
   let p = first - 1;
   while (p >= 0 && o.blank[p]) p--;
   return p >= 0 && o.indent[p] === o.indent[j] && o.norm[p]!.endsWith(',') && !hasComment(o.norm[p]!);
+}
+
+/** `Pat => {`: a match arm with a block body (Rust, Scala), which ends without a comma whatever its
+ *  siblings end with; `key: () => {` is an object's member and takes one. */
+function blockArm(norm: string): boolean {
+  return /=>\s*\{$/.test(norm) && !/^(?:[\w$]+|"[^"]*"|'[^']*')\s*:(?!:)/.test(norm);
 }
 
 /** The first row of the member whose last row is j: j itself, or the opener a closer row j pairs with. */
