@@ -9,7 +9,13 @@ import type { Lines } from './lines.js';
 export function trailingLayoutBlanks(s: Lines, markerAfter: boolean, end: number, o: Lines): Set<number> | null {
   const N = o.text.length;
   if (!markerAfter || N === 0 || (end >= N ? o.blank[N - 1] : o.blank[end])) return null;
+  const rows = trailingBlankRows(s);
+  return rows.size > 0 && rows.size < s.text.length ? rows : null;
+}
+
+/** The segment's trailing blank rows. */
+export function trailingBlankRows(s: Lines): Set<number> {
   const rows = new Set<number>();
   for (let i = s.text.length - 1; i >= 0 && s.blank[i]; i--) rows.add(i);
-  return rows.size > 0 && rows.size < s.text.length ? rows : null;
+  return rows;
 }

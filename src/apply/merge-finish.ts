@@ -34,6 +34,7 @@ import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
 import { anchorLeadingContext } from './leading-context.js';
 import { sameSectionKey } from './flat-sections.js';
 import { newSiblingLine } from './edit-evidence.js';
+import { siblingDeclarationSpan } from './declaration-siblings.js';
 
 /** Where a segment lands: it replaces original lines [start, end). */
 export interface Span {
@@ -1092,9 +1093,9 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     if (!edgeBound) ambiguities.push(`segment ${k + 1} has no anchor line in the original; placed by position`);
     rules[k] = edgeBound ? 'file-edge' : 'position';
     const inBlock = k > 0 && spans[k - 1] ? endOfShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : -1;
-    spans[k] = inBlock >= 0 ? closingTailAt(seg.lines, o, inBlock, lo)
+    spans[k] = siblingDeclarationSpan(seg, o, lo, Math.max(lo, hi)) ?? (inBlock >= 0 ? closingTailAt(seg.lines, o, inBlock, lo)
       : (k > 0 && spans[k - 1] ? siblingAfterShownBlock(o, segs[k - 1]!, spans[k - 1]!, seg, lo, Math.max(lo, hi)) : null) ??
-        placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast);
+        placeUnanchored(ctx, seg, lo, Math.max(lo, hi), isFirst, isLast));
     const endBlanks = trailingLayoutBlanks(seg.lines, seg.markerAfter, spans[k]!.end, o);
     if (endBlanks) spans[k] = { ...spans[k]!, drop: new Set([...(spans[k]!.drop ?? []), ...endBlanks]) };
   }
