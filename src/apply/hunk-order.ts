@@ -66,11 +66,15 @@ function backwardCut(ctx: MergeContext, k: number, ranges: ReadonlyArray<[number
   for (let i = first + 2; i < n; i++) {
     if (!l.blank[i - 1] || l.blank[i]) continue;
     const own = alone(0, i);
+    // Lines of the part before that lie below the opener it goes on inside (a twin method's
+    // `self.f.close()` under `class Writer:` + marker) say it stays in that block; they fix no place
+    // of their own, so it goes where the segment before stands.
+    const inOpener = opener >= 0 && before !== null && own.length > 0 && own.every(([, o]) => o > before!);
     // Its anchors must start where it starts (`impl Client {` shown): a new function whose body
     // copies a line from further down is no hunk of that place (set bk go16).
-    if (own.length > 0 && own[0]![0] !== first) continue;
+    if (own.length > 0 && own[0]![0] !== first && !inOpener) continue;
     // Without such lines of its own the part before goes on inside that block; the part after leaves it.
-    const at = own.length > 0 ? own[0]![1] : l.indent[i]! <= openerIndent ? before : null;
+    const at = own.length > 0 && !inOpener ? own[0]![1] : l.indent[i]! <= openerIndent ? before : null;
     if (at === null) continue;
     const after = alone(i, n);
     let solid = 0;
