@@ -4,6 +4,7 @@
 // file's edges (src/apply/loss.ts), so the code before the first hunk and after the last one stays;
 // placing the hunk as if the marker were there puts new lines where the anchors say instead of
 // deleting the file's head and having the no-loss pass put it back out of order.
+import { newTrailingDefinitions } from './appended-definition.js';
 import { codeBracketDelta } from './brackets.js';
 import { closersOnly } from './closer-resume.js';
 import { editsEdgeLine } from './edge-line-edit.js';
@@ -159,10 +160,13 @@ export function impliedEdgeMarkers(ctx: MergeContext, hasMarkers: boolean): Segm
   const closesOpened = closesEarlierBlocks(segs) || insideBlockBeforeEnd(ctx);
   const after = !last.markerAfter && (anchored(ctx, last) || closing || closesOpened || editedAnchor(ctx, last)) &&
     ((closing && leftOpen(segs) > 0) || closesOpened || !((showsEdge(ctx, last, 'tail') || editsFileTail(ctx, last)) && !anchoredAwayFromEnd(ctx, last)));
-  if (!before && !after) return null;
+  // New definitions after a marker (two F# tests after `// ... existing tests ...`) are appended,
+  // whatever lines they copy from the last one (appended-definition.ts): the file ends after them.
+  const appended = after && last.markerBefore && newTrailingDefinitions(last.lines, ctx.orig);
+  if (!before && (!after || appended)) return null;
   return segs.map((seg, k) => ({
     ...seg,
     markerBefore: seg.markerBefore || (before && k === 0),
-    markerAfter: seg.markerAfter || (after && k === segs.length - 1),
+    markerAfter: seg.markerAfter || (after && !appended && k === segs.length - 1),
   }));
 }

@@ -19,7 +19,7 @@ import { inRanges, ownerRanges, placeOwner } from './removal-scope.js';
 const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above|between|next\s+to|beside)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;
 
 /** Leading lines that belong to the definition below them: comments, decorators, attributes. */
-export const LEAD = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z])/;
+export const LEAD = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z]|\[<)/;
 
 export interface InstructedPlacement {
   content: string;

@@ -28,7 +28,7 @@ import { copiesOtherLine, newNameBesideOld } from './new-name-evidence.js';
 import { otherStyleRule } from './block-names.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherSibling } from './sibling-items.js';
-import { newTrailingDefinition } from './appended-definition.js';
+import { newTrailingDefinition, newTrailingDefinitions } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
 import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
 import { anchorLeadingContext } from './leading-context.js';
@@ -728,7 +728,7 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   const pairs: Array<[number, number]> = [];
   if (!seg.markerAfter && isLast) {
     // A new definition after a marker is appended, not matched against the last one (appended-definition.ts).
-    if (seg.markerBefore && newTrailingDefinition(s, o)) return { start: hi, end: hi, pairs, delta: 0 };
+    if (seg.markerBefore && (newTrailingDefinition(s, o) || newTrailingDefinitions(s, o))) return { start: hi, end: hi, pairs, delta: 0 };
     // The segment ends the file: choose its start so it replaces the original tail it matches best.
     return bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole');
   }
@@ -910,6 +910,11 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
   let bodyFloor = -1;
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
+    // New definitions after a marker at the file's end anchor nothing (appended-definition.ts).
+    if (k === segs.length - 1 && seg.markerBefore && !seg.markerAfter && newTrailingDefinitions(seg.lines, o)) {
+      chains[k] = [];
+      continue;
+    }
     // An anchor inside a block of another name (the `bucket = …` line of a new resource matched in
     // the next resource) is not one (line-identity.ts).
     let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j) && j >= bodyFloor);
