@@ -19,7 +19,9 @@ function definedName(norm: string): string | null {
 /** A type's head (`type Team struct {`, `class`, `interface`, `enum`, `record`): code the update shows
  *  still naming it cannot compile without it, while a function left out between shown callers is
  *  the deletion by adjacency that generated and written edits make. */
-const TYPE_HEAD = new RegExp(String.raw`^${MODIFIERS}(?:type|struct|class|interface|enum|record|trait|union)\b`);
+const TYPE_HEAD = new RegExp(String.raw`^${MODIFIERS}(?:type|struct|class|interface|enum|record|trait|union|data|newtype)\b`);
+/** The name a type head declares where no definition pattern names it (Haskell `type Env = …`, `data`, `newtype`). */
+const TYPE_NAME = new RegExp(String.raw`^${MODIFIERS}(?:type|data|newtype)\s+([A-Za-z_$][\w$]*)`);
 
 /** Import lines (Java/Kotlin/Scala/TS/Python `import`, Python `from`, Rust `use`, C# `using`, C `#include`). */
 const IMPORT_LINE = /^(?:import|from|use|using|#include)\b/;
@@ -40,16 +42,25 @@ function usesOf(l: Lines, name: string): number {
   let n = c.get(name);
   if (n === undefined) {
     n = 0;
-    for (const norm of l.norm) if (norm.includes(name) && tokens(norm).includes(name) && definedName(norm) !== name && !IMPORT_LINE.test(norm)) n++;
+    for (const norm of l.norm) if (usesName(norm, name)) n++;
     c.set(name, n);
   }
   return n;
 }
 
-/** The merged file still uses the name at least as often as the original did (a rename carried to the uses leaves fewer). */
-function stillUsedIn(orig: Lines, out: Lines, name: string): boolean {
+/** Line `norm` uses `name` (not defining it, not importing it). */
+function usesName(norm: string, name: string): boolean {
+  return norm.includes(name) && tokens(norm).includes(name) && definedName(norm) !== name && !IMPORT_LINE.test(norm);
+}
+
+/**
+ * The merged file still uses the name at least as often as the original did (a rename carried to the
+ * uses leaves fewer), uses on the original rows `gone` (left out together with the definition, and
+ * `type Env = …` counting as a use of its own name) aside.
+ */
+function stillUsedIn(orig: Lines, out: Lines, name: string, gone: readonly number[] = []): boolean {
   const uses = usesOf(out, name);
-  return uses > 0 && uses >= usesOf(orig, name);
+  return uses > 0 && uses >= usesOf(orig, name) - gone.filter((j) => usesName(orig.norm[j]!, name)).length;
 }
 
 /**
@@ -63,8 +74,8 @@ function stillUsedIn(orig: Lines, out: Lines, name: string): boolean {
 export function usedDefinitionRows(orig: Lines, missing: readonly number[], out: Lines, shown: readonly Lines[]): number[] {
   const gone = new Set(missing);
   return missing.filter((j) => {
-    const name = TYPE_HEAD.test(orig.norm[j]!) ? definedName(orig.norm[j]!) : null;
-    if (name === null || !stillUsedIn(orig, out, name) || !shown.some((l) => usesOf(l, name) > 0)) return false;
+    const name = TYPE_HEAD.test(orig.norm[j]!) ? definedName(orig.norm[j]!) ?? TYPE_NAME.exec(orig.norm[j]!)?.[1] ?? null : null;
+    if (name === null || !stillUsedIn(orig, out, name, missing) || !shown.some((l) => usesOf(l, name) > 0)) return false;
     const end = blockEnd(orig, j);
     for (let y = j + 1; y < end; y++) if (!orig.blank[y] && !gone.has(y)) return false;
     return true;
