@@ -399,8 +399,11 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   if (tail.length === 0) return;
   const [i, j] = tail[tail.length - 1]!;
   if (!s.blank[i] || !o.blank[j]) return;
-  const n = s.text.length;
-  if (i + 1 >= n || s.blank[i + 1] || s.blank[n - 1]) return;
+  // Blank lines the segment ends with before its marker are layout there (end-blanks.ts): the new
+  // lines end at its last non-blank line (an Elm `case` branch added last, `-- ... existing code ...` after).
+  let n = s.text.length;
+  while (n > i + 1 && s.blank[n - 1]) n--;
+  if (i + 1 >= n || s.blank[i + 1]) return;
   let next = j + 1;
   while (next < o.text.length && o.blank[next]) next++;
   if (next >= o.text.length) return;
@@ -414,7 +417,8 @@ function unpairTailSeparator(s: Lines, o: Lines, tail: Array<[number, number]>, 
   if (!closesEnclosing && !wholeBlocksAt(s, i + 1, n - 1, level)) return;
   // Closed by a closing line, the new lines are a block; else the sibling must head one (a rule, a heading).
   // Or the new lines open with a definition (`def f(x), do: …`, `def f(x): return …` written on one line).
-  if (!(s.weak[n - 1] && /^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) && !headsBlock(o, next) && !ONE_LINE_DEFINITION.test(s.norm[i + 1]!)) return;
+  // Members ending the enclosing block are parted from what follows by its own blank lines (`-- VIEW` after an Elm `case`).
+  if (!closesEnclosing && !(s.weak[n - 1] && /^(?:[)}\]]|end\b)/.test(s.norm[n - 1]!)) && !headsBlock(o, next) && !ONE_LINE_DEFINITION.test(s.norm[i + 1]!)) return;
   tail.pop();
 }
 
