@@ -3,6 +3,10 @@
 // between them, while the update's own signatures still use `Env`. Rule (b) licensed the gap as deleted
 // between anchors: dangling-name.ts `usedDefinitionRows` read no name from a type alias, and counted the
 // gap's own `emptyEnv :: Env` as a use the merged file had lost (as if the name were renamed away).
+// (Main fixed that loss first, in hsx; these tests stay as guards.) Then the round's Elm miss: a new
+// `case` branch added last, `)` or a record, blank, marker; the update's blank before the branch was
+// paired with the first of the blank lines parting the `case` from what follows (`setDone`, `-- VIEW`),
+// so one of them was lost (merge-finish.ts unpairTailSeparator).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseDir, mergedCase, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
@@ -54,5 +58,16 @@ describe('the held-out round bx: a type alias left out between shown anchors (lo
 
   it('still drops a type the update moves above its first use (control)', () => {
     mergedCase('probes-lossx6/ts02-control-type-alias-moved-above-first-use');
+  });
+
+  it('keeps the blank lines after a case branch added last before a marker (Elm, three writers)', () => {
+    mergedCase(caseDir('external-2026-11-28bx', 'elm17-'));
+    mergedCase(caseDir('external-2026-11-27bi', 'elm01-'));
+    mergedCase(caseDir('external-2026-11-28bs', 'elm01-'));
+    mergedCase('probes-lossx6/elm02-case-branch-last-before-view-banner');
+  });
+
+  it('still places a method added last in a class before the blank lines (control)', () => {
+    mergedCase('probes-lossx6/py01-method-last-in-class-before-two-blanks');
   });
 });
