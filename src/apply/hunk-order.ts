@@ -5,7 +5,7 @@
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
 import { fastChains, segmentPlace } from './merge-fast.js';
 import type { MergeContext, Segment } from './merge-context.js';
-import { sliceLines, solidRow } from './lines.js';
+import { sliceLines, solidRow, type Lines } from './lines.js';
 import { continuesOpenBlock, resumesInsideOpener } from './open-blocks.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
@@ -38,6 +38,24 @@ function onceAnchors(ctx: MergeContext, chain: ReadonlyArray<readonly [number, n
   return chain.filter(([, o]) => !ctx.orig.weak[o] && ctx.index.get(ctx.orig.norm[o]!)?.length === 1);
 }
 
+/** A closing tag at column 0: the end of a top-level section (`</template>` of a Vue file). */
+const SECTION_CLOSER = /^<\/[\w.-]+>$/;
+
+/**
+ * Rows [a, b) of l that close a top-level section the original closes once, at column 0, paired
+ * with that line (rows counted from a). Too short to anchor a chain, such a line still fixes a
+ * place: `</template>`, a blank line, then `<script setup>` goes back from the file's end to its top.
+ */
+function sectionClosers(ctx: MergeContext, l: Lines, a: number, b: number): Array<readonly [number, number]> {
+  const out: Array<readonly [number, number]> = [];
+  for (let x = a; x < b; x++) {
+    if (l.indent[x] !== 0 || !SECTION_CLOSER.test(l.norm[x]!)) continue;
+    const rows = ctx.index.get(l.norm[x]!);
+    if (rows?.length === 1 && ctx.orig.indent[rows[0]!] === 0) out.push([x - a, rows[0]!]);
+  }
+  return out;
+}
+
 /**
  * Row of segment k where a paragraph (after a blank line) goes back to code above everything before
  * it: `impl Client { // ... }` with a new method, `}`, a blank line, then the `struct ClientConfig`
@@ -54,8 +72,10 @@ function backwardCut(ctx: MergeContext, k: number, ranges: ReadonlyArray<[number
   const seg = ctx.segments[k]!;
   const l = seg.lines;
   const n = l.text.length;
-  const alone = (a: number, b: number): ReadonlyArray<readonly [number, number]> =>
-    onceAnchors(ctx, fastChains({ ...ctx, segments: [{ ...seg, lines: sliceLines(l, a, b) }] }).chains[0] ?? []);
+  const alone = (a: number, b: number): ReadonlyArray<readonly [number, number]> => {
+    const own = onceAnchors(ctx, fastChains({ ...ctx, segments: [{ ...seg, lines: sliceLines(l, a, b) }] }).chains[0] ?? []);
+    return own.length > 0 ? own : sectionClosers(ctx, l, a, b);
+  };
   let before: number | null = null;
   for (let x = k - 1; x >= 0 && before === null; x--) before = ranges[x]?.[0] ?? null;
   // The line the segment before ends on, when this one goes on inside its block (open-blocks.ts).
