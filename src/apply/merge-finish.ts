@@ -6,7 +6,7 @@ import { hoistedHeadPair } from './hoisted-declaration.js';
 import { markedBodyEnd } from './marked-body.js';
 import { renamedLines, withRenamed } from './renames.js';
 import { shallowSnippetLead } from './reindent.js';
-import { bracketDelta, startsWithCloser } from './brackets.js';
+import { bracketDelta, codeBracketDelta, startsWithCloser } from './brackets.js';
 import { closerResume, dropNewBlockClosers, tailPairs } from './closer-resume.js';
 import { carrySeparators, separatorChanged, separatorDroppedBeforeMarker } from './member-separators.js';
 import { blockPairs, withoutClosers, type BlockPairs } from './new-block-closers.js';
@@ -209,7 +209,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
   const out: Array<[number, number]> = [];
   // Tail side: closers of blocks the segment opens itself are not the original's (new-block-closers.ts).
   const blocks = paired && dir > 0 ? blockPairs(s, o, paired) : null;
-  const other = (x: number, y: number): boolean => blocks !== null && blocks.closesOtherBlock(x, y);
+  const other = (x: number, y: number): boolean => (blocks !== null && blocks.closesOtherBlock(x, y));
   const push = (x: number, y: number): void => {
     out.push([x, y]);
     paired?.set(x, y);
@@ -481,7 +481,13 @@ function headSkip(s: Lines, o: Lines, i: number, j: number, limit: number, delta
     for (let d = x === i ? 1 : 0; d <= MAX_HEAD_SKIP; d++) {
       const y = j - d;
       if (y - 1 < limit) break;
-      if (fillEqual(s, x, o, y, delta) && fillEqual(s, x - 1, o, y - 1, delta) && (!s.blank[x] || !s.blank[x - 1])) return [x, y];
+      if (!fillEqual(s, x, o, y, delta) || !fillEqual(s, x - 1, o, y - 1, delta) || (s.blank[x] && s.blank[x - 1])) continue;
+      // The lines hopped over are deleted: only whole blocks, never the closers of blocks opened
+      // above (`}` and `});` of the route before, when a new route copies its `next(err);`).
+      let net = 0;
+      for (let z = y + 1; z <= j; z++) net += codeBracketDelta(o.text[z]!);
+      if (net < 0) continue;
+      return [x, y];
     }
   }
   return null;
