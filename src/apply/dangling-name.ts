@@ -20,8 +20,12 @@ function definedName(norm: string): string | null {
  *  still naming it cannot compile without it, while a function left out between shown callers is
  *  the deletion by adjacency that generated and written edits make. */
 const TYPE_HEAD = new RegExp(String.raw`^${MODIFIERS}(?:type|struct|class|interface|enum|record|trait|union|data|newtype)\b`);
-/** The name a type head declares where no definition pattern names it (Haskell `type Env = …`, `data`, `newtype`). */
-const TYPE_NAME = new RegExp(String.raw`^${MODIFIERS}(?:type|data|newtype)\s+([A-Za-z_$][\w$]*)`);
+/**
+ * The name a type head declares where no definition pattern names it (Haskell `type Env = …`, `data`,
+ * `newtype`). An export list's item (`type Foo as Foo,`, `type Foo,` in TS) names a type without
+ * declaring it: left out between shown items, it is deleted like any other item.
+ */
+const TYPE_NAME = new RegExp(String.raw`^${MODIFIERS}(?:type|data|newtype)\s+([A-Za-z_$][\w$]*)(?![\w$])(?!\s+as\b|\s*[,}])`);
 
 /** Import lines (Java/Kotlin/Scala/TS/Python `import`, Python `from`, Rust `use`, C# `using`, C `#include`). */
 const IMPORT_LINE = /^(?:import|from|use|using|#include)\b/;
