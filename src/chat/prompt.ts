@@ -22,6 +22,9 @@ export interface BuiltPrompt {
   thinkingOpen: boolean;
 }
 
+/** A prompt built on this thread: its text is here. */
+export type TextPrompt = BuiltPrompt & { text: string };
+
 /** Template text to token ids. The template writes BOS itself when the model wants one, so a
  *  second BOS from the tokenizer's add-special step is dropped. */
 export async function tokenizePrompt(model: LoadedModel, text: string): Promise<Uint32Array> {
@@ -71,7 +74,7 @@ export function finishRenderedText(format: ChatFormat, plan: Pick<ChatPlan, 'gra
 /** buildPrompt's answer without waiting, where the model renders and tokenizes this prompt on the
  *  event loop anyway (short prompts, the format known); undefined otherwise. A request's intake
  *  then takes no promise hops for it (several per request, each a microtask or two). */
-export function buildPromptNow(model: LoadedModel, plan: ChatPlan): BuiltPrompt | undefined {
+export function buildPromptNow(model: LoadedModel, plan: ChatPlan): TextPrompt | undefined {
   const format = modelChatFormatNow(model);
   if (!format || !model.renderChatNow || !model.tokenizeNow) return undefined;
   const rendered = model.renderChatNow(adaptTemplateInput(plan.template, format.format));
@@ -83,7 +86,7 @@ export function buildPromptNow(model: LoadedModel, plan: ChatPlan): BuiltPrompt 
 }
 
 /** The prompt by the awaited path (callers try buildPromptNow first). */
-export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<BuiltPrompt> {
+export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<TextPrompt> {
   const { text, format, thinkingOpen } = await renderForModel(model, plan);
   const tokens = await tokenizePrompt(model, text);
   return { text, tokens, format, reasoningTemplate: format.format.reasoning !== null, thinkingOpen };
