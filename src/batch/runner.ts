@@ -12,7 +12,7 @@ import type { FileRecord } from '../store/records.js';
 import { readRequests } from './request-reader.js';
 import type { ReadRequest } from './read-requests.js';
 import { Semaphore } from './semaphore.js';
-import { TERMINAL_STATUSES, type BatchLimits, type BatchObject, type ChatExecutor, type Clock, type ExecutorResult } from './types.js';
+import { TERMINAL_STATUSES, type BatchLimits, type BatchObject, type ChatExecutor, type Clock, type ExecutorResult, type UnparsedBody } from './types.js';
 import { SLICE_MS, yieldToLoop } from './validate.js';
 import { validateInputOffLoop } from './validate-offload.js';
 
@@ -263,7 +263,8 @@ export class BatchRunner {
 
   /** A validated input file's requests (request-reader.ts); `bodies: false` for custom ids only. */
   private requestsOf(batchId: string, input: FileRecord, bodies: boolean): AsyncGenerator<ReadRequest> {
-    return readRequests(() => this.o.files.chunks(input), { maxLineBytes: this.o.limits.maxLineBytes, bodies }, (err) =>
+    const o = { maxLineBytes: this.o.limits.maxLineBytes, bodies, unparsedLineChars: this.o.limits.unparsedLineChars };
+    return readRequests(() => this.o.files.chunks(input), o, (err) =>
       this.log(`batch ${batchId}: ${err.message}; reading its requests on the event loop instead`),
     );
   }
@@ -290,7 +291,7 @@ export class BatchRunner {
     }
   }
 
-  private launch(job: Job, line: number, customId: string, body: Record<string, unknown>): void {
+  private launch(job: Job, line: number, customId: string, body: Record<string, unknown> | UnparsedBody): void {
     const abort = new AbortController();
     const requestId = randomId('req_');
     let slotHeld = true;

@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { LineSplitter } from './lines.js';
 import { InputValidator, type ValidationLimits, type ValidationOutcome } from './validate.js';
-import { RequestCollector, type ReadOptions, type ReadRequest } from './read-requests.js';
+import { bodyTransfers, RequestCollector, type ReadOptions, type ReadRequest } from './read-requests.js';
 
 /** A session: `start` (validation) or `read`, its chunks in order, `end`. The thread is kept for
  *  the next one (input-worker.ts), so each session begins afresh. */
@@ -42,7 +42,9 @@ port.on('message', (m: ToValidator) => {
         port.postMessage(('chunk' in m ? { ack: true } : { outcome: validator.outcome() }) satisfies FromValidator);
       } else if (reader) {
         for (const line of lines) reader.line(line);
-        port.postMessage({ requests: reader.take(), done: 'end' in m } satisfies FromValidator);
+        const requests = reader.take();
+        // Large lines' bytes move to the loop (no clone of a multi-MiB body there).
+        port.postMessage({ requests, done: 'end' in m } satisfies FromValidator, bodyTransfers(requests));
       }
       if ('end' in m) {
         splitter = null;

@@ -9,6 +9,8 @@ import type { ChatPlan } from './plan.js';
 import { buildPrompt, buildPromptNow, resolveMaxTokens, type BuiltPrompt } from './prompt.js';
 import { runChoice, type ChoiceEvent, type ChoiceResult } from './runner.js';
 import { findChatModel, type ChatServices } from './services.js';
+import { modelChatFormat } from './chat-format.js';
+import type { OffLoopPrepared } from './openai-chat-off-loop.js';
 import { parseBody } from './validate.js';
 
 export interface PreparedChat {
@@ -66,7 +68,7 @@ export function choiceSeed(seed: number, i: number): number {
 }
 
 /** Runs all n choices concurrently, each with its own seed (choiceSeed). */
-export async function runOpenAIChat(p: PreparedChat, opts: RunChatOptions = {}): Promise<ChoiceResult[]> {
+export async function runOpenAIChat(p: Pick<PreparedChat, 'plan' | 'model' | 'prompt' | 'maxTokens'>, opts: RunChatOptions = {}): Promise<ChoiceResult[]> {
   const seed = p.plan.sampling.seed;
   const runs: Promise<ChoiceResult>[] = [];
   for (let i = 0; i < p.plan.n; i++) {
@@ -97,4 +99,36 @@ export async function completeOpenAIChat(
   const p = await prepareOpenAIChat(services, body);
   const results = await runOpenAIChat(p, opts);
   return chatCompletionBody(p.meta, results);
+}
+
+/** The template input of a plan prepared off the loop: nothing reads it after the prompt is
+ *  built (the runner takes the tokens), so it stays empty on this side. */
+const NO_TEMPLATE: ChatPlan['template'] = Object.freeze({ messages: [], addGenerationPrompt: true }) as ChatPlan['template'];
+
+/** Runs a request prepared off the loop, as completeOpenAIChat runs one prepared here; the same
+ *  response body. `model` is the one the worker prepared for (the request's). */
+export async function completePreparedOpenAIChat(
+  model: LoadedModel,
+  p: OffLoopPrepared,
+  opts: { signal?: AbortSignal; priority?: 'interactive' | 'batch' } = {},
+): Promise<Record<string, unknown>> {
+  const format = await modelChatFormat(model);
+  const prompt: BuiltPrompt = {
+    text: p.text,
+    ...(p.openHeader !== undefined ? { openHeader: p.openHeader } : {}),
+    tokens: p.tokens,
+    format,
+    reasoningTemplate: format.format.reasoning !== null,
+    thinkingOpen: p.thinkingOpen,
+  };
+  const plan: ChatPlan = { ...p.plan, template: NO_TEMPLATE };
+  const meta = {
+    id: newChatCompletionId(),
+    created: Math.floor(Date.now() / 1000),
+    model: plan.model,
+    logprobs: plan.logprobs,
+    legacyFunctions: p.legacyFunctions,
+  };
+  const results = await runOpenAIChat({ plan, model, prompt, maxTokens: p.maxTokens }, opts);
+  return chatCompletionBody(meta, results);
 }

@@ -3,11 +3,16 @@
 import { apiError } from '../errors.js';
 import type { LoadedModel } from '../engine/types.js';
 import type { ChatPlan } from './plan.js';
-import { answerPrefix, modelChatFormat, modelChatFormatNow, type ModelChatFormat } from './chat-format.js';
+import { answerPrefix, modelChatFormat, modelChatFormatNow, type ChatFormat, type ModelChatFormat } from './chat-format.js';
 import { adaptTemplateInput } from './template-input.js';
 
 export interface BuiltPrompt {
-  text: string;
+  /** The prompt text; null where the prompt was built on a worker thread and its text stayed there
+   *  (a large batch line, openai-chat-off-loop.ts): `openHeader` then stands in for what the runner
+   *  reads from it, and a forced tool call (which continues the text) always gets the text. */
+  text: string | null;
+  /** openHarmonyHeader(text), worked out where the text was built; set only when `text` is null. */
+  openHeader?: string;
   tokens: Uint32Array;
   /** How this model writes reasoning and tool calls. */
   format: ModelChatFormat;
@@ -17,6 +22,9 @@ export interface BuiltPrompt {
   thinkingOpen: boolean;
 }
 
+/** A prompt built on this thread: its text is here. */
+export type TextPrompt = BuiltPrompt & { text: string };
+
 /** Template text to token ids. The template writes BOS itself when the model wants one, so a
  *  second BOS from the tokenizer's add-special step is dropped. */
 export async function tokenizePrompt(model: LoadedModel, text: string): Promise<Uint32Array> {
@@ -24,13 +32,13 @@ export async function tokenizePrompt(model: LoadedModel, text: string): Promise<
 }
 
 /** The template leaves a <think> block open at the end of the prompt. */
-function endsInThinking(format: ModelChatFormat, text: string): boolean {
-  if (format.format.reasoning !== 'think') return false;
+function endsInThinking(format: ChatFormat, text: string): boolean {
+  if (format.reasoning !== 'think') return false;
   const tail = text.trimEnd();
   return tail.lastIndexOf('<think>') > tail.lastIndexOf('</think>');
 }
 
-function dropDoubleBos(model: LoadedModel, ids: Uint32Array): Uint32Array {
+export function dropDoubleBos(model: { info: { bosToken: number | null } }, ids: Uint32Array): Uint32Array {
   const bos = model.info.bosToken;
   if (bos !== null && ids.length >= 2 && ids[0] === bos && ids[1] === bos) return ids.subarray(1);
   return ids;
@@ -48,19 +56,25 @@ async function renderForModel(model: LoadedModel, plan: ChatPlan): Promise<{ tex
 }
 
 function finishRender(format: ModelChatFormat, plan: ChatPlan, rendered: string): { text: string; format: ModelChatFormat; thinkingOpen: boolean } {
+  return { ...finishRenderedText(format.format, plan, rendered), format };
+}
+
+/** The rendered template's text as the prompt: a grammar's answer prefix added, and whether a
+ *  <think> block is left open. */
+export function finishRenderedText(format: ChatFormat, plan: Pick<ChatPlan, 'grammar'>, rendered: string): { text: string; thinkingOpen: boolean } {
   let text = rendered;
   let thinkingOpen = endsInThinking(format, text);
   if (plan.grammar) {
-    text += answerPrefix(format.format, thinkingOpen, false);
+    text += answerPrefix(format, thinkingOpen, false);
     thinkingOpen = false;
   }
-  return { text, format, thinkingOpen };
+  return { text, thinkingOpen };
 }
 
 /** buildPrompt's answer without waiting, where the model renders and tokenizes this prompt on the
  *  event loop anyway (short prompts, the format known); undefined otherwise. A request's intake
  *  then takes no promise hops for it (several per request, each a microtask or two). */
-export function buildPromptNow(model: LoadedModel, plan: ChatPlan): BuiltPrompt | undefined {
+export function buildPromptNow(model: LoadedModel, plan: ChatPlan): TextPrompt | undefined {
   const format = modelChatFormatNow(model);
   if (!format || !model.renderChatNow || !model.tokenizeNow) return undefined;
   const rendered = model.renderChatNow(adaptTemplateInput(plan.template, format.format));
@@ -72,7 +86,7 @@ export function buildPromptNow(model: LoadedModel, plan: ChatPlan): BuiltPrompt 
 }
 
 /** The prompt by the awaited path (callers try buildPromptNow first). */
-export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<BuiltPrompt> {
+export async function buildPrompt(model: LoadedModel, plan: ChatPlan): Promise<TextPrompt> {
   const { text, format, thinkingOpen } = await renderForModel(model, plan);
   const tokens = await tokenizePrompt(model, text);
   return { text, tokens, format, reasoningTemplate: format.format.reasoning !== null, thinkingOpen };

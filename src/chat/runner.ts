@@ -186,7 +186,7 @@ export function outputParser(plan: ChatPlan, prompt: BuiltPrompt): ChatOutputPar
   const thinking = (prompt.reasoningTemplate || plan.reasoningEffort !== undefined) && !plan.grammar;
   // Under a grammar the answer is the constrained text itself (the prompt opened the answer).
   if (format.reasoning === 'harmony' && !plan.grammar) {
-    const openHeader = openHarmonyHeader(prompt.text);
+    const openHeader = prompt.text === null ? prompt.openHeader : openHarmonyHeader(prompt.text);
     return new HarmonyParser({ tools, thinking, ...(openHeader !== undefined ? { openHeader } : {}) });
   }
   return new OutputParser({
@@ -396,6 +396,8 @@ async function runForcedTool(model: LoadedModel, plan: ChatPlan, prompt: BuiltPr
   // happens to pick another).
   const candidates = plan.tools.filter((t) => plan.toolMode.kind === 'forced' && plan.toolMode.names.includes(t.name));
   await Promise.all(candidates.map((t) => model.checkGrammar(toolGrammar(t)))).catch((err: unknown) => Promise.reject(schemaError(err, 'tools')));
+  // A prompt built off the loop keeps its text for a forced call (openai-chat-off-loop.ts).
+  if (prompt.text === null) throw new Error('a forced tool call needs the prompt text');
   // A prompt that left reasoning open gets it closed: the call comes first.
   let text = prompt.text + answerPrefix(prompt.format.format, prompt.thinkingOpen, true);
   let budget = opts.maxTokens;

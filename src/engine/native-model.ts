@@ -155,6 +155,8 @@ export class NativeModel implements EngineModel {
   readonly metadata: Record<string, unknown>;
   readonly nativeInfo: NativeModelInfo;
   readonly kv: KvTransfer;
+  /** Built by modelText(path), as the text pool's workers build theirs. */
+  readonly textFromPath = true;
   private readonly template: ChatTemplate;
   private readonly dispatcher: StepDispatcher;
   readonly pooling: Pooling;

@@ -13,9 +13,11 @@ export type TextTask =
 
 export type TextResult = { ok: true; tokens?: Uint32Array; text?: string } | { ok: false; message: string; fault: EngineFault | null };
 
-interface ModelText {
+export interface ModelText {
   tokenizer: Tokenizer;
   template: ChatTemplate;
+  /** The template's source (tokenizer.chat_template), as ModelInfo.chatTemplate has it. */
+  chatTemplate: string | null;
 }
 
 const models = new Map<string, ModelText>();
@@ -28,7 +30,7 @@ export function modelText(path: string, metadata?: Record<string, unknown>): Mod
     const tokenizer = createTokenizer(md);
     const piece = (t: number | null) => (t === null ? '' : tokenizer.tokenText(t));
     const src = typeof md['tokenizer.chat_template'] === 'string' ? (md['tokenizer.chat_template'] as string) : null;
-    m = { tokenizer, template: new ChatTemplate(src, { bosToken: piece(tokenizer.bos), eosToken: piece(tokenizer.eos), literal: tokenizer.literal }) };
+    m = { tokenizer, chatTemplate: src, template: new ChatTemplate(src, { bosToken: piece(tokenizer.bos), eosToken: piece(tokenizer.eos), literal: tokenizer.literal }) };
     models.set(path, m);
   }
   return m;

@@ -201,6 +201,9 @@ export interface LoadedModel {
   /** tokenize's answer at once where the model tokenizes `text` on the event loop anyway; undefined
    *  where it would go to a worker. */
   tokenizeNow?(text: string, opts?: { addSpecial?: boolean; parseSpecial?: boolean }): Uint32Array | undefined;
+  /** True where the model's tokenizer and chat template are the ones modelText(info.path) builds
+   *  (text-worker.ts), so another thread can render and tokenize for it from the file alone. */
+  readonly textFromPath?: boolean;
   /** Runs one generation; onToken is called on the event loop for each token, in order.
    *  Rejects with an EngineError: 'queue_full' past the admission limit, 'kv_exhausted' when KV
    *  memory stays exhausted, 'context_overflow' when the prompt does not fit. Cancels

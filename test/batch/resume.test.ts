@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyBody, Gate, line, readJsonl, realExecutor, startBatchServer, uploadJsonl, waitFor, waitTerminal } from './harness.js';
+import { isUnparsedBody } from '../../src/batch/types.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-batch-resume-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -17,6 +18,7 @@ describe('resume after shutdown', () => {
     // count executions per custom_id through the real executor
     const runs = new Map<string, number>();
     const counting = (inner: ReturnType<typeof realExecutor>): ReturnType<typeof realExecutor> => async (body, opts) => {
+      if (isUnparsedBody(body)) throw new Error('short lines arrive parsed');
       const id = String((body.messages as Array<{ content: string }>)[0]!.content.match(/change f(\d+)/)![1]);
       const res = await inner(body, opts);
       if (!opts.signal.aborted) runs.set(id, (runs.get(id) ?? 0) + 1);
