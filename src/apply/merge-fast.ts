@@ -14,6 +14,8 @@ import { continuesOpenBlock, openBlockRange, uniqueOpenerBlock } from './open-bl
 import { solidRow } from './lines.js';
 import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
+import { ownerRow } from './line-identity.js';
+import { opensBlock } from './merge-finish.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -44,6 +46,8 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
   let tied = false;
   // The best-supported line the original has once from `lo` (see below).
   let unique: { i: number; j: number; support: number } | null = null;
+  // Every line the original has once from `lo`, with its support weighted by how rare its supporters are (see below).
+  const uniques: Array<{ i: number; j: number; rare: number }> = [];
   // Only the rarest lines are pivot candidates (a segment of 5,000 copies of one line stays cheap).
   const counted: Array<[number, number]> = [];
   for (let x = 0; x < strong.length; x++) {
@@ -76,6 +80,7 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
         (ctx.scopeNames && inNamedScope(ctx.orig, q, ctx.scopeNames) ? 1 / 256 : 0);
       const x0 = Math.max(0, x - SUPPORT_RADIUS);
       const x1 = Math.min(strong.length, x + SUPPORT_RADIUS + 1);
+      let rare = 0;
       for (let y = x0; y < x1; y++) {
         if (y === x) continue;
         const i2 = strong[y]!;
@@ -86,8 +91,12 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
         if (!p2) continue;
         const want = q + (i2 - i);
         const k = firstAtOrAbove(p2, want - SUPPORT_SLACK);
-        if (k < p2.length && p2[k]! <= want + SUPPORT_SLACK) support++;
+        if (k < p2.length && p2[k]! <= want + SUPPORT_SLACK) {
+          support++;
+          rare += 1 / p2.length;
+        }
       }
+      if (count === 1) uniques.push({ i, j: q, rare });
       if (count === 1 && (!unique || support > unique.support)) unique = { i, j: q, support };
       const better = support > bestSupport || (support === bestSupport && count < bestCount);
       if (better) {
@@ -111,7 +120,27 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
   if (unique && unique.support >= MIN_UNIQUE_SUPPORT && (tied || Math.sign(unique.i - bestI) !== Math.sign(unique.j - bestJ))) {
     return { i: unique.i, j: unique.j, tied: false };
   }
+  const rival = bestCount === 1 ? rarerRival(uniques, bestI, bestJ) : null;
+  if (rival) return { i: rival.i, j: rival.j, tied: false };
   return { i: bestI, j: bestJ, tied };
+}
+
+/**
+ * Two lines the original has once stand in the segment in the opposite order to the original's:
+ * a chain cannot take both, and the line with more supporters may owe them to lines the original
+ * repeats everywhere (a new table row copying `wantErr: false,` and an old row's `want:` beside the
+ * last old row's unique `name:` and `in:`). The unique line whose supporters are rarer (each counted
+ * 1/copies) is the anchor; the best-supported one is new code copying another place.
+ */
+function rarerRival(uniques: ReadonlyArray<{ i: number; j: number; rare: number }>, bestI: number, bestJ: number): { i: number; j: number } | null {
+  const best = uniques.find((u) => u.i === bestI && u.j === bestJ);
+  if (!best) return null;
+  let out: { i: number; j: number; rare: number } | null = null;
+  for (const u of uniques) {
+    if (Math.sign(u.i - bestI) === Math.sign(u.j - bestJ)) continue;
+    if (u.rare > best.rare && (!out || u.rare > out.rare)) out = u;
+  }
+  return out;
 }
 
 /** Segment lines (of `strong`) whose text the segment shows more times than the original has it from `lo` (`counted`). */
@@ -138,6 +167,28 @@ function passesUnique(ctx: MergeContext, seg: Segment, strong: number[], x: numb
   for (let y = x + dir, n = 0; y >= 0 && y < strong.length && n < UNIQUE_LOOKAHEAD; y += dir, n++) {
     const pos = ctx.index.get(seg.lines.norm[strong[y]!]!);
     if (pos && pos.length === 1 && pos[0]! > lo && pos[0]! < hi) return true;
+  }
+  return false;
+}
+
+/**
+ * passesUnique for a line of a new block (its head the original lacks: a `location /v1/stream {`
+ * copying the `proxy_pass` lines of the `location / {` the segment shows after it): taking the copy
+ * of a repeated line at j is wrong when a block head the segment shows further on (in the growth
+ * direction) has its nearest original occurrence strictly between the chain and j. The new block's
+ * copied lines would pull the chain into the old block, and its head to another block's copy.
+ */
+function passesShownHead(ctx: MergeContext, seg: Segment, strong: number[], x: number, dir: 1 | -1, from: number, j: number): boolean {
+  const s = seg.lines;
+  const owner = ownerRow(s, strong[x]!);
+  if (owner < 0 || ctx.index.has(s.norm[owner]!) || !opensBlock(s.norm[owner]!)) return false;
+  for (let y = x + dir, n = 0; y >= 0 && y < strong.length && n < UNIQUE_LOOKAHEAD; y += dir, n++) {
+    const t = strong[y]!;
+    if (s.indent[t]! > s.indent[owner]! || !opensBlock(s.norm[t]!)) continue;
+    const pos = ctx.index.get(s.norm[t]!);
+    if (!pos) continue;
+    const c = dir === 1 ? firstAtOrAbove(pos, from + 1) : lastBelow(pos, from);
+    if (c >= 0 && c < pos.length && (dir === 1 ? pos[c]! < j : pos[c]! > j)) return true;
   }
   return false;
 }
@@ -211,7 +262,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const c = lastBelow(pos, nextJ);
       if (c < 0 || pos[c]! < lo) continue;
       const j = pos[c]!;
-      if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, -1, j, nextJ))) continue;
+      if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, -1, j, nextJ) || passesShownHead(ctx, seg, strong, x, -1, nextJ, j))) continue;
       if (underOtherHead(ctx, seg, i, j)) continue;
       if (twinFitsBetter(ctx, seg, strong, x, -1, j, chain[0]!)) continue;
       const nextI = chain[0]![0];
@@ -235,7 +286,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const c = firstAtOrAbove(pos, prevJ + 1);
       if (c >= pos.length) continue;
       const j = pos[c]!;
-      if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, 1, prevJ, j))) continue;
+      if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, 1, prevJ, j) || passesShownHead(ctx, seg, strong, x, 1, prevJ, j))) continue;
       if (underOtherHead(ctx, seg, i, j)) continue;
       if (twinFitsBetter(ctx, seg, strong, x, 1, j, chain[chain.length - 1]!)) continue;
       const prevI = chain[chain.length - 1]![0];
