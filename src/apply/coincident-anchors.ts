@@ -18,6 +18,7 @@ import { extendedInPlace } from './extended-line.js';
 import { rowNamesDiffer } from './line-identity.js';
 import { newSiblingLine } from './edit-evidence.js';
 import { soleMemberRewritten } from './sole-member.js';
+import { anotherItem } from './sibling-items.js';
 
 /** Non-weak rows (lo, hi) of `l` (closers and keywords tell nothing), at most `cap` of them (null: more than that). */
 function rowsBetween(l: Lines, lo: number, hi: number, cap: number): number[] | null {
@@ -50,10 +51,16 @@ export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: numbe
   const si = solidRow(s, i, dir);
   if (si < 0 && !edgeUnconfirmed) return false;
   const oj = solidRow(o, j, dir);
-  if (si >= 0 && oj >= 0 && s.norm[si] === o.norm[oj]) return false;
+  // For the no-loss check, a weak anchor followed by weak lines alike up to the segment's end
+  // (`return err`, `}`: every sibling block ends so) is confirmed no more than by the end itself.
+  const weakToEnd = edgeUnconfirmed && s.weak[i]! && si >= 0 && weakAlikeToEnd(s, si, o, oj, dir);
+  if (si >= 0 && oj >= 0 && s.norm[si] === o.norm[oj] && !weakToEnd) return false;
   // No far side (the segment ends at i): coincident only when a shown line is a new sibling of a
   // skipped one (edit-evidence.ts: `<Button variant="secondary" …>` beside `<Button variant="destructive" …>`).
-  if (si < 0) return newSiblingBetween(s, o, prevI, prevJ, i, j, dir);
+  if (si < 0 || weakToEnd) return newSiblingBetween(s, o, prevI, prevJ, i, j, dir);
+  // A repeated item head (`[[redirects]]`) over the settings of a new item beside the original's
+  // next one (sibling-items.ts) heads that new item.
+  if (dir > 0 && oj >= 0 && anotherItem(o, oj, s, si)) return true;
   const skipped = dir === 1 ? rowsBetween(o, prevJ, j, MAX_ROWS) : rowsBetween(o, j, prevJ, MAX_ROWS);
   if (skipped === null || skipped.length === 0) return false;
   const shown = dir === 1 ? rowsBetween(s, prevI, i, MAX_ROWS) : rowsBetween(s, i, prevI, MAX_ROWS);
@@ -63,6 +70,16 @@ export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: numbe
   for (const x of shown) for (const y of skipped) if (readsAsEdit(o.norm[y]!, s.norm[x]!) && !rowNamesDiffer(o, y, s, x)) return false;
   // Nor is a head shown as the rewrite of the one member of its block (sole-member.ts).
   for (const x of shown) if (skipped.includes(soleMemberRewritten(s, x, o))) return false;
+  return true;
+}
+
+/** From rows x of `s` and y of `o` on in direction dir, weak lines equal pairwise until the segment ends. */
+function weakAlikeToEnd(s: Lines, x: number, o: Lines, y: number, dir: 1 | -1): boolean {
+  while (x >= 0) {
+    if (y < 0 || !s.weak[x] || s.norm[x] !== o.norm[y]) return false;
+    x = solidRow(s, x, dir);
+    y = solidRow(o, y, dir);
+  }
   return true;
 }
 

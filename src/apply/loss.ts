@@ -35,7 +35,7 @@ import { namedHeadRow } from './block-names.js';
 import { distinctUnderShownHeads } from './shown-parent-edit.js';
 import { sameSectionKey } from './flat-sections.js';
 import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
-import { anotherElement, anotherSibling } from './sibling-items.js';
+import { anotherElement, anotherItem, anotherSibling } from './sibling-items.js';
 import { INLINE_MARKER } from './markers.js';
 import { holdsMarkerElement } from './inline-elements.js';
 import { extendedInPlace } from './extended-line.js';
@@ -660,6 +660,8 @@ function otherNamed(view: UpdateView, orig: Lines, j: number, norm: string, move
   if (!at) return !distinct || namesDiffer(orig.norm[j]!, norm) || keysDiffer(orig.norm[j]!, norm);
   for (const [s, i] of at) {
     const l = view.segments[s]!.lines;
+    // A setting of a new item beside j's (sibling-items.ts) is no edit of j wherever it is shown.
+    if (anotherItem(orig, j, l, i)) continue;
     // The heads the update shows the line under leave only j's own siblings to compete (shown-parent-edit.ts).
     const distinctHere = distinct || distinctUnderShownHeads(view.segments, s, i, orig, j, norm);
     // A rename the update carries through other original lines in their places is evidence of its

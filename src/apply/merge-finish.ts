@@ -27,7 +27,7 @@ import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { copiesOtherLine, newNameBesideOld } from './new-name-evidence.js';
 import { otherStyleRule } from './block-names.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
-import { anotherElement, anotherSibling } from './sibling-items.js';
+import { anotherElement, anotherItem, anotherSibling, pastNewItem } from './sibling-items.js';
 import { newTrailingDefinition, newTrailingDefinitions } from './appended-definition.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
 import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
@@ -152,6 +152,24 @@ function edgeMatch(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
       (x < s.text.length && y < o.text.length && opensBlock(s.norm[x]!) && opensBlock(o.norm[y]!) && !continuedOnNext(o.norm[j]!, s.norm[i]!, s.norm[x]!));
     if (definition && x < s.text.length && y < o.text.length && !fillEqual(s, x, o, y, delta) &&
         !(!s.weak[x] && !o.weak[y] && editedVersion(o.norm[y]!, s.norm[x]!))) return false;
+    // Nothing after it in the hunk, or weak lines alone (`return err`, `}`: every sibling block ends
+    // so), confirms the place: a line of j's form naming other things (a new `if err :=
+    // durationEnv(…)` or `fs.DurationVar(…)` for a new field, above the next field's) is then a new
+    // sibling (edit-evidence.ts).
+    if (weakUntilEnd(s, x, o, y, delta) && newSiblingLine(o, j, s.norm[i]!)) return false;
+  }
+  return true;
+}
+
+/**
+ * From segment row x and original row y on, the segment goes on as the original does with weak lines
+ * only (closers, `return err`) and then ends: nothing of substance ties the segment to this place.
+ */
+function weakUntilEnd(s: Lines, x: number, o: Lines, y: number, delta: number): boolean {
+  while (x >= 0 && x < s.text.length) {
+    if (y < 0 || y >= o.text.length || !s.weak[x] || !fillEqual(s, x, o, y, delta)) return false;
+    x = solidRow(s, x, 1);
+    y = solidRow(o, y, 1);
   }
   return true;
 }
@@ -176,7 +194,7 @@ function mayBeEdit(s: Lines, i: number, o: Lines, j: number, delta: number, dir:
   // A call head named by the literal below it (`app.get(` / `"/api/x",`) names that route (block-names.ts rowIdentity).
   if ((namesDiffer(o.norm[j]!, s.norm[i]!) || rowNamesDiffer(o, j, s, i)) && !renameShownInPlace(s, i, o, j)) return false;
   if (newNameBesideOld(s, i, o, j) || copiesOtherLine(o, j, s.norm[i]!)) return false;
-  return !anotherSibling(o.norm[j]!, s.norm[i]!) && !anotherElement(o.norm[j]!, s.norm[i]!);
+  return !anotherSibling(o.norm[j]!, s.norm[i]!) && !anotherElement(o.norm[j]!, s.norm[i]!) && !anotherItem(o, j, s, i);
 }
 
 /** A line that opens a block: ends with an opening bracket or `:`, or starts a Ruby/Lua-style definition. */
@@ -232,7 +250,9 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     if (edgeMatch(s, i, o, j, delta, dir) && !other(i, j)) {
       // A whole block of the segment copied from the original one here is new lines inserted
       // before it, not its edit: the edge goes on past the copy (copied-sibling.ts).
-      const past = pastCopiedBlock(s, i, o, j, dir);
+      // So is an item whose head equals the original's next one (`[[redirects]]`) and whose
+      // settings all differ from that item's (sibling-items.ts).
+      const past = pastCopiedBlock(s, i, o, j, dir) ?? (dir > 0 ? pastNewItem(s, i, o, j) : null);
       if (past !== null) {
         i = past;
         continue;

@@ -4,6 +4,7 @@
 // such a line is a new item; reading it as an edit of the original's next item loses that item.
 // Literals: quoted strings and markup text between tags; everything else is the line's shape.
 import { escapeRe } from './escape-regexp.js';
+import { solidRow, type Lines } from './lines.js';
 
 const LITERAL = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|>[^<>]+</g;
 
@@ -96,4 +97,120 @@ export function anotherElement(a: string, b: string): boolean {
   const na = ELEMENT_NAME.exec(a)?.[1];
   const nb = ELEMENT_NAME.exec(b)?.[1];
   return na !== undefined && nb !== undefined && na !== nb;
+}
+
+/**
+ * A setting row of an item (`from = "/app/*"`, `"port": 9000,`, YAML `- from: /a` opening one): the
+ * dash that opens an item, the key, and the value without a trailing comma.
+ */
+const ITEM_SETTING = /^(-\s+)?(["']?)([\w$.-]+)\2\s*[:=](?![=:])\s*(\S.*?)\s*,?$/;
+
+interface Item {
+  /** Key → value of the item's settings. */
+  settings: Map<string, string>;
+  /** The row that opens the item: the line above its settings (`[[redirects]]`, `{`), the dash row itself, or -1. */
+  head: number;
+}
+
+/** Column of a setting row's key: its indentation, plus the dash that opens a YAML item. */
+function keyColumn(l: Lines, x: number, m: RegExpExecArray): number {
+  return l.indent[x]! + (m[1]?.length ?? 0);
+}
+
+/**
+ * The item row x is a setting of: the run of setting rows at its key column with no blank or other
+ * line between (a YAML dash row opens one and ends the one before), or null when x is no setting.
+ */
+function itemAt(l: Lines, x: number): Item | null {
+  const mx = ITEM_SETTING.exec(l.norm[x]!);
+  if (!mx) return null;
+  const col = keyColumn(l, x, mx);
+  const settings = new Map<string, string>([[mx[3]!, mx[4]!]]);
+  let head = -1;
+  if (mx[1]) head = x;
+  else {
+    let y = x - 1;
+    for (; y >= 0 && !l.blank[y]; y--) {
+      const m = ITEM_SETTING.exec(l.norm[y]!);
+      if (!m || keyColumn(l, y, m) !== col) break;
+      settings.set(m[3]!, m[4]!);
+      if (m[1]) break;
+    }
+    head = y >= 0 && !l.blank[y] ? y : -1;
+  }
+  for (let y = x + 1; y < l.text.length && !l.blank[y]; y++) {
+    const m = ITEM_SETTING.exec(l.norm[y]!);
+    if (!m || m[1] || keyColumn(l, y, m) !== col) break;
+    settings.set(m[3]!, m[4]!);
+  }
+  return { settings, head };
+}
+
+/** An element of a list opens the item: a TOML `[[table]]` header, a lone `{` (an object in an array), a YAML dash. */
+const LIST_ELEMENT_HEAD = /^(?:\[\[[^\]]+\]\]|\{|-\s.*)$/;
+
+function listElement(l: Lines, item: Item): boolean {
+  return item.head >= 0 && LIST_ELEMENT_HEAD.test(l.norm[item.head]!);
+}
+
+/** Per text: how many rows hold each normalised line. */
+const lineCounts = new WeakMap<Lines, Map<string, number>>();
+
+function countOf(l: Lines, norm: string): number {
+  let counts = lineCounts.get(l);
+  if (!counts) {
+    counts = new Map();
+    for (let y = 0; y < l.text.length; y++) if (!l.blank[y]) counts.set(l.norm[y]!, (counts.get(l.norm[y]!) ?? 0) + 1);
+    lineCounts.set(l, counts);
+  }
+  return counts.get(norm) ?? 0;
+}
+
+/**
+ * Update row i is a setting of a new item beside original row j's item, not j's edit: both rows set
+ * the same key, the two items share at least two keys and set every one of them to another value
+ * (`[[redirects]]` `from = "/changelog"` / `to = …` / `status = 301` beside the `/app/*` entry), the
+ * original sets that key in other items too (a list of such items), and nothing the original has once
+ * heads the update's item (`[context.branch-deploy.environment]` shown above it pins it: its
+ * settings are edits, however many change). One value kept is an entry edited in place.
+ */
+export function anotherItem(o: Lines, j: number, s: Lines, i: number): boolean {
+  const mj = ITEM_SETTING.exec(o.norm[j]!);
+  const mi = mj && ITEM_SETTING.exec(s.norm[i]!);
+  if (!mj || !mi || mj[3] !== mi[3]) return false;
+  const a = itemAt(o, j)!;
+  const b = itemAt(s, i)!;
+  // Only elements of a list are siblings so: a mapping under a block key (`limits:`, `[database]`)
+  // is one place, however many of its values change.
+  if (!listElement(o, a) || !listElement(s, b)) return false;
+  if (!ITEM_SETTING.test(s.norm[b.head]!) && countOf(o, s.norm[b.head]!) === 1) return false;
+  let shared = 0;
+  for (const [k, v] of b.settings) {
+    const w = a.settings.get(k);
+    if (w === undefined) continue;
+    if (w === v) return false;
+    shared++;
+  }
+  if (shared < 2) return false;
+  let rows = 0;
+  for (let y = 0; y < o.text.length && rows < 2; y++) {
+    const m = o.blank[y] ? null : ITEM_SETTING.exec(o.norm[y]!);
+    if (m && m[3] === mj[3]) rows++;
+  }
+  return rows >= 2;
+}
+
+/**
+ * Segment row i opens an item (`[[redirects]]`, a lone `{`) equal to original row j's line, and the
+ * settings below it are a new item beside j's (`anotherItem`): the segment row past that item, where
+ * an edge growing down goes on (the item is new lines inserted before j); otherwise null.
+ */
+export function pastNewItem(s: Lines, i: number, o: Lines, j: number): number | null {
+  if (s.norm[i] !== o.norm[j] || ITEM_SETTING.test(s.norm[i]!)) return null;
+  const x = solidRow(s, i, 1);
+  const y = solidRow(o, j, 1);
+  if (x !== i + 1 || y !== j + 1 || !anotherItem(o, y, s, x)) return null;
+  let end = x;
+  while (end + 1 < s.text.length && !s.blank[end + 1] && s.indent[end + 1] === s.indent[x] && ITEM_SETTING.test(s.norm[end + 1]!)) end++;
+  return end + 1;
 }
