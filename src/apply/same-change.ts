@@ -4,7 +4,7 @@
 // lines that read exactly as the edited original line did (in the definitions the note names, or
 // the whole file), and lowers confidence when the note's change cannot be read off the update.
 import { commentBody } from './markers.js';
-import { editedVersion, normalize, splitLines } from './lines.js';
+import { editedVersion, isWeak, normalize, splitLines, type Lines } from './lines.js';
 import { inRenameScope, renameScope } from './rename-scope.js';
 
 const SAME_CHANGE = /\bsame\s+(?:change|edit|fix|update)\b/i;
@@ -19,38 +19,40 @@ export function sameChangeNotes(update: string): string[] {
   return out;
 }
 
-function counts(lines: readonly string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const l of lines) if (l !== '') m.set(l, (m.get(l) ?? 0) + 1);
-  return m;
-}
-
-interface LineEdit {
+export interface LineEdit {
+  /** The original line, normalised. */
   from: string;
+  /** The update's line as written (trimmed). */
   to: string;
 }
 
 /**
- * The line edits the merge made that the note may ask for again: an original line (normalised) the
- * merged file holds fewer times than the original, paired with the one update line that edits it and
- * that the merged file holds more times. The update must never show the old line as it is: where it
- * does, the writer kept it there.
+ * The line edits a same-change note may ask for again, read off the original and the update: an
+ * original line (not weak) paired with the one update line, new to the file, that edits it and no
+ * other original line. Unless
+ * the note names the definitions it means, the update must never show the old line as it is: where
+ * it does, the writer kept it there.
  */
-function shownEdits(original: string, update: string, merged: string): LineEdit[] {
-  const o = counts(splitLines(original).norm);
-  const m = counts(splitLines(merged).norm);
+export function noteEdits(original: string, update: string, named: boolean): LineEdit[] {
+  const o = splitLines(original);
   const u = splitLines(update);
+  const had = new Set(o.norm);
   const shown = new Set(u.norm);
-  // The update's own text for each line: `to` keeps its inner spacing.
+  const fresh = [...new Set(u.norm.filter((n, i) => !u.blank[i] && !had.has(n) && commentBody(n) === null))];
   const written = new Map(u.norm.map((n, i) => [n, u.text[i]!.trim()]));
-  const grown = [...m].filter(([l, n]) => n > (o.get(l) ?? 0) && shown.has(l)).map(([l]) => l);
-  const out: LineEdit[] = [];
-  for (const [from, n] of o) {
-    if ((m.get(from) ?? 0) >= n || (m.get(from) ?? 0) === 0 || shown.has(from)) continue;
-    const to = grown.filter((g) => editedVersion(from, g));
-    if (to.length === 1) out.push({ from, to: written.get(to[0]!) ?? to[0]! });
+  const pairs: Array<[string, string]> = [];
+  for (const from of new Set(o.norm)) {
+    if (from.length < 6 || isWeak(from) || commentBody(from) !== null || (shown.has(from) && !named)) continue;
+    const to = fresh.filter((g) => editedVersion(from, g));
+    if (to.length === 1) pairs.push([from, to[0]!]);
   }
-  return out;
+  // One to one: a new head that reads like every sibling's head (`func (s *Server) get…`) edits none of them.
+  return pairs.filter(([, to]) => pairs.filter((p) => p[1] === to).length === 1).map(([from, to]) => ({ from, to: written.get(to) ?? to }));
+}
+
+/** Rows [start, end) of the definitions the notes name ("in ListSuppliers, ListDrivers and ListCarriers"), or null: the whole file. */
+export function noteScope(notes: readonly string[], l: Lines): Array<[number, number]> | null {
+  return notes.map((n) => renameScope(n.replace(/,\s*|\s+and\s+/g, ' in '), l)).reduce<Array<[number, number]> | null>((a, s) => (s === null ? a : [...(a ?? []), ...s]), null);
 }
 
 export interface RepeatedEdits {
@@ -63,14 +65,13 @@ export interface RepeatedEdits {
 export function repeatShownEdits(original: string, update: string, merged: string): RepeatedEdits {
   const notes = sameChangeNotes(update);
   if (notes.length === 0) return { content: merged, unread: false };
-  const edits = shownEdits(original, update, merged);
+  const l = splitLines(merged);
+  const scope = noteScope(notes, l);
+  const edits = noteEdits(original, update, scope !== null);
   // `// ... same change for exports ...` above the exports block heads a hunk that shows the change;
   // a note with no code after it leaves the change to be read off the update.
   if (edits.length === 0) return { content: merged, unread: trailingNote(update) };
   const byFrom = new Map(edits.map((e) => [e.from, e.to]));
-  const l = splitLines(merged);
-  // "in ListSuppliers, ListDrivers": the definitions the note names; none named: the whole file.
-  const scope = notes.map((n) => renameScope(n.replace(/,\s*/g, ' in '), l)).reduce<Array<[number, number]> | null>((a, s) => (s === null ? a : [...(a ?? []), ...s]), null);
   const out = merged.split('\n').map((line, j) => {
     const to = byFrom.get(normalize(line));
     if (to === undefined || !inRenameScope(scope, j)) return line;
