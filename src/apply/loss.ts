@@ -15,7 +15,7 @@ import { movedEdit, wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { wrappedInNewBlock } from './edge-edits.js';
-import { assignmentKey, editedVersion, indentBlockEnd, isWeak, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, editedVersion, indentBlockEnd, isWeak, normalize, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { asksForRemoval, attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
@@ -27,6 +27,7 @@ import { isEditedLineSnippet } from './edited-line-snippet.js';
 import { expandUpdate } from './marker-expansion.js';
 import { trailingMarker } from './trailing-marker.js';
 import { applyRenames, renameTokens } from './instructed-rename.js';
+import { noteEdits, noteScope, sameChangeNotes } from './same-change.js';
 import { inRenameScope, renameScope } from './rename-scope.js';
 import { keyEditedAtPath, newAtKeyPath } from './key-path.js';
 import { soleMemberRewritten } from './sole-member.js';
@@ -181,6 +182,16 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
       if (!inRenameScope(scope, j)) continue;
       const r = orig.blank[j] ? orig.norm[j]! : applyRenames(orig.norm[j]!, renames);
       if (r !== orig.norm[j]) renamed.set(j, r);
+    }
+  }
+  // A same-change note's line edit repeated on the lines that read as the edited original (same-change.ts).
+  const notes = sameChangeNotes(sent);
+  if (notes.length > 0 && renames.size === 0) {
+    const scope = noteScope(notes, orig);
+    const edits = new Map(noteEdits(original, sent, scope !== null).map((e) => [e.from, normalize(e.to)]));
+    for (let j = 0; j < orig.text.length; j++) {
+      const to = edits.get(orig.norm[j]!);
+      if (to !== undefined && inRenameScope(scope, j)) renamed.set(j, to);
     }
   }
   const renamedKeys = new Set([...renamed.values()].map(key));

@@ -16,6 +16,7 @@ import { expandUpdate } from './marker-expansion.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
 import { placeNewDefinition } from './new-definition.js';
+import { repeatShownEdits } from './same-change.js';
 import { renamedOriginal, renameKeptLines, renameTokens } from './instructed-rename.js';
 import { readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
@@ -244,10 +245,19 @@ function mergeOnce(given: ApplyInput, mode: MergeMode, syntax = true): MergeResu
   const inlineExpanded = expandUpdate(raw.update, raw.code);
   const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code), written: raw.update };
   // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
-  const result = withInstructedRenames(mergeExpanded(input, mode, syntax), raw);
+  // A `same change … in every other handler` note repeats the shown line edit (same-change.ts).
+  // An instructed rename already carries a rename's "same change" (renamedOriginal above).
+  const merged = withInstructedRenames(mergeExpanded(input, mode, syntax), raw);
+  const result = raw.code === sentRaw.code ? withSameChange(merged, raw) : merged;
   // Body markers expanded (body-markers.ts) must not license any deletion: the no-loss pass judges
   // the result once more against the update with only its inline markers expanded.
   return input.update === inlineExpanded ? result : keepOriginal({ ...raw, update: inlineExpanded }, result);
+}
+
+function withSameChange(r: MergeResult, raw: ApplyInput): MergeResult {
+  const repeated = repeatShownEdits(raw.code, raw.update, r.content);
+  if (repeated.unread) return { ...r, confidence: Math.min(r.confidence, 0.5), ambiguities: [...r.ambiguities, 'a note asks for the same change elsewhere, and the update shows no line edit to repeat'] };
+  return repeated.content === r.content ? r : { ...r, content: repeated.content };
 }
 
 function withInstructedRenames(r: MergeResult, raw: ApplyInput): MergeResult {
