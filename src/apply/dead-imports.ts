@@ -79,8 +79,12 @@ const REPLACED = [
  *  replaced parts when it asks for a replacement, none otherwise. */
 function namingWords(instruction: string): Set<string> {
   if (asksForRemoval(instruction)) return instructionWords(instruction);
-  const replaced = REPLACED.flatMap((re) => [...instruction.matchAll(re)].map((m) => m[1]!));
-  return instructionWords(replaced.join(' '));
+  return instructionWords(replacedParts(instruction).join(' '));
+}
+
+/** The parts of the instruction a replacement replaces (REPLACED); none when it asks for no replacement. */
+export function replacedParts(instruction: string | null): string[] {
+  return instruction ? REPLACED.flatMap((re) => [...instruction.matchAll(re)].map((m) => m[1]!)) : [];
 }
 
 /**

@@ -21,7 +21,7 @@ import { readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
 import { asksForRemoval, instructedRemovals, removalTargets, removeInstructed } from './removals.js';
-import { withoutDeadImports } from './dead-imports.js';
+import { replacedParts, withoutDeadImports } from './dead-imports.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
 import { newSyntaxErrors } from './syntax/parse-check.js';
@@ -300,9 +300,11 @@ function syntaxMerge(input: ApplyInput, mode: MergeMode, syntax: SyntaxPass): Me
   return withoutDeadImportsOf(input, { ...lines, report: { ...lines.report, syntax: info } });
 }
 
-/** A syntax merge without the imports its swaps left dead: judged against the request's original,
- *  since the swapped original no longer shows the uses the swapped definitions took (dead-imports.ts). */
+/** A syntax merge without the imports a replacement's swaps left dead: judged against the request's
+ *  original, since the swapped original no longer shows the uses the swapped definitions took
+ *  (dead-imports.ts). Without a replacement, dead imports are the line merge's (mergeOnce), as before. */
 function withoutDeadImportsOf(input: ApplyInput, r: MergeResult): MergeResult {
+  if (replacedParts(input.instruction).length === 0) return r;
   const content = withoutDeadImports(r.content, input.code, input.update, input.instruction);
   return content === r.content ? r : { ...r, content };
 }
