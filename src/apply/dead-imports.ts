@@ -2,7 +2,10 @@
 // view, and `from .services import export_recipe_pdf` imported only for it is dead: the instruction's
 // removal took the import's last use. Evidence from the edit, not from the import's name: the
 // original used what the line imports elsewhere, and the merged file no longer does.
+// A replacement says the same of what it replaces: "replace body-parser with express's built-in
+// parsers" takes `bodyParser`'s last use, and its `require` goes; what comes in (express) stays.
 import { splitLines, type Lines } from './lines.js';
+import { asksForRemoval } from './removals.js';
 
 /** A line that brings names in: `import`, `from … import`, `require`, `use`, `mod x;`, `const x = require(…)`.
  *  Not C#'s `using N;` nor a wildcard: they name no binding the code spells. */
@@ -64,13 +67,34 @@ function instructionWords(instruction: string): Set<string> {
   return new Set((instruction.match(/[A-Za-z0-9]+/g) ?? []).map((w) => w.toLowerCase()).filter((w) => w.length >= 3 && !SYNTAX.has(w)));
 }
 
+/** What a replacement replaces: X of "replace X with Y", "swap X for Y", "switch/migrate from X to Y",
+ *  "Y instead of X"; the part that comes in is not said to go. */
+const REPLACED = [
+  /\b(?:replace|replaces|replacing|swap|swaps|swapping|swap out)\s+([^.;\n]+?)\s+(?:with|for|by)\b/gi,
+  /\b(?:switch|switches|switching|migrate|migrates|migrating|move|moves|moving|port|ports|porting)\s+(?:\w+\s+){0,3}?from\s+([^.;\n]+?)\s+to\b/gi,
+  /\binstead\s+of\s+([^.;\n,]+)/gi,
+];
+
+/** The words that may name a dead import: the whole instruction when it asks for a removal, the
+ *  replaced parts when it asks for a replacement, none otherwise. */
+function namingWords(instruction: string): Set<string> {
+  if (asksForRemoval(instruction)) return instructionWords(instruction);
+  return instructionWords(replacedParts(instruction).join(' '));
+}
+
+/** The parts of the instruction a replacement replaces (REPLACED); none when it asks for no replacement. */
+export function replacedParts(instruction: string | null): string[] {
+  return instruction ? REPLACED.flatMap((re) => [...instruction.matchAll(re)].map((m) => m[1]!)) : [];
+}
+
 /**
  * Original import rows the merged output leaves dead: the update does not show the line, no word it
  * imports occurs on any other line of the output, and one did on a line of the original that the
- * output dropped; and the instruction names one of its words.
+ * output dropped; and the instruction names one of its words where it removes or replaces (namingWords).
  */
-export function deadImportRows(orig: Lines, out: Lines, updateText: string, instruction: string): number[] {
-  const said = instructionWords(instruction);
+export function deadImportRows(orig: Lines, out: Lines, updateText: string, instruction: string | null): number[] {
+  const said = instruction ? namingWords(instruction) : new Set<string>();
+  if (said.size === 0) return [];
   const shown = new Set(splitLines(updateText).norm);
   const before = usedWords(orig);
   const after = usedWords(out);
@@ -88,7 +112,7 @@ export function deadImportRows(orig: Lines, out: Lines, updateText: string, inst
 }
 
 /** The merged content without the import lines the removal left dead (see deadImportRows); line endings kept. */
-export function withoutDeadImports(content: string, original: string, updateText: string, instruction: string): string {
+export function withoutDeadImports(content: string, original: string, updateText: string, instruction: string | null): string {
   const orig = splitLines(original);
   const out = splitLines(content);
   const dead = new Set(deadImportRows(orig, out, updateText, instruction).map((j) => orig.text[j]!));

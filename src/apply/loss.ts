@@ -787,8 +787,8 @@ export function analyseLoss(orig: Lines, out: Lines, original: string, update: s
   }
   const view = prepared ?? updateView(orig, original, update, instruction);
   const instructed = instructedLines(orig, instruction, view);
-  // An import the removal left without a use (dead-imports.ts) goes under the same licence.
-  if (instruction && asksForRemoval(instruction)) for (const j of deadImportRows(orig, out, update, instruction)) instructed.add(j);
+  // An import the removal or replacement left without a use (dead-imports.ts) goes under the same licence.
+  for (const j of deadImportRows(orig, out, update, instruction)) instructed.add(j);
   // Equal lines (`}`) make several alignments equally long; the one that licenses the most is the
   // reading of the output to judge (an edit that drops a method's last `}` also drops a `}`).
   let best = analyseWith(orig, out, view, instructed, true, false);

@@ -22,7 +22,7 @@ import { readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
 import { asksForRemoval, instructedRemovals, removalTargets, removeInstructed } from './removals.js';
-import { withoutDeadImports } from './dead-imports.js';
+import { replacedParts, withoutDeadImports } from './dead-imports.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
 import { newSyntaxErrors } from './syntax/parse-check.js';
@@ -101,8 +101,8 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
     wholeFile: false,
   };
   const instructed = removeInstructed(assemble(ctx, placed.spans, removed), input.instruction, input.update, input.code, input.written);
-  // An import whose last uses the removal took goes with them (dead-imports.ts).
-  const content = input.instruction && asksForRemoval(input.instruction) ? withoutDeadImports(instructed, input.code, input.update, input.instruction) : instructed;
+  // An import whose last uses the removal or replacement took goes with them (dead-imports.ts).
+  const content = withoutDeadImports(instructed, input.code, input.update, input.instruction);
   return keepOriginal(input, { content, model, confidence: conf, ambiguities, fullReplacement: false, report }, ctx.orig);
 }
 
@@ -303,11 +303,20 @@ function syntaxMerge(input: ApplyInput, mode: MergeMode, syntax: SyntaxPass): Me
     const hunks = syntax.swaps.map((d) => ({ rule: 'definition' as const, start: d.start, end: d.end + 1 }));
     const report: MergeReport = { hunks, removedByInstruction: 0, restored: [], wholeFile: false, syntax: info };
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';
-    return keepOriginal(swapped, { content: syntax.code, model, confidence: 1, ambiguities: [], fullReplacement: false, report });
+    return withoutDeadImportsOf(input, keepOriginal(swapped, { content: syntax.code, model, confidence: 1, ambiguities: [], fullReplacement: false, report }));
   }
   // The line merge ends with the no-loss pass against its input, the swapped original.
   const lines = mergeLines(swapped, mode);
-  return { ...lines, report: { ...lines.report, syntax: info } };
+  return withoutDeadImportsOf(input, { ...lines, report: { ...lines.report, syntax: info } });
+}
+
+/** A syntax merge without the imports a replacement's swaps left dead: judged against the request's
+ *  original, since the swapped original no longer shows the uses the swapped definitions took
+ *  (dead-imports.ts). Without a replacement, dead imports are the line merge's (mergeOnce), as before. */
+function withoutDeadImportsOf(input: ApplyInput, r: MergeResult): MergeResult {
+  if (replacedParts(input.instruction).length === 0) return r;
+  const content = withoutDeadImports(r.content, input.code, input.update, input.instruction);
+  return content === r.content ? r : { ...r, content };
 }
 
 function mergeLines(input: ApplyInput, mode: MergeMode): MergeResult {
