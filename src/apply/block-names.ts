@@ -73,9 +73,14 @@ export function openHeadIdentity(norm: string): string | null {
 /** Words that never name a method, even after a type (`public void delete(long id) {` does name one). */
 const NEVER_NAMES = new Set(['function', 'def', 'fn', 'func', 'sub', 'super', 'this', 'self', 'new', 'if', 'for', 'while', 'switch', 'catch', 'return']);
 
+/** A key or label before a value: one colon at the word's end. */
+const KEY_WORD = /(?:^|[^:]):$/;
+
 function headName(types: string, name: string): boolean {
   if (CONTROL.has(name) && (types.trim() === '' || NEVER_NAMES.has(name))) return false;
-  for (const t of types.trim().split(/\s+/)) if (t && CONTROL.has(t)) return false;
+  // A word ending in one colon is a key or label, no type: `child: ListTile(` is a named argument
+  // (Dart, Kotlin, Swift), not the head of a `ListTile` definition (`std::string` keeps its colons).
+  for (const t of types.trim().split(/\s+/)) if (t && (CONTROL.has(t) || KEY_WORD.test(t))) return false;
   return true;
 }
 

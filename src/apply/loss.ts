@@ -54,6 +54,9 @@ import { copiedUnderNewHead } from './copied-anchor.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
+/** Original lines searched above a closer for the head it closes. */
+const MAX_CLOSER_REACH = 400;
+
 /** One stretch of the output between two original lines it kept (or the file's edges). */
 export interface Gap {
   /** Kept original lines around the gap: -1 / N at the file's edges. */
@@ -837,6 +840,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   const editOfOther = (j: number, r: string): boolean => !orig.weak[j] && (newSiblingLine(orig, j, r) || closerToKeptLine(orig, j, r, (y) => kept[y] === 1, (n) => view.where.has(key(n))));
   // Edited headers whose new block (shown complete) reaches past their gap (see editedBlockRest).
   const blockRests: Array<{ head: number; end: number; shown: Set<string>; unnamed: Set<number> | null }> = [];
+  // Original lines read as replaced in earlier gaps, by the output line that replaces each.
+  const editedHeads = new Map<number, number>();
   for (let g = 1; g < anchors.length; g++) {
     const [p, kp] = anchors[g - 1]!;
     const [q, kq] = anchors[g]!;
@@ -944,12 +949,24 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
     }
     // The closer of a head replaced by its edit is replaced by the edit's closer (a call re-indented
     // into a new `try {`: its `});` is no longer licensed by a `}` of new code shown before the next anchor).
+    // The head may stand in an earlier gap (a block re-indented whole, its closers aligned with other
+    // closers of the original's text at the new depth): the edit's closer then lies in this gap or is
+    // the kept line before it.
     for (const v of gap.vanished) {
       if (v.rule || !orig.weak[v.j]) continue;
       const head = gap.vanished.find((h) => h.rule === 'replaced' && h.pairedWith >= 0 && h.j === openedAt(orig.text, v.j, p + 1));
       if (head && out.norm[closesAt(out.text, head.pairedWith)] === orig.norm[v.j]) {
         v.rule = 'replaced';
         v.pairedWith = closesAt(out.text, head.pairedWith);
+        continue;
+      }
+      const opener = head ? -1 : openedAt(orig.text, v.j, Math.max(0, v.j - MAX_CLOSER_REACH));
+      const edit = opener >= 0 && opener <= p ? editedHeads.get(opener) : undefined;
+      const closer = edit === undefined ? -1 : closesAt(out.text, edit);
+      // At kp too: the exact-text alignment may have given the shifted closer to the kept line before the gap.
+      if (closer >= kp && closer >= 0 && closer < kq && out.norm[closer] === orig.norm[v.j]) {
+        v.rule = 'replaced';
+        v.pairedWith = closer;
       }
     }
     // Lines between two edits that one stretch of the update shows with new text between them (between-edits.ts).
@@ -976,6 +993,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
       if (v.rule) licensed[v.rule]++;
     }
+    for (const v of gap.vanished) if (v.rule === 'replaced' && v.pairedWith >= 0) editedHeads.set(v.j, v.pairedWith);
     gaps.push(gap);
   }
   const lost = countedLoss(orig, out, gaps);

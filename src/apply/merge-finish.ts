@@ -1,6 +1,7 @@
 // Turns anchor chains (one per segment, found by the fast or the large aligner) into the merged
 // file: weak lines (braces, blanks) matched between anchors, segment edges grown over context and
 // edited lines, segments without anchors placed, indentation rebased, original line endings kept.
+import { markedShift, shiftedText } from './marked-shift.js';
 import { inOtherNewBlock, underOtherHead } from './foreign-head.js';
 import { hoistedHeadPair } from './hoisted-declaration.js';
 import { markedBodyEnd } from './marked-body.js';
@@ -383,8 +384,20 @@ function replacedBetween(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1, 
 function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, first: [number, number]): void {
   if (head.length === 0) return;
   const [i, j] = head[0]!;
-  if (!s.blank[i] || !o.blank[j] || i === 0 || s.blank[i - 1]) return;
-  const anchor = head[1] ?? first;
+  if (!s.blank[i] || !o.blank[j] || i === 0) return;
+  // A separator of several blank lines (two between Python definitions) paired only at its end:
+  // the whole run is the new lines' separator, the original's run stays above them.
+  let paired = 1;
+  while (paired < head.length && s.blank[head[paired]![0]] && o.blank[head[paired]![1]] && head[paired]![0] === i + paired) paired++;
+  let newBlanks = i;
+  while (newBlanks > 0 && s.blank[newBlanks - 1]) newBlanks--;
+  if (newBlanks === 0 || (newBlanks < i && !blankRun(o, j, i - newBlanks + paired))) return;
+  // Only new lines at the anchor's depth (a module constant): deeper ones are members of the block above.
+  if ((paired > 1 || newBlanks < i) && s.indent[solidAbove(s, newBlanks)]! > s.indent[(head[paired] ?? first)[0]]!) {
+    if (newBlanks < i) return;
+    paired = 1;
+  }
+  const anchor = head[paired] ?? first;
   let above = j - 1;
   while (above >= 0 && o.blank[above]) above--;
   if (above < 0) return;
@@ -395,7 +408,33 @@ function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, firs
   let lead = 0;
   while (lead < i && s.blank[lead]) lead++;
   if (lead < i && !s.weak[lead] && s.indent[lead]! > s.indent[anchor[0]]! && o.indent[above]! > o.indent[anchor[1]]! && !blankPartedAbove(o, above, o.indent[anchor[1]]!)) return;
-  if (endsBlock) head.shift();
+  if (endsBlock) head.splice(0, paired);
+}
+
+/** The last non-blank row before row i (i itself is blank), or 0. */
+function solidAbove(s: Lines, i: number): number {
+  let x = i - 1;
+  while (x > 0 && s.blank[x]) x--;
+  return Math.max(x, 0);
+}
+
+/** The original has `n` blank lines ending with row j's run of blank lines (j and those right above it). */
+function blankRun(o: Lines, j: number, n: number): boolean {
+  let y = j;
+  while (y + 1 < o.text.length && o.blank[y + 1]) y++;
+  let run = 0;
+  for (let x = y; x >= 0 && o.blank[x]; x--) run++;
+  return run >= n;
+}
+
+/**
+ * Segment rows [a, b) are the heads of a new block around row b: solid lines each shallower than b,
+ * the last one opening a block, no blank line among them.
+ */
+function wrapHeadsAt(s: Lines, a: number, b: number): boolean {
+  if (b <= a || !opensBlock(s.norm[b - 1]!)) return false;
+  for (let i = a; i < b; i++) if (s.blank[i] || s.indent[i]! >= s.indent[b]!) return false;
+  return true;
 }
 
 /** Going up from row y to the first line at `level` or shallower (its block's head), a blank line comes first. */
@@ -1070,8 +1109,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     }
     // Blank lines between the marker and a first line that is context: layout around the marker,
     // not new lines, where the original has no blank line there (`{` then `public function index`).
+    // So are those before the heads of a new block that wraps that context (`for attempt …:` / `try:`
+    // over the call it re-indents).
     let drop: Set<number> | undefined;
-    if (seg.markerBefore && leadBlanks > 0 && all[0]![0] === leadBlanks && all[0]![1] === start &&
+    if (seg.markerBefore && leadBlanks > 0 && all[0]![1] === start && (all[0]![0] === leadBlanks || wrapHeadsAt(s, leadBlanks, all[0]![0])) &&
         (!(start > 0 && o.blank[start - 1]) || blanksAfterEmptyMarker(k > 0 && spans[k - 1] ? segs[k - 1]!.lines : null, o, start, prevEnd))) {
       drop = new Set<number>();
       for (let i = 0; i < leadBlanks; i++) drop.add(i);
@@ -1213,14 +1254,16 @@ export function assemble(ctx: MergeContext, spans: Span[], removed: ReadonlySet<
   const o = ctx.orig;
   const out: OutLine[] = [];
   let cursor = 0;
-  const keep = (a: number, b: number): void => {
-    for (let j = a; j < b; j++) if (!removed.has(j)) out.push({ text: o.text[j]!, eol: o.eol[j] || null, from: j });
+  const keep = (a: number, b: number, shift = 0): void => {
+    for (let j = a; j < b; j++) if (!removed.has(j)) out.push({ text: shiftedText(o, j, shift), eol: o.eol[j] || null, from: j });
   };
   for (let k = 0; k < spans.length; k++) {
     const sp = spans[k]!;
     const seg = ctx.segments[k]!;
     const start = Math.max(sp.start, cursor);
-    if (seg.markerBefore || k > 0) keep(cursor, start);
+    // Lines a marker stands for inside a block the update re-indents move with it (marked-shift.ts).
+    const shift = k > 0 && start > cursor ? markedShift(o, { seg: ctx.segments[k - 1]!, pairs: spans[k - 1]!.pairs, delta: spans[k - 1]!.delta }, { seg, pairs: sp.pairs, delta: sp.delta }, cursor, start) : 0;
+    if (seg.markerBefore || k > 0) keep(cursor, start, shift);
     segmentOutput(o, seg, sp, out);
     cursor = Math.max(cursor, sp.end);
   }

@@ -17,6 +17,7 @@
 // `carried`): a new `case` written after the last one shown, then the next function, leaves the
 // block's `default:` arm unshown, not deleted. A marker goes before the closers then, so the rest
 // between the last shown original line and the closers stays.
+import { openedAt } from './brackets.js';
 import { CLOSER_ONLY } from './closer-pins.js';
 import { splitLines, type Lines } from './lines.js';
 import { buildIndex } from './merge-context.js';
@@ -50,6 +51,23 @@ function closingRun(u: Lines, from: number, a: number): number[] {
   const run: number[] = [];
   for (let x = a; x >= from && !u.blank[x] && CLOSER_ONLY.test(u.norm[x]!); x--) run.unshift(x);
   return run;
+}
+
+/** Original lines searched above a closer for the line it closes. */
+const MAX_OPENER_REACH = 400;
+
+/**
+ * Update row x is original closer y written under its opener: the line y closes is shown in
+ * [from, x) and x stands as far right of it as y stands of that line in the original.
+ */
+function closesShownOpener(u: Lines, orig: Lines, from: number, x: number, y: number): boolean {
+  const h = openedAt(orig.text, y, Math.max(0, y - MAX_OPENER_REACH));
+  if (h < 0) return false;
+  for (let xh = x - 1; xh >= from; xh--) {
+    if (u.blank[xh] || u.norm[xh] !== orig.norm[h]) continue;
+    return rel(u, x, xh) === rel(orig, y, h);
+  }
+  return false;
 }
 
 /** Row y's indentation relative to row base's. */
@@ -93,7 +111,8 @@ export function closeUnclosedMiddles(update: string, code: string): string {
     let shown = false;
     for (let x = segStart; x <= a && !shown; x++) {
       // At another depth (relative to the line after the gap) an equal closer closes another block.
-      shown = !run.includes(x) && left.some((y) => orig.norm[y] === u.norm[x] && rel(u, x, b) === rel(orig, y, j));
+      // Under its opener, shown re-indented (a call wrapped in a new block), it sits where that opener says.
+      shown = !run.includes(x) && left.some((y) => orig.norm[y] === u.norm[x] && (rel(u, x, b) === rel(orig, y, j) || closesShownOpener(u, orig, segStart, x, y)));
     }
     if (shown) continue;
     inserts.set(a, left);
