@@ -5,6 +5,8 @@
 // Literals: quoted strings and markup text between tags; everything else is the line's shape.
 import { escapeRe } from './escape-regexp.js';
 import { solidRow, type Lines } from './lines.js';
+import { INLINE_MARKER } from './markers.js';
+import { extendedInPlace } from './extended-line.js';
 
 const LITERAL = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|>[^<>]+</g;
 
@@ -172,7 +174,8 @@ function countOf(l: Lines, norm: string): number {
  * (`[[redirects]]` `from = "/changelog"` / `to = …` / `status = 301` beside the `/app/*` entry), the
  * original sets that key in other items too (a list of such items), and nothing the original has once
  * heads the update's item (`[context.branch-deploy.environment]` shown above it pins it: its
- * settings are edits, however many change). One value kept is an entry edited in place.
+ * settings are edits, however many change). One value kept, or one kept whole and extended, is an
+ * entry edited in place.
  */
 export function anotherItem(o: Lines, j: number, s: Lines, i: number): boolean {
   const mj = ITEM_SETTING.exec(o.norm[j]!);
@@ -188,7 +191,10 @@ export function anotherItem(o: Lines, j: number, s: Lines, i: number): boolean {
   for (const [k, v] of b.settings) {
     const w = a.settings.get(k);
     if (w === undefined) continue;
-    if (w === v) return false;
+    // A value that keeps the old one whole around an inserted run (`[…, 'postcss-loader']` →
+    // `[…, 'postcss-loader', 'sass-loader']`, often written with an inline marker for the kept part)
+    // is that value's edit: the item is edited in place, however many other values change.
+    if (w === v || INLINE_MARKER.test(v) || extendedInPlace(w, v)) return false;
     shared++;
   }
   if (shared < 2) return false;

@@ -62,3 +62,16 @@ describe('a new list item or sibling check beside the next one (lossx7)', () => 
     expect(checkLoss(p.code, p.update, p.instruction, p.expected).lost).toEqual([]);
   });
 });
+
+describe('an item edited in place keeps its place however many values change (lossx7 follow-up)', () => {
+  beforeAll(async () => {
+    await ensureAllGrammars();
+  });
+
+  // Held-out bz js10: a webpack rule whose `test` changes and whose `use` list grows through an inline
+  // marker read as a new rule beside the old one (sibling-items.ts anotherItem) until a value that
+  // keeps the old one whole (extendedInPlace) counted as that value's edit.
+  it('edits a rule object whose list value is extended (bz js10)', () => {
+    mergedCase(caseDir('external-2026-11-28bz', 'js10-'));
+  });
+});
