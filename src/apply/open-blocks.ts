@@ -67,39 +67,6 @@ export function openBlockRange(ctx: MergeContext, k: number, prevChain: Readonly
 }
 
 /**
- * The segment before `k` ends on a body line anchored at its last chain entry, with a marker at that
- * line's own depth after it, and segment k starts at that depth too: the marker stands for the
- * line's next siblings, so the segment goes on inside the same parent, not in a twin parent further
- * down (set br yaml41: a Deployment's `image:`, `# ...`, then `resources:` that another Deployment
- * matches better). Top-level lines have no parent to keep. Same shape as openBlockRange, or null.
- */
-export function siblingBlockRange(ctx: MergeContext, k: number, prevChain: ReadonlyArray<readonly [number, number]>): { from: number; to: number; end: number } | null {
-  if (k === 0 || prevChain.length === 0) return null;
-  const prev = ctx.segments[k - 1]!;
-  const seg = ctx.segments[k]!;
-  if (!seg.markerBefore || prev.markerAfterIndent === null) return null;
-  const p = prev.lines;
-  const x = solidRow(p, p.text.length, -1);
-  if (x < 0 || p.indent[x]! === 0 || prev.markerAfterIndent !== p.indent[x]! || CLOSER_LINE.test(p.norm[x]!)) return null;
-  // The last anchor may stand a little above (an edited `image:` line), not above x's parent.
-  const last = prevChain[prevChain.length - 1]!;
-  if (last[0] > x || p.indent[last[0]]! < p.indent[x]! - 2) return null;
-  for (let r = last[0] + 1; r < x; r++) if (!p.blank[r] && p.indent[r]! < p.indent[x]!) return null;
-  const s = seg.lines;
-  const f = solidRow(s, -1, 1);
-  if (f < 0 || s.indent[f]! !== p.indent[x]!) return null;
-  let end = f;
-  while (end < s.text.length && (s.blank[end] || s.indent[end]! >= p.indent[x]!)) end++;
-  const o = ctx.orig;
-  const jp = last[1];
-  const depth = o.indent[jp]! + p.indent[x]! - p.indent[last[0]]!;
-  let to = jp + 1;
-  while (to < o.text.length && (o.blank[to] || o.indent[to]! >= depth)) to++;
-  if (to === jp + 1) return null;
-  return { from: jp + 1, to, end };
-}
-
-/**
  * The last segment goes on inside the block of a line the original has once (resumesInsideOpener),
  * and that block ends before the file does: the segment ending like the file's last lines (a twin
  * class's method) does not make it the file's end (set h py01).
