@@ -41,15 +41,22 @@ export async function executeChatCompletion(services: ChatServices, body: unknow
     if (b && typeof b === 'object' && 'stream_options' in b) delete (b as Record<string, unknown>).stream_options;
     const model = modelOf(b);
     if (model !== undefined && isApplyModel(model)) return await completeApply(b, { ...(opts.signal ? { signal: opts.signal } : {}), applyModel: services.applyModel ?? null });
-    const out = await completeOpenAIChat(services, b, {
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      priority: opts.priority ?? 'interactive',
-    });
+    const out = await completeOpenAIChat(services, b, runOptions(opts));
     return { statusCode: 200, body: out };
   } catch (err) {
-    const e = apiErrorOf(err);
-    return { statusCode: e.status, body: openaiErrorBody(e) };
+    return errorResult(err);
   }
+}
+
+/** The signal and priority a batch request runs with. */
+function runOptions(opts: ExecuteOptions): { signal?: AbortSignal; priority: NonNullable<ExecuteOptions['priority']> } {
+  return { ...(opts.signal ? { signal: opts.signal } : {}), priority: opts.priority ?? 'interactive' };
+}
+
+/** A failed request's result: its status and the OpenAI error envelope. */
+function errorResult(err: unknown): ExecuteResult {
+  const e = apiErrorOf(err);
+  return { statusCode: e.status, body: openaiErrorBody(e) };
 }
 
 /** A batch line the batch layer left unparsed. Its chat request is prepared in the pool (the same
@@ -67,13 +74,9 @@ async function executeUnparsed(services: ChatServices, body: UnparsedBody, opts:
       findChatModel(services, body.model);
       throw new Error(`model ${body.model} was not loaded when its line was prepared`);
     }
-    const out = await completePreparedOpenAIChat(model, outcome.prepared, {
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      priority: opts.priority ?? 'interactive',
-    });
+    const out = await completePreparedOpenAIChat(model, outcome.prepared, runOptions(opts));
     return { statusCode: 200, body: out };
   } catch (err) {
-    const e = apiErrorOf(err);
-    return { statusCode: e.status, body: openaiErrorBody(e) };
+    return errorResult(err);
   }
 }
