@@ -5,7 +5,7 @@
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
 import { fastChains, segmentPlace } from './merge-fast.js';
 import type { MergeContext, Segment } from './merge-context.js';
-import { sliceLines, solidRow, type Lines } from './lines.js';
+import { CLOSING_TAG_LINE, sliceLines, solidRow, type Lines } from './lines.js';
 import { continuesOpenBlock, resumesInsideOpener } from './open-blocks.js';
 
 /** Original line range [first, last] a segment's own anchor chain covers, or null without anchors. */
@@ -38,9 +38,6 @@ function onceAnchors(ctx: MergeContext, chain: ReadonlyArray<readonly [number, n
   return chain.filter(([, o]) => !ctx.orig.weak[o] && ctx.index.get(ctx.orig.norm[o]!)?.length === 1);
 }
 
-/** A closing tag at column 0: the end of a top-level section (`</template>` of a Vue file). */
-const SECTION_CLOSER = /^<\/[\w.-]+>$/;
-
 /**
  * Rows [a, b) of l that close a top-level section the original closes once, at column 0, paired
  * with that line (rows counted from a). Too short to anchor a chain, such a line still fixes a
@@ -49,7 +46,7 @@ const SECTION_CLOSER = /^<\/[\w.-]+>$/;
 function sectionClosers(ctx: MergeContext, l: Lines, a: number, b: number): Array<readonly [number, number]> {
   const out: Array<readonly [number, number]> = [];
   for (let x = a; x < b; x++) {
-    if (l.indent[x] !== 0 || !SECTION_CLOSER.test(l.norm[x]!)) continue;
+    if (l.indent[x] !== 0 || !CLOSING_TAG_LINE.test(l.norm[x]!)) continue;
     const rows = ctx.index.get(l.norm[x]!);
     if (rows?.length === 1 && ctx.orig.indent[rows[0]!] === 0) out.push([x - a, rows[0]!]);
   }

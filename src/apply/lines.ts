@@ -98,11 +98,14 @@ export function indentColumns(line: string): number {
   return cols;
 }
 
+/** A line that is one closing tag (`</template>`, `</div>`): weak, it says little on its own. */
+export const CLOSING_TAG_LINE = /^<\/[\w.-]+>$/;
+
 export function isWeak(norm: string): boolean {
   if (norm.length <= 3) return true;
   if (PUNCT_ONLY.test(norm)) return true;
   if (WEAK_WORDS.has(norm)) return true;
-  return /^<\/[\w.-]+>$/.test(norm);
+  return CLOSING_TAG_LINE.test(norm);
 }
 
 /** Rows [a, b) of `l` as Lines of their own (a hunk cut out of a segment). */
