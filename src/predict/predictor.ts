@@ -95,7 +95,7 @@ export class Predictor {
         maxTokens: req.maxTokens,
         // End-of-text is banned: the answer is the events that fit in max_tokens, and a model
         // may otherwise stop at the first line boundary with no prediction at all.
-        sampling: { ...GREEDY_SAMPLING, temperature: req.temperature, logitBias: eosBan(model.info) },
+        sampling: { ...GREEDY_SAMPLING, temperature: req.temperature, logitBias: eosBan(model.info), ...(req.seed !== undefined ? { seed: req.seed } : {}) },
         grammar: { kind: 'event_lines' },
         priority: 'interactive',
         signal,

@@ -13,6 +13,7 @@ export interface PreparedPrompt {
   tokens: Uint32Array;
   maxTokens: number;
   temperature: number;
+  seed?: number;
   /** Event lines in the request. */
   events: number;
   /** Event lines left out to fit the context. */
@@ -80,6 +81,7 @@ export function preparePrompt(body: Uint8Array, lineTokens: LineTokenizer, conte
     tokens,
     maxTokens: req.maxTokens,
     temperature: req.temperature,
+    ...(req.seed !== undefined ? { seed: req.seed } : {}),
     events: req.lines.length,
     eventsDropped: window.dropped,
     headerEvents: window.headerLines,

@@ -14,6 +14,8 @@ const PredictRequestSchema = z.object({
   max_tokens: z.number().int('must be an integer').min(1, 'must be between 1 and 512').max(MAX_PREDICT_TOKENS, 'must be between 1 and 512').default(50),
   temperature: z.number().min(0, 'must be between 0.0 and 2.0').max(2, 'must be between 0.0 and 2.0').default(0.3),
   stream: z.boolean().default(false),
+  // As in OpenAI's chat API: the same seed and prompt give the same sampled events.
+  seed: z.number().int('must be an integer').nullish(),
 });
 
 export interface PredictRequest {
@@ -23,6 +25,7 @@ export interface PredictRequest {
   kinds: EventKind[];
   maxTokens: number;
   temperature: number;
+  seed?: number;
 }
 
 export function isEventObject(value: unknown): value is { type: number; data: Record<string, unknown> } {
@@ -39,7 +42,7 @@ export function parsePredictRequest(body: unknown): PredictRequest {
     const field = issue?.path.join('.') || 'body';
     throw apiError('invalid_field', { field, problem: issue?.message ?? 'invalid' }, field);
   }
-  const { prompt, max_tokens, temperature, stream } = parsed.data;
+  const { prompt, max_tokens, temperature, stream, seed } = parsed.data;
   if (stream) throw apiError('predict_stream_unsupported');
   const lines: string[] = [];
   const kinds: EventKind[] = [];
@@ -58,7 +61,7 @@ export function parsePredictRequest(body: unknown): PredictRequest {
     kinds.push(eventKind(value));
   }
   if (lines.length === 0) throw apiError('prompt_no_events');
-  return { lines, kinds, maxTokens: max_tokens, temperature };
+  return { lines, kinds, maxTokens: max_tokens, temperature, ...(seed != null ? { seed } : {}) };
 }
 
 /** Keeps the complete lines of generated text that are event objects; drops a cut-off last line. */

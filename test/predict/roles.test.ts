@@ -80,10 +80,12 @@ describe('prediction service roles as separate processes', () => {
   }, 120_000);
 
   it('returns only complete, valid event lines for many prompts and temperatures', async () => {
+    // Seeded, so the count below does not depend on unseeded draws (it once came out 0 on a
+    // loaded CI machine): the same requests give the same lines on every run.
     let produced = 0;
     for (const lines of recordings) {
       for (const temperature of [0, 0.3, 1, 2]) {
-        const r = await predict(standalone.url, { prompt: lines.slice(0, 6).join('\n'), max_tokens: 160, temperature });
+        const r = await predict(standalone.url, { prompt: lines.slice(0, 6).join('\n'), max_tokens: 160, temperature, seed: 7 });
         expect(r.status).toBe(200);
         expect(r.json.tokens_generated).toBeGreaterThan(0);
         expect(r.json.tokens_generated).toBeLessThanOrEqual(160);
@@ -94,9 +96,18 @@ describe('prediction service roles as separate processes', () => {
     expect(produced).toBeGreaterThan(0);
   }, 240_000);
 
+  it('gives the same sampled events for the same seed', async () => {
+    const body = { prompt: (recordings[2] as string[]).slice(0, 6).join('\n'), max_tokens: 64, temperature: 1, seed: 12345 };
+    const a = await predict(standalone.url, body);
+    const b = await predict(standalone.url, body);
+    expect(a.status).toBe(200);
+    expect(b.json.text).toBe(a.json.text);
+    expect(b.json.tokens_generated).toBe(a.json.tokens_generated);
+  }, 60_000);
+
   it('answers bad parameters with a clear 400 {detail}', async () => {
     const prompt = (recordings[0] as string[]).slice(0, 3).join('\n');
-    for (const body of [{ prompt, max_tokens: 0 }, { prompt, max_tokens: 513 }, { prompt, temperature: 2.5 }, { prompt, temperature: -1 }, { prompt, stream: true }, { prompt: '{"type":3}' }, {}]) {
+    for (const body of [{ prompt, max_tokens: 0 }, { prompt, max_tokens: 513 }, { prompt, temperature: 2.5 }, { prompt, temperature: -1 }, { prompt, seed: 1.5 }, { prompt, stream: true }, { prompt: '{"type":3}' }, {}]) {
       const r = await predict(standalone.url, body);
       expect(r.status).toBe(400);
       expect(typeof r.json.detail).toBe('string');
