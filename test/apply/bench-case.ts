@@ -1,6 +1,9 @@
 // Reading a case of bench/apply (original, update, expected, meta.json) in the guard tests.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { expect } from 'vitest';
+import { checkLoss } from '../../src/apply/loss.js';
+import { mergeApply } from '../../src/apply/merge.js';
 import { mergedEverywhere } from './judged.js';
 
 export const BENCH = join(import.meta.dirname, '../../bench/apply');
@@ -29,4 +32,26 @@ export function readCase(dir: string): BenchCase {
 export function mergedCase(dir: string): void {
   const c = readCase(dir);
   mergedEverywhere(c.code, c.update, c.expected, c.instruction);
+}
+
+/** The case at `dir` loses nothing in every mode: checkLoss finds no loss, and every line of the
+ *  expected output that comes from the original alone (not also from the update) is in the merged
+ *  output as often; the update's own lines may be placed inexactly. */
+export function keepsEveryLine(dir: string): void {
+  const c = readCase(dir);
+  const outLines = (t: string): string[] => t.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const original = new Set(outLines(c.code));
+  const updated = new Set(outLines(c.update));
+  for (const mode of ['fast', 'large'] as const) {
+    const out = mergeApply({ code: c.code, update: c.update, instruction: c.instruction }, mode).content;
+    expect(checkLoss(c.code, c.update, c.instruction, out).lost, mode).toEqual([]);
+    const have = new Map<string, number>();
+    for (const l of outLines(out)) have.set(l, (have.get(l) ?? 0) + 1);
+    const missing = outLines(c.expected).filter((l) => {
+      const n = have.get(l) ?? 0;
+      have.set(l, n - 1);
+      return n <= 0 && original.has(l) && !updated.has(l);
+    });
+    expect(missing, mode).toEqual([]);
+  }
 }

@@ -5,30 +5,8 @@
 // shows under a head of its own, while the original's head over it stays in the output, is a copy
 // in new code (copied-anchor.ts): the old lines are kept. Revealed by bq cs01.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caseDir, mergedCase, readCase } from './bench-case.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { checkLoss } from '../../src/apply/loss.js';
+import { caseDir, keepsEveryLine, mergedCase } from './bench-case.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
-
-/** Every original line the expected output keeps is still in the merged output, in every mode. */
-function keepsEveryLine(dir: string): void {
-  const p = readCase(dir);
-  const outLines = (t: string): string[] => t.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
-  for (const mode of ['fast', 'large'] as const) {
-    const out = mergeApply({ code: p.code, update: p.update, instruction: p.instruction }, mode).content;
-    expect(checkLoss(p.code, p.update, p.instruction, out).lost, mode).toEqual([]);
-    const have = new Map<string, number>();
-    for (const l of outLines(out)) have.set(l, (have.get(l) ?? 0) + 1);
-    const missing = outLines(p.expected).filter((l) => {
-      const n = have.get(l) ?? 0;
-      have.set(l, n - 1);
-      return n <= 0;
-    });
-    // Only the new check's own lines may be missing (placed inexactly); no original line is.
-    const original = new Set(outLines(p.code));
-    expect(missing.filter((l) => original.has(l) && !outLines(p.update).includes(l)), mode).toEqual([]);
-  }
-}
 
 describe('silent losses of the round bo-bs (lossx4)', () => {
   beforeAll(async () => {

@@ -8,30 +8,10 @@
 // paired with the first of the blank lines parting the `case` from what follows (`setDone`, `-- VIEW`),
 // so one of them was lost (merge-finish.ts unpairTailSeparator).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caseDir, mergedCase, readCase } from './bench-case.js';
+import { caseDir, keepsEveryLine, mergedCase, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { checkLoss } from '../../src/apply/loss.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
-
-/** Every original line the expected output keeps is still in the merged output, in every mode. */
-function keepsEveryLine(dir: string): void {
-  const p = readCase(dir);
-  const outLines = (t: string): string[] => t.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
-  for (const mode of ['fast', 'large'] as const) {
-    const out = mergeApply({ code: p.code, update: p.update, instruction: p.instruction }, mode).content;
-    expect(checkLoss(p.code, p.update, p.instruction, out).lost, mode).toEqual([]);
-    const have = new Map<string, number>();
-    for (const l of outLines(out)) have.set(l, (have.get(l) ?? 0) + 1);
-    const original = new Set(outLines(p.code));
-    const updated = new Set(outLines(p.update));
-    const missing = outLines(p.expected).filter((l) => {
-      const n = have.get(l) ?? 0;
-      have.set(l, n - 1);
-      return n <= 0 && original.has(l) && !updated.has(l);
-    });
-    expect(missing, mode).toEqual([]);
-  }
-}
 
 describe('the held-out round bx: a type alias left out between shown anchors (lossx6)', () => {
   beforeAll(async () => {
