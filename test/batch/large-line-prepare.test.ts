@@ -13,6 +13,7 @@ import type { ChatExecutor, UnparsedBody } from '../../src/batch/types.js';
 import type { ChatServices } from '../../src/chat/services.js';
 import { MODEL_ID, chatModelPath } from '../chat/harness.js';
 import { line, readJsonl, startBatchServer, uploadJsonl, waitTerminal, type OutputLine } from './harness.js';
+import { weatherTool } from '../helpers/chat-tools.js';
 
 const built = existsSync(CHAT_PREPARE_WORKER_FILE) && existsSync(VALIDATE_WORKER_FILE);
 
@@ -46,19 +47,6 @@ function filler(chars: number, seed: number): string {
   return out.join(' ');
 }
 
-const weatherTool = {
-  type: 'function',
-  function: {
-    name: 'get_weather',
-    description: 'Current weather in a city',
-    parameters: {
-      type: 'object',
-      properties: { city: { type: 'string', enum: ['Paris', 'London', 'Tokyo'] }, unit: { type: 'string', enum: ['c', 'f'] } },
-      required: ['city', 'unit'],
-      additionalProperties: false,
-    },
-  },
-};
 
 const long = filler(6000, 1);
 const user = (content: string) => [{ role: 'user', content }];

@@ -6,6 +6,7 @@ import { KEY, MODEL_ID, chatModelPath, readSse, startChatServer, type ChatHarnes
 import { eosBan } from '../../src/engine/sampling.js';
 import { readGgufHeader } from '../../src/gguf/gguf-reader.js';
 import { createTokenizer } from '../../src/tokenizer/index.js';
+import { weatherTool } from '../helpers/chat-tools.js';
 
 let h: ChatHarness;
 let openai: OpenAI;
@@ -204,19 +205,6 @@ describe('streaming', () => {
 });
 
 
-const weatherTool = {
-  type: 'function' as const,
-  function: {
-    name: 'get_weather',
-    description: 'Current weather in a city',
-    parameters: {
-      type: 'object',
-      properties: { city: { type: 'string', enum: ['Paris', 'London', 'Tokyo'] }, unit: { type: 'string', enum: ['c', 'f'] } },
-      required: ['city', 'unit'],
-      additionalProperties: false,
-    },
-  },
-};
 const timeTool = {
   type: 'function' as const,
   function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['utc', 'local'] } }, required: ['zone'] } },
