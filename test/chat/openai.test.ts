@@ -204,7 +204,6 @@ describe('streaming', () => {
   });
 });
 
-
 const timeTool = {
   type: 'function' as const,
   function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['utc', 'local'] } }, required: ['zone'] } },
