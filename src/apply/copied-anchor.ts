@@ -44,13 +44,14 @@ export function copiedUnderNewHead(u: Lines, i: number, orig: Lines, j: number, 
  * its edit (28bp go18). A block moved whole into a new wrapper shows the wrapper's first lines as its
  * own (no new line before it): it stays anchored.
  */
-export function copiedBlockRows(s: Lines, orig: Lines, index: ReadonlyMap<string, readonly number[]>, shown: ReadonlySet<string>): Set<number> {
-  const out = new Set<number>();
+export function copiedBlockRows(s: Lines, orig: Lines, index: ReadonlyMap<string, readonly number[]>, shown: ReadonlySet<string>): Map<number, CopiedRow> {
+  const out = new Map<number, CopiedRow>();
   for (let i = 0; i < s.text.length; i++) {
     if (s.blank[i] || s.weak[i] || index.get(s.norm[i]!)?.length !== 1) continue;
     const j = index.get(s.norm[i]!)![0]!;
-    if (expandsOtherLine(s, i, orig, j, shown)) {
-      out.add(i);
+    const written = writtenOutLine(s, i, orig, j, shown);
+    if (written >= 0) {
+      out.set(i, { writes: written });
       continue;
     }
     const hu = ownerRow(s, i);
@@ -58,7 +59,7 @@ export function copiedBlockRows(s: Lines, orig: Lines, index: ReadonlyMap<string
     if (hu < 0 || ho < 0 || index.has(s.norm[hu]!) || shown.has(orig.norm[ho]!)) continue;
     const wrapper = ownerRow(s, hu);
     if (wrapper < 0 || index.has(s.norm[wrapper]!) || ownerRow(orig, ho) < 0) continue;
-    if (newLineBeside(s, index, wrapper, hu, -1) && newLineBeside(s, index, wrapper, hu, 1)) out.add(i);
+    if (newLineBeside(s, index, wrapper, hu, -1) && newLineBeside(s, index, wrapper, hu, 1)) out.set(i, { writes: -1 });
   }
   return out;
 }
@@ -67,17 +68,18 @@ export function copiedBlockRows(s: Lines, orig: Lines, index: ReadonlyMap<string
  * Row i heads a block whose first line, joined to it, begins another original line the update does
  * not show (`<td>` + `{{ user.name }}` → `<td>{{ user.name }}</td>`): the block is that line written
  * over several lines, and i's text only copies the original's own block head at j (27ac vue01).
+ * Returns that original row, or -1.
  */
-function expandsOtherLine(s: Lines, i: number, orig: Lines, j: number, shown: ReadonlySet<string>): boolean {
+function writtenOutLine(s: Lines, i: number, orig: Lines, j: number, shown: ReadonlySet<string>): number {
   const first = solidRow(s, i, 1);
-  if (first < 0 || s.indent[first]! <= s.indent[i]! || ownerRow(s, first) !== i) return false;
+  if (first < 0 || s.indent[first]! <= s.indent[i]! || ownerRow(s, first) !== i) return -1;
   const joined = squeeze(s.norm[i]! + s.norm[first]!);
   for (let r = 0; r < orig.text.length; r++) {
     if (r === j || orig.blank[r] || shown.has(orig.norm[r]!)) continue;
     const t = squeeze(orig.norm[r]!);
-    if (t.length > joined.length && t.startsWith(joined)) return true;
+    if (t.length > joined.length && t.startsWith(joined)) return r;
   }
-  return false;
+  return -1;
 }
 
 function squeeze(t: string): string {
@@ -99,13 +101,35 @@ function newLineBeside(s: Lines, index: ReadonlyMap<string, readonly number[]>, 
 
 const shownSets = new WeakMap<readonly { lines: Lines }[], Set<string>>();
 
+/** A copied block row: `writes` is the original row its block writes out over several lines, or -1 (a copy inside new code). */
+export interface CopiedRow {
+  writes: number;
+}
+
 /** `rows` of segment `seg` without its copied block rows (copiedBlockRows); `segments` gives every line the update shows. */
 export function withoutCopiedBlocks(rows: number[], seg: { lines: Lines }, segments: readonly { lines: Lines }[], orig: Lines, index: ReadonlyMap<string, readonly number[]>): number[] {
+  const copied = copiedRowsOf(seg, segments, orig, index);
+  return copied.size === 0 ? rows : rows.filter((i) => !copied.has(i));
+}
+
+/** copiedBlockRows of segment `seg`, every line the update shows read from `segments`. */
+export function copiedRowsOf(seg: { lines: Lines }, segments: readonly { lines: Lines }[], orig: Lines, index: ReadonlyMap<string, readonly number[]>): Map<number, CopiedRow> {
   let shown = shownSets.get(segments);
   if (!shown) {
     shown = new Set(segments.flatMap((x) => x.lines.norm));
     shownSets.set(segments, shown);
   }
-  const copied = copiedBlockRows(seg.lines, orig, index, shown);
-  return copied.size === 0 ? rows : rows.filter((i) => !copied.has(i));
+  return copiedBlockRows(seg.lines, orig, index, shown);
+}
+
+/**
+ * Notes for a segment whose head was refused as writing out another original line: the merge places
+ * the block by its other lines and may keep that line beside it, so it says the placement is a guess.
+ */
+export function writtenOutNotes(k: number, seg: { lines: Lines }, segments: readonly { lines: Lines }[], orig: Lines, index: ReadonlyMap<string, readonly number[]>): string[] {
+  const notes: string[] = [];
+  for (const [i, c] of copiedRowsOf(seg, segments, orig, index)) {
+    if (c.writes >= 0) notes.push(`segment ${k + 1}: "${seg.lines.norm[i]}" opens original line ${c.writes + 1} written over several lines, not the original's own "${seg.lines.norm[i]}"`);
+  }
+  return notes;
 }

@@ -16,7 +16,7 @@ import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
 import { ownerRow } from './line-identity.js';
 import { opensBlock } from './merge-finish.js';
-import { withoutCopiedBlocks } from './copied-anchor.js';
+import { withoutCopiedBlocks, writtenOutNotes } from './copied-anchor.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -242,6 +242,7 @@ export function fastChains(ctx: MergeContext): FastChains {
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
     const strong = anchorRows(ctx, seg);
+    ambiguities.push(...writtenOutNotes(k, seg, segs, ctx.orig, ctx.index));
     const resume = resumeAnchor(ctx, seg, lo);
     let pivot = resume ? { i: resume[0], j: resume[1], tied: false } : null;
     // A segment resuming inside the block the one before it opened is pinned there (open-blocks.ts).

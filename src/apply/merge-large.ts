@@ -11,6 +11,7 @@ import {
 import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { anchorRows } from './merge-fast.js';
+import { writtenOutNotes } from './copied-anchor.js';
 import { underOtherHead } from './foreign-head.js';
 
 export interface LargeChains {
@@ -107,6 +108,7 @@ export function largeChains(ctx: MergeContext): LargeChains {
     if (resume && seg.lines.norm[resume[0]] !== ctx.orig.norm[resume[1]]) {
       cands.push({ i: resume[0], j: resume[1], w: weight(seg.lines.norm[resume[0]]!, 1) + RESUME_BONUS, best: -Infinity, back: -1, from: -1 });
     }
+    ambiguities.push(...writtenOutNotes(k, seg, segs, o, ctx.index));
     for (const i of anchorRows(ctx, seg)) {
       const pos = ctx.index.get(seg.lines.norm[i]!);
       if (!pos || pos.length > MAX_OCCURRENCES) continue;
