@@ -16,6 +16,7 @@ import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
 import { ownerRow } from './line-identity.js';
 import { opensBlock } from './merge-finish.js';
+import { withoutCopiedBlocks, writtenOutNotes } from './copied-anchor.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -227,6 +228,12 @@ function atFileEnd(ctx: MergeContext, seg: Segment, pivot: { i: number; j: numbe
   return want >= lo && pos && pos.includes(want) ? { i: pivot.i, j: want, tied: false } : null;
 }
 
+/** The segment's rows that may anchor it: strong, not in a new document, not a copied block's body (copied-anchor.ts). */
+export function anchorRows(ctx: MergeContext, seg: Segment): number[] {
+  const rows = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
+  return withoutCopiedBlocks(rows, seg, ctx.segments, ctx.orig, ctx.index);
+}
+
 export function fastChains(ctx: MergeContext): FastChains {
   const chains: Chain[] = [];
   const ambiguities: string[] = [];
@@ -234,7 +241,8 @@ export function fastChains(ctx: MergeContext): FastChains {
   const segs = ctx.segments;
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
-    const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
+    const strong = anchorRows(ctx, seg);
+    ambiguities.push(...writtenOutNotes(k, seg, segs, ctx.orig, ctx.index));
     const resume = resumeAnchor(ctx, seg, lo);
     let pivot = resume ? { i: resume[0], j: resume[1], tied: false } : null;
     // A segment resuming inside the block the one before it opened is pinned there (open-blocks.ts).
@@ -354,7 +362,7 @@ export function segmentPlace(ctx: MergeContext, k: number): number | 'previous' 
   // A segment closing the block the one before it left open, or going on inside the block the one
   // before it ends on, goes on right after it (open-blocks.ts).
   if (k > 0 && (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
-  const strong = withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index);
+  const strong = anchorRows(ctx, seg);
   const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
   // A segment with no exact anchor but an edited definition header at its start is placed there;
   // so is one whose lines are repeated in other bodies (a helper's `resp.raise_for_status()`).

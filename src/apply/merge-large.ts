@@ -5,12 +5,13 @@
 // occurrence a later hunk needs, and repeated anchors are resolved by order and context. It also
 // measures how far the chosen placement is ahead of the best alternative (the confidence signal).
 import {
-  crossesBlock, editedNeighbours, jumpSupported, neighbourAgreement, resumeAnchor, sameBlockHeader, strongLines, strongSupport,
+  crossesBlock, editedNeighbours, jumpSupported, neighbourAgreement, resumeAnchor, sameBlockHeader, strongSupport,
   type Chain, type MergeContext, type Segment,
 } from './merge-context.js';
 import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
-import { withoutNewDocuments } from './documents.js';
+import { anchorRows } from './merge-fast.js';
+import { writtenOutNotes } from './copied-anchor.js';
 import { underOtherHead } from './foreign-head.js';
 
 export interface LargeChains {
@@ -107,7 +108,8 @@ export function largeChains(ctx: MergeContext): LargeChains {
     if (resume && seg.lines.norm[resume[0]] !== ctx.orig.norm[resume[1]]) {
       cands.push({ i: resume[0], j: resume[1], w: weight(seg.lines.norm[resume[0]]!, 1) + RESUME_BONUS, best: -Infinity, back: -1, from: -1 });
     }
-    for (const i of withoutNewDocuments(strongLines(seg), seg.lines.norm, seg.lines.blank, ctx.index)) {
+    ambiguities.push(...writtenOutNotes(k, seg, segs, o, ctx.index));
+    for (const i of anchorRows(ctx, seg)) {
       const pos = ctx.index.get(seg.lines.norm[i]!);
       if (!pos || pos.length > MAX_OCCURRENCES) continue;
       const w = weight(seg.lines.norm[i]!, pos.length);
