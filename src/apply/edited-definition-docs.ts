@@ -8,7 +8,7 @@
 // edit below the head. Applied to the merged output in every mode (merge.ts), whichever path placed
 // the hunks; the no-loss check itself still licenses the gap, as random deletions of comments need.
 import { commentLine } from './licence-rules.js';
-import { indentBlockEnd, renderLines, splitLines, type Lines } from './lines.js';
+import { indentBlockEnd, renderLines, solidRow, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { expandUpdate } from './marker-expansion.js';
 import { lineIdentity } from './line-identity.js';
@@ -25,10 +25,41 @@ export function proseComment(norm: string): boolean {
 const HEAD_LINES = 3;
 
 /**
+ * The name a type signature declares (`area :: Shape -> Double`: Haskell, PureScript), or null. A
+ * signature heads its function's equations, written at its own column (`area (Circle r) = …`), and
+ * belongs above the equation head like a doc comment: a writer who shows `area = \case` to add an arm
+ * leaves both out. The space before `::` keeps C++ and Rust paths (`std::vec`) out.
+ */
+export function signatureName(norm: string): string | null {
+  return /^([a-z_][\w']*)\s+::\s/.exec(norm)?.[1] ?? null;
+}
+
+/** The line starts with `name` as a whole word (an equation of the function a signature declares). */
+function startsWithName(norm: string, name: string): boolean {
+  return norm.startsWith(name) && !/[\w']/.test(norm.charAt(name.length));
+}
+
+/** Original row `j` is one of the equations (or their deeper lines) of signature row `h` named `name`. */
+function equationOf(orig: Lines, h: number, j: number, name: string): boolean {
+  return orig.indent[j]! > orig.indent[h]! || (orig.indent[j] === orig.indent[h] && startsWithName(orig.norm[j]!, name));
+}
+
+/**
  * End (exclusive) of the block original row `h` heads: the deeper lines after it, reached within
  * HEAD_LINES lines at its own depth (annotations, an Allman `{`); -1 when `h` heads none.
  */
 function blockEnd(orig: Lines, h: number): number {
+  const sig = signatureName(orig.norm[h]!);
+  if (sig !== null) {
+    // A signature's block is its equations, at its own column, up to the first other line.
+    let end = -1;
+    for (let j = h + 1; j < orig.text.length; j++) {
+      if (orig.blank[j]) continue;
+      if (!equationOf(orig, h, j, sig)) break;
+      end = j + 1;
+    }
+    return end;
+  }
   for (let j = h + 1, same = 0; j < orig.text.length; j++) {
     if (orig.blank[j]) continue;
     if (orig.indent[j]! > orig.indent[h]!) return indentBlockEnd(orig, j - 1);
@@ -37,10 +68,15 @@ function blockEnd(orig: Lines, h: number): number {
   return -1;
 }
 
-/** The comment rows directly above original row `h` (no blank line between), when `h` heads a block. */
+/**
+ * The comment rows directly above original row `h` (no blank line between), when `h` heads a block;
+ * an equation head's type signature right above it counts with them (rows bottom up).
+ */
 function docAbove(orig: Lines, h: number): number[] {
   const rows: number[] = [];
-  for (let j = h - 1; j >= 0 && !orig.blank[j] && proseComment(orig.norm[j]!) && orig.indent[j]! >= orig.indent[h]!; j--) rows.push(j);
+  const sig = h > 0 && !orig.blank[h - 1] ? signatureName(orig.norm[h - 1]!) : null;
+  if (sig !== null && orig.indent[h - 1] === orig.indent[h] && signatureName(orig.norm[h]!) === null && startsWithName(orig.norm[h]!, sig)) rows.push(h - 1);
+  for (let j = h - 1 - rows.length; j >= 0 && !orig.blank[j] && proseComment(orig.norm[j]!) && orig.indent[j]! >= orig.indent[h]!; j--) rows.push(j);
   return rows.length > 0 && blockEnd(orig, h) >= 0 ? rows : [];
 }
 
@@ -84,7 +120,8 @@ function leftOutDocs(orig: Lines, segments: readonly Segment[], instruction: str
       if (l.blank[i] || l.weak[i] || proseComment(l.norm[i]!)) continue;
       let above = i - 1;
       while (above > 0 && l.blank[above]) above--;
-      if (proseComment(l.norm[above]!)) continue;
+      // A comment or a signature (the head's own, rewritten: `size :: Item -> Integer`) shown above it: not left out.
+      if (proseComment(l.norm[above]!) || (above < i && signatureName(l.norm[above]!) !== null)) continue;
       const h = shownRow(orig, l.norm[i]!, rowOf, known);
       if (h === null) continue;
       // A comment the update shows anywhere (new lines put between it and the head) is not left out.
@@ -146,28 +183,38 @@ function editedUnder(orig: Lines, h: number, segments: readonly Segment[], s: nu
   const col = head.indent[i]!;
   const end = blockEnd(orig, h);
   const found = (t: number): 'here' | 'past-marker' => (t === s ? 'here' : 'past-marker');
+  // Under a signature, equations at its column are its block, and so is a marker there.
+  const sig = signatureName(orig.norm[h]!);
+  const member = (l: Lines, x: number): boolean => l.indent[x]! > col || (sig !== null && l.indent[x] === col && startsWithName(l.norm[x]!, sig));
   let deeper = false;
   for (let t = s, from = i + 1; t < segments.length; t++, from = 0) {
     const l = segments[t]!.lines;
-    if (t > s && !inBlock(l, h, end, rowOf, known, col)) return null;
+    if (t > s && !opensWithEquation(l, sig, known) && !inBlock(l, h, end, rowOf, known, (x) => member(l, x))) return null;
     for (let x = from; x < l.text.length; x++) {
       if (l.blank[x]) continue;
-      if (l.indent[x]! > col) deeper = true;
+      if (member(l, x)) deeper = true;
       else if (deeper || t > s) return known(l.norm[x]!) ? null : found(t);
       if (!known(l.norm[x]!)) return found(t);
     }
     const after = segments[t]!.markerAfterIndent;
-    if (after === null || after <= col) return null;
+    if (after === null || after < col || (after === col && sig === null)) return null;
   }
   return null;
+}
+
+/** `l` opens with a new equation of the function signature `sig` declares: the marker before it stood for the others. */
+function opensWithEquation(l: Lines, sig: string | null, known: (norm: string) => boolean): boolean {
+  const first = solidRow(l, -1, 1);
+  return sig !== null && first >= 0 && !known(l.norm[first]!) && startsWithName(l.norm[first]!, sig);
 }
 
 /**
  * The first line of `l` that the original has once stands in rows (h, end). A segment with no such
  * line (all of it new but `return nil` and closers) is in the block when it opens with a new line
- * deeper than the head: the marker before it stood for the start of that block's body.
+ * of the block (`member`: deeper than the head, or an equation of a signature's function): the
+ * marker before it stood for the start of that block's body.
  */
-function inBlock(l: Lines, h: number, end: number, rowOf: (norm: string) => number | undefined, known: (norm: string) => boolean, col: number): boolean {
+function inBlock(l: Lines, h: number, end: number, rowOf: (norm: string) => number | undefined, known: (norm: string) => boolean, member: (x: number) => boolean): boolean {
   let first = -1;
   for (let x = 0; x < l.text.length; x++) {
     if (l.blank[x]) continue;
@@ -175,5 +222,5 @@ function inBlock(l: Lines, h: number, end: number, rowOf: (norm: string) => numb
     const r = rowOf(l.norm[x]!);
     if (r !== undefined) return r > h && r < end;
   }
-  return first >= 0 && l.indent[first]! > col && !known(l.norm[first]!);
+  return first >= 0 && member(first) && !known(l.norm[first]!);
 }
