@@ -3,14 +3,13 @@
 // retry loop whose `err := p.writer.WriteMessages(ctx, msgs...)` is that call wrapped. The update
 // rewrote the line, or it meant to keep it and call it again; nothing in the lines tells which, so
 // the kept line stays (no loss) and the merge says it guessed. A new line restates an original line
-// when every name it uses is one of that line's (a copied sibling names something else: `email` for
-// `name`), and it uses enough of them to be the same statement.
+// when one holds the other's tokens as they stand (a copied sibling changes a name or a value).
 import { alignLines } from './line-diff.js';
 import { splitLines, tokens, type Lines } from './lines.js';
 
 /** Kept original lines looked at on each side of a run of new lines. */
 const NEAR_ROWS = 3;
-/** Names a new line must share with the kept line to restate it. */
+/** Names (keywords left out) the shorter line must hold to restate the other. */
 const MIN_SHARED_NAMES = 4;
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
@@ -18,18 +17,24 @@ const NAME = /^[A-Za-z_$][\w$]*$/;
 /** Words every statement of a kind uses: two checks of one buffer share them and say nothing more. */
 const KEYWORDS = new Set(['if', 'else', 'elif', 'for', 'while', 'return', 'await', 'async', 'const', 'let', 'var', 'new', 'this', 'self', 'not', 'and', 'or', 'in', 'is', 'nil', 'null', 'None', 'true', 'false', 'True', 'False', 'local', 'then', 'end', 'def', 'function', 'func', 'fn']);
 
-function names(norm: string): Set<string> {
-  return new Set(tokens(norm).filter((t) => NAME.test(t) && !KEYWORDS.has(t)));
-}
 
-/** `b` restates `a`: not the same line, every name of `b` is one of `a`'s, and they share enough. */
+/**
+ * `b` restates `a`: not the same line, and one line's tokens are a run of the other's (the call without
+ * its `if … ; err != nil {`, or the call under an assignment), the shorter naming enough. A copy with
+ * another value or one argument fewer (`plan: "free"` dropped, `true` for `false`) is a new sibling.
+ */
 function restates(a: string, b: string): boolean {
   if (a === b) return false;
-  const na = names(a);
-  const nb = names(b);
-  if (nb.size < MIN_SHARED_NAMES) return false;
-  for (const n of nb) if (!na.has(n)) return false;
-  return true;
+  const ta = tokens(a);
+  const tb = tokens(b);
+  const [short, long] = ta.length <= tb.length ? [ta, tb] : [tb, ta];
+  if (names(short).size < MIN_SHARED_NAMES) return false;
+  for (let at = 0; at + short.length <= long.length; at++) if (short.every((t, k) => long[at + k] === t)) return true;
+  return false;
+}
+
+function names(ts: string[]): Set<string> {
+  return new Set(ts.filter((t) => NAME.test(t) && !KEYWORDS.has(t)));
 }
 
 /**
