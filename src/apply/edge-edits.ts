@@ -68,3 +68,38 @@ export function wrappedInNewBlock(s: Lines, o: Lines, i: number, j: number): num
   const name = hoistedAssignment(orig, shown);
   return name !== null && declaresBare(s, i, x, name) ? x : -1;
 }
+
+/**
+ * Head side, the mirror of wrappedInNewBlock: the anchor (segment row a, original row b) sits one
+ * block deeper than it stood, under up to MAX_NEW_HEAD_LINES new lines that open that block (`if
+ * config.notify_success then` around `notify("task finished")`), and the segment line above those is
+ * original line j, the line right above b (a weak `else`, `} else {`). That line keeps its own
+ * indentation while the anchor's shifted, so it is matched at the wrapper's shift, not the anchor's.
+ * Rows from i down are the growth's unpaired rows. Returns the segment row of the line, or -1.
+ */
+export function contextAboveWrapper(s: Lines, o: Lines, i: number, j: number, a: number, b: number): number {
+  if (o.blank[j] || o.indent[b]! === s.indent[a]!) return -1;
+  let x = i;
+  let head = -1;
+  for (let n = 0; x >= 0 && n <= MAX_NEW_HEAD_LINES; x--) {
+    if (s.blank[x]) continue;
+    if (s.indent[x]! < s.indent[a]! && s.norm[x] !== o.norm[j]) {
+      // A new line of the wrapper: the original has it nowhere.
+      if (!s.weak[x] && o.norm.includes(s.norm[x]!)) return -1;
+      // The topmost new line is the outermost wrapper: no new line below it is shallower.
+      if (head >= 0 && s.indent[x]! > s.indent[head]!) return -1;
+      head = x;
+      n++;
+      continue;
+    }
+    break;
+  }
+  if (head < 0 || x < 0 || s.blank[x] || s.norm[x] !== o.norm[j]) return -1;
+  // An `end` or `}` whose opener the segment shows as a new line closes that new block, not the original's.
+  let up = x - 1;
+  while (up >= 0 && (s.blank[up] || s.indent[up]! > s.indent[x]!)) up--;
+  if (up >= 0 && !o.norm.includes(s.norm[up]!)) return -1;
+  // The wrapper stands where the anchor stood; the line above keeps that shift.
+  const shift = o.indent[b]! - s.indent[head]!;
+  return o.indent[j]! - s.indent[x]! === shift ? x : -1;
+}

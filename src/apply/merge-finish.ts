@@ -15,7 +15,7 @@ import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
 import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
-import { editedBeyondInsert, wrappedInNewBlock } from './edge-edits.js';
+import { contextAboveWrapper, editedBeyondInsert, wrappedInNewBlock } from './edge-edits.js';
 import { atSegmentEdge, continuedOnNext, wrapsWholeLine } from './edge-line-edit.js';
 import { blanksBeforeMarker, headsBlock, wholeBlocksAt } from './marker-blanks.js';
 import { trailingLayoutBlanks } from './end-blanks.js';
@@ -316,6 +316,16 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
       continue;
     }
     if (found < 0 && dir < 0) {
+      // Head side: a weak line above new lines that wrap the anchor in a block keeps its own indentation (edge-edits.ts).
+      const [a, b] = out[out.length - 1] ?? [i0, j0];
+      const above = contextAboveWrapper(s, o, i, j, a, b);
+      if (above >= 0 && j === solidRow(o, b, -1)) {
+        push(above, j);
+        delta = o.indent[j]! - s.indent[above]!;
+        i = above - 1;
+        j -= 1;
+        continue;
+      }
       // Head side: the update may show context that sat a few lines further up, the lines between
       // being deleted; believable when two lines in a row match there (one not blank).
       const hop = headSkip(s, o, i, j, limit, delta) ?? (markerAbove ? topLineOnce(s, o, i, j, limit, delta) : null);
@@ -408,7 +418,11 @@ function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, firs
   let lead = 0;
   while (lead < i && s.blank[lead]) lead++;
   if (lead < i && !s.weak[lead] && s.indent[lead]! > s.indent[anchor[0]]! && o.indent[above]! > o.indent[anchor[1]]! && !blankPartedAbove(o, above, o.indent[anchor[1]]!)) return;
-  if (endsBlock) head.splice(0, paired);
+  // New lines that are a whole block of their own (`export interface Options {` … `}` at the anchor's
+  // depth) are a declaration like the one the blank parts from the line above: parted from it too.
+  const lastNew = solidAbove(s, newBlanks);
+  const wholeBlock = lead < lastNew && s.indent[lead] === s.indent[anchor[0]] && s.indent[lastNew] === s.indent[anchor[0]] && CLOSER_LINE.test(s.norm[lastNew]!);
+  if (endsBlock || wholeBlock) head.splice(0, paired);
 }
 
 /** The last non-blank row before row i (i itself is blank), or 0. */
@@ -1111,8 +1125,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // not new lines, where the original has no blank line there (`{` then `public function index`).
     // So are those before the heads of a new block that wraps that context (`for attempt …:` / `try:`
     // over the call it re-indents).
+    // At the file's start (a hunk written after a marker that goes first), they would open the file.
     let drop: Set<number> | undefined;
-    if (seg.markerBefore && leadBlanks > 0 && all[0]![1] === start && (all[0]![0] === leadBlanks || wrapHeadsAt(s, leadBlanks, all[0]![0])) &&
+    if (seg.markerBefore && leadBlanks > 0 && start === 0 && !o.blank[0]) drop = new Set(Array.from({ length: leadBlanks }, (_, i) => i));
+    else if (seg.markerBefore && leadBlanks > 0 && all[0]![1] === start && (all[0]![0] === leadBlanks || wrapHeadsAt(s, leadBlanks, all[0]![0])) &&
         (!(start > 0 && o.blank[start - 1]) || blanksAfterEmptyMarker(k > 0 && spans[k - 1] ? segs[k - 1]!.lines : null, o, start, prevEnd))) {
       drop = new Set<number>();
       for (let i = 0; i < leadBlanks; i++) drop.add(i);

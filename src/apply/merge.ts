@@ -32,6 +32,7 @@ import { topLocatedUpdate } from './top-location.js';
 import { keptAlignment } from './kept-alignment.js';
 import { commentsBesideEdits, leftOutComments, withCommentsBeside, withCommentsKept } from './left-out-comments.js';
 import { withEditedDefinitionDocs } from './edited-definition-docs.js';
+import { keptBesideEdit } from './kept-beside-edit.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -151,7 +152,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode)))));
+  const result = reportKeptBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode))))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -196,6 +197,22 @@ function reportAdjacencyRemovals(sent: ApplyInput, r: MergeResult): MergeResult 
   if (rows.length === 0) return r;
   const note = `removed ${rows.length} original line(s) (${describeLines(rows)}) because the update shows the lines around them adjacent: review`;
   return { ...r, confidence: Math.min(r.confidence, ADJACENCY_REMOVAL_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, removedByAdjacency: rows } };
+}
+
+/** A result that keeps an original line beside a new line restating it is at most this sure of itself. */
+const KEPT_BESIDE_EDIT_CONFIDENCE = 0.6;
+
+/**
+ * Original lines the update never shows, kept right beside a new line that restates them (a call
+ * wrapped in a new retry loop next to the old call): the update may have rewritten them or meant
+ * them kept; they stay (no loss), and the merge says it guessed (kept-beside-edit.ts).
+ */
+function reportKeptBesideEdit(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const rows = keptBesideEdit(sent.code, sent.update, r.content);
+  if (rows.length === 0) return r;
+  const note = `kept ${rows.length} original line(s) (${describeLines(rows)}) beside new lines that restate them: the update may replace them, review`;
+  return { ...r, confidence: Math.min(r.confidence, KEPT_BESIDE_EDIT_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, keptBesideEdit: rows } };
 }
 
 /** Doc comments left out above definitions the update edits stay above them (edited-definition-docs.ts). */

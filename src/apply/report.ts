@@ -19,6 +19,8 @@ export interface MergeReport {
   removedByAdjacency?: number[];
   /** 1-based lines where the result fails to parse though the original parsed (syntax/parse-check.ts). */
   syntaxErrors?: number[];
+  /** Original lines (0-based) kept beside a new line that restates them, which the update never shows (kept-beside-edit.ts). */
+  keptBesideEdit?: number[];
 }
 
 /** One header-safe line: `hunks=3 anchors=2 position=1; removed-by-instruction=4; kept-uncertain=2`. */
@@ -35,5 +37,6 @@ export function describeReport(r: MergeReport): string {
   if (r.removedByAdjacency) parts.push(`removed-by-adjacency=${r.removedByAdjacency.length}`);
   parts.push(`kept-uncertain=${r.restored.length}`);
   if (r.syntaxErrors) parts.push(`syntax-errors=${r.syntaxErrors.length}`);
+  if (r.keptBesideEdit) parts.push(`kept-beside-edit=${r.keptBesideEdit.length}`);
   return parts.join('; ');
 }
