@@ -11,7 +11,8 @@
 // never a silent loss).
 import { bracketDelta, closesAt, openedAt } from './brackets.js';
 import { headLine } from './foreign-head.js';
-import { attachedAnnotations } from './licence-rules.js';
+import { attachedAnnotations, commentLine } from './licence-rules.js';
+import { rowNamesDiffer } from './line-identity.js';
 import { extendedInPlace } from './extended-line.js';
 import { INLINE_MARKER } from './markers.js';
 import { editedVersion, renamedInPlace, sameStatementEdited, solidRow, type Lines } from './lines.js';
@@ -117,21 +118,44 @@ function insideCopy(s: Lines, i: number, o: Lines, j: number): [[number, number]
   return null;
 }
 
-/** Original block ob has a sibling of an alike head right before or after it (blank lines between at most). */
+/**
+ * Original block ob has a sibling of an alike head right before or after it, blank lines and
+ * comment lines between at most (`// PATCH /posts/:id` above each route names it for the reader).
+ */
 function amongSiblings(o: Lines, ob: [number, number]): boolean {
   const oh = headOf(o, ob[0]);
   const start = Math.min(oh, ...attachedAnnotations(o, oh));
-  const before = solidRow(o, start, -1);
-  const after = solidRow(o, ob[1], 1);
+  const before = pastComments(o, start, -1);
+  const after = pastComments(o, ob[1], 1);
   const prev = before >= 0 && o.indent[before] === o.indent[oh] ? blockAround(o, before, -1) : null;
   const next = after >= 0 && o.indent[after] === o.indent[oh] ? blockAround(o, after, 1) : null;
   return (prev !== null && alikeHeads(o, prev, o, ob)) || (next !== null && alikeHeads(o, next, o, ob));
 }
 
+/** The next non-blank row from x in direction dir that is not a comment line, or -1. */
+function pastComments(o: Lines, x: number, dir: 1 | -1): number {
+  let y = solidRow(o, x, dir);
+  while (y >= 0 && commentLine(o.norm[y]!)) y = solidRow(o, y, dir);
+  return y;
+}
+
 function alikeHeads(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
   const head = o.norm[headOf(o, ob[0])]!;
   const shown = s.norm[headOf(s, sb[0])]!;
-  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown);
+  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown) || sameReceiverCall(head, shown);
+}
+
+/** A method called on a receiver, opening the call: `router.post(`, `app.get('/x', auth, (req, res) => {`. */
+const RECEIVER_CALL = /^([A-Za-z_$][\w$]*)\.[A-Za-z_$][\w$]*\(/;
+
+/**
+ * Two heads calling methods of one receiver (`router.post(` with its arguments on the lines below,
+ * `router.get('/:id', requireAuth, async (req, res, next) => {` on one line): registrations of one
+ * kind, whatever the method and however the arguments are laid out.
+ */
+function sameReceiverCall(a: string, b: string): boolean {
+  const ra = RECEIVER_CALL.exec(a);
+  return ra !== null && RECEIVER_CALL.exec(b)?.[1] === ra[1];
 }
 
 function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
@@ -142,7 +166,8 @@ function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]):
   const head = o.norm[oh]!;
   const shown = s.norm[sh]!;
   const once = (n: string): boolean => rowsOf(o, n).length === 1;
-  if (shown === head && once(head)) return false;
+  // A call head named by the literal below it (`router.post(` / `'/:id/publish',`) is that route's head only under that name.
+  if (shown === head && once(head) && !rowNamesDiffer(s, sh, o, oh)) return false;
   // Unlike heads are judged elsewhere (new-name-evidence.ts, rewritten-head.ts): a new `if` around old lines is no copy.
   if (!alikeHeads(s, sb, o, ob)) return false;
   // Only a block among siblings of its shape is copied like this (a call's arguments edited in place are not).
