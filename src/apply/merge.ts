@@ -116,7 +116,7 @@ const RESTORED_CONFIDENCE = 0.4;
  * confidence drops, so `auto` hands the request to svc-v3-large).
  */
 function keepOriginal(input: ApplyInput, r: MergeResult, orig?: Lines): MergeResult {
-  const { content, restored } = restoreLost(input.code, input.update, input.instruction, r.content, orig);
+  const { content, restored } = restoreLost(input.code, input.judged ?? input.update, input.instruction, r.content, orig);
   if (restored.length === 0) return r;
   const note = `kept ${restored.length} original line(s) the update did not remove (${describeLines(restored)}): placement was uncertain`;
   return {
@@ -260,7 +260,9 @@ function mergeOnce(given: ApplyInput, mode: MergeMode, syntax = true): MergeResu
   // Placement works on the update as the no-loss pass reads it (expandUpdate: markers inside lines,
   // blocks collapsed onto one line, the closers of a snippet that stops inside its blocks).
   const inlineExpanded = expandUpdate(raw.update, raw.code);
-  const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code), written: raw.update };
+  // Judged against the update with its body markers as written: an expansion that leaves no marker
+  // would read the update as marker-less pieces, whose left-out blocks no adjacency deletes.
+  const input = { ...raw, update: rescaleIndentUnit(expandBodyMarkers(inlineExpanded, raw.code), raw.code), written: raw.update, judged: inlineExpanded };
   // Renames the instruction names reach the original lines the markers kept too (instructed-rename.ts).
   // A `same change … in every other handler` note repeats the shown line edit (same-change.ts).
   // An instructed rename already carries a rename's "same change" (renamedOriginal above).

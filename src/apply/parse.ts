@@ -9,6 +9,8 @@ export interface ApplyInput {
   update: string;
   /** The update as written, when `update` has its markers expanded (merge.ts, marker-expansion.ts). */
   written?: string;
+  /** The update the no-loss pass judges against, when `update` has body markers expanded (merge.ts). */
+  judged?: string;
 }
 
 export type ParseResult = { ok: true; input: ApplyInput } | { ok: false; message: string };
