@@ -579,25 +579,48 @@ const CONTEXT_SUBSTITUTIONS = 2;
  * new block: returns the end (exclusive) of p's original block, whose lines it replaces; p + 1 otherwise.
  */
 function blockRestReplaced(view: UpdateView, orig: Lines, p: number): { end: number; shown: Set<string> } {
+  const own = headerRestReplaced(view, orig, p, p);
+  if (own.end > p + 1) return own;
+  // A body line kept before the gap: the `end` block around it (`function centroid(p::Polygon)` …
+  // `end`), when the update shows that block whole from its head to its own `end`.
+  for (let h = p - 1, level = orig.indent[p]!, up = 0; h >= 0 && level > 0 && up < MAX_ENCLOSING_HEADS; h--) {
+    if (orig.blank[h] || orig.indent[h]! >= level) continue;
+    level = orig.indent[h]!;
+    up++;
+    if (!keywordBlock(orig, h) || removalBlockEnd(orig, h) <= p + 1) continue;
+    const rest = headerRestReplaced(view, orig, h, p);
+    if (rest.end > p + 1) return rest;
+  }
+  return { end: p + 1, shown: new Set<string>() };
+}
+
+/** Enclosing heads read above a gap's kept body line for an `end` block the update shows whole. */
+const MAX_ENCLOSING_HEADS = 3;
+
+/** blockRestReplaced for header h (h = p, or an `end` block's head above p): the end of h's block when the update shows it whole. */
+function headerRestReplaced(view: UpdateView, orig: Lines, h: number, p: number): { end: number; shown: Set<string> } {
   const none = { end: p + 1, shown: new Set<string>() };
   const segs = view.segments;
-  const close = closesAt(orig.text, p);
-  const indented = close < 0 && /:\s*$/.test(orig.norm[p]!);
-  if (close < 0 && !indented) return none;
-  for (const [s, i] of view.where.get(key(orig.norm[p]!)) ?? []) {
+  const close = closesAt(orig.text, h);
+  const indented = close < 0 && /:\s*$/.test(orig.norm[h]!);
+  // `def … end`, `function … end`: to the `end` at the head's level, in the original and the update alike.
+  const keyword = close < 0 && !indented && keywordBlock(orig, h);
+  if (close < 0 && !indented && !keyword) return none;
+  for (const [s, i] of view.where.get(key(orig.norm[h]!)) ?? []) {
     const seg = segs[s]!;
     // Weak lines the update rewrote above the header (`return err` → `return fmt.Errorf(…)` of the
     // block before) do not unpin it: the unique line above them does (held-out set g go03).
-    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, p, -1, CONTEXT_SUBSTITUTIONS)) continue;
+    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, h, -1, CONTEXT_SUBSTITUTIONS)) continue;
     // A call block named on its next line (`router.post(` / `"/x",`) is another block when the names differ.
-    if (rowNamesDiffer(orig, p, seg.lines, i)) continue;
-    const blockEnd = indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;
+    if (rowNamesDiffer(orig, h, seg.lines, i)) continue;
+    if (keyword && !keywordBlock(seg.lines, i)) continue;
+    const blockEnd = keyword ? removalBlockEnd(seg.lines, i) : indented ? indentBlockEnd(seg.lines, i) : closesAt(seg.lines.text, i) + 1;
     if (blockEnd <= i + 1) continue;
     // A marker left inside a line of the new block stands for some of the old one: not a whole new block.
     if (inlineMarkerBetween(view, seg, i, blockEnd)) continue;
     const shown = new Set<string>();
     for (let x = i + 1; x < blockEnd; x++) if (!seg.lines.blank[x]) shown.add(key(seg.lines.norm[x]!));
-    return { end: indented ? indentBlockEnd(orig, p) : close + 1, shown };
+    return { end: keyword ? removalBlockEnd(orig, h) : indented ? indentBlockEnd(orig, h) : close + 1, shown };
   }
   return none;
 }

@@ -647,14 +647,36 @@ function closesOuterBlock(s: Lines, i: number, c: number): boolean {
 }
 
 /**
+ * Segment lines inside word blocks (`end`, `fi`, `done`) that new lines from i open: after a head
+ * p >= i with deeper lines, through the closer at p's indentation. Word blocks have no bracket to pair
+ * (new-block-closers.ts), so they are paired by indentation: the `return nil` and `end` of a new
+ * `if … end` inside a rewritten Lua or Julia body are not the body's own closer.
+ */
+function newWordBlockLines(s: Lines, i: number): Set<number> {
+  const inside = new Set<number>();
+  for (let p = i; p < s.text.length; p++) {
+    if (s.blank[p] || startsWithCloser(s.norm[p]!) || WORD_CLOSER_LINE.test(s.norm[p]!)) continue;
+    let c = p + 1;
+    while (c < s.text.length && (s.blank[c] || s.indent[c]! > s.indent[p]!)) c++;
+    if (c === solidRow(s, p, 1) || c >= s.text.length || s.indent[c] !== s.indent[p] || !WORD_CLOSER_LINE.test(s.norm[c]!)) continue;
+    for (let x = p + 1; x <= c; x++) inside.add(x);
+  }
+  return inside;
+}
+
+/** A line that is only a word closer. */
+const WORD_CLOSER_LINE = /^(?:end[;.]?|fi|esac|done)$/;
+
+/**
  * A rewritten block tail: the segment continues with new lines and then a closing line (`}`, `end`,
  * `</div>`) that closes the block the original is still inside. The original lines up to that closer,
  * all indented deeper than it, are the old body the new lines replace.
  */
 function findCloser(s: Lines, o: Lines, i: number, j: number, limit: number, delta: number, segDelta = delta, blocks: BlockPairs | null = null): [number, number] | null {
   let x = i;
-  // The closer of a new block (`} catch {` … `}`) is passed over for the one after it.
-  while (x < s.text.length && (s.blank[x] || !s.weak[x] || blocks?.closesNewBlock(x))) x++;
+  const inNewBlock = newWordBlockLines(s, i);
+  // The closer of a new block (`} catch {` … `}`, a new `for … end`) is passed over for the one after it.
+  while (x < s.text.length && (s.blank[x] || !s.weak[x] || blocks?.closesNewBlock(x) || inNewBlock.has(x))) x++;
   if (x >= s.text.length) return null;
   if (!closesOuterBlock(s, i, x)) return null;
   const end = Math.min(limit, o.text.length, j + MAX_CLOSER_DISTANCE);
