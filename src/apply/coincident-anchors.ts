@@ -18,7 +18,7 @@ import { extendedInPlace } from './extended-line.js';
 import { rowNamesDiffer } from './line-identity.js';
 import { newSiblingLine } from './edit-evidence.js';
 import { soleMemberRewritten } from './sole-member.js';
-import { anotherItem } from './sibling-items.js';
+import { anotherItem, settingOfOtherItem } from './sibling-items.js';
 
 /** Non-weak rows (lo, hi) of `l` (closers and keywords tell nothing), at most `cap` of them (null: more than that). */
 function rowsBetween(l: Lines, lo: number, hi: number, cap: number): number[] | null {
@@ -45,6 +45,9 @@ function readsAsEdit(a: string, b: string): boolean {
  * whether the original has the line more than once.
  */
 export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: number, i: number, j: number, dir: 1 | -1, repeated: boolean, edgeUnconfirmed = false): boolean {
+  // A setting a new list item copies from j's item, named otherwise (sibling-items.ts), is no anchor
+  // there even when the original has it once.
+  if (settingOfOtherItem(o, j, s, i)) return true;
   if (!repeated) return false;
   // The far side: the update line beyond i must be there and differ from the original's beyond j.
   // For the no-loss check (`edgeUnconfirmed`), a segment that ends at i confirms nothing either.

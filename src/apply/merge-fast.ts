@@ -17,6 +17,7 @@ import { newSiblingOwner, underOtherHead } from './foreign-head.js';
 import { ownerRow } from './line-identity.js';
 import { opensBlock } from './merge-finish.js';
 import { withoutCopiedBlocks, writtenOutNotes } from './copied-anchor.js';
+import { settingOfOtherItem } from './sibling-items.js';
 
 export interface FastChains {
   chains: Chain[];
@@ -73,6 +74,8 @@ export function pickPivot(ctx: MergeContext, seg: Segment, strong: number[], lo:
     for (let c = from; c < pos.length && c < from + MAX_PIVOT_CANDIDATES && pos[c]! < hi; c++) {
       const q = pos[c]!;
       if (underOtherHead(ctx, seg, i, q)) continue;
+      // A setting a new list item copies from another item is no anchor there (sibling-items.ts).
+      if (settingOfOtherItem(ctx.orig, q, seg.lines, i)) continue;
       // Same indentation as the update writes it breaks ties between copies (`.header {` at the top
       // level or inside `@media`), then the same spacing inside the line (`tags      = var.tags`
       // aligned with its block's other fields, not the lone `tags = var.tags` of another block).

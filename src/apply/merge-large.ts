@@ -13,6 +13,7 @@ import { coincidentAnchor } from './coincident-anchors.js';
 import { anchorRows } from './merge-fast.js';
 import { writtenOutNotes } from './copied-anchor.js';
 import { underOtherHead } from './foreign-head.js';
+import { settingOfOtherItem } from './sibling-items.js';
 
 export interface LargeChains {
   chains: Chain[];
@@ -116,6 +117,8 @@ export function largeChains(ctx: MergeContext): LargeChains {
       for (const j of pos) {
         if (pos.length > 1 && !sameBlockHeader(ctx, seg, i, j)) continue;
         if (underOtherHead(ctx, seg, i, j)) continue;
+        // A setting a new list item copies from another item is no anchor there (sibling-items.ts).
+        if (settingOfOtherItem(o, j, seg.lines, i)) continue;
         // Among copies: same indentation, then the same spacing inside the line (as in merge-fast's pivot).
         const context = 0.05 * neighbourAgreement(ctx, seg, i, j) + (pos.length > 1 ? 0.03 * editedNeighbours(ctx, seg, i, j) + (o.indent[j] === seg.lines.indent[i] ? 0.01 : 0) +
           (o.text[j]!.trim() === seg.lines.text[i]!.trim() ? 0.005 : 0) +

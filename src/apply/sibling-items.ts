@@ -7,6 +7,7 @@ import { escapeRe } from './escape-regexp.js';
 import { solidRow, type Lines } from './lines.js';
 import { INLINE_MARKER } from './markers.js';
 import { extendedInPlace } from './extended-line.js';
+import { startsWithCloser } from './brackets.js';
 
 const LITERAL = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|>[^<>]+</g;
 
@@ -175,18 +176,17 @@ function countOf(l: Lines, norm: string): number {
  * original sets that key in other items too (a list of such items), and nothing the original has once
  * heads the update's item (`[context.branch-deploy.environment]` shown above it pins it: its
  * settings are edits, however many change). One value kept, or one kept whole and extended, is an
- * entry edited in place.
+ * entry edited in place. Items named by an identity key are judged by it instead (`otherIdentity`).
  */
 export function anotherItem(o: Lines, j: number, s: Lines, i: number): boolean {
   const mj = ITEM_SETTING.exec(o.norm[j]!);
   const mi = mj && ITEM_SETTING.exec(s.norm[i]!);
   if (!mj || !mi || mj[3] !== mi[3]) return false;
-  const a = itemAt(o, j)!;
-  const b = itemAt(s, i)!;
-  // Only elements of a list are siblings so: a mapping under a block key (`limits:`, `[database]`)
-  // is one place, however many of its values change.
-  if (!listElement(o, a) || !listElement(s, b)) return false;
-  if (!ITEM_SETTING.test(s.norm[b.head]!) && countOf(o, s.norm[b.head]!) === 1) return false;
+  const items = listItems(o, j, s, i);
+  if (!items) return false;
+  const [a, b] = items;
+  const named = otherIdentity(o, a, b);
+  if (named !== null) return named;
   let shared = 0;
   for (const [k, v] of b.settings) {
     const w = a.settings.get(k);
@@ -198,12 +198,83 @@ export function anotherItem(o: Lines, j: number, s: Lines, i: number): boolean {
     shared++;
   }
   if (shared < 2) return false;
+  return keySetElsewhere(o, j, mj[3]!);
+}
+
+/**
+ * The items of original row j and update row i when both are elements of a list, and nothing the
+ * original has once heads the update's item (`[context.branch-deploy.environment]` shown above it
+ * pins it: its settings are edits, however many change); otherwise null.
+ */
+function listItems(o: Lines, j: number, s: Lines, i: number): [Item, Item] | null {
+  const a = itemAt(o, j);
+  const b = itemAt(s, i);
+  // Only elements of a list are siblings so: a mapping under a block key (`limits:`, `[database]`)
+  // is one place, however many of its values change.
+  if (!a || !b || !listElement(o, a) || !listElement(s, b)) return null;
+  if (!ITEM_SETTING.test(s.norm[b.head]!) && countOf(o, s.norm[b.head]!) === 1) return null;
+  return [a, b];
+}
+
+/** The original sets `key` on at least two rows: j's item is one of a list of such items. */
+function keySetElsewhere(o: Lines, j: number, key: string): boolean {
   let rows = 0;
   for (let y = 0; y < o.text.length && rows < 2; y++) {
     const m = o.blank[y] ? null : ITEM_SETTING.exec(o.norm[y]!);
-    if (m && m[3] === mj[3]) rows++;
+    if (m && m[3] === key) rows++;
   }
   return rows >= 2;
+}
+
+/**
+ * Keys that name the item they are set in: a webpack rule's `test`, a redirect's `from` or
+ * `source`, a dependency's or service's `name`, a record's `id`, a panel's `title`.
+ */
+const IDENTITY_KEYS = ['name', 'id', 'key', 'test', 'from', 'source', 'title', 'path', 'uid', 'slug'];
+
+/** Values of identity key `key` in the original's items (every row setting it). */
+function identityValues(o: Lines, key: string): Set<string> {
+  const out = new Set<string>();
+  for (let y = 0; y < o.text.length; y++) {
+    const m = o.blank[y] ? null : ITEM_SETTING.exec(o.norm[y]!);
+    if (m && m[3] === key) out.add(m[4]!);
+  }
+  return out;
+}
+
+/**
+ * What the items' identity key says about update item b beside original item a: true when b is
+ * another item (its identity is another original item's, or a new one while b changes or adds a
+ * setting besides: a new webpack rule keeping the png rule's `type: 'asset/resource'`), false when b
+ * is a's edit (the same identity; one grown or shrunk in place; a new one with every other setting
+ * kept: the key renamed in place), null when the items share no identity key or the original names
+ * fewer than two items by it.
+ */
+function otherIdentity(o: Lines, a: Item, b: Item): boolean | null {
+  const key = IDENTITY_KEYS.find((k) => a.settings.has(k) && b.settings.has(k));
+  if (key === undefined) return null;
+  const va = a.settings.get(key)!;
+  const vb = b.settings.get(key)!;
+  if (va === vb || INLINE_MARKER.test(vb) || extendedInPlace(va, vb)) return false;
+  // A list of such items: the original names at least two by that key.
+  const names = identityValues(o, key);
+  if (names.size < 2) return null;
+  if (names.has(vb)) return true;
+  for (const [k, v] of b.settings) if (k !== key && a.settings.get(k) !== v) return true;
+  return false;
+}
+
+/**
+ * Update row i, a setting equal to original row j's or of its key, lies in another item than j's by
+ * the items' identity key (`otherIdentity`): a line a new item copies (`type: 'asset/resource'`,
+ * `permanent: true`) is no anchor at j, however rarely the original has it.
+ */
+export function settingOfOtherItem(o: Lines, j: number, s: Lines, i: number): boolean {
+  const mj = ITEM_SETTING.exec(o.norm[j]!);
+  const mi = mj && ITEM_SETTING.exec(s.norm[i]!);
+  if (!mj || !mi || mj[3] !== mi[3]) return false;
+  const items = listItems(o, j, s, i);
+  return items !== null && otherIdentity(o, items[0], items[1]) === true;
 }
 
 /**
@@ -218,5 +289,8 @@ export function pastNewItem(s: Lines, i: number, o: Lines, j: number): number | 
   if (x !== i + 1 || y !== j + 1 || !anotherItem(o, y, s, x)) return null;
   let end = x;
   while (end + 1 < s.text.length && !s.blank[end + 1] && s.indent[end + 1] === s.indent[x] && ITEM_SETTING.test(s.norm[end + 1]!)) end++;
+  // The closer of a new object (`},` under its `{`) is the new item's, not the next one's.
+  const closer = end + 1;
+  if (s.norm[i] === '{' && closer < s.text.length && s.weak[closer] && s.indent[closer] === s.indent[i] && startsWithCloser(s.norm[closer]!)) return closer + 1;
   return end + 1;
 }
