@@ -177,6 +177,17 @@ function alignElements(u: string[], marker: boolean[], o: string[]): number[] {
   const m = o.length;
   const uKeys = u.map(elementKey);
   const oKeys = o.map(elementKey);
+  // A call whose callee both lists hold once (`requireRole("admin", "finance")` for
+  // `requireRole("admin")`) is that element edited, as a keyed element is.
+  const uCalls = onceCalled(u, marker);
+  const oCalls = onceCalled(o, o.map(() => false));
+  u.forEach((_, a) => {
+    const callee = uCalls[a];
+    if (uKeys[a] === null && callee && !o.includes(u[a]!) && oCalls.includes(callee)) {
+      uKeys[a] = `${callee}(`;
+      oKeys[oCalls.indexOf(callee)] = `${callee}(`;
+    }
+  });
   const same = (a: number, b: number): boolean => !marker[a] && (u[a] === o[b] || (uKeys[a] !== null && uKeys[a] === oKeys[b]));
   const dp = new Uint16Array((n + 1) * (m + 1));
   const at = (a: number, b: number) => a * (m + 1) + b;
@@ -192,6 +203,12 @@ function alignElements(u: string[], marker: boolean[], o: string[]): number[] {
     else b++;
   }
   return match;
+}
+
+/** Each element's callee (`name(` or `obj.name(` at its start) where no other element calls it; else null. */
+function onceCalled(elements: string[], marker: boolean[]): Array<string | null> {
+  const callees = elements.map((t, k) => (marker[k] ? null : (/^([\w$.]+)\s*\(/.exec(t)?.[1] ?? null)));
+  return callees.map((c) => (c !== null && callees.filter((d) => d === c).length === 1 ? c : null));
 }
 
 interface Piece {

@@ -38,6 +38,13 @@ describe('expandInlineMarkers', () => {
     const code = 'export const ENVS = ["dev", "test", "prod"] as const;\n';
     expect(expand('export const ENVS = [/* ... */, "staging", "prod"] as const;\n', code)).toBe('export const ENVS = ["dev", "test", "staging", "prod"] as const;\n');
   });
+  it('a call element edited before a marker is that call, when both lists call its callee once (28ca ts01)', () => {
+    const code = 'const adminOnly = [requireAuth, requireRole("admin"), rateLimit({ perMinute: 30 }), audit("reports")];\n';
+    expect(expand('const adminOnly = [requireAuth, requireRole("admin", "finance"), /* ... */];\n', code)).toBe('const adminOnly = [requireAuth, requireRole("admin", "finance"), rateLimit({ perMinute: 30 }), audit("reports")];\n');
+    // Control: a callee the original calls twice is no key; the marker keeps every element after the last match.
+    const twice = 'const guards = [requireAuth, requireRole("admin"), requireRole("ops"), audit("x")];\n';
+    expect(expand('const guards = [requireAuth, requireRole("finance"), /* ... */];\n', twice)).toBe('const guards = [requireAuth, requireRole("finance"), requireRole("admin"), requireRole("ops"), audit("x")];\n');
+  });
   it('round brackets: a call argument list, the marker standing for every original argument', () => {
     const code = 'def run():\n    result = compute(a, b=2, *rest)\n';
     expect(expand('    result = compute(..., timeout=5)\n', code)).toBe('    result = compute(a, b=2, *rest, timeout=5)\n');
