@@ -13,7 +13,7 @@ import { namedItemsDiffer } from './sibling-items.js';
 import { renamedBlockEvidenced, sharedLines } from './look-alike-blocks.js';
 import { strongRow, type Lines } from './lines.js';
 import { sameNeighbour } from './renamed-neighbours.js';
-import { headDepth } from './flat-sections.js';
+import { headDepth, isFlatSection } from './flat-sections.js';
 import { soleMemberRewritten } from './sole-member.js';
 
 export const MODIFIERS = String.raw`(?:(?:export|default|pub(?:\([^)]*\))?|public|private|protected|internal|static|async|final|abstract|virtual|inline|override|local|unsafe|const|extern|open|sealed|data|suspend|partial)\s+)*`;
@@ -209,7 +209,8 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     if (ho < 0) return true;
     // A closer owned by the sibling before it (a comma-first record's `}` after its last field) has
     // no header at this level: a new field there is no other block.
-    if (!headedBlock(s, hs) && !headedBlock(o, ho)) continue;
+    // A flat section header (`[cache:docker]`) heads the keys below it though they stand at its column.
+    if (!headedBlock(s, hs) && !headedBlock(o, ho) && !isFlatSection(s, hs) && !isFlatSection(o, ho)) continue;
     // A head whose name the update brings in as new beside the old one is a new sibling's (new-name-evidence.ts).
     if (newNameBesideOld(s, hs, o, ho)) return false;
     // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).

@@ -8,6 +8,14 @@ import { mergedEverywhere } from './judged.js';
 
 const cases: Array<{ name: string; code: string; update: string; expected: string }> = [
   {
+    // The new value is the text other sections hold (`enabled = true`): under the header the update shows it
+    // is that section's own key edited, not a copy of another section's line (28cb ini11).
+    name: 'a key set to a value other sections hold is the shown section\'s edit',
+    code: '[cache:npm]\nenabled = true\npath = /c/npm\n\n[cache:nuget]\nenabled = true\npath = /c/nuget\n\n[cache:docker]\nenabled = false\npath = /c/docker\nttl_days = 7\n\n[notify]\nemail = a@b.c\n',
+    update: '[cache:docker]\nenabled = true\n; ...\n',
+    expected: '[cache:npm]\nenabled = true\npath = /c/npm\n\n[cache:nuget]\nenabled = true\npath = /c/nuget\n\n[cache:docker]\nenabled = true\npath = /c/docker\nttl_days = 7\n\n[notify]\nemail = a@b.c\n',
+  },
+  {
     // The edited line after the marker reads most like the `[*.rst]` section's; the update shows it under `[*.md]`.
     name: 'a key edited after a marker stays in the section the update shows above it',
     code: 'root = true\n\n[*]\ncharset = utf-8\ninsert_final_newline = true\n\n[*.py]\nindent_style = space\nindent_size = 4\nmax_line_length = 88\n\n[*.md]\nindent_style = space\nindent_size = 2\ntrim_trailing_whitespace = false\nmax_line_length = off\n\n[*.rst]\nindent_style = space\nindent_size = 3\nmax_line_length = 100\n',
