@@ -17,7 +17,6 @@ const NAME = /^[A-Za-z_$][\w$]*$/;
 /** Words every statement of a kind uses: two checks of one buffer share them and say nothing more. */
 const KEYWORDS = new Set(['if', 'else', 'elif', 'for', 'while', 'return', 'await', 'async', 'const', 'let', 'var', 'new', 'this', 'self', 'not', 'and', 'or', 'in', 'is', 'nil', 'null', 'None', 'true', 'false', 'True', 'False', 'local', 'then', 'end', 'def', 'function', 'func', 'fn']);
 
-
 /**
  * `b` restates `a`: not the same line, and one line's tokens are a run of the other's (the call without
  * its `if … ; err != nil {`, or the call under an assignment), the shorter naming enough. A copy with
