@@ -12,29 +12,75 @@ import { inRenameScope, renameScope } from './rename-scope.js';
 
 /** What people call the thing they rename ("the `qty` field", "the delete_loan handler"). */
 export const KIND = '(?:function|method|helper|handler|field|property|prop|variable|var|const|constant|class|struct|type|interface|enum|column|key|param|parameter|argument|arg|attribute|member|module|component|hook|route|endpoint|test|fixture|macro|trait|record|table|alias|command|action)s?';
+/** A name as instructions write it: optionally quoted or backticked, optionally called (`tick()`). */
+const NAME = '[`"\']?[A-Za-z_$][\\w$]*(?:\\(\\))?[`"\']?';
+/** What stands between listed names: `push/pop`, `a, b and c`. */
+const SEPARATOR = '\\s*(?:/|,\\s*and\\s+|,|\\s+and\\s+)\\s*';
+const NAMES = `${NAME}(?:${SEPARATOR}${NAME})*`;
 /**
- * "rename [the] [kind] <from> [kind] [of <owner>] to <to>", names optionally quoted or backticked.
+ * "rename [the] [kind] <from> [kind] [of <owner>] to ", names optionally quoted or backticked.
  * Only a kind word stands beside the name: in "Rename the Addr field to ListenAddr" the name is
- * `Addr`, not the word after it.
+ * `Addr`, not the word after it. The old side may list several names ("rename check/check_at to
+ * try_acquire/try_acquire_at", "rename a and b to c and d"); the new side is read as many names.
  */
 const RENAME = new RegExp(
-  `\\brename\\s+(?:the\\s+)?(?:${KIND}\\s+)?[\`"']?([A-Za-z_$][\\w$]*)(?:\\(\\))?[\`"']?(?:\\s+${KIND})?(?:\\s+(?:of|in|on)\\s+[\`"']?[\\w$.]+[\`"']?)?\\s+(?:to|into|as)\\s+[\`"']?([A-Za-z_$][\\w$]*)`,
+  `\\brename\\s+(?:the\\s+)?(?:${KIND}\\s+)?(${NAMES})(?:\\s+${KIND})?(?:\\s+(?:of|in|on)\\s+[\`"']?[\\w$.]+[\`"']?)?\\s+(?:to|into|as)\\s+`,
   'gi',
 );
+/** "listItems and listWarehouses were renamed to findAllItems and findAllWarehouses". */
+const RENAMED = new RegExp(`(?<![\\w$])(${NAMES})\\s+(?:was|were|is|are|has\\s+been|have\\s+been|got)\\s+renamed\\s+(?:to|into|as)\\s+`, 'gi');
+/** A further pair after a rename, without the verb: "rename dst to out and sx/sy to scale_x/scale_y". */
+const FURTHER = new RegExp(`^\\s*\\(?\\s*(?:,\\s*and|,|and)\\s+(?:the\\s+)?(?:${KIND}\\s+)?(${NAMES})(?:\\s+${KIND})?\\s+(?:to|into|as)\\s+`, 'i');
+const FIRST_NAME = new RegExp(`^${NAME}`);
+const NEXT_NAME = new RegExp(`^${SEPARATOR}${NAME}`);
 
 export interface RenamePair {
   from: string;
   to: string;
 }
 
-/** The renames an instruction names (names of 2+ characters that differ). */
+/** A listed name without quotes, backticks or call parentheses. */
+function bareName(text: string): string {
+  return text.trim().replace(/^[`"']|[`"']$/g, '').replace(/\(\)$/, '').replace(/^[`"']|[`"']$/g, '');
+}
+
+/**
+ * `count` names read from the start of `text` (the new side of a rename), and the length read;
+ * null when fewer stand there. Reading exactly as many as the old side lists keeps the sentence
+ * after them out ("Rename X to Y and update its callers").
+ */
+function newNames(text: string, count: number): { names: string[]; length: number } | null {
+  const first = FIRST_NAME.exec(text);
+  if (!first) return null;
+  const names = [bareName(first[0])];
+  let length = first[0].length;
+  while (names.length < count) {
+    const next = NEXT_NAME.exec(text.slice(length));
+    if (!next) return null;
+    names.push(bareName(next[0].replace(new RegExp(`^${SEPARATOR}`), '')));
+    length += next[0].length;
+  }
+  return { names, length };
+}
+
+/** The renames an instruction names (names of 2+ characters that differ); a list pairs its names in order. */
 export function instructedRenames(instruction: string | null): RenamePair[] {
   if (!instruction) return [];
   const out: RenamePair[] = [];
-  for (const m of instruction.matchAll(RENAME)) {
-    const from = m[1]!;
-    const to = m[2]!;
-    if (from !== to && from.length >= 2 && to.length >= 2) out.push({ from, to });
+  /** The pairs of one rename whose old side is `fromText` and whose new side starts `rest`; the text after it. */
+  const read = (fromText: string, rest: string): string | null => {
+    const from = fromText.split(new RegExp(SEPARATOR)).map(bareName);
+    const to = newNames(rest, from.length);
+    if (!to) return null;
+    from.forEach((f, i) => {
+      const t = to.names[i]!;
+      if (f !== t && f.length >= 2 && t.length >= 2) out.push({ from: f, to: t });
+    });
+    return rest.slice(to.length);
+  };
+  for (const m of [...instruction.matchAll(RENAME), ...instruction.matchAll(RENAMED)]) {
+    let rest = read(m[1]!, instruction.slice(m.index! + m[0].length));
+    for (let f = rest === null ? null : FURTHER.exec(rest); rest !== null && f; f = rest === null ? null : FURTHER.exec(rest)) rest = read(f[1]!, rest.slice(f[0].length));
   }
   return out;
 }
@@ -65,8 +111,13 @@ export function renameTokens(instruction: string | null, original: string, updat
   const pairs = instructedRenames(instruction);
   if (pairs.length === 0) return map;
   // Tokens of the update's code lines: a marker or a note may mention the rename (`// ... writeJSON -> respondJSON ...`).
+  // A member of an imported module (`path.join`) is no showing of the file's own `join`.
+  const modules = importedNames(original);
   const shown = new Set<string>();
-  for (const line of update.split(/\r?\n/)) if (!commentLine(line.trim())) for (const t of line.match(TOKEN) ?? []) shown.add(t);
+  for (const line of update.split(/\r?\n/)) {
+    if (commentLine(line.trim())) continue;
+    for (const m of line.matchAll(TOKEN)) if (!modules.has(RECEIVER.exec(line.slice(0, m.index))?.[1] ?? '')) shown.add(m[0]);
+  }
   const seen = new Set<string>();
   for (const t of original.match(TOKEN) ?? []) {
     if (seen.has(t)) continue;
@@ -76,15 +127,48 @@ export function renameTokens(instruction: string | null, original: string, updat
       if (r !== null && shown.has(r) && !shown.has(t)) map.set(t, r);
     }
   }
+  // `json.load` is the json module's load, not the file's own `load` the instruction renames.
+  if (map.size > 0) for (const m of modules) for (const t of [...map.keys()]) if (!t.includes('.')) map.set(`${m}.${t}`, t);
   return map;
 }
 
-/** `text` with every whole token in `map` replaced. */
+const IMPORT_LINE = /^\s*(?:import|from)\s|^\s*(?:const|let|var)\s+[\w$]+\s*=\s*require\(/;
+const IMPORT_WORDS = new Set(['import', 'from', 'as', 'const', 'let', 'var', 'require', 'type', 'static', 'typeof']);
+
+/**
+ * The names the original's imports bind (`json` of `import json`, `fs` of `import fs from 'fs'` or
+ * `const fs = require('fs')`, `json` of Go's `"encoding/json"`, `Map` of Java's `import java.util.Map;`):
+ * every identifier of an import line but its keywords, and the last part of a quoted path in one
+ * (Go's import block lines are quoted paths).
+ */
+function importedNames(original: string): Set<string> {
+  const names = new Set<string>();
+  let goBlock = false;
+  for (const line of original.split(/\r?\n/)) {
+    if (/^import\s*\($/.test(line.trim())) { goBlock = true; continue; }
+    if (goBlock && line.trim() === ')') { goBlock = false; continue; }
+    if (!goBlock && !IMPORT_LINE.test(line)) continue;
+    for (const q of line.matchAll(/["']([^"']+)["']/g)) {
+      const last = /([A-Za-z_$][\w$]*)$/.exec(q[1]!);
+      if (last) names.add(last[1]!);
+    }
+    for (const t of line.replace(/["'][^"']*["']/g, ' ').match(TOKEN) ?? []) if (!IMPORT_WORDS.has(t)) names.add(t);
+  }
+  return names;
+}
+
+/** `text` with every whole token in `map` replaced; a qualified entry (`json.load` → `load`) overrides its token's. */
 export function applyRenames(text: string, map: Map<string, string>): string {
   if (map.size === 0) return text;
-  // A token glued to a word by `-` is part of a kebab-case name (`toggle-all`, `btn-toggle`), not the identifier.
-  return text.replace(TOKEN, (t, at: number) => (KEBAB_BEFORE.test(text.slice(Math.max(0, at - 2), at)) || KEBAB_AFTER.test(text.slice(at + t.length, at + t.length + 2)) ? t : map.get(t) ?? t));
+  return text.replace(TOKEN, (t, at: number) => {
+    // A token glued to a word by `-` is part of a kebab-case name (`toggle-all`, `btn-toggle`), not the identifier.
+    if (KEBAB_BEFORE.test(text.slice(Math.max(0, at - 2), at)) || KEBAB_AFTER.test(text.slice(at + t.length, at + t.length + 2))) return t;
+    const receiver = RECEIVER.exec(text.slice(0, at));
+    return (receiver && map.get(`${receiver[1]}.${t}`)) || (map.get(t) ?? t);
+  });
 }
+
+const RECEIVER = /([A-Za-z_$][\w$]*)\.$/;
 
 const KEBAB_BEFORE = /[A-Za-z0-9]-$/;
 const KEBAB_AFTER = /^-[A-Za-z]/;
