@@ -128,21 +128,23 @@ export function renameTokens(instruction: string | null, original: string, updat
     }
   }
   // `json.load` is the json module's load, not the file's own `load` the instruction renames.
-  if (map.size > 0) for (const m of modules) for (const t of [...map.keys()]) if (!t.includes('.')) map.set(`${m}.${t}`, t);
+  if (map.size > 0) for (const m of modules) for (const t of [...map.keys()]) if (!t.includes('.') && original.includes(`${m}.${t}`)) map.set(`${m}.${t}`, t);
   return map;
 }
 
+/** Namespaces a language provides without an import (JavaScript's globals, java.lang). */
+const BUILT_IN_NAMESPACES = ['JSON', 'Math', 'Object', 'Array', 'Number', 'String', 'Date', 'Promise', 'Reflect', 'Symbol', 'Intl', 'console', 'process', 'window', 'document', 'System', 'Integer', 'Long', 'Double', 'Boolean', 'Character', 'Thread'];
 const IMPORT_LINE = /^\s*(?:import|from)\s|^\s*(?:const|let|var)\s+[\w$]+\s*=\s*require\(/;
 const IMPORT_WORDS = new Set(['import', 'from', 'as', 'const', 'let', 'var', 'require', 'type', 'static', 'typeof']);
 
 /**
- * The names the original's imports bind (`json` of `import json`, `fs` of `import fs from 'fs'` or
+ * Built-in namespaces and the names the original's imports bind (`json` of `import json`, `fs` of `import fs from 'fs'` or
  * `const fs = require('fs')`, `json` of Go's `"encoding/json"`, `Map` of Java's `import java.util.Map;`):
  * every identifier of an import line but its keywords, and the last part of a quoted path in one
  * (Go's import block lines are quoted paths).
  */
 function importedNames(original: string): Set<string> {
-  const names = new Set<string>();
+  const names = new Set<string>(BUILT_IN_NAMESPACES);
   let goBlock = false;
   for (const line of original.split(/\r?\n/)) {
     if (/^import\s*\($/.test(line.trim())) { goBlock = true; continue; }

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseDir, mergedCase, readCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
-import { instructedRenames } from '../../src/apply/instructed-rename.js';
+import { applyRenames, instructedRenames, renameTokens } from '../../src/apply/instructed-rename.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
 describe('renames listed in one instruction (renamelist)', () => {
@@ -42,6 +42,13 @@ describe('renames listed in one instruction (renamelist)', () => {
 
   it('keeps the name of an imported module member the renamed method shares (probe js01: path.join)', () => {
     mergedCase('probes-renamelist/js01-module-member-keeps-name');
+  });
+
+  it('renames the file\'s own parse, not JSON.parse', () => {
+    const code = 'function parse(s) {\n  return JSON.parse(s);\n}\nconst x = parse(y);\n';
+    const update = 'function decode(s) {\n  return JSON.parse(s);\n}\nconst x = decode(y);\n';
+    const map = renameTokens('Rename parse to decode', code, update);
+    expect(applyRenames('  return JSON.parse(s) ?? parse(t);', map)).toBe('  return JSON.parse(s) ?? decode(t);');
   });
 
   it('still merges listed renames main already placed, and reads no rename from unequal lists (controls)', () => {
