@@ -98,8 +98,11 @@ export function indentColumns(line: string): number {
   return cols;
 }
 
-/** A line that is one closing tag (`</template>`, `</div>`): weak, it says little on its own. */
-export const CLOSING_TAG_LINE = /^<\/[\w.-]+>$/;
+/**
+ * A line that is one closing tag (`</template>`, `</xsl:template>`, a fragment's `</>`), its name
+ * captured: weak, it says little on its own, and its block has no bracket to count.
+ */
+export const CLOSING_TAG_LINE = /^<\/([\w.:-]*)>$/;
 
 export function isWeak(norm: string): boolean {
   if (norm.length <= 3) return true;
