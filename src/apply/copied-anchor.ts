@@ -74,9 +74,10 @@ function writtenOutLine(s: Lines, i: number, orig: Lines, j: number, shown: Read
   const first = solidRow(s, i, 1);
   if (first < 0 || s.indent[first]! <= s.indent[i]! || ownerRow(s, first) !== i) return -1;
   const joined = squeeze(s.norm[i]! + s.norm[first]!);
+  const squeezed = squeezedRows(orig);
   for (let r = 0; r < orig.text.length; r++) {
     if (r === j || orig.blank[r] || shown.has(orig.norm[r]!)) continue;
-    const t = squeeze(orig.norm[r]!);
+    const t = squeezed[r]!;
     if (t.length > joined.length && t.startsWith(joined)) return r;
   }
   return -1;
@@ -84,6 +85,18 @@ function writtenOutLine(s: Lines, i: number, orig: Lines, j: number, shown: Read
 
 function squeeze(t: string): string {
   return t.replace(/\s+/g, '');
+}
+
+/** Each row of a split squeezed, once per text (splits of one text share their rows, lines.ts): every block head of the update scans the whole original. */
+const squeezedSplits = new WeakMap<readonly string[], readonly string[]>();
+
+function squeezedRows(l: Lines): readonly string[] {
+  let rows = squeezedSplits.get(l.norm);
+  if (!rows) {
+    rows = l.norm.map(squeeze);
+    squeezedSplits.set(l.norm, rows);
+  }
+  return rows;
 }
 
 /**

@@ -15,7 +15,7 @@ import { attachedAnnotations, commentLine } from './licence-rules.js';
 import { rowNamesDiffer } from './line-identity.js';
 import { extendedInPlace } from './extended-line.js';
 import { INLINE_MARKER } from './markers.js';
-import { editedVersion, renamedInPlace, sameStatementEdited, solidRow, type Lines } from './lines.js';
+import { CLOSING_TAG_LINE, editedVersion, renamedInPlace, sameStatementEdited, solidRow, type Lines } from './lines.js';
 import { rowsOf } from './merge-context.js';
 
 /** The [opening, closing] lines of the block line x opens (dir 1) or closes (dir -1), or null. */
@@ -36,16 +36,15 @@ function blockAround(l: Lines, x: number, dir: 1 | -1): [number, number] | null 
 }
 
 const OPENING_TAG = /^<([\w.:-]+)(?:\s[^<>]*)?>$/;
-const CLOSING_TAG = /^<\/([\w.:-]+)>$/;
 
 /** A markup element on lines of its own: its opening tag and the closing tag at the same indentation. */
 function tagBlock(l: Lines, x: number, dir: 1 | -1): [number, number] | null {
-  const m = (dir > 0 ? OPENING_TAG : CLOSING_TAG).exec(l.norm[x]!);
+  const m = (dir > 0 ? OPENING_TAG : CLOSING_TAG_LINE).exec(l.norm[x]!);
   if (!m || l.norm[x]!.endsWith('/>')) return null;
   for (let y = solidRow(l, x, dir); y >= 0; y = solidRow(l, y, dir)) {
     if (l.indent[y]! > l.indent[x]!) continue;
     if (l.indent[y]! < l.indent[x]!) return null;
-    const other = (dir > 0 ? CLOSING_TAG : OPENING_TAG).exec(l.norm[y]!);
+    const other = (dir > 0 ? CLOSING_TAG_LINE : OPENING_TAG).exec(l.norm[y]!);
     return other && other[1] === m[1] ? (dir > 0 ? [x, y] : [y, x]) : null;
   }
   return null;
@@ -225,7 +224,7 @@ export function copiedRanges(s: Lines, o: Lines, pairs: ReadonlyArray<[number, n
   const found: CopiedRange[] = [];
   for (const [i, j] of pairs) {
     if (s.blank[i] || found.some(([sb]) => i >= sb[0] && i <= sb[1])) continue;
-    const hit = copiedBlocks(s, i, o, j, bracketDelta(s.text[i]!) < 0 || CLOSING_TAG.test(s.norm[i]!) ? -1 : 1) ?? insideCopy(s, i, o, j);
+    const hit = copiedBlocks(s, i, o, j, bracketDelta(s.text[i]!) < 0 || CLOSING_TAG_LINE.test(s.norm[i]!) ? -1 : 1) ?? insideCopy(s, i, o, j);
     if (!hit) continue;
     const [sb, ob] = hit;
     // Attributes and annotations above a head go with its block (`@Test` above a copied test).

@@ -16,10 +16,11 @@ import { extendedInPlace } from './extended-line.js';
 /** Original rows compared per update line (a bound: the check stays linear in the file). */
 const MAX_RIVALS = 400;
 
-const byFirstToken = new WeakMap<Lines, Map<string, number[]>>();
+/** Keyed by the rows, which splits of one text share (lines.ts). */
+const byFirstToken = new WeakMap<readonly string[], Map<string, number[]>>();
 
 function rowsStartingWith(orig: Lines, t: string): number[] {
-  let index = byFirstToken.get(orig);
+  let index = byFirstToken.get(orig.norm);
   if (!index) {
     index = new Map();
     for (let y = 0; y < orig.text.length; y++) {
@@ -29,7 +30,7 @@ function rowsStartingWith(orig: Lines, t: string): number[] {
       if (list) list.push(y);
       else index.set(f, [y]);
     }
-    byFirstToken.set(orig, index);
+    byFirstToken.set(orig.norm, index);
   }
   return index.get(t) ?? [];
 }

@@ -9,16 +9,16 @@ export const TAB_WIDTH = 4;
 export const CLOSER_LINE = /^(?:[)}\]][)}\];,]*|end\b.*|fi|done|esac|END\b.*|(?:<\/[\w.:-]+>\s*)+)$/;
 
 export interface Lines {
-  readonly text: string[];
+  readonly text: readonly string[];
   /** Each line's own terminator: '\r\n', '\n', or '' for a last line without one. */
-  readonly eol: string[];
+  readonly eol: readonly string[];
   /** Trimmed, inner whitespace runs collapsed to one space. */
-  readonly norm: string[];
+  readonly norm: readonly string[];
   /** Leading whitespace in columns; 0 for blank lines. */
-  readonly indent: number[];
-  readonly blank: boolean[];
+  readonly indent: readonly number[];
+  readonly blank: readonly boolean[];
   /** Lines too common to anchor on alone (braces, `end`, `return`, closing tags...). */
-  readonly weak: boolean[];
+  readonly weak: readonly boolean[];
   /** The terminator most lines use ('\n' when there are none). */
   readonly dominantEol: string;
   /** True when the text ends with a line terminator. */
@@ -98,8 +98,11 @@ export function indentColumns(line: string): number {
   return cols;
 }
 
-/** A line that is one closing tag (`</template>`, `</div>`): weak, it says little on its own. */
-export const CLOSING_TAG_LINE = /^<\/[\w.-]+>$/;
+/**
+ * A line that is one closing tag (`</template>`, `</xsl:template>`, a fragment's `</>`), its name
+ * captured: weak, it says little on its own, and its block has no bracket to count.
+ */
+export const CLOSING_TAG_LINE = /^<\/([\w.:-]*)>$/;
 
 export function isWeak(norm: string): boolean {
   if (norm.length <= 3) return true;
@@ -113,7 +116,31 @@ export function sliceLines(l: Lines, a: number, b: number): Lines {
   return { ...l, text: l.text.slice(a, b), eol: l.eol.slice(a, b), norm: l.norm.slice(a, b), indent: l.indent.slice(a, b), blank: l.blank.slice(a, b), weak: l.weak.slice(a, b) };
 }
 
+/** Texts split lately, newest first: a merge splits its original, its update and each stage of its
+ *  output in a dozen passes (placement, closers, comments, the loss check, the reports), and a split
+ *  of a 10,000-line file costs more than the pass that asks for it. Callers only read a split's
+ *  arrays (readonly), so the passes share them; each call still gets its own Lines object, as some
+ *  passes tell their splits apart by identity (two segments of the same text are two segments). */
+const recentSplits: Array<{ source: string; lines: Lines }> = [];
+const RECENT_SPLITS = 8;
+
 export function splitLines(source: string): Lines {
+  const at = recentSplits.findIndex((s) => s.source === source);
+  if (at >= 0) {
+    const hit = recentSplits[at]!;
+    if (at > 0) {
+      recentSplits.splice(at, 1);
+      recentSplits.unshift(hit);
+    }
+    return { ...hit.lines };
+  }
+  const lines = split(source);
+  recentSplits.unshift({ source, lines });
+  if (recentSplits.length > RECENT_SPLITS) recentSplits.pop();
+  return { ...lines };
+}
+
+function split(source: string): Lines {
   const raw = source === '' ? [] : source.split('\n');
   const finalNewline = source.endsWith('\n');
   if (finalNewline) raw.pop();

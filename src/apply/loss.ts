@@ -1079,7 +1079,7 @@ function countedLoss(orig: Lines, out: Lines, gaps: Gap[]): number[] {
 export function checkLoss(original: string, update: string, instruction: string | null, output: string): LossCheck {
   const last = lastCheck;
   if (last && last.output === output && last.original === original && last.update === update && last.instruction === instruction) return last.check;
-  const check = withSwappedDefinitions(analyseLoss(originalLines(original), splitLines(output), original, update, instruction), original, update, instruction, output, analyseLoss);
+  const check = withSwappedDefinitions(analyseLoss(splitLines(original), splitLines(output), original, update, instruction), original, update, instruction, output, analyseLoss);
   lastCheck = { original, update, instruction, output, check };
   return check;
 }
@@ -1088,14 +1088,6 @@ export function checkLoss(original: string, update: string, instruction: string 
  *  comments, removals by adjacency), each a full pass over a file that may be 30,000 lines. Callers
  *  only read it. */
 let lastCheck: { original: string; update: string; instruction: string | null; output: string; check: LossCheck } | null = null;
-
-/** The last original split (tests and benchmarks check many edits of one file in a row). */
-let lastOriginal: { text: string; lines: Lines } | null = null;
-
-function originalLines(text: string): Lines {
-  if (lastOriginal?.text !== text) lastOriginal = { text, lines: splitLines(text) };
-  return lastOriginal.lines;
-}
 
 interface OutLine {
   text: string;
@@ -1206,7 +1198,7 @@ function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): str
  */
 export function removedByAdjacency(original: string, update: string, instruction: string | null, output: string): number[] {
   if (instruction && asksForRemoval(instruction)) return [];
-  const orig = originalLines(original);
+  const orig = splitLines(original);
   const out = splitLines(output);
   const check = checkLoss(original, update, instruction, output);
   const count = countsByKey(orig);

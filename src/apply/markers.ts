@@ -94,13 +94,7 @@ export function isMarkerLine(line: string, originalLines: ReadonlySet<string>): 
  * body of a block header just above it (`def f(self):` then a deeper `...`: the file uses `...` as code).
  */
 export function markerLines(updateLines: readonly string[], originalLines: readonly string[]): boolean[] {
-  const trimmed = new Set<string>();
-  const dots = new Set<string>();
-  for (const l of originalLines) {
-    const t = l.trim();
-    trimmed.add(t);
-    if (BARE_DOTS.test(t)) dots.add(l.trimEnd());
-  }
+  const { trimmed, dots } = originalIndex(originalLines);
   let prev = '';
   return updateLines.map((line) => {
     const t = line.trim();
@@ -113,3 +107,27 @@ export function markerLines(updateLines: readonly string[], originalLines: reado
   });
 }
 
+interface OriginalIndex {
+  /** Every original line trimmed. */
+  trimmed: ReadonlySet<string>;
+  /** The original's bare `...` lines as written (indentation kept). */
+  dots: ReadonlySet<string>;
+}
+
+/** The index of each original, built once: a merge asks markerLines about one original in a dozen passes (the split is shared, lines.ts). */
+const originalIndexes = new WeakMap<readonly string[], OriginalIndex>();
+
+function originalIndex(originalLines: readonly string[]): OriginalIndex {
+  let index = originalIndexes.get(originalLines);
+  if (index) return index;
+  const trimmed = new Set<string>();
+  const dots = new Set<string>();
+  for (const l of originalLines) {
+    const t = l.trim();
+    trimmed.add(t);
+    if (BARE_DOTS.test(t)) dots.add(l.trimEnd());
+  }
+  index = { trimmed, dots };
+  originalIndexes.set(originalLines, index);
+  return index;
+}

@@ -5,7 +5,7 @@
 // Closers are matched by structure: a segment closer and an original closer are the same line only
 // when the segment line that opens the one stands for the original line that opens the other.
 import { codeBracketDelta, openedAt, startsWithCloser } from './brackets.js';
-import type { Lines } from './lines.js';
+import { CLOSING_TAG_LINE, type Lines } from './lines.js';
 
 export interface BlockPairs {
   /** Segment line x closes a block the segment opens on an inserted line (no original line stands there). */
@@ -29,7 +29,7 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
     // A paired `{` is the original's own; an inserted one stands for the head above it.
     const head = (p: number): number => (p >= 0 && !paired.has(p) ? allmanHead(s, p) : p);
     let p = head(openedAt(s.text, x, 0, codeBracketDelta));
-    if (p < 0 && CLOSING_TAG.test(s.norm[x]!)) return tagOpener(s, x);
+    if (p < 0 && CLOSING_TAG_LINE.test(s.norm[x]!)) return tagOpener(s, x);
     while (p >= 0 && CONTINUATION.test(s.norm[p]!)) {
       let q = p - 1;
       while (q >= 0 && s.blank[q]) q--;
@@ -80,9 +80,6 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
 
 /** A line that continues the statement of the block closed just above it (`catch {` under `}`). */
 const CONTINUATION = /^(?:else|elsif|elif|else if|rescue|ensure|except|catch|finally)\b/;
-
-/** A markup closing tag alone (`</template>`, `</>`): its block has no bracket to count. */
-const CLOSING_TAG = /^<\/[\w.:-]*>$/;
 
 /** The opening tag of closing tag x: the nearest line above at its indentation, when it opens a tag. */
 function tagOpener(s: Lines, x: number): number {

@@ -20,11 +20,12 @@ import { blockEnd } from './removals.js';
 import { renamedWithUses } from './rename-evidence.js';
 import { soleMemberRewritten } from './sole-member.js';
 
-const identities = new WeakMap<Lines, Set<string>>();
+/** Keyed by the rows, which splits of one text share (lines.ts). */
+const identities = new WeakMap<readonly string[], Set<string>>();
 
 /** What the original's lines name (line-identity.ts), computed once per original. */
 function namedIn(o: Lines): Set<string> {
-  let set = identities.get(o);
+  let set = identities.get(o.norm);
   if (!set) {
     set = new Set<string>();
     for (let j = 0; j < o.text.length; j++) {
@@ -32,7 +33,7 @@ function namedIn(o: Lines): Set<string> {
       const id = definitionName(o.norm[j]!) ?? keyedBlockName(o.norm[j]!);
       if (id !== null) set.add(id);
     }
-    identities.set(o, set);
+    identities.set(o.norm, set);
   }
   return set;
 }

@@ -99,11 +99,11 @@ function partsKey(norm: string): string[] {
   return tokens(norm).flatMap(nameParts);
 }
 
-/** Per original text: parts key → rows (see `partsKey`). */
-const partRows = new WeakMap<Lines, Map<string, number[]>>();
+/** Per original text (its rows, which splits of one text share: lines.ts): parts key → rows (see `partsKey`). */
+const partRows = new WeakMap<readonly string[], Map<string, number[]>>();
 
 function rowsByParts(orig: Lines): Map<string, number[]> {
-  let m = partRows.get(orig);
+  let m = partRows.get(orig.norm);
   if (!m) {
     m = new Map();
     for (let y = 0; y < orig.text.length; y++) {
@@ -113,7 +113,7 @@ function rowsByParts(orig: Lines): Map<string, number[]> {
       if (list) list.push(y);
       else m.set(k, [y]);
     }
-    partRows.set(orig, m);
+    partRows.set(orig.norm, m);
   }
   return m;
 }

@@ -25,15 +25,16 @@ function renamedToken(a: string, b: string): [string, string] | null {
   return pair;
 }
 
-const wordCache = new WeakMap<Lines, Set<string>>();
+/** Keyed by the rows, which splits of one text share (lines.ts). */
+const wordCache = new WeakMap<readonly string[], Set<string>>();
 
 /** Every identifier token of the lines. */
 function words(l: Lines): Set<string> {
-  let w = wordCache.get(l);
+  let w = wordCache.get(l.norm);
   if (!w) {
     w = new Set();
     for (let y = 0; y < l.text.length; y++) if (!l.blank[y]) for (const t of tokens(l.norm[y]!)) if (IDENT.test(t)) w.add(t);
-    wordCache.set(l, w);
+    wordCache.set(l.norm, w);
   }
   return w;
 }

@@ -96,7 +96,7 @@ function parseWith(lang: LanguageId, text: string): { defs: Definition[]; hasErr
 }
 
 /** Common leading whitespace of the non-blank lines. */
-function commonIndent(lines: string[]): string {
+function commonIndent(lines: readonly string[]): string {
   let common: string | null = null;
   for (const l of lines) {
     if (l.trim() === '') continue;
