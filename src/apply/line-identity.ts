@@ -214,12 +214,7 @@ export function sameOwner(s: Lines, i: number, o: Lines, j: number): boolean {
     // A head whose name the update brings in as new beside the old one is a new sibling's (new-name-evidence.ts).
     if (newNameBesideOld(s, hs, o, ho)) return false;
     // So do two list items named by their first key (`- name: STRIPE_API_KEY`, `- name: DATABASE_URL`).
-    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!)) {
-      // A head the original has itself (a twin Deployment's `- name: checkout`) is that block, not
-      // this one renamed: near-identical twins pass the rename test's shared-body count.
-      if (normSet(o).has(s.norm[hs]!)) return false;
-      return renameShownInPlace(s, hs, o, ho);
-    }
+    if (rowNamesDiffer(o, ho, s, hs) || namedItemsDiffer(o.norm[ho]!, s.norm[hs]!)) return renameShownInPlace(s, hs, o, ho);
   }
   return true;
 }
