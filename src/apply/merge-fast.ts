@@ -10,8 +10,8 @@ import {
 import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
-import { continuesOpenBlock, openBlockRange, uniqueOpenerBlock } from './open-blocks.js';
-import { solidRow } from './lines.js';
+import { continuesOpenBlock, inCloneOf, openBlockRange, siblingBlockRange, uniqueOpenerBlock } from './open-blocks.js';
+import { assignmentKey, solidRow } from './lines.js';
 import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
 import { ownerRow } from './line-identity.js';
@@ -248,10 +248,20 @@ export function fastChains(ctx: MergeContext): FastChains {
     ambiguities.push(...writtenOutNotes(k, seg, segs, ctx.orig, ctx.index));
     const resume = resumeAnchor(ctx, seg, lo);
     let pivot = resume ? { i: resume[0], j: resume[1], tied: false } : null;
-    // A segment resuming inside the block the one before it opened is pinned there (open-blocks.ts).
-    let inBlock = pivot || k === 0 ? null : openBlockRange(ctx, k, chains[k - 1]!);
-    // Unless a line of that part is one the original has once, elsewhere: the marker reached past the block.
-    if (inBlock && strong.some((i) => i < inBlock!.end && uniqueOutside(ctx, seg.lines.norm[i]!, inBlock!.from, inBlock!.to))) inBlock = null;
+    // A segment resuming inside the block the one before it opened, or beside its last line's
+    // siblings where it would otherwise land in a clone of that block, is pinned there (open-blocks.ts).
+    const opened = pivot || k === 0 ? null : openBlockRange(ctx, k, chains[k - 1]!);
+    let sibling = pivot || k === 0 || opened ? null : siblingBlockRange(ctx, k, chains[k - 1]!);
+    if (sibling) {
+      const free = pickPivot(ctx, seg, strong, lo);
+      if (!free || !inCloneOf(ctx.orig, sibling.from, sibling.to, free.j)) sibling = null;
+    }
+    let inBlock = opened ?? sibling;
+    // Unless a line of that part is one the original has once, elsewhere: the marker reached past the
+    // block. Beside siblings, a key the block sets too is that key's new value (`memory: 1Gi`), no sign.
+    const released = (i: number): boolean =>
+      uniqueOutside(ctx, seg.lines.norm[i]!, inBlock!.from, inBlock!.to) && !(sibling && setsKeyOfBlock(ctx, seg.lines.norm[i]!, sibling.from, sibling.to));
+    if (inBlock && strong.some((i) => i < inBlock!.end && released(i))) inBlock = null;
     // There, a changed or renamed head resumes it first (a twin class's method of the same name further down is another).
     const resumedInBlock = inBlock ? resumeAnchor(ctx, seg, Math.max(lo, inBlock.from), inBlock.to) : null;
     if (resumedInBlock) pivot = { i: resumedInBlock[0], j: resumedInBlock[1], tied: false };
@@ -337,6 +347,14 @@ export function staysInOpenerBlock(ctx: MergeContext, k: number): boolean {
 function uniqueOutside(ctx: MergeContext, norm: string, from: number, to: number): boolean {
   const pos = ctx.index.get(norm);
   return pos !== undefined && pos.length === 1 && (pos[0]! < from || pos[0]! >= to);
+}
+
+/** Original lines [from, to) set the key `norm` sets. */
+function setsKeyOfBlock(ctx: MergeContext, norm: string, from: number, to: number): boolean {
+  const key = assignmentKey(norm);
+  if (key === null) return false;
+  for (let j = from; j < to; j++) if (assignmentKey(ctx.orig.norm[j]!) === key) return true;
+  return false;
 }
 
 /** A line that only closes blocks (`end)`, `});`): no anchor of its own. */

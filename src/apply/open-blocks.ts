@@ -4,7 +4,9 @@
 // lines copy from elsewhere (set j js01, set h go02). Used by the hunk ordering (merge-fast.ts
 // fileOrder, hunk-order.ts): such a segment travels with the one before it.
 import { codeBracketDelta, startsWithCloser } from './brackets.js';
-import { CLOSER_LINE, solidRow } from './lines.js';
+import { assignmentKey, CLOSER_LINE, indentBlockEnd, solidRow, type Lines } from './lines.js';
+import { ownerRow } from './line-identity.js';
+import { sharedLines } from './look-alike-blocks.js';
 import type { MergeContext } from './merge-context.js';
 
 export function continuesOpenBlock(ctx: MergeContext, k: number): boolean {
@@ -64,6 +66,70 @@ export function openBlockRange(ctx: MergeContext, k: number, prevChain: Readonly
   while (to < o.text.length && (o.blank[to] || o.indent[to]! > o.indent[jp]!)) to++;
   if (to === jp + 1) return null;
   return { from: jp + 1, to, end };
+}
+
+/**
+ * The segment before `k` ends on a body line anchored at its last chain entry, with a marker at that
+ * line's own depth after it, and segment k starts at that depth too: the marker stands for the
+ * line's next siblings, so the segment goes on inside the same parent, not in a twin parent further
+ * down (set br yaml41: a Deployment's `image:`, `# ...`, then `resources:` that another Deployment
+ * matches better). Top-level lines have no parent to keep. Same shape as openBlockRange, or null.
+ */
+export function siblingBlockRange(ctx: MergeContext, k: number, prevChain: ReadonlyArray<readonly [number, number]>): { from: number; to: number; end: number } | null {
+  if (k === 0 || prevChain.length === 0) return null;
+  const prev = ctx.segments[k - 1]!;
+  const seg = ctx.segments[k]!;
+  if (!seg.markerBefore || prev.markerAfterIndent === null) return null;
+  const p = prev.lines;
+  const x = solidRow(p, p.text.length, -1);
+  if (x < 0 || p.indent[x]! === 0 || prev.markerAfterIndent !== p.indent[x]! || CLOSER_LINE.test(p.norm[x]!)) return null;
+  // The last anchor may stand a little above (an edited `image:` line), not above x's parent.
+  const last = prevChain[prevChain.length - 1]!;
+  if (last[0] > x || p.indent[last[0]]! < p.indent[x]! - 2) return null;
+  for (let r = last[0] + 1; r < x; r++) if (!p.blank[r] && p.indent[r]! < p.indent[x]!) return null;
+  const s = seg.lines;
+  const f = solidRow(s, -1, 1);
+  if (f < 0 || s.indent[f]! !== p.indent[x]!) return null;
+  let end = f;
+  while (end < s.text.length && (s.blank[end] || s.indent[end]! >= p.indent[x]!)) end++;
+  const o = ctx.orig;
+  const jp = last[1];
+  const depth = o.indent[jp]! + p.indent[x]! - p.indent[last[0]]!;
+  let to = jp + 1;
+  while (to < o.text.length && (o.blank[to] || o.indent[to]! >= depth)) to++;
+  if (to === jp + 1) return null;
+  return { from: jp + 1, to, end };
+}
+
+/** Share of two blocks' lines (by key for `key: value` lines) that must agree for clones. */
+const CLONE_SHARE = 0.8;
+
+/** A block's solid lines read by shape: a setting's key (its value aside), else the whole line. */
+function skeleton(o: Lines, h: number): string[] {
+  const out: string[] = [];
+  const end = indentBlockEnd(o, h);
+  for (let y = h + 1; y < end; y++) if (!o.blank[y]) out.push(assignmentKey(o.norm[y]!) ?? o.norm[y]!);
+  return out;
+}
+
+/**
+ * Original row j lies inside a clone of the block holding rows [from, to) (siblingBlockRange): the
+ * block's head and the head above j at that head's depth are different lines whose blocks set the
+ * same keys in the same shape (twin resources, Deployments, services). Only then does the pin choose
+ * between look-alike parents; a hunk whose lines fit another, unlike block goes there as before.
+ */
+export function inCloneOf(o: Lines, from: number, to: number, j: number): boolean {
+  if (j >= from && j < to) return false;
+  const r = solidRow(o, from - 1, 1);
+  if (r < 0 || r >= to) return false;
+  const h = ownerRow(o, r);
+  if (h < 0) return false;
+  let g = ownerRow(o, j);
+  while (g >= 0 && o.indent[g]! > o.indent[h]!) g = ownerRow(o, g);
+  if (g < 0 || g === h || o.indent[g]! !== o.indent[h]! || o.norm[g] === o.norm[h]) return false;
+  const a = skeleton(o, h);
+  const b = skeleton(o, g);
+  return a.length > 0 && sharedLines(a, b) >= CLONE_SHARE * Math.max(a.length, b.length);
 }
 
 /**
