@@ -10,12 +10,11 @@ import { bracketLists, collapsedValue, elementKey, gluedMarker, holdsMarker, isM
 import { expandElision, lineElision } from './line-elision.js';
 import { anchorRows, foldLaidOutLists, unfold } from './laid-out-lists.js';
 import { isMarkerLine } from './markers.js';
+import { CONTINUATION_LINE } from './lines.js';
 import { respread, spreadList, type SpreadList } from './spread-lists.js';
 
 /** Cheap pre-check: a line that can hold a marker element at all. */
 const MAYBE_MARKER = /\.\.\.|…|\/\*|<!--|\(\*|--\[\[/;
-/** Lines that continue the expression of the line before them (`?? throw`, `.then(`, `|| x`). */
-const CONTINUATION = /^(?:\?\?|\?|:|\.(?!\.)|\+|-(?!-)|\*|\/(?![/*])|&&|\|\||\|>|=>)/;
 /** How far the update is searched for the unique lines that place a marker line. */
 const ANCHOR_REACH = 200;
 /** Element lists longer than this are not aligned (the element alignment is quadratic). */
@@ -307,7 +306,7 @@ function keepContinuation(out: string, tailFromEnd: number, c: Candidate, orig: 
   if (uTail !== `${oTail};`) return out;
   let k = c.j + 1;
   while (k < orig.trimmed.length && !orig.trimmed[k]) k++;
-  if (k >= orig.trimmed.length || !CONTINUATION.test(orig.trimmed[k]!)) return out;
+  if (k >= orig.trimmed.length || !CONTINUATION_LINE.test(orig.trimmed[k]!)) return out;
   return out.slice(0, out.length - tailFromEnd + 1) + oTail;
 }
 

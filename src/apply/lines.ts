@@ -66,6 +66,16 @@ export function strongRow(l: Lines, x: number, dir: 1 | -1): number {
   return -1;
 }
 
+/** Lines that continue the expression of the line before them (`?? throw`, `.then(`, `|| x`). */
+export const CONTINUATION_LINE = /^(?:\?\?|\?|:|\.(?!\.)|\+|-(?!-)|\*|\/(?![/*])|&&|\|\||\|>|=>)/;
+
+/** Line h's statement goes on over deeper lines: the next one continues its expression (`self` / `.client`) or h ends in a backslash. */
+export function continuedBelow(l: Lines, h: number): boolean {
+  let y = h + 1;
+  while (y < l.text.length && l.blank[y]) y++;
+  return y < l.text.length && l.indent[y]! > l.indent[h]! && (CONTINUATION_LINE.test(l.norm[y]!) || l.norm[h]!.endsWith('\\'));
+}
+
 /** End (exclusive) of the indentation block headed by line h (`def f():`, `key:`): deeper lines after it. */
 export function indentBlockEnd(l: Lines, h: number): number {
   let end = h + 1;

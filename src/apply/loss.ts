@@ -15,7 +15,7 @@ import { movedEdit, wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { wrappedInNewBlock } from './edge-edits.js';
-import { assignmentKey, editedVersion, indentBlockEnd, isWeak, normalize, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, continuedBelow, editedVersion, indentBlockEnd, isWeak, normalize, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { asksForRemoval, attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
@@ -638,7 +638,11 @@ function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string
   const indented = close < 0 && /:\s*$/.test(orig.norm[h]!);
   // `def list do` … `end` (Elixir, Ruby blocks): the block to its `end` at the header's level.
   const keyword = close < 0 && !indented && keywordBlock(orig, h);
-  if (close < 0 && !indented && !keyword) return none;
+  // A statement continued over deeper lines (`let releases = self` / `.client` / `.json()?;`) whose
+  // edit opens a brace block (`let releases = loop {` … `};`, a retry loop around it): the new block
+  // stands for the whole statement, its continuation lines included.
+  const continued = close < 0 && !indented && !keyword && continuedBelow(orig, h);
+  if (close < 0 && !indented && !keyword && !continued) return none;
   const at = view.where.get(shown);
   if (!at || at.length !== 1) return none;
   const [s, i] = at[0]!;
@@ -658,7 +662,7 @@ function editedBlockRest(view: UpdateView, orig: Lines, h: number, shown: string
   if (blockEnd <= i + 1 || inlineMarkerBetween(view, seg, i, blockEnd)) return none;
   const rest = new Set<string>();
   for (let x = i + 1; x < blockEnd; x++) if (!l.blank[x]) rest.add(key(l.norm[x]!));
-  return { end: keyword ? removalBlockEnd(orig, h) : indented ? indentBlockEnd(orig, h) : close + 1, shown: rest };
+  return { end: keyword ? removalBlockEnd(orig, h) : indented || continued ? indentBlockEnd(orig, h) : close + 1, shown: rest };
 }
 
 /** The row whose bracket opens header h's block: h, or the lone `{` below an Allman head. */

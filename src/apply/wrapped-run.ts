@@ -40,16 +40,19 @@ function pinnedTowards(orig: Lines, j: number, out: Lines, k: number, shift: num
 }
 
 /**
- * Output line k is original line j edited as its run was moved into a new block: close to j by the
- * strict tests (not just the same first word: a new `if r := recover()` beside a moved body line that
- * reads like the old `if err := task()`'s is no edit of it), beside j's own neighbours moved with it,
- * in a run that is mostly the original's (movedRunKept) under a head the original does not have.
+ * Output line k is original line j, kept or edited, as its run was moved into a new block: close to j
+ * by the strict tests (not just the same first word: a new `if r := recover()` beside a moved body
+ * line that reads like the old `if err := task()`'s is no edit of it), beside j's own neighbours moved
+ * with it, in a run that is mostly the original's (movedRunKept) under a head the original does not
+ * have. The same text counts too: a statement's continuation lines (`.client`, `.get(&url)`) wrapped
+ * with it keep their text while its head is rewritten (`let releases = self` → `let res = self`), so
+ * the head above them is no longer the one they stood under.
  */
 export function movedEdit(orig: Lines, j: number, out: Lines, k: number): boolean {
   const a = orig.norm[j]!;
   const b = out.norm[k]!;
-  if (orig.weak[j] || a === b) return false;
-  return strictlyClose(a, b) && movedWithNeighbours(orig, j, out, k) && movedRunKept(orig, j, out, k);
+  if (orig.weak[j]) return false;
+  return (a === b || strictlyClose(a, b)) && movedWithNeighbours(orig, j, out, k) && movedRunKept(orig, j, out, k);
 }
 
 function strictlyClose(a: string, b: string): boolean {
@@ -66,8 +69,9 @@ function strictlyClose(a: string, b: string): boolean {
  */
 function movedRunKept(orig: Lines, j: number, out: Lines, k: number): boolean {
   const shift = out.indent[k]! - orig.indent[j]!;
-  let edited = 1;
-  let kept = 0;
+  const same = out.norm[k] === orig.norm[j];
+  let edited = same ? 0 : 1;
+  let kept = same ? 1 : 0;
   let top = k;
   for (const dir of [-1, 1] as const) {
     let y = j;
