@@ -224,7 +224,7 @@ const UNDONE_REMOVAL_CONFIDENCE = 0.6;
  * what was to go lies where the no-loss rule keeps it. The code stays; the merge says so.
  */
 function reportUndoneRemoval(sent: ApplyInput, r: MergeResult): MergeResult {
-  if (r.content === '' || r.report.wholeFile || !removalUndone(sent.code, sent.instruction, r.content)) return r;
+  if (r.content === '' || r.report.wholeFile || r.report.removedByInstruction > 0 || !removalUndone(sent.code, sent.instruction, r.content)) return r;
   const note = 'the instruction asks for a removal and the merged file removes nothing: review';
   return { ...r, confidence: Math.min(r.confidence, UNDONE_REMOVAL_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, removalUndone: true } };
 }
