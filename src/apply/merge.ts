@@ -33,6 +33,7 @@ import { keptAlignment } from './kept-alignment.js';
 import { commentsBesideEdits, leftOutComments, withCommentsBeside, withCommentsKept } from './left-out-comments.js';
 import { withEditedDefinitionDocs } from './edited-definition-docs.js';
 import { keptBesideEdit } from './kept-beside-edit.js';
+import { removalUndone } from './undone-removal.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -152,7 +153,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportKeptBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode))))));
+  const result = reportUndoneRemoval(sent, reportKeptBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode)))))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -213,6 +214,19 @@ function reportKeptBesideEdit(sent: ApplyInput, r: MergeResult): MergeResult {
   if (rows.length === 0) return r;
   const note = `kept ${rows.length} original line(s) (${describeLines(rows)}) beside new lines that restate them: the update may replace them, review`;
   return { ...r, confidence: Math.min(r.confidence, KEPT_BESIDE_EDIT_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, keptBesideEdit: rows } };
+}
+
+/** A result that leaves out a removal the instruction orders is at most this sure of itself. */
+const UNDONE_REMOVAL_CONFIDENCE = 0.6;
+
+/**
+ * The instruction orders a removal and the result keeps every original line (undone-removal.ts):
+ * what was to go lies where the no-loss rule keeps it. The code stays; the merge says so.
+ */
+function reportUndoneRemoval(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile || r.report.removedByInstruction > 0 || !removalUndone(sent.code, sent.instruction, r.content)) return r;
+  const note = 'the instruction asks for a removal and the merged file removes nothing: review';
+  return { ...r, confidence: Math.min(r.confidence, UNDONE_REMOVAL_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, removalUndone: true } };
 }
 
 /** Doc comments left out above definitions the update edits stay above them (edited-definition-docs.ts). */

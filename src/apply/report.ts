@@ -21,6 +21,8 @@ export interface MergeReport {
   syntaxErrors?: number[];
   /** Original lines (0-based) kept beside a new line that restates them, which the update never shows (kept-beside-edit.ts). */
   keptBesideEdit?: number[];
+  /** The instruction orders a removal and the result removes no original line (undone-removal.ts). */
+  removalUndone?: boolean;
 }
 
 /** One header-safe line: `hunks=3 anchors=2 position=1; removed-by-instruction=4; kept-uncertain=2`. */
@@ -38,5 +40,6 @@ export function describeReport(r: MergeReport): string {
   parts.push(`kept-uncertain=${r.restored.length}`);
   if (r.syntaxErrors) parts.push(`syntax-errors=${r.syntaxErrors.length}`);
   if (r.keptBesideEdit) parts.push(`kept-beside-edit=${r.keptBesideEdit.length}`);
+  if (r.removalUndone) parts.push('removal-undone');
   return parts.join('; ');
 }
