@@ -147,6 +147,34 @@ export function shownIdentities(segments: Array<{ lines: Lines }>): Set<string> 
   return out;
 }
 
+/** A line that opens a string-literal docstring (`"""`, `'''`, with a Python string prefix). */
+const DOCSTRING_OPEN = /^[rRbBuU]?("""|''')/;
+
+/**
+ * The docstring right under header h (its first body statement, through the line that closes it),
+ * when the block the update shows in its place (`shown`, its lines' keys) holds no docstring of its
+ * own: a writer who shows `class RateLimiter:` above the one method it edits left the class doc
+ * out, it did not write a new block without one. Empty otherwise.
+ */
+export function leftOutDocRows(orig: Lines, h: number, to: number, shown: ReadonlySet<string>): Set<number> {
+  const rows = new Set<number>();
+  for (const k of shown) if (DOCSTRING_OPEN.test(k)) return rows;
+  let j = h + 1;
+  while (j < to && orig.blank[j]) j++;
+  const m = j < to ? DOCSTRING_OPEN.exec(orig.norm[j]!) : null;
+  if (!m || orig.indent[j]! <= orig.indent[h]!) return rows;
+  const quote = m[1]!;
+  // One line (`"""Doc."""`) or up to the line that closes it.
+  let end = j;
+  if (orig.norm[j]!.indexOf(quote, m[0].length) < 0) {
+    end = j + 1;
+    while (end < to && !orig.norm[end]!.includes(quote)) end++;
+    if (end >= to) return rows;
+  }
+  for (let x = j; x <= end; x++) rows.add(x);
+  return rows;
+}
+
 /**
  * Original rows in [from, to) that belong to a whole definition inside that range whose name the
  * update never shows: such a definition is not replaced or dropped by omission.

@@ -35,7 +35,7 @@ import { lineIdentity, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner,
 import { namedHeadRow } from './block-names.js';
 import { distinctUnderShownHeads } from './shown-parent-edit.js';
 import { sameSectionKey } from './flat-sections.js';
-import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
+import { attachedAnnotations, closerOwnersMatch, commentCoveredRows, commentLine, distinctEdit, leftOutDocRows, loneOpener, ownerEditMatches, shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { anotherElement, anotherItem, anotherSibling } from './sibling-items.js';
 import { INLINE_MARKER } from './markers.js';
 import { holdsMarkerElement } from './inline-elements.js';
@@ -957,7 +957,9 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       const rest = blockRestReplaced(view, orig, p);
       // Lines the new block shows as they were are kept, not replaced; so are whole definitions it never names.
       const unnamed = rest.end > p + 1 ? unmentionedDefinitionRows(orig, p + 1, rest.end, view.ids) : null;
-      for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j)) v.rule = 'replaced';
+      // Nor is the header's docstring when the new block has none (licence-rules.ts leftOutDocRows).
+      const doc = leftOutDocRows(orig, p, rest.end, rest.shown);
+      for (const v of gap.vanished) if (!v.rule && v.j > p && v.j < rest.end && !rest.shown.has(key(orig.norm[v.j]!)) && !unnamed?.has(v.j) && !doc.has(v.j)) v.rule = 'replaced';
     }
     // The same for a header the update shows edited in its place (`Submit(j Job) {` → `Submit(ctx, j) error {`).
     // An Allman head edited in the gap before, its lone `{` kept in place: its block's rest is in this gap.
