@@ -61,8 +61,8 @@ const headingLevels = new WeakMap<Lines, Uint8Array | null>();
 
 /**
  * The heading levels of a Markdown text: some column-0 line outside fences is an ATX heading, and
- * the text reads as a document: a fence, a table row or a second heading, and no code-shaped line
- * outside fences (a shell script's `## Build` comment above `make; make install` heads nothing).
+ * the text reads as a document: a fence or a table row, and hardly any code-shaped line outside
+ * fences (a shell script's `## Build` comment above `make clean` heads nothing).
  */
 function markdownLevels(l: Lines): Uint8Array | null {
   if (headingLevels.has(l)) return headingLevels.get(l)!;
@@ -90,7 +90,8 @@ function markdownLevels(l: Lines): Uint8Array | null {
     else if (l.indent[y] === 0 && CODE_LINE.test(n)) code++;
     else other++;
   }
-  const document = fences > 0 || tables > 0 || headings > 1 || documentParts.has(l);
+  // Headings and plain lines alone are as often a script's `# Build` / `# Test` comments over commands.
+  const document = fences > 0 || tables > 0 || documentParts.has(l);
   const out = headings > 0 && code <= CODE_SHARE * other && document ? levels : null;
   headingLevels.set(l, out);
   return out;
