@@ -38,19 +38,98 @@ function isSectioned(l: Lines): boolean {
   return hit;
 }
 
-/** Row y is a flat section header of a sectioned text. */
-export function isFlatSection(l: Lines, y: number): boolean {
-  return l.indent[y] === 0 && !l.blank[y] && SECTION.test(l.norm[y]!) && isSectioned(l);
+// A Markdown heading heads the lines up to the next heading of the same or a higher level, though
+// they stand at its column: levels `#`…`######` are read at depths -6…-1, so the owner machinery
+// puts `### Install` under the `## macOS` above it and a paragraph under `### Install`. Lines inside
+// fenced code blocks are code, not headings (`# comment` in a ```bash block).
+
+/** An ATX heading: one to six `#`, a space, text. */
+const HEADING = /^(#{1,6})\s+\S/;
+/** A fence line opening or closing a code block. */
+const FENCE = /^(?:```|~~~)/;
+/**
+ * A column-0 line that is code or configuration rather than prose: a `{` or `;` ending, a closer, a
+ * keyword that opens a statement, a `key = value` or `key: value` line. Where such lines are more
+ * than a tenth of the column-0 lines, a `# …` line is a comment, not a heading.
+ */
+const CODE_LINE = /[{;]$|^[)}\]]|^(?:def|class|import|from|function|const|let|var|if|for|while|return|export|package|fn|func|use|module|set|echo)\b|^[\w.$-]+\s*=|^[\w.$-]+:(?:\s|$)/;
+/** Most code-shaped column-0 lines a Markdown text has per ten other lines. */
+const CODE_SHARE = 0.1;
+
+/** Per row: the heading level (1…6) of each ATX heading of a Markdown text outside fences, else 0; null when the text is no Markdown. */
+const headingLevels = new WeakMap<Lines, Uint8Array | null>();
+
+/**
+ * The heading levels of a Markdown text: some column-0 line outside fences is an ATX heading, and
+ * the text reads as a document: a fence or a table row, and hardly any code-shaped line outside
+ * fences (a shell script's `## Build` comment above `make clean` heads nothing).
+ */
+function markdownLevels(l: Lines): Uint8Array | null {
+  if (headingLevels.has(l)) return headingLevels.get(l)!;
+  const levels = new Uint8Array(l.text.length);
+  let headings = 0;
+  let fences = 0;
+  let tables = 0;
+  let code = 0;
+  let other = 0;
+  let inFence = false;
+  for (let y = 0; y < l.text.length; y++) {
+    if (l.blank[y]) continue;
+    const n = l.norm[y]!;
+    if (FENCE.test(n)) {
+      inFence = !inFence;
+      fences++;
+      continue;
+    }
+    if (inFence) continue;
+    const m = l.indent[y] === 0 ? HEADING.exec(n) : null;
+    if (m) {
+      levels[y] = m[1]!.length;
+      headings++;
+    } else if (n.startsWith('|')) tables++;
+    else if (l.indent[y] === 0 && CODE_LINE.test(n)) code++;
+    else other++;
+  }
+  // Headings and plain lines alone are as often a script's `# Build` / `# Test` comments over commands.
+  const document = fences > 0 || tables > 0 || documentParts.has(l);
+  const out = headings > 0 && code <= CODE_SHARE * other && document ? levels : null;
+  headingLevels.set(l, out);
+  return out;
 }
 
-/** The depth a head at row y opens at: its indentation, one less for a flat section header. */
+/** Pieces of an update to a Markdown original: one heading among them is evidence enough. */
+const documentParts = new WeakSet<Lines>();
+
+/** Reads `parts` (an update's segments) as parts of the original's document when the original is Markdown. */
+export function markDocumentParts(orig: Lines, parts: readonly Lines[]): void {
+  if (markdownLevels(orig) === null) return;
+  for (const l of parts) {
+    if (documentParts.has(l)) continue;
+    documentParts.add(l);
+    headingLevels.delete(l);
+  }
+}
+
+/** Row y is a Markdown heading (outside fences) of a Markdown text. */
+export function isHeading(l: Lines, y: number): boolean {
+  return (markdownLevels(l)?.[y] ?? 0) > 0;
+}
+
+/** Row y is a flat section header of a sectioned text, or a heading of a Markdown text. */
+export function isFlatSection(l: Lines, y: number): boolean {
+  return l.indent[y] === 0 && !l.blank[y] && ((SECTION.test(l.norm[y]!) && isSectioned(l)) || isHeading(l, y));
+}
+
+/** The depth a head at row y opens at: its indentation, one less for a flat section header, -6…-1 for headings `#`…`######`. */
 export function headDepth(l: Lines, y: number): number {
+  const level = markdownLevels(l)?.[y] ?? 0;
+  if (level > 0) return level - 7;
   return isFlatSection(l, y) ? -1 : l.indent[y]!;
 }
 
 /** Some row strictly between p and q is a flat section header. */
 export function flatSectionBetween(l: Lines, p: number, q: number): boolean {
-  if (q - p <= 1 || !isSectioned(l)) return false;
+  if (q - p <= 1 || (!isSectioned(l) && markdownLevels(l) === null)) return false;
   for (let y = p + 1; y < q; y++) if (isFlatSection(l, y)) return true;
   return false;
 }

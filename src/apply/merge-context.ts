@@ -7,7 +7,7 @@ import { editedVersion, sameStatementEdited, solidRow, splitLines, type Lines } 
 import { renamedHeadRow } from './renamed-heads.js';
 import { soleMemberRewritten } from './sole-member.js';
 import { markerLines } from './markers.js';
-import { flatSectionBetween, headDepth } from './flat-sections.js';
+import { flatSectionBetween, headDepth, markDocumentParts } from './flat-sections.js';
 
 export interface Segment {
   /** The segment's own lines (update text between two markers). */
@@ -154,6 +154,7 @@ export function splitUpdate(update: string, orig: Lines, code: string): SplitUpd
 }
 
 export function buildContext(orig: Lines, segments: Segment[], scopeNames?: ReadonlySet<string>, removable?: ReadonlySet<number>): MergeContext {
+  markDocumentParts(orig, segments.map((seg) => seg.lines));
   return { orig, segments, index: buildIndex(orig), minIndent: buildRangeMin(orig), scopeNames, removable };
 }
 

@@ -9,7 +9,7 @@
 // edited is how models write an edit under one of several parents.)
 import type { Segment } from './merge-context.js';
 import { solidRow, type Lines } from './lines.js';
-import { headDepth } from './flat-sections.js';
+import { headDepth, isHeading } from './flat-sections.js';
 
 /** A line of the update: segment index and row in that segment's lines. */
 export type UpdateRow = readonly [number, number];
@@ -64,7 +64,9 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
     const headsOnly = own.length === 1 && own.length + absorbed === solid && isHead(l.norm[own[0]!.at[1]]!);
     // A flat section header (`[program:web]`) heads every line up to the next header: a marker inside
     // the section stands for some of its lines, and the lines after it are still the section's.
-    const section = stack[0] !== undefined && stack[0].indent < 0 && m !== null ? stack[0] : undefined;
+    // Not a Markdown heading: a marker in a document as often stands for the rest of the section and
+    // the sections after it (25b md01: a table row after a marker under `## Installation`).
+    const section = stack[0] !== undefined && stack[0].indent < 0 && m !== null && !isHeading(segments[stack[0].at[0]]!.lines, stack[0].at[1]) ? stack[0] : undefined;
     // Or a hunk that ends on a head, then a marker under it, where the next hunk's first line the
     // original has stands, at one of its places, under those same heads (`e2e:`, its `runs-on:`,
     // `steps:`, a marker, then `- name: Run e2e`): the original agrees the marker stays inside the
