@@ -180,8 +180,17 @@ export class InputWorkerSession {
     if (clean && this.failed === null && !this.exited) {
       this.worker.off('message', this.onMessage).off('error', this.onError).off('exit', this.onExit);
       keepWorker(this.worker, this.file);
-    } else {
-      void this.worker.terminate();
+    } else if (!this.exited) {
+      // The worker may hold the store open (a stored file's session): it closes it before it is
+      // ended (a thread ended with an LMDB env open leaves the env open in the process).
+      const w = this.worker;
+      w.off('message', this.onMessage);
+      const stop = (): void => void w.terminate();
+      w.on('message', (m: FromValidator) => {
+        if ('closed' in m) stop();
+      });
+      setTimeout(stop, 1000).unref();
+      w.postMessage({ close: true } satisfies ToValidator);
     }
   }
 

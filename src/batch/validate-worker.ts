@@ -18,7 +18,9 @@ export type ToValidator =
   | { read: ReadOptions; file?: StoredChunks }
   | { chunk: Uint8Array }
   | { pull: true }
-  | { end: true };
+  | { end: true }
+  /** The session was left early: close the store handle before the thread is ended. */
+  | { close: true };
 export type FromValidator =
   | { ready: true }
   | { ack: true }
@@ -26,6 +28,7 @@ export type FromValidator =
   | { requests: ReadRequest[]; done: boolean }
   /** A stored chunk is gone (the file was deleted while read): the same error as reading it on the loop. */
   | { fileError: string }
+  | { closed: true }
   | { error: string };
 
 const port = parentPort!;
@@ -47,8 +50,9 @@ function useFile(f: StoredChunks | undefined): void {
 }
 
 function closeStore(): void {
-  void store?.close().catch(() => undefined);
+  const s = store;
   store = null;
+  void s?.close().catch(() => undefined);
 }
 
 function pulled(): Uint8Array {
@@ -58,6 +62,15 @@ function pulled(): Uint8Array {
 
 port.on('message', (m: ToValidator) => {
   try {
+    if ('close' in m) {
+      closeStore();
+      splitter = null;
+      validator = null;
+      reader = null;
+      file = null;
+      port.postMessage({ closed: true } satisfies FromValidator);
+      return;
+    }
     if ('start' in m) {
       splitter = new LineSplitter(m.start.maxLineBytes);
       validator = new InputValidator(m.start);
