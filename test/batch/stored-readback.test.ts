@@ -65,7 +65,7 @@ async function readAll(rec: FileRecord, o: ReadOptions, during?: (n: number) => 
       throw new Error(`worker failed: ${err.message}`);
     })) {
       lines.push(r.line);
-      ids.push(r.custom_id);
+      ids.push(r.customId);
       await during?.(lines.length);
     }
     return { lines, ids };
