@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { distFile } from '../paths.js';
+import type { FileChunks, StoredChunks } from '../store/chunk-reader.js';
 import type { FromValidator, ToValidator } from './validate-worker.js';
 
 export const VALIDATE_WORKER_FILE = distFile('src/batch/validate-worker.js');
@@ -22,6 +23,35 @@ export function validatesOffThread(): boolean {
 export function postChunk(worker: Worker, chunk: Uint8Array): void {
   const bytes = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength ? chunk : new Uint8Array(chunk);
   worker.postMessage({ chunk: bytes } satisfies ToValidator, [bytes.buffer as ArrayBuffer]);
+}
+
+/** An input file: chunks to read on the loop (tests, benchmarks), or a stored file the worker
+ *  reads itself (FileStore.content()). */
+export type InputChunks = (() => Iterable<Uint8Array>) | FileChunks;
+
+/** The file's chunks read on this thread (the fallbacks). */
+export function readHere(input: InputChunks): Iterable<Uint8Array> {
+  return typeof input === 'function' ? input() : input.read();
+}
+
+/** What the session's first message names as its file: the worker then reads the chunks. */
+export function storedFile(input: InputChunks): StoredChunks | undefined {
+  return typeof input === 'function' ? undefined : input.ref;
+}
+
+/** One step per chunk, each telling the worker of the next: a stored file's chunk is checked here
+ *  (a deleted file or a closed store throws as reading it would) and the worker reads it (`pull`);
+ *  otherwise the chunk is read here and posted. */
+export function* chunkPosts(worker: Worker, input: InputChunks): Generator<void> {
+  if (typeof input === 'function') {
+    for (const chunk of input()) yield postChunk(worker, chunk);
+    return;
+  }
+  for (let i = 0; i < input.ref.chunkCount; i++) {
+    input.check(i);
+    worker.postMessage({ pull: true } satisfies ToValidator);
+    yield;
+  }
 }
 
 /** The worker could not start, died, or reported an error: the caller may redo the work here. */
@@ -97,6 +127,7 @@ export class InputWorkerSession {
   private wake: (() => void) | null = null;
   private readonly onMessage = (m: FromValidator): void => {
     if ('error' in m) this.failed = new WorkerFailure(`${this.label}: ${m.error}`);
+    else if ('fileError' in m) this.failed = new Error(m.fileError); // the file, not the worker: no second try
     else this.handle(m);
     this.signal();
   };
@@ -115,7 +146,7 @@ export class InputWorkerSession {
   constructor(
     private readonly file: string,
     private readonly label: string,
-    private readonly handle: (m: Exclude<FromValidator, { error: string }>) => void,
+    private readonly handle: (m: Exclude<FromValidator, { error: string } | { fileError: string }>) => void,
     private readonly finished: () => boolean,
   ) {
     this.worker = takeWorker(file);
@@ -149,8 +180,17 @@ export class InputWorkerSession {
     if (clean && this.failed === null && !this.exited) {
       this.worker.off('message', this.onMessage).off('error', this.onError).off('exit', this.onExit);
       keepWorker(this.worker, this.file);
-    } else {
-      void this.worker.terminate();
+    } else if (!this.exited) {
+      // The worker may hold the store open (a stored file's session): it closes it before it is
+      // ended (a thread ended with an LMDB env open leaves the env open in the process).
+      const w = this.worker;
+      w.off('message', this.onMessage);
+      const stop = (): void => void w.terminate();
+      w.on('message', (m: FromValidator) => {
+        if ('closed' in m) stop();
+      });
+      setTimeout(stop, 1000).unref();
+      w.postMessage({ close: true } satisfies ToValidator);
     }
   }
 

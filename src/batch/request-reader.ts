@@ -1,10 +1,11 @@
 // Reading a validated input file's requests back (runner.ts: to launch them, and to name the ones
-// that never ran in the error file). The chunks move to the input worker (validate-worker.ts),
-// which splits and parses them and answers each with the requests it completes; this thread reads
-// chunks and posts them, at most IN_FLIGHT ahead of what the caller has taken, so neither the join
-// of a long line nor its JSON.parse runs on the loop (a line may be 8 MiB). Without the compiled
-// worker, or when it fails, the rest is read here in 1 ms slices.
-import { IN_FLIGHT, InputWorkerSession, postChunk, validatesOffThread, VALIDATE_WORKER_FILE, WorkerFailure } from './input-worker.js';
+// that never ran in the error file). The input worker (validate-worker.ts) reads the stored file's
+// chunks from LMDB itself (store/chunk-reader.ts), splits and parses them and answers each with the
+// requests it completes; this thread tells it to read the next chunk, at most IN_FLIGHT ahead of
+// what the caller has taken, so neither a chunk's copy, the join of a long line nor its JSON.parse
+// runs on the loop (a line may be 8 MiB). Chunks given as an iterable (tests) are read here and
+// posted. Without the compiled worker, or when it fails, the rest is read here in 1 ms slices.
+import { chunkPosts, IN_FLIGHT, InputWorkerSession, readHere as readChunksHere, storedFile, validatesOffThread, VALIDATE_WORKER_FILE, WorkerFailure, type InputChunks } from './input-worker.js';
 import { splitLines } from './lines.js';
 import { RequestCollector, type ReadOptions, type ReadRequest } from './read-requests.js';
 import { SLICE_MS, yieldToLoop } from './validate.js';
@@ -12,7 +13,7 @@ import type { ToValidator } from './validate-worker.js';
 
 /** The file's requests in line order; stopping early (leaving the loop) ends the read. */
 export async function* readRequests(
-  readChunks: () => Iterable<Uint8Array>,
+  input: InputChunks,
   o: ReadOptions,
   onWorkerFailure?: (err: Error) => void,
   workerFile = VALIDATE_WORKER_FILE,
@@ -20,7 +21,7 @@ export async function* readRequests(
   let after = 0;
   if (validatesOffThread()) {
     try {
-      for await (const r of readInWorker(workerFile, readChunks(), o)) {
+      for await (const r of readInWorker(workerFile, input, o)) {
         after = r.line;
         yield r;
       }
@@ -30,7 +31,7 @@ export async function* readRequests(
       onWorkerFailure?.(err);
     }
   }
-  yield* readHere(readChunks(), o, after);
+  yield* readHere(readChunksHere(input), o, after);
 }
 
 /** The requests of lines after line `after`, read on this thread. */
@@ -48,7 +49,7 @@ async function* readHere(chunks: Iterable<Uint8Array>, o: ReadOptions, after: nu
   }
 }
 
-async function* readInWorker(file: string, chunks: Iterable<Uint8Array>, o: ReadOptions): AsyncGenerator<ReadRequest> {
+async function* readInWorker(file: string, input: InputChunks, o: ReadOptions): AsyncGenerator<ReadRequest> {
   const received: ReadRequest[][] = [];
   let inFlight = 0;
   let done = false;
@@ -64,20 +65,17 @@ async function* readInWorker(file: string, chunks: Iterable<Uint8Array>, o: Read
     },
     () => done,
   );
-  session.worker.postMessage({ read: o } satisfies ToValidator);
-  const source = chunks[Symbol.iterator]();
+  session.worker.postMessage({ read: o, file: storedFile(input) } satisfies ToValidator);
+  const posts = chunkPosts(session.worker, input);
   let posted = false;
   let clean = false;
   try {
     for (;;) {
       while (!posted && inFlight < IN_FLIGHT) {
-        const next = source.next();
         inFlight++;
-        if (next.done) {
+        if (posts.next().done) {
           posted = true;
           session.worker.postMessage({ end: true } satisfies ToValidator);
-        } else {
-          postChunk(session.worker, next.value);
         }
       }
       // What the worker sent is yielded before its failure is thrown: the caller reads on from there.

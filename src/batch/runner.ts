@@ -234,7 +234,7 @@ export class BatchRunner {
   private async validate(job: Job, b: BatchObject): Promise<BatchObject | null> {
     const input = this.o.files.record(b.input_file_id);
     const outcome = input
-      ? await validateInputOffLoop(() => this.o.files.chunks(input), this.o.limits, {
+      ? await validateInputOffLoop(this.o.files.content(input), this.o.limits, {
           cancelled: () => this.closing,
           onWorkerFailure: (err) => this.log(`batch ${job.id}: ${err.message}; validating on the event loop instead`),
         })
@@ -264,7 +264,7 @@ export class BatchRunner {
   /** A validated input file's requests (request-reader.ts); `bodies: false` for custom ids only. */
   private requestsOf(batchId: string, input: FileRecord, bodies: boolean): AsyncGenerator<ReadRequest> {
     const o = { maxLineBytes: this.o.limits.maxLineBytes, bodies, unparsedLineChars: this.o.limits.unparsedLineChars };
-    return readRequests(() => this.o.files.chunks(input), o, (err) =>
+    return readRequests(this.o.files.content(input), o, (err) =>
       this.log(`batch ${batchId}: ${err.message}; reading its requests on the event loop instead`),
     );
   }

@@ -1,10 +1,12 @@
-// Batch input validation off the event loop: the file's chunks (read here from LMDB, one at a
-// time) go to a worker thread that splits and parses the lines (validate-worker.ts); this thread
-// only reads and posts, at most IN_FLIGHT chunks ahead of the worker, so memory stays bounded and
-// no JSON.parse of a line (up to maxLineBytes, 8 MiB by default) runs on the loop.
+// Batch input validation off the event loop: a worker thread reads the stored file's chunks from
+// LMDB itself, one at a time (store/chunk-reader.ts), and splits and parses the lines
+// (validate-worker.ts); this thread only checks each chunk is still there and tells the worker to
+// read it, at most IN_FLIGHT chunks ahead, so memory stays bounded and neither a chunk's copy nor
+// the JSON.parse of a line (up to maxLineBytes, 8 MiB by default) runs on the loop. Chunks given
+// as an iterable (tests, benchmarks) are read here and posted.
 // Without the compiled worker (running from src/ before a build), or with
 // SVC_BATCH_VALIDATE_INLINE=1 (benchmarks compare both), it validates here in 1 ms slices.
-import { IN_FLIGHT, InputWorkerSession, postChunk, validatesOffThread, VALIDATE_WORKER_FILE, WorkerFailure } from './input-worker.js';
+import { chunkPosts, IN_FLIGHT, InputWorkerSession, readHere, storedFile, validatesOffThread, VALIDATE_WORKER_FILE, WorkerFailure, type InputChunks } from './input-worker.js';
 import { validateInput, yieldToLoop, type ValidationLimits, type ValidationOutcome } from './validate.js';
 import type { ToValidator } from './validate-worker.js';
 
@@ -13,10 +15,9 @@ async function validateHere(chunks: Iterable<Uint8Array>, limits: ValidationLimi
   return cancelled() ? null : outcome;
 }
 
-/** Validates the file whose chunks `readChunks()` yields (called again, for a fresh pass, when the
- *  worker fails: it then validates here); `cancelled` stops early (result: null). A chunk that
- *  owns its whole ArrayBuffer (FileStore.chunks() yields private copies) moves to the worker and
- *  is left detached. */
+/** Validates the input file (read again here, for a fresh pass, when the worker fails); `cancelled`
+ *  stops early (result: null). A stored file (FileStore.content()) is read by the worker; of chunks
+ *  read here, one that owns its whole ArrayBuffer moves to the worker and is left detached. */
 export interface OffLoopOptions {
   cancelled?: () => boolean;
   /** The worker failed (it could not start, or died): told before validating here. */
@@ -25,19 +26,19 @@ export interface OffLoopOptions {
   workerFile?: string;
 }
 
-export async function validateInputOffLoop(readChunks: () => Iterable<Uint8Array>, limits: ValidationLimits, o: OffLoopOptions = {}): Promise<ValidationOutcome | null> {
+export async function validateInputOffLoop(input: InputChunks, limits: ValidationLimits, o: OffLoopOptions = {}): Promise<ValidationOutcome | null> {
   const cancelled = o.cancelled ?? (() => false);
-  if (!validatesOffThread()) return validateHere(readChunks(), limits, cancelled);
+  if (!validatesOffThread()) return validateHere(readHere(input), limits, cancelled);
   try {
-    return await validateInWorker(o.workerFile ?? VALIDATE_WORKER_FILE, readChunks(), limits, cancelled);
+    return await validateInWorker(o.workerFile ?? VALIDATE_WORKER_FILE, input, limits, cancelled);
   } catch (err) {
     if (!(err instanceof WorkerFailure)) throw err; // reading the file failed: no second try
     o.onWorkerFailure?.(err);
-    return validateHere(readChunks(), limits, cancelled);
+    return validateHere(readHere(input), limits, cancelled);
   }
 }
 
-async function validateInWorker(file: string, chunks: Iterable<Uint8Array>, limits: ValidationLimits, cancelled: () => boolean): Promise<ValidationOutcome | null> {
+async function validateInWorker(file: string, input: InputChunks, limits: ValidationLimits, cancelled: () => boolean): Promise<ValidationOutcome | null> {
   let inFlight = 0;
   let outcome: ValidationOutcome | null = null;
   const session = new InputWorkerSession(
@@ -50,14 +51,16 @@ async function validateInWorker(file: string, chunks: Iterable<Uint8Array>, limi
     },
     () => outcome !== null,
   );
-  session.worker.postMessage({ start: { maxRequests: limits.maxRequests, maxLineBytes: limits.maxLineBytes, maxListedErrors: limits.maxListedErrors } } satisfies ToValidator);
+  const start = { maxRequests: limits.maxRequests, maxLineBytes: limits.maxLineBytes, maxListedErrors: limits.maxListedErrors };
+  session.worker.postMessage({ start, file: storedFile(input) } satisfies ToValidator);
   let clean = false;
   try {
-    for (const chunk of chunks) {
+    const posts = chunkPosts(session.worker, input);
+    for (;;) {
       if (cancelled()) return null;
       await session.waitFor(() => inFlight < IN_FLIGHT);
+      if (posts.next().done) break;
       inFlight++;
-      postChunk(session.worker, chunk);
     }
     session.worker.postMessage({ end: true } satisfies ToValidator);
     await session.waitFor(() => outcome !== null);

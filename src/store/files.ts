@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { apiError } from '../errors.js';
 import { isStorableId, sortableId } from './ids.js';
 import { decodeFileRecord, FILE_SCHEMA_VERSION, type FileRecord } from './records.js';
+import { lmdbPath, missingChunkMessage, type FileChunks } from './chunk-reader.js';
 import type { Store } from './store.js';
 
 export const FILE_ID_PREFIX = 'file_';
@@ -349,9 +350,20 @@ export class FileStore {
   *chunks(rec: FileRecord): Generator<Buffer> {
     for (let i = 0; i < rec.chunkCount; i++) {
       const chunk = this.store.chunks.getBinary([rec.id, i]);
-      if (!chunk) throw new Error(`file ${rec.id}: chunk ${i} of ${rec.chunkCount} missing`);
+      if (!chunk) throw new Error(missingChunkMessage(rec.id, i, rec.chunkCount));
       yield chunk;
     }
+  }
+
+  /** The file's content for a reader that may read it on another thread (store/chunk-reader.ts). */
+  content(rec: FileRecord): FileChunks {
+    return {
+      ref: { path: lmdbPath(this.store.dataDir), id: rec.id, chunkCount: rec.chunkCount },
+      read: () => this.chunks(rec),
+      check: (i) => {
+        if (!this.store.chunks.doesExist([rec.id, i])) throw new Error(missingChunkMessage(rec.id, i, rec.chunkCount));
+      },
+    };
   }
 
   async remove(id: string): Promise<boolean> {

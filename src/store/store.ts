@@ -3,8 +3,8 @@
 // and the batch counters; output files and the terminal status) is written in one transaction
 // on the root env.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { lmdbPath } from './chunk-reader.js';
 import { lockDataDir, type DataDirLock } from './lock.js';
 
 export interface Store {
@@ -27,7 +27,7 @@ export function openStore(dataDir: string): Store {
   const lock: DataDirLock = lockDataDir(dataDir);
   let root: RootDatabase;
   try {
-    root = open({ path: join(dataDir, 'svc.lmdb'), maxDbs: 8, compression: false });
+    root = open({ path: lmdbPath(dataDir), maxDbs: 8, compression: false });
   } catch (err) {
     lock.release();
     throw err;
