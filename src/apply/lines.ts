@@ -118,8 +118,11 @@ export function isWeak(norm: string): boolean {
   if (norm.length <= 3) return true;
   if (PUNCT_ONLY.test(norm)) return true;
   if (WEAK_WORDS.has(norm)) return true;
-  return CLOSING_TAG_LINE.test(norm);
+  return CLOSING_TAG_LINE.test(norm) || TEMPLATE_BLOCK_CLOSER.test(norm);
 }
+
+/** A template block's closer: Handlebars / Mustache `{{/if}}` — as common as `</div>`. (Svelte's `{/if}` stays strong: made weak, it moved two Svelte cases, one each way.) */
+const TEMPLATE_BLOCK_CLOSER = /^\{\{\/[\w-]+\}\}$/;
 
 /** Rows [a, b) of `l` as Lines of their own (a hunk cut out of a segment). */
 export function sliceLines(l: Lines, a: number, b: number): Lines {

@@ -10,6 +10,13 @@ const COMMENT_FORMS: RegExp[] = [
   /^\{\s*\/\*+(.*?)\*+\/\s*\}$/, // JSX {/* ... */}
   /^\/\*+(.*?)\*+\/$/, // C block
   /^<!--+(.*?)-+->$/, // HTML / XML / Markdown
+  /^<%--(.*?)--%>$/, // JSP, ASP.NET
+  /^<%#(.*?)-?%>$/, // ERB
+  /^\{\{!--(.*?)--\}\}$/, // Handlebars block
+  /^\{\{--(.*?)--\}\}$/, // Blade
+  /^\{\{!(.*?)\}\}$/, // Handlebars, Mustache
+  /^\{#(.*?)#\}$/, // Jinja, Django, Twig, Nunjucks
+  /^@\*(.*?)\*@$/, // Razor
   /^\(\*+(.*?)\*+\)$/, // OCaml, Pascal
   /^\{-+(.*?)-+\}$/, // Haskell block
   /^--\[\[(.*?)\]\]$/, // Lua block
