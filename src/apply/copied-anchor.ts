@@ -4,7 +4,7 @@
 // between them as removed. When the original's head over the line is still in the output, the old
 // block was not rewritten: the update's line is a copy in new code, not the original one.
 import { bracketDelta, openedAt, startsWithCloser } from './brackets.js';
-import { solidRow, type Lines } from './lines.js';
+import { perText, solidRow, type Lines } from './lines.js';
 import { ownerRow } from './line-identity.js';
 
 /** The head of the brace block row x sits in (or, for a closer, closes); an Allman `{` gives the row above it. -1: none. */
@@ -87,17 +87,8 @@ function squeeze(t: string): string {
   return t.replace(/\s+/g, '');
 }
 
-/** Each row of a split squeezed, once per text (splits of one text share their rows, lines.ts): every block head of the update scans the whole original. */
-const squeezedSplits = new WeakMap<readonly string[], readonly string[]>();
-
-function squeezedRows(l: Lines): readonly string[] {
-  let rows = squeezedSplits.get(l.norm);
-  if (!rows) {
-    rows = l.norm.map(squeeze);
-    squeezedSplits.set(l.norm, rows);
-  }
-  return rows;
-}
+/** Each row of a split squeezed, once per text: every block head of the update scans the whole original. */
+const squeezedRows = perText((l: Lines): readonly string[] => l.norm.map(squeeze));
 
 /**
  * Block h holds, on x's side dir (before or after x, at its own level), a line the original lacks

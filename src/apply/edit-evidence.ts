@@ -10,29 +10,27 @@
 //   token of j kept, in order) is j's edit.
 import { common, ends } from './licence-rules.js';
 import { lineIdentity, ownerRow } from './line-identity.js';
-import { assignmentKey, firstToken, tokens, type Lines } from './lines.js';
+import { assignmentKey, firstToken, perText, tokens, type Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
 
 /** Original rows compared per update line (a bound: the check stays linear in the file). */
 const MAX_RIVALS = 400;
 
-/** Keyed by the rows, which splits of one text share (lines.ts). */
-const byFirstToken = new WeakMap<readonly string[], Map<string, number[]>>();
+/** The original's solid rows by their first token, once per text. */
+const byFirstToken = perText((orig: Lines) => {
+  const index = new Map<string, number[]>();
+  for (let y = 0; y < orig.text.length; y++) {
+    if (orig.blank[y]) continue;
+    const f = firstToken(orig.norm[y]!);
+    const list = index.get(f);
+    if (list) list.push(y);
+    else index.set(f, [y]);
+  }
+  return index;
+});
 
 function rowsStartingWith(orig: Lines, t: string): number[] {
-  let index = byFirstToken.get(orig.norm);
-  if (!index) {
-    index = new Map();
-    for (let y = 0; y < orig.text.length; y++) {
-      if (orig.blank[y]) continue;
-      const f = firstToken(orig.norm[y]!);
-      const list = index.get(f);
-      if (list) list.push(y);
-      else index.set(f, [y]);
-    }
-    byFirstToken.set(orig.norm, index);
-  }
-  return index.get(t) ?? [];
+  return byFirstToken(orig).get(t) ?? [];
 }
 
 /**

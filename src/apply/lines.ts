@@ -124,6 +124,21 @@ export function isWeak(norm: string): boolean {
 /** A template block's closer: Handlebars / Mustache `{{/if}}` — as common as `</div>`. (Svelte's `{/if}` stays strong: made weak, it moved two Svelte cases, one each way.) */
 const TEMPLATE_BLOCK_CLOSER = /^\{\{\/[\w-]+\}\}$/;
 
+/**
+ * `compute` made once per text: a merge asks about one original in many passes, each with its own
+ * `Lines` object, but the splits of one text share their rows (splitLines), so the result is kept
+ * by the rows. `compute` reads only the split's arrays.
+ */
+export function perText<T>(compute: (l: Lines) => T): (l: Lines) => T {
+  const results = new WeakMap<readonly string[], T>();
+  return (l) => {
+    if (results.has(l.norm)) return results.get(l.norm)!;
+    const result = compute(l);
+    results.set(l.norm, result);
+    return result;
+  };
+}
+
 /** Rows [a, b) of `l` as Lines of their own (a hunk cut out of a segment). */
 export function sliceLines(l: Lines, a: number, b: number): Lines {
   return { ...l, text: l.text.slice(a, b), eol: l.eol.slice(a, b), norm: l.norm.slice(a, b), indent: l.indent.slice(a, b), blank: l.blank.slice(a, b), weak: l.weak.slice(a, b) };

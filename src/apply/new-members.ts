@@ -14,29 +14,22 @@ import { bracketDelta, closesAt } from './brackets.js';
 import { keyedBlockHeadName, keyedBlockName } from './keyed-block-head.js';
 import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
-import { renamedInPlace, solidRow, type Lines } from './lines.js';
+import { perText, renamedInPlace, solidRow, type Lines } from './lines.js';
 import { rowsOf, type Chain } from './merge-context.js';
 import { blockEnd } from './removals.js';
 import { renamedWithUses } from './rename-evidence.js';
 import { soleMemberRewritten } from './sole-member.js';
 
-/** Keyed by the rows, which splits of one text share (lines.ts). */
-const identities = new WeakMap<readonly string[], Set<string>>();
-
 /** What the original's lines name (line-identity.ts), computed once per original. */
-function namedIn(o: Lines): Set<string> {
-  let set = identities.get(o.norm);
-  if (!set) {
-    set = new Set<string>();
-    for (let j = 0; j < o.text.length; j++) {
-      if (o.blank[j]) continue;
-      const id = definitionName(o.norm[j]!) ?? keyedBlockName(o.norm[j]!);
-      if (id !== null) set.add(id);
-    }
-    identities.set(o.norm, set);
+const namedIn = perText((o: Lines) => {
+  const set = new Set<string>();
+  for (let j = 0; j < o.text.length; j++) {
+    if (o.blank[j]) continue;
+    const id = definitionName(o.norm[j]!) ?? keyedBlockName(o.norm[j]!);
+    if (id !== null) set.add(id);
   }
   return set;
-}
+});
 
 /** The name a line heads (line-identity.ts), the definition it heads with its parameters going on below, or a keyed block's head. */
 function definitionName(norm: string): string | null {

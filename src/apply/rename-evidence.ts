@@ -8,7 +8,7 @@
 //   substance that no other original line holds, stayed (`colour: "dark red",` → `color: "dark red",`).
 //   A value such as `true` or `0` says nothing: a new setting next to an old one shares it easily.
 import { ownerRow, sameOwner } from './line-identity.js';
-import { assignmentKey, sharedEnds, soleTokenChange, tokens, type Lines } from './lines.js';
+import { assignmentKey, perText, sharedEnds, soleTokenChange, tokens, type Lines } from './lines.js';
 import { removalEnd } from './removals.js';
 
 /** Parts of a name: camelCase humps and snake/kebab words, lower-cased (`getQty` → get, qty). */
@@ -99,24 +99,18 @@ function partsKey(norm: string): string[] {
   return tokens(norm).flatMap(nameParts);
 }
 
-/** Per original text (its rows, which splits of one text share: lines.ts): parts key → rows (see `partsKey`). */
-const partRows = new WeakMap<readonly string[], Map<string, number[]>>();
-
-function rowsByParts(orig: Lines): Map<string, number[]> {
-  let m = partRows.get(orig.norm);
-  if (!m) {
-    m = new Map();
-    for (let y = 0; y < orig.text.length; y++) {
-      if (orig.blank[y]) continue;
-      const k = partsKey(orig.norm[y]!).join(' ');
-      const list = m.get(k);
-      if (list) list.push(y);
-      else m.set(k, [y]);
-    }
-    partRows.set(orig.norm, m);
+/** Per original text: parts key → rows (see `partsKey`). */
+const rowsByParts = perText((orig: Lines) => {
+  const m = new Map<string, number[]>();
+  for (let y = 0; y < orig.text.length; y++) {
+    if (orig.blank[y]) continue;
+    const k = partsKey(orig.norm[y]!).join(' ');
+    const list = m.get(k);
+    if (list) list.push(y);
+    else m.set(k, [y]);
   }
   return m;
-}
+});
 
 /** The nearest non-blank, non-closer line from x in direction dir, as a parts key; undefined past the edge. */
 function neighbourParts(l: Lines, x: number, dir: 1 | -1, rename?: PartRename): string | undefined {

@@ -6,7 +6,7 @@
 // (a caller, an export list entry), or the instruction names both names. Only one original line at or after the hunk's floor may read
 // as the renamed head.
 import { escapeRe } from './escape-regexp.js';
-import { tokens, type Lines } from './lines.js';
+import { perText, tokens, type Lines } from './lines.js';
 import type { MergeContext } from './merge-context.js';
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -25,19 +25,12 @@ function renamedToken(a: string, b: string): [string, string] | null {
   return pair;
 }
 
-/** Keyed by the rows, which splits of one text share (lines.ts). */
-const wordCache = new WeakMap<readonly string[], Set<string>>();
-
 /** Every identifier token of the lines. */
-function words(l: Lines): Set<string> {
-  let w = wordCache.get(l.norm);
-  if (!w) {
-    w = new Set();
-    for (let y = 0; y < l.text.length; y++) if (!l.blank[y]) for (const t of tokens(l.norm[y]!)) if (IDENT.test(t)) w.add(t);
-    wordCache.set(l.norm, w);
-  }
+const words = perText((l: Lines) => {
+  const w = new Set<string>();
+  for (let y = 0; y < l.text.length; y++) if (!l.blank[y]) for (const t of tokens(l.norm[y]!)) if (IDENT.test(t)) w.add(t);
   return w;
-}
+});
 
 /**
  * The original row in [lo, hi) that segment line f renames (see above); -1 when there is
