@@ -32,7 +32,8 @@ const RENAMED = new RegExp(`(?<![\\w$])(${NAMES})\\s+(?:was|were|is|are|has\\s+b
 /** A further pair after a rename, without the verb: "rename dst to out and sx/sy to scale_x/scale_y". */
 const FURTHER = new RegExp(`^\\s*\\(?\\s*(?:,\\s*and|,|and)\\s+(?:the\\s+)?(?:${KIND}\\s+)?(${NAMES})(?:\\s+${KIND})?\\s+(?:to|into|as)\\s+`, 'i');
 const FIRST_NAME = new RegExp(`^${NAME}`);
-const NEXT_NAME = new RegExp(`^${SEPARATOR}${NAME}`);
+const NEXT_NAME = new RegExp(`^${SEPARATOR}(${NAME})`);
+const SEPARATOR_RE = new RegExp(SEPARATOR);
 
 export interface RenamePair {
   from: string;
@@ -41,7 +42,7 @@ export interface RenamePair {
 
 /** A listed name without quotes, backticks or call parentheses. */
 function bareName(text: string): string {
-  return text.trim().replace(/^[`"']|[`"']$/g, '').replace(/\(\)$/, '').replace(/^[`"']|[`"']$/g, '');
+  return text.trim().replace(/^[`"']|[`"']$/g, '').replace(/\(\)$/, '');
 }
 
 /**
@@ -57,7 +58,7 @@ function newNames(text: string, count: number): { names: string[]; length: numbe
   while (names.length < count) {
     const next = NEXT_NAME.exec(text.slice(length));
     if (!next) return null;
-    names.push(bareName(next[0].replace(new RegExp(`^${SEPARATOR}`), '')));
+    names.push(bareName(next[1]!));
     length += next[0].length;
   }
   return { names, length };
@@ -69,7 +70,7 @@ export function instructedRenames(instruction: string | null): RenamePair[] {
   const out: RenamePair[] = [];
   /** The pairs of one rename whose old side is `fromText` and whose new side starts `rest`; the text after it. */
   const read = (fromText: string, rest: string): string | null => {
-    const from = fromText.split(new RegExp(SEPARATOR)).map(bareName);
+    const from = fromText.split(SEPARATOR_RE).map(bareName);
     const to = newNames(rest, from.length);
     if (!to) return null;
     from.forEach((f, i) => {
