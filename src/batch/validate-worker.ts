@@ -55,6 +55,15 @@ function closeStore(): void {
   void s?.close().catch(() => undefined);
 }
 
+/** The session is over (its end, or left early): nothing of it is kept, its store handle closed. */
+function endSession(): void {
+  splitter = null;
+  validator = null;
+  reader = null;
+  file = null;
+  closeStore();
+}
+
 function pulled(): Uint8Array {
   if (!file) throw new Error('pull without a stored file');
   return store!.chunk(file, nextChunk++);
@@ -63,11 +72,7 @@ function pulled(): Uint8Array {
 port.on('message', (m: ToValidator) => {
   try {
     if ('close' in m) {
-      closeStore();
-      splitter = null;
-      validator = null;
-      reader = null;
-      file = null;
+      endSession();
       port.postMessage({ closed: true } satisfies FromValidator);
       return;
     }
@@ -94,13 +99,7 @@ port.on('message', (m: ToValidator) => {
         // Large lines' bytes move to the loop (no clone of a multi-MiB body there).
         port.postMessage({ requests, done: 'end' in m } satisfies FromValidator, bodyTransfers(requests));
       }
-      if ('end' in m) {
-        splitter = null;
-        validator = null;
-        reader = null;
-        file = null;
-        closeStore();
-      }
+      if ('end' in m) endSession();
     }
   } catch (e) {
     closeStore();

@@ -19,6 +19,11 @@ export function lmdbPath(dataDir: string): string {
   return join(dataDir, 'svc.lmdb');
 }
 
+/** The environment's options: every handle on it, the loop's and a worker's, opens it alike. */
+export const LMDB_OPTIONS = { maxDbs: 8, compression: false } as const;
+/** The database of content chunks, keyed by [file id, chunk index]. */
+export const CHUNKS_DB = { name: 'file_chunks', encoding: 'binary' } as const;
+
 /** Text of the error a missing chunk gives (the file was deleted while read), on any thread. */
 export function missingChunkMessage(id: string, index: number, count: number): string {
   return `file ${id}: chunk ${index} of ${count} missing`;
@@ -41,8 +46,8 @@ export class ChunkReader {
   private readonly chunks: Database<Buffer, [string, number]>;
 
   constructor(readonly path: string) {
-    this.root = open({ path, maxDbs: 8, compression: false, readOnly: true });
-    this.chunks = this.root.openDB<Buffer, [string, number]>({ name: 'file_chunks', encoding: 'binary' });
+    this.root = open({ path, ...LMDB_OPTIONS, readOnly: true });
+    this.chunks = this.root.openDB<Buffer, [string, number]>(CHUNKS_DB);
   }
 
   /** Chunk `index` of the file: a private copy (owns its ArrayBuffer, so it can be transferred). */

@@ -4,7 +4,7 @@
 // on the root env.
 import { mkdirSync } from 'node:fs';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { lmdbPath } from './chunk-reader.js';
+import { CHUNKS_DB, LMDB_OPTIONS, lmdbPath } from './chunk-reader.js';
 import { lockDataDir, type DataDirLock } from './lock.js';
 
 export interface Store {
@@ -27,13 +27,13 @@ export function openStore(dataDir: string): Store {
   const lock: DataDirLock = lockDataDir(dataDir);
   let root: RootDatabase;
   try {
-    root = open({ path: lmdbPath(dataDir), maxDbs: 8, compression: false });
+    root = open({ path: lmdbPath(dataDir), ...LMDB_OPTIONS });
   } catch (err) {
     lock.release();
     throw err;
   }
   const files = root.openDB<unknown, string>({ name: 'files', encoding: 'msgpack' });
-  const chunks = root.openDB<Buffer, [string, number]>({ name: 'file_chunks', encoding: 'binary' });
+  const chunks = root.openDB<Buffer, [string, number]>(CHUNKS_DB);
   const batches = root.openDB<unknown, string>({ name: 'batches', encoding: 'msgpack' });
   const results = root.openDB<unknown, [string, number]>({ name: 'batch_results', encoding: 'msgpack' });
   let closing: Promise<void> | null = null;
