@@ -7,6 +7,7 @@
 // than asked for, the other words of the description narrow them: those before W ("the legacy CSV
 // export command" → `cmd_legacy_export`, not `cmd_export`; "legacy" counts here, it can be part of
 // a name) and the owner after the kind word ("the update endpoint for reviews" → `updateReview`).
+import { lispDefinitionName } from './block-names.js';
 import type { Lines } from './lines.js';
 
 const DESCRIBED =
@@ -15,8 +16,6 @@ const COUNTS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five
 /** Words that describe rather than name (`the unused helper functions`). */
 const NOT_NAMES = new Set(['the', 'old', 'unused', 'legacy', 'deprecated', 'obsolete', 'debug', 'temporary', 'extra', 'duplicate', 'dead', 'other', 'all', 'these', 'those', 'private', 'public', 'helper', 'test', 'admin', 'async', 'static', 'new', 'two', 'both']);
 const HEAD_NAME = /([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(/g;
-/** A Lisp definition's name (`(defn debug-dump [req]`): kebab-case, no `(` after it. */
-const LISP_HEAD_NAME = /^\((?:defn-?|defmacro|defun|define)\s+\(?([A-Za-z_][\w-]*[\w?!])/g;
 
 /**
  * The non-blank lines around the definition at rows [h, end) (above its leading comments and
@@ -72,8 +71,9 @@ export function describedTargets(o: Lines, phrases: string[], defines: (text: st
       const found = new Map<string, boolean>();
       for (let j = 0; j < o.text.length; j++) {
         if (o.blank[j]) continue;
-        for (const h of [...o.norm[j]!.matchAll(LISP_HEAD_NAME), ...o.norm[j]!.matchAll(HEAD_NAME)]) {
-          const name = h[1]!;
+        // A Lisp definition names itself without a `(` after the name (`(defn fetch-user [id]`).
+        const lisp = lispDefinitionName(o.norm[j]!);
+        for (const name of lisp !== null ? [lisp] : [...o.norm[j]!.matchAll(HEAD_NAME)].map((h) => h[1]!)) {
           const end = blockEnd(o, j);
           if (!words(name).includes(w) || !defines(o.text[j]!, name) || end <= j + 1) continue;
           found.set(name, (found.get(name) ?? false) || shownAround(o, j, end, shownPairs));

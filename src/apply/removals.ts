@@ -3,6 +3,7 @@
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
 import { splitLines, type Lines } from './lines.js';
 import { escapeRe } from './escape-regexp.js';
+import { lispDefinitionName } from './block-names.js';
 import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
 import { attachedHeads } from './attached-removals.js';
 import { isMarkerLine } from './markers.js';
@@ -231,8 +232,8 @@ export function definesName(text: string, name: string): boolean {
   // A block labelled by a string (`Section("Privacy") {`, `<fieldset id="billing">`).
   if (implOf(t, name) || headingNames(null, t, name) || labelledBlock(t, name)) return true;
   // An HCL block labelled `name` (`resource "aws_s3_bucket" "reports" {`).
-  // A Lisp form defining the name (`(defn debug-dump [req]`, `(defun parse-row (line)`).
-  if (new RegExp(`${LISP_DEF.source}${escapeRe(name)}(?![\\w$-])`).test(t)) return true;
+  // A Lisp form defining the name (`(defn fetch-user [id]`, `(defun parse-row (line)`).
+  if (lispDefinitionName(t) === name) return true;
   if (new RegExp(`^(?:resource|data|module|output|variable|provider)\\s+(?:"[^"]*"\\s+)*"${escapeRe(name)}"\\s*\\{`).test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
   // A definition qualified by its owner (`void Scene::debugDump() const {`); not `obj.name(` calls,
@@ -240,9 +241,6 @@ export function definesName(text: string, name: string): boolean {
   if (/^(?:return|await|yield|throw|new)\s/.test(t)) return false;
   return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:(?!:)|=|\\{)`).test(t);
 }
-
-/** The head of a Lisp definition form, up to its name. */
-export const LISP_DEF = /^\((?:defn-?|defmacro|defmulti|defmethod|defun|defvar|defparameter|define|def)\s+\(?/;
 
 const GO_RECEIVER_NAME = /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)$/;
 
