@@ -8,6 +8,8 @@
 // - A definition form names a block: a removal described in words ("the debug dump endpoint") finds
 //   `(defn debug-dump …)`, and a new `(defun a-setup …)` is no edit of `(defun b-setup …)`
 //   (removals.ts, described-targets.ts, block-names.ts).
+// And in any language: a block's last `return` rewritten after a marker replaces the old one, which
+// the marker would keep right above it, unreachable (terminal-edit.ts).
 import { describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
@@ -101,5 +103,37 @@ describe('Lisp-family files (lookx)', () => {
     const code = lines(['function total(items) {', '  let sum = 0;', '  for (const i of items) sum += i.price;', '  return sum;', '}', '', 'module.exports = { total };']);
     const update = lines(['function total(items) {', '  // ... existing code ...', '}', '', 'function count(items) {', '  return items.length;', '}', '', '// ... rest of file ...']);
     exactIn('fast', code, update, code.replace('}\n\nmodule', '}\n\nfunction count(items) {\n  return items.length;\n}\n\nmodule'), null);
+  });
+});
+
+describe('a block\'s last return rewritten after a marker (lookx)', () => {
+  const go = [
+    'func WriteLines(dst io.Writer, rows []Row) error {',
+    '\tbw := bufio.NewWriter(dst)',
+    '\tfor _, r := range rows {',
+    '\t\tif _, err := fmt.Fprintln(bw, r.Name); err != nil {',
+    '\t\t\treturn err',
+    '\t\t}',
+    '\t}',
+    '\treturn nil',
+    '}',
+  ];
+
+  it('Go: `return nil` → `return bw.Flush()` after a marker for the loop, the old return not kept above', () => {
+    const code = lines(go);
+    const update = lines(['func WriteLines(dst io.Writer, rows []Row) error {', '\t// ... loop unchanged ...', '\treturn bw.Flush()', '}']);
+    for (const mode of ['fast', 'large'] as const) exactIn(mode, code, update, code.replace('\treturn nil\n', '\treturn bw.Flush()\n'), null);
+  });
+
+  it('Python: a method\'s last return rewritten after a marker, the block ended by a dedent', () => {
+    const code = lines(['class Basket:', '    def total(self, skus):', '        if not skus:', '            return 0.0', '        subtotal = sum(self.price(s) for s in skus)', '        return subtotal', '', '    def clear(self):', '        self.items.clear()']);
+    const update = lines(['    def total(self, skus):', '        # ... existing checks ...', '        return round(subtotal * 1.2, 2)', '', '    def clear(self):']);
+    exactIn('fast', code, update, code.replace('        return subtotal\n', '        return round(subtotal * 1.2, 2)\n'), null);
+  });
+
+  it('control: a return added after a last line that is no return keeps that line', () => {
+    const code = lines(['class Basket:', '    def clear(self):', '        removed = list(self.items)', '        self.items.clear()', '', '    def size(self):', '        return len(self.items)']);
+    const update = lines(['    def clear(self):', '        # ... existing code ...', '        return len(removed)', '', '    def size(self):']);
+    exactIn('fast', code, update, code.replace('        self.items.clear()\n', '        self.items.clear()\n        return len(removed)\n'), null);
   });
 });
