@@ -25,6 +25,10 @@ export function terminalReplaced(orig: Lines, j: number, out: Lines, k: number):
   const q = solidRow(orig, j, 1);
   const c = solidRow(out, k, 1);
   if (q < 0 || c < 0 || orig.indent[q]! >= orig.indent[j]! || out.norm[c] !== orig.norm[q] || out.indent[c] !== orig.indent[q]) return false;
+  // One block: k stands under j's own head (a new function copying j's body lines has another head).
+  const hj = headAbove(orig, j);
+  const hk = headAbove(out, k);
+  if (hj < 0 || hk < 0 || orig.norm[hj] !== out.norm[hk]) return false;
   // A line the original has elsewhere is that line, placed here, not j's edit.
   return !orig.norm.includes(out.norm[k]!);
 }
@@ -68,6 +72,12 @@ export function withoutReplacedTerminals(code: string, update: string, content: 
   let text = '';
   for (let k = 0; k < out.text.length; k++) if (!drop.has(k)) text += out.text[k]! + out.eol[k]!;
   return text;
+}
+
+/** The nearest solid row above x at a lesser indentation (the head of x's block), or -1. */
+function headAbove(l: Lines, x: number): number {
+  for (let y = solidRow(l, x, -1); y >= 0; y = solidRow(l, y, -1)) if (l.indent[y]! < l.indent[x]!) return y;
+  return -1;
 }
 
 const TERMINAL_ANYWHERE = /^\s*(?:return|throw|raise)\b/m;
