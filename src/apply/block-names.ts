@@ -44,8 +44,18 @@ export function clauseIdentity(norm: string): string | null {
   return m ? `clause ${m[1]}(${m[2]!.replace(/\s+/g, '')}` : null;
 }
 
+/** A Lisp definition form, up to the name it defines (`(defn fetch-user [id]`, `(defun my/setup ()`, `(define (parse-row line)`). */
+const LISP_DEFINITION = /^\((?:defn-?|defmacro|defmulti|defmethod|defun|defvar|defparameter|defcustom|defconst|define|def)\s+\(?([^\s()[\]{}"';]+)/;
+
+/** The name a Lisp definition form defines, or null. */
+export function lispDefinitionName(norm: string): string | null {
+  return LISP_DEFINITION.exec(norm)?.[1] ?? null;
+}
+
 /** The extra name a normalised line heads, or null. */
 export function extraIdentity(norm: string): string | null {
+  const lisp = lispDefinitionName(norm);
+  if (lisp !== null) return `def ${lisp}`;
   let m = SHELL_FUNCTION.exec(norm);
   if (m) return `def ${m[1] ?? m[2]}`;
   if ((m = SCHEMA_BLOCK.exec(norm))) return `def ${m[2]}`;

@@ -7,6 +7,7 @@
 // than asked for, the other words of the description narrow them: those before W ("the legacy CSV
 // export command" → `cmd_legacy_export`, not `cmd_export`; "legacy" counts here, it can be part of
 // a name) and the owner after the kind word ("the update endpoint for reviews" → `updateReview`).
+import { lispDefinitionName } from './block-names.js';
 import type { Lines } from './lines.js';
 
 const DESCRIBED =
@@ -70,8 +71,9 @@ export function describedTargets(o: Lines, phrases: string[], defines: (text: st
       const found = new Map<string, boolean>();
       for (let j = 0; j < o.text.length; j++) {
         if (o.blank[j]) continue;
-        for (const h of o.norm[j]!.matchAll(HEAD_NAME)) {
-          const name = h[1]!;
+        // A Lisp definition names itself without a `(` after the name (`(defn fetch-user [id]`).
+        const lisp = lispDefinitionName(o.norm[j]!);
+        for (const name of lisp !== null ? [lisp] : [...o.norm[j]!.matchAll(HEAD_NAME)].map((h) => h[1]!)) {
           const end = blockEnd(o, j);
           if (!words(name).includes(w) || !defines(o.text[j]!, name) || end <= j + 1) continue;
           found.set(name, (found.get(name) ?? false) || shownAround(o, j, end, shownPairs));

@@ -24,6 +24,12 @@ function stacksCloser(orig: Lines, norm: string, indent: number): boolean {
   return false;
 }
 
+/** No line of the file holds closing brackets alone: each block closes at the end of a code line. */
+function closesOnCodeLines(orig: Lines): boolean {
+  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && /[)}\]]/.test(orig.norm[j]!) && CLOSER_ONLY.test(orig.norm[j]!)) return false;
+  return true;
+}
+
 /** The update without closing lines that repeat the one before them and close nothing of its own (unchanged when none). */
 export function withoutExtraClosers(update: string, code: string): string {
   const u = splitLines(update);
@@ -45,6 +51,12 @@ export function withoutExtraClosers(update: string, code: string): string {
     });
     if (!unmatched || !/[)}\]]/.test(u.norm[x]!) || !CLOSER_ONLY.test(u.norm[x]!)) continue;
     const w = solidRow(u, x, -1);
+    // Right after a marker, in a file that closes every block at the end of a code line (Lisp, EDN):
+    // the line stands for the closers of the body the marker elides, which the original keeps.
+    if (w >= 0 && isMarker[w] && closesOnCodeLines(orig)) {
+      drop.add(x);
+      continue;
+    }
     if (w < 0 || drop.has(w) || u.norm[w] !== u.norm[x] || u.indent[w] !== u.indent[x]) continue;
     if (!stacksCloser(orig, u.norm[x]!, u.indent[x]!)) drop.add(x);
   }

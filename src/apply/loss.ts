@@ -51,6 +51,7 @@ import { deadImportRows } from './dead-imports.js';
 import { leavesNameDangling, usedDefinitionRows } from './dangling-name.js';
 import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
 import { copiedUnderNewHead } from './copied-anchor.js';
+import { terminalReplaced } from './terminal-edit.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -123,6 +124,14 @@ function fromInline(view: UpdateView, norm: string): boolean {
 /** The update lines showing text `k`, as [segment lines, row] (key-path.ts). */
 function shownAt(view: UpdateView, k: string): Array<[Lines, number]> {
   return (view.where.get(k) ?? []).map(([s, i]) => [view.segments[s]!.lines, i]);
+}
+
+/** The update shows `norm` right under a marker or right under the line `prev` (terminal-edit.ts). */
+function shownUnder(view: UpdateView, norm: string, prev: string | null): boolean {
+  return (view.where.get(key(norm)) ?? []).some(([s, i]) => {
+    const w = solidRow(view.segments[s]!.lines, i, -1);
+    return w < 0 ? view.segments[s]!.markerBefore : view.segments[s]!.lines.norm[w] === prev;
+  });
 }
 
 /** Some segment shows `norm` as the rewrite of original row j, the one member of its block (sole-member.ts). */
@@ -907,7 +916,8 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         const k = inserted[x]!;
         // The instruction's rename of j (`writeJSON(w, …)` → `respondJSON(w, …)`) is j's edit.
         // So is the one member of a block the update shows whole, under a new name (sole-member.ts).
-        if (view.renamed.get(j) === out.norm[k] || soleMemberShown(view, orig, j, out.norm[k]!)) {
+        // A block's last `return` rewritten, the new one alone in its place right before the block's end (terminal-edit.ts).
+        if (view.renamed.get(j) === out.norm[k] || soleMemberShown(view, orig, j, out.norm[k]!) || (missing.length === 1 && inserted.length === 1 && terminalReplaced(orig, j, out, k) && shownUnder(view, out.norm[k]!, out.norm[solidRow(out, k, -1)] ?? null))) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;

@@ -33,6 +33,7 @@ import { keptAlignment } from './kept-alignment.js';
 import { commentsBesideEdits, leftOutComments, withCommentsBeside, withCommentsKept } from './left-out-comments.js';
 import { withEditedDefinitionDocs } from './edited-definition-docs.js';
 import { keptBesideEdit } from './kept-beside-edit.js';
+import { withoutReplacedTerminals } from './terminal-edit.js';
 import { removalUndone } from './undone-removal.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
@@ -153,13 +154,20 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportUndoneRemoval(sent, reportKeptBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, mergeOnce(sent, mode)))))));
+  const result = reportUndoneRemoval(sent, reportKeptBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode))))))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
   if (reread) return reread;
   const note = `the merged file does not parse at line${broken.length > 1 ? 's' : ''} ${broken.join(', ')} where the original did: review it`;
   return { ...result, confidence: Math.min(result.confidence, BROKEN_SYNTAX_CONFIDENCE), ambiguities: [...result.ambiguities, note], report: { ...result.report, syntaxErrors: broken } };
+}
+
+/** A block's last `return` the update rewrote after a marker: the old one is not kept above the new one (terminal-edit.ts). */
+function withTerminalEdits(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const content = withoutReplacedTerminals(sent.code, sent.update, r.content);
+  return content === r.content ? r : { ...r, content };
 }
 
 /**

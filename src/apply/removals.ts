@@ -3,6 +3,7 @@
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
 import { splitLines, type Lines } from './lines.js';
 import { escapeRe } from './escape-regexp.js';
+import { lispDefinitionName } from './block-names.js';
 import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
 import { attachedHeads } from './attached-removals.js';
 import { isMarkerLine } from './markers.js';
@@ -231,6 +232,8 @@ export function definesName(text: string, name: string): boolean {
   // A block labelled by a string (`Section("Privacy") {`, `<fieldset id="billing">`).
   if (implOf(t, name) || headingNames(null, t, name) || labelledBlock(t, name)) return true;
   // An HCL block labelled `name` (`resource "aws_s3_bucket" "reports" {`).
+  // A Lisp form defining the name (`(defn fetch-user [id]`, `(defun parse-row (line)`).
+  if (lispDefinitionName(t) === name) return true;
   if (new RegExp(`^(?:resource|data|module|output|variable|provider)\\s+(?:"[^"]*"\\s+)*"${escapeRe(name)}"\\s*\\{`).test(t)) return true;
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
   // A definition qualified by its owner (`void Scene::debugDump() const {`); not `obj.name(` calls,

@@ -1,4 +1,4 @@
-// A marker written as a comment after an opening bracket or an arrow: `{ -- ...` (Haskell record),
+// A marker written as a comment after an opening bracket or an arrow: `{ -- ...` (Haskell record), `{;; ...` (an EDN map),
 // `items = [ // ...`, `call( # ...`, `| Times :: rest -> (* ... *)`. It stands for the rest of the original line that opens there
 // and for the lines after it up to the next line the update shows. Before the merge such a line is
 // read as that original line followed by a whole-line marker, when the original line is certain:
@@ -15,7 +15,7 @@ const NO_LINES: ReadonlySet<string> = new Set();
  * or case branch whose body the marker stands for: set j ml01), then a comment to the line's end
  * (a line comment, or a block comment closing there) that is a marker.
  */
-const SHAPE = /^(.*?(?:[{[(,]|->|=>))\s*((?:\/\/|--|#)\s*.*|\(\*.*\*\)|\/\*.*\*\/)$/;
+const SHAPE = /^(.*?(?:[{[(,]|->|=>))\s*((?:\/\/|--|#|;;)\s*.*|\(\*.*\*\)|\/\*.*\*\/)$/;
 
 /** The code before a trailing marker comment and the comment, or null when the line has none. */
 export function trailingMarker(line: string): { code: string; comment: string } | null {
@@ -31,7 +31,7 @@ function indentOf(s: string): string {
 
 /** Update text with each placeable trailing-marker line written as its original line plus a marker line. */
 export function expandTrailingMarkers(update: string, code: string): string {
-  if (!update.includes('//') && !update.includes('--') && !update.includes('#') && !update.includes('(*') && !update.includes('/*')) return update;
+  if (!update.includes('//') && !update.includes('--') && !update.includes('#') && !update.includes('(*') && !update.includes('/*') && !update.includes(';;')) return update;
   const eol = update.includes('\r\n') ? '\r\n' : '\n';
   const lines = update.split(/\r?\n/);
   let orig: string[] | null = null;
