@@ -2,6 +2,7 @@
 // branch `tailin`): `// ... togglePin and delete unchanged ...` then a new `companion object {…}` at
 // member depth, the class's `}` not shown. The lines went after the class's closer (or after the code
 // following the class); they now go before the closer of the block the previous hunk stands in.
+// And an inline marker standing for nothing right beside a new list element marks that element's place.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseDir, mergedCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
@@ -31,5 +32,15 @@ describe('new members after a marker, their block closer not shown (tailin)', ()
       expect(checkLoss(code, update, null, out).lost, mode).toEqual([]);
       expect(out, mode).toBe(expected);
     }
+  });
+
+  it('an inline marker that stands for nothing, right beside a new element, goes with its separator (cc tsx01, bn json29, Rust)', () => {
+    mergedCase(caseDir('external-2026-11-28cc', 'tsx01-'));
+    mergedCase(caseDir('external-2026-11-28bn', 'json29-'));
+    mergedCase(caseDir('probes-tailin', 'rs02-'));
+  });
+
+  it('not beside a shown element: the marker still tells a line from its look-alikes (inlinez ts01)', () => {
+    mergedCase(caseDir('probes-inlinez', 'ts01-'));
   });
 });
