@@ -43,4 +43,17 @@ describe('new members after a marker, their block closer not shown (tailin)', ()
   it('not beside a shown element: the marker still tells a line from its look-alikes (inlinez ts01)', () => {
     mergedCase(caseDir('probes-inlinez', 'ts01-'));
   });
+
+  it("a new CSS rule after a marker does not take the previous rule's closer as its own (four writers' Vue files)", () => {
+    mergedCase(caseDir('external-2026-11-28cc', 'vue01-'));
+    mergedCase(caseDir('external-2026-11-26p', 'vue01-'));
+    mergedCase(caseDir('external-2026-11-27aj', 'vue01-'));
+    mergedCase(caseDir('external-2026-11-28cb', 'vue04-'));
+  });
+
+  it('controls: a rule deleted by adjacency inside a media query; chained calls and Zig arms are no rules', () => {
+    mergedCase(caseDir('external-2026-11-27as', 'css01-'));
+    mergedCase(caseDir('external-2026-11-26h', 'zig02-'));
+    mergedCase(caseDir('external-2026-11-26o', 'ts08-'));
+  });
 });
