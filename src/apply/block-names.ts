@@ -47,6 +47,10 @@ export function clauseIdentity(norm: string): string | null {
 /** A Lisp definition form, up to the name it defines (`(defn fetch-user [id]`, `(defun my/setup ()`, `(define (parse-row line)`). */
 const LISP_DEFINITION = /^\((?:defn-?|defmacro|defmulti|defmethod|defun|defvar|defparameter|defcustom|defconst|define|def)\s+\(?([^\s()[\]{}"';]+)/;
 
+/** A CSS rule headed by a class or id selector (`.hint.weak {`, `#nav a:hover {`): its selector names it. Not a
+ *  chained call or a Zig switch arm (`.addCase(x, (s) => {`, `.mul => blk: {`): no `=` or brackets. */
+const CLASS_RULE = /^([.#][\w-][^{};=()'"]*?)\s*\{$/;
+
 /** The name a Lisp definition form defines, or null. */
 export function lispDefinitionName(norm: string): string | null {
   return LISP_DEFINITION.exec(norm)?.[1] ?? null;
@@ -61,6 +65,7 @@ export function extraIdentity(norm: string): string | null {
   if ((m = SCHEMA_BLOCK.exec(norm))) return `def ${m[2]}`;
   if ((m = BARE_TEST.exec(norm))) return `test ${m[1]} ${m[3]}`;
   if ((m = CASE_LABEL.exec(norm))) return `case ${m[1]}`;
+  if ((m = CLASS_RULE.exec(norm))) return `rule ${m[1]}`;
   if ((m = EQUATION_CLAUSE.exec(norm)) && /[(\["'\dA-Z]/.test(m[2]!) && /^\s*\S/.test(norm.slice(m[0].length))) return `clause ${m[1]}${m[2]!.replace(/\s+/g, ' ')}`;
   const body = norm.replace(HEAD_MODIFIERS, '');
   if ((m = BRACE_HEAD.exec(body)) && headName(m[1]!, m[2]!)) return `def ${m[2]!}`;

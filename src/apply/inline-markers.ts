@@ -268,8 +268,13 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
     // more: it stands for nothing and goes with its separator (`{ "jest": true, ... }` for `{ "jest": true }`).
     // Not bare dots in parentheses: there they are C's and Go's varargs (`fmt, ...)`), new code.
     const atEdge = ((next === o.length && prev === o.length - 1) || (prev === -1 && next === 0)) && !(line[g.open] === '(' && /^(?:\.{3}|…)$/.test(u[a]!));
+    // A marker inside the list that stands for nothing, right beside a new element, marks where that
+    // element goes (`"pending", /* ... */ "snoozed", "closed"` for `"pending", "closed"`): it goes with
+    // its separator. Not any list that adds elements: the marker's emptiness is what tells a line from
+    // its look-alikes (`{ host, /* ... */ port, retries }` is not `{ host, port }`; probes-inlinez ts01).
+    const besideNew = [a - 1, a + 1].some((x) => x >= 0 && x < u.length && !marker[x] && match[x]! < 0 && !ps[x]!.collapsed);
     // Two markers between the same shown elements, or one inside the list that stands for nothing: not certain.
-    if ((next - prev < 2 && !(atEdge && u.length > 1)) || ranges.some((r) => r[1] === prev + 1)) return null;
+    if ((next - prev < 2 && !(atEdge && u.length > 1) && !besideNew) || ranges.some((r) => r[1] === prev + 1)) return null;
     ranges.push([a, prev + 1, next - 1]);
   }
   // The separator a glued marker's elements need where the original's own is not at hand.
@@ -279,7 +284,8 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
   for (const [a, first, last] of ranges) {
     const p = ps[a]!;
     if (first > last) {
-      edits.push(a > 0 ? [ps[a - 1]!.end, p.end, ''] : [p.start, ps[a + 1]!.start, '']);
+      // A marker glued to the next element (`/* ... */ "snoozed"`) goes alone; its list separator stays.
+      edits.push(a > 0 && p.glued !== 'before' ? [ps[a - 1]!.end, p.end, ''] : [p.start, ps[a + 1]!.start, '']);
       continue;
     }
     const items = c.text.slice(oe[first]!.start, oe[last]!.end);

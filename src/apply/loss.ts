@@ -393,7 +393,9 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
   const segs = view.segments;
   const gapKeys = new Set(missing.map((j) => key(orig.norm[j]!)));
   let headsSomething = false;
-  for (const j of missing) if (lineIdentity(orig.norm[j]!) !== null) headsSomething = true;
+  // A CSS rule's selector names it for placement (block-names.ts CLASS_RULE) but heads no section
+  // here: a rule deleted between its neighbours is read as before that name existed.
+  for (const j of missing) if (!(lineIdentity(orig.norm[j]!) ?? 'rule ').startsWith('rule ')) headsSomething = true;
   // Segments that show a line of the gap the original has once (`type Store struct {` in a hunk
   // written out of file order): the gap is that hunk's place, not code two other lines close over.
   const showingGap = new Set<number>();

@@ -30,6 +30,7 @@ import { otherStyleRule } from './block-names.js';
 import { namesDiffer, renameShownInPlace, rowNamesDiffer, sameDepth, sameOwner } from './line-identity.js';
 import { anotherElement, anotherItem, anotherSibling, pastNewItem } from './sibling-items.js';
 import { newTrailingDefinition, newTrailingDefinitions } from './appended-definition.js';
+import { CLOSER_ONLY } from './closer-pins.js';
 import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.js';
 import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
 import { anchorLeadingContext } from './leading-context.js';
@@ -833,9 +834,18 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   const pairs: Array<[number, number]> = [];
   if (!seg.markerAfter && isLast) {
     // A new definition after a marker is appended, not matched against the last one (appended-definition.ts).
-    if (seg.markerBefore && (newTrailingDefinition(s, o) || newTrailingDefinitions(s, o))) return { start: hi, end: hi, pairs, delta: 0 };
+    if (seg.markerBefore && (newTrailingDefinition(s, o) || newTrailingDefinitions(s, o))) {
+      const at = beforeOuterClosers(o, s, lo, hi);
+      return { start: at, end: at, pairs, delta: 0 };
+    }
     // The segment ends the file: choose its start so it replaces the original tail it matches best.
-    return bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole');
+    const tail = bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole');
+    // New lines only, after a marker: like a new definition, inside the blocks the window's closers end.
+    if (seg.markerBefore && tail.pairs.length === 0 && tail.start === hi && tail.end === hi) {
+      const at = beforeOuterClosers(o, s, lo, hi);
+      return { start: at, end: at, pairs, delta: 0 };
+    }
+    return tail;
   }
   if (!seg.markerBefore && isFirst) return bestEdgeSpan(s, o, lo, hi, 'head');
   let firstContent = 0;
@@ -846,9 +856,29 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
     if (lastImport >= 0) return { start: lastImport + 1, end: lastImport + 1, pairs, delta: 0 };
   }
   // Just before hi, past trailing blank lines of the window so the insert sits after the last code.
-  let g = hi;
+  let g = beforeOuterClosers(o, s, lo, hi);
   while (g > lo && o.blank[g - 1]) g--;
   return { start: g, end: g, pairs, delta: 0 };
+}
+
+/**
+ * Where new lines written at a member's depth go when the previous hunk stands inside a block whose
+ * closer the update does not show (`companion object {…}` after `// ... the other methods ...`, the
+ * class's `}` left out): before that closer, the first line after lo shallower than the segment, when
+ * it lies in the window [lo, hi). hi otherwise: a segment at column 0, no previous hunk, a previous
+ * hunk outside such a block, a block ended by a dedent rather than a closer.
+ */
+function beforeOuterClosers(o: Lines, s: Lines, lo: number, hi: number): number {
+  let first = 0;
+  while (first < s.text.length && s.blank[first]) first++;
+  const depth = s.indent[first] ?? 0;
+  const above = solidRow(o, lo, -1);
+  if (depth === 0 || above < 0 || o.indent[above]! < depth) return hi;
+  for (let y = lo; y < hi; y++) {
+    if (o.blank[y] || o.indent[y]! >= depth) continue;
+    return CLOSER_ONLY.test(o.norm[y]!) ? y : hi;
+  }
+  return hi;
 }
 
 /**
