@@ -52,6 +52,9 @@ const PHRASES =
 const UNCHANGED_PHRASE =
   /^(?:the )?(?:rest|remainder|others?|remaining|existing|all other|everything else)\b[\w\s,'/-]{0,48}\b(?:unchanged|omitted|elided|as before|as is|not shown)$/i;
 
+/** A comment that only names what exists there (`<!-- existing store badges -->`, `// existing routes`). */
+const EXISTING_ONLY = /^(?:the |all )?existing(?: [a-z][\w-]*){1,3}$/i;
+
 /** Words only (plus light punctuation): what a marker's text looks like once the dots are gone. */
 const PROSE = /^[\w\s'",:()/&+-]*$/;
 
@@ -70,7 +73,7 @@ function isMarkerBody(body: string): boolean {
   if (wordCount > 12) return false;
   if (startsWithDots && (endsWithDots || KEYWORDS.test(words) || wordCount <= 4)) return true;
   if (DOTS.test(b) && KEYWORDS.test(words)) return true;
-  return ((PHRASES.test(words) || UNCHANGED_PHRASE.test(words)) && wordCount <= 8) || elisionNote(words);
+  return ((PHRASES.test(words) || UNCHANGED_PHRASE.test(words)) && wordCount <= 8) || EXISTING_ONLY.test(words) || elisionNote(words);
 }
 
 /**
