@@ -36,6 +36,8 @@ export function withoutExtraClosers(update: string, code: string): string {
   const orig = splitLines(code);
   const isMarker = markerLines(u.text, orig.text);
   const drop = new Set<number>();
+  // Whether the original writes no closer-only line, read once on first need.
+  let closersInCode: boolean | undefined;
   // Brackets opened in the current segment and still open.
   let open = 0;
   for (let x = 0; x < u.text.length; x++) {
@@ -53,7 +55,7 @@ export function withoutExtraClosers(update: string, code: string): string {
     const w = solidRow(u, x, -1);
     // Right after a marker, in a file that closes every block at the end of a code line (Lisp, EDN):
     // the line stands for the closers of the body the marker elides, which the original keeps.
-    if (w >= 0 && isMarker[w] && closesOnCodeLines(orig)) {
+    if (w >= 0 && isMarker[w] && (closersInCode ??= closesOnCodeLines(orig))) {
       drop.add(x);
       continue;
     }

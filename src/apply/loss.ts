@@ -126,6 +126,16 @@ function shownAt(view: UpdateView, k: string): Array<[Lines, number]> {
   return (view.where.get(k) ?? []).map(([s, i]) => [view.segments[s]!.lines, i]);
 }
 
+/**
+ * The line heads a section or a definition (it has an identity). A CSS rule's selector names it for
+ * placement (block-names.ts CLASS_RULE) but heads no section here: a rule deleted between its
+ * neighbours is read as before that name existed.
+ */
+function headsSection(norm: string): boolean {
+  const id = lineIdentity(norm);
+  return id !== null && !id.startsWith('rule ');
+}
+
 /** The update shows `norm` right under a marker or right under the line `prev` (terminal-edit.ts). */
 function shownUnder(view: UpdateView, norm: string, prev: string | null): boolean {
   return (view.where.get(key(norm)) ?? []).some(([s, i]) => {
@@ -392,10 +402,7 @@ function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: number, miss
   if (q < N && attachedAnnotations(orig, q).some((j) => j > p)) return false;
   const segs = view.segments;
   const gapKeys = new Set(missing.map((j) => key(orig.norm[j]!)));
-  let headsSomething = false;
-  // A CSS rule's selector names it for placement (block-names.ts CLASS_RULE) but heads no section
-  // here: a rule deleted between its neighbours is read as before that name existed.
-  for (const j of missing) if (!(lineIdentity(orig.norm[j]!) ?? 'rule ').startsWith('rule ')) headsSomething = true;
+  const headsSomething = missing.some((j) => headsSection(orig.norm[j]!));
   // Segments that show a line of the gap the original has once (`type Store struct {` in a hunk
   // written out of file order): the gap is that hunk's place, not code two other lines close over.
   const showingGap = new Set<number>();

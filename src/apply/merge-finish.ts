@@ -832,19 +832,14 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   const s = seg.lines;
   const n = s.text.length;
   const pairs: Array<[number, number]> = [];
+  const insertAt = (g: number): Span => ({ start: g, end: g, pairs, delta: 0 });
   if (!seg.markerAfter && isLast) {
     // A new definition after a marker is appended, not matched against the last one (appended-definition.ts).
-    if (seg.markerBefore && (newTrailingDefinition(s, o) || newTrailingDefinitions(s, o))) {
-      const at = beforeOuterClosers(o, s, lo, hi);
-      return { start: at, end: at, pairs, delta: 0 };
-    }
+    if (seg.markerBefore && (newTrailingDefinition(s, o) || newTrailingDefinitions(s, o))) return insertAt(beforeOuterClosers(o, s, lo, hi));
     // The segment ends the file: choose its start so it replaces the original tail it matches best.
     const tail = bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole');
     // New lines only, after a marker: like a new definition, inside the blocks the window's closers end.
-    if (seg.markerBefore && tail.pairs.length === 0 && tail.start === hi && tail.end === hi) {
-      const at = beforeOuterClosers(o, s, lo, hi);
-      return { start: at, end: at, pairs, delta: 0 };
-    }
+    if (seg.markerBefore && tail.pairs.length === 0 && tail.start === hi && tail.end === hi) return insertAt(beforeOuterClosers(o, s, lo, hi));
     return tail;
   }
   if (!seg.markerBefore && isFirst) return bestEdgeSpan(s, o, lo, hi, 'head');
@@ -853,12 +848,12 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   if (IMPORT_LIKE.test(s.norm[firstContent] ?? '')) {
     let lastImport = -1;
     for (let j = lo; j < hi; j++) if (IMPORT_LIKE.test(o.norm[j]!)) lastImport = j;
-    if (lastImport >= 0) return { start: lastImport + 1, end: lastImport + 1, pairs, delta: 0 };
+    if (lastImport >= 0) return insertAt(lastImport + 1);
   }
   // Just before hi, past trailing blank lines of the window so the insert sits after the last code.
   let g = beforeOuterClosers(o, s, lo, hi);
   while (g > lo && o.blank[g - 1]) g--;
-  return { start: g, end: g, pairs, delta: 0 };
+  return insertAt(g);
 }
 
 /**
