@@ -4,9 +4,8 @@
 // expected file never has it. Opening the update it becomes a marker, so the hunk after it is
 // placed by its anchors inside the file, not taken as the file's head. A code comment that names no
 // definition of the original (`// In production, …:`) stays.
-import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { describe, it } from 'vitest';
+import { mergedEverywhere } from './judged.js';
 
 const service = [
   'package orders',
@@ -28,14 +27,6 @@ const service = [
   '}',
   '',
 ].join('\n');
-
-function mergedBoth(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large'] as const) {
-    const r = mergeApply({ code, update, instruction: null }, mode);
-    expect(checkLoss(code, update, null, r.content).lost).toEqual([]);
-    expect(r.content).toBe(expected);
-  }
-}
 
 describe('prose locator comments (cemiss)', () => {
   it('two hunks in reverse file order, each opened by `// In Name, note:`: the notes are not written into the file', () => {
@@ -64,7 +55,7 @@ describe('prose locator comments (cemiss)', () => {
         '\terr := s.store.UpdateStatus(ctx, req.OrderID, StatusPaid, StatusShipped)\n',
         '\terr := s.store.UpdateStatus(ctx, req.OrderID, StatusPaid, StatusShipped)\n\tif errors.Is(err, ErrNoRows) && req.Prepaid {\n\t\terr = s.store.UpdateStatus(ctx, req.OrderID, StatusPending, StatusShipped)\n\t}\n',
       );
-    mergedBoth(service, update, expected);
+    mergedEverywhere(service, update, expected);
   });
 
   it('control: a note that names nothing the original defines is a code comment and stays', () => {
@@ -77,6 +68,6 @@ describe('prose locator comments (cemiss)', () => {
       '',
     ].join('\n');
     const expected = service.replace('\tfor _, it := range req.Items {\n', '\t// In production, prices come from the catalogue:\n\tfor _, it := range req.Items {\n');
-    mergedBoth(service, update, expected);
+    mergedEverywhere(service, update, expected);
   });
 });
