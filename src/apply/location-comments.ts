@@ -13,12 +13,21 @@ import { splitLines } from './lines.js';
 import { commentBody, markerLines } from './markers.js';
 import { leadingConnectiveDropped, markerFor, separatesHunks } from './hunk-separator.js';
 import { definesName } from './removals.js';
-import { onwardNote } from './moving-note.js';
+import { onwardNote, shortNote } from './moving-note.js';
 
 const PLACE_KINDS = 'class|struct|module|object|impl|interface|trait|enum|namespace|component|section|function|method|file|type|record|element|tag|block|controller|service';
 /** `in ProjectRepository`, `inside the FooService class`, `in the <head>:`, `(in Foo.bar)`. */
 const IN_PLACE = new RegExp(
   `^(?:in|inside|within|into|under)\\s+(?:the\\s+)?(?:(?:${PLACE_KINDS})\\s+)?[\`'"]?<?([\\w$.:#/-]+?)>?(?:\\(\\))?[\`'"]?(?:\\s+(?:${PLACE_KINDS}))?\\s*:?$`,
+  'i',
+);
+/**
+ * `In ShipOrder, allow shipping from pending:`: a place, a comma, then a short note that ends with a
+ * colon and announces the code after it. The place must be a name the original defines, so a code
+ * comment such as `// in Go, a nil map panics on write:` stays.
+ */
+const IN_PLACE_NOTE = new RegExp(
+  `^(?:in|inside|within)\\s+(?:the\\s+)?(?:(?:${PLACE_KINDS})\\s+)?[\`'"]?([\\w$.:#]+?)(?:\\(\\))?[\`'"]?(?:\\s+(?:${PLACE_KINDS}))?\\s*,\\s*(.+:)$`,
   'i',
 );
 /** `file: src/app.ts`, `path: x`, or a bare path `src/app.ts` (first line of the update only). */
@@ -65,7 +74,9 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
     // After a marker and a blank line, `# and in the client:` is the same note.
     const place = placeNames(body, o.text, code, wasFirst) ?? (!wasFirst && u.blank[i - 1] && onwardNote(body) ? [] : null);
     if (!place) continue;
-    drop[i] = 1;
+    // A note that opens the update says the hunk is somewhere inside the file, not at its head.
+    if (wasFirst && IN_PLACE_NOTE.test(body)) marked[i] = 1;
+    else drop[i] = 1;
     names.push(...place);
     // The blank lines after it go with it; the next line opens the hunk.
     for (let j = i + 1; j < u.text.length && u.blank[j]; j++) drop[j] = 1;
@@ -84,6 +95,11 @@ function placeNames(body: string, origText: readonly string[], code: string, fir
     // A name the original has as a word places the hunk; a file path only says which file.
     if (parts.length > 0 && new RegExp(`(?<![\\w$])${escapeRe(parts[0]!)}(?![\\w$])`).test(code)) return parts;
     return /\/|\.[A-Za-z]{1,6}$/.test(place) ? [] : null;
+  }
+  const noted = IN_PLACE_NOTE.exec(body);
+  if (noted && shortNote(noted[2]!)) {
+    const parts = noted[1]!.split(/\.|::|#/).filter(Boolean);
+    if (parts.length > 0 && origText.some((t) => definesName(t, parts[0]!))) return parts;
   }
   const bare = BARE_NAME.exec(body);
   if (bare) {

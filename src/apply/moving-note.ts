@@ -52,7 +52,7 @@ export function onwardNote(body: string | null): boolean {
 const PLACE_OPENER = /^(?:at|near|to|towards)\s+(?:the\s+)?(?:very\s+)?(?:top|end|bottom|start|beginning|head)\b/i;
 
 /** Words and names only, at most MAX_WORDS of them. */
-function shortNote(words: string): boolean {
+export function shortNote(words: string): boolean {
   if (words.length === 0 || words.length > 100 || !NOTE_TEXT.test(words)) return false;
   return words.split(/\s+/).length <= MAX_WORDS;
 }
