@@ -8,6 +8,7 @@
 // target (`this.started = Date.now();` kept under `this.started = clock.now();`, a `WHERE status =`
 // clause kept under the new one) or both return (`return M` after `return setmetatable(M, …)`): the
 // first line is dead beside the second, so the update most likely rewrote it.
+import { escapeRe } from './escape-regexp.js';
 import { alignLines } from './line-diff.js';
 import { assignmentKey, solidRow, splitLines, tokens, type Lines } from './lines.js';
 
@@ -38,19 +39,21 @@ function restates(a: string, b: string): boolean {
 
 /** `key = value` or `key: value` with a plain operator (not `==`, `=~`, `=>`, `::`, `on:click`). */
 const SETS_KEY = /^(?::(?:\s|$)|=(?![=~?>]))/;
+/** A key read up to a compound operator (`$html .=`, `total +=`): the line adds to the value. */
+const COMPOUND = /[-.+*\/%|&^]$/;
 /** A Ruby/Perl statement modifier: `return 0 if done` is one of several guarded returns. */
 const MODIFIER = /\s(?:if|unless)\s/;
 
 /**
  * `b` rewrites `a`, the line beside it at one indentation: both return, unguarded, or both set one key
- * (a list item `- name:` is a sibling; a key whose new value reads it, `stmt = stmt.where(…)`, builds on it).
+ * (a list item `- name:` is a sibling; a compound `.=`/`+=` or a value that reads the key,
+ * `stmt = stmt.where(…)`, builds on it).
  */
 function setsSameTarget(a: string, b: string): boolean {
   if (/^return\b/.test(a) && /^return\b/.test(b)) return !MODIFIER.test(a) && !MODIFIER.test(b);
   const key = assignmentKey(a);
-  if (key === null || key !== assignmentKey(b) || key.startsWith('-')) return false;
-  const last = key.split(/[\s.]/).pop()!.replace(/[$]/g, '\\$');
-  const use = new RegExp(`(?<![\\w$])${last}(?![\\w$])`);
+  if (key === null || key !== assignmentKey(b) || key.startsWith('-') || COMPOUND.test(key)) return false;
+  const use = new RegExp(`(?<![\\w$.])${escapeRe(key)}(?![\\w$])`);
   for (const line of [a, b]) {
     const value = line.slice(line.indexOf(key) + key.length).trimStart();
     if (!SETS_KEY.test(value) || use.test(value.slice(1))) return false;
