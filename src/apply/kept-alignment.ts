@@ -20,7 +20,8 @@ const key = (t: string): string => /^[^\s=:]+/.exec(t)?.[0] ?? t;
  * The output with each line that collapses an original line's alignment, and changes nothing else,
  * written as the original had it; null when there is none. Only where the original writes that line
  * one way (or one twin stands beside the output line's neighbours) and every line of its aligned run (the adjacent non-blank lines at its indent) still starts an
- * output line: a run that lost or renamed a member is realigned by the update on purpose.
+ * output line: a run that lost or renamed a member is realigned by the update on purpose. Not where
+ * the output still holds that original line as often as the original does.
  */
 export function keptAlignment(original: string, update: string, instruction: string | null, output: string): string | null {
   if (instruction !== null && SPEAKS_OF_FORMAT.test(instruction)) return null;
@@ -38,6 +39,8 @@ export function keptAlignment(original: string, update: string, instruction: str
   const outKeys = new Set(lines.map((l) => key(l.trim())));
   let changed = false;
   const squashed = lines.map((l) => squash(l));
+  const outCount = counts(lines.map((l) => l.trim()));
+  const origCount = counts(trimmed);
   const kept = lines.map((line, k) => {
     const t = line.trim();
     if (t === '' || origTexts.has(t) || ALIGNED.test(t) || !shown.has(t)) return line;
@@ -46,11 +49,19 @@ export function keptAlignment(original: string, update: string, instruction: str
     const beside = rows.filter((y) => [-1, 1].some((d) => squashed[k + d] !== undefined && squashed[k + d] !== '' && squash(trimmed[y + d] ?? '') === squashed[k + d]));
     const texts = new Set(rows.map((y) => trimmed[y]));
     const j = texts.size === 1 ? rows[0] : beside.length === 1 ? beside[0] : undefined;
-    if (j === undefined) return line;
+    // The original line still stands in the output as itself: this one is new code written in its
+    // shape (a new resource's `bucket = …` beside an aligned one), keeping the update's spacing.
+    if (j === undefined || (outCount.get(trimmed[j]!) ?? 0) >= origCount.get(trimmed[j]!)!) return line;
     changed = true;
     return line.slice(0, line.length - line.trimStart().length) + trimmed[j]! + (line.endsWith('\r') ? '\r' : '');
   });
   return changed ? kept.join('\n') : null;
+}
+
+function counts(texts: readonly string[]): Map<string, number> {
+  const n = new Map<string, number>();
+  for (const t of texts) n.set(t, (n.get(t) ?? 0) + 1);
+  return n;
 }
 
 /** Every line of j's aligned run (adjacent non-blank lines at j's indent) still starts an output line. */
