@@ -181,7 +181,21 @@ function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]):
   // A line shortened by an inline marker (`ignores: ["dist/", /* ... */, "x"],`) shows the line it stands for.
   const inCopy = s.norm.slice(sb[0] + 1, sb[1]);
   const shownIn = (n: string): boolean => inCopy.some((c) => c === n || standsFor(c, n));
-  return own.filter(shownIn).length * 2 < own.length;
+  const kept = own.filter(shownIn).length * 2;
+  // A head naming another thing by its literal (`"POST /tasks/{id}/done"` → `"…/reopen"`) is a new
+  // sibling's unless the block's edit shows more than half of it: at exactly half it is a copy.
+  return headLiteralRenamed(shown, head) ? kept <= own.length : kept < own.length;
+}
+
+/** The first string literal of a line, with its quotes. */
+const FIRST_LITERAL = /(["'`])(?:\\.|(?!\1).)*\1/;
+
+/** Two different heads whose first string literals differ (a route path, a registered name). */
+function headLiteralRenamed(shown: string, head: string): boolean {
+  if (shown === head) return false;
+  const a = FIRST_LITERAL.exec(shown);
+  const b = FIRST_LITERAL.exec(head);
+  return a !== null && b !== null && a[0] !== b[0];
 }
 
 /** The segment block sb repeats, line for line, a sibling of ob right before or after it whose head differs from ob's. */
