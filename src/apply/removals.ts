@@ -283,6 +283,7 @@ export function blockEnd(o: Lines, h: number): number {
     const element = /^<([a-z][\w-]*)/i.exec(o.norm[h]!)?.[1];
     for (let j = h + 1; j < N; j++) {
       if (o.blank[j] || o.indent[j]! > o.indent[h]!) continue;
+      if (CLAUSE_OF_BLOCK.test(o.norm[j]!)) continue;
       if (element && o.norm[j]!.startsWith(`</${element}>`)) return j + 1;
       return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
     }
@@ -298,13 +299,16 @@ export function blockEnd(o: Lines, h: number): number {
     if (opened && depth <= 0) return j + 1;
     if (depth > 0) opened = true;
     if (!opened && j === h && /[;,]\s*$/.test(t)) return h + 1;
-    if (!opened && j > h && !o.blank[j] && o.indent[j]! <= o.indent[h]!) {
+    if (!opened && j > h && !o.blank[j] && o.indent[j]! <= o.indent[h]! && !CLAUSE_OF_BLOCK.test(o.norm[j]!)) {
       // Indentation block ended; `end` closes Ruby/Lua blocks at the header's level.
       return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
     }
   }
   return lastNonBlank(o, h, N) + 1;
 }
+
+/** A clause at the header's level that continues its `end` block: a method-level `rescue`/`ensure` (Ruby, Elixir). */
+const CLAUSE_OF_BLOCK = /^(?:rescue|ensure)\b/;
 
 /** A whole line that is a section header: `[tool.mypy]`, `[[bin]]`, `[remote "origin"]`. */
 const SECTION_HEADER = /^\[\[?[^\],]+\]\]?$/;
