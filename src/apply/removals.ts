@@ -307,8 +307,8 @@ export function blockEnd(o: Lines, h: number): number {
   return lastNonBlank(o, h, N) + 1;
 }
 
-/** A clause at the header's level that continues its `end` block: a method-level `rescue`/`ensure` (Ruby, Elixir). */
-const CLAUSE_OF_BLOCK = /^(?:rescue|ensure)\b/;
+/** A clause at the header's level that continues its `end` block: a method-level `rescue`/`ensure` (Ruby, Elixir); not a YAML key `rescue:` (Ansible). */
+const CLAUSE_OF_BLOCK = /^(?:rescue|ensure)\b(?!:)/;
 
 /** A whole line that is a section header: `[tool.mypy]`, `[[bin]]`, `[remote "origin"]`. */
 const SECTION_HEADER = /^\[\[?[^\],]+\]\]?$/;

@@ -19,6 +19,10 @@ describe('licy: a method-level rescue/ensure belongs to its method', () => {
     const o = splitLines(['class A', '  def f', '    g', '  rescue E', '    nil', '  end', '', '  def h', '  end', 'end', ''].join('\n'));
     expect(blockEnd(o, 1)).toBe(6);
   });
+  it('an Ansible `rescue:` key at a task\'s level is not such a clause', () => {
+    const o = splitLines(['- name: deploy', '  block:', '    - command: run', '  rescue:', '    - command: undo', '- name: next', ''].join('\n'));
+    expect(blockEnd(o, 1)).toBe(3);
+  });
   it('the last method (with ensure) before the class end, shown by adjacency (probe rb02)', () => probe('probes-licy', 'rb02-delete-last-method-with-ensure'));
   it('the same with rescue (probe licx rb01)', () => probe('probes-licx', 'rb01-delete-last-method-before-class-end'));
   it('the same in another writer\'s model (27aq rb03)', () => probe('external-2026-11-27aq', 'rb03-model-delete-by-adjacency-long'));
