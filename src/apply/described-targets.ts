@@ -11,11 +11,13 @@ import { lispDefinitionName } from './block-names.js';
 import type { Lines } from './lines.js';
 
 const DESCRIBED =
-  /\b(?:the\s+)?(?:(one|two|three|four|five|six|both|\d+)\s+)?((?:[a-z][a-z]+\s+){0,3}?)([a-z][a-z]+)\s+(endpoint|route|handler|method|function|test|action|command|helper)(s?)\b(?:\s+(?:for|of)\s+(?:the\s+)?([a-z][a-z]+))?/gi;
+  /\b(?:the\s+)?(?:(one|two|three|four|five|six|both|\d+)\s+)?((?:[a-z][a-z]+\s+){0,3}?)([a-z][a-z]+)\s+(endpoint|route|handler|method|function|test|action|command|helper|variable|step)(s?)\b(?:\s+(?:for|of)\s+(?:the\s+)?([a-z][a-z]+))?/gi;
 const COUNTS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, both: 2 };
 /** Words that describe rather than name (`the unused helper functions`). */
 const NOT_NAMES = new Set(['the', 'old', 'unused', 'legacy', 'deprecated', 'obsolete', 'debug', 'temporary', 'extra', 'duplicate', 'dead', 'other', 'all', 'these', 'those', 'private', 'public', 'helper', 'test', 'admin', 'async', 'static', 'new', 'two', 'both']);
 const HEAD_NAME = /([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(/g;
+/** An HCL block's last label names it (`variable "bastion_allowed_cidrs" {`). */
+const HCL_LABEL = /^(?:variable|output|resource|data|module)\s+(?:"[^"]*"\s+)*"([\w-]+)"\s*\{/;
 
 /**
  * The non-blank lines around the definition at rows [h, end) (above its leading comments and
@@ -34,6 +36,14 @@ function shownAround(o: Lines, h: number, end: number, shownPairs?: ReadonlySet<
 function stem(w: string): string {
   const l = w.toLowerCase();
   return l.endsWith('ies') ? `${l.slice(0, -3)}y` : l.endsWith('ses') || l.endsWith('xes') ? l.slice(0, -2) : l.endsWith('s') ? l.slice(0, -1) : l;
+}
+
+/** A described word names an identifier's word: the same stem, or its -ing form (`clipping` → `clip`, `caching` → `cache`). */
+function sameWord(said: string, word: string): boolean {
+  if (said === word) return true;
+  const base = said.endsWith('ing') ? said.slice(0, -3) : null;
+  if (base === null || base.length < 3) return false;
+  return word === base || word === `${base}e` || (base.length >= 4 && base[base.length - 1] === base[base.length - 2] && word === base.slice(0, -1));
 }
 
 /** The words of an identifier: `getWarehouseById` → get, warehouse, by, id. */
@@ -71,11 +81,11 @@ export function describedTargets(o: Lines, phrases: string[], defines: (text: st
       const found = new Map<string, boolean>();
       for (let j = 0; j < o.text.length; j++) {
         if (o.blank[j]) continue;
-        // A Lisp definition names itself without a `(` after the name (`(defn fetch-user [id]`).
-        const lisp = lispDefinitionName(o.norm[j]!);
-        for (const name of lisp !== null ? [lisp] : [...o.norm[j]!.matchAll(HEAD_NAME)].map((h) => h[1]!)) {
+        // A Lisp definition names itself without a `(` after the name (`(defn fetch-user [id]`), an HCL block by its label.
+        const own = lispDefinitionName(o.norm[j]!) ?? HCL_LABEL.exec(o.norm[j]!)?.[1] ?? null;
+        for (const name of own !== null ? [own] : [...o.norm[j]!.matchAll(HEAD_NAME)].map((h) => h[1]!)) {
           const end = blockEnd(o, j);
-          if (!words(name).includes(w) || !defines(o.text[j]!, name) || end <= j + 1) continue;
+          if (!words(name).some((x) => sameWord(w, x)) || !defines(o.text[j]!, name) || end <= j + 1) continue;
           found.set(name, (found.get(name) ?? false) || shownAround(o, j, end, shownPairs));
           break;
         }

@@ -21,7 +21,7 @@ import { renamedOriginal, renameKeptLines, renameTokens } from './instructed-ren
 import { readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
-import { asksForRemoval, instructedRemovals, removalTargets, removeInstructed } from './removals.js';
+import { asksForRemoval, instructedRemovals, instructedUnits, removalTargets, removeInstructed } from './removals.js';
 import { replacedParts, withoutDeadImports } from './dead-imports.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
@@ -96,6 +96,10 @@ function finish(ctx: MergeContext, chains: Chain[], input: ApplyInput, model: Ap
   const ambiguities = [...notes, ...placed.ambiguities];
   const ratio = deletionRatio(ctx, placed.spans, kept);
   if (ratio > DELETION_FLAG_RATIO) ambiguities.push(`the update deletes ${(ratio * 100).toFixed(0)}% of the original by omission`);
+  // A name the instruction removes that two units carry (named-units.ts): both stay, for review.
+  const unclear: string[] = [];
+  instructedUnits(ctx.orig, input.instruction, input.written ?? input.update, unclear);
+  if (unclear.length > 0) ambiguities.push(`the instruction removes ${unclear.join(', ')}, which more than one place names: nothing removed`);
   const conf = ambiguities.length === 0 ? confidence : Math.min(confidence, 0.5);
   const report: MergeReport = {
     hunks: placed.rules.map((rule, k) => ({ rule, start: placed.spans[k]!.start, end: placed.spans[k]!.end })),

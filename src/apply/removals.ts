@@ -9,10 +9,11 @@ import { attachedHeads } from './attached-removals.js';
 import { isMarkerLine } from './markers.js';
 import { describedTargets } from './described-targets.js';
 import { describedIndexes, headingNames, implOf, labelledBlock, sectionEnd } from './spoken-targets.js';
+import { describedBlock, namedUnit } from './named-units.js';
 
 // A verb word after an article names a thing ("Remove the delete method"): it starts no removal phrase.
-const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out)\b([^.;\n]*)/gi;
-const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action|subcommand|command|trigger|index|bucket|resource|output|overload|dataclass|record|model|component|queue|card|message|service)s?\b/i;
+const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out|stop (?:running|registering|loading))\b([^.;\n]*)/gi;
+const KIND_WORDS = /\b(?:function|method|class|struct|enum|interface|type|const|constant|variable|field|column|key|route|endpoint|handler|import|rule|selector|table|test|step|job|target|module|trait|impl|def|fn|func|property|attribute|section|block|helper|action|subcommand|command|trigger|index|bucket|resource|output|overload|dataclass|record|model|component|queue|card|message|service|policy|policies|gem)s?\b/i;
 const STOP = new Set(['the', 'a', 'an', 'unused', 'old', 'legacy', 'deprecated', 'and', 'or', 'from', 'in', 'of', 'to', 'with', 'this', 'that', 'it', 'its', 'all', 'now', 'which', 'also', 'code', 'line', 'lines', 'call', 'calls', 'on', 'entirely', 'completely', 'altogether']);
 
 /** The instruction uses a removal verb ("remove", "drop", "get rid of"). */
@@ -77,7 +78,8 @@ function phraseTargets(phrase: string): string[] {
     // A code-looking word, or a plain one named by a kind word beside it ("the function dump",
     // "the unused dump method").
     const named = (w > 0 && KIND_WORDS.test(words[w - 1]!)) || (w + 1 < words.length && KIND_WORDS.test(words[w + 1]!) && word.length >= 3);
-    const codey = /[_$]|[a-z][A-Z]|\(\)$/.test(words[w]!) || (named && !STOP.has(word.toLowerCase()) && !GENERIC.has(word.toLowerCase()));
+    // A hyphenated lower-case name (`dotenv-rails`, `internal-egress`) is a package's or a resource's.
+    const codey = /[_$]|[a-z][A-Z]|\(\)$|^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(words[w]!) || (named && !STOP.has(word.toLowerCase()) && !GENERIC.has(word.toLowerCase()));
     if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);
   }
   return [...out];
@@ -361,6 +363,8 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
       if (removeDefinitionAt(o, kept, h, removed)) found = true;
     }
   }
+  // Units no definition head names (named-units.ts), each the one match in the file.
+  for (const [start, end] of instructedUnits(o, instruction, written)) removeRowsAt(o, kept, start, end, removed);
   // What belongs to a removed definition, when the phrase says so (attached-removals.ts).
   for (const h of attachedRemovalHeads(o, instruction, updateText)) if (kept[h]) removeDefinitionAt(o, kept, h, removed);
   // The same heads found in the original, for a merged file that no longer holds what they belong to.
@@ -430,7 +434,11 @@ function removeDefinitionAt(o: Lines, kept: Uint8Array, h: number, removed: Set<
   let start = h;
   const section = sectionEnd(o, h);
   while (section < 0 && start > 0 && kept[start - 1] && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] && LEADING.test(o.norm[start - 1]!)) start--;
-  const end = removalEnd(o, h);
+  return removeRowsAt(o, kept, start, removalEnd(o, h), removed);
+}
+
+/** Adds rows [start, end) (and one separator) to `removed` when the merge kept all of them. */
+function removeRowsAt(o: Lines, kept: Uint8Array, start: number, end: number, removed: Set<number>): boolean {
   for (let j = start; j < end; j++) if (!kept[j]) return false;
   for (let j = start; j < end; j++) removed.add(j);
   // The blank lines separating it from what follows go with it (those before it stay as the
@@ -441,6 +449,28 @@ function removeDefinitionAt(o: Lines, kept: Uint8Array, h: number, removed: Set<
   }
   if (end >= o.text.length) for (let j = start - 1; j >= 0 && o.blank[j] && kept[j]; j--) removed.add(j);
   return true;
+}
+
+/**
+ * Rows [start, end) of the units the instruction removes that no definition names (named-units.ts):
+ * a name the file defines nowhere, or a block described by its heading comment; none the update
+ * (as written) mentions. Names that two units carry go to `ambiguous` (nothing of theirs is removed).
+ */
+export function instructedUnits(o: Lines, instruction: string | null, written: string, ambiguous: string[] = []): Array<[number, number]> {
+  if (!instruction) return [];
+  const out: Array<[number, number]> = [];
+  for (const name of removalTargets(instruction)) {
+    if (definitionCount(o, name) > 0 || updateMentions(written, name, o)) continue;
+    const unit = namedUnit(o, name);
+    if (unit === 'ambiguous') ambiguous.push(name);
+    else if (unit) out.push(unit);
+  }
+  const shown = new Set(written.split('\n').map((l) => l.trim()));
+  for (const phrase of verbPhrases(qualifiedText(instruction)).map(removalPhrase)) {
+    const unit = describedBlock(o, phrase, blockEnd);
+    if (unit && !shown.has(o.norm[unit[0]]!) && !shown.has(o.norm[unit[0] + 1]!)) out.push(unit);
+  }
+  return out;
 }
 
 /**

@@ -1,0 +1,72 @@
+// Removal units beyond named definitions (rule (c), removals.ts): what an instruction names for
+// removal that no definition head names.
+// - a one-line statement holding the name as a whole string literal (`gem "dotenv-rails"`) or, for
+//   a code-looking name, as a word (`builder.Services.AddHostedService<StockReconciliationWorker>();`);
+// - a statement block headed by a comment that holds every word of the description ("delete the
+//   legacy NAS mirror block": `# legacy: mirror to the old NAS …` over an `if … fi`).
+// Each is a unit only when it is the one match in the file: two matches remove nothing.
+import { escapeRe } from './escape-regexp.js';
+import { commentBody } from './markers.js';
+import type { Lines } from './lines.js';
+
+type BlockEnd = (o: Lines, h: number) => number;
+
+/** Rows of a block whose heading comment holds every word a removal phrase puts before a block kind word. */
+export function describedBlock(o: Lines, phrase: string, blockEnd: BlockEnd): [number, number] | null {
+  const m = /((?:[A-Za-z][\w-]*\s+){1,4})(?:block|section|step)s?\b/i.exec(phrase);
+  if (!m) return null;
+  const said = m[1]!.split(/\s+/).filter((w) => w.length > 1 && !ARTICLES.has(w.toLowerCase())).map((w) => w.toLowerCase());
+  // One word says too little to pick a block by its comment.
+  if (said.length < 2) return null;
+  let hit: [number, number] | null = null;
+  for (let j = 0; j + 1 < o.text.length; j++) {
+    const body = o.blank[j] ? null : commentBody(o.norm[j]!);
+    if (body === null || (j > 0 && !o.blank[j - 1] && commentBody(o.norm[j - 1]!) !== null)) continue;
+    const words = new Set(body.toLowerCase().match(/[a-z][\w-]*/g) ?? []);
+    if (!said.every((w) => words.has(w))) continue;
+    const h = j + 1;
+    if (o.blank[h] || o.indent[h] !== o.indent[j] || !OPENS_BLOCK.test(o.norm[h]!)) continue;
+    if (hit) return null;
+    hit = [j, blockEnd(o, h)];
+  }
+  return hit;
+}
+
+const ARTICLES = new Set(['the', 'a', 'an', 'its', 'this', 'that', 'whole', 'entire', 'old']);
+/** A statement that heads a block: `if …; then`, `for … do`, `while`, a line ending in `{` or `:`. */
+const OPENS_BLOCK = /^(?:if|for|while|until|case|foreach|unless|try)\b|[{:]\s*$|\b(?:then|do)$/;
+
+/**
+ * The one line that holds `name` as a whole string literal, or a code-looking `name` as a word, and
+ * is one whole statement: rows [j, j + 1); 'ambiguous' when two lines carry it as a literal; else null.
+ */
+export function namedUnit(o: Lines, name: string): [number, number] | 'ambiguous' | null {
+  const literal = new RegExp(`(["'])${escapeRe(name)}\\1`);
+  const codey = /[_$]|[a-z][A-Z]/.test(name);
+  const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
+  const literals = o.norm.filter((t, j) => !o.blank[j] && literal.test(t)).length;
+  let hit = -1;
+  for (let j = 0; j < o.text.length; j++) {
+    if (o.blank[j]) continue;
+    const t = o.norm[j]!;
+    if (!literal.test(t) && !(codey && word.test(t))) continue;
+    if (hit >= 0 || !wholeStatement(o, j)) return literals > 1 ? 'ambiguous' : null;
+    hit = j;
+  }
+  return hit < 0 ? null : [hit, hit + 1];
+}
+
+/** Row j is a statement of its own: brackets balanced, not a comment, not continued on the next line nor from the last one. */
+function wholeStatement(o: Lines, j: number): boolean {
+  const t = o.norm[j]!;
+  if (commentBody(t) !== null || /[,({[=+&|\\]\s*$|^[.)}\]]/.test(t)) return false;
+  let depth = 0;
+  for (const ch of t.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""')) {
+    if (ch === '(' || ch === '[' || ch === '{') depth++;
+    else if (ch === ')' || ch === ']' || ch === '}') depth--;
+  }
+  if (depth !== 0) return false;
+  let p = j - 1;
+  while (p >= 0 && o.blank[p]) p--;
+  return p < 0 || !/[,(\[{=+&|\\]\s*$/.test(o.norm[p]!);
+}
