@@ -9,7 +9,7 @@
 // a marker) and says nothing but the place; the name must be one the original has (a bare name: one
 // it defines), so a prose comment (`// in case the cache is cold`) stays.
 import { escapeRe } from './escape-regexp.js';
-import { splitLines } from './lines.js';
+import { splitLines, type Lines } from './lines.js';
 import { commentBody, markerLines } from './markers.js';
 import { leadingConnectiveDropped, markerFor, separatesHunks } from './hunk-separator.js';
 import { definesName } from './removals.js';
@@ -32,8 +32,8 @@ const IN_PLACE_NOTE = new RegExp(
 );
 /** `file: src/app.ts`, `path: x`, or a bare path `src/app.ts` (first line of the update only). */
 const FILE_PLACE = /^(?:(?:file(?:name)?|path)\s*:\s*\S+|[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,6})$/i;
-/** A bare definition name, possibly qualified: `ReceiptsController`, `UserService.create`, `Cart::total`. */
-const BARE_NAME = /^`?([A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)`?:?$/;
+/** A bare definition name, possibly qualified: `ReceiptsController`, `UserService.create`, `Cart::total`, `code():`. */
+const BARE_NAME = /^`?([A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)(\(\))?`?(:?)$/;
 
 export interface LocatedUpdate {
   update: string;
@@ -62,9 +62,11 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
     if (!wasStart) {
       const note = separatesHunks(u, i) ? commentBody(u.text[i]!) : null;
       // A note that only says the update goes on elsewhere (`// and in the init:`) separates too.
-      const place = note === null ? null : placeNames(leadingConnectiveDropped(note), o.text, code, false) ?? (onwardNote(note) ? [] : null);
+      const place = note === null ? null : placeNames(leadingConnectiveDropped(note), o.text, code, false, true) ?? (onwardNote(note) || namesNextKeyword(note, u, i, originalNorms) ? [] : null);
       if (!place) continue;
       marked[i] = 1;
+      // The blank lines before it set the hunks apart in the update; the marker keeps the file's own.
+      for (let j = i - 1; j >= 0 && u.blank[j]; j--) drop[j] = 1;
       names.push(...place);
       atHunkStart = true;
       continue;
@@ -87,7 +89,7 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
 }
 
 /** The names a comment body places the hunk by, [] for a file path, null when it is no location. */
-function placeNames(body: string, origText: readonly string[], code: string, first: boolean): string[] | null {
+function placeNames(body: string, origText: readonly string[], code: string, first: boolean, between = false): string[] | null {
   const inPlace = IN_PLACE.exec(body);
   if (inPlace) {
     const place = inPlace[1]!;
@@ -104,10 +106,30 @@ function placeNames(body: string, origText: readonly string[], code: string, fir
   const bare = BARE_NAME.exec(body);
   if (bare) {
     const parts = bare[1]!.split(/\.|::|#/);
-    // A lone lowercase word may be a section comment; a type name or a qualified one is a place.
-    if ((parts.length > 1 || /[A-Z]/.test(parts[0]!)) && origText.some((t) => definesName(t, parts[0]!))) return parts;
+    // A lone lowercase word may be a section comment; a type name, a qualified one or a call (`code()`) is a place.
+    if ((parts.length > 1 || /[A-Z]/.test(parts[0]!) || bare[2]) && origText.some((t) => definesName(t, parts[0]!))) return parts;
+    // Between two hunks, a name and a colon (`// Display:`, `# argparse:`) labels the next hunk with a
+    // name the original uses: a heading for where the model moved, not a comment the file needs.
+    if (between && bare[3] && new RegExp(`(?<![\\w$])${escapeRe(parts[0]!)}(?![\\w$])`).test(code)) return [];
   }
   return first && FILE_PLACE.test(body) ? [] : null;
+}
+
+/**
+ * Between two hunks, one word that is the plural of the keyword the next line opens with
+ * (`# imports` over `import csv`, `// includes` over `#include <x>`) names the kind of lines that
+ * follow: a heading for the hunk when the hunk shows some of those lines as the original has them
+ * (a new section of new lines may have such a comment of its own).
+ */
+function namesNextKeyword(note: string, u: Lines, i: number, originalNorms: ReadonlySet<string>): boolean {
+  const word = /^([a-z]{3,})s:?$/i.exec(note.trim());
+  if (!word) return false;
+  let j = i + 1;
+  while (j < u.text.length && u.blank[j]) j++;
+  const next = j < u.text.length ? /^#?([a-z]+)/i.exec(u.text[j]!.trim()) : null;
+  if (next === null || next[1]!.toLowerCase() !== word[1]!.toLowerCase()) return false;
+  for (; j < u.text.length && !u.blank[j]; j++) if (originalNorms.has(u.norm[j]!)) return true;
+  return false;
 }
 
 /** The instruction with the places the location comments give ("in `Name`"). */
