@@ -49,7 +49,7 @@ const MODIFIER = /\s(?:if|unless)\s/;
  * (a list item `- name:` is a sibling; a compound `.=`/`+=` or a value that reads the key,
  * `stmt = stmt.where(…)`, builds on it).
  */
-export function setsSameTarget(a: string, b: string): boolean {
+function setsSameTarget(a: string, b: string): boolean {
   if (/^return\b/.test(a) && /^return\b/.test(b)) return !MODIFIER.test(a) && !MODIFIER.test(b);
   const key = assignmentKey(a);
   if (key === null || key !== assignmentKey(b) || key.startsWith('-') || COMPOUND.test(key)) return false;

@@ -52,7 +52,6 @@ import { leavesNameDangling, usedDefinitionRows } from './dangling-name.js';
 import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
 import { copiedUnderNewHead } from './copied-anchor.js';
 import { terminalReplaced } from './terminal-edit.js';
-import { setsSameTarget } from './kept-beside-edit.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -927,11 +926,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // The instruction's rename of j (`writeJSON(w, …)` → `respondJSON(w, …)`) is j's edit.
         // So is the one member of a block the update shows whole, under a new name (sole-member.ts).
         // A block's last `return` rewritten, the new one alone in its place right before the block's end (terminal-edit.ts).
-        // The gap's one missing line and a new line at the same edge of the gap, at its indentation, that
-        // sets the same key or also returns: j is dead beside it, so the update rewrote j there (kept-beside-edit.ts).
-        const rewrittenAtEdge = missing.length === 1 && (k === inserted[0] || k === inserted[inserted.length - 1]) && orig.indent[j] === out.indent[k] &&
-          !view.where.has(key(orig.norm[j]!)) && setsSameTarget(orig.norm[j]!, out.norm[k]!);
-        if (view.renamed.get(j) === out.norm[k] || soleMemberShown(view, orig, j, out.norm[k]!) || (missing.length === 1 && inserted.length === 1 && terminalReplaced(orig, j, out, k) && shownUnder(view, out.norm[k]!, out.norm[solidRow(out, k, -1)] ?? null)) || rewrittenAtEdge) {
+        if (view.renamed.get(j) === out.norm[k] || soleMemberShown(view, orig, j, out.norm[k]!) || (missing.length === 1 && inserted.length === 1 && terminalReplaced(orig, j, out, k) && shownUnder(view, out.norm[k]!, out.norm[solidRow(out, k, -1)] ?? null))) {
           rule = 'replaced';
           pairedWith = k;
           from = x + 1;
