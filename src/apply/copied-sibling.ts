@@ -141,19 +141,7 @@ function pastComments(o: Lines, x: number, dir: 1 | -1): number {
 function alikeHeads(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
   const head = o.norm[headOf(o, ob[0])]!;
   const shown = s.norm[headOf(s, sb[0])]!;
-  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown) || sameReceiverCall(head, shown) || sameLiteralCall(head, shown);
-}
-
-/** A bare call whose first argument is a string literal, and what follows that literal: `get("/{id}") {`. */
-const LITERAL_CALL = /^[A-Za-z_$][\w$]*\(\s*(["'`])(?:\\.|(?!\1).)*\1(.*)$/;
-
-/**
- * Two heads calling a bare name on a literal, the rest of the line alike (Ktor's `get("/{id}") {`
- * and `post("/{id}/return") {`): registrations of one kind, whatever the verb and the path.
- */
-function sameLiteralCall(a: string, b: string): boolean {
-  const ma = LITERAL_CALL.exec(a);
-  return ma !== null && LITERAL_CALL.exec(b)?.[2] === ma[2];
+  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown) || sameReceiverCall(head, shown);
 }
 
 /** A method called on a receiver, opening the call: `router.post(`, `app.get('/x', auth, (req, res) => {`. */
