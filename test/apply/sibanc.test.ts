@@ -1,10 +1,10 @@
 // A new route or test copied from its neighbour before the block's closers (branch sibanc): every
 // line the update shows that the original has lies inside the copy, so the segment's anchors (or its
-// edited-head anchor) stood the copy in for the neighbour, whose head and other lines were dropped.
-// Anchors all inside a copy now stand for nothing (merge-finish.ts), the segment ending the file
-// starts past the copied block (pastCopiedLead), and bare calls on a literal (`get("/{id}") {`,
-// `patch("/{id}/confirm") {`) are siblings of one kind (copied-sibling.ts sameLiteralCall).
-// Not reached: a copy showing more than half of the neighbour's own lines (probes-sibanc kt02, php02).
+// edited-head anchor) stand the copy in for the neighbour, whose head and other lines are dropped.
+// The rule tried on the branch (anchors inside a copy dropped, the file-ending segment started past
+// the copied block, bare literal calls as siblings) fixed both cases below but broke 28bz js10
+// (lossx7.test.ts) through its edited-line filter and was reverted: the two cases are recorded as
+// known failures (`it.fails`), so whoever fixes the class turns them into plain tests.
 import { describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
@@ -69,13 +69,13 @@ const hold = [
 ];
 
 describe('a new block copied from its neighbour before the closers (sibanc)', () => {
-  it('a Ktor route under another path, showing half of the route above, goes in beside it in every mode', () => {
+  it.fails('a Ktor route under another path, showing half of the route above, goes in beside it in every mode', () => {
     const code = lines([...ktHead, ...confirm, ...ktTail]);
     const update = lines(['        // ... existing code ...', '', ...cancel, ...ktTail]);
     mergedEverywhere(code, update, lines([...ktHead, ...confirm, '', ...cancel, ...ktTail]));
   });
 
-  it('a Laravel route closure whose shown lines all lie in the copy goes in beside the route it copies', () => {
+  it.fails('a Laravel route closure whose shown lines all lie in the copy goes in beside the route it copies', () => {
     const code = lines([...phpHead, ...ship, '});']);
     const update = lines(['    // ... existing code ...', '', ...hold, '});']);
     mergedEverywhere(code, update, lines([...phpHead, ...ship, '', ...hold, '});']));
