@@ -1,5 +1,5 @@
 // A list the original writes on one line and the update writes out one element a row, with no
-// marker among the rows (a reflow, elements possibly added), right beside a marker:
+// marker among the rows (a reflow, elements possibly added), shown alone between markers:
 //   original   from sklearn.metrics import RocCurveDisplay, classification_report, roc_auc_score
 //   update     from sklearn.metrics import (
 //                  RocCurveDisplay,
@@ -33,6 +33,13 @@ function oneLineElements(t: string, head: string, closeRow: string): string[] | 
   const v = bracketLists(t, bare.length + 1);
   const l = v?.[v.length - 1];
   return l ? l.elements.map((e) => t.slice(e.start, e.end)) : null;
+}
+
+/** The first non-blank update row past row i in direction `step` is a marker, or there is none. */
+function besideMarker(trimmed: string[], i: number, step: 1 | -1, origSet: ReadonlySet<string>): boolean {
+  let k = i + step;
+  while (k >= 0 && k < trimmed.length && !trimmed[k]) k += step;
+  return k < 0 || k >= trimmed.length || isMarkerLine(trimmed[k]!, origSet);
 }
 
 /** The update with the original lines around each reflowed list written next to it on its marker's side. */
@@ -78,7 +85,9 @@ function reflowAt(lines: string[], trimmed: string[], i: number, origLines: stri
     if (elements.length === 0 || !elements.every((e) => shown.includes(e))) return null;
     j = y;
   }
-  if (j < 0) return null;
+  // Only a hunk that is the list alone (a marker or the update's edge on each side): rows followed
+  // by code of the hunk are placed by that code (a signature written out over its parameters).
+  if (j < 0 || !besideMarker(trimmed, i, -1, origSet) || !besideMarker(trimmed, spread.end, 1, origSet)) return null;
   const above = anchorRows(lines, i, j, -1, origLines, origTrimmed, origSet, true);
   const below = anchorRows(lines, spread.end, j, 1, origLines, origTrimmed, origSet, true);
   if (above.length === 0 && below.length === 0) return null;
