@@ -277,9 +277,10 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original, 
     // its separator. Not any list that adds elements: the marker's emptiness is what tells a line from
     // its look-alikes (`{ host, /* ... */ port, retries }` is not `{ host, port }`; probes-inlinez ts01).
     const besideNew = [a - 1, a + 1].some((x) => x >= 0 && x < u.length && !marker[x] && match[x]! < 0 && !ps[x]!.collapsed);
-    // So does one anywhere in a list that adds an element, when the line is the only one with its
-    // head (`['auth:sanctum', /* ... */ 'throttle:api', 'ensure.active']`): no look-alike to tell apart.
-    const addsToSole = sole && !bareDotsInCall && u.some((t, x) => !marker[x] && match[x]! < 0 && !ps[x]!.collapsed);
+    // So does a marker comment anywhere in a list that adds an element, when the line is the only one
+    // with its head (`['auth:sanctum', /* ... */ 'throttle:api', 'ensure.active']`): no look-alike to
+    // tell apart. Bare dots stay refused (inline-markers-outside-lists.test.ts).
+    const addsToSole = sole && !/^(?:\.{3}|…)$/.test(u[a]!) && u.some((t, x) => !marker[x] && match[x]! < 0 && !ps[x]!.collapsed);
     // Two markers between the same shown elements, or one inside the list that stands for nothing: not certain.
     if ((next - prev < 2 && !(atEdge && u.length > 1) && !besideNew && !addsToSole) || ranges.some((r) => r[1] === prev + 1)) return null;
     ranges.push([a, prev + 1, next - 1]);
