@@ -240,8 +240,11 @@ function pieces(line: string, g: BracketList): Piece[] {
   return out;
 }
 
-/** The update line with the markers of list `g` expanded from the original line `c`, or null. */
-function expandList(line: string, g: BracketList, c: Candidate, orig: Original): string | null {
+/**
+ * The update line with the markers of list `g` expanded from the original line `c`, or null. `sole`:
+ * `c` is the only original line with the list's head, so nothing else could be the line abbreviated.
+ */
+function expandList(line: string, g: BracketList, c: Candidate, orig: Original, sole = false): string | null {
   const ps = pieces(line, g);
   const u = ps.map((p) => line.slice(p.start, p.end));
   const marker = ps.map((p) => p.marker);
@@ -267,14 +270,19 @@ function expandList(line: string, g: BracketList, c: Candidate, orig: Original):
     // A marker past the list's last shown element (or before its first) where the original has no
     // more: it stands for nothing and goes with its separator (`{ "jest": true, ... }` for `{ "jest": true }`).
     // Not bare dots in parentheses: there they are C's and Go's varargs (`fmt, ...)`), new code.
-    const atEdge = ((next === o.length && prev === o.length - 1) || (prev === -1 && next === 0)) && !(line[g.open] === '(' && /^(?:\.{3}|…)$/.test(u[a]!));
+    const bareDotsInCall = line[g.open] === '(' && /^(?:\.{3}|…)$/.test(u[a]!);
+    const atEdge = ((next === o.length && prev === o.length - 1) || (prev === -1 && next === 0)) && !bareDotsInCall;
     // A marker inside the list that stands for nothing, right beside a new element, marks where that
     // element goes (`"pending", /* ... */ "snoozed", "closed"` for `"pending", "closed"`): it goes with
     // its separator. Not any list that adds elements: the marker's emptiness is what tells a line from
     // its look-alikes (`{ host, /* ... */ port, retries }` is not `{ host, port }`; probes-inlinez ts01).
     const besideNew = [a - 1, a + 1].some((x) => x >= 0 && x < u.length && !marker[x] && match[x]! < 0 && !ps[x]!.collapsed);
+    // So does a marker comment anywhere in a list that adds an element, when the line is the only one
+    // with its head (`['auth:sanctum', /* ... */ 'throttle:api', 'ensure.active']`): no look-alike to
+    // tell apart. Bare dots stay refused (inline-markers-outside-lists.test.ts).
+    const addsToSole = sole && !/^(?:\.{3}|…)$/.test(u[a]!) && u.some((t, x) => !marker[x] && match[x]! < 0 && !ps[x]!.collapsed);
     // Two markers between the same shown elements, or one inside the list that stands for nothing: not certain.
-    if ((next - prev < 2 && !(atEdge && u.length > 1) && !besideNew) || ranges.some((r) => r[1] === prev + 1)) return null;
+    if ((next - prev < 2 && !(atEdge && u.length > 1) && !besideNew && !addsToSole) || ranges.some((r) => r[1] === prev + 1)) return null;
     ranges.push([a, prev + 1, next - 1]);
   }
   // The separator a glued marker's elements need where the original's own is not at hand.
@@ -344,7 +352,7 @@ function expandAt(update: string[], i: number, line: string, g: BracketList, mod
     }
   });
   const c = pickCandidate(cands, update, i, orig, (left) => bySharedElements(left, line, g) ?? byContextAbove(left, update, i, orig) ?? soleExpandable(left, line, g, orig));
-  const out = c && expandList(line, g, c, orig);
+  const out = c && expandList(line, g, c, orig, cands.length === 1);
   if (out) onPick?.(g.open, c.j);
   if (!out || !c.spread) return out;
   return respread(out, g.open, c.spread, orig.lines)?.join('\n') ?? null;

@@ -108,12 +108,14 @@ const ANCHOR_ROWS = 3;
  * `import {`, starts several original lines), so the line merge has nothing to place them by and
  * may take them for an edit of another line with that head, or the line next to them for the one
  * they replace; the original lines around the one they replace place them there. None when no line
- * in reach is unique, or when the update shows that line itself.
+ * in reach is unique, or when the update shows that line itself. With `edge`, the update's edge on
+ * that side counts as a marker (an update with markers never vouches for its edges).
  */
-export function anchorRows(lines: readonly string[], i: number, j: number, step: 1 | -1, origLines: readonly string[], origTrimmed: readonly string[], origSet: ReadonlySet<string>): string[] {
+export function anchorRows(lines: readonly string[], i: number, j: number, step: 1 | -1, origLines: readonly string[], origTrimmed: readonly string[], origSet: ReadonlySet<string>, edge = false): string[] {
   let k = i + step;
   while (k >= 0 && k < lines.length && !lines[k]!.trim()) k += step;
-  if (j < 0 || k < 0 || k >= lines.length || !isMarkerLine(lines[k]!.trim(), origSet)) return [];
+  const atEdge = k < 0 || k >= lines.length;
+  if (j < 0 || (atEdge && !edge) || (!atEdge && !isMarkerLine(lines[k]!.trim(), origSet))) return [];
   for (let y = j + step, seen = 0; y >= 0 && y < origTrimmed.length && seen < ANCHOR_ROWS; y += step) {
     const t = origTrimmed[y]!;
     if (!t) continue;

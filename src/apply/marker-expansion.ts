@@ -1,10 +1,12 @@
 // Markers inside lines, expanded from the original before the merge and read the same way by the
 // no-loss check: a marker after an opening bracket as a line comment (trailing-marker.ts), a marker
 // between the first and last of a run of original lines (spanned-markers.ts), then markers among
-// the elements of one line (inline-markers.ts).
+// the elements of one line (inline-markers.ts); a one-line list the update reflows over rows next to
+// a marker gets the original lines that place it (reflowed-lists.ts).
 import { expandCollapsedBlocks } from './collapsed-blocks.js';
 import { expandInlineMarkers } from './inline-markers.js';
 import { expandShownHeadBodies } from './shown-head-body.js';
+import { placeReflowedLists } from './reflowed-lists.js';
 import { expandSpannedMarkers } from './spanned-markers.js';
 import { expandTrailingMarkers } from './trailing-marker.js';
 import { closeUnclosedMiddles } from './unclosed-middle.js';
@@ -13,7 +15,7 @@ import { showHeadPath } from './open-heads.js';
 import { withoutExtraClosers } from './extra-closers.js';
 
 export function expandMarkersInLines(update: string, code: string): string {
-  return expandInlineMarkers(expandSpannedMarkers(expandTrailingMarkers(update, code), code), code);
+  return placeReflowedLists(expandInlineMarkers(expandSpannedMarkers(expandTrailingMarkers(update, code), code), code), code);
 }
 
 /** The update as placement and the no-loss check (loss.ts) both read it: markers inside lines

@@ -5,7 +5,7 @@
 // name where the old one stood (callers, registrations), while a new sibling brings the new name in
 // on new lines (`group.MapPut(…, Complete)` beside the kept `group.MapDelete(…, Delete)`, a new
 // `const TODO_RENAMED = …` beside `TODO_REMOVED`'s) and leaves the old name's other uses alone.
-import { sharedEnds, soleTokenChange, solidRow, tokens, type Lines } from './lines.js';
+import { assignmentKey, sharedEnds, soleTokenChange, solidRow, tokens, type Lines } from './lines.js';
 
 /** Each segment's lines → the segments of the update it was cut from (registered by splitUpdate). */
 const updateOf = new WeakMap<Lines, ReadonlyArray<{ lines: Lines }>>();
@@ -176,6 +176,10 @@ export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): b
   const { lines, uses } = originalIndex(orig);
   if (uses.has(to)) return false;
   if (!(uses.get(from) ?? []).some((y) => y !== j)) return false;
+  // The same binding given the new value (`const key = …${safeName}` for `…${filename}`) where the
+  // update derives the new name from the old (`const safeName = filename.replace(…)`): a switch to the
+  // cleaned value; kept beside its edit the old binding would be declared twice.
+  if (sameBinding(orig.norm[j]!, s.norm[i]!, change) && segments.some((seg) => derivedIn(seg.lines, change))) return false;
   const shown = shownLines(segments);
   let fresh = 0;
   let carried = false;
@@ -191,6 +195,29 @@ export function newNameBesideOld(s: Lines, i: number, orig: Lines, j: number): b
     }
   }
   return !carried && fresh > 0;
+}
+
+/** The bound name of a `key = value` line (`const safeName`, `safe_name`, `x :=` → its last word), or null. */
+function boundName(norm: string): string | null {
+  const key = assignmentKey(norm);
+  return key === null ? null : key.split(/\s+/).pop()!;
+}
+
+/** Both lines bind the same name, which is neither side of the change. */
+function sameBinding(old: string, norm: string, change: NameChange): boolean {
+  const a = assignmentKey(old);
+  return a !== null && a === assignmentKey(norm) && !tokens(a).includes(change.from) && !tokens(a).includes(change.to);
+}
+
+/** Some line of `l` binds the new name from a value naming the old one (`const safeName = filename.trim()`). */
+function derivedIn(l: Lines, change: NameChange): boolean {
+  for (let x = 0; x < l.text.length; x++) {
+    const norm = l.norm[x]!;
+    if (l.blank[x] || boundName(norm) !== change.to) continue;
+    const key = assignmentKey(norm)!;
+    if (tokens(norm.slice(norm.indexOf(key) + key.length)).includes(change.from)) return true;
+  }
+  return false;
 }
 
 /** Per segment lines: head row → whether it is a new sibling (see `newSiblingHead`). */
