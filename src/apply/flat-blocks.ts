@@ -121,6 +121,23 @@ export function alikeFlatHeads(l: Lines, x: number, m: Lines, y: number): boolea
   return true;
 }
 
+/**
+ * Two alike flat heads that name different blocks: another task name, case pattern, condition or
+ * stage name (`AS build` → `AS asset-build`). A stage's image (`node:18` → `node:20`) is no name.
+ */
+export function flatHeadRenamed(l: Lines, x: number, m: Lines, y: number): boolean {
+  if (!alikeFlatHeads(l, x, m, y)) return false;
+  const a = headName(l.norm[x]!);
+  const b = headName(m.norm[y]!);
+  return a !== null && b !== null && a !== b;
+}
+
+/** What names a flat block at its head: a stage's `AS` name (none without it), else the head itself. */
+function headName(n: string): string | null {
+  if (STAGE_HEAD.test(n)) return /\sAS\s+([\w.-]+)$/i.exec(n)?.[1] ?? null;
+  return n;
+}
+
 /** The key a list item's first line sets (`name` of `- name: x`), or the item's whole text. */
 function itemKey(n: string): string {
   return /^-\s+([\w.-]+):/.exec(n)?.[1] ?? n;
