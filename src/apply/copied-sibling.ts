@@ -10,7 +10,7 @@
 // "edited in place" and "new beside it", and a new block keeps the original (a visible duplicate,
 // never a silent loss).
 import { bracketDelta, closesAt, openedAt } from './brackets.js';
-import { alikeFlatHeads, enclosingFlatBlock, flatBlock, flatHeadRenamed, flatNeighbour } from './flat-blocks.js';
+import { alikeFlatHeads, enclosingFlatBlock, flatBlock, flatHeadRenamed, flatNeighbour, namesOriginalBlock } from './flat-blocks.js';
 import { headLine } from './foreign-head.js';
 import { attachedAnnotations, commentLine } from './licence-rules.js';
 import { rowNamesDiffer } from './line-identity.js';
@@ -183,6 +183,9 @@ function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]):
   // A bracket-less block's head names it (a task's name, a case pattern, a stage): under another
   // name, a block that shows none of its own lines is another block, even with one own line.
   const flatRenamed = flatHeadRenamed(s, sh, o, oh);
+  // Under its own name (`FROM … AS runtime` rewritten from another image) or the name of another
+  // original block, a bracket-less block stands for that block: only a new name makes a copy.
+  if (alikeFlatHeads(s, sh, o, oh) && (!flatRenamed || namesOriginalBlock(s, sh, o, oh))) return false;
   // One line of its own is too little to tell a copy from that line's edit, unless the block is
   // another sibling's line for line (that sibling's head as it is, each line as it is or edited):
   // a new cell written like the cell before it is that cell's copy, not the next cell's edit.

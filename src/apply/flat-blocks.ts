@@ -132,6 +132,14 @@ export function flatHeadRenamed(l: Lines, x: number, m: Lines, y: number): boole
   return a !== null && b !== null && a !== b;
 }
 
+/** Flat head x of l is named as a flat head of the original o other than row not (`AS runtime` rewritten from another image): it stands for that block. */
+export function namesOriginalBlock(l: Lines, x: number, o: Lines, not: number): boolean {
+  const name = headName(l.norm[x]!);
+  if (name === null || !headKind(l, x)) return false;
+  for (let y = 0; y < o.text.length; y++) if (y !== not && !o.blank[y] && alikeFlatHeads(l, x, o, y) && headName(o.norm[y]!) === name) return true;
+  return false;
+}
+
 /** What names a flat block at its head: a stage's `AS` name (none without it), else the head itself. */
 function headName(n: string): string | null {
   if (STAGE_HEAD.test(n)) return /\sAS\s+([\w.-]+)$/i.exec(n)?.[1] ?? null;
