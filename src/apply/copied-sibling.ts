@@ -10,6 +10,7 @@
 // "edited in place" and "new beside it", and a new block keeps the original (a visible duplicate,
 // never a silent loss).
 import { bracketDelta, closesAt, openedAt } from './brackets.js';
+import { alikeFlatHeads, enclosingFlatBlock, flatBlock, flatHeadRenamed, flatNeighbour, namesOriginalBlock } from './flat-blocks.js';
 import { headLine } from './foreign-head.js';
 import { attachedAnnotations, commentLine } from './licence-rules.js';
 import { rowNamesDiffer } from './line-identity.js';
@@ -29,7 +30,8 @@ function blockAround(l: Lines, x: number, dir: 1 | -1): [number, number] | null 
     const end = closesAt(l.text, brace);
     return end < 0 ? null : [x, end];
   }
-  if (dir > 0 ? d <= 0 : d >= 0) return null;
+  // A line that opens (closes) no bracket may head (end) a block of a language without them.
+  if (dir > 0 ? d <= 0 : d >= 0) return flatBlock(l, x, dir);
   const other = dir > 0 ? closesAt(l.text, x) : openedAt(l.text, x, 0);
   if (other < 0) return null;
   return dir > 0 ? [x, other] : [other, x];
@@ -97,7 +99,7 @@ function enclosingBlock(l: Lines, x: number): [number, number] | null {
     const b = blockAround(l, y, 1);
     if (b && b[1] >= x) return b;
   }
-  return null;
+  return enclosingFlatBlock(l, x);
 }
 
 /**
@@ -128,7 +130,9 @@ function amongSiblings(o: Lines, ob: [number, number]): boolean {
   const after = pastComments(o, ob[1], 1);
   const prev = before >= 0 && o.indent[before] === o.indent[oh] ? blockAround(o, before, -1) : null;
   const next = after >= 0 && o.indent[after] === o.indent[oh] ? blockAround(o, after, 1) : null;
-  return (prev !== null && alikeHeads(o, prev, o, ob)) || (next !== null && alikeHeads(o, next, o, ob));
+  if ((prev !== null && alikeHeads(o, prev, o, ob)) || (next !== null && alikeHeads(o, next, o, ob))) return true;
+  // Blocks without brackets end deeper than their heads (a task's last key, a branch's `;;`).
+  return [flatNeighbour(o, ob, -1), flatNeighbour(o, ob, 1)].some((b) => b !== null && alikeHeads(o, b, o, ob));
 }
 
 /** The next non-blank row from x in direction dir that is not a comment line, or -1. */
@@ -141,7 +145,7 @@ function pastComments(o: Lines, x: number, dir: 1 | -1): number {
 function alikeHeads(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
   const head = o.norm[headOf(o, ob[0])]!;
   const shown = s.norm[headOf(s, sb[0])]!;
-  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown) || sameReceiverCall(head, shown);
+  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown) || sameReceiverCall(head, shown) || alikeFlatHeads(s, headOf(s, sb[0]), o, headOf(o, ob[0]));
 }
 
 /** A method called on a receiver, opening the call: `router.post(`, `app.get('/x', auth, (req, res) => {`. */
@@ -171,20 +175,30 @@ function copyOf(s: Lines, sb: [number, number], o: Lines, ob: [number, number]):
   if (!alikeHeads(s, sb, o, ob)) return false;
   // Only a block among siblings of its shape is copied like this (a call's arguments edited in place are not).
   if (!amongSiblings(o, ob)) return false;
+  // A bracket-less block's last line is its own content (`notify: …`, `RUN …`), not a closer.
+  const oEnd = flatBlock(o, ob[0], 1)?.[1] === ob[1] ? ob[1] + 1 : ob[1];
+  const sEnd = flatBlock(s, sb[0], 1)?.[1] === sb[1] ? sb[1] + 1 : sb[1];
   const own: string[] = [];
-  for (let y = ob[0] + 1; y < ob[1]; y++) if (!o.blank[y] && !o.weak[y] && once(o.norm[y]!)) own.push(o.norm[y]!);
+  for (let y = ob[0] + 1; y < oEnd; y++) if (!o.blank[y] && !o.weak[y] && once(o.norm[y]!)) own.push(o.norm[y]!);
+  // A bracket-less block's head names it (a task's name, a case pattern, a stage): under another
+  // name, a block that shows none of its own lines is another block, even with one own line.
+  const flatRenamed = flatHeadRenamed(s, sh, o, oh);
+  // Under its own name (`FROM … AS runtime` rewritten from another image) or the name of another
+  // original block, a bracket-less block stands for that block: only a new name makes a copy.
+  if (alikeFlatHeads(s, sh, o, oh) && (!flatRenamed || namesOriginalBlock(s, sh, o, oh))) return false;
   // One line of its own is too little to tell a copy from that line's edit, unless the block is
   // another sibling's line for line (that sibling's head as it is, each line as it is or edited):
   // a new cell written like the cell before it is that cell's copy, not the next cell's edit.
-  if (own.length < 2 && !(own.length === 1 && copiesOtherSibling(s, sb, o, ob))) return false;
+  if (own.length < 2 && !(own.length === 1 && (copiesOtherSibling(s, sb, o, ob) || flatRenamed))) return false;
   // Values copied from the sibling (`burst: 1,`) are shown too: its edit keeps most of its own lines.
   // A line shortened by an inline marker (`ignores: ["dist/", /* ... */, "x"],`) shows the line it stands for.
-  const inCopy = s.norm.slice(sb[0] + 1, sb[1]);
+  const inCopy = s.norm.slice(sb[0] + 1, sEnd);
   const shownIn = (n: string): boolean => inCopy.some((c) => c === n || standsFor(c, n));
   const kept = own.filter(shownIn).length * 2;
   // A head naming another thing by its literal (`"POST /tasks/{id}/done"` → `"…/reopen"`) is a new
   // sibling's unless the block's edit shows more than half of it: at exactly half it is a copy.
-  return headLiteralRenamed(shown, head) ? kept <= own.length : kept < own.length;
+  // So is a bracket-less block under another name (`- name: Deploy site configs`, `deploy)`).
+  return flatRenamed || headLiteralRenamed(shown, head) ? kept <= own.length : kept < own.length;
 }
 
 /** The first string literal of a line, with its quotes. */

@@ -6,6 +6,7 @@
 //   $(OBJS:.o=.d)` after a rule, a `> **Note:**` paragraph after a code fence): the update's blank
 //   parts the new lines from the anchor and the original's blank still parts them from the sibling.
 import { bracketDelta } from './brackets.js';
+import { flatBlock } from './flat-blocks.js';
 import { lineIdentity } from './line-identity.js';
 import type { Lines } from './lines.js';
 
@@ -55,11 +56,11 @@ export function wholeBlocksAt(s: Lines, a: number, b: number, level: number): bo
 
 /**
  * Original line `y` heads a block of its own: it names something (a heading, a section, a rule, a
- * definition), or the next non-blank line sits deeper (a Makefile rule's recipe). A statement is
+ * definition, a Dockerfile stage), or the next non-blank line sits deeper (a Makefile rule's recipe). A statement is
  * not one: new lines before it may go on without a blank between.
  */
 export function headsBlock(o: Lines, y: number): boolean {
-  if (lineIdentity(o.norm[y]!) !== null) return true;
+  if (lineIdentity(o.norm[y]!) !== null || flatBlock(o, y, 1) !== null) return true;
   let z = y + 1;
   while (z < o.text.length && o.blank[z]) z++;
   return z < o.text.length && o.indent[z]! > o.indent[y]!;
