@@ -1,7 +1,7 @@
 // Prose locators: a comment in which the model tells the applier where the next lines go —
 // `// add this right after the constructor`, `// add right below SIGNED_URL_TTL_SECONDS`,
 // `// New component, right above the styles:`, `// add to LruCache, after put():`. It is an
-// instruction, not content: the expected file never has it (cf tsx04, cg ts01, cb cpp46, cd tsx42).
+// instruction, not content: the expected file never has it.
 // Such a comment is taken out of the update. When its target is a definition the original has
 // exactly once and the lines it places show no original line of their own, the target's lines are
 // written in its place as context (after a marker), so the hunk anchors right after the target (or
@@ -95,9 +95,11 @@ export function proseLocators(update: string, code: string): string | null {
       const end = blockEnd(o, at);
       out.push(markerFor(line) + eol);
       for (let j = at; j < end; j++) out.push(o.text[j]! + eol);
-      // A block is set off from the new code by the blank line the original has after it.
-      if (end - at > 1 && end < o.text.length && o.blank[end] && next === i + 1) out.push(eol);
+      // A block is set off from the new code by the blank lines the original has after it.
+      if (end - at > 1 && next === i + 1) for (let j = end; j < o.text.length && o.blank[j]; j++) out.push(eol);
       out.push(...hunk);
+      // The update ends with the new code: what follows the target in the original is not shown, and stays.
+      if (nextCodeRow(u, stop) < 0) out.push(...(u.eol[stop - 1] ? [] : [eol]), markerFor(line) + eol);
     } else {
       const first = beforeDefinition(o, at);
       // The hunk ends on the target's own lines already (`const styles = …({` last): nothing to add.
@@ -117,7 +119,7 @@ export function proseLocators(update: string, code: string): string | null {
 
 /**
  * Rows [a, b) of the update, moved right onto the target's depth when the snippet wrote them
- * shallower (methods copied out of their class, cb cpp46): its first line at its least depth.
+ * shallower (methods copied out of their class): its first line at its least depth.
  */
 function inTargetIndent(u: Lines, a: number, b: number, depth: number, tabs: boolean): string[] {
   const rows = u.text.slice(a, b).map((t, k) => t + u.eol[a + k]!);
