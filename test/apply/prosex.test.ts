@@ -7,9 +7,13 @@
 // probes-prosex sh01 still misses; see docs/apply.md, branch prosex.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
+import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+
+// The syntax pass reads the grammars, as on the server (apply1 and the benchmarks load them).
+beforeAll(async () => { await ensureAllGrammars(); }, 120_000);
 
 const PROBES = join(import.meta.dirname, '../../bench/apply/probes-prosex');
 
