@@ -108,7 +108,7 @@ function afterDefinition(o: Lines, h: number): number {
 }
 
 /** The definition's first row: its header, or the comments and attributes right above it. */
-function beforeDefinition(o: Lines, h: number): number {
+export function beforeDefinition(o: Lines, h: number): number {
   let j = h;
   // ` * text` lines of a block comment sit one column right of the header.
   while (j > 0 && !o.blank[j - 1] && o.indent[j - 1]! - o.indent[h]! >= 0 && o.indent[j - 1]! - o.indent[h]! <= 1 && LEAD.test(o.norm[j - 1]!)) j--;

@@ -12,6 +12,7 @@ import { impliedEdgeMarkers } from './edge-markers.js';
 import { fileOrderHolds, splitAtJumps } from './hunk-order.js';
 import { instructionNames } from './instruction-scope.js';
 import { locationComments, withPlaces } from './location-comments.js';
+import { proseLocators } from './prose-locators.js';
 import { expandUpdate } from './marker-expansion.js';
 import { rescaleIndentUnit } from './indent-unit.js';
 import { placeByInstruction } from './instructed-place.js';
@@ -292,7 +293,10 @@ function alternatives(sent: ApplyInput, mode: MergeMode, first: MergeResult): Al
 function mergeOnce(given: ApplyInput, mode: MergeMode, syntax = true): MergeResult {
   // `// and at the top of the file:` moves the hunk after it to the update's start (top-location.ts).
   const topped = topLocatedUpdate(given.update, given.code);
-  const sent = topped === null ? given : { ...given, update: topped };
+  const toppedSent = topped === null ? given : { ...given, update: topped };
+  // `// add this right after the constructor` is an instruction to the applier (prose-locators.ts).
+  const placed = proseLocators(toppedSent.update, toppedSent.code);
+  const sent = placed === null ? toppedSent : { ...toppedSent, update: placed };
   // `# in ProjectRepository` opening a hunk says where it goes: placement, not content (location-comments.ts).
   const located = locationComments(sent.update, sent.code);
   const sentRaw = located ? { ...sent, update: located.update, instruction: withPlaces(sent.instruction, located.names) } : sent;
