@@ -59,9 +59,16 @@ export function placeByInstruction(code: string, update: string, instruction: st
   if (at < 0) return null;
   // A wrapped definition belongs to the owner its head names: the target must stand inside it, and
   // the definition is one of the owner's levels deep, whatever unit the snippet wrote that level in.
-  if (owned ? at <= owned.ownerRow || at >= blockEnd(o, owned.ownerRow) || u.indent[h]! <= owned.headIndent : o.indent[at] !== u.indent[h]) return null;
+  // A bare member pulled out to column 0 (a method written without its class) goes in at the named
+  // member's depth, every line shifted by that much.
+  const pulledOut = !owned && u.indent[h] === 0 && o.indent[at]! > 0;
+  if (owned ? at <= owned.ownerRow || at >= blockEnd(o, owned.ownerRow) || u.indent[h]! <= owned.headIndent : o.indent[at] !== u.indent[h] && !pulledOut) return null;
   const row = side === 'after' ? afterDefinition(o, at) : beforeDefinition(o, at);
-  const written = owned ? inFileIndent(u, o, [owned.headIndent, u.indent[h]!], [o.indent[owned.ownerRow]!, o.indent[at]!]) : u;
+  const written = owned
+    ? inFileIndent(u, o, [owned.headIndent, u.indent[h]!], [o.indent[owned.ownerRow]!, o.indent[at]!])
+    : pulledOut
+      ? inFileIndent(u, o, [-1, 0], [o.indent[at]! - 1, o.indent[at]!])
+      : u;
   return written ? { content: insertAt(o, row, written, first, last), at: row } : null;
 }
 

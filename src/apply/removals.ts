@@ -240,8 +240,9 @@ export function definesName(text: string, name: string): boolean {
   // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
   // A definition qualified by its owner (`void Scene::debugDump() const {`); not `obj.name(` calls,
   // nor a statement calling it (`return SetAsync(…)`). Type parameters may follow (`SetAsync<T>(`).
+  // A return type may be qualified (`std::uint32_t remaining(…) {`).
   if (/^(?:return|await|yield|throw|new)\s/.test(t)) return false;
-  return new RegExp(`^(?:[\\w$<>\\[\\],*&\\s]+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:(?!:)|=|\\{)`).test(t);
+  return new RegExp(`^(?:(?:[\\w$<>\\[\\],*&\\s]|::)+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:(?!:)|=|\\{)`).test(t);
 }
 
 const GO_RECEIVER_NAME = /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)$/;
