@@ -14,6 +14,7 @@ import { blockPairs, withoutClosers, type BlockPairs } from './new-block-closers
 import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
+import { enclosingCloser } from './enclosing-closer.js';
 import { closerResumeAcross, closingTail, dropAnchorsAbove } from './closer-anchors.js';
 import { contextAboveWrapper, editedBeyondInsert, wrappedInNewBlock } from './edge-edits.js';
 import { atSegmentEdge, continuedOnNext, wrapsWholeLine } from './edge-line-edit.js';
@@ -1049,7 +1050,7 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     // the next resource) is not one (line-identity.ts).
     let chain = chains[k]!.filter(([i, j]) => sameOwner(seg.lines, i, o, j) && j >= bodyFloor);
     chains[k] = chain;
-    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) ?? closerResumeAcross(o, segs, spans, k) : null;
+    const resumed = k > 0 && spans[k - 1] ? closerResume(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) ?? closerResumeAcross(o, segs, spans, k) ?? enclosingCloser(o, segs[k - 1]!, spans[k - 1]!.pairs, seg) : null;
     if (resumed && resumed[1] >= prevEnd) {
       chain = chains[k] = withoutCoincident(seg.lines, o, [...tailPairs(seg.lines, o, resumed), resumed, ...chain.filter(([i, j]) => i > resumed[0] && j > resumed[1])], (n) => ctx.index.get(n)?.length ?? 0);
     }
