@@ -65,54 +65,28 @@ function names(ts: string[]): Set<string> {
   return new Set(ts.filter((t) => NAME.test(t) && !KEYWORDS.has(t)));
 }
 
-/** An original line kept in the output beside a new line that restates it: original row, output row, which reading. */
-interface KeptBeside {
-  j: number;
-  y: number;
-  /** The second reading: both lines set one key or both return, so the kept one is dead. */
-  rewritten: boolean;
-}
-
-function keptBeside(code: string, update: string, content: string): KeptBeside[] {
-  const o = splitLines(code);
-  const out = splitLines(content);
-  const shown = new Set(splitLines(update).norm);
-  const inOriginal = new Set(o.norm);
-  const from = new Int32Array(out.text.length).fill(-1);
-  const at = new Int32Array(o.text.length).fill(-1);
-  for (const [j, k] of alignLines(o.norm, out.norm)) {
-    from[k] = j;
-    at[j] = k;
-  }
-  const found: KeptBeside[] = [];
-  for (let k = 0; k < out.text.length; k++) {
-    if (from[k]! >= 0 || out.blank[k] || out.weak[k]) continue;
-    for (const j of nearKept(out, from, k)) if (!shown.has(o.norm[j]!) && restates(o.norm[j]!, out.norm[k]!)) found.push({ j, y: at[j]!, rewritten: false });
-    if (inOriginal.has(out.norm[k]!)) continue;
-    for (const y of [solidRow(out, k, -1), solidRow(out, k, 1)]) {
-      const j = y >= 0 && y < out.text.length ? from[y]! : -1;
-      if (j >= 0 && !shown.has(o.norm[j]!) && out.indent[y] === out.indent[k] && setsSameTarget(o.norm[j]!, out.norm[k]!)) found.push({ j, y, rewritten: true });
-    }
-  }
-  return found;
-}
-
 /**
  * Original rows (0-based) kept in `content` beside a new line that restates them, where the update
  * never shows them; empty when there is none.
  */
 export function keptBesideEdit(code: string, update: string, content: string): number[] {
-  return [...new Set(keptBeside(code, update, content).map((f) => f.j))].sort((a, b) => a - b);
-}
-
-/**
- * Original lines kept right beside a new line that sets the same key or also returns (the second
- * reading), as [original row, output row] in output order: the update rewrote them there (rule (a)).
- */
-export function rewrittenBesideEdit(code: string, update: string, content: string): Array<[number, number]> {
-  const rows = new Map<number, number>();
-  for (const f of keptBeside(code, update, content)) if (f.rewritten) rows.set(f.y, f.j);
-  return [...rows].map(([y, j]): [number, number] => [j, y]).sort((a, b) => a[1] - b[1]);
+  const o = splitLines(code);
+  const out = splitLines(content);
+  const shown = new Set(splitLines(update).norm);
+  const inOriginal = new Set(o.norm);
+  const from = new Int32Array(out.text.length).fill(-1);
+  for (const [j, k] of alignLines(o.norm, out.norm)) from[k] = j;
+  const found = new Set<number>();
+  for (let k = 0; k < out.text.length; k++) {
+    if (from[k]! >= 0 || out.blank[k] || out.weak[k]) continue;
+    for (const j of nearKept(out, from, k)) if (!shown.has(o.norm[j]!) && restates(o.norm[j]!, out.norm[k]!)) found.add(j);
+    if (inOriginal.has(out.norm[k]!)) continue;
+    for (const y of [solidRow(out, k, -1), solidRow(out, k, 1)]) {
+      const j = y >= 0 && y < out.text.length ? from[y]! : -1;
+      if (j >= 0 && !shown.has(o.norm[j]!) && out.indent[y] === out.indent[k] && setsSameTarget(o.norm[j]!, out.norm[k]!)) found.add(j);
+    }
+  }
+  return [...found].sort((a, b) => a - b);
 }
 
 /** The original rows of the first NEAR_ROWS solid kept lines above and below the run of new lines holding row k. */
@@ -128,33 +102,4 @@ function nearKept(out: Lines, from: Int32Array, k: number): number[] {
     }
   }
   return rows;
-}
-
-/**
- * `content` without output rows `rows`; where a dropped line stood between two blank lines, one of
- * them goes too (the new line's blank and the old line's blank stood for one separation).
- */
-export function withoutRows(content: string, rows: readonly number[]): string {
-  const out = splitLines(content);
-  const drop = new Set(rows);
-  for (const y of rows) {
-    const above = keptRowBeyond(out, drop, y, -1);
-    const below = keptRowBeyond(out, drop, y, 1);
-    if (above >= 0 && below >= 0 && out.blank[above] && out.blank[below]) drop.add(below);
-  }
-  let text = '';
-  let last = -1;
-  for (let k = 0; k < out.text.length; k++) {
-    if (drop.has(k)) continue;
-    text += out.text[k]! + out.eol[k]!;
-    last = k;
-  }
-  // The file's last line dropped: the line now last ends the file as the dropped one did.
-  return last >= 0 && last < out.text.length - 1 && out.eol[out.text.length - 1] === '' ? text.slice(0, text.length - out.eol[last]!.length) : text;
-}
-
-/** The nearest row beyond y in direction dir that is not dropped, or -1. */
-function keptRowBeyond(out: Lines, drop: ReadonlySet<number>, y: number, dir: 1 | -1): number {
-  for (let x = y + dir; x >= 0 && x < out.text.length; x += dir) if (!drop.has(x)) return x;
-  return -1;
 }
