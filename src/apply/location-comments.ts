@@ -95,7 +95,7 @@ function placeNames(body: string, origText: readonly string[], code: string, fir
     const place = inPlace[1]!;
     const parts = place.split(/\.|::|#/).filter(Boolean);
     // A name the original has as a word places the hunk; a file path only says which file.
-    if (parts.length > 0 && new RegExp(`(?<![\\w$])${escapeRe(parts[0]!)}(?![\\w$])`).test(code)) return parts;
+    if (parts.length > 0 && usesWord(code, parts[0]!)) return parts;
     return /\/|\.[A-Za-z]{1,6}$/.test(place) ? [] : null;
   }
   const noted = IN_PLACE_NOTE.exec(body);
@@ -110,7 +110,7 @@ function placeNames(body: string, origText: readonly string[], code: string, fir
     if ((parts.length > 1 || /[A-Z]/.test(parts[0]!) || bare[2]) && origText.some((t) => definesName(t, parts[0]!))) return parts;
     // Between two hunks, a name and a colon (`// Display:`, `# argparse:`) labels the next hunk with a
     // name the original uses: a heading for where the model moved, not a comment the file needs.
-    if (between && bare[3] && new RegExp(`(?<![\\w$])${escapeRe(parts[0]!)}(?![\\w$])`).test(code)) return [];
+    if (between && bare[3] && usesWord(code, parts[0]!)) return [];
   }
   return first && FILE_PLACE.test(body) ? [] : null;
 }
@@ -130,6 +130,11 @@ function namesNextKeyword(note: string, u: Lines, i: number, originalNorms: Read
   if (next === null || next[1]!.toLowerCase() !== word[1]!.toLowerCase()) return false;
   for (; j < u.text.length && !u.blank[j]; j++) if (originalNorms.has(u.norm[j]!)) return true;
   return false;
+}
+
+/** The original has `name` as a word of its own. */
+function usesWord(code: string, name: string): boolean {
+  return new RegExp(`(?<![\\w$])${escapeRe(name)}(?![\\w$])`).test(code);
 }
 
 /** The instruction with the places the location comments give ("in `Name`"). */

@@ -5,6 +5,7 @@
 // - a statement block headed by a comment that holds every word of the description ("delete the
 //   legacy NAS mirror block": `# legacy: mirror to the old NAS …` over an `if … fi`).
 // Each is a unit only when it is the one match in the file: two matches remove nothing.
+import { bracketDelta } from './brackets.js';
 import { escapeRe } from './escape-regexp.js';
 import { commentBody } from './markers.js';
 import type { Lines } from './lines.js';
@@ -60,12 +61,7 @@ export function namedUnit(o: Lines, name: string): [number, number] | 'ambiguous
 function wholeStatement(o: Lines, j: number): boolean {
   const t = o.norm[j]!;
   if (commentBody(t) !== null || /[,({[=+&|\\]\s*$|^[.)}\]]/.test(t)) return false;
-  let depth = 0;
-  for (const ch of t.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""')) {
-    if (ch === '(' || ch === '[' || ch === '{') depth++;
-    else if (ch === ')' || ch === ']' || ch === '}') depth--;
-  }
-  if (depth !== 0) return false;
+  if (bracketDelta(t.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""')) !== 0) return false;
   let p = j - 1;
   while (p >= 0 && o.blank[p]) p--;
   return p < 0 || !/[,(\[{=+&|\\]\s*$/.test(o.norm[p]!);
