@@ -34,6 +34,12 @@ const IN_PLACE_NOTE = new RegExp(
   `^(?:in|inside|within)${PLACE_ARTICLE}([\\w$.:#]+?)(?:\\(\\))?${PLACE_KIND_AFTER},\\s*(.+:)$`,
   'i',
 );
+/**
+ * Longest note after a place, in words: the place must be a name the original defines and the note
+ * end with a colon, so a longer sentence (`In JournalRepository, replace void() so it refuses to void
+ * drafts and records who did it:`) is still a model's note, not a code comment.
+ */
+const PLACE_NOTE_WORDS = 20;
 /** `file: src/app.ts`, `path: x`, or a bare path `src/app.ts` (first line of the update only). */
 const FILE_PLACE = /^(?:(?:file(?:name)?|path)\s*:\s*\S+|[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,6})$/i;
 /** A bare definition name, possibly qualified: `ReceiptsController`, `UserService.create`, `Cart::total`, `code():`. */
@@ -108,7 +114,7 @@ function placeNames(body: string, origText: readonly string[], code: string, fir
     return /\/|\.[A-Za-z]{1,6}$/.test(place) ? [] : null;
   }
   const noted = IN_PLACE_NOTE.exec(body);
-  if (noted && shortNote(noted[2]!)) {
+  if (noted && shortNote(noted[2]!, PLACE_NOTE_WORDS)) {
     const parts = nameParts(noted[1]!);
     if (parts.length > 0 && origText.some((t) => definesName(t, parts[0]!))) return parts;
   }
