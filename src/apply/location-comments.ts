@@ -16,9 +16,13 @@ import { definesName } from './removals.js';
 import { onwardNote, shortNote } from './moving-note.js';
 
 const PLACE_KINDS = 'class|struct|module|object|impl|interface|trait|enum|namespace|component|section|function|method|file|type|record|element|tag|block|controller|service';
+/** `the class `, `the `, or nothing: what may stand between the preposition and the place's name. */
+const PLACE_ARTICLE = `\\s+(?:the\\s+)?(?:(?:${PLACE_KINDS})\\s+)?[\`'"]?`;
+/** A kind word after the name (`the FooService class`). */
+const PLACE_KIND_AFTER = `[\`'"]?(?:\\s+(?:${PLACE_KINDS}))?\\s*`;
 /** `in ProjectRepository`, `inside the FooService class`, `in the <head>:`, `(in Foo.bar)`. */
 const IN_PLACE = new RegExp(
-  `^(?:in|inside|within|into|under)\\s+(?:the\\s+)?(?:(?:${PLACE_KINDS})\\s+)?[\`'"]?<?([\\w$.:#/-]+?)>?(?:\\(\\))?[\`'"]?(?:\\s+(?:${PLACE_KINDS}))?\\s*:?$`,
+  `^(?:in|inside|within|into|under)${PLACE_ARTICLE}<?([\\w$.:#/-]+?)>?(?:\\(\\))?${PLACE_KIND_AFTER}:?$`,
   'i',
 );
 /**
@@ -27,9 +31,15 @@ const IN_PLACE = new RegExp(
  * comment such as `// in Go, a nil map panics on write:` stays.
  */
 const IN_PLACE_NOTE = new RegExp(
-  `^(?:in|inside|within)\\s+(?:the\\s+)?(?:(?:${PLACE_KINDS})\\s+)?[\`'"]?([\\w$.:#]+?)(?:\\(\\))?[\`'"]?(?:\\s+(?:${PLACE_KINDS}))?\\s*,\\s*(.+:)$`,
+  `^(?:in|inside|within)${PLACE_ARTICLE}([\\w$.:#]+?)(?:\\(\\))?${PLACE_KIND_AFTER},\\s*(.+:)$`,
   'i',
 );
+/**
+ * Longest note after a place, in words: the place must be a name the original defines and the note
+ * end with a colon, so a longer sentence (`In JournalRepository, replace void() so it refuses to void
+ * drafts and records who did it:`) is still a model's note, not a code comment.
+ */
+const PLACE_NOTE_WORDS = 20;
 /** `file: src/app.ts`, `path: x`, or a bare path `src/app.ts` (first line of the update only). */
 const FILE_PLACE = /^(?:(?:file(?:name)?|path)\s*:\s*\S+|[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,6})$/i;
 /** A bare definition name, possibly qualified: `ReceiptsController`, `UserService.create`, `Cart::total`, `code():`. */
@@ -88,24 +98,29 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
   return { update: u.text.map((t, i) => (drop[i] ? '' : (marked[i] ? markerFor(t) : t) + u.eol[i]!)).join(''), names };
 }
 
+/** `Cart::total` → [Cart, total]: a qualified name's parts, owner first. */
+function nameParts(place: string): string[] {
+  return place.split(/\.|::|#/).filter(Boolean);
+}
+
 /** The names a comment body places the hunk by, [] for a file path, null when it is no location. */
 function placeNames(body: string, origText: readonly string[], code: string, first: boolean, between = false): string[] | null {
   const inPlace = IN_PLACE.exec(body);
   if (inPlace) {
     const place = inPlace[1]!;
-    const parts = place.split(/\.|::|#/).filter(Boolean);
+    const parts = nameParts(place);
     // A name the original has as a word places the hunk; a file path only says which file.
     if (parts.length > 0 && usesWord(code, parts[0]!)) return parts;
     return /\/|\.[A-Za-z]{1,6}$/.test(place) ? [] : null;
   }
   const noted = IN_PLACE_NOTE.exec(body);
-  if (noted && shortNote(noted[2]!)) {
-    const parts = noted[1]!.split(/\.|::|#/).filter(Boolean);
+  if (noted && shortNote(noted[2]!, PLACE_NOTE_WORDS)) {
+    const parts = nameParts(noted[1]!);
     if (parts.length > 0 && origText.some((t) => definesName(t, parts[0]!))) return parts;
   }
   const bare = BARE_NAME.exec(body);
   if (bare) {
-    const parts = bare[1]!.split(/\.|::|#/);
+    const parts = nameParts(bare[1]!);
     // A lone lowercase word may be a section comment; a type name, a qualified one or a call (`code()`) is a place.
     if ((parts.length > 1 || /[A-Z]/.test(parts[0]!) || bare[2]) && origText.some((t) => definesName(t, parts[0]!))) return parts;
     // Between two hunks, a name and a colon (`// Display:`, `# argparse:`) labels the next hunk with a

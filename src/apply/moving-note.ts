@@ -51,8 +51,9 @@ export function onwardNote(body: string | null): boolean {
  */
 const PLACE_OPENER = /^(?:at|near|to|towards)\s+(?:the\s+)?(?:very\s+)?(?:top|end|bottom|start|beginning|head)\b/i;
 
-/** Words and names only, at most MAX_WORDS of them. */
-export function shortNote(words: string): boolean {
-  if (words.length === 0 || words.length > 100 || !NOTE_TEXT.test(words)) return false;
-  return words.split(/\s+/).length <= MAX_WORDS;
+/** Words and names only, at most maxWords of them. */
+export function shortNote(words: string, maxWords = MAX_WORDS): boolean {
+  // About eight characters a word, as the default's 100 for 12.
+  if (words.length === 0 || words.length > Math.round((maxWords * 100) / MAX_WORDS) || !NOTE_TEXT.test(words)) return false;
+  return words.split(/\s+/).length <= maxWords;
 }
