@@ -19,7 +19,7 @@ import { placeByInstruction } from './instructed-place.js';
 import { placeNewDefinition } from './new-definition.js';
 import { repeatShownEdits } from './same-change.js';
 import { renamedOriginal, renameKeptLines, renameTokens } from './instructed-rename.js';
-import { readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
+import { checkLoss, readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
 import { asksForRemoval, instructedRemovals, instructedUnits, removalTargets, removeInstructed } from './removals.js';
@@ -33,7 +33,7 @@ import { topLocatedUpdate } from './top-location.js';
 import { keptAlignment } from './kept-alignment.js';
 import { commentsBesideEdits, leftOutComments, withCommentsBeside, withCommentsKept } from './left-out-comments.js';
 import { withEditedDefinitionDocs } from './edited-definition-docs.js';
-import { keptBesideEdit } from './kept-beside-edit.js';
+import { keptBesideEdit, rewrittenBesideEdit, withoutRows } from './kept-beside-edit.js';
 import { withoutReplacedTerminals } from './terminal-edit.js';
 import { removalUndone } from './undone-removal.js';
 
@@ -159,7 +159,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportUndoneRemoval(sent, reportKeptBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode))))))));
+  const result = reportUndoneRemoval(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode)))))))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -211,6 +211,22 @@ function reportAdjacencyRemovals(sent: ApplyInput, r: MergeResult): MergeResult 
   if (rows.length === 0) return r;
   const note = `removed ${rows.length} original line(s) (${describeLines(rows)}) because the update shows the lines around them adjacent: review`;
   return { ...r, confidence: Math.min(r.confidence, ADJACENCY_REMOVAL_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, removedByAdjacency: rows } };
+}
+
+/**
+ * Original lines kept right beside a new line of the update that sets the same key or also returns
+ * (kept-beside-edit.ts, the second reading): the first of two such lines is dead beside the second,
+ * so the update rewrote it there (rule (a)) and it goes. Only where the no-loss check licenses every
+ * line so dropped; the rows are reported.
+ */
+function withRewrittenBesideEdit(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const rows = rewrittenBesideEdit(sent.code, sent.update, r.content);
+  if (rows.length === 0) return r;
+  const content = withoutRows(r.content, rows.map(([, y]) => y));
+  const before = new Set(checkLoss(sent.code, sent.update, sent.instruction, r.content).lost);
+  if (checkLoss(sent.code, sent.update, sent.instruction, content).lost.some((j) => !before.has(j))) return r;
+  return { ...r, content, report: { ...r.report, replacedBesideEdit: rows.map(([j]) => j) } };
 }
 
 /** A result that keeps an original line beside a new line restating it is at most this sure of itself. */

@@ -21,6 +21,8 @@ export interface MergeReport {
   syntaxErrors?: number[];
   /** Original lines (0-based) kept beside a new line that restates them, which the update never shows (kept-beside-edit.ts). */
   keptBesideEdit?: number[];
+  /** Original lines (0-based) replaced by the new line beside them that sets the same key or also returns (kept-beside-edit.ts `rewrittenBesideEdit`). */
+  replacedBesideEdit?: number[];
   /** The instruction orders a removal and the result removes no original line (undone-removal.ts). */
   removalUndone?: boolean;
 }
@@ -39,6 +41,7 @@ export function describeReport(r: MergeReport): string {
   if (r.removedByAdjacency) parts.push(`removed-by-adjacency=${r.removedByAdjacency.length}`);
   parts.push(`kept-uncertain=${r.restored.length}`);
   if (r.syntaxErrors) parts.push(`syntax-errors=${r.syntaxErrors.length}`);
+  if (r.replacedBesideEdit) parts.push(`replaced-beside-edit=${r.replacedBesideEdit.length}`);
   if (r.keptBesideEdit) parts.push(`kept-beside-edit=${r.keptBesideEdit.length}`);
   if (r.removalUndone) parts.push('removal-undone');
   return parts.join('; ');

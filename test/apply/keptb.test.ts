@@ -15,7 +15,7 @@ describe('an original line kept beside its rewrite (keptb)', () => {
     await ensureAllGrammars();
   });
 
-  it('is not claimed at confidence 1 (TS, SQL, Lua, Python, Go; two writers and three probe sets)', () => {
+  it('is not claimed at confidence 1 while kept (TS, SQL, Lua, Python, Go; two writers and three probe sets)', () => {
     const cases: Array<[string, string]> = [
       ['external-2026-11-27as', 'ts03-'],
       ['external-2026-11-28ce', 'sql01-'],
@@ -28,6 +28,9 @@ describe('an original line kept beside its rewrite (keptb)', () => {
       const c = readCase(caseDir(set, prefix));
       for (const mode of ['fast', 'large'] as const) {
         const r = mergeApply({ code: c.code, update: c.update, instruction: c.instruction }, mode);
+        // Since keptb2 the kept line is replaced (rule (a)) and the output is exact; a result that still
+        // keeps it must say so.
+        if (r.content === c.expected) continue;
         expect(r.confidence, `${set} ${prefix} ${mode}`).toBeLessThan(0.9);
         expect(r.report.keptBesideEdit?.length, `${set} ${prefix} ${mode}`).toBeGreaterThan(0);
       }
