@@ -112,6 +112,26 @@ export function enclosingFlatBlock(l: Lines, x: number): [number, number] | null
   return null;
 }
 
+/**
+ * A shell `case` branch rewritten after its last anchor: segment row x is the branch's `;;` (its body
+ * sits at the `;;`'s column, so no indentation tells it from the new lines before it), the branch's
+ * head above it is paired with an original branch head (`paired`), and that original branch ends at or
+ * after original row j, before `limit`, with the same terminator. The original rows from j up to that
+ * end are the rest of the old branch body the new lines replace: [x, the original end], or null.
+ */
+export function caseBranchCloser(s: Lines, o: Lines, i: number, j: number, limit: number, paired: ReadonlyMap<number, number>): [number, number] | null {
+  let x = i;
+  while (x < s.text.length && (s.blank[x] || !CASE_END.test(s.norm[x]!))) x++;
+  if (x >= s.text.length || s.norm[x] !== ';;') return null;
+  const shown = flatBlock(s, x, -1);
+  if (!shown || shown[0] >= i) return null;
+  const head = paired.get(shown[0]);
+  if (head === undefined || o.norm[head] !== s.norm[shown[0]]) return null;
+  const old = flatBlock(o, head, 1);
+  if (!old || old[1] < j || old[1] >= limit || o.norm[old[1]] !== s.norm[x]) return null;
+  return [x, old[1]];
+}
+
 /** Two heads of flat blocks of one kind (`- name:` items, case patterns, `if(` blocks, stages). */
 export function alikeFlatHeads(l: Lines, x: number, m: Lines, y: number): boolean {
   const k = headKind(l, x);

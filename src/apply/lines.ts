@@ -118,8 +118,14 @@ export function isWeak(norm: string): boolean {
   if (norm.length <= 3) return true;
   if (PUNCT_ONLY.test(norm)) return true;
   if (WEAK_WORDS.has(norm)) return true;
-  return CLOSING_TAG_LINE.test(norm) || TEMPLATE_BLOCK_CLOSER.test(norm);
+  return CLOSING_TAG_LINE.test(norm) || TEMPLATE_BLOCK_CLOSER.test(norm) || CMAKE_BLOCK_CLOSER.test(norm);
 }
+
+/**
+ * A CMake block command's closer (`endif()`, `endforeach()`): CMake's `fi` or `end`, one per block, so
+ * as common as the blocks and no anchor on its own (a new `if(…)` block's `endif()` is not the file's last).
+ */
+const CMAKE_BLOCK_CLOSER = /^end(?:if|foreach|function|macro|while|block)\s*\([^()]*\)$/i;
 
 /** A template block's closer: Handlebars / Mustache `{{/if}}` — as common as `</div>`. (Svelte's `{/if}` stays strong: made weak, it moved two Svelte cases, one each way.) */
 const TEMPLATE_BLOCK_CLOSER = /^\{\{\/[\w-]+\}\}$/;

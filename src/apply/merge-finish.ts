@@ -36,6 +36,7 @@ import { copiedRanges, outsideCopies, pastCopiedBlock } from './copied-sibling.j
 import { leadsDefinition, newDefinitionAnchors } from './new-members.js';
 import { anchorLeadingContext } from './leading-context.js';
 import { sameSectionKey } from './flat-sections.js';
+import { caseBranchCloser } from './flat-blocks.js';
 import { newSiblingLine } from './edit-evidence.js';
 import { siblingDeclarationSpan } from './declaration-siblings.js';
 
@@ -289,7 +290,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         }
       }
       if (dir > 0) {
-        const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks);
+        const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks, paired);
         if (closer) {
           push(closer[0], closer[1]);
           i = closer[0] + 1;
@@ -338,7 +339,7 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     }
     if (found < 0) {
       if (dir > 0) {
-        const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks);
+        const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks, paired);
         if (closer) {
           push(closer[0], closer[1]);
           i = closer[0] + 1;
@@ -589,10 +590,11 @@ function onceIn(o: Lines, y: number): boolean {
 }
 
 /** A rewritten block's closer (balanceCloser, else findCloser), never one that closes a block the segment opened. */
-function tailCloser(s: Lines, o: Lines, first: [number, number], i: number, j: number, limit: number, delta: number, segDelta: number, blocks: BlockPairs | null): [number, number] | null {
+function tailCloser(s: Lines, o: Lines, first: [number, number], i: number, j: number, limit: number, delta: number, segDelta: number, blocks: BlockPairs | null, paired?: ReadonlyMap<number, number>): [number, number] | null {
   // The segment's last closer, when it closes a block the segment opened (`} catch {` … `}`), balances no original block.
   const balanced = balanceCloser(s, o, first, i, j, limit);
-  const closer = (balanced && !blocks?.closesNewBlock(balanced[0]) ? balanced : null) ?? findCloser(s, o, i, j, limit, delta, segDelta, blocks);
+  // A shell `case` branch's `;;` closes the branch whose head is paired (flat-blocks.ts).
+  const closer = (balanced && !blocks?.closesNewBlock(balanced[0]) ? balanced : null) ?? findCloser(s, o, i, j, limit, delta, segDelta, blocks) ?? (paired ? caseBranchCloser(s, o, i, j, limit, paired) : null);
   return closer && blocks?.closesOtherBlock(closer[0], closer[1]) ? null : closer;
 }
 
