@@ -10,7 +10,7 @@ import {
 import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
-import { continuesOpenBlock, inCloneOf, openBlockRange, siblingBlockRange, uniqueOpenerBlock } from './open-blocks.js';
+import { closesLeftOpenHeads, continuesOpenBlock, inCloneOf, openBlockRange, siblingBlockRange, uniqueOpenerBlock } from './open-blocks.js';
 import { assignmentKey, solidRow } from './lines.js';
 import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
@@ -176,6 +176,41 @@ function passesUnique(ctx: MergeContext, seg: Segment, strong: number[], x: numb
 }
 
 /**
+ * Per segment k, the sorted original rows of lines the original has once that the segments after k
+ * may anchor on (anchorRows).
+ */
+function laterOnceRows(ctx: MergeContext, rows: ReadonlyArray<readonly number[]>): number[][] {
+  const out: number[][] = [];
+  let acc: number[] = [];
+  for (let k = rows.length - 1; k >= 0; k--) {
+    out[k] = acc;
+    const seg = ctx.segments[k]!;
+    const once: number[] = [];
+    for (const i of rows[k]!) {
+      const pos = ctx.index.get(seg.lines.norm[i]!);
+      if (pos && pos.length === 1) once.push(pos[0]!);
+    }
+    if (once.length > 0) acc = [...acc, ...once].sort((a, b) => a - b);
+  }
+  return out;
+}
+
+/** Lines of later hunks, the original's once, that a forward jump must not pass over. */
+const LATER_HUNK_LINES = 2;
+
+/**
+ * passesUnique across hunks: taking a repeated line's copy j forwards from `from` is wrong when the
+ * segments after this one show at least two lines the original has once strictly between them (rows
+ * `later`, sorted). The hunks go in file order here (fileOrder reorders them first), so the jump would
+ * leave the next hunk's place behind: a new `DECLARE` section of one PL/pgSQL function is no edit of
+ * the next function's `DECLARE` when the following hunk shows this function's own body.
+ */
+function passesLaterHunk(later: number[], from: number, j: number): boolean {
+  if (j - from <= 1) return false;
+  return firstAtOrAbove(later, j) - firstAtOrAbove(later, from + 1) >= LATER_HUNK_LINES;
+}
+
+/**
  * passesUnique for a line of a new block (its head the original lacks: a `location /v1/stream {`
  * copying the `proxy_pass` lines of the `location / {` the segment shows after it): taking the copy
  * of a repeated line at j is wrong when a block head the segment shows further on (in the growth
@@ -242,9 +277,11 @@ export function fastChains(ctx: MergeContext): FastChains {
   const ambiguities: string[] = [];
   let lo = 0;
   const segs = ctx.segments;
+  const rows = segs.map((seg) => anchorRows(ctx, seg));
+  const later = laterOnceRows(ctx, rows);
   for (let k = 0; k < segs.length; k++) {
     const seg = segs[k]!;
-    const strong = anchorRows(ctx, seg);
+    const strong = rows[k]!;
     ambiguities.push(...writtenOutNotes(k, seg, segs, ctx.orig, ctx.index));
     const resume = resumeAnchor(ctx, seg, lo);
     let pivot = resume ? { i: resume[0], j: resume[1], tied: false } : null;
@@ -307,7 +344,7 @@ export function fastChains(ctx: MergeContext): FastChains {
       const c = firstAtOrAbove(pos, prevJ + 1);
       if (c >= pos.length) continue;
       const j = pos[c]!;
-      if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, 1, prevJ, j) || passesShownHead(ctx, seg, strong, x, 1, prevJ, j))) continue;
+      if (pos.length > 1 && (!sameBlockHeader(ctx, seg, i, j) || passesUnique(ctx, seg, strong, x, 1, prevJ, j) || passesShownHead(ctx, seg, strong, x, 1, prevJ, j) || passesLaterHunk(later[k]!, prevJ, j))) continue;
       if (underOtherHead(ctx, seg, i, j)) continue;
       if (twinFitsBetter(ctx, seg, strong, x, 1, j, chain[chain.length - 1]!)) continue;
       const prevI = chain[chain.length - 1]![0];
@@ -382,7 +419,7 @@ export function segmentPlace(ctx: MergeContext, k: number): number | 'previous' 
   const seg = ctx.segments[k]!;
   // A segment closing the block the one before it left open, or going on inside the block the one
   // before it ends on, goes on right after it (open-blocks.ts).
-  if (k > 0 && (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
+  if (k > 0 && (continuesOpenBlock(ctx, k) || closesLeftOpenHeads(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
   const strong = anchorRows(ctx, seg);
   const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
   // A segment with no exact anchor but an edited definition header at its start is placed there;
