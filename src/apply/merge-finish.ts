@@ -1092,8 +1092,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     chain = chains[k] = anchorLeadingContext(seg.lines, o, chain, outsideNew(chain), newDefs.rows, prevEnd);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
     if (!resumed && chain.length > 0 && closersOutweighRepeated(seg.lines, o, ctx.index, chain, closing)) chain = chains[k] = closing;
-    // Anchors all inside a block the segment copies from its neighbour stand for nothing there (copied-sibling.ts).
-    if (!resumed && outsideCopiedHeads(seg.lines, o, chain).length === 0) chain = chains[k] = [];
+    // Anchors all inside a block the segment copies from its neighbour under another literal (a
+    // route path) stand for nothing there (copied-sibling.ts); a head without one (`router.delete(`,
+    // its path on the next line) may be that route edited in place (29ci ts01).
+    if (!resumed && outsideCopiedHeads(seg.lines, o, chain, true).length === 0) chain = chains[k] = [];
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
