@@ -145,7 +145,19 @@ function pastComments(o: Lines, x: number, dir: 1 | -1): number {
 function alikeHeads(s: Lines, sb: [number, number], o: Lines, ob: [number, number]): boolean {
   const head = o.norm[headOf(o, ob[0])]!;
   const shown = s.norm[headOf(s, sb[0])]!;
-  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown) || sameReceiverCall(head, shown) || alikeFlatHeads(s, headOf(s, sb[0]), o, headOf(o, ob[0]));
+  return head === shown || editedVersion(head, shown) || sameStatementEdited(head, shown) || renamedInPlace(head, shown) || extendedInPlace(head, shown) || sameReceiverCall(head, shown) || alikeFlatHeads(s, headOf(s, sb[0]), o, headOf(o, ob[0])) || sameLiteralCall(head, shown);
+}
+
+/** A bare call whose first argument is a string literal, and what follows that literal: `get("/{id}") {`. */
+const LITERAL_CALL = /^[A-Za-z_$][\w$]*\(\s*(["'`])(?:\\.|(?!\1).)*\1(.*)$/;
+
+/**
+ * Two heads calling a bare name on a literal, the rest of the line alike (Ktor's `get("/{id}") {`
+ * and `post("/{id}/return") {`): registrations of one kind, whatever the verb and the path.
+ */
+function sameLiteralCall(a: string, b: string): boolean {
+  const ma = LITERAL_CALL.exec(a);
+  return ma !== null && LITERAL_CALL.exec(b)?.[2] === ma[2];
 }
 
 /** A method called on a receiver, opening the call: `router.post(`, `app.get('/x', auth, (req, res) => {`. */
@@ -246,15 +258,17 @@ export type CopiedRange = [[number, number], [number, number]];
 
 /**
  * The copied blocks among a segment's matched pairs: each pair of an opening (closing) line whose
- * segment block copies, and does not stand for, the original block it was matched into.
+ * segment block copies, and does not stand for, the original block it was matched into; with
+ * renamedOnly, only copies whose head names another thing by its first literal (a route path).
  */
-export function copiedRanges(s: Lines, o: Lines, pairs: ReadonlyArray<[number, number]>): CopiedRange[] {
+export function copiedRanges(s: Lines, o: Lines, pairs: ReadonlyArray<[number, number]>, renamedOnly = false): CopiedRange[] {
   const found: CopiedRange[] = [];
   for (const [i, j] of pairs) {
     if (s.blank[i] || found.some(([sb]) => i >= sb[0] && i <= sb[1])) continue;
     const hit = copiedBlocks(s, i, o, j, bracketDelta(s.text[i]!) < 0 || CLOSING_TAG_LINE.test(s.norm[i]!) ? -1 : 1) ?? insideCopy(s, i, o, j);
     if (!hit) continue;
     const [sb, ob] = hit;
+    if (renamedOnly && !headLiteralRenamed(s.norm[headOf(s, sb[0])]!, o.norm[headOf(o, ob[0])]!)) continue;
     // Attributes and annotations above a head go with its block (`@Test` above a copied test).
     const sa = attachedAnnotations(s, headOf(s, sb[0]));
     const oa = attachedAnnotations(o, headOf(o, ob[0]));

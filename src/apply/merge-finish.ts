@@ -840,7 +840,7 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
     // A new definition after a marker is appended, not matched against the last one (appended-definition.ts).
     if (seg.markerBefore && (newTrailingDefinition(s, o) || newTrailingDefinitions(s, o))) return insertAt(beforeOuterClosers(o, s, lo, hi));
     // The segment ends the file: choose its start so it replaces the original tail it matches best.
-    const tail = bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole');
+    const tail = pastCopiedLead(s, o, bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole'));
     // New lines only, after a marker: like a new definition, inside the blocks the window's closers end.
     if (seg.markerBefore && tail.pairs.length === 0 && tail.start === hi && tail.end === hi) return insertAt(beforeOuterClosers(o, s, lo, hi));
     return tail;
@@ -857,6 +857,21 @@ function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi: number
   let g = beforeOuterClosers(o, s, lo, hi);
   while (g > lo && o.blank[g - 1]) g--;
   return insertAt(g);
+}
+
+/**
+ * A tail span whose segment opens (blank lines aside) with a block copied from the original block
+ * it was matched into (copied-sibling.ts: a new route written like the last one): the copy is new
+ * lines, so the span starts after that original block, which stays, and its lines pair with nothing.
+ */
+function pastCopiedLead(s: Lines, o: Lines, span: Span): Span {
+  const copies = copiedRanges(s, o, span.pairs);
+  if (copies.length === 0) return span;
+  const first = Math.min(...copies.map(([sb]) => sb[0]));
+  if (span.pairs.some(([i]) => i < first && !s.blank[i])) return span;
+  const past = Math.max(...copies.map(([, ob]) => ob[1] + 1));
+  if (past > span.end) return span;
+  return { ...span, start: Math.max(span.start, past), pairs: outsideCopies(span.pairs, copies).filter(([, j]) => j >= past) };
 }
 
 /**
@@ -1022,6 +1037,17 @@ function weakAnchor(ctx: MergeContext, seg: Segment, lo: number, hi: number, bud
   return best;
 }
 
+/**
+ * An edited-line chain without the pairs inside a block the segment copies from the one it was
+ * matched into (copied-sibling.ts): the head of a new sibling (`post("/{id}/renew") {` written like
+ * `post("/{id}/return") {`) read as that head's edit would stand the copy in for its neighbour.
+ */
+function outsideCopiedHeads(s: Lines, o: Lines, chain: Chain, renamedOnly = false): Chain {
+  if (chain.length === 0) return chain;
+  const copies = copiedRanges(s, o, fillChain(s, o, chain), renamedOnly);
+  return copies.length === 0 ? chain : outsideCopies(chain, copies);
+}
+
 /** Completes chains into spans (fill, edges, unanchored placement). Chains must be in order and disjoint. */
 export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed {
   const o = ctx.orig;
@@ -1068,6 +1094,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
     chain = chains[k] = anchorLeadingContext(seg.lines, o, chain, outsideNew(chain), newDefs.rows, prevEnd);
     // Repeated lines of new code (`#[test]`) give way to the closers of the block it ends (repeated-chain.ts).
     if (!resumed && chain.length > 0 && closersOutweighRepeated(seg.lines, o, ctx.index, chain, closing)) chain = chains[k] = closing;
+    // Anchors all inside a block the segment copies from its neighbour under another literal (a
+    // route path) stand for nothing there (copied-sibling.ts); a head without one (`router.delete(`,
+    // its path on the next line) may be that route edited in place (29ci ts01).
+    if (!resumed && outsideCopiedHeads(seg.lines, o, chain, true).length === 0) chain = chains[k] = [];
     if (chain.length === 0) {
       // No exact anchor: look for an edited line, then (away from the file's edges) common lines,
       // between where the previous segment ended and where the next anchored one starts.
@@ -1083,10 +1113,10 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       renamed ??= renamedLines(ctx);
       chain = (renamed.get(k) ?? []).filter(([, j]) => j >= prevEnd && j < hi);
       // A new definition's head is no rename of the last member's: read so, the member would be lost.
-      chain = outsideNew(chain);
+      chain = outsideCopiedHeads(seg.lines, o, outsideNew(chain), true);
       if (chain.length > 0) rules[k] = 'edited-line';
       else chain = similarAnchor(ctx, seg, prevEnd, hi, leads);
-      chain = outsideNew(chain);
+      chain = outsideCopiedHeads(seg.lines, o, outsideNew(chain), true);
       if (chain.length > 0 && rules[k] !== 'edited-line') {
         ambiguities.push(`segment ${k + 1} anchored on an edited line, not an exact match`);
         rules[k] = 'edited-line';

@@ -3,8 +3,8 @@
 // edited-head anchor) stand the copy in for the neighbour, whose head and other lines are dropped.
 // The rule tried on the branch (anchors inside a copy dropped, the file-ending segment started past
 // the copied block, bare literal calls as siblings) fixed both cases below but broke 28bz js10
-// (lossx7.test.ts) through its edited-line filter and was reverted: the two cases are recorded as
-// known failures (`it.fails`), so whoever fixes the class turns them into plain tests.
+// (lossx7.test.ts) through its edited-line filter and was reverted; branch sibanc2 re-landed it with
+// that filter limited to copies whose head's first literal is renamed, so the cases are plain tests.
 import { describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
@@ -69,13 +69,13 @@ const hold = [
 ];
 
 describe('a new block copied from its neighbour before the closers (sibanc)', () => {
-  it.fails('a Ktor route under another path, showing half of the route above, goes in beside it in every mode', () => {
+  it('a Ktor route under another path, showing half of the route above, goes in beside it in every mode', () => {
     const code = lines([...ktHead, ...confirm, ...ktTail]);
     const update = lines(['        // ... existing code ...', '', ...cancel, ...ktTail]);
     mergedEverywhere(code, update, lines([...ktHead, ...confirm, '', ...cancel, ...ktTail]));
   });
 
-  it.fails('a Laravel route closure whose shown lines all lie in the copy goes in beside the route it copies', () => {
+  it('a Laravel route closure whose shown lines all lie in the copy goes in beside the route it copies', () => {
     const code = lines([...phpHead, ...ship, '});']);
     const update = lines(['    // ... existing code ...', '', ...hold, '});']);
     mergedEverywhere(code, update, lines([...phpHead, ...ship, '', ...hold, '});']));
