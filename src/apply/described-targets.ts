@@ -11,13 +11,17 @@ import { lispDefinitionName } from './block-names.js';
 import type { Lines } from './lines.js';
 
 const DESCRIBED =
-  /\b(?:the\s+)?(?:(one|two|three|four|five|six|both|\d+)\s+)?((?:[a-z][a-z]+\s+){0,3}?)([a-z][a-z]+)\s+(endpoint|route|handler|method|function|test|action|command|helper|variable|step)(s?)\b(?:\s+(?:for|of)\s+(?:the\s+)?([a-z][a-z]+))?/gi;
+  /\b(?:the\s+)?(?:(one|two|three|four|five|six|both|\d+)\s+)?((?:[a-z][a-z]+\s+){0,3}?)([a-z][a-z]+)\s+(endpoint|route|handler|method|function|test|action|command|subcommand|helper|variable|step|view|index)(s?|es)\b(?:\s+(?:for|of)\s+(?:the\s+)?([a-z][a-z]+))?/gi;
 const COUNTS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, both: 2 };
 /** Words that describe rather than name (`the unused helper functions`). */
 const NOT_NAMES = new Set(['the', 'old', 'unused', 'legacy', 'deprecated', 'obsolete', 'debug', 'temporary', 'extra', 'duplicate', 'dead', 'other', 'all', 'these', 'those', 'private', 'public', 'helper', 'test', 'admin', 'async', 'static', 'new', 'two', 'both']);
 const HEAD_NAME = /([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(/g;
 /** An HCL block's last label names it (`variable "bastion_allowed_cidrs" {`). */
 const HCL_LABEL = /^(?:variable|output|resource|data|module)\s+(?:"[^"]*"\s+)*"([\w-]+)"\s*\{/;
+/** A SQL object's name (`CREATE INDEX subscriptions_status_idx ON …`): the definition itself, one line or many. */
+const SQL_OBJECT = /^CREATE\s+(?:OR\s+REPLACE\s+)?(?:UNIQUE\s+)?(?:MATERIALIZED\s+)?(?:TABLE|VIEW|INDEX|FUNCTION|PROCEDURE|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:CONCURRENTLY\s+)?([\w$]+)/i;
+/** A binding's name where no call names the head (`var restoreCmd = &cobra.Command{`, `let legacy_html req =`). */
+const BOUND_NAME = /^(?:export\s+)?(?:let|var|val|const)\s+(?:rec\s+|mut\s+)?([A-Za-z_$][\w$]*)/;
 
 /**
  * The non-blank lines around the definition at rows [h, end) (above its leading comments and
@@ -82,10 +86,14 @@ export function describedTargets(o: Lines, phrases: string[], defines: (text: st
       for (let j = 0; j < o.text.length; j++) {
         if (o.blank[j]) continue;
         // A Lisp definition names itself without a `(` after the name (`(defn fetch-user [id]`), an HCL block by its label.
-        const own = lispDefinitionName(o.norm[j]!) ?? HCL_LABEL.exec(o.norm[j]!)?.[1] ?? null;
-        for (const name of own !== null ? [own] : [...o.norm[j]!.matchAll(HEAD_NAME)].map((h) => h[1]!)) {
+        const sql = SQL_OBJECT.exec(o.norm[j]!)?.[1] ?? null;
+        const own = sql ?? lispDefinitionName(o.norm[j]!) ?? HCL_LABEL.exec(o.norm[j]!)?.[1] ?? null;
+        const heads = [...o.norm[j]!.matchAll(HEAD_NAME)].map((h) => h[1]!);
+        const bound = heads.length === 0 ? BOUND_NAME.exec(o.norm[j]!)?.[1] : undefined;
+        for (const name of own !== null ? [own] : bound !== undefined ? [bound] : heads) {
           const end = blockEnd(o, j);
-          if (!words(name).some((x) => sameWord(w, x)) || !defines(o.text[j]!, name) || end <= j + 1) continue;
+          // A SQL statement is a definition on one line too (`CREATE INDEX … ;`).
+          if (!words(name).some((x) => sameWord(w, x)) || !defines(o.text[j]!, name) || (end <= j + 1 && sql === null)) continue;
           found.set(name, (found.get(name) ?? false) || shownAround(o, j, end, shownPairs));
           break;
         }

@@ -33,6 +33,58 @@ export function describedBlock(o: Lines, phrase: string, blockEnd: BlockEnd): [n
   return hit;
 }
 
+/**
+ * Rows of the one statement block whose head names what a removal phrase calls a setup or a
+ * notification ("remove the Sentry setup" → `if env("SENTRY_DSN"):` and its body, "the legacy
+ * hipchat notification" → `if [[ -n "${HIPCHAT_WEBHOOK:-}" ]]; then` … `fi`), with the comment lines
+ * right above it. The word must be a part of a name on the head (`SENTRY_DSN`), and no other block
+ * head may hold it (nested heads are part of the block); else null.
+ */
+export function setupBlock(o: Lines, phrase: string, blockEnd: BlockEnd): [number, number] | null {
+  const m = /\b([A-Za-z][\w-]{2,})\s+(?:setup|set-up|notification|notifications|integration|initiali[sz]ation)\b/i.exec(phrase);
+  if (!m || ARTICLES.has(m[1]!.toLowerCase())) return null;
+  const word = m[1]!.toLowerCase();
+  let hit: [number, number] | null = null;
+  for (let h = 0; h < o.text.length; h++) {
+    if (o.blank[h] || (hit && h < hit[1]) || !OPENS_BLOCK.test(o.norm[h]!) || commentBody(o.norm[h]!) !== null) continue;
+    if (!(o.norm[h]!.toLowerCase().match(/[a-z0-9]+/g) ?? ([] as string[])).includes(word)) continue;
+    const end = blockEnd(o, h);
+    if (end <= h + 1) continue;
+    if (hit) return null;
+    let start = h;
+    while (start > 0 && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] && commentBody(o.norm[start - 1]!) !== null) start--;
+    hit = [start, end];
+  }
+  return hit;
+}
+
+/**
+ * Rows of the one test block whose title holds a name the removal phrase gives ("delete the
+ * legacy-token tests" → `describe("POST /auth/legacy-token", () => {`, "delete the legacy block" →
+ * `describe("legacy", …)`): `names` are the phrase's names and the word before its kind word. Blocks
+ * nested in a matching one are part of it; a second match elsewhere makes it 'ambiguous'.
+ */
+export function titledBlock(o: Lines, names: readonly string[], blockEnd: BlockEnd): [number, number] | 'ambiguous' | null {
+  const wanted = new Set(names.map((n) => n.toLowerCase()));
+  if (wanted.size === 0) return null;
+  let hit: [number, number] | null = null;
+  for (let h = 0; h < o.text.length; h++) {
+    if (o.blank[h] || (hit && h < hit[1])) continue;
+    const title = TEST_TITLE.exec(o.norm[h]!)?.[2];
+    if (title === undefined || !title.toLowerCase().split(/[^\w-]+/).some((w) => wanted.has(w))) continue;
+    const end = blockEnd(o, h);
+    if (end <= h + 1) continue;
+    if (hit) return 'ambiguous';
+    hit = [h, end];
+  }
+  return hit;
+}
+
+/** A test block's head and its title: `describe("…", () => {`, `it '…' do`, `t.Run("…", func(t *testing.T) {`, `group('…', () {`. */
+const TEST_TITLE = /^(?:describe|context|it|test|suite|group|feature|scenario|specify|[a-z]\.Run)(?:\.(?:only|skip|each|concurrent))?\s*\(?\s*(["'`])((?:\\.|(?!\1).)*)\1.*(?:\{|\bdo(?:\s*\|[^|]*\|)?|:)\s*$/;
+/** Kind words a test block goes by in a removal phrase ("the legacy-token tests", "the legacy block"). */
+export const TEST_KINDS = /^(?:tests?|specs?|suites?|blocks?|groups?|contexts?|cases?)$/i;
+
 const ARTICLES = new Set(['the', 'a', 'an', 'its', 'this', 'that', 'whole', 'entire', 'old']);
 /** A statement that heads a block: `if …; then`, `for … do`, `while`, a line ending in `{` or `:`. */
 const OPENS_BLOCK = /^(?:if|for|while|until|case|foreach|unless|try)\b|[{:]\s*$|\b(?:then|do)$/;

@@ -9,7 +9,7 @@ import { attachedHeads } from './attached-removals.js';
 import { isMarkerLine } from './markers.js';
 import { describedTargets } from './described-targets.js';
 import { describedIndexes, headingNames, implOf, labelledBlock, sectionEnd } from './spoken-targets.js';
-import { describedBlock, namedUnit } from './named-units.js';
+import { describedBlock, namedUnit, setupBlock, TEST_KINDS, titledBlock } from './named-units.js';
 
 // A verb word after an article names a thing ("Remove the delete method"): it starts no removal phrase.
 const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out|stop (?:running|registering|loading))\b([^.;\n]*)/gi;
@@ -92,6 +92,38 @@ export function removalNames(o: Lines, instruction: string | null, shownPairs?: 
   const phrases = verbPhrases(qualifiedText(instruction!)).map(removalPhrase);
   const described = [...describedTargets(o, phrases, definesName, blockEnd, shownPairs), ...phrases.flatMap((p) => describedIndexes(o, p))];
   return described.length === 0 ? targets : [...new Set([...targets, ...described])];
+}
+
+/**
+ * What "replace X with Y" says goes: X, when it names a thing whole ("replace the status index with a
+ * partial index", "Replace the legacy v_order_totals view with …"), not a part or the uses of one
+ * ("replace calls to `fetch` with …", "replace the body of parse with …"). Y is what the update shows.
+ */
+export function replacedPhrases(instruction: string | null): string[] {
+  if (!instruction) return [];
+  const out: string[] = [];
+  for (const m of qualifiedText(instruction).matchAll(REPLACED)) {
+    const what = removalPhrase(m[1]!);
+    if (what === m[1] && !PART_WORDS.test(what) && what.trim().split(/\s+/).length <= 5) out.push(what);
+  }
+  return out;
+}
+
+/** "replace X with", X within one sentence. */
+const REPLACED = /(?<![:.$`])\breplac(?:e|es|ing)\s+([^.;\n]+?)\s+with\b/gi;
+/** Words that make X a part, a use or a property of a thing rather than the thing. */
+const PART_WORDS = /\b(?:calls?|uses?|usages?|references?|occurrences?|instances?|body|bodies|contents?|implementation|logic|loop|value|values|default|defaults|type|types|import|imports|argument|arguments|param(?:eter)?s?|condition|check|line|lines|string|text|message|name|names|url|path|version|all|every|each|any|of|to|in|inside|within|for|by)\b/i;
+
+/**
+ * The definitions a "replace X with Y" instruction removes (replacedPhrases): those X names or
+ * describes (described-targets.ts), one the update (as written) does not mention.
+ */
+export function replacedNames(o: Lines, instruction: string | null, written: string, shownPairs?: ReadonlySet<string>): string[] {
+  const phrases = replacedPhrases(instruction);
+  if (phrases.length === 0) return [];
+  const named = phrases.flatMap(phraseTargets);
+  const described = describedTargets(o, phrases, definesName, blockEnd, shownPairs).filter((n) => !named.includes(n));
+  return [...new Set([...named, ...described])].filter((n) => definitionCount(o, n) === 1 && !updateMentions(written, n, o));
 }
 
 /**
@@ -349,7 +381,8 @@ export function instructedRemovals(o: Lines, kept: Uint8Array, instruction: stri
   const removed = new Set<number>();
   const scopes = removalScopes(instruction);
   const params = removalParams(instruction);
-  for (const name of removalNames(o, instruction, consecutivePairs(updateText.split('\n').map((l) => l.trim()), o))) {
+  const pairs = consecutivePairs(updateText.split('\n').map((l) => l.trim()), o);
+  for (const name of [...removalNames(o, instruction, pairs), ...replacedNames(o, instruction, written, pairs)]) {
     if (updateMentions(written, name, o)) continue;
     // A definition of the name the merge already dropped (the update showed its neighbours adjacent)
     // was the one meant: another of that name (the interface method a handler implements) stays (set j go04).
@@ -427,8 +460,8 @@ function updateMentions(updateText: string, name: string, o: Lines): boolean {
   return updateText.split('\n').some((line) => word.test(line) && !isMarkerLine(line, shown));
 }
 
-/** Lines above a definition that belong to it: decorators, attributes (`[Obsolete(…)]`), comments. */
-export const LEADING = /^(@|\/\/|#(?!include)|\/\*|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z][\w.]*(?:\(.*\))?\]$)/;
+/** Lines above a definition that belong to it: decorators, attributes (`[Obsolete(…)]`), comments (an ML `(* … *)` too, not a `(*p)` dereference). */
+export const LEADING = /^(@|\/\/|#(?!include)|\/\*|\(\*(?=\s|\*|$)|\*|--|;|<!--|"""|'''|\/\/\/|\[[A-Z][\w.]*(?:\(.*\))?\]$)/;
 
 /** Adds the definition headed by row h (with its leading comments and one separator) to `removed` when the merge kept all of it. */
 function removeDefinitionAt(o: Lines, kept: Uint8Array, h: number, removed: Set<number>): boolean {
@@ -460,7 +493,8 @@ function removeRowsAt(o: Lines, kept: Uint8Array, start: number, end: number, re
 export function instructedUnits(o: Lines, instruction: string | null, written: string, ambiguous: string[] = []): Array<[number, number]> {
   if (!instruction) return [];
   const out: Array<[number, number]> = [];
-  for (const name of removalTargets(instruction)) {
+  const targets = removalTargets(instruction);
+  for (const name of targets) {
     if (definitionCount(o, name) > 0 || updateMentions(written, name, o)) continue;
     const unit = namedUnit(o, name);
     if (unit === 'ambiguous') ambiguous.push(name);
@@ -470,9 +504,34 @@ export function instructedUnits(o: Lines, instruction: string | null, written: s
   for (const phrase of verbPhrases(qualifiedText(instruction)).map(removalPhrase)) {
     const unit = describedBlock(o, phrase, blockEnd);
     if (unit && !shown.has(o.norm[unit[0]]!) && !shown.has(o.norm[unit[0] + 1]!)) out.push(unit);
+    const setup = setupBlock(o, phrase, blockEnd);
+    if (setup && !setupShown(o, setup, shown)) out.push(setup);
+    // A test block titled by the name, when no definition and no line the update shows names it.
+    // (A name removalTargets holds that labels a block is removed as a definition already.)
+    const titles = testTitleNames(phrase).filter((n) => !(targets.includes(n) && definitionCount(o, n) > 0) && !updateMentions(written, n, o));
+    const titled = titledBlock(o, titles, blockEnd);
+    if (titled === 'ambiguous') ambiguous.push(...titles);
+    else if (titled && !shown.has(o.norm[titled[0]]!)) out.push(titled);
   }
   return out;
 }
+
+/** The update shows a line of the block (then it is edited, not removed). */
+function setupShown(o: Lines, [start, end]: [number, number], shown: ReadonlySet<string>): boolean {
+  for (let j = start; j < end; j++) if (!o.blank[j] && !o.weak[j] && shown.has(o.norm[j]!)) return true;
+  return false;
+}
+
+/** The name a removal phrase gives a test block by: the word before a test kind word ("the legacy-token tests" → legacy-token). */
+function testTitleNames(phrase: string): string[] {
+  const words = phrase.replace(/`/g, '').match(/[A-Za-z_$][\w$-]*/g) ?? [];
+  const k = words.findIndex((w, i) => i > 0 && TEST_KINDS.test(w));
+  if (k < 0) return [];
+  const before = words[k - 1]!;
+  return before.length < 3 || ARTICLE_WORDS.has(before.toLowerCase()) ? [] : [before];
+}
+
+const ARTICLE_WORDS = new Set(['the', 'a', 'an', 'its', 'this', 'that', 'these', 'those', 'all', 'two', 'both', 'failing', 'flaky', 'skipped', 'old', 'unused']);
 
 /**
  * Header rows of the definitions that belong to one the instruction removes ("the labels table, its
