@@ -10,7 +10,7 @@ import { shallowSnippetLead } from './reindent.js';
 import { bracketDelta, codeBracketDelta, startsWithCloser } from './brackets.js';
 import { closerResume, dropNewBlockClosers, tailPairs } from './closer-resume.js';
 import { carrySeparators, separatorChanged, separatorDroppedBeforeMarker } from './member-separators.js';
-import { blockPairs, withoutClosers, WORD_CLOSER_LINE, type BlockPairs } from './new-block-closers.js';
+import { blockPairs, withoutClosers, type BlockPairs } from './new-block-closers.js';
 import { blanksAfterEmptyMarker } from './empty-marker.js';
 import { siblingAfterShownBlock } from './shown-block.js';
 import { closersOutweighRepeated } from './repeated-chain.js';
@@ -666,6 +666,8 @@ function newWordBlockLines(s: Lines, i: number): Set<number> {
   return inside;
 }
 
+/** A line that is only a word closer. */
+const WORD_CLOSER_LINE = /^(?:end[;.]?|fi|esac|done)$/;
 
 /**
  * A rewritten block tail: the segment continues with new lines and then a closing line (`}`, `end`,

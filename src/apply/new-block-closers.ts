@@ -4,11 +4,8 @@
 // original's next `}` (that would replace the original lines up to it, or stop the segment there).
 // Closers are matched by structure: a segment closer and an original closer are the same line only
 // when the segment line that opens the one stands for the original line that opens the other.
-// Word blocks (`if …` … `fi`, `for …` … `done`) have no bracket: their head is the line above at
-// the closer's indentation, so a new `if … else … fi` wrapped around a kept line closes with a `fi`
-// that is new too, and the `done` after it is the original's.
 import { codeBracketDelta, openedAt, startsWithCloser } from './brackets.js';
-import { CLOSING_TAG_LINE, firstToken, solidRow, type Lines } from './lines.js';
+import { CLOSING_TAG_LINE, type Lines } from './lines.js';
 
 export interface BlockPairs {
   /** Segment line x closes a block the segment opens on an inserted line (no original line stands there). */
@@ -56,18 +53,8 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
     for (let y = lo + 1; y < hi; y++) if (!o.blank[y] && codeBracketDelta(o.text[y]!) > 0) return true;
     return false;
   };
-  /** An original line in the gap that starts as head p does (`if`, `for`): the head may be its edit. */
-  const headIn = ([lo, hi]: [number, number], p: number): boolean => {
-    const word = firstToken(s.norm[p]!);
-    for (let y = lo + 1; y < hi; y++) if (!o.blank[y] && firstToken(o.norm[y]!) === word) return true;
-    return false;
-  };
   return {
     closesNewBlock(x) {
-      if (WORD_CLOSER_LINE.test(s.norm[x]!)) {
-        const p = wordHead(s, x);
-        return p >= 0 && !paired.has(p) && !headIn(gap(p), p);
-      }
       const p = statementOpener(x);
       return p >= 0 && !paired.has(p) && !opensIn(gap(p));
     },
@@ -89,23 +76,6 @@ export function blockPairs(s: Lines, o: Lines, paired: ReadonlyMap<number, numbe
       return true;
     },
   };
-}
-
-/** A line that is only a word closer. */
-export const WORD_CLOSER_LINE = /^(?:end[;.]?|fi|esac|done)$/;
-
-/**
- * The head of the word block that line x closes: the nearest line above at x's indentation, through
- * continuations at that indentation (`else`, `elif`), with deeper lines between; -1 when there is none.
- */
-function wordHead(s: Lines, x: number): number {
-  for (let p = x - 1; p >= 0; p--) {
-    if (s.blank[p] || s.indent[p]! > s.indent[x]!) continue;
-    if (s.indent[p]! < s.indent[x]! || startsWithCloser(s.norm[p]!) || WORD_CLOSER_LINE.test(s.norm[p]!)) return -1;
-    if (CONTINUATION.test(s.norm[p]!)) continue;
-    return p === solidRow(s, x, -1) ? -1 : p;
-  }
-  return -1;
 }
 
 /** A line that continues the statement of the block closed just above it (`catch {` under `}`). */
