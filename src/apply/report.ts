@@ -21,6 +21,8 @@ export interface MergeReport {
   syntaxErrors?: number[];
   /** Original lines (0-based) kept beside a new line that restates them, which the update never shows (kept-beside-edit.ts). */
   keptBesideEdit?: number[];
+  /** Original block heads (0-based) kept beside a new block that restates their whole body in their place (superseded-blocks.ts). */
+  supersededBlocks?: number[];
   /** The instruction orders a removal and the result removes no original line (undone-removal.ts). */
   removalUndone?: boolean;
 }
@@ -40,6 +42,7 @@ export function describeReport(r: MergeReport): string {
   parts.push(`kept-uncertain=${r.restored.length}`);
   if (r.syntaxErrors) parts.push(`syntax-errors=${r.syntaxErrors.length}`);
   if (r.keptBesideEdit) parts.push(`kept-beside-edit=${r.keptBesideEdit.length}`);
+  if (r.supersededBlocks) parts.push(`superseded-kept=${r.supersededBlocks.length}`);
   if (r.removalUndone) parts.push('removal-undone');
   return parts.join('; ');
 }
