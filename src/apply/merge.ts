@@ -34,6 +34,7 @@ import { keptAlignment } from './kept-alignment.js';
 import { commentsBesideEdits, leftOutComments, withCommentsBeside, withCommentsKept } from './left-out-comments.js';
 import { withEditedDefinitionDocs } from './edited-definition-docs.js';
 import { keptBesideEdit, rewrittenBesideEdit, withoutRows } from './kept-beside-edit.js';
+import { supersededBlocks } from './superseded-blocks.js';
 import { withoutReplacedTerminals } from './terminal-edit.js';
 import { removalUndone } from './undone-removal.js';
 
@@ -159,7 +160,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportUndoneRemoval(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode)))))))));
+  const result = reportUndoneRemoval(sent, reportSupersededBlocks(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode))))))))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -243,6 +244,22 @@ function reportKeptBesideEdit(sent: ApplyInput, r: MergeResult): MergeResult {
   if (rows.length === 0) return r;
   const note = `kept ${rows.length} original line(s) (${describeLines(rows)}) beside new lines that restate them: the update may replace them, review`;
   return { ...r, confidence: Math.min(r.confidence, KEPT_BESIDE_EDIT_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, keptBesideEdit: rows } };
+}
+
+/** A result that keeps an original block beside a new block restating its whole body is at most this sure of itself. */
+const SUPERSEDED_BLOCK_CONFIDENCE = 0.6;
+
+/**
+ * Original blocks kept beside a new block of the update that restates their whole body in their place
+ * (a renamed Terraform variable, tests folded into one parametrized test): the update most likely
+ * replaced them; they stay (no loss), and the merge says it guessed (superseded-blocks.ts).
+ */
+function reportSupersededBlocks(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const rows = supersededBlocks(sent.code, sent.update, r.content);
+  if (rows.length === 0) return r;
+  const note = `kept ${rows.length} original block(s) (headed at ${describeLines(rows)}) beside a new block that restates their body: the update may replace them, review`;
+  return { ...r, confidence: Math.min(r.confidence, SUPERSEDED_BLOCK_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, supersededBlocks: rows } };
 }
 
 /** A result that leaves out a removal the instruction orders is at most this sure of itself. */

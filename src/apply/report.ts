@@ -23,6 +23,8 @@ export interface MergeReport {
   keptBesideEdit?: number[];
   /** Original lines (0-based) replaced by the new line beside them that sets the same key or also returns (kept-beside-edit.ts `rewrittenBesideEdit`). */
   replacedBesideEdit?: number[];
+  /** Original block heads (0-based) kept beside a new block that restates their whole body in their place (superseded-blocks.ts). */
+  supersededBlocks?: number[];
   /** The instruction orders a removal and the result removes no original line (undone-removal.ts). */
   removalUndone?: boolean;
 }
@@ -43,6 +45,7 @@ export function describeReport(r: MergeReport): string {
   if (r.syntaxErrors) parts.push(`syntax-errors=${r.syntaxErrors.length}`);
   if (r.replacedBesideEdit) parts.push(`replaced-beside-edit=${r.replacedBesideEdit.length}`);
   if (r.keptBesideEdit) parts.push(`kept-beside-edit=${r.keptBesideEdit.length}`);
+  if (r.supersededBlocks) parts.push(`superseded-kept=${r.supersededBlocks.length}`);
   if (r.removalUndone) parts.push('removal-undone');
   return parts.join('; ');
 }
