@@ -459,9 +459,19 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     while (x >= 0 && p.blank[x]) x--;
     const col = indentColumns(segs[k]!.lines.text[ud.start]!);
     if (x < 0 || indentColumns(p.text[x]!) !== col || segments[k - 1]!.markerAfterIndent !== col) return -1;
-    const pos = index.get(p.norm[x]!);
-    if (!pos || pos.length !== 1) return -1;
-    const holder = containerAt(odefs, pos[0]!);
+    // The block is told by the nearest line above at that depth the original has once, or else by
+    // the block's own head (`api:` over a service's `env_file: .env` that every service sets).
+    let holder = -1;
+    for (let y = x; y >= 0 && holder < 0; y--) {
+      if (p.blank[y] || indentColumns(p.text[y]!) > col) continue;
+      const pos = index.get(p.norm[y]!);
+      const once = pos !== undefined && pos.length === 1;
+      if (indentColumns(p.text[y]!) < col) {
+        if (!once) return -1;
+        holder = odefs.findIndex((d) => d.start === pos[0]! && CONTAINERS.has(kindGroup(d.kind)));
+        if (holder < 0) return -1;
+      } else if (once) holder = containerAt(odefs, pos[0]!);
+    }
     const inside = cands.filter((o) => odefs[o]!.parent === holder);
     if (holder < 0 || inside.length !== 1) return -1;
     const scores = twinScores(orig, cands.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1));
