@@ -71,13 +71,16 @@ function phraseTargets(phrase: string): string[] {
   const qualified = qualifiedMembers(plain);
   const owners = new Set(qualified.values());
   for (const member of qualified.keys()) out.add(member);
-  const words = plain.match(/[A-Za-z_$][\w$-]*(?:\(\))?/g) ?? [];
+  const hits = [...plain.matchAll(/[A-Za-z_$][\w$-]*(?:\(\))?/g)];
+  const words = hits.map((m) => m[0]);
+  // Words beside each other only across spaces: "(function, usage line …)" lists parts, it names no function `usage`.
+  const besideNext = (w: number) => /^\s+$/.test(plain.slice(hits[w]!.index! + words[w]!.length, hits[w + 1]!.index!));
   for (let w = 0; w < words.length; w++) {
     const word = words[w]!.replace(/\(\)$/, '');
     if (owners.has(word)) continue;
     // A code-looking word, or a plain one named by a kind word beside it ("the function dump",
     // "the unused dump method").
-    const named = (w > 0 && KIND_WORDS.test(words[w - 1]!)) || (w + 1 < words.length && KIND_WORDS.test(words[w + 1]!) && word.length >= 3);
+    const named = (w > 0 && KIND_WORDS.test(words[w - 1]!) && besideNext(w - 1)) || (w + 1 < words.length && KIND_WORDS.test(words[w + 1]!) && besideNext(w) && word.length >= 3);
     // A hyphenated lower-case name (`dotenv-rails`, `internal-egress`) is a package's or a resource's.
     const codey = /[_$]|[a-z][A-Z]|\(\)$|^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(words[w]!) || (named && !STOP.has(word.toLowerCase()) && !GENERIC.has(word.toLowerCase()));
     if (codey && !STOP.has(word.toLowerCase()) && !KIND_WORDS.test(word)) out.add(word);

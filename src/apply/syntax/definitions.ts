@@ -258,6 +258,24 @@ export function lineStartsOf(source: string): number[] {
 }
 
 /**
+ * A YAML pair's last row before the comments the parser hung on its end: a comment no deeper than
+ * the key, after its value, heads the next key (`# -- Name of …` over `existingSecret:`), not this one.
+ */
+function withoutOutdentedComments(source: string, lineStarts: number[], startRow: number, endRow: number, firstLine: string): number {
+  const col = /^[ \t]*/.exec(firstLine)![0].length;
+  const row = (r: number) => source.slice(lineStarts[r]!, lineStarts[r + 1] ?? source.length);
+  let r = endRow;
+  let comments = 0;
+  for (; r > startRow; r--) {
+    const line = row(r);
+    if (line.trim() === '') continue;
+    if (!/^[ \t]*#/.test(line) || /^[ \t]*/.exec(line)![0].length > col) break;
+    comments++;
+  }
+  return comments > 0 ? r : endRow;
+}
+
+/**
  * Every definition in `tree`, in document order, parents before children. Node offsets are in
  * UTF-16 code units (web-tree-sitter's JS API), rows count '\n'.
  */
@@ -275,8 +293,9 @@ export function extractDefinitions(tree: Tree, lang: LanguageId, source: string)
     while (outer.parent && WRAPPERS.has(outer.parent.type) && outer.parent.namedChildren.filter((c) => c?.type !== 'decorator' && c?.type !== 'comment' && c?.type !== 'template_parameter_list').length === 1) outer = outer.parent;
     const startRow = outer.startPosition.row;
     // A node ending at column 0 of the next row (YAML pairs end after the newline) ends on the row before.
-    const endRow = outer.endPosition.column === 0 && outer.endPosition.row > startRow ? outer.endPosition.row - 1 : outer.endPosition.row;
+    let endRow = outer.endPosition.column === 0 && outer.endPosition.row > startRow ? outer.endPosition.row - 1 : outer.endPosition.row;
     const firstLine = source.slice(lineStarts[startRow]!, lineStarts[startRow + 1] ?? source.length);
+    if (lang === 'yaml') endRow = withoutOutdentedComments(source, lineStarts, startRow, endRow, firstLine);
     defs.push({
       kind: kind === 'function' && parent >= 0 && (kindGroup(defs[parent]!.kind) === 'type' || defs[parent]!.kind === 'impl') ? 'method' : kind,
       name,

@@ -17,7 +17,7 @@ import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
 import { sqlDefinitions } from './sql.js';
 import { swapStart } from './kept-decorators.js';
-import { twinByContent } from './twin-content.js';
+import { SIBLING_TWIN_SHARE, twinByContent, twinScores } from './twin-content.js';
 import { showsHeadAcross, underOtherHeadAcross } from '../foreign-head.js';
 import { ownerRow } from '../line-identity.js';
 import { withoutByteOrderMark } from '../byte-order-mark.js';
@@ -443,6 +443,40 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     const { before, after } = contextRows(segs, k, ud, index);
     return odefs[o]!.start > Math.max(-1, ...before) && odefs[o]!.end < Math.min(orig.text.length, ...after);
   };
+  /**
+   * The candidate inside the block of the line the segment before `ud`'s ends on, when that line is
+   * one the original has once and it, the marker after it and `ud`'s head share one depth (`timeout-
+   * minutes: 25`, `# ... services/env unchanged ...`, `steps:`): the marker stands for that line's
+   * next siblings, so the head is that block's, not a twin's in a look-alike block further down (one
+   * of six CI jobs with one setup preamble). Only while that twin holds nearly as many of the shown
+   * lines as any other (SIBLING_TWIN_SHARE); -1 otherwise.
+   */
+  const besideLastShown = (k: number, ud: Definition, cands: number[]): number => {
+    const prev = segs[k - 1];
+    if (!prev?.markerAfter || segments[k - 1]?.markerAfterIndent == null) return -1;
+    const p = prev.lines;
+    let x = p.text.length - 1;
+    while (x >= 0 && p.blank[x]) x--;
+    const col = indentColumns(segs[k]!.lines.text[ud.start]!);
+    if (x < 0 || indentColumns(p.text[x]!) !== col || segments[k - 1]!.markerAfterIndent !== col) return -1;
+    // The block is told by the nearest line above at that depth the original has once, or else by
+    // the block's own head (`api:` over a service's `env_file: .env` that every service sets).
+    let holder = -1;
+    for (let y = x; y >= 0 && holder < 0; y--) {
+      if (p.blank[y] || indentColumns(p.text[y]!) > col) continue;
+      const pos = index.get(p.norm[y]!);
+      const once = pos !== undefined && pos.length === 1;
+      if (indentColumns(p.text[y]!) < col) {
+        if (!once) return -1;
+        holder = odefs.findIndex((d) => d.start === pos[0]! && CONTAINERS.has(kindGroup(d.kind)));
+        if (holder < 0) return -1;
+      } else if (once) holder = containerAt(odefs, pos[0]!);
+    }
+    const inside = cands.filter((o) => odefs[o]!.parent === holder);
+    if (holder < 0 || inside.length !== 1) return -1;
+    const scores = twinScores(orig, cands.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1));
+    return scores[cands.indexOf(inside[0]!)]! >= SIBLING_TWIN_SHARE * Math.max(...scores) ? inside[0]! : -1;
+  };
   const free = (o: number): boolean => !used[odefs[o]!.start];
   const claim = (o: number): void => { for (let r = odefs[o]!.start; r <= odefs[o]!.end; r++) used[r] = 1; };
 
@@ -509,7 +543,9 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
         const level = cands.filter((o) => indentColumns(orig.text[odefs[o]!.start]!) === col);
         const top = cands.filter((o) => odefs[o]!.parent === -1);
         const byContent = twinByContent(orig, cands.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1));
-        if (byContent >= 0) cands = [cands[byContent]!];
+        const bySibling = besideLastShown(k, ud, cands);
+        if (bySibling >= 0) cands = [bySibling];
+        else if (byContent >= 0) cands = [cands[byContent]!];
         else if (level.length === 1) cands = level;
         else if (col === 0 && top.length === 1) cands = top;
       }

@@ -5,30 +5,32 @@
 // swapped out the other class's method and dropped its code (held-out set k sw01, ts08).
 import type { Lines } from '../lines.js';
 
+/** Per candidate row range of `orig`, how many distinct trimmed lines of `shown` it holds. */
+export function twinScores(orig: Lines, twins: ReadonlyArray<{ start: number; end: number }>, shown: readonly string[]): number[] {
+  const wanted = new Set(shown.map((t) => t.trim()).filter((t) => t.length > 0));
+  return twins.map((t) => {
+    const seen = new Set<string>();
+    for (let r = t.start; r <= t.end; r++) {
+      const line = orig.text[r]!.trim();
+      if (line.length > 0 && wanted.has(line)) seen.add(line);
+    }
+    return seen.size;
+  });
+}
+
 /**
  * Of the candidate row ranges `twins` of `orig`, the one sharing strictly the most trimmed lines
  * with `shown` (the update's definition), or -1 when none stands out.
  */
 export function twinByContent(orig: Lines, twins: ReadonlyArray<{ start: number; end: number }>, shown: readonly string[]): number {
-  const wanted = new Set(shown.map((t) => t.trim()).filter((t) => t.length > 0));
-  let best = -1;
-  let bestScore = -1;
-  let tie = false;
-  twins.forEach((t, x) => {
-    let score = 0;
-    const seen = new Set<string>();
-    for (let r = t.start; r <= t.end; r++) {
-      const line = orig.text[r]!.trim();
-      if (line.length > 0 && wanted.has(line) && !seen.has(line)) {
-        seen.add(line);
-        score++;
-      }
-    }
-    if (score > bestScore) {
-      best = x;
-      bestScore = score;
-      tie = false;
-    } else if (score === bestScore) tie = true;
-  });
-  return tie ? -1 : best;
+  const scores = twinScores(orig, twins, shown);
+  const best = Math.max(...scores);
+  return scores.filter((s) => s === best).length === 1 ? scores.indexOf(best) : -1;
 }
+
+/**
+ * Share of the best twin's count (twinScores) that a twin placed by its sibling above the marker
+ * must reach: a few lines more in another twin (an upload step the other CI job has too) do not
+ * outweigh where the update shows it, but a twin that holds few of the lines is not it.
+ */
+export const SIBLING_TWIN_SHARE = 0.8;
