@@ -73,8 +73,9 @@ function phraseTargets(phrase: string): string[] {
   for (const member of qualified.keys()) out.add(member);
   const hits = [...plain.matchAll(/[A-Za-z_$][\w$-]*(?:\(\))?/g)];
   const words = hits.map((m) => m[0]);
-  // Words beside each other only across spaces: "(function, usage line …)" lists parts, it names no function `usage`.
-  const besideNext = (w: number) => /^\s+$/.test(plain.slice(hits[w]!.index! + words[w]!.length, hits[w + 1]!.index!));
+  // Words beside each other across spaces or an opening parenthesis ("the methods (move and …)"), not
+  // a comma: "(function, usage line …)" lists parts, it names no function `usage`.
+  const besideNext = (w: number) => /^\s*\(?\s*$/.test(plain.slice(hits[w]!.index! + words[w]!.length, hits[w + 1]!.index!));
   for (let w = 0; w < words.length; w++) {
     const word = words[w]!.replace(/\(\)$/, '');
     if (owners.has(word)) continue;
