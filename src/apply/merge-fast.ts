@@ -10,7 +10,7 @@ import {
 import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
-import { closesLeftOpenHeads, continuesOpenBlock, inCloneOf, openBlockRange, siblingBlockRange, uniqueOpenerBlock } from './open-blocks.js';
+import { continuesOpenBlock, inCloneOf, openBlockRange, siblingBlockRange, uniqueOpenerBlock } from './open-blocks.js';
 import { assignmentKey, solidRow } from './lines.js';
 import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
@@ -419,7 +419,7 @@ export function segmentPlace(ctx: MergeContext, k: number): number | 'previous' 
   const seg = ctx.segments[k]!;
   // A segment closing the block the one before it left open, or going on inside the block the one
   // before it ends on, goes on right after it (open-blocks.ts).
-  if (k > 0 && (continuesOpenBlock(ctx, k) || closesLeftOpenHeads(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
+  if (k > 0 && (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
   const strong = anchorRows(ctx, seg);
   const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
   // A segment with no exact anchor but an edited definition header at its start is placed there;

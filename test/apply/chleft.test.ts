@@ -26,8 +26,10 @@ function exactEverywhere(set: string, id: string): () => void {
 }
 
 describe('look-alike blocks of round ch (chleft)', () => {
-  it('routes added to the second of two look-alike live_sessions, one of them a route the first has once: they stay in the second', exactEverywhere('external-2026-11-29ch', 'ex01-phoenix-router-admin-refunds'), 600_000);
-  it('a resource added to the second of two namespaces, copied from the first, the hunk closing the namespace with end: it stays in the second', exactEverywhere('probes-chleft', 'rb01-rails-routes-second-namespace-copies-resource'), 600_000);
+  // closesLeftOpenHeads is off on main: it broke generated reversed hunks (order-generated.test.ts); see docs/apply.md.
+  it.fails('routes added to the second of two look-alike live_sessions, one of them a route the first has once: they stay in the second', exactEverywhere('external-2026-11-29ch', 'ex01-phoenix-router-admin-refunds'), 600_000);
+  // closesLeftOpenHeads is off on main: it broke generated reversed hunks (order-generated.test.ts); see docs/apply.md.
+  it.fails('a resource added to the second of two namespaces, copied from the first, the hunk closing the namespace with end: it stays in the second', exactEverywhere('probes-chleft', 'rb01-rails-routes-second-namespace-copies-resource'), 600_000);
   it("a DECLARE section added to the middle of three PL/pgSQL functions: not the third function's DECLARE", exactEverywhere('external-2026-11-29ch', 'sql03-plpgsql-transfer-overdraft-check'), 600_000);
   it('control: a route copied into a second scope whose opener the segment shows; exact before and after', exactEverywhere('probes-chleft', 'ex01-phoenix-scope-second-pipeline-copies-plug'), 600_000);
 });
