@@ -1,7 +1,7 @@
 // Look-alike blocks in the held-out round ch (branch chleft). A segment after a marker written
 // inside blocks the segment before it leaves open, and that closes them (`end` / `end`), goes on
 // right after that segment: a route it shows that a look-alike block above has once does not move
-// it there (open-blocks.ts closesLeftOpenHeads). A repeated line taken forwards past two lines of a
+// it there (chleft's closesLeftOpenHeads, taken out: see docs/apply.md). A repeated line taken forwards past two lines of a
 // later hunk that the original has once is no anchor (merge-fast.ts passesLaterHunk): a PL/pgSQL
 // function's new `DECLARE` is not the next function's.
 import { readFileSync } from 'node:fs';
