@@ -12,6 +12,7 @@ import { common, ends } from './licence-rules.js';
 import { lineIdentity, ownerRow } from './line-identity.js';
 import { assignmentKey, firstToken, perText, tokens, type Lines } from './lines.js';
 import { extendedInPlace } from './extended-line.js';
+import { widenedCondition } from './sql-conditions.js';
 
 /** Original rows compared per update line (a bound: the check stays linear in the file). */
 const MAX_RIVALS = 400;
@@ -83,6 +84,8 @@ export function newSiblingLine(orig: Lines, j: number, r: string): boolean {
   const oj = orig.norm[j]!;
   const kj = assignmentKey(oj);
   if (kj !== null && kj === assignmentKey(r)) return false;
+  // The same SQL condition widened (`AND d.kind = 'x'` → `AND d.kind IN ('x', 'y')`) keeps its column (sql-conditions.ts).
+  if (widenedCondition(oj, r)) return false;
   const ij = lineIdentity(oj);
   if (ij !== null && ij === lineIdentity(r)) return false;
   const tj = tokens(oj);

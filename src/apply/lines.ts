@@ -2,6 +2,8 @@
 // terminator (so CRLF, LF and a missing final newline survive the merge), a normalised form used for
 // matching, indentation in columns, and how much a match on it is worth as an anchor.
 
+import { widenedCondition } from './sql-conditions.js';
+
 /** Columns a tab counts for when comparing indentation. */
 export const TAB_WIDTH = 4;
 
@@ -296,6 +298,8 @@ export function firstToken(norm: string): string {
 /** `b` is an edit of `a`: similar by the strict test, or same leading word and close enough text. */
 export function editedVersion(a: string, b: string): boolean {
   if (similarLines(a, b)) return true;
+  // A SQL condition widened to a list (`= 'paid'` → `IN ('paid', 'shipped')`): no key of its own (sql-conditions.ts).
+  if (widenedCondition(a, b)) return true;
   // Extended or trimmed at the end (`return x;` → `return x; // why`), at least 6 characters kept.
   const short = a.length <= b.length ? a : b;
   const long = a.length <= b.length ? b : a;
