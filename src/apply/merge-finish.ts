@@ -392,7 +392,8 @@ function replacedBetween(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1, 
  * New lines, a blank line, then the anchor, after a marker: when the original's blank before the
  * anchor ends a block (the line above it is deeper than the anchor, or closes a block), the new
  * lines are a block of their own and go after that blank with the update's blank as their separator,
- * not glued to the end of the block above.
+ * not glued to the end of the block above. `marked` is false at the update's first line with no
+ * marker above: there only a new paragraph of the anchor's kind (`newFlatParagraph`) is read so.
  */
 function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, first: [number, number], marked: boolean): void {
   if (head.length === 0) return;
