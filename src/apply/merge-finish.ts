@@ -392,9 +392,10 @@ function replacedBetween(s: Lines, i: number, o: Lines, j: number, dir: 1 | -1, 
  * New lines, a blank line, then the anchor, after a marker: when the original's blank before the
  * anchor ends a block (the line above it is deeper than the anchor, or closes a block), the new
  * lines are a block of their own and go after that blank with the update's blank as their separator,
- * not glued to the end of the block above.
+ * not glued to the end of the block above. `marked` is false at the update's first line with no
+ * marker above: there only a new paragraph of the anchor's kind (`newFlatParagraph`) is read so.
  */
-function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, first: [number, number]): void {
+function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, first: [number, number], marked: boolean): void {
   if (head.length === 0) return;
   const [i, j] = head[0]!;
   if (!s.blank[i] || !o.blank[j] || i === 0) return;
@@ -425,7 +426,24 @@ function unpairSeparator(s: Lines, o: Lines, head: Array<[number, number]>, firs
   // depth) are a declaration like the one the blank parts from the line above: parted from it too.
   const lastNew = solidAbove(s, newBlanks);
   const wholeBlock = lead < lastNew && s.indent[lead] === s.indent[anchor[0]] && s.indent[lastNew] === s.indent[anchor[0]] && CLOSER_LINE.test(s.norm[lastNew]!);
-  if (endsBlock || wholeBlock) head.splice(0, paired);
+  // At the update's first line with no marker above, only a new paragraph of the anchor's kind is
+  // read so (the code above the snippet is kept as if a marker stood there).
+  if (((endsBlock || wholeBlock) && marked) || newFlatParagraph(s, lead, o, above, anchor)) head.splice(0, paired);
+}
+
+/**
+ * Blank-parted paragraphs with no closers (Dockerfile stages, `FROM … AS …` over its instructions):
+ * new lines at the anchor's depth that start with the anchor's first word, where the paragraph above
+ * starts with that word too but its last line does not, are a paragraph of the anchor's kind, not
+ * more lines of the paragraph above (whose last line would share the word, as `import` lines do).
+ */
+function newFlatParagraph(s: Lines, lead: number, o: Lines, above: number, anchor: readonly [number, number]): boolean {
+  const word = firstToken(s.norm[anchor[0]]!);
+  if (!/^[A-Za-z_]/.test(word) || s.blank[lead] || s.indent[lead] !== s.indent[anchor[0]] || firstToken(s.norm[lead]!) !== word) return false;
+  if (firstToken(o.norm[above]!) === word || o.indent[above] !== o.indent[anchor[1]]) return false;
+  let top = above;
+  while (top > 0 && !o.blank[top - 1]) top--;
+  return top < above && o.indent[top] === o.indent[anchor[1]] && firstToken(o.norm[top]!) === word;
 }
 
 /** The last non-blank row before row i (i itself is blank), or 0. */
@@ -1176,8 +1194,8 @@ export function finishPlacement(ctx: MergeContext, inputChains: Chain[]): Placed
       if (hoisted) head.unshift(hoisted);
       extendToEditedHeader(s, o, head, first, prevEnd);
       dropNewBlockClosers(s, head);
-      unpairSeparator(s, o, head, first);
-    }
+      unpairSeparator(s, o, head, first, true);
+    } else if (k === 0 && prevEnd === 0) unpairSeparator(s, o, head, first, false);
     // Grow the tail forwards.
     const last = chain[chain.length - 1]!;
     const lastDelta = o.indent[last[1]]! - s.indent[last[0]]!;
