@@ -52,7 +52,7 @@ export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: numbe
   // The far side: the update line beyond i must be there and differ from the original's beyond j.
   // For the no-loss check (`edgeUnconfirmed`), a segment that ends at i confirms nothing either.
   const si = solidRow(s, i, dir);
-  if (si < 0 && !edgeUnconfirmed) return false;
+  if (si < 0 && !edgeUnconfirmed) return dir > 0 && closesNewHead(s, o, prevI, prevJ, i, j);
   const oj = solidRow(o, j, dir);
   // For the no-loss check, a weak anchor followed by weak lines alike up to the segment's end
   // (`return err`, `}`: every sibling block ends so) is confirmed no more than by the end itself.
@@ -74,6 +74,41 @@ export function coincidentAnchor(s: Lines, o: Lines, prevI: number, prevJ: numbe
   // Nor is a head shown as the rewrite of the one member of its block (sole-member.ts).
   for (const x of shown) if (skipped.includes(soleMemberRewritten(s, x, o))) return false;
   return true;
+}
+
+/**
+ * The head at row `r`'s indentation that opens the block `r` closes, searched up to row `floor`
+ * (exclusive): the nearest line above at that indentation with only deeper lines between (at least
+ * one); -1 when a line left of it comes first, or none.
+ */
+function blockHead(l: Lines, r: number, floor: number): number {
+  let deeper = false;
+  for (let y = r - 1; y > floor; y--) {
+    if (l.blank[y]) continue;
+    if (l.indent[y]! > l.indent[r]!) {
+      deeper = true;
+      continue;
+    }
+    return l.indent[y] === l.indent[r] && deeper ? y : -1;
+  }
+  return -1;
+}
+
+/**
+ * Segment row i, the segment's last line (a marker or the end follows: nothing beyond confirms it),
+ * closes a block that a new line after the previous anchor opens (`IF p_points < v_min THEN` …
+ * `END IF;`), and original row j closes a block opened after prevJ (`IF NOT FOUND THEN`) that is not
+ * that line's edit in its place (right after prevJ, read as an edit): i is the new block's closer.
+ * Paired with j, the new block would stand for the original lines up to j (`SELECT … FOR UPDATE;`
+ * and that other block), which the update never shows.
+ */
+function closesNewHead(s: Lines, o: Lines, prevI: number, prevJ: number, i: number, j: number): boolean {
+  const p = blockHead(s, i, prevI);
+  const h = blockHead(o, j, prevJ);
+  if (p < 0 || h < 0 || s.norm[p] === o.norm[h]) return false;
+  for (let y = 0; y < o.text.length; y++) if (o.norm[y] === s.norm[p]) return false;
+  // An edit of that head in its place (the next line after prevJ) is the one reading that keeps j.
+  return solidRow(o, prevJ, 1) !== h || !readsAsEdit(o.norm[h]!, s.norm[p]!);
 }
 
 /** From rows x of `s` and y of `o` on in direction dir, weak lines equal pairwise until the segment ends. */

@@ -108,6 +108,20 @@ export function anotherElement(a: string, b: string): boolean {
  */
 const ITEM_SETTING = /^(-\s+)?(["']?)([\w$.-]+)\2\s*[:=](?![=:])\s*(\S.*?)\s*,?$/;
 
+/**
+ * A leaf element is a setting too: `<artifactId>mapstruct</artifactId>` sets `artifactId` in the
+ * `<dependency>` it is written in (a Maven dependency, a NuGet package, any XML record).
+ */
+const LEAF_ELEMENT = /^<([\w.:-]+)>([^<>]*\S[^<>]*)<\/\1>$/;
+
+/** ITEM_SETTING's groups for a setting row of either kind: [row, dash, quote, key, value]. */
+function settingRow(norm: string): readonly [string, string | undefined, string, string, string] | null {
+  const m = ITEM_SETTING.exec(norm);
+  if (m) return [m[0], m[1], m[2]!, m[3]!, m[4]!];
+  const x = LEAF_ELEMENT.exec(norm);
+  return x ? [x[0], undefined, '', x[1]!, x[2]!.trim()] : null;
+}
+
 interface Item {
   /** Key → value of the item's settings. */
   settings: Map<string, string>;
@@ -116,7 +130,7 @@ interface Item {
 }
 
 /** Column of a setting row's key: its indentation, plus the dash that opens a YAML item. */
-function keyColumn(l: Lines, x: number, m: RegExpExecArray): number {
+function keyColumn(l: Lines, x: number, m: NonNullable<ReturnType<typeof settingRow>>): number {
   return l.indent[x]! + (m[1]?.length ?? 0);
 }
 
@@ -125,7 +139,7 @@ function keyColumn(l: Lines, x: number, m: RegExpExecArray): number {
  * line between (a YAML dash row opens one and ends the one before), or null when x is no setting.
  */
 function itemAt(l: Lines, x: number): Item | null {
-  const mx = ITEM_SETTING.exec(l.norm[x]!);
+  const mx = settingRow(l.norm[x]!);
   if (!mx) return null;
   const col = keyColumn(l, x, mx);
   const settings = new Map<string, string>([[mx[3]!, mx[4]!]]);
@@ -134,7 +148,7 @@ function itemAt(l: Lines, x: number): Item | null {
   else {
     let y = x - 1;
     for (; y >= 0 && !l.blank[y]; y--) {
-      const m = ITEM_SETTING.exec(l.norm[y]!);
+      const m = settingRow(l.norm[y]!);
       if (!m || keyColumn(l, y, m) !== col) break;
       settings.set(m[3]!, m[4]!);
       if (m[1]) break;
@@ -142,15 +156,15 @@ function itemAt(l: Lines, x: number): Item | null {
     head = y >= 0 && !l.blank[y] ? y : -1;
   }
   for (let y = x + 1; y < l.text.length && !l.blank[y]; y++) {
-    const m = ITEM_SETTING.exec(l.norm[y]!);
+    const m = settingRow(l.norm[y]!);
     if (!m || m[1] || keyColumn(l, y, m) !== col) break;
     settings.set(m[3]!, m[4]!);
   }
   return { settings, head };
 }
 
-/** An element of a list opens the item: a TOML `[[table]]` header, a lone `{` (an object in an array), a YAML dash. */
-const LIST_ELEMENT_HEAD = /^(?:\[\[[^\]]+\]\]|\{|-\s.*)$/;
+/** An element of a list opens the item: a TOML `[[table]]` header, a lone `{` (an object in an array), a YAML dash, a bare opening tag (`<dependency>`). */
+const LIST_ELEMENT_HEAD = /^(?:\[\[[^\]]+\]\]|\{|-\s.*|<[\w.:-]+>)$/;
 
 function listElement(l: Lines, item: Item): boolean {
   return item.head >= 0 && LIST_ELEMENT_HEAD.test(l.norm[item.head]!);
@@ -179,8 +193,8 @@ function countOf(l: Lines, norm: string): number {
  * entry edited in place. Items named by an identity key are judged by it instead (`otherIdentity`).
  */
 export function anotherItem(o: Lines, j: number, s: Lines, i: number): boolean {
-  const mj = ITEM_SETTING.exec(o.norm[j]!);
-  const mi = mj && ITEM_SETTING.exec(s.norm[i]!);
+  const mj = settingRow(o.norm[j]!);
+  const mi = mj && settingRow(s.norm[i]!);
   if (!mj || !mi || mj[3] !== mi[3]) return false;
   const items = listItems(o, j, s, i);
   if (!items) return false;
@@ -212,7 +226,7 @@ function listItems(o: Lines, j: number, s: Lines, i: number): [Item, Item] | nul
   // Only elements of a list are siblings so: a mapping under a block key (`limits:`, `[database]`)
   // is one place, however many of its values change.
   if (!a || !b || !listElement(o, a) || !listElement(s, b)) return null;
-  if (!ITEM_SETTING.test(s.norm[b.head]!) && countOf(o, s.norm[b.head]!) === 1) return null;
+  if (settingRow(s.norm[b.head]!) === null && countOf(o, s.norm[b.head]!) === 1) return null;
   return [a, b];
 }
 
@@ -220,7 +234,7 @@ function listItems(o: Lines, j: number, s: Lines, i: number): [Item, Item] | nul
 function keySetElsewhere(o: Lines, j: number, key: string): boolean {
   let rows = 0;
   for (let y = 0; y < o.text.length && rows < 2; y++) {
-    const m = o.blank[y] ? null : ITEM_SETTING.exec(o.norm[y]!);
+    const m = o.blank[y] ? null : settingRow(o.norm[y]!);
     if (m && m[3] === key) rows++;
   }
   return rows >= 2;
@@ -236,7 +250,7 @@ const IDENTITY_KEYS = ['name', 'id', 'key', 'test', 'from', 'source', 'title', '
 function identityValues(o: Lines, key: string): Set<string> {
   const out = new Set<string>();
   for (let y = 0; y < o.text.length; y++) {
-    const m = o.blank[y] ? null : ITEM_SETTING.exec(o.norm[y]!);
+    const m = o.blank[y] ? null : settingRow(o.norm[y]!);
     if (m && m[3] === key) out.add(m[4]!);
   }
   return out;
@@ -270,8 +284,8 @@ function otherIdentity(o: Lines, a: Item, b: Item): boolean | null {
  * `permanent: true`) is no anchor at j, however rarely the original has it.
  */
 export function settingOfOtherItem(o: Lines, j: number, s: Lines, i: number): boolean {
-  const mj = ITEM_SETTING.exec(o.norm[j]!);
-  const mi = mj && ITEM_SETTING.exec(s.norm[i]!);
+  const mj = settingRow(o.norm[j]!);
+  const mi = mj && settingRow(s.norm[i]!);
   if (!mj || !mi || mj[3] !== mi[3]) return false;
   const items = listItems(o, j, s, i);
   return items !== null && otherIdentity(o, items[0], items[1]) === true;
@@ -283,14 +297,16 @@ export function settingOfOtherItem(o: Lines, j: number, s: Lines, i: number): bo
  * an edge growing down goes on (the item is new lines inserted before j); otherwise null.
  */
 export function pastNewItem(s: Lines, i: number, o: Lines, j: number): number | null {
-  if (s.norm[i] !== o.norm[j] || ITEM_SETTING.test(s.norm[i]!)) return null;
+  if (s.norm[i] !== o.norm[j] || settingRow(s.norm[i]!) !== null) return null;
   const x = solidRow(s, i, 1);
   const y = solidRow(o, j, 1);
   if (x !== i + 1 || y !== j + 1 || !anotherItem(o, y, s, x)) return null;
   let end = x;
-  while (end + 1 < s.text.length && !s.blank[end + 1] && s.indent[end + 1] === s.indent[x] && ITEM_SETTING.test(s.norm[end + 1]!)) end++;
+  while (end + 1 < s.text.length && !s.blank[end + 1] && s.indent[end + 1] === s.indent[x] && settingRow(s.norm[end + 1]!) !== null) end++;
   // The closer of a new object (`},` under its `{`) is the new item's, not the next one's.
   const closer = end + 1;
   if (s.norm[i] === '{' && closer < s.text.length && s.weak[closer] && s.indent[closer] === s.indent[i] && startsWithCloser(s.norm[closer]!)) return closer + 1;
+  // So is the closing tag of a new element (`</dependency>` under its `<dependency>`).
+  if (closer < s.text.length && s.indent[closer] === s.indent[i] && s.norm[closer] === s.norm[i]!.replace(/^</, '</')) return closer + 1;
   return end + 1;
 }
