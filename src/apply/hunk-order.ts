@@ -3,7 +3,7 @@
 // copies (a new endpoint repeating `if (x is null) { return NotFound(); }` of its neighbour), which
 // makes a hunk written in order look out of order. The reordering is believed only when the hunks'
 // anchor ranges, each segment chained over the whole file alone, do not interleave in the new order.
-import { fastChains, segmentPlace } from './merge-fast.js';
+import { closesBlocksGoingOn, fastChains, segmentPlace } from './merge-fast.js';
 import type { MergeContext, Segment } from './merge-context.js';
 import { CLOSING_TAG_LINE, sliceLines, solidRow, type Lines } from './lines.js';
 import { continuesOpenBlock, resumesInsideOpener } from './open-blocks.js';
@@ -122,6 +122,9 @@ export function splitAtJumps(ctx: MergeContext): Segment[] | null {
   let cutAny = false;
   segs.forEach((seg, k) => {
     const chain = fastChains({ ...ctx, segments: [seg] }).chains[0] ?? [];
+    // A segment going on inside the blocks the one before it left open jumps over that segment's
+    // anchors by its copied lines above, not as a second hunk (merge-fast.ts closesBlocksGoingOn).
+    const goesOn = closesBlocksGoingOn(ctx, k);
     let cut = -1;
     // At least two anchors on each side: one line of new code that happens to match is no hunk.
     for (let x = 2; x < chain.length - 1 && cut < 0; x++) {
@@ -131,7 +134,7 @@ export function splitAtJumps(ctx: MergeContext): Segment[] | null {
       // chained alone: only a jump between lines the original has once is believed.
       const once = (o: number): boolean => !ctx.orig.weak[o] && ctx.index.get(ctx.orig.norm[o]!)?.length === 1;
       if (!once(o1) || !once(o2)) continue;
-      if (ranges.some((r, k2) => k2 !== k && r !== null && r[0] > o1 && r[1] < o2)) cut = chain[x]![0];
+      if (ranges.some((r, k2) => k2 !== k && !(goesOn && k2 === k - 1) && r !== null && r[0] > o1 && r[1] < o2)) cut = chain[x]![0];
     }
     // New lines after the last anchor before the jump stay with it (an import added to the block).
     while (cut > 0 && seg.lines.blank[cut - 1]) cut--;

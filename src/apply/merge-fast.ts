@@ -10,7 +10,7 @@ import {
 import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
-import { continuesOpenBlock, inCloneOf, openBlockRange, siblingBlockRange, uniqueOpenerBlock } from './open-blocks.js';
+import { closesLeftOpenHeads, continuesOpenBlock, inCloneOf, openBlockRange, siblingBlockRange, uniqueOpenerBlock } from './open-blocks.js';
 import { assignmentKey, solidRow } from './lines.js';
 import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
@@ -184,15 +184,20 @@ function laterOnceRows(ctx: MergeContext, rows: ReadonlyArray<readonly number[]>
   let acc: number[] = [];
   for (let k = rows.length - 1; k >= 0; k--) {
     out[k] = acc;
-    const seg = ctx.segments[k]!;
-    const once: number[] = [];
-    for (const i of rows[k]!) {
-      const pos = ctx.index.get(seg.lines.norm[i]!);
-      if (pos && pos.length === 1) once.push(pos[0]!);
-    }
+    const once = onceRows(ctx, ctx.segments[k]!, rows[k]!);
     if (once.length > 0) acc = [...acc, ...once].sort((a, b) => a - b);
   }
   return out;
+}
+
+/** The original rows of the segment's lines `rows` that the original has once. */
+function onceRows(ctx: MergeContext, seg: Segment, rows: readonly number[]): number[] {
+  const once: number[] = [];
+  for (const i of rows) {
+    const pos = ctx.index.get(seg.lines.norm[i]!);
+    if (pos && pos.length === 1) once.push(pos[0]!);
+  }
+  return once;
 }
 
 /** Lines of later hunks, the original's once, that a forward jump must not pass over. */
@@ -411,6 +416,27 @@ function loneRepeatedAnchor(ctx: MergeContext, seg: Segment, strong: number[], i
 }
 
 /**
+ * Segment k shows a line the original has once below every such line of the segment before it:
+ * the update goes on forwards from that segment, whatever else its lines match above. A hunk
+ * written before one above it (reversed hunks, the same closers) has its lines all above.
+ */
+function reachesPastPrevious(ctx: MergeContext, k: number): boolean {
+  const prev = onceRows(ctx, ctx.segments[k - 1]!, anchorRows(ctx, ctx.segments[k - 1]!));
+  if (prev.length === 0) return false;
+  const last = Math.max(...prev);
+  return onceRows(ctx, ctx.segments[k]!, anchorRows(ctx, ctx.segments[k]!)).some((j) => j > last);
+}
+
+/**
+ * Segment k closes the blocks the one before it left open (open-blocks.ts closesLeftOpenHeads) and
+ * goes on below it: it is written inside those blocks, in the update's order, whatever its lines
+ * copy from a look-alike block above.
+ */
+export function closesBlocksGoingOn(ctx: MergeContext, k: number): boolean {
+  return k > 0 && closesLeftOpenHeads(ctx, k) && reachesPastPrevious(ctx, k);
+}
+
+/**
  * Where fileOrder puts segment k by its own lines: 'previous' when it travels with the segment
  * before it (no anchor of its own, or it goes on inside that segment's block), else the original
  * row of its anchor; null when that anchor is tied.
@@ -419,7 +445,7 @@ export function segmentPlace(ctx: MergeContext, k: number): number | 'previous' 
   const seg = ctx.segments[k]!;
   // A segment closing the block the one before it left open, or going on inside the block the one
   // before it ends on, goes on right after it (open-blocks.ts).
-  if (k > 0 && (continuesOpenBlock(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
+  if (k > 0 && (continuesOpenBlock(ctx, k) || closesBlocksGoingOn(ctx, k) || staysInOpenerBlock(ctx, k))) return 'previous';
   const strong = anchorRows(ctx, seg);
   const p = strong.length > 0 ? pickPivot(ctx, seg, strong, 0) : null;
   // A segment with no exact anchor but an edited definition header at its start is placed there;

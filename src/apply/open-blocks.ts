@@ -21,6 +21,59 @@ export function continuesOpenBlock(ctx: MergeContext, k: number): boolean {
 }
 
 /**
+ * Indentations of the heads the segment leaves open over its last line, innermost first: each line
+ * above it less indented than every line after it (`scope "/admin" … do`, `live_session :admin,`),
+ * and the last line itself when the marker after it is deeper. Empty when one of them is a closer.
+ */
+function leftOpenHeads(p: Lines, x: number, markerIndent: number): number[] {
+  const heads: number[] = [];
+  if (markerIndent > p.indent[x]! && !CLOSER_LINE.test(p.norm[x]!)) heads.push(p.indent[x]!);
+  let level = p.indent[x]!;
+  for (let r = x - 1; r >= 0 && level > 0; r--) {
+    if (p.blank[r] || p.indent[r]! >= level) continue;
+    level = p.indent[r]!;
+    if (CLOSER_LINE.test(p.norm[r]!)) return [];
+    heads.push(level);
+  }
+  return heads;
+}
+
+/**
+ * The segment before `k` leaves blocks open with a marker inside the innermost, and segment k,
+ * written deeper than that block's head, closes those blocks at their heads' indentations, innermost
+ * first (`end` / `end`, `}` / `}`), up to the last of them or its own end: it goes on inside them,
+ * right after that segment, whatever its lines copy from a look-alike block elsewhere (a second
+ * `live_session` showing a route the first one has once). Keyword closers count, which bracket
+ * depth (continuesOpenBlock) does not see.
+ */
+export function closesLeftOpenHeads(ctx: MergeContext, k: number): boolean {
+  if (k === 0) return false;
+  const prev = ctx.segments[k - 1]!;
+  const seg = ctx.segments[k]!;
+  if (!seg.markerBefore || prev.markerAfterIndent === null) return false;
+  const p = prev.lines;
+  const x = solidRow(p, p.text.length, -1);
+  if (x < 0) return false;
+  const heads = leftOpenHeads(p, x, prev.markerAfterIndent);
+  // A top-level head (a Go `func main() {`) has no parent to keep the segment in: its hunks are ordered
+  // by their own anchors as before (a new block there copies lines of another function).
+  if (heads.length === 0 || heads[0]! === 0 || prev.markerAfterIndent <= heads[0]!) return false;
+  const s = seg.lines;
+  let closed = 0;
+  let body = 0;
+  for (let r = 0; r < s.text.length && closed < heads.length; r++) {
+    if (s.blank[r]) continue;
+    if (s.indent[r]! > heads[closed]!) {
+      body++;
+      continue;
+    }
+    if (s.indent[r] !== heads[closed] || !CLOSER_LINE.test(s.norm[r]!)) return false;
+    closed++;
+  }
+  return closed > 0 && body > 0;
+}
+
+/**
  * The segment before `k` ends on a line with a marker indented deeper after it, and segment k's
  * first line is indented deeper than that line too: it goes on inside that line's block. Returns
  * the previous segment's last content line, or -1.
