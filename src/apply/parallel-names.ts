@@ -3,9 +3,8 @@
 // (`counter DB_QUERIES,` → `histogram HTTP_LATENCY,`, `var isPresentingNewTask` → `var
 // isConfirmingClearDone`). A rename carries Y to X's uses in place of X. When the output instead holds
 // another line using Y *and* that same line with X put back (`Lazy::force(&HTTP_LATENCY);` beside the
-// kept `Lazy::force(&DB_QUERIES);`), and every original copy of that old-name line is still there,
-// the two names live side by side: k is new code beside j, and j was left out, not rewritten. (A
-// rename confined to one function rewrites one of two `x := f(old)` copies: one copy is gone.)
+// kept `Lazy::force(&DB_QUERIES);`), the two names live side by side: k is new code beside j, and j
+// was left out, not rewritten.
 import { escapeRe } from './escape-regexp.js';
 import { tokens, type Lines } from './lines.js';
 
@@ -30,23 +29,13 @@ function names(l: Lines): Set<string> {
   return s;
 }
 
-/** How many lines of a text read so, built once per text. */
-const countsOf = new WeakMap<Lines, Map<string, number>>();
+/** The output's lines as a set, built once per text. */
+const rowsOf = new WeakMap<Lines, Set<string>>();
 
-function rowCounts(l: Lines): Map<string, number> {
-  let c = countsOf.get(l);
-  if (!c) {
-    c = new Map();
-    for (const n of l.norm) c.set(n, (c.get(n) ?? 0) + 1);
-    countsOf.set(l, c);
-  }
-  return c;
-}
-
-/** Every original line reading `norm` is still in the output: the line using the new name rewrote none of them. */
-function allKept(orig: Lines, out: Lines, norm: string): boolean {
-  const n = rowCounts(out).get(norm) ?? 0;
-  return n > 0 && n >= (rowCounts(orig).get(norm) ?? 0);
+function rowSet(l: Lines): Set<string> {
+  let s = rowsOf.get(l);
+  if (!s) rowsOf.set(l, (s = new Set(l.norm)));
+  return s;
 }
 
 /** Output row k, paired with original row j, brings a name used in parallel with one j loses: k is a new sibling, not j's edit. */
@@ -58,6 +47,7 @@ export function siblingBesideOld(orig: Lines, j: number, out: Lines, k: number):
   const known = names(orig);
   const news = tk.filter((t) => !known.has(t));
   if (news.length === 0) return false;
+  const rows = rowSet(out);
   for (const y of news) {
     const use = new RegExp(`(?<![\\w$])${escapeRe(y)}(?![\\w$])`, 'g');
     for (let r = 0; r < out.norm.length; r++) {
@@ -65,7 +55,7 @@ export function siblingBesideOld(orig: Lines, j: number, out: Lines, k: number):
       if (r === k || out.blank[r] || !norm.includes(y)) continue;
       use.lastIndex = 0;
       if (!use.test(norm)) continue;
-      if (olds.some((x) => allKept(orig, out, norm.replace(use, x)))) return true;
+      if (olds.some((x) => rows.has(norm.replace(use, x)))) return true;
     }
   }
   return false;
