@@ -52,7 +52,6 @@ import { leavesNameDangling, usedDefinitionRows } from './dangling-name.js';
 import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
 import { copiedUnderNewHead } from './copied-anchor.js';
 import { terminalReplaced } from './terminal-edit.js';
-import { siblingBesideOld } from './parallel-names.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -1031,15 +1030,6 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       const between = rowsBetweenEdits(orig, out, view.segments, edits, open, (n) => view.origCount.has(key(n)));
       for (const v of gap.vanished) if (!v.rule && between.has(v.j)) v.rule = 'replaced';
     }
-    // A replacement that is a new sibling used beside the old line (parallel-names.ts): the gap's
-    // lines were left out, not rewritten, so neither rule (a) nor adjacency lets them go.
-    // A line replaced by structure (no row of its own) is measured against each new row of the gap.
-    const gapRows = (v: Gap['vanished'][number]): number[] => v.pairedWith >= 0 ? [v.pairedWith] : Array.from({ length: Math.max(0, kq - kp - 1) }, (_, x) => kp + 1 + x).filter((k) => !out.blank[k]);
-    const besideOld = gap.vanished.some((v) => v.rule === 'replaced' && gapRows(v).some((k) => siblingBesideOld(orig, v.j, out, k)));
-    if (besideOld) for (const v of gap.vanished) if (v.rule === 'replaced') {
-      v.rule = null;
-      v.pairedWith = -1;
-    }
     for (const v of gap.vanished) {
       // What a marker between two pinned lines stands for stays (only the instruction removes it).
       if (view.covered[v.j]) v.rule = instructed.has(v.j) ? 'instructed' : null;
@@ -1048,7 +1038,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         v.rule = instructed.has(v.j) ? 'instructed' : null;
         v.commented = v.rule === null;
       }
-      else if (!v.rule && adjacent && !besideOld) v.rule = 'between-anchors';
+      else if (!v.rule && adjacent) v.rule = 'between-anchors';
       if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
       if (v.rule) licensed[v.rule]++;
     }
