@@ -10,7 +10,7 @@
 // first line is dead beside the second, so the update most likely rewrote it.
 import { escapeRe } from './escape-regexp.js';
 import { alignLines } from './line-diff.js';
-import { assignmentKey, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, exactText, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { headerOf } from './merge-context.js';
 
@@ -51,7 +51,7 @@ const MODIFIER = /\s(?:if|unless)\s/;
  * (a list item `- name:` is a sibling; a compound `.=`/`+=` or a value that reads the key,
  * `stmt = stmt.where(…)`, builds on it).
  */
-function setsSameTarget(a: string, b: string): boolean {
+export function setsSameTarget(a: string, b: string): boolean {
   if (/^return\b/.test(a) && /^return\b/.test(b)) return !MODIFIER.test(a) && !MODIFIER.test(b);
   const key = assignmentKey(a);
   if (key === null || key !== assignmentKey(b) || key.startsWith('-') || COMPOUND.test(key)) return false;
@@ -81,7 +81,9 @@ function keptBeside(code: string, update: string, content: string): KeptBeside[]
   const o = splitLines(code);
   const out = splitLines(content);
   const shown = new Set(splitLines(update).norm);
-  const inOriginal = new Set(o.norm);
+  // By exact text, indentation kept: a return or assignment the original writes at another depth
+  // (`return vim.deepcopy(defaults)` of a helper) is new where it stands (same-target-edit.ts).
+  const inOriginal = new Set(o.text.map(exactText));
   const from = new Int32Array(out.text.length).fill(-1);
   const at = new Int32Array(o.text.length).fill(-1);
   for (const [j, k] of alignLines(o.norm, out.norm)) {
@@ -92,7 +94,7 @@ function keptBeside(code: string, update: string, content: string): KeptBeside[]
   for (let k = 0; k < out.text.length; k++) {
     if (from[k]! >= 0 || out.blank[k] || out.weak[k]) continue;
     for (const j of nearKept(out, from, k)) if (!shown.has(o.norm[j]!) && restates(o.norm[j]!, out.norm[k]!)) found.push({ j, y: at[j]!, k, rewritten: false });
-    if (inOriginal.has(out.norm[k]!)) continue;
+    if (inOriginal.has(exactText(out.text[k]!))) continue;
     for (const y of [solidRow(out, k, -1), solidRow(out, k, 1)]) {
       const j = y >= 0 && y < out.text.length ? from[y]! : -1;
       if (j >= 0 && !shown.has(o.norm[j]!) && out.indent[y] === out.indent[k] && setsSameTarget(o.norm[j]!, out.norm[k]!)) found.push({ j, y, k, rewritten: true });

@@ -231,6 +231,11 @@ function split(source: string): Lines {
   };
 }
 
+/** Exact comparison text of a line: trailing space and a byte-order mark dropped, indentation kept. */
+export function exactText(t: string): string {
+  return (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
+}
+
 /** Word-ish tokens used by the "same line, edited" test. */
 export function tokens(norm: string): string[] {
   return norm.match(/[A-Za-z_$][\w$]*|\d+|\S/g) ?? [];

@@ -15,7 +15,7 @@ import { movedEdit, wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { wrappedInNewBlock } from './edge-edits.js';
-import { assignmentKey, continuedBelow, editedVersion, indentBlockEnd, isWeak, normalize, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, continuedBelow, editedVersion, exactText, indentBlockEnd, isWeak, normalize, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { asksForRemoval, attachedRemovalHeads, blockEnd, blockEnd as removalBlockEnd, consecutivePairs, definesName, instructedStatements, instructedUnits, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, replacedNames, replacedPhrases, takesParam } from './removals.js';
 import { sectionEnd } from './spoken-targets.js';
@@ -52,6 +52,7 @@ import { leavesNameDangling, usedDefinitionRows } from './dangling-name.js';
 import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
 import { copiedUnderNewHead } from './copied-anchor.js';
 import { terminalReplaced } from './terminal-edit.js';
+import { sameTargetRewrite } from './same-target-edit.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -812,11 +813,6 @@ function keysDiffer(a: string, b: string): boolean {
   return ka !== null && kb !== null && ka !== kb;
 }
 
-/** Exact comparison text of a line: trailing space and a byte-order mark dropped, indentation kept. */
-function exactText(t: string): string {
-  return (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
-}
-
 /** True when every non-blank original line is in the output, in order: nothing can be missing. */
 function nothingMissing(orig: Lines, out: Lines): boolean {
   let k = 0;
@@ -883,6 +879,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   for (const [a] of pairs) kept[oIdx[a]!] = 1;
   // Positive evidence that an update line is j's edit, not another kept line's or a new sibling's (edit-evidence.ts).
   const outNorms = new Set(out.norm);
+  const origExact = new Set(orig.text.map(exactText));
   const editOfOther = (j: number, r: string): boolean => !orig.weak[j] && (newSiblingLine(orig, j, r) || closerToKeptLine(orig, j, r, (y) => kept[y] === 1, (n) => view.where.has(key(n))));
   // Edited headers whose new block (shown complete) reaches past their gap (see editedBlockRest).
   const blockRests: Array<{ head: number; end: number; shown: Set<string>; unnamed: Set<number> | null }> = [];
@@ -953,14 +950,16 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
         // A line still holding an inline marker of the update's own is no edit of j (it was not expanded).
         if (unexpandedInline(view, out.norm[k]!)) continue;
+        // j's key set again (or its return rewritten) at j's depth, with text no original line has there (same-target-edit.ts).
+        const sameTarget = sameTargetRewrite(orig, j, out, k, missing.length === 1 && inserted.length === 1, (t) => origExact.has(exactText(t)));
         // Nor is a line the output still holds inside a block the gap closes before j (a new match arm
         // after p, then `}` `}` `}` and a whole impl down to j): j lies outside it. (A line the output
         // holds deeper than j stood, with j a sibling of p, is a run wrapped in a new block: not this.)
         if (p >= 0 && origDepth[j]! - origDepth[p + 1]! < Math.min(0, outDepth[k]! - outDepth[kp + 1]!)) continue;
         // So is any member's: `"401": {…}` → `"401": {…},` (a member appended after it) though another member reads so.
         if (!out.weak[k] && out.norm[k] !== orig.norm[j] && view.origCount.has(key(out.norm[k]!)) && !closerRepunctuated(orig.norm[j]!, out.norm[k]!) && !separatorChanged(orig.norm[j]!, out.norm[k]!) &&
-          !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!))) && !keyEditedAtPath(orig, j, out, k)) continue;
-        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) ||
+          !newAtKeyPath(orig, key(out.norm[k]!), shownAt(view, key(out.norm[k]!))) && !keyEditedAtPath(orig, j, out, k) && !sameTarget) continue;
+        if (((!orig.weak[j] && (editedVersion(orig.norm[j]!, out.norm[k]!) || sameStatementEdited(orig.norm[j]!, out.norm[k]!) || renamedInPlace(orig.norm[j]!, out.norm[k]!) || extendedInPlace(orig.norm[j]!, out.norm[k]!) || wrapsLine(orig.norm[j]!, out.norm[k]!) || sameSectionKey(orig, j, out.norm[k]!))) || sameTarget ||
           closerRepunctuated(orig.norm[j]!, out.norm[k]!) || out.norm[k] === `${orig.norm[j]!},`) && !otherNamed(view, orig, j, out.norm[k]!, movedEdit(orig, j, out, k) && !asCloseToKeptLine(orig, j, out.norm[k]!, (y) => kept[y] === 1)) && !editOfOther(j, out.norm[k]!) &&
           !foreignHead(j, k) && !(leavesNameDangling(orig, j, out, k) && !headsBlock(orig, j))) {
           rule = 'replaced';
