@@ -2,7 +2,7 @@
 // function inside a region a marker keeps. Only definitions named in the instruction, absent from the
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
 import { splitLines, type Lines } from './lines.js';
-import { escapeRe } from './escape-regexp.js';
+import { escapeRe, wholeName } from './escape-regexp.js';
 import { lispDefinitionName } from './block-names.js';
 import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
 import { attachedHeads } from './attached-removals.js';
@@ -261,7 +261,7 @@ export function definesName(text: string, name: string): boolean {
   // A Go method named with its receiver's type (line-identity.ts): `Pool.Submit` is `func (p *Pool) Submit(`.
   const m = GO_RECEIVER_NAME.exec(name);
   if (m && new RegExp(`^func\\s*\\(\\s*(?:[\\w$]+\\s+)?\\*?\\s*${escapeRe(m[1]!)}(?:\\[[^\\]]*\\])?[^)]*\\)\\s*${escapeRe(m[2]!)}(?![\\w$])`).test(t)) return true;
-  const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
+  const word = wholeName(name);
   if (!word.test(t)) return false;
   // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
   // A name followed by `::` or `.name` qualifies another (`impl fmt::Display` defines no `fmt`).
@@ -458,7 +458,7 @@ export function consecutivePairs(norms: readonly string[], o: Lines): Set<string
  * (`# ... other buckets unchanged (artifacts bucket resources removed) ...`) shows nothing.
  */
 function updateMentions(updateText: string, name: string, o: Lines): boolean {
-  const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
+  const word = wholeName(name);
   if (!word.test(updateText)) return false;
   const shown = new Set(o.text.map((t) => t.trim()));
   return updateText.split('\n').some((line) => word.test(line) && !isMarkerLine(line, shown));
