@@ -12,7 +12,7 @@ import { escapeRe } from './escape-regexp.js';
 import { splitLines, type Lines } from './lines.js';
 import { commentBody, markerLines } from './markers.js';
 import { leadingConnectiveDropped, markerFor, separatesHunks } from './hunk-separator.js';
-import { definesName } from './removals.js';
+import { definesName } from './definition-blocks.js';
 import { onwardNote, shortNote } from './moving-note.js';
 import { hunkCursor } from './hunk-openers.js';
 

@@ -14,7 +14,7 @@
 import { commentBody, markerLines } from './markers.js';
 import { markerFor } from './hunk-separator.js';
 import { indentText, splitLines, type Lines } from './lines.js';
-import { blockEnd, definesName } from './removals.js';
+import { blockEnd, definesName } from './definition-blocks.js';
 import { beforeDefinition } from './instructed-place.js';
 import { hunkCursor } from './hunk-openers.js';
 

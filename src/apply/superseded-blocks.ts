@@ -6,7 +6,7 @@
 // so it stays, and the merge says it guessed.
 import { keptRows } from './line-diff.js';
 import { firstToken, solidRow, splitLines, type Lines } from './lines.js';
-import { blockEnd } from './removals.js';
+import { blockEnd } from './definition-blocks.js';
 
 /** Body lines (solid, not closers) an original block needs before a copy of them says anything. */
 const MIN_BODY_LINES = 2;

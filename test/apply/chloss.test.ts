@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
-import { definesName } from '../../src/apply/removals.js';
+import { definesName } from '../../src/apply/definition-blocks.js';
 
 const cls = `class TokenBucket:
     """A token bucket refilled continuously."""
