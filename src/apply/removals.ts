@@ -273,6 +273,8 @@ function droppedAlready(o: Lines, kept: Uint8Array, name: string, ranges: Array<
 }
 
 /**
+ * Original lines to drop. `kept[j]` says whether original line j survives through a marker region;
+ * `updateText` is the update, which must not mention a target for it to be removed.
  * `written` is the update as its writer wrote it (before marker-expansion.ts wrote original bodies
  * in for markers): a name it mentions is shown, one only an expanded marker brought in is not (a
  * `Form {` body marker "General and Text sections" expanded with the Privacy section it removes).
