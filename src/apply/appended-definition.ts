@@ -7,7 +7,7 @@
 import { LEAD, loneDefinition } from './instructed-place.js';
 import { lineIdentity } from './line-identity.js';
 import type { Lines } from './lines.js';
-import { blockEnd, definesName } from './removals.js';
+import { blockEnd, definesName } from './definition-blocks.js';
 
 export function newTrailingDefinition(s: Lines, o: Lines): boolean {
   const lone = loneDefinition(s);

@@ -7,7 +7,7 @@
 // `import …GetMapping;` stood is a new import beside it while `@GetMapping` is still used.
 import { lineIdentity, MODIFIERS } from './line-identity.js';
 import { tokens, type Lines } from './lines.js';
-import { blockEnd } from './removals.js';
+import { blockEnd } from './definition-blocks.js';
 
 /** The plain name a definition line defines (`def name`, a Go method's method name), or null. */
 function definedName(norm: string): string | null {

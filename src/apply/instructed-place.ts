@@ -13,7 +13,8 @@ import { lineIdentity } from './line-identity.js';
 import { indentText, splitLines, type Lines } from './lines.js';
 import { ownedDefinition } from './owner-wrapper.js';
 import { markerLines } from './markers.js';
-import { blockEnd, definesName, removalTargets } from './removals.js';
+import { blockEnd, definesName } from './definition-blocks.js';
+import { removalTargets } from './removals.js';
 import { inRanges, ownerRanges, placeOwner } from './removal-scope.js';
 
 const PLACE = /\b(?:add|adds|insert|inserts|create|write|put|define|implement|introduce)\b[^.;\n]*?\b(after|before|below|above|between|next\s+to|beside)\s+(?:the\s+)?`?([A-Za-z_$][\w$]*)`?(?:\(\))?/i;

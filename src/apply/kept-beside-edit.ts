@@ -9,7 +9,7 @@
 // clause kept under the new one) or both return (`return M` after `return setmetatable(M, …)`): the
 // first line is dead beside the second, so the update most likely rewrote it.
 import { escapeRe } from './escape-regexp.js';
-import { alignLines } from './line-diff.js';
+import { keptRows } from './line-diff.js';
 import { assignmentKey, exactText, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 import { headerOf } from './merge-context.js';
@@ -84,12 +84,7 @@ function keptBeside(code: string, update: string, content: string): KeptBeside[]
   // By exact text, indentation kept: a return or assignment the original writes at another depth
   // (`return vim.deepcopy(defaults)` of a helper) is new where it stands (same-target-edit.ts).
   const inOriginal = new Set(o.text.map(exactText));
-  const from = new Int32Array(out.text.length).fill(-1);
-  const at = new Int32Array(o.text.length).fill(-1);
-  for (const [j, k] of alignLines(o.norm, out.norm)) {
-    from[k] = j;
-    at[j] = k;
-  }
+  const { from, at } = keptRows(o.norm, out.norm);
   const found: KeptBeside[] = [];
   for (let k = 0; k < out.text.length; k++) {
     if (from[k]! >= 0 || out.blank[k] || out.weak[k]) continue;

@@ -7,7 +7,7 @@
 // - `unmentionedDefinitionRows`: a whole definition the update never names (a class's other methods
 //   behind a comment the merge did not read as a marker) is not dropped by rules (a) or (b);
 // - `loneOpener`: an Allman `{` belongs to the head above it: rule (b) does not pair it with another head.
-import { blockEnd } from './removals.js';
+import { blockEnd } from './definition-blocks.js';
 import { lineIdentity, ownerRow } from './line-identity.js';
 import { rowIdentity } from './block-names.js';
 import { assignmentKey, editedVersion, renamedInPlace, sameStatementEdited, sharedEnds, tokens, type Lines } from './lines.js';

@@ -125,3 +125,22 @@ function longestIncreasing(pairs: Pairs): Pairs {
   }
   return res.reverse();
 }
+
+/** What an output keeps of an original, by aligning their lines: each side's row on the other, -1 where none. */
+export interface KeptRows {
+  /** Per output row, the original row it keeps (-1: a new line). */
+  from: Int32Array;
+  /** Per original row, the output row that keeps it (-1: not kept). */
+  at: Int32Array;
+}
+
+/** The alignment of original lines `orig` with output lines `out` (normalized texts), read both ways. */
+export function keptRows(orig: readonly string[], out: readonly string[]): KeptRows {
+  const from = new Int32Array(out.length).fill(-1);
+  const at = new Int32Array(orig.length).fill(-1);
+  for (const [j, k] of alignLines(orig, out)) {
+    from[k] = j;
+    at[j] = k;
+  }
+  return { from, at };
+}

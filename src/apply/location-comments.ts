@@ -12,8 +12,9 @@ import { escapeRe } from './escape-regexp.js';
 import { splitLines, type Lines } from './lines.js';
 import { commentBody, markerLines } from './markers.js';
 import { leadingConnectiveDropped, markerFor, separatesHunks } from './hunk-separator.js';
-import { definesName } from './removals.js';
+import { definesName } from './definition-blocks.js';
 import { onwardNote, shortNote } from './moving-note.js';
+import { hunkCursor } from './hunk-openers.js';
 
 const PLACE_KINDS = 'class|struct|module|object|impl|interface|trait|enum|namespace|component|section|function|method|file|type|record|element|tag|block|controller|service';
 /** `the class `, `the `, or nothing: what may stand between the preposition and the place's name. */
@@ -60,13 +61,11 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
   const drop = new Uint8Array(u.text.length);
   const marked = new Uint8Array(u.text.length);
   const names: string[] = [];
-  let atHunkStart = true;
-  let firstLine = true;
+  const hunks = hunkCursor(u, marker);
   for (let i = 0; i < u.text.length; i++) {
-    if (u.blank[i]) continue;
-    if (marker[i]) { atHunkStart = true; firstLine = false; continue; }
-    const wasStart = atHunkStart, wasFirst = firstLine;
-    atHunkStart = firstLine = false;
+    const at = hunks.at(i);
+    if (!at) continue;
+    const { opens: wasStart, first: wasFirst } = at;
     if (originalNorms.has(u.norm[i]!)) continue;
     // Set apart by a blank line after a hunk, it also ends that hunk (hunk-separator.ts).
     if (!wasStart) {
@@ -78,7 +77,7 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
       // The blank lines before it set the hunks apart in the update; the marker keeps the file's own.
       for (let j = i - 1; j >= 0 && u.blank[j]; j--) drop[j] = 1;
       names.push(...place);
-      atHunkStart = true;
+      hunks.reopen();
       continue;
     }
     const body = commentBody(u.text[i]!)?.replace(/^\((.*)\)$/, '$1').trim();
@@ -92,7 +91,7 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
     names.push(...place);
     // The blank lines after it go with it; the next line opens the hunk.
     for (let j = i + 1; j < u.text.length && u.blank[j]; j++) drop[j] = 1;
-    atHunkStart = true;
+    hunks.reopen();
   }
   if (!drop.includes(1) && !marked.includes(1)) return null;
   return { update: u.text.map((t, i) => (drop[i] ? '' : (marked[i] ? markerFor(t) : t) + u.eol[i]!)).join(''), names };

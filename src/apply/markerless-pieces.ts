@@ -8,7 +8,7 @@
 import { shownIdentities, unmentionedDefinitionRows } from './licence-rules.js';
 import { lineIdentity } from './line-identity.js';
 import { solidRow, type Lines } from './lines.js';
-import { blockEnd } from './removals.js';
+import { blockEnd } from './definition-blocks.js';
 import { wholeBlocksBetween } from './whole-blocks.js';
 
 /** Rows strictly between p and q hold a whole block (more than its head, ended before q) the update does not show. */

@@ -250,6 +250,26 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
     j = y + dir;
     return true;
   };
+  // Head side: the update may show context that sat a few lines further up, the lines between
+  // being deleted; believable when two lines in a row match there (one not blank).
+  const skippedUp = (): boolean => {
+    const hop = headSkip(s, o, i, j, limit, delta) ?? (markerAbove ? topLineOnce(s, o, i, j, limit, delta) : null);
+    if (!hop) return false;
+    [i, j] = hop;
+    return true;
+  };
+  // Tail side: the closer of the original's block, found past new lines (tailCloser).
+  const pastCloser = (): boolean => {
+    const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks, paired);
+    if (!closer) return false;
+    push(closer[0], closer[1]);
+    i = closer[0] + 1;
+    j = closer[1] + 1;
+    // Past a closer found at the update's own indentation (a body re-indented into a new block),
+    // the lines after it follow the closer's shift.
+    delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
+    return true;
+  };
   while (inSeg(i) && inOrig(j)) {
     if (edgeMatch(s, i, o, j, delta, dir) && !other(i, j)) {
       // A whole block of the segment copied from the original one here is new lines inserted
@@ -282,25 +302,8 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         j += dir;
         continue;
       }
-      if (dir < 0) {
-        const hop = headSkip(s, o, i, j, limit, delta) ?? (markerAbove ? topLineOnce(s, o, i, j, limit, delta) : null);
-        if (hop) {
-          [i, j] = hop;
-          continue;
-        }
-      }
-      if (dir > 0) {
-        const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks, paired);
-        if (closer) {
-          push(closer[0], closer[1]);
-          i = closer[0] + 1;
-          j = closer[1] + 1;
-          // Past a closer found at the update's own indentation (a body re-indented into a new block),
-          // the lines after it follow the closer's shift.
-          delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
-          continue;
-        }
-      }
+      if (dir < 0 && skippedUp()) continue;
+      if (dir > 0 && pastCloser()) continue;
       if (editedPast()) continue;
       break;
     }
@@ -329,26 +332,11 @@ function grow(s: Lines, o: Lines, i0: number, j0: number, dir: 1 | -1, limit: nu
         j -= 1;
         continue;
       }
-      // Head side: the update may show context that sat a few lines further up, the lines between
-      // being deleted; believable when two lines in a row match there (one not blank).
-      const hop = headSkip(s, o, i, j, limit, delta) ?? (markerAbove ? topLineOnce(s, o, i, j, limit, delta) : null);
-      if (hop) {
-        [i, j] = hop;
-        continue;
-      }
+      if (skippedUp()) continue;
     }
     if (found < 0) {
       if (dir > 0) {
-        const closer = tailCloser(s, o, first, i, j, limit, delta, segDelta, blocks, paired);
-        if (closer) {
-          push(closer[0], closer[1]);
-          i = closer[0] + 1;
-          j = closer[1] + 1;
-          // Past a closer found at the update's own indentation (a body re-indented into a new block),
-          // the lines after it follow the closer's shift.
-          delta = o.indent[closer[1]]! - s.indent[closer[0]]!;
-          continue;
-        }
+        if (pastCloser()) continue;
         // New lines open a block whose first line is the original's next line wrapped (edge-edits.ts).
         const wrapped = wrappedInNewBlock(s, o, i, j);
         if (wrapped >= 0 && !other(wrapped, j)) {

@@ -6,7 +6,7 @@
 //   legacy NAS mirror block": `# legacy: mirror to the old NAS …` over an `if … fi`).
 // Each is a unit only when it is the one match in the file: two matches remove nothing.
 import { bracketDelta } from './brackets.js';
-import { escapeRe } from './escape-regexp.js';
+import { escapeRe, wholeName } from './escape-regexp.js';
 import { commentBody } from './markers.js';
 import type { Lines } from './lines.js';
 
@@ -96,7 +96,7 @@ const OPENS_BLOCK = /^(?:if|for|while|until|case|foreach|unless|try)\b|[{:]\s*$|
 export function namedUnit(o: Lines, name: string): [number, number] | 'ambiguous' | null {
   const literal = new RegExp(`(["'])${escapeRe(name)}\\1`);
   const codey = /[_$]|[a-z][A-Z]/.test(name);
-  const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
+  const word = wholeName(name);
   const literals = o.norm.filter((t, j) => !o.blank[j] && literal.test(t)).length;
   let hit = -1;
   for (let j = 0; j < o.text.length; j++) {

@@ -9,7 +9,8 @@ import { lineIdentity, ownerRow } from './line-identity.js';
 import { splitLines } from './lines.js';
 import { markerLines } from './markers.js';
 import { insertAt, loneDefinition, type InstructedPlacement } from './instructed-place.js';
-import { blockEnd, definesName, removalTargets } from './removals.js';
+import { blockEnd, definesName } from './definition-blocks.js';
+import { removalTargets } from './removals.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
 
 /** The type an instruction adds to: "… to LoanService", "… in `OrderRepo`". */

@@ -16,7 +16,7 @@ import { lineIdentity } from './line-identity.js';
 import { annotationLine } from './licence-rules.js';
 import { perText, renamedInPlace, solidRow, type Lines } from './lines.js';
 import { rowsOf, type Chain } from './merge-context.js';
-import { blockEnd } from './removals.js';
+import { blockEnd } from './definition-blocks.js';
 import { renamedWithUses } from './rename-evidence.js';
 import { soleMemberRewritten } from './sole-member.js';
 

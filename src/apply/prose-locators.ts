@@ -14,8 +14,9 @@
 import { commentBody, markerLines } from './markers.js';
 import { markerFor } from './hunk-separator.js';
 import { indentText, splitLines, type Lines } from './lines.js';
-import { blockEnd, definesName } from './removals.js';
+import { blockEnd, definesName } from './definition-blocks.js';
 import { beforeDefinition } from './instructed-place.js';
+import { hunkCursor } from './hunk-openers.js';
 
 /** The words of a placing comment: its side (after / before) and the target's words. */
 const PROSE_PLACE = new RegExp(
@@ -74,13 +75,12 @@ export function proseLocators(update: string, code: string): string | null {
   const eol = u.dominantEol;
   const out: string[] = [];
   let changed = false;
-  let atHunkStart = true;
+  const hunks = hunkCursor(u, marker);
   for (let i = 0; i < u.text.length; i++) {
     const line = u.text[i]!;
-    if (u.blank[i]) { out.push(line + u.eol[i]!); continue; }
-    if (marker[i]) { atHunkStart = true; out.push(line + u.eol[i]!); continue; }
-    const opens = atHunkStart || u.blank[i - 1]!;
-    atHunkStart = false;
+    const opening = hunks.at(i);
+    if (!opening) { out.push(line + u.eol[i]!); continue; }
+    const opens = opening.opens || u.blank[i - 1]!;
     const body = originalNorms.has(u.norm[i]!) ? null : commentBody(line);
     const place = opens && body ? prosePlace(body) : null;
     if (!place || !namesThisFile(code, place.words) || i + 1 >= u.text.length) { out.push(line + u.eol[i]!); continue; }
@@ -112,7 +112,7 @@ export function proseLocators(update: string, code: string): string | null {
     }
     // The hunk was written above.
     i = stop - 1;
-    atHunkStart = true;
+    hunks.reopen();
   }
   return changed ? out.join('') : null;
 }

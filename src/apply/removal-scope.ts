@@ -22,7 +22,7 @@ export function placeOwner(placePart: string): string | null {
 
 /**
  * Rows (start, end exclusive) of the blocks in `o` that define `owner`, found with the caller's
- * `defines` and `blockEnd` (removals.ts); null when the file defines no such owner, so the removal
+ * `defines` and `blockEnd` (definition-blocks.ts); null when the file defines no such owner, so the removal
  * is not narrowed by a name that is not code here (a file name, a service elsewhere).
  */
 export function ownerRanges(o: Lines, owner: string, defines: (text: string, name: string) => boolean, blockEnd: (o: Lines, h: number) => number): Array<[number, number]> | null {

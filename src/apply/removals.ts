@@ -2,13 +2,13 @@
 // function inside a region a marker keeps. Only definitions named in the instruction, absent from the
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
 import { splitLines, type Lines } from './lines.js';
-import { escapeRe } from './escape-regexp.js';
-import { lispDefinitionName } from './block-names.js';
+import { escapeRe, wholeName } from './escape-regexp.js';
+import { blockEnd, definesName } from './definition-blocks.js';
 import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
 import { attachedHeads } from './attached-removals.js';
 import { isMarkerLine } from './markers.js';
 import { describedTargets } from './described-targets.js';
-import { describedIndexes, headingNames, implOf, labelledBlock, sectionEnd } from './spoken-targets.js';
+import { describedIndexes, implOf, sectionEnd } from './spoken-targets.js';
 import { describedBlock, namedUnit, setupBlock, TEST_KINDS, titledBlock } from './named-units.js';
 
 // A verb word after an article names a thing ("Remove the delete method"): it starts no removal phrase.
@@ -252,116 +252,12 @@ export function instructedStatements(o: Lines, instruction: string | null, shown
   return out;
 }
 
-const DEF_WORDS = /^(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:public\s+|private\s+|protected\s+|static\s+|async\s+|final\s+|abstract\s+|virtual\s+|inline\s+|override\s+|local\s+)*(?:def|function|func|fun|fn|class|struct|enum|interface|type|const|let|var|impl|trait|module|sub|proc|procedure|CREATE\s+(?:OR\s+REPLACE\s+)?(?:TABLE|VIEW|FUNCTION|INDEX|PROCEDURE|TRIGGER))\b/i;
-
-/** Whether original line j defines `name`. */
-export function definesName(text: string, name: string): boolean {
-  const t = text.trim();
-  if (name.startsWith('[')) return t === name;
-  // A Go method named with its receiver's type (line-identity.ts): `Pool.Submit` is `func (p *Pool) Submit(`.
-  const m = GO_RECEIVER_NAME.exec(name);
-  if (m && new RegExp(`^func\\s*\\(\\s*(?:[\\w$]+\\s+)?\\*?\\s*${escapeRe(m[1]!)}(?:\\[[^\\]]*\\])?[^)]*\\)\\s*${escapeRe(m[2]!)}(?![\\w$])`).test(t)) return true;
-  const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
-  if (!word.test(t)) return false;
-  // The name right after the keyword (`function Panel(…: PanelProps)` defines Panel, not PanelProps).
-  // A name followed by `::` or `.name` qualifies another (`impl fmt::Display` defines no `fmt`).
-  if (new RegExp(`${DEF_WORDS.source.slice(0, -2)}\\s+(?:\\([^)]*\\)\\s*)?(?:[\\w$]+[.:]+)?${escapeRe(name)}(?![\\w$-]|::|\\.[\\w$])`, 'i').test(t)) return true;
-  // A Rust type's impl block, a Markdown section's heading (spoken-targets.ts).
-  // A block labelled by a string (`Section("Privacy") {`, `<fieldset id="billing">`).
-  if (implOf(t, name) || headingNames(null, t, name) || labelledBlock(t, name)) return true;
-  // An HCL block labelled `name` (`resource "aws_s3_bucket" "reports" {`).
-  // A Lisp form defining the name (`(defn fetch-user [id]`, `(defun parse-row (line)`).
-  if (lispDefinitionName(t) === name) return true;
-  if (new RegExp(`^(?:resource|data|module|output|variable|provider)\\s+(?:"[^"]*"\\s+)*"${escapeRe(name)}"\\s*\\{`).test(t)) return true;
-  // `name(` method heads, `name:` / `name =` keys, `.name {` selectors, `name:` make targets.
-  // A definition qualified by its owner (`void Scene::debugDump() const {`); not `obj.name(` calls,
-  // nor a statement calling it (`return SetAsync(…)`). Type parameters may follow (`SetAsync<T>(`).
-  // A return type may be qualified (`std::uint32_t remaining(…) {`).
-  if (/^(?:return|await|yield|throw|new)\s/.test(t)) return false;
-  return new RegExp(`^(?:(?:[\\w$<>\\[\\],*&\\s]|::)+[\\s*&])?[.#]?(?:[\\w$]+::)*${escapeRe(name)}(?:<[^()]*>)?\\s*(?:\\(|:(?!:)|=|\\{)`).test(t);
-}
-
-const GO_RECEIVER_NAME = /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)$/;
-
 /** End (exclusive) of what removing the definition headed by row h removes: a Markdown section to the next heading of its level, else its block. */
 export function removalEnd(o: Lines, h: number): number {
   const section = sectionEnd(o, h);
   return section >= 0 ? section : blockEnd(o, h);
 }
 
-/** End (exclusive) of the block whose header is line h: braces when it opens one, else indentation. */
-export function blockEnd(o: Lines, h: number): number {
-  const N = o.text.length;
-  // A TOML/INI section runs to the next section header at its level (its keys are not indented).
-  if (SECTION_HEADER.test(o.norm[h]!) && o.indent[h] === 0) {
-    let j = h + 1;
-    while (j < N && !(o.indent[j] === 0 && SECTION_HEADER.test(o.norm[j]!))) j++;
-    return lastNonBlank(o, h, j) + 1;
-  }
-  // SQL: a statement runs to its `;` (a `$$ … $$` body's own semicolons do not count).
-  if (/^CREATE\b/i.test(o.norm[h]!)) {
-    let dollars = 0;
-    for (let j = h; j < N; j++) {
-      dollars += (o.text[j]!.match(/\$\$/g) ?? []).length;
-      if (dollars % 2 === 0 && /;\s*$/.test(o.text[j]!)) return j + 1;
-    }
-  }
-  // Brace mode when the header opens a block (`{` or an unclosed bracket) or the next line is a lone `{`.
-  let depth = 0;
-  let opened = false;
-  let headerDepth = 0;
-  for (const ch of o.text[h]!) {
-    if (ch === '{' || ch === '(' || ch === '[') headerDepth++;
-    else if (ch === '}' || ch === ')' || ch === ']') headerDepth--;
-  }
-  let next = h + 1;
-  while (next < N && o.blank[next]) next++;
-  const braceMode = headerDepth > 0 || (next < N && o.norm[next] === '{');
-  if (!braceMode) {
-    // An element (`<fieldset id="billing">`) ends with its closing tag at its indentation.
-    const element = /^<([a-z][\w-]*)/i.exec(o.norm[h]!)?.[1];
-    for (let j = h + 1; j < N; j++) {
-      if (o.blank[j] || o.indent[j]! > o.indent[h]!) continue;
-      if (CLAUSE_OF_BLOCK.test(o.norm[j]!)) continue;
-      if (element && o.norm[j]!.startsWith(`</${element}>`)) return j + 1;
-      return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
-    }
-    return lastNonBlank(o, h, N) + 1;
-  }
-  for (let j = h; j < N; j++) {
-    const t = o.text[j]!;
-    for (const ch of t) {
-      if (ch === '{' || ch === '(' || ch === '[') depth++;
-      else if (ch === '}' || ch === ')' || ch === ']') depth--;
-    }
-    // Opened only by a line that leaves a bracket open: `Total()` on its own line, its `{` below (Allman).
-    if (opened && depth <= 0) return j + 1;
-    if (depth > 0) opened = true;
-    if (!opened && j === h && /[;,]\s*$/.test(t)) return h + 1;
-    if (!opened && j > h && !o.blank[j] && o.indent[j]! <= o.indent[h]! && !CLAUSE_OF_BLOCK.test(o.norm[j]!)) {
-      // Indentation block ended; `end` closes Ruby/Lua blocks at the header's level.
-      return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
-    }
-  }
-  return lastNonBlank(o, h, N) + 1;
-}
-
-/** A clause at the header's level that continues its `end` block: a method-level `rescue`/`ensure` (Ruby, Elixir); not a YAML key `rescue:` (Ansible). */
-const CLAUSE_OF_BLOCK = /^(?:rescue|ensure)\b(?!:)/;
-
-/** A whole line that is a section header: `[tool.mypy]`, `[[bin]]`, `[remote "origin"]`. */
-const SECTION_HEADER = /^\[\[?[^\],]+\]\]?$/;
-
-function lastNonBlank(o: Lines, from: number, to: number): number {
-  let j = to - 1;
-  while (j > from && o.blank[j]) j--;
-  return j;
-}
-
-/**
- * Original lines to drop. `kept[j]` says whether original line j survives through a marker region;
- * `updateText` is the update, which must not mention a target for it to be removed.
- */
 /** Lines of `o` that define `name`. */
 function definitionCount(o: Lines, name: string): number {
   let n = 0;
@@ -377,6 +273,8 @@ function droppedAlready(o: Lines, kept: Uint8Array, name: string, ranges: Array<
 }
 
 /**
+ * Original lines to drop. `kept[j]` says whether original line j survives through a marker region;
+ * `updateText` is the update, which must not mention a target for it to be removed.
  * `written` is the update as its writer wrote it (before marker-expansion.ts wrote original bodies
  * in for markers): a name it mentions is shown, one only an expanded marker brought in is not (a
  * `Form {` body marker "General and Text sections" expanded with the Privacy section it removes).
@@ -458,7 +356,7 @@ export function consecutivePairs(norms: readonly string[], o: Lines): Set<string
  * (`# ... other buckets unchanged (artifacts bucket resources removed) ...`) shows nothing.
  */
 function updateMentions(updateText: string, name: string, o: Lines): boolean {
-  const word = new RegExp(`(^|[^\\w$-])${escapeRe(name)}(?![\\w$-])`);
+  const word = wholeName(name);
   if (!word.test(updateText)) return false;
   const shown = new Set(o.text.map((t) => t.trim()));
   return updateText.split('\n').some((line) => word.test(line) && !isMarkerLine(line, shown));

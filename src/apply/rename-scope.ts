@@ -5,7 +5,7 @@
 // file: "everywhere", "in the docs") the rename reaches the whole file, as before.
 import { KIND } from './instructed-rename.js';
 import type { Lines } from './lines.js';
-import { blockEnd, definesName } from './removals.js';
+import { blockEnd, definesName } from './definition-blocks.js';
 import { ownerRanges } from './removal-scope.js';
 
 /** "in|inside|within [the] [kind] <name>", the name optionally quoted or backticked (built on first use: instructed-rename.ts imports this module). */

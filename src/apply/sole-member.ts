@@ -6,7 +6,7 @@
 import { lineIdentity } from './line-identity.js';
 import { solidRow, type Lines } from './lines.js';
 import { rowsOf } from './merge-context.js';
-import { blockEnd } from './removals.js';
+import { blockEnd } from './definition-blocks.js';
 
 /** A line that only closes a block: a bracket, or a word-closed block's `end`. */
 const BLOCK_CLOSER = /^(?:[}\])]+[;,]?|end)$/;

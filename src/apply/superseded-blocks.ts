@@ -4,9 +4,9 @@
 // the one parametrized test whose body is theirs with the values turned into its parameters. The
 // update most likely replaced the old block; nothing licenses dropping it (its head is not shown),
 // so it stays, and the merge says it guessed.
-import { alignLines } from './line-diff.js';
+import { keptRows } from './line-diff.js';
 import { firstToken, solidRow, splitLines, type Lines } from './lines.js';
-import { blockEnd } from './removals.js';
+import { blockEnd } from './definition-blocks.js';
 
 /** Body lines (solid, not closers) an original block needs before a copy of them says anything. */
 const MIN_BODY_LINES = 2;
@@ -120,15 +120,14 @@ export function supersededBlocks(code: string, update: string, content: string):
   if (fresh.length === 0) return [];
   const out = splitLines(content);
   const inOutput = new Set(out.norm);
-  const kept = new Set<number>();
-  for (const [j] of alignLines(o.norm, out.norm)) kept.add(j);
+  const { at } = keptRows(o.norm, out.norm);
   const found: number[] = [];
   const folded = new Map<Fresh, number[]>();
   const renamed = new Map<Fresh, number[]>();
   const counts = new Map<string, number>();
   for (const n of o.norm) counts.set(n, (counts.get(n) ?? 0) + 1);
   for (let h = 0; h < o.text.length; h++) {
-    if (o.blank[h] || o.weak[h] || shown.has(o.norm[h]!) || !kept.has(h)) continue;
+    if (o.blank[h] || o.weak[h] || shown.has(o.norm[h]!) || at[h]! < 0) continue;
     const word = firstToken(o.norm[h]!);
     const candidates = fresh.filter((f) => f.word === word && inOutput.has(f.head));
     if (candidates.length === 0) continue;

@@ -6,7 +6,7 @@
 // output as in the original; only a new line the update writes right after a marker or right after
 // the line above the old one (a `return` under a new head of the update's own belongs to that
 // block), and only an old line the update never shows.
-import { alignLines } from './line-diff.js';
+import { keptRows } from './line-diff.js';
 import { solidRow, splitLines, type Lines } from './lines.js';
 import { markerLines } from './markers.js';
 
@@ -52,8 +52,7 @@ export function withoutReplacedTerminals(code: string, update: string, content: 
     if (w < 0) continue;
     above.set(u.norm[i]!, [...(above.get(u.norm[i]!) ?? []), marks[w] ? null : u.norm[w]!]);
   }
-  const from = new Int32Array(out.text.length).fill(-1);
-  for (const [j, k] of alignLines(o.norm, out.norm)) from[k] = j;
+  const { from } = keptRows(o.norm, out.norm);
   const drop = new Set<number>();
   for (let k = 0; k < out.text.length; k++) {
     if (from[k]! >= 0 || out.blank[k]) continue;

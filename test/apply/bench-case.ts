@@ -3,8 +3,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { mergedEverywhere } from './judged.js';
+import { mergeApply, type MergeMode } from '../../src/apply/merge.js';
+import { ALL_MODES, mergedEverywhere } from './judged.js';
 
 export const BENCH = join(import.meta.dirname, '../../bench/apply');
 
@@ -28,10 +28,10 @@ export function readCase(dir: string): BenchCase {
   return { code: read('original'), update: read('update'), expected: read('expected'), instruction: JSON.parse(read('meta.json')).instruction ?? null };
 }
 
-/** The case at `dir` merges to its expected output in every mode (judged.ts `mergedEverywhere`). */
-export function mergedCase(dir: string): void {
+/** The case at `dir` merges to its expected output in every mode of `modes` (judged.ts `mergedEverywhere`). */
+export function mergedCase(dir: string, modes: readonly MergeMode[] = ALL_MODES): void {
   const c = readCase(dir);
-  mergedEverywhere(c.code, c.update, c.expected, c.instruction);
+  mergedEverywhere(c.code, c.update, c.expected, c.instruction, modes);
 }
 
 /** The case at `dir` loses nothing in every mode: checkLoss finds no loss, and every line of the

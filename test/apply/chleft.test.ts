@@ -5,24 +5,15 @@
 // chleft2 behind merge-fast.ts closesBlocksGoingOn; see docs/apply.md). A repeated line taken forwards past two lines of a
 // later hunk that the original has once is no anchor (merge-fast.ts passesLaterHunk): a PL/pgSQL
 // function's new `DECLARE` is not the next function's.
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { describe, it } from 'vitest';
+import { readCase } from './bench-case.js';
+import { BOTH_MODES, mergedEverywhere } from './judged.js';
 
-
+/** The case merges exactly, with no instruction, in fast and large mode. */
 function exactEverywhere(set: string, id: string): () => void {
   return () => {
-    const dir = new URL(`../../bench/apply/${set}/${id}/`, import.meta.url);
-    const read = (f: string): string => readFileSync(new URL(f, dir), 'utf8');
-    const code = read('original');
-    const update = read('update');
-    const expected = read('expected');
-    for (const mode of ['fast', 'large'] as const) {
-      const r = mergeApply({ code, update, instruction: null }, mode);
-      expect(checkLoss(code, update, null, r.content).lost).toEqual([]);
-      expect(r.content).toBe(expected);
-    }
+    const c = readCase(`${set}/${id}`);
+    mergedEverywhere(c.code, c.update, c.expected, null, BOTH_MODES);
   };
 }
 

@@ -6,9 +6,8 @@
 // cpp01). It now goes in at the named member's depth, every line shifted by that much; the named
 // member is also found behind a qualified return type (`std::uint32_t remaining(…) {`).
 import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { definesName } from '../../src/apply/removals.js';
+import { definesName } from '../../src/apply/definition-blocks.js';
+import { BOTH_MODES, mergedEverywhere } from './judged.js';
 
 const cls = `class TokenBucket:
     """A token bucket refilled continuously."""
@@ -81,11 +80,7 @@ const cppMethod = `bool known(const std::string& key) {
 const indented = (t: string, by: string): string => t.split('\n').map((l) => (l ? by + l : l)).join('\n');
 
 function exactEverywhere(code: string, update: string, instruction: string, expected: string): void {
-  for (const mode of ['fast', 'large'] as const) {
-    const r = mergeApply({ code, update, instruction }, mode);
-    expect(checkLoss(code, update, instruction, r.content).lost).toEqual([]);
-    expect(r.content).toBe(expected);
-  }
+  mergedEverywhere(code, update, expected, instruction, BOTH_MODES);
 }
 
 describe('a lone definition pulled out to column 0, placed by the instruction (chloss)', () => {

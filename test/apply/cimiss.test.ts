@@ -2,20 +2,17 @@
 // block opened above the snippet, so it is the original's first line back at its level after that
 // hunk (enclosing-closer.ts) — not the first equal trimmed line (a nested rule's or a method's `}`),
 // which dropped that inner closer and kept the block's own.
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { describe, it } from 'vitest';
+import { readCase } from './bench-case.js';
+import { mergedEverywhere } from './judged.js';
 
 function exact(code: string, update: string, expected: string, mode: 'fast' | 'large'): void {
-  const r = mergeApply({ code, update, instruction: null }, mode);
-  expect(checkLoss(code, update, null, r.content).lost).toEqual([]);
-  expect(r.content).toBe(expected);
+  mergedEverywhere(code, update, expected, null, [mode]);
 }
 
 const probe = (name: string): [string, string, string] => {
-  const dir = new URL(`../../bench/apply/probes-cimiss/${name}/`, import.meta.url);
-  return [readFileSync(new URL('original', dir), 'utf8'), readFileSync(new URL('update', dir), 'utf8'), readFileSync(new URL('expected', dir), 'utf8')];
+  const c = readCase(`probes-cimiss/${name}`);
+  return [c.code, c.update, c.expected];
 };
 
 const rule = (name: string, color: string): string => `  &--${name} {\n    color: ${color};\n    border-color: ${color};\n  }\n`;

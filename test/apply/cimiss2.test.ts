@@ -2,21 +2,18 @@
 // a new `if(…)` block's closer no longer anchors at a far later `endif()` (keeping the blocks between
 // as uncertain); and a shell `case` branch's `;;` after rewritten last lines closes the branch whose
 // head is paired (flat-blocks.ts `caseBranchCloser`), so the old last command is not kept beside its rewrite.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { readCase } from './bench-case.js';
+import { mergedEverywhere } from './judged.js';
 import { isWeak } from '../../src/apply/lines.js';
 
 function exact([code, update, expected]: [string, string, string], mode: 'fast' | 'large'): void {
-  const r = mergeApply({ code, update, instruction: null }, mode);
-  expect(checkLoss(code, update, null, r.content).lost).toEqual([]);
-  expect(r.content).toBe(expected);
+  mergedEverywhere(code, update, expected, null, [mode]);
 }
 
 const read = (set: string, name: string): [string, string, string] => {
-  const dir = new URL(`../../bench/apply/${set}/${name}/`, import.meta.url);
-  return [readFileSync(new URL('original', dir), 'utf8'), readFileSync(new URL('update', dir), 'utf8'), readFileSync(new URL('expected', dir), 'utf8')];
+  const c = readCase(`${set}/${name}`);
+  return [c.code, c.update, c.expected];
 };
 
 describe('CMake block closers are weak lines (cimiss2)', () => {

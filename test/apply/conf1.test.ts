@@ -4,18 +4,13 @@
 // ones kept above it). The content stays (no loss: the old heads are not shown), the confidence drops
 // to 0.6 so `auto` escalates (superseded-blocks.ts). Controls: a new test copying a sibling the update
 // shows, a rename the instruction names (placed exactly), and every expected file of the probes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { supersededBlocks } from '../../src/apply/superseded-blocks.js';
+import { readCase, type BenchCase } from './bench-case.js';
 
-const probe = (id: string): { code: string; update: string; expected: string; instruction: string | null } => {
-  const dir = join(__dirname, '../../bench/apply/probes-conf1', id);
-  const read = (f: string): string => readFileSync(join(dir, f), 'utf8');
-  return { code: read('original'), update: read('update'), expected: read('expected'), instruction: JSON.parse(read('meta.json')).instruction };
-};
+const probe = (id: string): BenchCase => readCase(`probes-conf1/${id}`);
 
 const lowered = ['hcl01-variable-renamed-in-place-no-markers', 'py01-pytest-tests-folded-into-parametrize'];
 const controls = ['go01-control-new-test-after-shown-sibling', 'rb01-method-renamed-in-place-no-markers'];

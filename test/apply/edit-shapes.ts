@@ -6,7 +6,7 @@ import {
   type Block, type Change, type Edit, type Lang,
 } from './edit-gen.js';
 import { applyChanges } from './edit-gen.js';
-import { definesName } from '../../src/apply/removals.js';
+import { definesName } from '../../src/apply/definition-blocks.js';
 
 export interface ShapeInput {
   lines: string[];

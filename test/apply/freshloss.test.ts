@@ -7,28 +7,14 @@
 // - a twin key placed beside the sibling shown above a marker at its depth: the block the update
 //   shows goes on there, not in a look-alike block that holds a line or so more of the hunk
 //   (syntax/place.ts besideLastShown).
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
 import { removalTargets } from '../../src/apply/removals.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
-
-const PROBES = path.resolve(__dirname, '../../bench/apply/probes-freshloss');
-
-function probe(dir: string): { code: string; update: string; expected: string; instruction: string | null } {
-  const at = (f: string) => fs.readFileSync(path.join(PROBES, dir, f), 'utf8');
-  return { code: at('original'), update: at('update'), expected: at('expected'), instruction: JSON.parse(at('meta.json')).instruction };
-}
+import { mergedCase } from './bench-case.js';
+import { BOTH_MODES } from './judged.js';
 
 function exactBothModes(dir: string): void {
-  const c = probe(dir);
-  for (const mode of ['fast', 'large'] as const) {
-    const r = mergeApply({ code: c.code, update: c.update, instruction: c.instruction }, mode);
-    expect(checkLoss(c.code, c.update, c.instruction, r.content).lost).toEqual([]);
-    expect(r.content).toBe(c.expected);
-  }
+  mergedCase(`probes-freshloss/${dir}`, BOTH_MODES);
 }
 
 describe('fresh-round losses (freshloss)', () => {

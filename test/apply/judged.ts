@@ -1,7 +1,7 @@
 // The no-loss oracle's verdict on a pair of outputs, for the licence tests.
 import { expect } from 'vitest';
 import { checkLoss, restoreLost } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { mergeApply, type MergeMode } from '../../src/apply/merge.js';
 
 export const lines = (a: string[]): string => a.join('\n') + '\n';
 
@@ -13,9 +13,13 @@ export function judged(code: string, update: string, lossy: string, good: string
   return checkLoss(code, update, instruction, lossy).lost;
 }
 
-/** Every mode merges the update into exactly the expected file, and the oracle finds nothing lost. */
-export function mergedEverywhere(code: string, update: string, expected: string, instruction: string | null = null): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
+export const ALL_MODES: readonly MergeMode[] = ['fast', 'large', 'auto'];
+/** The two merges (auto picks between them): what most guards check. */
+export const BOTH_MODES: readonly MergeMode[] = ['fast', 'large'];
+
+/** Every mode (of `modes`) merges the update into exactly the expected file, and the oracle finds nothing lost. */
+export function mergedEverywhere(code: string, update: string, expected: string, instruction: string | null = null, modes: readonly MergeMode[] = ALL_MODES): void {
+  for (const mode of modes) {
     const out = mergeApply({ code, update, instruction }, mode).content;
     expect(checkLoss(code, update, instruction, out).lost, mode).toEqual([]);
     expect(out, mode).toBe(expected);

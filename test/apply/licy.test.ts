@@ -1,12 +1,12 @@
 // Deletions the licence refused on their expected output (docs/apply.md, branches licx and licy).
 // A Ruby/Elixir method with a method-level `rescue`/`ensure` (at the `def`'s indentation) was cut at
-// that clause by removals.ts `blockEnd`, so a gap holding that method did not read as whole blocks
+// that clause by definition-blocks.ts `blockEnd`, so a gap holding that method did not read as whole blocks
 // (whole-blocks.ts) and rule (b) refused a deletion the update shows by adjacency. The clause now
 // continues the block to its `end`. Controls: a marker between the shown methods keeps the code.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keepsEveryLine, mergedCase } from './bench-case.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
-import { blockEnd } from '../../src/apply/removals.js';
+import { blockEnd } from '../../src/apply/definition-blocks.js';
 import { splitLines } from '../../src/apply/lines.js';
 
 const probe = (set: string, name: string): void => mergedCase(`${set}/${name}`);

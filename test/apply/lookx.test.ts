@@ -10,15 +10,11 @@
 //   (removals.ts, described-targets.ts, block-names.ts).
 // And in any language: a block's last `return` rewritten after a marker replaces the old one, which
 // the marker would keep right above it, unreachable (terminal-edit.ts).
-import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { lines } from './judged.js';
+import { describe, it } from 'vitest';
+import { lines, mergedEverywhere } from './judged.js';
 
 function exactIn(mode: 'fast' | 'large', code: string, update: string, expected: string, instruction: string | null): void {
-  const out = mergeApply({ code, update, instruction }, mode).content;
-  expect(checkLoss(code, update, instruction, out).lost, mode).toEqual([]);
-  expect(out, mode).toBe(expected);
+  mergedEverywhere(code, update, expected, instruction, [mode]);
 }
 
 const handlers = [

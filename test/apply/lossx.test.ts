@@ -10,23 +10,13 @@
 //    segment is cut at the jump (hunk-order.ts splitAtJumps), and a gap whose lines another hunk
 //    shows is not removed by adjacency (loss.ts). Revealed by bg go05; the guards are TypeScript
 //    and Python probes, with a helper removed by adjacency as the control.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { judged, mergedEverywhere } from './judged.js';
+import { judged } from './judged.js';
+import { mergedCase, readCase } from './bench-case.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 
-const PROBES = join(import.meta.dirname, '../../bench/apply/probes-lossx');
-
-function probe(name: string): { code: string; update: string; expected: string; instruction: string | null } {
-  const read = (f: string) => readFileSync(join(PROBES, name, f), 'utf8');
-  return { code: read('original'), update: read('update'), expected: read('expected'), instruction: JSON.parse(read('meta.json')).instruction ?? null };
-}
-
-function merged(name: string): void {
-  const p = probe(name);
-  mergedEverywhere(p.code, p.update, p.expected, p.instruction);
-}
+const probe = (name: string) => readCase(`probes-lossx/${name}`);
+const merged = (name: string): void => mergedCase(`probes-lossx/${name}`);
 
 describe('silent losses of the round be-bi (lossx)', () => {
   beforeAll(async () => {

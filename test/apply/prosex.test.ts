@@ -5,29 +5,20 @@
 //   it names, moved onto that definition's depth when the snippet was written shallower.
 // (The doubled `done` of a new `if … else … fi` around a loop line is left open: the probe
 // probes-prosex sh01 still misses; see docs/apply.md, branch prosex.)
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+import { readCase } from './bench-case.js';
+import { BOTH_MODES, mergedEverywhere } from './judged.js';
 
 // The syntax pass reads the grammars, as on the server (apply1 and the benchmarks load them).
 beforeAll(async () => { await ensureAllGrammars(); }, 120_000);
 
-const PROBES = join(import.meta.dirname, '../../bench/apply/probes-prosex');
+const probe = (id: string) => readCase(`probes-prosex/${id}`);
 
-function probe(id: string): { code: string; update: string; expected: string } {
-  const read = (f: string): string => readFileSync(join(PROBES, id, f), 'utf8');
-  return { code: read('original'), update: read('update'), expected: read('expected') };
-}
-
+/** Exact with no instruction (the probes' own are not read) in fast and large mode. */
 function exactInBothModes(code: string, update: string, expected: string): void {
-  for (const mode of ['fast', 'large'] as const) {
-    const r = mergeApply({ code, update, instruction: null }, mode);
-    expect(checkLoss(code, update, null, r.content).lost).toEqual([]);
-    expect(r.content).toBe(expected);
-  }
+  mergedEverywhere(code, update, expected, null, BOTH_MODES);
 }
 
 describe('prose locators (prosex)', () => {

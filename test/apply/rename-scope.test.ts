@@ -2,18 +2,12 @@
 // rename X to Y") reaches only that definition; the same name in its siblings stays (rename-scope.ts).
 // Written in languages other than the cases that revealed the class (aa rs03, Rust; y cpp02, C++); both fail without it.
 import { describe, expect, it } from 'vitest';
-import { lines } from './judged.js';
-import { mergeApply } from '../../src/apply/merge.js';
-import { checkLoss } from '../../src/apply/loss.js';
+import { lines, mergedEverywhere } from './judged.js';
 import { splitLines } from '../../src/apply/lines.js';
 import { renameScope } from '../../src/apply/rename-scope.js';
 
 function mergedWith(code: string, update: string, instruction: string, expected: string): void {
-  for (const mode of ['fast', 'large', 'auto'] as const) {
-    const out = mergeApply({ code, update, instruction }, mode).content;
-    expect(checkLoss(code, update, instruction, out).lost).toEqual([]);
-    expect(out).toBe(expected);
-  }
+  mergedEverywhere(code, update, expected, instruction);
 }
 
 describe('lossx: a rename placed in one definition', () => {

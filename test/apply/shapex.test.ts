@@ -3,16 +3,11 @@
 // (`bucket                  = …`). kept-alignment.ts restores the original's spacing to a line the
 // update shows with its alignment collapsed, as context; it must not do so to a copy of that line
 // in new code, which the output holds beside the original line itself (cd hcl14, bf tf27).
-import { describe, expect, it } from 'vitest';
-import { checkLoss } from '../../src/apply/loss.js';
-import { mergeApply } from '../../src/apply/merge.js';
+import { describe, it } from 'vitest';
+import { BOTH_MODES, mergedEverywhere } from './judged.js';
 
 function exact(code: string, update: string, instruction: string | null, expected: string): void {
-  for (const mode of ['fast', 'large'] as const) {
-    const r = mergeApply({ code, update, instruction }, mode);
-    expect(checkLoss(code, update, instruction, r.content).lost).toEqual([]);
-    expect(r.content).toBe(expected);
-  }
+  mergedEverywhere(code, update, expected, instruction, BOTH_MODES);
 }
 
 const vpc = 'resource "aws_vpc" "main" {\n  cidr_block           = "10.20.0.0/16"\n  enable_dns_hostnames = true\n}\n\n';
