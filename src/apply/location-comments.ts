@@ -28,11 +28,12 @@ const IN_PLACE = new RegExp(
 );
 /**
  * `In ShipOrder, allow shipping from pending:`: a place, a comma, then a short note that ends with a
- * colon and announces the code after it. The place must be a name the original defines, so a code
+ * colon and announces the code after it; or a place and a colon, then the note (`in router(): add the
+ * PATCH route`). The place must be a name the original defines, so a code
  * comment such as `// in Go, a nil map panics on write:` stays.
  */
 const IN_PLACE_NOTE = new RegExp(
-  `^(?:in|inside|within)${PLACE_ARTICLE}([\\w$.:#]+?)(?:\\(\\))?${PLACE_KIND_AFTER},\\s*(.+:)$`,
+  `^(?:in|inside|within)${PLACE_ARTICLE}([\\w$.:#]+?)(?:\\(\\))?${PLACE_KIND_AFTER}(?:,\\s*(.+:)|:\\s+(.+[^:]))$`,
   'i',
 );
 /**
@@ -61,12 +62,25 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
   const drop = new Uint8Array(u.text.length);
   const marked = new Uint8Array(u.text.length);
   const names: string[] = [];
+  const numbered = numberedHeadings(u, originalNorms);
+  // A comment above the first numbered heading titles the list (`// Add stale-while-revalidate support.`).
+  for (let i = 0; numbered.length > 0 && i < numbered[0]!; i++) drop[i] = 1;
   const hunks = hunkCursor(u, marker);
   for (let i = 0; i < u.text.length; i++) {
+    if (drop[i]) continue;
     const at = hunks.at(i);
     if (!at) continue;
     const { opens: wasStart, first: wasFirst } = at;
     if (originalNorms.has(u.norm[i]!)) continue;
+    if (numbered.includes(i)) {
+      // Numbered headings name the hunks in turn: each ends the hunk before it, like a marker.
+      if (wasFirst) drop[i] = 1;
+      else marked[i] = 1;
+      for (let j = i - 1; j >= 0 && u.blank[j]; j--) drop[j] = 1;
+      for (let j = i + 1; j < u.text.length && u.blank[j]; j++) drop[j] = 1;
+      hunks.reopen();
+      continue;
+    }
     // Set apart by a blank line after a hunk, it also ends that hunk (hunk-separator.ts).
     if (!wasStart) {
       const note = separatesHunks(u, i) ? commentBody(u.text[i]!) : null;
@@ -97,6 +111,33 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
   return { update: u.text.map((t, i) => (drop[i] ? '' : (marked[i] ? markerFor(t) : t) + u.eol[i]!)).join(''), names };
 }
 
+/**
+ * Rows of comments that number the update's hunks — `// 1) in getOrLoad, after the bypass check:`,
+ * `// 2) new option on GetOrLoadOptions` — when two or more, none an original line, each opening the
+ * update or standing after a blank line, count up from 1 (a heading a prose locator took out leaves
+ * a gap); [] otherwise. Comments before the first one are comments too, or there is none.
+ */
+function numberedHeadings(u: Lines, originalNorms: ReadonlySet<string>): number[] {
+  const rows: number[] = [];
+  let last = 0;
+  let commentsOnly = true;
+  for (let i = 0; i < u.text.length; i++) {
+    if (u.blank[i]) continue;
+    const body = originalNorms.has(u.norm[i]!) ? null : commentBody(u.text[i]!);
+    const n = body === null || (i > 0 && !u.blank[i - 1]) ? null : /^\(?(\d{1,2})\)\s+\S/.exec(body.trim());
+    if (n === null) {
+      if (rows.length === 0 && body === null) commentsOnly = false;
+      continue;
+    }
+    const k = Number(n[1]);
+    if (k <= last || (rows.length === 0 && k !== 1)) return [];
+    if (rows.length === 0 && !commentsOnly) return [];
+    rows.push(i);
+    last = k;
+  }
+  return rows.length >= 2 ? rows : [];
+}
+
 /** `Cart::total` → [Cart, total]: a qualified name's parts, owner first. */
 function nameParts(place: string): string[] {
   return place.split(/\.|::|#/).filter(Boolean);
@@ -113,7 +154,7 @@ function placeNames(body: string, origText: readonly string[], code: string, fir
     return /\/|\.[A-Za-z]{1,6}$/.test(place) ? [] : null;
   }
   const noted = IN_PLACE_NOTE.exec(body);
-  if (noted && shortNote(noted[2]!, PLACE_NOTE_WORDS)) {
+  if (noted && shortNote(noted[2] ?? noted[3]!, PLACE_NOTE_WORDS)) {
     const parts = nameParts(noted[1]!);
     if (parts.length > 0 && origText.some((t) => definesName(t, parts[0]!))) return parts;
   }

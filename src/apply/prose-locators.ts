@@ -25,7 +25,8 @@ const PROSE_PLACE = new RegExp(
     '(?:\\s+(?:this|these|it|them|here|the\\s+following|(?:this|these|the)\\s+new\\s+[\\w-]+(?:\\s+[\\w-]+)?|this\\s+[\\w-]+|these\\s+[\\w-]+))?' +
     // an owner the target stands in: `to LruCache (public section),`
     '(?:\\s+(?:to|in|into|inside)\\s+`?[\\w$.:]+`?(?:\\s*\\([\\w\\s]+\\))?\\s*,?)?' +
-    '|new\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s*,)' +
+    // `new handler, goes after …`, `new private helper, put it right before …`
+    '|new\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s*,(?:\\s*(?:goes|go|(?:add|put|place|insert)\\s+it))?)' +
     '\\s*(?:(?:right|just|directly|immediately)\\s+)?(after|below|following|above|before)\\s+(?:the\\s+)?(.+?)\\s*:?$',
   'i',
 );
@@ -40,11 +41,16 @@ interface ProsePlace {
 
 /** The place a comment body gives, or null when it is no prose locator. */
 export function prosePlace(body: string): ProsePlace | null {
-  const m = PROSE_PLACE.exec(body.trim());
+  const m = PROSE_PLACE.exec(withoutHunkNumber(body.trim()));
   if (!m || m[2]!.length > 60) return null;
   const words = m[2]!.replace(/\(\)/g, '').split(/[^\w$]+/).filter((w) => w.length > 0);
   if (words.length === 0 || words.length > 5) return null;
   return { side: /^(?:above|before)$/i.test(m[1]!) ? 'before' : 'after', words };
+}
+
+/** A comment without the number a model gives its hunks (`1) in getOrLoad, …`, `3. new helper, …`). */
+export function withoutHunkNumber(body: string): string {
+  return body.replace(/^\(?\d{1,2}[).]\s+/, '');
 }
 
 /** The row of the one definition the words name (the last word first), or -1. */
@@ -73,11 +79,19 @@ export function proseLocators(update: string, code: string): string | null {
   const originalNorms = new Set(o.norm);
   const marker = markerLines(u.text, o.text);
   const eol = u.dominantEol;
+  const originalCount = new Map<string, number>();
+  for (const n of o.norm) originalCount.set(n, (originalCount.get(n) ?? 0) + 1);
   const out: string[] = [];
+  // Where each update row went in `out`, and lines moved before a row still to come.
+  const rowAt: number[] = [];
+  const pending = new Map<number, string[]>();
+  const splices: { at: number; lines: string[] }[] = [];
   let changed = false;
   const hunks = hunkCursor(u, marker);
   for (let i = 0; i < u.text.length; i++) {
     const line = u.text[i]!;
+    rowAt[i] = out.length;
+    if (pending.has(i)) out.push(...pending.get(i)!);
     const opening = hunks.at(i);
     if (!opening) { out.push(line + u.eol[i]!); continue; }
     const opens = opening.opens || u.blank[i - 1]!;
@@ -87,10 +101,25 @@ export function proseLocators(update: string, code: string): string | null {
     changed = true;
     const next = nextCodeRow(u, i + 1);
     const at = targetRow(o, place.words);
-    // The hunk shows an original line first: it anchors itself; the comment only goes.
-    if (at < 0 || next < 0 || marker[next] || originalNorms.has(u.norm[next]!)) continue;
+    // The hunk shows a line the original has once first: it anchors itself; the comment only goes.
+    if (at < 0 || next < 0 || marker[next] || originalCount.get(u.norm[next]!) === 1) continue;
     const stop = hunkEnd(u, marker, i + 1);
     const hunk = inTargetIndent(u, i + 1, stop, o.indent[at]!, o.usesTabs);
+    // The update shows the target itself in another hunk (hunks out of the file's order): the new
+    // code goes next to it there, where that hunk anchors it.
+    const beside = besideShownTarget(u, o.norm[at]!, place.side, i, stop);
+    if (beside >= 0) {
+      const rows = hunk.map((t) => (/\n$/.test(t) ? t : t + eol));
+      const moved = place.side === 'before' ? [...rows, eol] : [eol, ...rows];
+      // The blank lines that set this hunk apart from the one before go with it.
+      const floor = beside <= i ? rowAt[beside]! : 0;
+      while (out.length > floor && out[out.length - 1]!.trim() === '') out.pop();
+      if (beside <= i) splices.push({ at: rowAt[beside]!, lines: moved });
+      else pending.set(beside, moved);
+      i = stop - 1;
+      hunks.reopen();
+      continue;
+    }
     if (place.side === 'after') {
       const end = blockEnd(o, at);
       out.push(markerFor(line) + eol);
@@ -114,7 +143,22 @@ export function proseLocators(update: string, code: string): string | null {
     i = stop - 1;
     hunks.reopen();
   }
-  return changed ? out.join('') : null;
+  if (!changed) return null;
+  for (const { at, lines } of splices.sort((a, b) => b.at - a.at)) out.splice(at, 0, ...lines);
+  return out.join('');
+}
+
+/**
+ * The update row before which new code placed `side` of a target goes when the update shows the
+ * target's header once outside rows [a, b): its leading comments for `before`, the row after its
+ * block for `after`; -1 when it does not show it once, or that row falls inside [a, b].
+ */
+function besideShownTarget(u: Lines, header: string, side: 'after' | 'before', a: number, b: number): number {
+  const rows: number[] = [];
+  for (let k = 0; k < u.text.length; k++) if ((k < a || k >= b) && u.norm[k] === header) rows.push(k);
+  if (rows.length !== 1) return -1;
+  const row = side === 'before' ? beforeDefinition(u, rows[0]!) : blockEnd(u, rows[0]!);
+  return row >= a && row <= b ? -1 : row;
 }
 
 /**
@@ -136,11 +180,19 @@ function nextCodeRow(u: Lines, i: number): number {
   return i < u.text.length ? i : -1;
 }
 
-/** The end (exclusive) of the hunk from row i: the next marker, the next prose locator after a blank line, or the update's end. */
+/**
+ * The end (exclusive) of the hunk from row i: the next marker, the next prose locator or numbered
+ * heading after a blank line, or the update's end.
+ */
 function hunkEnd(u: Lines, marker: readonly boolean[], i: number): number {
   let k = i;
-  while (k < u.text.length && !marker[k] && !(u.blank[k - 1] && !u.blank[k] && prosePlace(commentBody(u.text[k]!) ?? '') !== null)) k++;
+  while (k < u.text.length && !marker[k] && !(u.blank[k - 1] && !u.blank[k] && opensNextHunk(commentBody(u.text[k]!)))) k++;
   // Blank lines before the next hunk belong to neither.
   while (k > i && u.blank[k - 1]) k--;
   return k;
+}
+
+/** A comment that heads the next hunk: a prose locator, or a numbered heading (`// 4) CacheOptions + DEFAULTS`). */
+function opensNextHunk(body: string | null): boolean {
+  return body !== null && (prosePlace(body) !== null || withoutHunkNumber(body.trim()) !== body.trim());
 }
