@@ -881,6 +881,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
   // Positive evidence that an update line is j's edit, not another kept line's or a new sibling's (edit-evidence.ts).
   const outNorms = new Set(out.norm);
   const origExact = new Set(orig.text.map(exactText));
+  const originalTexts = { has: (n: string) => view.origCount.has(key(n)), hasExact: (t: string) => origExact.has(exactText(t)) };
   const editOfOther = (j: number, r: string): boolean => !orig.weak[j] && (newSiblingLine(orig, j, r) || closerToKeptLine(orig, j, r, (y) => kept[y] === 1, (n) => view.where.has(key(n))));
   // Edited headers whose new block (shown complete) reaches past their gap (see editedBlockRest).
   const blockRests: Array<{ head: number; end: number; shown: Set<string>; unnamed: Set<number> | null }> = [];
@@ -951,10 +952,9 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         // Closers are alike everywhere: `)` → `),` stays its edit though `),` occurs elsewhere.
         // A line still holding an inline marker of the update's own is no edit of j (it was not expanded).
         if (unexpandedInline(view, out.norm[k]!)) continue;
-        // j's key set again (or its return rewritten) at j's depth, with text no original line has there (same-target-edit.ts):
-        // only for text another original line has at another depth, the copy the guard below would refuse; a
-        // new value under the same key elsewhere (a new check's `message:` over an old check's) is no edit of j.
-        const sameTarget = view.origCount.has(key(out.norm[k]!)) && sameTargetRewrite(orig, j, out, k, missing.length === 1 && inserted.length === 1, (t) => origExact.has(exactText(t)));
+        // j's key set again (or its return rewritten) at j's depth, in text another original line has at
+        // another depth: the copy the guard below would refuse (same-target-edit.ts).
+        const sameTarget = sameTargetRewrite(orig, j, out, k, missing.length === 1 && inserted.length === 1, originalTexts);
         // Nor is a line the output still holds inside a block the gap closes before j (a new match arm
         // after p, then `}` `}` `}` and a whole impl down to j): j lies outside it. (A line the output
         // holds deeper than j stood, with j a sibling of p, is a run wrapped in a new block: not this.)

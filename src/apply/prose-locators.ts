@@ -76,7 +76,6 @@ function namesThisFile(code: string, words: readonly string[]): boolean {
 export function proseLocators(update: string, code: string): string | null {
   const u = splitLines(update);
   const o = splitLines(code);
-  const originalNorms = new Set(o.norm);
   const marker = markerLines(u.text, o.text);
   const eol = u.dominantEol;
   const originalCount = new Map<string, number>();
@@ -95,7 +94,7 @@ export function proseLocators(update: string, code: string): string | null {
     const opening = hunks.at(i);
     if (!opening) { out.push(line + u.eol[i]!); continue; }
     const opens = opening.opens || u.blank[i - 1]!;
-    const body = originalNorms.has(u.norm[i]!) ? null : commentBody(line);
+    const body = originalCount.has(u.norm[i]!) ? null : commentBody(line);
     const place = opens && body ? prosePlace(body) : null;
     if (!place || !namesThisFile(code, place.words) || i + 1 >= u.text.length) { out.push(line + u.eol[i]!); continue; }
     changed = true;

@@ -17,7 +17,7 @@ import { detectLanguages } from './detect.js';
 import { loadedParser, type LanguageId } from './grammars.js';
 import { sqlDefinitions } from './sql.js';
 import { swapStart } from './kept-decorators.js';
-import { SIBLING_TWIN_SHARE, twinByContent, twinScores } from './twin-content.js';
+import { SIBLING_TWIN_SHARE, strictBest, twinByContent, twinScores } from './twin-content.js';
 import { showsHeadAcross, underOtherHeadAcross } from '../foreign-head.js';
 import { ownerRow } from '../line-identity.js';
 import { withoutByteOrderMark } from '../byte-order-mark.js';
@@ -449,9 +449,9 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
    * minutes: 25`, `# ... services/env unchanged ...`, `steps:`): the marker stands for that line's
    * next siblings, so the head is that block's, not a twin's in a look-alike block further down (one
    * of six CI jobs with one setup preamble). Only while that twin holds nearly as many of the shown
-   * lines as any other (SIBLING_TWIN_SHARE); -1 otherwise.
+   * lines as any other (SIBLING_TWIN_SHARE; `scores`: twinScores of `cands`); -1 otherwise.
    */
-  const besideLastShown = (k: number, ud: Definition, cands: number[]): number => {
+  const besideLastShown = (k: number, ud: Definition, cands: number[], scores: readonly number[]): number => {
     const prev = segs[k - 1];
     if (!prev?.markerAfter || segments[k - 1]?.markerAfterIndent == null) return -1;
     const p = prev.lines;
@@ -474,7 +474,6 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
     }
     const inside = cands.filter((o) => odefs[o]!.parent === holder);
     if (holder < 0 || inside.length !== 1) return -1;
-    const scores = twinScores(orig, cands.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1));
     return scores[cands.indexOf(inside[0]!)]! >= SIBLING_TWIN_SHARE * Math.max(...scores) ? inside[0]! : -1;
   };
   const free = (o: number): boolean => !used[odefs[o]!.start];
@@ -542,8 +541,9 @@ function swapDefinitions(lang: LanguageId | 'sql', orig: Lines, odefs: Definitio
         const col = indentColumns(segs[k]!.lines.text[ud.start]!);
         const level = cands.filter((o) => indentColumns(orig.text[odefs[o]!.start]!) === col);
         const top = cands.filter((o) => odefs[o]!.parent === -1);
-        const byContent = twinByContent(orig, cands.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1));
-        const bySibling = besideLastShown(k, ud, cands);
+        const scores = twinScores(orig, cands.map((o) => odefs[o]!), segs[k]!.lines.text.slice(ud.start, ud.end + 1));
+        const byContent = strictBest(scores);
+        const bySibling = besideLastShown(k, ud, cands, scores);
         if (bySibling >= 0) cands = [bySibling];
         else if (byContent >= 0) cands = [cands[byContent]!];
         else if (level.length === 1) cands = level;

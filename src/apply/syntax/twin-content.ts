@@ -23,7 +23,11 @@ export function twinScores(orig: Lines, twins: ReadonlyArray<{ start: number; en
  * with `shown` (the update's definition), or -1 when none stands out.
  */
 export function twinByContent(orig: Lines, twins: ReadonlyArray<{ start: number; end: number }>, shown: readonly string[]): number {
-  const scores = twinScores(orig, twins, shown);
+  return strictBest(twinScores(orig, twins, shown));
+}
+
+/** Index of the strictly highest of twinScores' `scores`, or -1 when it is shared. */
+export function strictBest(scores: readonly number[]): number {
   const best = Math.max(...scores);
   return scores.filter((s) => s === best).length === 1 ? scores.indexOf(best) : -1;
 }
