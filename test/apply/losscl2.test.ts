@@ -3,29 +3,19 @@
 // output (`this.exporting$.next(true);` beside the kept `this.loading$.next(true);`), except where the
 // update shows the new line right beside the old line's once-line neighbour: that is its place, an
 // edit there (a field added beside the one a call switched from: 26g go04, probes-usesx2).
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lostLines } from '../../bench/apply/lost-lines.js';
 import { checkLoss } from '../../src/apply/loss.js';
 import { mergeApply } from '../../src/apply/merge.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
+import { keepsEveryLine, readCase } from './bench-case.js';
 
-const BENCH = path.resolve(__dirname, '../../bench/apply');
-
-function benchCase(dir: string): { code: string; update: string; expected: string; instruction: string | null } {
-  const at = (f: string) => fs.readFileSync(path.join(BENCH, dir, f), 'utf8');
-  return { code: at('original'), update: at('update'), expected: at('expected'), instruction: JSON.parse(at('meta.json')).instruction };
-}
-
-/** No original line the expected file keeps goes missing, in fast and large; an inexact output says it is unsure. */
+/** Every line kept in fast and large (bench-case.ts), and an inexact output says it is unsure. */
 function keepsCode(dir: string): void {
-  const c = benchCase(dir);
+  keepsEveryLine(dir);
+  const c = readCase(dir);
   for (const mode of ['fast', 'large'] as const) {
     const r = mergeApply({ code: c.code, update: c.update, instruction: c.instruction }, mode);
-    expect(lostLines(c.code, c.expected, r.content)).toEqual([]);
-    expect(checkLoss(c.code, c.update, c.instruction, r.content).lost).toEqual([]);
-    if (r.content !== c.expected) expect(r.confidence).toBeLessThan(0.9);
+    if (r.content !== c.expected) expect(r.confidence, mode).toBeLessThan(0.9);
   }
 }
 
@@ -51,7 +41,7 @@ describe('a new sibling read as the edit of the line it copies, retried (losscl2
 
   it('control: a call switched to a new field the update shows right below its once-line neighbour is still an edit', () => {
     for (const dir of ['external-2026-11-26g/go04-out-of-order-hunks', 'probes-usesx2/py02-control-callers-switched-import-beside-old']) {
-      const c = benchCase(dir);
+      const c = readCase(dir);
       expect(checkLoss(c.code, c.update, c.instruction, c.expected).lost).toEqual([]);
     }
   });
