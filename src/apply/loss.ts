@@ -54,6 +54,7 @@ import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
 import { copiedUnderNewHead } from './copied-anchor.js';
 import { terminalReplaced } from './terminal-edit.js';
 import { sameTargetRewrite } from './same-target-edit.js';
+import { shownInPlace, siblingBesideOld } from './parallel-names.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -1032,6 +1033,18 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
       const between = rowsBetweenEdits(orig, out, view.segments, edits, open, (n) => view.origCount.has(key(n)));
       for (const v of gap.vanished) if (!v.rule && between.has(v.j)) v.rule = 'replaced';
     }
+    // A replacement that is a new sibling used beside the old line (parallel-names.ts): the gap's
+    // lines were left out, not rewritten, so neither rule (a) nor adjacency lets them go.
+    // A line replaced by structure (no row of its own) is measured against each new row of the gap.
+    const gapRows = (v: Gap['vanished'][number]): number[] => v.pairedWith >= 0 ? [v.pairedWith] : Array.from({ length: Math.max(0, kq - kp - 1) }, (_, x) => kp + 1 + x).filter((k) => !out.blank[k]);
+    // Not a replacement the update shows right beside j's once-line neighbour: that is j's place.
+    const once = (row: number): boolean => !orig.weak[row] && view.origCount.get(key(orig.norm[row]!)) === 1;
+    const inPlace = (v: Gap['vanished'][number]): boolean => v.pairedWith >= 0 && shownInPlace(orig, v.j, out.norm[v.pairedWith]!, once, (n) => shownAt(view, key(n)));
+    const besideOld = gap.vanished.some((v) => v.rule === 'replaced' && !inPlace(v) && gapRows(v).some((k) => siblingBesideOld(orig, v.j, out, k)));
+    if (besideOld) for (const v of gap.vanished) if (v.rule === 'replaced') {
+      v.rule = null;
+      v.pairedWith = -1;
+    }
     for (const v of gap.vanished) {
       // What a marker between two pinned lines stands for stays (only the instruction removes it).
       if (view.covered[v.j]) v.rule = instructed.has(v.j) ? 'instructed' : null;
@@ -1040,7 +1053,7 @@ function analyseWith(orig: Lines, out: Lines, view: UpdateView, instructed: Set<
         v.rule = instructed.has(v.j) ? 'instructed' : null;
         v.commented = v.rule === null;
       }
-      else if (!v.rule && adjacent) v.rule = 'between-anchors';
+      else if (!v.rule && adjacent && !besideOld) v.rule = 'between-anchors';
       if (!v.rule && instructed.has(v.j)) v.rule = 'instructed';
       if (v.rule) licensed[v.rule]++;
     }
