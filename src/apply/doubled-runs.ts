@@ -4,19 +4,10 @@
 // holds the run twice in a row, the merge made the repeat: two placements of one piece of the update
 // or of one original line. The output is not changed (which copy is meant is not known); the merge
 // says it guessed. Over every development case's expected file this never holds.
-import { exactText, splitLines, type Lines } from './lines.js';
+import { exactText, runAt, splitLines, type Lines } from './lines.js';
 
 /** The longest run looked for: the doubled pieces seen are a line or two (a closer, a statement and its `break;`). */
 const MAX_RUN = 4;
-
-/** Does `rows` hold `seq` as consecutive lines? */
-function holdsRun(rows: readonly string[], seq: readonly string[]): boolean {
-  outer: for (let i = 0; i + seq.length <= rows.length; i++) {
-    for (let j = 0; j < seq.length; j++) if (rows[i + j] !== seq[j]) continue outer;
-    return true;
-  }
-  return false;
-}
 
 const exactRows = (l: Lines): string[] => l.text.map(exactText);
 
@@ -38,7 +29,7 @@ export function doubledRuns(code: string, update: string, content: string): numb
       const seq = rows.slice(i, i + 2 * k);
       original ??= exactRows(splitLines(code));
       shown ??= exactRows(splitLines(update));
-      if (holdsRun(original, seq) || holdsRun(shown, seq)) continue;
+      if (runAt(original, seq) >= 0 || runAt(shown, seq) >= 0) continue;
       found.push(i);
       break;
     }
