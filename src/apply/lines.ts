@@ -371,3 +371,12 @@ export function renderLines(out: Array<{ text: string; eol: string | null }>, do
   }
   return parts.join('');
 }
+
+/** Where the run `run` starts in `ps` (consecutive items, compared exactly), from `at` on; -1 when it does not occur. */
+export function runAt<T>(ps: readonly T[], run: readonly T[], at = 0): number {
+  outer: for (let x = at; x + run.length <= ps.length; x++) {
+    for (let y = 0; y < run.length; y++) if (ps[x + y] !== run[y]) continue outer;
+    return x;
+  }
+  return -1;
+}

@@ -35,6 +35,7 @@ import { commentsBesideEdits, leftOutComments, withCommentsBeside, withCommentsK
 import { withEditedDefinitionDocs } from './edited-definition-docs.js';
 import { keptBesideEdit, rewrittenBesideEdit, withoutRows } from './kept-beside-edit.js';
 import { supersededBlocks } from './superseded-blocks.js';
+import { doubledRuns } from './doubled-runs.js';
 import { withoutReplacedTerminals } from './terminal-edit.js';
 import { removalUndone } from './undone-removal.js';
 
@@ -160,7 +161,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportUndoneRemoval(sent, reportSupersededBlocks(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode))))))))));
+  const result = reportDoubledRuns(sent, reportUndoneRemoval(sent, reportSupersededBlocks(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode)))))))))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -273,6 +274,22 @@ function reportUndoneRemoval(sent: ApplyInput, r: MergeResult): MergeResult {
   if (r.content === '' || r.report.wholeFile || r.report.removedByInstruction > 0 || !removalUndone(sent.code, sent.instruction, r.content)) return r;
   const note = 'the instruction asks for a removal and the merged file removes nothing: review';
   return { ...r, confidence: Math.min(r.confidence, UNDONE_REMOVAL_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, removalUndone: true } };
+}
+
+/** A result that writes a run of lines twice in a row where neither the original nor the update does is at most this sure of itself. */
+const DOUBLED_RUN_CONFIDENCE = 0.6;
+
+/**
+ * A run of lines written twice in a row that neither the original nor the update holds twice (a
+ * loop's `done` under a new `fi`, a copied `case` tail restated): one piece was placed twice. The
+ * result stays (which copy is meant is not known); the merge says it guessed (doubled-runs.ts).
+ */
+function reportDoubledRuns(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const rows = doubledRuns(sent.code, sent.update, r.content);
+  if (rows.length === 0) return r;
+  const note = `wrote ${rows.length} run(s) of lines twice in a row (at output ${describeLines(rows)}) where neither the original nor the update does: review`;
+  return { ...r, confidence: Math.min(r.confidence, DOUBLED_RUN_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, doubledRuns: rows } };
 }
 
 /** Doc comments left out above definitions the update edits stay above them (edited-definition-docs.ts). */

@@ -8,7 +8,7 @@
 //   substance that no other original line holds, stayed (`colour: "dark red",` → `color: "dark red",`).
 //   A value such as `true` or `0` says nothing: a new setting next to an old one shares it easily.
 import { ownerRow, sameOwner } from './line-identity.js';
-import { assignmentKey, perText, sharedEnds, soleTokenChange, tokens, type Lines } from './lines.js';
+import { assignmentKey, perText, runAt, sharedEnds, soleTokenChange, tokens, type Lines } from './lines.js';
 import { removalEnd } from './removals.js';
 
 /** Parts of a name: camelCase humps and snake/kebab words, lower-cased (`getQty` → get, qty). */
@@ -57,15 +57,6 @@ function renamedParts(old: string, norm: string): PartRename[] {
   // beside `it.price`); a short one (`id`, `x`) is too common to carry a rename.
   if (a[k]!.length >= 4 && b[k]!.length >= 4) found.push({ from: pa, to: pb, token: { from: a[k]!, to: b[k]! } });
   return found;
-}
-
-/** Where the run of parts `run` starts in `ps`, from `at` on; -1 when it does not occur. */
-function runAt(ps: readonly string[], run: readonly string[], at = 0): number {
-  outer: for (let x = at; x + run.length <= ps.length; x++) {
-    for (let y = 0; y < run.length; y++) if (ps[x + y] !== run[y]) continue outer;
-    return x;
-  }
-  return -1;
 }
 
 /** A line's parts key (see `partsKey`) with the rename read back: every `to` as `from`. */

@@ -25,6 +25,8 @@ export interface MergeReport {
   replacedBesideEdit?: number[];
   /** Original block heads (0-based) kept beside a new block that restates their whole body in their place (superseded-blocks.ts). */
   supersededBlocks?: number[];
+  /** Output rows (0-based) where a run of lines starts that the next lines repeat, though neither the original nor the update holds it twice in a row (doubled-runs.ts). */
+  doubledRuns?: number[];
   /** The instruction orders a removal and the result removes no original line (undone-removal.ts). */
   removalUndone?: boolean;
 }
@@ -47,5 +49,6 @@ export function describeReport(r: MergeReport): string {
   if (r.keptBesideEdit) parts.push(`kept-beside-edit=${r.keptBesideEdit.length}`);
   if (r.supersededBlocks) parts.push(`superseded-kept=${r.supersededBlocks.length}`);
   if (r.removalUndone) parts.push('removal-undone');
+  if (r.doubledRuns) parts.push(`doubled-runs=${r.doubledRuns.length}`);
   return parts.join('; ');
 }
