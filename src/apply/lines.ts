@@ -371,3 +371,8 @@ export function renderLines(out: Array<{ text: string; eol: string | null }>, do
   }
   return parts.join('');
 }
+
+/** A line that opens a block: ends with an opening bracket or `:`, or starts a Ruby/Lua-style definition. */
+export function opensBlock(norm: string): boolean {
+  return /[{([:]$|\bdo(?:\s*\|[^|]*\|)?$/.test(norm) || /^(?:def|class|module|function|func|fn|sub|proc)\b/.test(norm);
+}
