@@ -15,7 +15,7 @@ import { movedEdit, wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { wrappedInNewBlock } from './edge-edits.js';
-import { assignmentKey, continuedBelow, editedVersion, exactText, indentBlockEnd, isWeak, normalize, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, continuedBelow, editedVersion, exactText, indentBlockEnd, isWeak, lineCounts, normalize, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { asksForRemoval, attachedRemovalHeads, consecutivePairs, instructedStatements, instructedUnits, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, replacedNames, replacedPhrases, takesParam } from './removals.js';
 import { blockEnd, blockEnd as removalBlockEnd, definesName } from './definition-blocks.js';
@@ -151,13 +151,6 @@ function soleMemberShown(view: UpdateView, orig: Lines, j: number, norm: string)
   return (view.where.get(key(norm)) ?? []).some(([s, i]) => soleMemberRewritten(view.segments[s]!.lines, i, orig) === j);
 }
 
-/** How many times each normalised line occurs (a BOM on the first line ignored). */
-function countsByKey(l: Lines): Map<string, number> {
-  const count = new Map<string, number>();
-  for (const n of l.norm) count.set(key(n), (count.get(key(n)) ?? 0) + 1);
-  return count;
-}
-
 /** The output holds lines of its own between the gap's two kept lines (not a pure deletion). */
 export function gapHoldsOutput(g: Gap, out: Lines): boolean {
   for (let k = g.kp + 1; k < g.kq; k++) if (!out.blank[k]) return true;
@@ -193,7 +186,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     if (m && n.trim() !== m[0]) inline.push([n.slice(0, m.index).replace(/\s+$/, ''), n.slice(m.index + m[0].length).replace(/^[\s,]+/, '')]);
   }
   const wholeFile = !split.hasMarkers && readsAsWholeFile(orig, u);
-  const origCount = countsByKey(orig);
+  const origCount = lineCounts(orig, { key });
   const covered = markerCovered(orig, split.segments, origCount);
   const uniqueRow = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
@@ -1229,7 +1222,7 @@ export function removedByAdjacency(original: string, update: string, instruction
   const orig = splitLines(original);
   const out = splitLines(output);
   const check = checkLoss(original, update, instruction, output);
-  const count = countsByKey(orig);
+  const count = lineCounts(orig, { key });
   const rows: number[] = [];
   for (const g of check.gaps) {
     const dropped = g.vanished.filter((v) => v.rule === 'between-anchors' && !v.present).map((v) => v.j);
