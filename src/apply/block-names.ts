@@ -164,7 +164,7 @@ const STYLE_RULE = /^([.#][A-Za-z_-][\w-]*(?:[.#:]{1,2}[\w-]+)*)\s*\{$/;
 /**
  * Two style rules for other selectors (`.product-card__old-price {` beside `.product-card__price {`):
  * a new rule for a class the template brings in, not the old rule edited. Read only where a hunk
- * without exact anchors looks for an edited line (merge-finish.ts similarAnchor): as a line identity
+ * without exact anchors looks for an edited line (unanchored-placement.ts similarAnchor): as a line identity
  * everywhere it changed which rules a removal by adjacency reaches (set as css01).
  */
 export function otherStyleRule(a: string, b: string): boolean {

@@ -10,7 +10,7 @@ import { wrapsWholeLine } from './edge-line-edit.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import type { Lines } from './lines.js';
 
-/** Tests whether segment line i reads as an edit of original line j (merge-finish's edge test). */
+/** Tests whether segment line i reads as an edit of original line j (edge-growth.ts's edge test). */
 export type EdgeMatch = (i: number, j: number) => boolean;
 
 /**

@@ -58,7 +58,7 @@ const MAX_EDITED_WINDOW = 20_000;
 
 /**
  * Some strong line of the segment reads as an edit of an original line (`"x" % "1.4.14",` for the
- * line without its comma): the segment is placed on it (merge-finish.ts similarAnchor), so it stands
+ * line without its comma): the segment is placed on it (unanchored-placement.ts similarAnchor), so it stands
  * inside the file as much as an exactly anchored one does.
  */
 function editedAnchor(ctx: MergeContext, seg: Segment): boolean {

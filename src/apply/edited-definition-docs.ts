@@ -8,7 +8,7 @@
 // edit below the head. Applied to the merged output in every mode (merge.ts), whichever path placed
 // the hunks; the no-loss check itself still licenses the gap, as random deletions of comments need.
 import { commentLine } from './licence-rules.js';
-import { indentBlockEnd, renderLines, solidRow, splitLines, type Lines } from './lines.js';
+import { indentBlockEnd, lineCounts, renderLines, solidRow, splitLines, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { expandUpdate } from './marker-expansion.js';
 import { lineIdentity } from './line-identity.js';
@@ -145,8 +145,7 @@ function leftOutDocs(orig: Lines, segments: readonly Segment[], instruction: str
  */
 export function withEditedDefinitionDocs(original: string, update: string, instruction: string | null, output: string): string | null {
   const orig = splitLines(original);
-  const count = new Map<string, number>();
-  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j]) count.set(orig.norm[j]!, (count.get(orig.norm[j]!) ?? 0) + 1);
+  const count = lineCounts(orig, { solidOnly: true });
   const rowOf = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (count.get(orig.norm[j]!) === 1) rowOf.set(orig.norm[j]!, j);
   const { segments } = splitUpdate(expandUpdate(update, original), orig, original);

@@ -5,13 +5,12 @@
 // everything between as deleted (set p graphql02). merge-context.ts `sameBlockHeader` compares the
 // nearest head for lines the original has several times; this walks the heads outwards for every line,
 // as far as the update shows heads that are original lines (a new `if` wrapping old lines says nothing).
-import { editedVersion, solidRow, type Lines } from './lines.js';
+import { editedVersion, opensBlock as opensBlockText, solidRow, type Lines } from './lines.js';
 import { newSiblingHead, renamedToken } from './new-name-evidence.js';
 import { namesDiffer, ownerRow, renameShownInPlace } from './line-identity.js';
 import { headerOf, type MergeContext, type Segment } from './merge-context.js';
 import { headAcross, type PlacedUnder, type UpdateRow } from './shown-heads.js';
 import { headDepth } from './flat-sections.js';
-import { opensBlock as opensBlockText } from './merge-finish.js';
 
 /** Heads compared outwards from a line: deeper nesting than this is not worth walking. */
 const MAX_DEPTH = 12;
@@ -92,7 +91,7 @@ function headsNotAbove<P>(o: Lines, index: Map<string, number[]>, j: number, fir
   return false;
 }
 
-/** A line opens a block: by its text (merge-finish.ts), or an original line with a deeper one below it. */
+/** A line opens a block: by its text (lines.ts), or an original line with a deeper one below it. */
 function isHead(o: Lines, index: Map<string, number[]>): (norm: string) => boolean {
   return (norm) => opensBlockText(norm) || opensBlock(o, index, norm);
 }

@@ -3,7 +3,7 @@
 // `lint:`, `<label for="timezone">` → `<label for="phone">`): the new one is new code beside the
 // old, unless the update shows it as a rename in place, its body or its neighbours going on as the
 // original's do. Used by rule (a) of the no-loss check (loss.ts) and by the merge's edge growth
-// (merge-finish.ts), so the merge does not take a new definition for an edit of the next one.
+// (edge-growth.ts), so the merge does not take a new definition for an edit of the next one.
 import { newNameBesideOld } from './new-name-evidence.js';
 import { closesAt } from './brackets.js';
 import { clauseIdentity, extraIdentity, rowIdentity } from './block-names.js';

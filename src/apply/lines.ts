@@ -147,6 +147,20 @@ export function perText<T>(compute: (l: Lines) => T): (l: Lines) => T {
   };
 }
 
+/**
+ * How many rows of `l` hold each normalised line, read through `key` (loss.ts drops a BOM). Blank
+ * rows count under '' unless `solidOnly`, which leaves them out.
+ */
+export function lineCounts(l: Lines, { solidOnly = false, key = (norm: string) => norm }: { solidOnly?: boolean; key?: (norm: string) => string } = {}): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let y = 0; y < l.text.length; y++) {
+    if (solidOnly && l.blank[y]) continue;
+    const k = key(l.norm[y]!);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** Rows [a, b) of `l` as Lines of their own (a hunk cut out of a segment). */
 export function sliceLines(l: Lines, a: number, b: number): Lines {
   return { ...l, text: l.text.slice(a, b), eol: l.eol.slice(a, b), norm: l.norm.slice(a, b), indent: l.indent.slice(a, b), blank: l.blank.slice(a, b), weak: l.weak.slice(a, b) };
@@ -379,4 +393,9 @@ export function runAt<T>(ps: readonly T[], run: readonly T[], at = 0): number {
     return x;
   }
   return -1;
+}
+
+/** A line that opens a block: ends with an opening bracket or `:`, or starts a Ruby/Lua-style definition. */
+export function opensBlock(norm: string): boolean {
+  return /[{([:]$|\bdo(?:\s*\|[^|]*\|)?$/.test(norm) || /^(?:def|class|module|function|func|fn|sub|proc)\b/.test(norm);
 }

@@ -15,7 +15,7 @@ import { movedEdit, wrappedCopy } from './wrapped-run.js';
 import { wrapsLine } from './wrapped-line.js';
 import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { wrappedInNewBlock } from './edge-edits.js';
-import { assignmentKey, continuedBelow, editedVersion, exactText, indentBlockEnd, isWeak, normalize, renamedInPlace, renderLines, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
+import { assignmentKey, continuedBelow, editedVersion, exactText, indentBlockEnd, isWeak, lineCounts, normalize, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
 import { asksForRemoval, attachedRemovalHeads, consecutivePairs, instructedStatements, instructedUnits, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, replacedNames, replacedPhrases, takesParam } from './removals.js';
 import { blockEnd, blockEnd as removalBlockEnd, definesName } from './definition-blocks.js';
@@ -55,6 +55,7 @@ import { copiedUnderNewHead } from './copied-anchor.js';
 import { terminalReplaced } from './terminal-edit.js';
 import { sameTargetRewrite } from './same-target-edit.js';
 import { shownInPlace, siblingBesideOld } from './parallel-names.js';
+import { rebuild } from './restored-lines.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -152,13 +153,6 @@ function soleMemberShown(view: UpdateView, orig: Lines, j: number, norm: string)
   return (view.where.get(key(norm)) ?? []).some(([s, i]) => soleMemberRewritten(view.segments[s]!.lines, i, orig) === j);
 }
 
-/** How many times each normalised line occurs (a BOM on the first line ignored). */
-function countsByKey(l: Lines): Map<string, number> {
-  const count = new Map<string, number>();
-  for (const n of l.norm) count.set(key(n), (count.get(key(n)) ?? 0) + 1);
-  return count;
-}
-
 /** The output holds lines of its own between the gap's two kept lines (not a pure deletion). */
 export function gapHoldsOutput(g: Gap, out: Lines): boolean {
   for (let k = g.kp + 1; k < g.kq; k++) if (!out.blank[k]) return true;
@@ -194,7 +188,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     if (m && n.trim() !== m[0]) inline.push([n.slice(0, m.index).replace(/\s+$/, ''), n.slice(m.index + m[0].length).replace(/^[\s,]+/, '')]);
   }
   const wholeFile = !split.hasMarkers && readsAsWholeFile(orig, u);
-  const origCount = countsByKey(orig);
+  const origCount = lineCounts(orig, { key });
   const covered = markerCovered(orig, split.segments, origCount);
   const uniqueRow = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
@@ -1130,11 +1124,6 @@ export function checkLoss(original: string, update: string, instruction: string 
  *  only read it. */
 let lastCheck: { original: string; update: string; instruction: string | null; output: string; check: LossCheck } | null = null;
 
-interface OutLine {
-  text: string;
-  eol: string;
-}
-
 /**
  * Puts every unlicensed missing line back where the original had it, relative to the kept lines and
  * to the update lines around it. Returns the new output and how many lines were restored.
@@ -1156,79 +1145,6 @@ export function restoreLost(original: string, update: string, instruction: strin
   return { content, restored: [...new Set(restored)].sort((a, b) => a - b) };
 }
 
-function rebuild(orig: Lines, out: Lines, check: LossCheck, update: string): string {
-  const updNorm = splitLines(update).norm.filter((n) => n.length > 0);
-  const follows = (a: string, b: string): boolean => {
-    for (let i = 0; i + 1 < updNorm.length; i++) if (updNorm[i] === a && updNorm[i + 1] === b) return true;
-    return false;
-  };
-  const lines: OutLine[] = [];
-  const outLine = (k: number): OutLine => ({ text: out.text[k]!, eol: out.eol[k] || orig.dominantEol });
-  const origLine = (j: number): OutLine => ({ text: orig.text[j]!, eol: orig.eol[j] || orig.dominantEol });
-  let k = 0;
-  for (const gap of check.gaps) {
-    if (!gap.vanished.some((v) => v.rule === null && !v.present)) continue;
-    // Output up to and including the kept line before the gap.
-    for (; k <= gap.kp; k++) lines.push(outLine(k));
-    const lostSet = new Set(gap.vanished.filter((v) => v.rule === null && !v.present).map((v) => v.j));
-    const ins: number[] = [];
-    for (let x = gap.kp + 1; x < gap.kq; x++) ins.push(x);
-    const hasInserted = ins.some((x) => !out.blank[x]);
-    const anyLicensed = gap.vanished.some((v) => v.rule !== null);
-    if (!hasInserted && !anyLicensed) {
-      // A pure loss: the original stretch comes back as it was.
-      for (let j = gap.p + 1; j < gap.q; j++) lines.push(origLine(j));
-      k = gap.kq;
-      continue;
-    }
-    // Runs of lost lines (with the blank lines inside them), in original order.
-    const runs: Array<[number, number]> = [];
-    for (let j = gap.p + 1; j < gap.q; j++) {
-      if (!lostSet.has(j)) continue;
-      const last = runs[runs.length - 1];
-      let joinable = !!last;
-      if (last) for (let y = last[1] + 1; y < j; y++) if (!orig.blank[y]) joinable = false;
-      if (last && joinable) last[1] = j;
-      else runs.push([j, j]);
-    }
-    const emitRun = ([a, b]: [number, number], afterContent: boolean): void => {
-      if (afterContent && a > 0 && orig.blank[a - 1] && lines.length > 0 && lines[lines.length - 1]!.text.trim() !== '') lines.push(origLine(a - 1));
-      for (let j = a; j <= b; j++) lines.push(origLine(j));
-      if (!afterContent && b + 1 < orig.text.length && orig.blank[b + 1]) lines.push(origLine(b + 1));
-    };
-    let x = 0;
-    const paired = gap.vanished.filter((v) => v.pairedWith >= 0);
-    if (paired.length > 0) {
-      let r = 0;
-      for (const v of paired) {
-        while (r < runs.length && runs[r]![0] < v.j) emitRun(runs[r++]!, x > 0);
-        while (x < ins.length && ins[x]! <= v.pairedWith) lines.push(outLine(ins[x++]!));
-      }
-      while (r < runs.length) emitRun(runs[r++]!, true);
-      while (x < ins.length) lines.push(outLine(ins[x++]!));
-    } else {
-      const firstIns = ins.find((y) => !out.blank[y]);
-      const lastIns = [...ins].reverse().find((y) => !out.blank[y]);
-      const insertedFirst = gap.p >= 0 && firstIns !== undefined && follows(orig.norm[gap.p]!, out.norm[firstIns]!);
-      const insertedLast = gap.q < orig.text.length && lastIns !== undefined && follows(out.norm[lastIns]!, orig.norm[gap.q]!);
-      if (insertedFirst || !insertedLast) {
-        for (const y of ins) lines.push(outLine(y));
-        for (const run of runs) emitRun(run, true);
-        // The blank line that parted the last run from the kept line after the gap comes back with it.
-        const end = runs[runs.length - 1]![1] + 1;
-        if (end < gap.q && orig.blank[end] && gap.kq < out.text.length && !out.blank[gap.kq]) lines.push(origLine(end));
-      } else {
-        for (const run of runs) emitRun(run, false);
-        for (const y of ins) lines.push(outLine(y));
-      }
-    }
-    k = gap.kq;
-  }
-  for (; k < out.text.length; k++) lines.push(outLine(k));
-  const finalNewline = out.text.length === 0 ? orig.finalNewline : out.finalNewline;
-  return renderLines(lines, orig.dominantEol, finalNewline);
-}
-
 
 /**
  * Original lines the output drops by rule (b) alone where nothing in the update tells a run left out
@@ -1242,7 +1158,7 @@ export function removedByAdjacency(original: string, update: string, instruction
   const orig = splitLines(original);
   const out = splitLines(output);
   const check = checkLoss(original, update, instruction, output);
-  const count = countsByKey(orig);
+  const count = lineCounts(orig, { key });
   const rows: number[] = [];
   for (const g of check.gaps) {
     const dropped = g.vanished.filter((v) => v.rule === 'between-anchors' && !v.present).map((v) => v.j);

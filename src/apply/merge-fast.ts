@@ -11,11 +11,10 @@ import { inNamedScope } from './instruction-scope.js';
 import { coincidentAnchor } from './coincident-anchors.js';
 import { documentIndex, withoutNewDocuments } from './documents.js';
 import { closesLeftOpenHeads, continuesOpenBlock, inCloneOf, openBlockRange, siblingBlockRange, uniqueOpenerBlock } from './open-blocks.js';
-import { assignmentKey, solidRow } from './lines.js';
+import { assignmentKey, opensBlock, solidRow } from './lines.js';
 import { editedHunkRow } from './edited-hunk.js';
 import { newSiblingOwner, underOtherHead } from './foreign-head.js';
 import { ownerRow } from './line-identity.js';
-import { opensBlock } from './merge-finish.js';
 import { withoutCopiedBlocks, writtenOutNotes } from './copied-anchor.js';
 import { settingOfOtherItem } from './sibling-items.js';
 

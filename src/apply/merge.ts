@@ -4,7 +4,8 @@
 import { renderLines, splitLines, type Lines } from './lines.js';
 import { buildContext, splitUpdate, type Chain, type MergeContext } from './merge-context.js';
 import { fastChains, fileOrder } from './merge-fast.js';
-import { assemble, finishPlacement, type Span } from './merge-finish.js';
+import { finishPlacement, type Span } from './merge-finish.js';
+import { assemble } from './assemble.js';
 import { largeChains } from './merge-large.js';
 import { expandBodyMarkers } from './body-markers.js';
 import { hasByteOrderMark, withByteOrderMark, withoutByteOrderMark } from './byte-order-mark.js';

@@ -13,7 +13,7 @@
 // Nothing is removed: the context lines are the original's own.
 import { commentBody, markerLines } from './markers.js';
 import { markerFor } from './hunk-separator.js';
-import { indentText, splitLines, type Lines } from './lines.js';
+import { indentText, lineCounts, splitLines, type Lines } from './lines.js';
 import { blockEnd, definesName } from './definition-blocks.js';
 import { beforeDefinition } from './instructed-place.js';
 import { hunkCursor } from './hunk-openers.js';
@@ -78,8 +78,7 @@ export function proseLocators(update: string, code: string): string | null {
   const o = splitLines(code);
   const marker = markerLines(u.text, o.text);
   const eol = u.dominantEol;
-  const originalCount = new Map<string, number>();
-  for (const n of o.norm) originalCount.set(n, (originalCount.get(n) ?? 0) + 1);
+  const originalCount = lineCounts(o);
   const out: string[] = [];
   // Where each update row went in `out`, and lines moved before a row still to come.
   const rowAt: number[] = [];

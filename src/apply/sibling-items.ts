@@ -4,7 +4,7 @@
 // such a line is a new item; reading it as an edit of the original's next item loses that item.
 // Literals: quoted strings and markup text between tags; everything else is the line's shape.
 import { escapeRe } from './escape-regexp.js';
-import { solidRow, type Lines } from './lines.js';
+import { lineCounts, perText, solidRow, type Lines } from './lines.js';
 import { INLINE_MARKER } from './markers.js';
 import { extendedInPlace } from './extended-line.js';
 import { startsWithCloser } from './brackets.js';
@@ -171,16 +171,10 @@ function listElement(l: Lines, item: Item): boolean {
 }
 
 /** Per text: how many rows hold each normalised line. */
-const lineCounts = new WeakMap<Lines, Map<string, number>>();
+const solidCounts = perText((l) => lineCounts(l, { solidOnly: true }));
 
 function countOf(l: Lines, norm: string): number {
-  let counts = lineCounts.get(l);
-  if (!counts) {
-    counts = new Map();
-    for (let y = 0; y < l.text.length; y++) if (!l.blank[y]) counts.set(l.norm[y]!, (counts.get(l.norm[y]!) ?? 0) + 1);
-    lineCounts.set(l, counts);
-  }
-  return counts.get(norm) ?? 0;
+  return solidCounts(l).get(norm) ?? 0;
 }
 
 /**

@@ -5,7 +5,7 @@
 // update most likely replaced the old block; nothing licenses dropping it (its head is not shown),
 // so it stays, and the merge says it guessed.
 import { keptRows } from './line-diff.js';
-import { firstToken, solidRow, splitLines, type Lines } from './lines.js';
+import { firstToken, lineCounts, solidRow, splitLines, type Lines } from './lines.js';
 import { blockEnd } from './definition-blocks.js';
 
 /** Body lines (solid, not closers) an original block needs before a copy of them says anything. */
@@ -124,8 +124,7 @@ export function supersededBlocks(code: string, update: string, content: string):
   const found: number[] = [];
   const folded = new Map<Fresh, number[]>();
   const renamed = new Map<Fresh, number[]>();
-  const counts = new Map<string, number>();
-  for (const n of o.norm) counts.set(n, (counts.get(n) ?? 0) + 1);
+  const counts = lineCounts(o);
   for (let h = 0; h < o.text.length; h++) {
     if (o.blank[h] || o.weak[h] || shown.has(o.norm[h]!) || at[h]! < 0) continue;
     const word = firstToken(o.norm[h]!);

@@ -3,7 +3,7 @@
 // removal was not carried out. The no-loss rule keeps code the update does not show deleted (the
 // card lies under a marker, the import above the first anchor), so the merge cannot drop it itself;
 // it says it did not do what was asked instead of reporting itself sure.
-import { splitLines } from './lines.js';
+import { lineCounts, splitLines } from './lines.js';
 
 /**
  * A removal verb in the imperative, at the instruction's start or after a clause boundary, with a
@@ -21,9 +21,8 @@ export function ordersRemoval(instruction: string | null): boolean {
 
 /** Every solid original line is still in `content` (as many times as the original has it): nothing was taken out. */
 export function keepsEveryLine(code: string, content: string): boolean {
-  const left = new Map<string, number>();
   const out = splitLines(content);
-  for (let k = 0; k < out.text.length; k++) if (!out.blank[k]) left.set(out.norm[k]!, (left.get(out.norm[k]!) ?? 0) + 1);
+  const left = lineCounts(out, { solidOnly: true });
   const o = splitLines(code);
   for (let j = 0; j < o.text.length; j++) {
     if (o.blank[j]) continue;

@@ -3,9 +3,8 @@
 // step's `if:` in one of several jobs); these guards are Java, TypeScript, CSS and Go, hand-written.
 import { describe, expect, it } from 'vitest';
 import { lines, mergedEverywhere } from './judged.js';
-import { splitLines } from '../../src/apply/lines.js';
+import { opensBlock, splitLines } from '../../src/apply/lines.js';
 import { splitUpdate } from '../../src/apply/merge-context.js';
-import { opensBlock } from '../../src/apply/merge-finish.js';
 import { crossMarkerHeads } from '../../src/apply/shown-heads.js';
 import { ensureAllGrammars } from '../../src/apply/syntax/grammars.js';
 

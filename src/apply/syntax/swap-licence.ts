@@ -6,7 +6,7 @@
 // original with those definitions swapped in (place.ts), which holds every original line outside
 // them: nothing outside a swapped definition may go missing except by rules (a)-(c).
 import { expandMarkersInLines } from '../marker-expansion.js';
-import { splitLines, type Lines } from '../lines.js';
+import { lineCounts, splitLines, type Lines } from '../lines.js';
 import { commentCoveredRows } from '../licence-rules.js';
 import { splitUpdate } from '../merge-context.js';
 import { INLINE_MARKER } from '../markers.js';
@@ -74,12 +74,10 @@ function unexpandedInlineMarker(update: string, original: string): boolean {
  */
 export function swapDropsCommentedCode(original: string, update: string, swaps: ReadonlyArray<{ start: number; end: number; inserted?: boolean }>): boolean {
   const orig = splitLines(original);
-  const count = new Map<string, number>();
+  const count = lineCounts(orig, { solidOnly: true });
   const row = new Map<string, number>();
   orig.norm.forEach((n, j) => {
-    if (orig.blank[j]) return;
-    count.set(n, (count.get(n) ?? 0) + 1);
-    row.set(n, j);
+    if (!orig.blank[j]) row.set(n, j);
   });
   const split = splitUpdate(expandMarkersInLines(update, original), orig, original);
   const covered = commentCoveredRows(orig, split.segments, (n) => count.has(n), (n) => (count.get(n) === 1 ? row.get(n) : undefined));
