@@ -113,3 +113,31 @@ export function describedTargets(o: Lines, phrases: string[], defines: (text: st
   }
   return out;
 }
+
+/**
+ * Names of the definitions a removal phrase names by all of its words in another order or form ("the
+ * legacy uploads backup" → `backup_legacy_uploads`): two to four words, past the article, every one a
+ * word of the name and the name no other word; exactly one definition in `o` so named, else none.
+ */
+export function namedByWords(o: Lines, phrases: string[], defines: (text: string, name: string) => boolean, blockEnd: (o: Lines, h: number) => number): string[] {
+  const out: string[] = [];
+  for (const phrase of phrases) {
+    // The words up to a clause's end ("the legacy CSV export, nothing calls it").
+    const clause = phrase.split(/[,:()\u2014\u2013]|\s-+\s/)[0]!;
+    const said = clause.trim().split(/\s+/).filter((w) => w !== '' && !ARTICLES.has(w.toLowerCase()) && !ADVERBS.has(w.toLowerCase()));
+    if (said.length < 2 || said.length > 4 || !said.every((w) => /^(?:[a-z]+|[A-Z]+)$/.test(w))) continue;
+    const wanted = said.map(stem).sort().join(' ');
+    const found = new Set<string>();
+    for (let j = 0; j < o.text.length; j++) {
+      if (o.blank[j]) continue;
+      for (const h of o.norm[j]!.matchAll(HEAD_NAME)) {
+        const name = h[1]!;
+        if (words(name).sort().join(' ') === wanted && defines(o.text[j]!, name) && blockEnd(o, j) > j + 1) found.add(name);
+      }
+    }
+    if (found.size === 1) out.push(...found);
+  }
+  return out;
+}
+
+const ADVERBS = new Set(['entirely', 'completely', 'altogether', 'too', 'also']);

@@ -17,7 +17,7 @@ import { declaresBare, hoistedAssignment } from './hoisted-declaration.js';
 import { wrappedInNewBlock } from './edge-edits.js';
 import { assignmentKey, continuedBelow, editedVersion, exactText, indentBlockEnd, isWeak, lineCounts, normalize, renamedInPlace, sameStatementEdited, solidRow, splitLines, tokens, type Lines } from './lines.js';
 import { splitUpdate, type Segment } from './merge-context.js';
-import { asksForRemoval, attachedRemovalHeads, consecutivePairs, instructedStatements, instructedUnits, LEADING, removalNames, removalEnd, removalParams, removalScopes, removalTargets, replacedNames, replacedPhrases, takesParam } from './removals.js';
+import { asksForRemoval, attachedRemovalHeads, consecutivePairs, instructedStatements, instructedUnits, LEADING, removalNames, removalEnd, removalParams, removalScopes, replacedNames, replacedPhrases, takesParam } from './removals.js';
 import { blockEnd, blockEnd as removalBlockEnd, definesName } from './definition-blocks.js';
 import { sectionEnd } from './spoken-targets.js';
 import { inRanges, ownerRanges } from './removal-scope.js';
@@ -331,7 +331,7 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
 function instructedLines(orig: Lines, instruction: string | null, view: UpdateView): Set<number> {
   const out = instructedStatements(orig, instruction, new Set(view.where.keys()));
   for (const [start, end] of instructedUnits(orig, instruction, [...view.where.keys()].join('\n'))) for (let j = start; j < end; j++) out.add(j);
-  if (removalTargets(instruction).length === 0 && replacedPhrases(instruction).length === 0) return out;
+  if (!asksForRemoval(instruction) && replacedPhrases(instruction).length === 0) return out;
   const pairs = new Set<string>();
   for (const seg of view.segments) for (const p of consecutivePairs(seg.lines.norm, orig)) pairs.add(p);
   const targets = [...removalNames(orig, instruction, pairs), ...replacedNames(orig, instruction, [...view.where.keys()].join('\n'), pairs)];

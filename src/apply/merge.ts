@@ -23,7 +23,7 @@ import { renamedOriginal, renameKeptLines, renameTokens } from './instructed-ren
 import { checkLoss, readsAsWholeFile, removedByAdjacency, restoreLost } from './loss.js';
 import { markerOnlyMerge } from './marker-only.js';
 import type { ApplyInput } from './parse.js';
-import { asksForRemoval, instructedRemovals, instructedUnits, removalTargets, removeInstructed, replacedPhrases } from './removals.js';
+import { asksForRemoval, instructedRemovals, instructedUnits, removalNames, removeInstructed, replacedPhrases } from './removals.js';
 import { replacedParts, withoutDeadImports } from './dead-imports.js';
 import type { MergeReport } from './report.js';
 import { syntaxPass, type SyntaxPass } from './syntax/place.js';
@@ -399,7 +399,7 @@ function syntaxMerge(input: ApplyInput, mode: MergeMode, syntax: SyntaxPass): Me
   const swapped = { ...input, code: syntax.code };
   const info = { language: syntax.language, definitions: syntax.swaps };
   // Removals the instruction names ("replace X with Y" too) go through the line merge, which knows the rules for them.
-  if (syntax.covers && removalTargets(input.instruction).length === 0 && replacedPhrases(input.instruction).length === 0) {
+  if (syntax.covers && removalNames(splitLines(input.code), input.instruction).length === 0 && replacedPhrases(input.instruction).length === 0) {
     const hunks = syntax.swaps.map((d) => ({ rule: 'definition' as const, start: d.start, end: d.end + 1 }));
     const report: MergeReport = { hunks, removedByInstruction: 0, restored: [], wholeFile: false, syntax: info };
     const model: ApplyModelId = mode === 'large' ? 'svc-v3-large' : 'svc-v3-fast';

@@ -51,9 +51,7 @@ export function setupBlock(o: Lines, phrase: string, blockEnd: BlockEnd): [numbe
     const end = blockEnd(o, h);
     if (end <= h + 1) continue;
     if (hit) return null;
-    let start = h;
-    while (start > 0 && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] && commentBody(o.norm[start - 1]!) !== null) start--;
-    hit = [start, end];
+    hit = [leadingComments(o, h), end];
   }
   return hit;
 }
@@ -95,18 +93,94 @@ const OPENS_BLOCK = /^(?:if|for|while|until|case|foreach|unless|try)\b|[{:]\s*$|
  */
 export function namedUnit(o: Lines, name: string): [number, number] | 'ambiguous' | null {
   const literal = new RegExp(`(["'])${escapeRe(name)}\\1`);
-  const codey = /[_$]|[a-z][A-Z]/.test(name);
+  // A hyphenated name (`X-XSS-Protection`, `reset-db`) is as specific as an identifier.
+  const codey = /[_$]|[a-z][A-Z]|[A-Za-z0-9]-[A-Za-z]/.test(name);
   const word = wholeName(name);
-  const literals = o.norm.filter((t, j) => !o.blank[j] && literal.test(t)).length;
+  // Lines that carry the name where it can only mean that thing: a literal, or a hyphenated name as a word.
+  const carriers = o.norm.filter((t, j) => !o.blank[j] && (literal.test(t) || (HYPHENATED.test(name) && word.test(t)))).length;
   let hit = -1;
   for (let j = 0; j < o.text.length; j++) {
     if (o.blank[j]) continue;
     const t = o.norm[j]!;
     if (!literal.test(t) && !(codey && word.test(t))) continue;
-    if (hit >= 0 || !wholeStatement(o, j)) return literals > 1 ? 'ambiguous' : null;
+    if (hit >= 0 || !wholeStatement(o, j)) return carriers > 1 ? 'ambiguous' : null;
     hit = j;
   }
   return hit < 0 ? null : [hit, hit + 1];
+}
+
+/** A hyphenated name as an instruction writes it: `X-XSS-Protection`, `reset-db`, `dotenv-rails`. */
+export const HYPHENATED = /^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+$/;
+
+/**
+ * Rows of the one block whose head holds the path a removal phrase names before a kind word ("remove
+ * the /v1 redirect location" → `location ~ ^/v1/(.*)$ {` … `}`), with the comment lines right above
+ * it. No other line of the file may hold the path; else null.
+ */
+export function pathBlock(o: Lines, phrase: string, blockEnd: BlockEnd): [number, number] | null {
+  const m = /(?:^|\s)(\/[\w.-]+(?:\/[\w.-]+)*)\/?\s+(?:[a-z]+\s+)?(?:location|route|endpoint|handler|redirect|rewrite|block)s?\b/i.exec(phrase);
+  if (!m) return null;
+  const path = new RegExp(`(^|[^\\w.-])${escapeRe(m[1]!)}(?![\\w.-])`);
+  let hit = -1;
+  for (let j = 0; j < o.text.length; j++) {
+    if (o.blank[j] || !path.test(o.norm[j]!)) continue;
+    if (hit >= 0) return null;
+    hit = j;
+  }
+  if (hit < 0 || commentBody(o.norm[hit]!) !== null || !OPENS_BLOCK.test(o.norm[hit]!)) return null;
+  const end = blockEnd(o, hit);
+  return end <= hit + 1 ? null : [leadingComments(o, hit), end];
+}
+
+/**
+ * Rows of the one mapping entry a removal phrase opens with, named bare or by a service kind word
+ * ("drop mailhog — we use …", "remove the flower service"): a key alone on its line (`mailhog:`,
+ * `"mailhog": {`) heading a block, the only key of that name in the file, with the comments above.
+ */
+export function keyedBlock(o: Lines, phrase: string, blockEnd: BlockEnd): [number, number] | null {
+  const m = /^\s*(?:the\s+)?([A-Za-z][\w.-]*)\s*(?:$|[\u2014\u2013,:(]|\s+-+\s|\s+(?:service|container|job|stage|task|entry)s?\b)/i.exec(phrase);
+  if (!m || ARTICLES.has(m[1]!.toLowerCase())) return null;
+  const key = new RegExp(`^(["']?)${escapeRe(m[1]!)}\\1\\s*:\\s*[{[]?\\s*$`);
+  let hit = -1;
+  for (let j = 0; j < o.text.length; j++) {
+    if (o.blank[j] || !key.test(o.norm[j]!)) continue;
+    if (hit >= 0) return null;
+    hit = j;
+  }
+  if (hit < 0) return null;
+  const end = blockEnd(o, hit);
+  return end <= hit + 1 ? null : [leadingComments(o, hit), end];
+}
+
+/**
+ * The one line that holds the words a "replace X with Y" or removal phrase names joined into one
+ * name ("replace call logging with …" → `implementation("io.ktor:ktor-server-call-logging-jvm:…")`),
+ * when it is one whole statement: rows [j, j + 1); else null. All of X's words (two to four plain
+ * words, past its article and describing words) must be joined, in order, by `-` or `_`.
+ */
+export function joinedNameLine(o: Lines, phrase: string): [number, number] | null {
+  const words = phrase.trim().split(/\s+/).filter((w) => w !== '');
+  while (words.length > 0 && DESCRIBING.has(words[0]!.toLowerCase())) words.shift();
+  while (words.length > 0 && ADVERBS.has(words[words.length - 1]!.toLowerCase())) words.pop();
+  if (words.length < 2 || words.length > 4 || !words.every((w) => /^[a-z][a-z0-9]*$/.test(w))) return null;
+  const joined = new RegExp(`(^|[^A-Za-z0-9])${words.join('[-_]')}(?![A-Za-z0-9])`, 'i');
+  let hit = -1;
+  for (let j = 0; j < o.text.length; j++) {
+    if (o.blank[j] || !joined.test(o.norm[j]!)) continue;
+    if (hit >= 0) return null;
+    hit = j;
+  }
+  return hit < 0 || !wholeStatement(o, hit) ? null : [hit, hit + 1];
+}
+
+const DESCRIBING = new Set(['the', 'a', 'an', 'its', 'this', 'that', 'our', 'old', 'obsolete', 'unused', 'deprecated', 'current', 'existing']);
+const ADVERBS = new Set(['entirely', 'completely', 'altogether', 'too', 'also']);
+
+/** Row h's first row with the one-line comments right above it at its indentation. */
+function leadingComments(o: Lines, h: number): number {
+  let start = h;
+  while (start > 0 && !o.blank[start - 1] && o.indent[start - 1] === o.indent[h] && commentBody(o.norm[start - 1]!) !== null) start--;
+  return start;
 }
 
 /** Row j is a statement of its own: brackets balanced, not a comment, not continued on the next line nor from the last one. */

@@ -7,9 +7,9 @@ import { blockEnd, definesName } from './definition-blocks.js';
 import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
 import { attachedHeads } from './attached-removals.js';
 import { isMarkerLine } from './markers.js';
-import { describedTargets } from './described-targets.js';
+import { describedTargets, namedByWords } from './described-targets.js';
 import { describedIndexes, implOf, sectionEnd } from './spoken-targets.js';
-import { describedBlock, namedUnit, setupBlock, TEST_KINDS, titledBlock } from './named-units.js';
+import { describedBlock, HYPHENATED, joinedNameLine, keyedBlock, namedUnit, pathBlock, setupBlock, TEST_KINDS, titledBlock } from './named-units.js';
 
 // A verb word after an article names a thing ("Remove the delete method"): it starts no removal phrase.
 const VERBS = /(?<!\b(?:the|a|an|its|this|that|their)\s+)\b(?:remove|removes|removing|delete|deletes|deleting|drop|drops|dropping|eliminate|get rid of|strip out|stop (?:running|registering|loading))\b([^.;\n]*)/gi;
@@ -91,10 +91,13 @@ function phraseTargets(phrase: string): string[] {
 
 /** removalTargets and the definitions of `o` the removal phrases name by description (described-targets.ts). */
 export function removalNames(o: Lines, instruction: string | null, shownPairs?: ReadonlySet<string>): string[] {
+  if (!instruction) return [];
   const targets = removalTargets(instruction);
-  if (targets.length === 0) return targets;
-  const phrases = verbPhrases(qualifiedText(instruction!)).map(removalPhrase);
-  const described = [...describedTargets(o, phrases, definesName, blockEnd, shownPairs), ...phrases.flatMap((p) => describedIndexes(o, p))];
+  const phrases = verbPhrases(qualifiedText(instruction)).map(removalPhrase);
+  // A definition named by its words ("the legacy uploads backup"): a phrase with no name nor kind word.
+  const byWords = namedByWords(o, phrases, definesName, blockEnd);
+  if (targets.length === 0) return byWords;
+  const described = [...describedTargets(o, phrases, definesName, blockEnd, shownPairs), ...byWords, ...phrases.flatMap((p) => describedIndexes(o, p))];
   return described.length === 0 ? targets : [...new Set([...targets, ...described])];
 }
 
@@ -414,6 +417,42 @@ export function instructedUnits(o: Lines, instruction: string | null, written: s
     const titled = titledBlock(o, titles, blockEnd);
     if (titled === 'ambiguous') ambiguous.push(...titles);
     else if (titled && !shown.has(o.norm[titled[0]]!)) out.push(titled);
+    // A block of look-alike entries (`ports:` in every service) is shown only by a line the original has once.
+    for (const unit of [pathBlock(o, phrase, blockEnd), keyedBlock(o, phrase, blockEnd)]) if (unit && !ownLineShown(o, unit, shown)) out.push(unit);
+  }
+  // What the phrases name the way the file writes it, not as an identifier: a hyphenated name
+  // (`X-XSS-Protection`), or X's words joined into one (`call logging` → `…-call-logging-…`); a
+  // "replace X with Y" names X for this too, whatever its words (Y is what the update shows).
+  for (const phrase of [...verbPhrases(qualifiedText(instruction)).map(removalPhrase), ...replacedObjects(instruction)]) {
+    for (const name of hyphenatedNames(phrase)) {
+      if (targets.includes(name) || definitionCount(o, name) > 0 || updateMentions(written, name, o)) continue;
+      const unit = namedUnit(o, name);
+      if (unit === 'ambiguous') ambiguous.push(name);
+      else if (unit) out.push(unit);
+    }
+    const joined = joinedNameLine(o, phrase);
+    if (joined && !shown.has(o.norm[joined[0]]!)) out.push(joined);
+  }
+  return out;
+}
+
+/** The update shows a line of rows [start, end) that the original has nowhere else. */
+function ownLineShown(o: Lines, [start, end]: [number, number], shown: ReadonlySet<string>): boolean {
+  for (let j = start; j < end; j++) if (!o.blank[j] && shown.has(o.norm[j]!) && o.norm.indexOf(o.norm[j]!) === o.norm.lastIndexOf(o.norm[j]!)) return true;
+  return false;
+}
+
+/** The hyphenated names a phrase writes (`X-XSS-Protection`, `reset-db`). */
+function hyphenatedNames(phrase: string): string[] {
+  return (phrase.match(/[A-Za-z][\w-]*/g) ?? []).filter((w) => HYPHENATED.test(w));
+}
+
+/** X of each "replace X with Y" (at most five words), read like a removal phrase; parts and uses too. */
+function replacedObjects(instruction: string): string[] {
+  const out: string[] = [];
+  for (const m of qualifiedText(instruction).matchAll(REPLACED)) {
+    const what = removalPhrase(m[1]!);
+    if (what.trim().split(/\s+/).length <= 5) out.push(what);
   }
   return out;
 }
