@@ -274,8 +274,15 @@ function otherIdentity(o: Lines, a: Item, b: Item): boolean | null {
   const names = identityValues(o, key);
   if (names.size < 2) return null;
   if (names.has(vb)) return true;
-  for (const [k, v] of b.settings) if (k !== key && a.settings.get(k) !== v) return true;
-  return false;
+  let kept = 0;
+  for (const [k, v] of b.settings) {
+    if (k === key) continue;
+    if (a.settings.get(k) !== v) return true;
+    kept++;
+  }
+  // One kept setting beside a new name (`- name: NEW_FLAG` / `value: "true"`) is as often a new item
+  // copying its neighbour's value as a rename: read it as new, which keeps the neighbour.
+  return kept < 2;
 }
 
 /**
