@@ -74,12 +74,23 @@ export function crossMarkerHeads(segments: readonly Segment[], isHead: (norm: st
     const endsOnHead = top !== undefined && top.at[0] === k && top.at[1] === solidRow(l, l.text.length, -1) && isHead(l.norm[top.at[1]]!);
     const confirmed = !headsOnly && endsOnHead && m !== null && top.indent < m && placedUnder !== undefined && k + 1 < segments.length &&
       placedUnder(stack.map((e) => e.at).reverse(), segments[k + 1]!.lines, top.indent);
-    if (m === null || !top || top.at[0] !== k || top.indent >= m || !(headsOnly || confirmed)) stack.length = 0;
+    // Or a hunk that ends on a head with a marker under it, then goes on at that head's own depth
+    // (`resources:`, `# ... unchanged ...`, `readinessProbe:`): the marker stands for that head's
+    // body, and the next line is its sibling under the same outer heads.
+    const besideBody = !headsOnly && endsOnHead && m !== null && top.indent < m && stack.length >= 2 && k + 1 < segments.length &&
+      firstSolidDepth(segments[k + 1]!.lines) === top.indent;
+    if (m === null || !top || top.at[0] !== k || top.indent >= m || !(headsOnly || confirmed || besideBody)) stack.length = 0;
     if (section && stack.length === 0) stack.push(section);
     while (stack.length > 0 && stack[stack.length - 1]!.indent >= m!) stack.pop();
   });
   headsCache.set(segments, out);
   return out;
+}
+
+/** Depth (as the heads are read) of the first non-blank line of `l`, or -1 when it has none. */
+function firstSolidDepth(l: Lines): number {
+  const y = solidRow(l, -1, 1);
+  return y < 0 ? -1 : headDepth(l, y);
 }
 
 /**

@@ -268,8 +268,16 @@ function otherIdentity(o: Lines, a: Item, b: Item): boolean | null {
   const names = identityValues(o, key);
   if (names.size < 2) return null;
   if (names.has(vb)) return true;
-  for (const [k, v] of b.settings) if (k !== key && a.settings.get(k) !== v) return true;
-  return false;
+  const kept: string[] = [];
+  for (const [k, v] of b.settings) {
+    if (k === key) continue;
+    if (a.settings.get(k) !== v) return true;
+    kept.push(v);
+  }
+  // One kept value beside a new name (`- name: NEW_FLAG` / `value: "true"`) is as often a new item
+  // copying its neighbour's value as a rename: read it as new, which keeps the neighbour. A kept
+  // block key (`ansible.builtin.template:`, its body below) is no copied value: the rename reading stays.
+  return kept.length === 1 && kept[0] !== '';
 }
 
 /**
