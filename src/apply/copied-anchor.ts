@@ -4,7 +4,7 @@
 // between them as removed. When the original's head over the line is still in the output, the old
 // block was not rewritten: the update's line is a copy in new code, not the original one.
 import { bracketDelta, openedAt, startsWithCloser } from './brackets.js';
-import { perText, solidRow, type Lines } from './lines.js';
+import { CLOSING_TAG_LINE, indentBlockEnd, perText, solidRow, type Lines } from './lines.js';
 import { ownerRow } from './line-identity.js';
 
 /** The head of the brace block row x sits in (or, for a closer, closes); an Allman `{` gives the row above it. -1: none. */
@@ -136,4 +136,43 @@ export function writtenOutNotes(k: number, seg: { lines: Lines }, segments: read
     if (c.writes >= 0) notes.push(`segment ${k + 1}: "${seg.lines.norm[i]}" opens original line ${c.writes + 1} written over several lines, not the original's own "${seg.lines.norm[i]}"`);
   }
   return notes;
+}
+
+const ELEMENT_OPENER = /^<([\w.:-]+)(?:\s[^>]*)?>$/;
+
+/**
+ * Segment row h, the first solid row after a marker, opens an element (`<intent-filter>`) the original
+ * has once, at the first solid row from `lo` (right after the previous hunk's last anchor), so
+ * anchoring there expands the marker to nothing. When the body the update writes under it shares no
+ * line with that element's body, that body is shown nowhere (`shown`), and the element's next
+ * sibling has the same tag, the row is a new sibling written like the first one (a marker `<!-- ...
+ * existing intent filters ... -->`, then a new `<intent-filter>`): read as the old one, the filters
+ * the marker stands for would be replaced. Returns the last row of that run of same-tag siblings
+ * (what the marker stands for), or -1.
+ */
+export function copiedElementHead(s: Lines, h: number, orig: Lines, lo: number, rowsOf: (norm: string) => readonly number[] | undefined, shown: (norm: string) => boolean): number {
+  const tag = h < 0 ? undefined : ELEMENT_OPENER.exec(s.norm[h]!)?.[1];
+  const at = tag ? rowsOf(s.norm[h]!) : undefined;
+  if (!tag || at?.length !== 1 || at[0] !== solidRow(orig, lo - 1, 1)) return -1;
+  const j = at[0];
+  const end = indentBlockEnd(orig, j);
+  const oldBody = new Set<string>();
+  for (let y = j + 1; y < end; y++) if (!orig.blank[y]) oldBody.add(orig.norm[y]!);
+  if (oldBody.size === 0 || [...oldBody].some(shown)) return -1;
+  let newLines = 0;
+  for (let y = h + 1; y < indentBlockEnd(s, h); y++) {
+    if (s.blank[y]) continue;
+    if (oldBody.has(s.norm[y]!)) return -1;
+    if (!rowsOf(s.norm[y]!)) newLines++;
+  }
+  if (newLines === 0) return -1;
+  // The run of same-tag siblings from j; at least one after it.
+  let last = -1;
+  for (let x = j; x >= 0 && orig.indent[x] === orig.indent[j] && ELEMENT_OPENER.exec(orig.norm[x]!)?.[1] === tag;) {
+    const closer = solidRow(orig, indentBlockEnd(orig, x) - 1, 1);
+    if (closer < 0 || orig.indent[closer] !== orig.indent[j] || CLOSING_TAG_LINE.exec(orig.norm[closer]!)?.[1] !== tag) break;
+    last = closer;
+    x = solidRow(orig, closer, 1);
+  }
+  return last > indentBlockEnd(orig, j) ? last : -1;
 }

@@ -51,7 +51,7 @@ import { rotatedReadings } from './rotated-gap.js';
 import { deadImportRows } from './dead-imports.js';
 import { leavesNameDangling, usedDefinitionRows } from './dangling-name.js';
 import { rowsBetweenEdits, type PairedEdit } from './between-edits.js';
-import { copiedUnderNewHead } from './copied-anchor.js';
+import { copiedElementHead, copiedUnderNewHead } from './copied-anchor.js';
 import { terminalReplaced } from './terminal-edit.js';
 import { sameTargetRewrite } from './same-target-edit.js';
 import { shownInPlace, siblingBesideOld } from './parallel-names.js';
@@ -259,6 +259,14 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
     }
     return undefined;
   };
+  const rowsOf = new Map<string, number[]>();
+  orig.norm.forEach((n, j) => {
+    if (orig.blank[j]) return;
+    const list = rowsOf.get(n);
+    if (list) list.push(j);
+    else rowsOf.set(n, [j]);
+  });
+  const shown = new Set(segments.flatMap((seg) => seg.lines.norm));
   for (const [a, b] of fileOrderNeighbours(segments.map((seg) => seg.lines), place)) {
     const p = edge(a, true);
     const q = edge(b, false);
@@ -270,6 +278,13 @@ function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, 
   for (const seg of segments) {
     const [lo, hi] = uniqueSpan(seg.lines, at);
     for (let j = lo + 1; j < hi; j++) covered[j] = 0;
+  }
+  // A new element written like the one right after the segment before it stands beside the run of
+  // siblings the marker keeps, whatever its body copies from them (copied-anchor.ts).
+  for (const [a, b] of fileOrderNeighbours(segments.map((seg) => seg.lines), place)) {
+    const p = edge(a, true);
+    const end = p === undefined ? -1 : copiedElementHead(b, solidRow(b, -1, 1), orig, p + 1, (n) => rowsOf.get(n), (n) => shown.has(n));
+    for (let j = (p ?? 0) + 1; j <= end; j++) covered[j] = 1;
   }
   return covered;
 }
