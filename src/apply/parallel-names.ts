@@ -7,7 +7,7 @@
 // the two names live side by side: k is new code beside j, and j was left out, not rewritten. (A
 // rename confined to one function rewrites one of two `x := f(old)` copies: one copy is gone.)
 import { escapeRe } from './escape-regexp.js';
-import { solidRow, tokens, type Lines } from './lines.js';
+import { lineCounts, perText, solidRow, tokens, type Lines } from './lines.js';
 
 /** A word token long enough to be a name (not `x`, `if`, `id`). */
 const NAME = /^[A-Za-z_$][\w$]{2,}$/;
@@ -18,30 +18,14 @@ function lineNames(norm: string): string[] {
 }
 
 /** Every name token of a text, built once per text. */
-const namesOf = new WeakMap<Lines, Set<string>>();
-
-function names(l: Lines): Set<string> {
-  let s = namesOf.get(l);
-  if (!s) {
-    s = new Set();
-    for (const norm of l.norm) for (const t of lineNames(norm)) s.add(t);
-    namesOf.set(l, s);
-  }
+const names = perText((l) => {
+  const s = new Set<string>();
+  for (const norm of l.norm) for (const t of lineNames(norm)) s.add(t);
   return s;
-}
+});
 
 /** How many lines of a text read so, built once per text. */
-const countsOf = new WeakMap<Lines, Map<string, number>>();
-
-function rowCounts(l: Lines): Map<string, number> {
-  let c = countsOf.get(l);
-  if (!c) {
-    c = new Map();
-    for (const n of l.norm) c.set(n, (c.get(n) ?? 0) + 1);
-    countsOf.set(l, c);
-  }
-  return c;
-}
+const rowCounts = perText((l) => lineCounts(l));
 
 /** Every original line reading `norm` is still in the output: the line using the new name rewrote none of them. */
 function allKept(orig: Lines, out: Lines, norm: string): boolean {
