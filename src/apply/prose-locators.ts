@@ -49,7 +49,7 @@ interface ProsePlace {
   owner: string | null;
   /**
    * No verb first (`in the companion object, after MAX_ATTEMPTS:`, `public: add after prune()`): only
-   * a target the original defines once makes the comment a locator.
+   * a target the original defines once, with an owner the original names, makes the comment a locator.
    */
   strict: boolean;
 }
@@ -126,7 +126,7 @@ export function proseLocators(update: string, code: string): string | null {
     const body = originalCount.has(u.norm[i]!) ? null : commentBody(line);
     const place = opens && body ? prosePlace(body) : null;
     const at = place ? targetRow(o, place) : -1;
-    if (!place || !namesThisFile(code, place.words) || i + 1 >= u.text.length || (place.strict && at < 0)) { out.push(line + u.eol[i]!); continue; }
+    if (!place || !namesThisFile(code, place.words) || i + 1 >= u.text.length || (place.strict && (at < 0 || !namesThisFile(code, [place.owner ?? ''])))) { out.push(line + u.eol[i]!); continue; }
     changed = true;
     const next = nextCodeRow(u, i + 1);
     // The hunk shows a line the original has once first: it anchors itself; the comment only goes.
