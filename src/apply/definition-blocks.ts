@@ -74,7 +74,7 @@ export function blockEnd(o: Lines, h: number): number {
       if (o.blank[j] || o.indent[j]! > o.indent[h]!) continue;
       if (CLAUSE_OF_BLOCK.test(o.norm[j]!)) continue;
       if (element && o.norm[j]!.startsWith(`</${element}>`)) return j + 1;
-      return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
+      return closesAtHeaderDepth(o, h, j) ? j + 1 : lastNonBlank(o, h, j) + 1;
     }
     return lastNonBlank(o, h, N) + 1;
   }
@@ -90,10 +90,18 @@ export function blockEnd(o: Lines, h: number): number {
     if (!opened && j === h && /[;,]\s*$/.test(t)) return h + 1;
     if (!opened && j > h && !o.blank[j] && o.indent[j]! <= o.indent[h]! && !CLAUSE_OF_BLOCK.test(o.norm[j]!)) {
       // Indentation block ended; `end` closes Ruby/Lua blocks at the header's level.
-      return /^(end|end;|fi|done)\b/.test(o.norm[j]!) ? j + 1 : lastNonBlank(o, h, j) + 1;
+      return closesAtHeaderDepth(o, h, j) ? j + 1 : lastNonBlank(o, h, j) + 1;
     }
   }
   return lastNonBlank(o, h, N) + 1;
+}
+
+/**
+ * Row j is the `end` (`fi`, `done`) of the block headed at row h: at the header's depth. A shallower
+ * one closes an enclosing block (an OCaml `module … end` around its last `let`).
+ */
+function closesAtHeaderDepth(o: Lines, h: number, j: number): boolean {
+  return /^(end|end;|fi|done)\b/.test(o.norm[j]!) && o.indent[j] === o.indent[h];
 }
 
 /** A clause at the header's level that continues its `end` block: a method-level `rescue`/`ensure` (Ruby, Elixir); not a YAML key `rescue:` (Ansible). */

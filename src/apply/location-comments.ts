@@ -42,6 +42,8 @@ const IN_PLACE_NOTE = new RegExp(
  * drafts and records who did it:`) is still a model's note, not a code comment.
  */
 const PLACE_NOTE_WORDS = 20;
+/** `ConnectionPool, private section`: a class the original defines and one of its access sections. */
+const SECTION_PLACE = /^`?([A-Za-z_$][\w$]*)`?(?:,\s*|\s+)\(?(?:the\s+)?(?:public|private|protected|internal)\s+(?:section|part|members)\)?:?$/i;
 /** `file: src/app.ts`, `path: x`, or a bare path `src/app.ts` (first line of the update only). */
 const FILE_PLACE = /^(?:(?:file(?:name)?|path)\s*:\s*\S+|[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z]{1,6})$/i;
 /** A bare definition name, possibly qualified: `ReceiptsController`, `UserService.create`, `Cart::total`, `code():`. */
@@ -83,9 +85,7 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
     }
     // Set apart by a blank line after a hunk, it also ends that hunk (hunk-separator.ts).
     if (!wasStart) {
-      const note = separatesHunks(u, i) ? commentBody(u.text[i]!) : null;
-      // A note that only says the update goes on elsewhere (`// and in the init:`) separates too.
-      const place = note === null ? null : placeNames(leadingConnectiveDropped(note), o.text, code, false, true) ?? (onwardNote(note) || namesNextKeyword(note, u, i, originalNorms) ? [] : null);
+      const place = separatingNote(u, i, o, code, originalNorms);
       if (!place) continue;
       marked[i] = 1;
       // The blank lines before it set the hunks apart in the update; the marker keeps the file's own.
@@ -109,6 +109,18 @@ export function locationComments(update: string, code: string): LocatedUpdate | 
   }
   if (!drop.includes(1) && !marked.includes(1)) return null;
   return { update: u.text.map((t, i) => (drop[i] ? '' : (marked[i] ? markerFor(t) : t) + u.eol[i]!)).join(''), names };
+}
+
+/**
+ * The names a comment that sets row i apart from the hunk above (after a blank line) places the next
+ * hunk by, [] for a note that names no place (`// and in the init:`, `# imports`), null when row i is
+ * no such note. Row i must be no original line.
+ */
+export function separatingNote(u: Lines, i: number, o: Lines, code: string, originalNorms: ReadonlySet<string>): string[] | null {
+  const note = separatesHunks(u, i) ? commentBody(u.text[i]!) : null;
+  if (note === null) return null;
+  // A note that only says the update goes on elsewhere (`// and in the init:`) separates too.
+  return placeNames(leadingConnectiveDropped(note), o.text, code, false, true) ?? (onwardNote(note) || namesNextKeyword(note, u, i, originalNorms) ? [] : null);
 }
 
 /**
@@ -158,6 +170,8 @@ function placeNames(body: string, origText: readonly string[], code: string, fir
     const parts = nameParts(noted[1]!);
     if (parts.length > 0 && origText.some((t) => definesName(t, parts[0]!))) return parts;
   }
+  const section = SECTION_PLACE.exec(body);
+  if (section && origText.some((t) => definesName(t, section[1]!))) return [section[1]!];
   const bare = BARE_NAME.exec(body);
   if (bare) {
     const parts = nameParts(bare[1]!);

@@ -17,17 +17,23 @@ import { indentText, lineCounts, splitLines, type Lines } from './lines.js';
 import { blockEnd, definesName } from './definition-blocks.js';
 import { beforeDefinition } from './instructed-place.js';
 import { hunkCursor } from './hunk-openers.js';
+import { separatingNote } from './location-comments.js';
+import { escapeRe } from './escape-regexp.js';
 
-/** The words of a placing comment: its side (after / before) and the target's words. */
+/** The words of a placing comment: its side (after / before), the target's words, the owner named. */
 const PROSE_PLACE = new RegExp(
-  '^(?:(?:add|insert|put|place|paste|goes|go)\\b' +
+  // an owner named first: `PostgresUserRepository — add …`, `public: add …`
+  '^(?:(?<lead>`?[\\w$.:]+?`?(?:\\s+section)?)\\s*(?:—|–|:|,)\\s*)?' +
+    '(?:(?:add|insert|put|place|paste|goes|go)\\b' +
     // the object: a pronoun, not a noun phrase (`add the tax before …` is a code comment)
     '(?:\\s+(?:this|these|it|them|here|the\\s+following|(?:this|these|the)\\s+new\\s+[\\w-]+(?:\\s+[\\w-]+)?|this\\s+[\\w-]+|these\\s+[\\w-]+))?' +
     // an owner the target stands in: `to LruCache (public section),`
-    '(?:\\s+(?:to|in|into|inside)\\s+`?[\\w$.:]+`?(?:\\s*\\([\\w\\s]+\\))?\\s*,?)?' +
+    '(?:\\s+(?:to|in|into|inside)\\s+`?(?<to>[\\w$.:]+?)`?(?:\\s*\\([\\w\\s]+\\))?\\s*,?)?' +
     // `new handler, goes after …`, `new private helper, put it right before …`
-    '|new\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s*,(?:\\s*(?:goes|go|(?:add|put|place|insert)\\s+it))?)' +
-    '\\s*(?:(?:right|just|directly|immediately)\\s+)?(after|below|following|above|before)\\s+(?:the\\s+)?(.+?)\\s*:?$',
+    '|new\\s+[\\w-]+(?:\\s+[\\w-]+)?\\s*,(?:\\s*(?:goes|go|(?:add|put|place|insert)\\s+it))?' +
+    // no verb, an owner then the place: `in the companion object, after MAX_ATTEMPTS:`
+    '|(?<verbless>in|inside|within)\\s+(?:the\\s+)?`?(?<within>[\\w$.:]+?)`?(?:\\s+[\\w$]+){0,2}\\s*,)' +
+    '\\s*(?:(?:right|just|directly|immediately)\\s+)?(?<side>after|below|following|above|before)\\s+(?:the\\s+)?(?<target>.+?)\\s*:?$',
   'i',
 );
 
@@ -37,15 +43,25 @@ interface ProsePlace {
   side: 'after' | 'before';
   /** Words of the target, in order (`mount effect`, `SIGNED_URL_TTL_SECONDS`, `put`). */
   words: string[];
+  /** The target is written as a call (`retries()`): a function, not the field of the same name. */
+  call: boolean;
+  /** The owner the comment names (`LruCache`, `companion`, `public`), or null. */
+  owner: string | null;
+  /**
+   * No verb first (`in the companion object, after MAX_ATTEMPTS:`, `public: add after prune()`): only
+   * a target the original defines once, with an owner the original names, makes the comment a locator.
+   */
+  strict: boolean;
 }
 
 /** The place a comment body gives, or null when it is no prose locator. */
 export function prosePlace(body: string): ProsePlace | null {
-  const m = PROSE_PLACE.exec(withoutHunkNumber(body.trim()));
-  if (!m || m[2]!.length > 60) return null;
-  const words = m[2]!.replace(/\(\)/g, '').split(/[^\w$]+/).filter((w) => w.length > 0);
+  const g = PROSE_PLACE.exec(withoutHunkNumber(body.trim()))?.groups;
+  if (!g || g.target!.length > 60) return null;
+  const words = g.target!.replace(/\(\)/g, '').split(/[^\w$]+/).filter((w) => w.length > 0);
   if (words.length === 0 || words.length > 5) return null;
-  return { side: /^(?:above|before)$/i.test(m[1]!) ? 'before' : 'after', words };
+  const owner = (g.lead ?? g.to ?? g.within)?.replace(/\s+section$/i, '') ?? null;
+  return { side: /^(?:above|before)$/i.test(g.side!) ? 'before' : 'after', words, call: /\(\)/.test(g.target!), owner, strict: g.verbless !== undefined || g.lead !== undefined };
 }
 
 /** A comment without the number a model gives its hunks (`1) in getOrLoad, …`, `3. new helper, …`). */
@@ -53,17 +69,30 @@ export function withoutHunkNumber(body: string): string {
   return body.replace(/^\(?\d{1,2}[).]\s+/, '');
 }
 
-/** The row of the one definition the words name (the last word first), or -1. */
-function targetRow(o: Lines, words: readonly string[]): number {
+/**
+ * The row of the one definition the words name (the last word first), or -1; inside the owner's
+ * block when the owner names one definition of the original (two classes defining the same method).
+ */
+function targetRow(o: Lines, place: ProsePlace): number {
+  const { words, owner } = place;
+  const within = owner === null ? [-1, -1] : definitionRows(o, owner, 0, o.text.length);
+  const [from, to] = within.length === 1 ? [within[0]!, blockEnd(o, within[0]!)] : [0, o.text.length];
   for (let w = words.length - 1; w >= 0; w--) {
     const word = words[w]!;
     if (STOP_WORDS.has(word.toLowerCase())) continue;
-    const rows: number[] = [];
-    for (let j = 0; j < o.text.length && rows.length < 2; j++) if (!o.blank[j] && definesName(o.text[j]!, word)) rows.push(j);
+    const rows = definitionRows(o, word, from, to, place.call && w === words.length - 1);
     if (rows.length === 1) return rows[0]!;
     if (rows.length > 1) return -1;
   }
   return -1;
+}
+
+/** Up to two rows in [from, to) that define `name`; with `call`, only as a function (`name(`). */
+function definitionRows(o: Lines, name: string, from: number, to: number, call = false): number[] {
+  const rows: number[] = [];
+  const called = new RegExp(`(?<![\\w$])${escapeRe(name)}\\s*\\(`);
+  for (let j = from; j < to && rows.length < 2; j++) if (!o.blank[j] && definesName(o.text[j]!, name) && (!call || called.test(o.text[j]!))) rows.push(j);
+  return rows;
 }
 
 /** True when some target word of three letters or more is in the original: the place is this file's. */
@@ -79,6 +108,7 @@ export function proseLocators(update: string, code: string): string | null {
   const marker = markerLines(u.text, o.text);
   const eol = u.dominantEol;
   const originalCount = lineCounts(o);
+  const originalNorms = new Set(o.norm);
   const out: string[] = [];
   // Where each update row went in `out`, and lines moved before a row still to come.
   const rowAt: number[] = [];
@@ -95,13 +125,13 @@ export function proseLocators(update: string, code: string): string | null {
     const opens = opening.opens || u.blank[i - 1]!;
     const body = originalCount.has(u.norm[i]!) ? null : commentBody(line);
     const place = opens && body ? prosePlace(body) : null;
-    if (!place || !namesThisFile(code, place.words) || i + 1 >= u.text.length) { out.push(line + u.eol[i]!); continue; }
+    const at = place ? targetRow(o, place) : -1;
+    if (!place || !namesThisFile(code, place.words) || i + 1 >= u.text.length || (place.strict && (at < 0 || !namesThisFile(code, [place.owner ?? ''])))) { out.push(line + u.eol[i]!); continue; }
     changed = true;
     const next = nextCodeRow(u, i + 1);
-    const at = targetRow(o, place.words);
     // The hunk shows a line the original has once first: it anchors itself; the comment only goes.
     if (at < 0 || next < 0 || marker[next] || originalCount.get(u.norm[next]!) === 1) continue;
-    const stop = hunkEnd(u, marker, i + 1);
+    const stop = hunkEnd(u, marker, i + 1, (k) => !originalNorms.has(u.norm[k]!) && separatingNote(u, k, o, code, originalNorms) !== null);
     const hunk = inTargetIndent(u, i + 1, stop, o.indent[at]!, o.usesTabs);
     // The update shows the target itself in another hunk (hunks out of the file's order): the new
     // code goes next to it there, where that hunk anchors it.
@@ -123,7 +153,7 @@ export function proseLocators(update: string, code: string): string | null {
       out.push(markerFor(line) + eol);
       for (let j = at; j < end; j++) out.push(o.text[j]! + eol);
       // A block is set off from the new code by the blank lines the original has after it.
-      if (end - at > 1 && next === i + 1) for (let j = end; j < o.text.length && o.blank[j]; j++) out.push(eol);
+      if (end - at > 1 && next === i + 1) for (let k = blanksAfter(o, at, end); k > 0; k--) out.push(eol);
       out.push(...hunk);
       // The update ends with the new code: what follows the target in the original is not shown, and stays.
       if (nextCodeRow(u, stop) < 0) out.push(...(u.eol[stop - 1] ? [] : [eol]), markerFor(line) + eol);
@@ -144,6 +174,19 @@ export function proseLocators(update: string, code: string): string | null {
   if (!changed) return null;
   for (const { at, lines } of splices.sort((a, b) => b.at - a.at)) out.splice(at, 0, ...lines);
   return out.join('');
+}
+
+/**
+ * The blank lines that set off a new sibling after the target's block [at, end): those the original
+ * has after it, or, when the block is the last in its parent (a shallower closer right after it), those
+ * the original has between the target and the sibling above it.
+ */
+function blanksAfter(o: Lines, at: number, end: number): number {
+  let n = 0;
+  while (end + n < o.text.length && o.blank[end + n]) n++;
+  if (n > 0 || end >= o.text.length || o.indent[end]! >= o.indent[at]!) return n;
+  for (let j = beforeDefinition(o, at) - 1; j >= 0 && o.blank[j]; j--) n++;
+  return n;
 }
 
 /**
@@ -180,11 +223,12 @@ function nextCodeRow(u: Lines, i: number): number {
 
 /**
  * The end (exclusive) of the hunk from row i: the next marker, the next prose locator or numbered
- * heading after a blank line, or the update's end.
+ * heading after a blank line, a note that sets the next hunk apart (`// imports`, location-comments.ts),
+ * or the update's end.
  */
-function hunkEnd(u: Lines, marker: readonly boolean[], i: number): number {
+function hunkEnd(u: Lines, marker: readonly boolean[], i: number, separates: (k: number) => boolean): number {
   let k = i;
-  while (k < u.text.length && !marker[k] && !(u.blank[k - 1] && !u.blank[k] && opensNextHunk(commentBody(u.text[k]!)))) k++;
+  while (k < u.text.length && !marker[k] && !(u.blank[k - 1] && !u.blank[k] && (opensNextHunk(commentBody(u.text[k]!)) || separates(k)))) k++;
   // Blank lines before the next hunk belong to neither.
   while (k > i && u.blank[k - 1]) k--;
   return k;
