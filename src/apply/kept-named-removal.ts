@@ -43,8 +43,19 @@ function removedNames(instruction: string): string[][] {
   return out;
 }
 
-function holds(lineParts: readonly string[], name: readonly string[]): boolean {
-  for (let i = 0; i + name.length <= lineParts.length; i++) if (name.every((p, j) => lineParts[i + j] === p)) return true;
+/**
+ * A line names the thing: the name's parts run inside one identifier (`CartGiftWrapToggled` holds
+ * gift, wrap), or make up a whole hyphenated token (`pry-byebug` is another package than `pry`).
+ */
+function holds(line: string, name: readonly string[]): boolean {
+  for (const token of line.split(/[^A-Za-z0-9_-]+/)) {
+    const p = parts(token);
+    if (token.includes('-')) {
+      if (p.length === name.length && name.every((x, j) => p[j] === x)) return true;
+      continue;
+    }
+    for (let i = 0; i + name.length <= p.length; i++) if (name.every((x, j) => p[i + j] === x)) return true;
+  }
   return false;
 }
 
@@ -62,10 +73,10 @@ export function keptNamedRemovals(code: string, update: string, instruction: str
   const originals = new Set(o.norm.filter((_, j) => !o.blank[j]));
   const rows: number[] = [];
   for (const name of names) {
-    if (u.norm.some((n) => holds(parts(n), name))) continue;
-    if (!o.norm.some((n) => holds(parts(n), name))) continue;
+    if (u.norm.some((n) => holds(n, name))) continue;
+    if (!o.norm.some((n) => holds(n, name))) continue;
     out.norm.forEach((n, r) => {
-      if (!out.blank[r] && originals.has(n) && holds(parts(n), name) && !rows.includes(r)) rows.push(r);
+      if (!out.blank[r] && originals.has(n) && holds(n, name) && !rows.includes(r)) rows.push(r);
     });
   }
   return rows.sort((a, b) => a - b);
