@@ -39,6 +39,7 @@ import { supersededBlocks } from './superseded-blocks.js';
 import { doubledRuns } from './doubled-runs.js';
 import { withoutReplacedTerminals } from './terminal-edit.js';
 import { removalUndone } from './undone-removal.js';
+import { keptNamedRemovals } from './kept-named-removal.js';
 
 export type MergeMode = 'fast' | 'large' | 'auto';
 export type ApplyModelId = 'svc-v3-fast' | 'svc-v3-large';
@@ -162,7 +163,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportDoubledRuns(sent, reportUndoneRemoval(sent, reportSupersededBlocks(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode)))))))))));
+  const result = reportKeptNamedRemovals(sent, reportDoubledRuns(sent, reportUndoneRemoval(sent, reportSupersededBlocks(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode))))))))))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -291,6 +292,22 @@ function reportDoubledRuns(sent: ApplyInput, r: MergeResult): MergeResult {
   if (rows.length === 0) return r;
   const note = `wrote ${rows.length} run(s) of lines twice in a row (at output ${describeLines(rows)}) where neither the original nor the update does: review`;
   return { ...r, confidence: Math.min(r.confidence, DOUBLED_RUN_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, doubledRuns: rows } };
+}
+
+/** A result that keeps a line naming what the instruction orders removed is at most this sure of itself. */
+const KEPT_NAMED_REMOVAL_CONFIDENCE = 0.6;
+
+/**
+ * The instruction orders a package entry removed, or a thing with its uses, and the result keeps an
+ * original line naming it that the update never shows (`"black>=24.4",`, a handler's registration):
+ * the removal was done in part or not at all. The code stays; the merge says so (kept-named-removal.ts).
+ */
+function reportKeptNamedRemovals(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const rows = keptNamedRemovals(sent.code, sent.update, sent.instruction, r.content);
+  if (rows.length === 0) return r;
+  const note = `kept ${rows.length} line(s) (at output ${describeLines(rows)}) naming what the instruction asks to remove: review`;
+  return { ...r, confidence: Math.min(r.confidence, KEPT_NAMED_REMOVAL_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, keptNamedRemovals: rows } };
 }
 
 /** Doc comments left out above definitions the update edits stay above them (edited-definition-docs.ts). */

@@ -29,6 +29,8 @@ export interface MergeReport {
   doubledRuns?: number[];
   /** The instruction orders a removal and the result removes no original line (undone-removal.ts). */
   removalUndone?: boolean;
+  /** Output rows (0-based) keeping an original line that names what the instruction orders removed (kept-named-removal.ts). */
+  keptNamedRemovals?: number[];
 }
 
 /** One header-safe line: `hunks=3 anchors=2 position=1; removed-by-instruction=4; kept-uncertain=2`. */
@@ -50,5 +52,6 @@ export function describeReport(r: MergeReport): string {
   if (r.supersededBlocks) parts.push(`superseded-kept=${r.supersededBlocks.length}`);
   if (r.removalUndone) parts.push('removal-undone');
   if (r.doubledRuns) parts.push(`doubled-runs=${r.doubledRuns.length}`);
+  if (r.keptNamedRemovals) parts.push(`kept-named-removal=${r.keptNamedRemovals.length}`);
   return parts.join('; ');
 }
