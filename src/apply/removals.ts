@@ -1,7 +1,7 @@
 // Removals the instruction asks for: "Remove the `debugLog` function" when the update leaves that
 // function inside a region a marker keeps. Only definitions named in the instruction, absent from the
 // update, and lying wholly inside kept original text are dropped, with their decorators/leading comments.
-import { splitLines, type Lines } from './lines.js';
+import { lineCounts, perText, splitLines, type Lines } from './lines.js';
 import { escapeRe, wholeName } from './escape-regexp.js';
 import { blockEnd, definesName } from './definition-blocks.js';
 import { inRanges, ownerRanges, placeOwner, qualifiedMembers, separatorToDrop } from './removal-scope.js';
@@ -438,9 +438,12 @@ export function instructedUnits(o: Lines, instruction: string | null, written: s
 
 /** The update shows a line of rows [start, end) that the original has nowhere else. */
 function ownLineShown(o: Lines, [start, end]: [number, number], shown: ReadonlySet<string>): boolean {
-  for (let j = start; j < end; j++) if (!o.blank[j] && shown.has(o.norm[j]!) && o.norm.indexOf(o.norm[j]!) === o.norm.lastIndexOf(o.norm[j]!)) return true;
+  const counts = originalCounts(o);
+  for (let j = start; j < end; j++) if (!o.blank[j] && shown.has(o.norm[j]!) && counts.get(o.norm[j]!) === 1) return true;
   return false;
 }
+
+const originalCounts = perText((l) => lineCounts(l));
 
 /** The hyphenated names a phrase writes (`X-XSS-Protection`, `reset-db`). */
 function hyphenatedNames(phrase: string): string[] {
