@@ -6,6 +6,7 @@
 // Otherwise the line is new text to the merge, and the next shown line anchors past the block.
 import { CLOSING_BRACKET, closesAt, codeBracketDelta } from './brackets.js';
 import { isMarkerElement } from './inline-elements.js';
+import { pickCandidate, readOriginal } from './inline-markers.js';
 import { indentLength, normalize, tokens } from './lines.js';
 
 /** Indentation, the head up to its opening bracket, the marker, the closing bracket and what follows it. */
@@ -25,7 +26,7 @@ function sharedLead(a: string[], b: string[]): number {
  * MIN_SHARED_TOKENS) that opens the same bracket and is closed, at its own indentation, by a line
  * reading as the collapsed line's closing bracket and tail.
  */
-function findBlock(orig: string[], head: string, open: string, tail: string): [number, number] | null {
+function findBlock(orig: string[], head: string, open: string, tail: string, pick: (blocks: Array<[number, number]>) => [number, number] | null): [number, number] | null {
   const exact: Array<[number, number]> = [];
   const edited: Array<{ at: [number, number]; shared: number }> = [];
   const headTokens = tokens(normalize(head));
@@ -41,7 +42,7 @@ function findBlock(orig: string[], head: string, open: string, tail: string): [n
     if (sameHead) exact.push([j, c]);
     else edited.push({ at: [j, c], shared });
   }
-  if (exact.length > 0) return exact.length === 1 ? exact[0]! : null;
+  if (exact.length > 0) return exact.length === 1 ? exact[0]! : pick(exact);
   edited.sort((a, b) => b.shared - a.shared);
   if (edited.length === 0 || (edited.length > 1 && edited[1]!.shared === edited[0]!.shared)) return null;
   return edited[0]!.at;
@@ -55,10 +56,14 @@ export function expandCollapsedBlocks(update: string, code: string): string {
   const upd = update.split('\n');
   let changed = false;
   const out: string[] = [];
-  for (const raw of upd) {
+  let anchors: ReturnType<typeof readOriginal> | undefined;
+  for (const [i, raw] of upd.entries()) {
     const line = raw.replace(/\r$/, '');
     const m = COLLAPSED.exec(line);
-    const block = m && CLOSING_BRACKET[m[3]!] === m[5] && isMarkerElement(m[4]!) && !origSet.has(line.trim()) ? findBlock(orig, m[2]!, m[3]!, m[5]! + m[6]!) : null;
+    // Look-alike blocks (six routes' `asyncHandler(async (req, res) => {`): the one the update's nearest unique lines place it at.
+    const pick = (blocks: Array<[number, number]>): [number, number] | null =>
+      pickCandidate(blocks.map((b) => ({ j: b[0], b })), upd, i, (anchors ??= readOriginal(code)))?.b ?? null;
+    const block = m && CLOSING_BRACKET[m[3]!] === m[5] && isMarkerElement(m[4]!) && !origSet.has(line.trim()) ? findBlock(orig, m[2]!, m[3]!, m[5]! + m[6]!, pick) : null;
     if (!block) {
       const hugged = origSet.has(line.trim()) ? null : huggedBlock(orig, line);
       if (hugged) {

@@ -161,17 +161,27 @@ export interface GluedMarker {
 /** Element `e` of `line` read as a marker comment glued to an element, or null. */
 export function gluedMarker(line: string, e: Element): GluedMarker | null {
   const t = line.slice(e.start, e.end);
-  const lead = /^(\/\*.*?\*\/|<!--.*?-->|--\[\[.*?\]\])\s+(?=\S)/.exec(t);
+  const lead = /^(\/\*.*?\*\/|<!--.*?-->|--\[\[.*?\]\])\s+(?=\S)/.exec(t) ?? BARE_DOTS_BEFORE.exec(t);
   if (lead && isMarkerElement(lead[1]!)) {
     return { marker: { start: e.start, end: e.start + lead[1]!.length }, code: { start: e.start + lead[0].length, end: e.end }, side: 'before' };
   }
-  const open = t.endsWith('*/') ? t.lastIndexOf('/*') : t.endsWith('-->') ? t.lastIndexOf('<!--') : t.endsWith(']]') ? t.lastIndexOf('--[[') : -1;
+  const dots = BARE_DOTS_AFTER.exec(t);
+  const open = t.endsWith('*/') ? t.lastIndexOf('/*') : t.endsWith('-->') ? t.lastIndexOf('<!--') : t.endsWith(']]') ? t.lastIndexOf('--[[') : dots ? dots.index + dots[0].length - dots[1]!.length : -1;
   if (open > 0 && /\s/.test(t[open - 1]!) && isMarkerElement(t.slice(open))) {
     const code = t.slice(0, open).trimEnd();
     if (code && !/[*/]$/.test(code)) return { marker: { start: e.start + open, end: e.end }, code: { start: e.start, end: e.start + code.length }, side: 'after' };
   }
   return null;
 }
+
+/**
+ * Bare dots written against an element with a space and no comma (`["plan", ... "channel"]`,
+ * `["a" ... "d"]`): a marker, as a glued comment is, when the rest is one string or word. Spread and
+ * variadics (`...rest`, `xs...`) have no space there; a list without commas (`[ ... gdal geos ]` in
+ * Nix) is read word by word elsewhere, and a fold (`(args + ...)`) is more than one word.
+ */
+const BARE_DOTS_BEFORE = /^(\.{3}|…)\s+(?=(?:"[^"]*"|'[^']*'|`[^`]*`|[\w$@.:-]+)$)/;
+const BARE_DOTS_AFTER = /^(?:"[^"]*"|'[^']*'|`[^`]*`|[\w$@.:-]+)\s+(\.{3}|…)$/;
 
 /**
  * A list written without commas (`(app analytics auth billing)` in a shell array, CMake arguments,

@@ -20,7 +20,7 @@ const ANCHOR_REACH = 200;
 /** Element lists longer than this are not aligned (the element alignment is quadratic). */
 const MAX_ELEMENTS = 400;
 
-interface Original {
+export interface Original {
   lines: string[];
   trimmed: string[];
   /** Trimmed original line → index, for lines the original has once; -1 for repeated ones. */
@@ -36,7 +36,7 @@ interface Candidate {
   spread?: SpreadList;
 }
 
-function readOriginal(code: string): Original {
+export function readOriginal(code: string): Original {
   const lines = code.split(/\r?\n/);
   const trimmed = lines.map((l) => l.trim());
   const unique = new Map<string, number>();
@@ -60,7 +60,7 @@ function anchorNear(update: string[], i: number, step: 1 | -1, orig: Original): 
 }
 
 /** The one original line an update line at i extends, among candidates sharing its head; null when not certain. */
-function pickCandidate<C extends { j: number }>(cands: C[], update: string[], i: number, orig: Original, tieBreak?: (left: C[]) => C | null): C | null {
+export function pickCandidate<C extends { j: number }>(cands: C[], update: string[], i: number, orig: Original, tieBreak?: (left: C[]) => C | null): C | null {
   if (cands.length === 0) return null;
   const before = anchorNear(update, i, -1, orig);
   const after = anchorNear(update, i, 1, orig);
