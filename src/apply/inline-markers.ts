@@ -11,6 +11,7 @@ import { expandElision, lineElision } from './line-elision.js';
 import { anchorRows, foldLaidOutLists, unfold } from './laid-out-lists.js';
 import { isMarkerLine } from './markers.js';
 import { CONTINUATION_LINE } from './lines.js';
+import { escapeRe } from './escape-regexp.js';
 import { respread, spreadList, type SpreadList } from './spread-lists.js';
 
 /** Cheap pre-check: a line that can hold a marker element at all. */
@@ -371,12 +372,33 @@ function expandOutsideLists(update: string[], i: number, orig: Original): string
   const line = update[i]!;
   const t = line.trim();
   const e = lineElision(t);
-  // A token the original also writes is code there (Python's Ellipsis, a comment the file has).
-  if (!e || orig.trimmed.some((o) => o.includes(e.marker))) return null;
+  // A token the original also writes alone is code there (Python's Ellipsis, a comment the file
+  // has); dots inside a word (`go test ./...`) are not that token.
+  const alone = e && new RegExp(`(?<=^|[\\s,])${escapeRe(e.marker)}(?=[\\s,;]|$)`);
+  if (!e || orig.trimmed.some((o) => alone!.test(o))) return null;
   const cands = orig.trimmed.flatMap((o, j) => (o.startsWith(e.head) && o !== t ? [{ j, text: o }] : []));
-  const c = pickCandidate(cands, update, i, orig);
+  const c = pickCandidate(cands.length > 0 ? cands : editedHeadCandidates(e.head, orig), update, i, orig);
   const out = c && expandElision(e, c.text);
   return out ? line.slice(0, line.length - line.trimStart().length) + out : null;
+}
+
+/**
+ * Original lines a marker line with an edited head stands for (`.PHONY: help build test-integration
+ * tidy ... clean` where the original has no `test-integration`): a line starting with the head's
+ * first two words that holds the head's last word once, read as the head followed by what the
+ * original has after that word, so that the marker stands for the original's words from there on.
+ */
+function editedHeadCandidates(head: string, orig: Original): Array<{ j: number; text: string }> {
+  const words = head.trim().split(/\s+/);
+  const first = `${words[0]!} ${words[1] ?? ''}`;
+  const last = words[words.length - 1]!;
+  if (words.length < 4 || first.length < 6) return [];
+  const lastAt = new RegExp(`(?<=\\s)${escapeRe(last)}(?=\\s|$)`, 'g');
+  return orig.trimmed.flatMap((o, j) => {
+    if (!o.startsWith(first + ' ')) return [];
+    const at = [...o.matchAll(lastAt)];
+    return at.length === 1 ? [{ j, text: head + o.slice(at[0]!.index! + last.length).replace(/^\s+/, '') }] : [];
+  });
 }
 
 /** Update line i with every marker element of its bracketed or value lists expanded, or null. */

@@ -1,7 +1,9 @@
 // Inline markers the fresh rounds wrote in forms the merge did not read (docs/apply.md, branch
 // `inlm`): bare dots glued to an element with a space and no comma (`["plan", ... "channel"]`) are a
 // marker, as a glued comment is; a block collapsed onto one line (`asyncHandler(async (req, res) => {
-// ... }),`) among look-alike blocks stands for the one the update's nearest unique lines place it at.
+// ... }),`) among look-alike blocks stands for the one the update's nearest unique lines place it at;
+// a marker outside brackets on a line whose head was edited (`.PHONY: … test-integration tidy ...
+// clean tools`) stands for the original's words after the head's last word.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseDir, mergedCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
@@ -21,13 +23,14 @@ describe('bare dots glued to an element, collapsed look-alike blocks (inlm)', ()
     await ensureAllGrammars();
   });
 
-  it('cn py03 (bare dots), cq js01 (a collapsed handler among six routes)', () => {
+  it('cn py03 (bare dots), cq js01 (a collapsed handler among six routes), cp make01 (an edited head)', () => {
     mergedCase(caseDir('external-2026-11-29cn', 'py03-'));
     mergedCase(caseDir('external-2026-11-29cq', 'js01-'));
+    mergedCase(caseDir('external-2026-11-29cp', 'make01-'));
   });
 
-  it('probes: TypeScript / PHP bare dots, JavaScript / Rust collapsed look-alikes', () => {
-    for (const p of ['ts01-', 'php01-', 'js01-', 'rs01-']) mergedCase(caseDir('probes-inlm', p));
+  it('probes: TypeScript / PHP bare dots, JavaScript / Rust collapsed look-alikes, Dockerfile / Makefile edited heads', () => {
+    for (const p of ['ts01-', 'php01-', 'js01-', 'rs01-', 'docker01-', 'make01-']) mergedCase(caseDir('probes-inlm', p));
   });
 
   it('bare dots before the last element stand for the elements between', () => {
@@ -40,5 +43,11 @@ describe('bare dots glued to an element, collapsed look-alike blocks (inlm)', ()
     const code = 'const all = [...base, extra];\nconst deps = [ openssl sqlite proj ];\n';
     const update = 'const all = [...base, extra, more];\n// ...\n';
     for (const out of merged(code, update)) expect(out).toBe('const all = [...base, extra, more];\nconst deps = [ openssl sqlite proj ];\n');
+  });
+
+  it('an edited head before bare dots keeps the original words after its last word', () => {
+    const code = 'all: build\n\n.PHONY: all build test lint image push clean\n\nbuild:\n\tgo build ./...\n';
+    const update = '.PHONY: all build test vet lint ... clean\n\n# ...\n';
+    for (const out of merged(code, update)) expect(out).toBe(code.replace('test lint', 'test vet lint'));
   });
 });
