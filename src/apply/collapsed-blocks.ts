@@ -21,6 +21,35 @@ function sharedLead(a: string[], b: string[]): number {
 }
 
 /**
+ * The original closing line reads as the collapsed line's closing bracket and tail: the same text, or,
+ * for a signature whose parameters the marker stands for (`async def create(...):`, `fun load(...) {`),
+ * the same bracket and block opener with the original's return type between (`) -> Document:`).
+ */
+function closesAs(closer: string, tail: string): boolean {
+  const o = normalize(closer);
+  const t = normalize(tail);
+  if (o === t) return true;
+  const m = /^([)\]])\s*([:{])$/.exec(t);
+  return m !== null && o.startsWith(m[1]!) && o.endsWith(m[2]!) && /^[)\]]\s*(?:->|:)\s*\S/.test(o);
+}
+
+/**
+ * For a collapsed signature that opens its body (`fun load(...) {`): the row closing the parameter
+ * list opened on row j, which reopens a block (`): Config {`) so that bracket counting runs on to the
+ * body's end: the first row after j at j's indentation, every row between deeper. Undefined otherwise.
+ */
+function signatureCloser(orig: string[], j: number, tail: string): number | undefined {
+  if (!/^[)\]]\s*\{$/.test(normalize(tail))) return undefined;
+  const indent = indentLength(orig[j]!);
+  for (let y = j + 1; y < orig.length; y++) {
+    if (!orig[y]!.trim()) continue;
+    if (indentLength(orig[y]!) > indent) continue;
+    return indentLength(orig[y]!) === indent && /^[)\]]/.test(orig[y]!.trim()) ? y : undefined;
+  }
+  return undefined;
+}
+
+/**
  * The original block [opener, closer] a collapsed line stands for, or null: the original line with
  * the same head (or, when none has it, the one unique line sharing the most leading tokens, at least
  * MIN_SHARED_TOKENS) that opens the same bracket and is closed, at its own indentation, by a line
@@ -37,8 +66,8 @@ function findBlock(orig: string[], head: string, open: string, tail: string, pic
     const sameHead = oHead === normalize(head);
     const shared = sameHead ? 0 : sharedLead(tokens(oHead), headTokens);
     if (!sameHead && shared < MIN_SHARED_TOKENS) continue;
-    const c = closesAt(orig, j, codeBracketDelta);
-    if (c < 0 || c - j < 2 || normalize(orig[c]!) !== normalize(tail) || indentLength(orig[c]!) !== indentLength(orig[j]!)) continue;
+    const c = signatureCloser(orig, j, tail) ?? closesAt(orig, j, codeBracketDelta);
+    if (c < 0 || c - j < 2 || !closesAs(orig[c]!, tail) || indentLength(orig[c]!) !== indentLength(orig[j]!)) continue;
     if (sameHead) exact.push([j, c]);
     else edited.push({ at: [j, c], shared });
   }

@@ -3,7 +3,9 @@
 // marker, as a glued comment is; a block collapsed onto one line (`asyncHandler(async (req, res) => {
 // ... }),`) among look-alike blocks stands for the one the update's nearest unique lines place it at;
 // a marker outside brackets on a line whose head was edited (`.PHONY: … test-integration tidy ...
-// clean tools`) stands for the original's words after the head's last word.
+// clean tools`) stands for the original's words after the head's last word; a signature collapsed
+// onto one line (`async def create(...):`, `fun void(...) {`) stands for the original's parameter
+// rows and its closing row with the return type.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseDir, mergedCase } from './bench-case.js';
 import { mergeApply } from '../../src/apply/merge.js';
@@ -27,6 +29,11 @@ describe('bare dots glued to an element, collapsed look-alike blocks (inlm)', ()
     mergedCase(caseDir('external-2026-11-29cn', 'py03-'));
     mergedCase(caseDir('external-2026-11-29cq', 'js01-'));
     mergedCase(caseDir('external-2026-11-29cp', 'make01-'));
+  });
+
+  it('co py03 (collapsed Python signatures), probes: Kotlin / TypeScript collapsed signatures', () => {
+    mergedCase(caseDir('external-2026-11-29co', 'py03-'));
+    for (const p of ['kt01-', 'ts02-']) mergedCase(caseDir('probes-inlm', p));
   });
 
   it('probes: TypeScript / PHP bare dots, JavaScript / Rust collapsed look-alikes, Dockerfile / Makefile edited heads', () => {
