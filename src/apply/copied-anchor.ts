@@ -147,8 +147,8 @@ const ELEMENT_OPENER = /^<([\w.:-]+)(?:\s[^>]*)?>$/;
  * line with that element's body, that body is shown nowhere (`shown`), and the element's next
  * sibling has the same tag, the row is a new sibling written like the first one (a marker `<!-- ...
  * existing intent filters ... -->`, then a new `<intent-filter>`): read as the old one, the filters
- * the marker stands for would be replaced. The opener may be repeated, but only by later siblings of
- * that run (bare `<intent-filter>` heads), and then each of them keeps a body line shown nowhere:
+ * the marker stands for would be replaced. The opener may be repeated (bare `<intent-filter>`, `<tr>`
+ * heads); each later sibling of the run with that opener then keeps a body line shown nowhere:
  * anchored on a later sibling whose one line the new body copies (`category.DEFAULT`), the new
  * element would read as that sibling's edit and its other lines as replaced. Returns the last row of
  * that run of same-tag siblings (what the marker stands for), or -1.
@@ -156,8 +156,8 @@ const ELEMENT_OPENER = /^<([\w.:-]+)(?:\s[^>]*)?>$/;
 export function copiedElementHead(s: Lines, h: number, orig: Lines, lo: number, rowsOf: (norm: string) => readonly number[] | undefined, shown: (norm: string) => boolean): number {
   const tag = h < 0 ? undefined : ELEMENT_OPENER.exec(s.norm[h]!)?.[1];
   const at = tag ? rowsOf(s.norm[h]!) : undefined;
-  if (!tag || !at || at[0] !== solidRow(orig, lo - 1, 1)) return -1;
-  const j = at[0];
+  const j = solidRow(orig, lo - 1, 1);
+  if (!tag || !at?.includes(j)) return -1;
   const oldBody = elementBody(orig, j);
   if (oldBody.size === 0 || [...oldBody].some(shown)) return -1;
   let newLines = 0;
@@ -177,9 +177,11 @@ export function copiedElementHead(s: Lines, h: number, orig: Lines, lo: number, 
     last = closer;
     x = solidRow(orig, closer, 1);
   }
-  // Every other copy of the opener is a later sibling of the run that the new element cannot be the edit of.
-  for (const x of at.slice(1)) {
-    if (!heads.has(x)) return -1;
+  // Every later sibling of the run with the same opener keeps a line the update does not show, so
+  // the new element cannot be its edit either. Copies outside the run (a `<thead>` row) are no
+  // place the marker stands for.
+  for (const x of at) {
+    if (x === j || !heads.has(x)) continue;
     const body = elementBody(orig, x);
     if (body.size === 0 || [...body].every(shown)) return -1;
   }
