@@ -141,8 +141,8 @@ export function writtenOutNotes(k: number, seg: { lines: Lines }, segments: read
 const ELEMENT_OPENER = /^<([\w.:-]+)(?:\s[^>]*)?>$/;
 
 /**
- * Segment row h, the first solid row after a marker, opens an element (`<intent-filter>`) whose first
- * original copy is the first solid row from `lo` (right after the previous hunk's last anchor), so
+ * Segment row h, the first solid row after a marker, opens an element (`<intent-filter>`) the
+ * original has at the first solid row from `lo` (right after the previous hunk's last anchor), so
  * anchoring there expands the marker to nothing. When the body the update writes under it shares no
  * line with that element's body, that body is shown nowhere (`shown`), and the element's next
  * sibling has the same tag, the row is a new sibling written like the first one (a marker `<!-- ...
