@@ -141,23 +141,24 @@ export function writtenOutNotes(k: number, seg: { lines: Lines }, segments: read
 const ELEMENT_OPENER = /^<([\w.:-]+)(?:\s[^>]*)?>$/;
 
 /**
- * Segment row h, the first solid row after a marker, opens an element (`<intent-filter>`) the original
- * has once, at the first solid row from `lo` (right after the previous hunk's last anchor), so
+ * Segment row h, the first solid row after a marker, opens an element (`<intent-filter>`) the
+ * original has at the first solid row from `lo` (right after the previous hunk's last anchor), so
  * anchoring there expands the marker to nothing. When the body the update writes under it shares no
  * line with that element's body, that body is shown nowhere (`shown`), and the element's next
  * sibling has the same tag, the row is a new sibling written like the first one (a marker `<!-- ...
  * existing intent filters ... -->`, then a new `<intent-filter>`): read as the old one, the filters
- * the marker stands for would be replaced. Returns the last row of that run of same-tag siblings
- * (what the marker stands for), or -1.
+ * the marker stands for would be replaced. The opener may be repeated (bare `<intent-filter>`, `<tr>`
+ * heads); each later sibling of the run with that opener then keeps a body line shown nowhere:
+ * anchored on a later sibling whose one line the new body copies (`category.DEFAULT`), the new
+ * element would read as that sibling's edit and its other lines as replaced. Returns the last row of
+ * that run of same-tag siblings (what the marker stands for), or -1.
  */
 export function copiedElementHead(s: Lines, h: number, orig: Lines, lo: number, rowsOf: (norm: string) => readonly number[] | undefined, shown: (norm: string) => boolean): number {
   const tag = h < 0 ? undefined : ELEMENT_OPENER.exec(s.norm[h]!)?.[1];
   const at = tag ? rowsOf(s.norm[h]!) : undefined;
-  if (!tag || at?.length !== 1 || at[0] !== solidRow(orig, lo - 1, 1)) return -1;
-  const j = at[0];
-  const end = indentBlockEnd(orig, j);
-  const oldBody = new Set<string>();
-  for (let y = j + 1; y < end; y++) if (!orig.blank[y]) oldBody.add(orig.norm[y]!);
+  const j = solidRow(orig, lo - 1, 1);
+  if (!tag || !at?.includes(j)) return -1;
+  const oldBody = elementBody(orig, j);
   if (oldBody.size === 0 || [...oldBody].some(shown)) return -1;
   let newLines = 0;
   for (let y = h + 1; y < indentBlockEnd(s, h); y++) {
@@ -168,11 +169,29 @@ export function copiedElementHead(s: Lines, h: number, orig: Lines, lo: number, 
   if (newLines === 0) return -1;
   // The run of same-tag siblings from j; at least one after it.
   let last = -1;
+  const heads = new Set<number>();
   for (let x = j; x >= 0 && orig.indent[x] === orig.indent[j] && ELEMENT_OPENER.exec(orig.norm[x]!)?.[1] === tag;) {
     const closer = solidRow(orig, indentBlockEnd(orig, x) - 1, 1);
     if (closer < 0 || orig.indent[closer] !== orig.indent[j] || CLOSING_TAG_LINE.exec(orig.norm[closer]!)?.[1] !== tag) break;
+    heads.add(x);
     last = closer;
     x = solidRow(orig, closer, 1);
   }
+  // Every later sibling of the run with the same opener keeps a line the update does not show, so
+  // the new element cannot be its edit either. Copies outside the run (a `<thead>` row) are no
+  // place the marker stands for.
+  for (const x of at) {
+    if (x === j || !heads.has(x)) continue;
+    const body = elementBody(orig, x);
+    if (body.size === 0 || [...body].every(shown)) return -1;
+  }
   return last > indentBlockEnd(orig, j) ? last : -1;
+}
+
+/** The distinct non-blank lines inside the element opened at row j (to its dedent). */
+function elementBody(orig: Lines, j: number): Set<string> {
+  const body = new Set<string>();
+  const end = indentBlockEnd(orig, j);
+  for (let y = j + 1; y < end; y++) if (!orig.blank[y]) body.add(orig.norm[y]!);
+  return body;
 }
