@@ -112,8 +112,23 @@ const JS: Record<string, Spec> = {
   expression_statement: { kind: (n) => callKind(n)?.kind ?? null, name: (n) => callKind(n)?.name ?? null },
 };
 
+/**
+ * A function defined through a macro (`TEST_F(CacheTest, Evicts) {…}`, `BOOST_AUTO_TEST_CASE(parses)
+ * {…}`): no return type, an upper-case macro name, bare identifiers for parameters. Every one of
+ * them has the macro's name, so the arguments are what tell a test from its siblings.
+ */
+function macroDefinedName(n: Node): string | null {
+  const d = n.childForFieldName('declarator');
+  if (n.childForFieldName('type') || d?.type !== 'function_declarator') return null;
+  const macro = d.childForFieldName('declarator');
+  if (macro?.type !== 'identifier' || !/^[A-Z][A-Z0-9_]*$/.test(T(macro))) return null;
+  const params = d.childForFieldName('parameters')?.namedChildren ?? [];
+  const bare = params.every((p) => p?.type === 'parameter_declaration' && !p.childForFieldName('declarator') && p.childForFieldName('type')?.type === 'type_identifier');
+  return params.length > 0 && bare ? squash(T(d)) : null;
+}
+
 const C: Record<string, Spec> = {
-  function_definition: { kind: 'function', name: declaratorName },
+  function_definition: { kind: 'function', name: (n) => macroDefinedName(n) ?? declaratorName(n) },
   struct_specifier: { kind: (n) => (n.childForFieldName('body') && n.childForFieldName('name') ? 'struct' : null) },
   union_specifier: { kind: (n) => (n.childForFieldName('body') && n.childForFieldName('name') ? 'struct' : null) },
   enum_specifier: { kind: (n) => (n.childForFieldName('body') && n.childForFieldName('name') ? 'enum' : null) },
