@@ -24,8 +24,7 @@ describe('a hunk in the second of two look-alike blocks (comiss)', () => {
     await ensureAllGrammars();
   });
 
-  // Skipped: the rule (pin-windows.ts) was reverted, it made 28bq cs01 lossy (docs/apply.md, branch comiss).
-  it.skip('co nginx01: the limit dropped from the second server\'s /api/ location is dropped (fast and large)', () => {
+  it('co nginx01: the limit dropped from the second server\'s /api/ location is dropped (fast and large)', () => {
     const c = load('external-2026-11-29co/nginx01-edit-location-in-second-of-two-servers');
     for (const mode of ['fast', 'large'] as const) {
       const r = mergeApply({ code: c.code, update: c.update, instruction: c.instruction }, mode);
@@ -35,7 +34,7 @@ describe('a hunk in the second of two look-alike blocks (comiss)', () => {
   });
 
   for (const probe of ['yaml01-compose-drop-env-in-second-of-twin-services', 'html01-drop-hint-in-second-of-twin-fieldsets']) {
-    it.skip(`probe ${probe} is exact in fast`, () => {
+    it(`probe ${probe} is exact in fast`, () => {
       const c = load(`probes-comiss/${probe}`);
       const r = mergeApply({ code: c.code, update: c.update, instruction: c.instruction }, 'fast');
       expect(r.content).toBe(c.expected);
