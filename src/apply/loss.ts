@@ -56,6 +56,7 @@ import { terminalReplaced } from './terminal-edit.js';
 import { sameTargetRewrite } from './same-target-edit.js';
 import { shownInPlace, siblingBesideOld } from './parallel-names.js';
 import { rebuild } from './restored-lines.js';
+import { pinWindows, pinnedInWindow, type PinWindows } from './pin-windows.js';
 
 export type LossRule = 'replaced' | 'between-anchors' | 'instructed';
 
@@ -99,6 +100,8 @@ interface UpdateView {
   origCount: Map<string, number>;
   /** Original lines a marker between two segments stands for (see `markerCovered`). */
   covered: Uint8Array;
+  /** The stretch of the original each update line can stand in, between its nearest pins (pin-windows.ts). */
+  windows: PinWindows | null;
   /** What the update's lines name (line-identity.ts, block-names.ts). */
   ids: Set<string>;
   /** Original rows a new comment of the update stands for (licence-rules.ts `commentCoveredRows`). */
@@ -192,6 +195,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
   const covered = markerCovered(orig, split.segments, origCount);
   const uniqueRow = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
+  const windows = pinWindows(split.segments, orig, key, uniqueRow);
   const commentCovered = commentCoveredRows(orig, split.segments, (n) => origCount.has(key(n)), (n) => uniqueRow.get(key(n)));
   const renames = renameTokens(instruction, original, sent);
   const renamed = new Map<number, string>();
@@ -214,7 +218,7 @@ function updateView(orig: Lines, original: string, sent: string, instruction: st
     }
   }
   const renamedKeys = new Set([...renamed.values()].map(key));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow, removesNothing: !!instruction?.trim() && !asksForRemoval(instruction),
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, windows, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow, removesNothing: !!instruction?.trim() && !asksForRemoval(instruction),
     originalHoldsDots: orig.norm.some((n) => /\.\.\.|…/.test(n) && holdsMarkerElement(n)) };
 }
 
@@ -377,10 +381,12 @@ function instructedLines(orig: Lines, instruction: string | null, view: UpdateVi
  */
 function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1, substitutions = 0): boolean {
   const s = seg.lines;
+  const si = view.segments.indexOf(seg);
   let substituted = false;
   for (;;) {
     // A line unique in the original pins the position; a repeated one (`}`, a copied statement) needs its neighbours.
-    if (!substituted && view.origCount.get(key(orig.norm[j]!)) === 1) return true;
+    // So does one the stretch between the update's pins around it holds once (pin-windows.ts).
+    if (!substituted && (view.origCount.get(key(orig.norm[j]!)) === 1 || pinnedInWindow(view.windows, si, i, orig, j, key))) return true;
     substituted = false;
     i += dir;
     j += dir;
