@@ -42,7 +42,7 @@ describe('an anchorless new definition with the closers of the blocks it goes in
     mergedEverywhere(c.code, c.update, c.expected, c.instruction, BOTH_MODES);
   });
 
-  it('a TypeScript class: a new method after a marker, then `}`, written once', () => {
+  it('control (exact on main too): the class head shown above the marker anchors the segment; `}` written once', () => {
     const cls = (extra: string[]): string[] => [
       'export class Inbox {', '  private items: string[] = [];', '', '  add(item: string): void {', '    this.items.push(item);', '  }', '',
       '  count(): number {', '    return this.items.length;', '  }', ...extra, '}'];
