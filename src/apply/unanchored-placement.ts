@@ -4,7 +4,7 @@ import { inOtherNewBlock, underOtherHead } from './foreign-head.js';
 import { bracketDelta } from './brackets.js';
 import { separatorChanged } from './member-separators.js';
 import type { Lines } from './lines.js';
-import { dice, editedVersion, firstToken, solidRow, tokens } from './lines.js';
+import { dice, editedVersion, firstToken, sliceLines, solidRow, tokens } from './lines.js';
 import type { Chain, MergeContext, Segment } from './merge-context.js';
 import { otherStyleRule } from './block-names.js';
 import { namesDiffer, renameShownInPlace, sameDepth, sameOwner } from './line-identity.js';
@@ -73,10 +73,12 @@ export function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi:
   const s = seg.lines;
   const n = s.text.length;
   const pairs: Array<[number, number]> = [];
-  const insertAt = (g: number): Span => ({ start: g, end: g, pairs, delta: 0 });
+  const insertAt = (g: number): Span => closersAt(s, o, g, hi) ?? { start: g, end: g, pairs, delta: 0 };
   if (!seg.markerAfter && isLast) {
     // A new definition after a marker is appended, not matched against the last one (appended-definition.ts).
-    if (seg.markerBefore && (newTrailingDefinition(s, o) || newTrailingDefinitions(s, o))) return insertAt(beforeOuterClosers(o, s, lo, hi));
+    // So is one followed by the closers of the blocks it goes into (`}` of the class): those are the original's (closersAt).
+    const own = sliceLines(s, 0, outerClosersStart(s));
+    if (seg.markerBefore && (newTrailingDefinition(own, o) || newTrailingDefinitions(own, o))) return insertAt(beforeOuterClosers(o, s, lo, hi));
     // The segment ends the file: choose its start so it replaces the original tail it matches best.
     const tail = pastCopiedLead(s, o, bestEdgeSpan(s, o, lo, hi, seg.markerBefore ? 'tail' : 'whole'));
     // New lines only, after a marker: like a new definition, inside the blocks the window's closers end.
@@ -95,6 +97,42 @@ export function placeUnanchored(ctx: MergeContext, seg: Segment, lo: number, hi:
   let g = beforeOuterClosers(o, s, lo, hi);
   while (g > lo && o.blank[g - 1]) g--;
   return insertAt(g);
+}
+
+/**
+ * Where the segment's trailing closers that close blocks opened above it begin (`}` of the object a
+ * new method is appended to: the segment's bracket count runs negative there); the segment's length
+ * when its last lines close only its own blocks.
+ */
+function outerClosersStart(s: Lines): number {
+  let last = s.text.length - 1;
+  while (last >= 0 && s.blank[last]) last--;
+  let first = last;
+  while (first >= 0 && !s.blank[first] && CLOSER_ONLY.test(s.norm[first]!) && bracketDelta(s.text[first]!) < 0) first--;
+  first++;
+  if (first > last) return s.text.length;
+  let open = bracketBalance(s, 0, first);
+  let outer = first;
+  while (outer <= last && open + bracketDelta(s.text[outer]!) >= 0) open += bracketDelta(s.text[outer++]!);
+  return outer > last ? s.text.length : outer;
+}
+
+/**
+ * A segment going in at g, right before original closers, that ends with those same closers
+ * (outerClosersStart): they are the original's closers shown, paired with them, not new ones
+ * written before them. Null when the segment has no such closers or they differ from the
+ * original's in [g, hi) (text or indentation).
+ */
+function closersAt(s: Lines, o: Lines, g: number, hi: number): Span | null {
+  const outer = outerClosersStart(s);
+  if (outer >= s.text.length) return null;
+  const pairs: Array<[number, number]> = [];
+  for (let i = outer, j = g; i < s.text.length; i++, j++) {
+    if (s.blank[i]) break;
+    if (j >= hi || o.blank[j] || o.norm[j] !== s.norm[i] || o.indent[j] !== s.indent[i]) return null;
+    pairs.push([i, j]);
+  }
+  return { start: g, end: g + pairs.length, pairs, delta: 0 };
 }
 
 /**
