@@ -5,23 +5,15 @@
 // the original nor the update holds the two lines together, the merge joined them. The output is not
 // changed (which of the two is misplaced is not known); the merge says it guessed. Over every
 // development case's expected file this never holds.
-import { exactText, splitLines, type Lines } from './lines.js';
+import { MODIFIER } from './kept-beside-edit.js';
+import { exactRows, runAt, splitLines } from './lines.js';
 
 /** A line that leaves its block: the whole statement, not a Ruby/Perl guarded exit (`return 0 if done`). */
 const EXIT = /^(?:return|raise|throw)\b/;
-const GUARDED = /\s(?:if|unless)\s/;
 /** The exit goes on below (an open bracket, an operator, a backslash, `:`): the next line is part of it. */
 const CONTINUED = /[([{,\\+\-*\/&|=:.?<>]$/;
 /** What may follow an exit at its depth: a closer, the next branch or handler, a label, a comment. */
 const MAY_FOLLOW = /^(?:[)}\]]|(?:end|else|elif|elsif|except|rescue|ensure|finally|catch|case|when|default|fi|done|esac|until)\b|;;|#|\/\/|--|\/\*|\*|<\/)/;
-
-const exactRows = (l: Lines): string[] => l.text.map(exactText);
-
-/** The two lines, adjacent, anywhere in `rows`. */
-function holdsPair(rows: readonly string[], a: string, b: string): boolean {
-  for (let i = 0; i + 1 < rows.length; i++) if (rows[i] === a && rows[i + 1] === b) return true;
-  return false;
-}
 
 /**
  * Rows (0-based) of `content` that follow an exit line directly at its indentation and are not what
@@ -35,12 +27,13 @@ export function linesAfterExit(code: string, update: string, content: string): n
   const found: number[] = [];
   for (let i = 0; i + 1 < rows.length; i++) {
     const exit = out.norm[i]!;
-    if (!EXIT.test(exit) || GUARDED.test(exit) || CONTINUED.test(exit)) continue;
+    if (!EXIT.test(exit) || MODIFIER.test(exit) || CONTINUED.test(exit)) continue;
     const next = i + 1;
     if (out.blank[next] || out.indent[next] !== out.indent[i] || MAY_FOLLOW.test(out.norm[next]!)) continue;
     original ??= exactRows(splitLines(code));
     shown ??= exactRows(splitLines(update));
-    if (holdsPair(original, rows[i]!, rows[next]!) || holdsPair(shown, rows[i]!, rows[next]!)) continue;
+    const pair = [rows[i]!, rows[next]!];
+    if (runAt(original, pair) >= 0 || runAt(shown, pair) >= 0) continue;
     found.push(next);
   }
   return found;

@@ -6,12 +6,10 @@
 // a row, the merge made the repeat: two placements of one piece of the update or of one original
 // line. The output is not changed (which copy is meant is not known); the merge says it guessed. Over
 // every development case's expected file this never holds.
-import { exactText, runAt, splitLines, type Lines } from './lines.js';
+import { exactRows, runAt, splitLines } from './lines.js';
 
 /** The longest run looked for: the doubled pieces seen are a line or two (a closer, a statement and its `break;`). */
 const MAX_RUN = 4;
-
-const exactRows = (l: Lines): string[] => l.text.map(exactText);
 
 /**
  * Rows (0-based) of `content` where a run of 1..MAX_RUN solid lines starts that the next lines repeat
