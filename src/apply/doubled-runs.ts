@@ -1,19 +1,20 @@
 // A run of lines the merge wrote twice in a row: a loop's `done` doubled under a new `if … fi` (the
 // new `fi` taken for the original's `done`), the tail of a copied `case` (`conn_printf(…); break;`)
-// both kept and restated, a widget's `),` closing twice. When neither the original nor the update
-// holds the run twice in a row, the merge made the repeat: two placements of one piece of the update
-// or of one original line. The output is not changed (which copy is meant is not known); the merge
-// says it guessed. Over every development case's expected file this never holds.
-import { exactText, runAt, splitLines, type Lines } from './lines.js';
+// both kept and restated, a widget's `),` closing twice, a callback's `})` kept under the new block
+// whose own `})` took its place (blank lines between the two copies), a heading restated over the
+// section the update wrote above it. When neither the original nor the update holds the run twice in
+// a row, the merge made the repeat: two placements of one piece of the update or of one original
+// line. The output is not changed (which copy is meant is not known); the merge says it guessed. Over
+// every development case's expected file this never holds.
+import { exactRows, runAt, splitLines } from './lines.js';
 
 /** The longest run looked for: the doubled pieces seen are a line or two (a closer, a statement and its `break;`). */
 const MAX_RUN = 4;
 
-const exactRows = (l: Lines): string[] => l.text.map(exactText);
-
 /**
  * Rows (0-based) of `content` where a run of 1..MAX_RUN solid lines starts that the next lines repeat
- * exactly (indentation kept), when neither `code` nor `update` holds that run twice in a row.
+ * exactly (indentation kept), right away or after blank lines, when neither `code` nor `update` holds
+ * that stretch (the run, the blanks, the repeat).
  */
 export function doubledRuns(code: string, update: string, content: string): number[] {
   const out = splitLines(content);
@@ -22,11 +23,15 @@ export function doubledRuns(code: string, update: string, content: string): numb
   let shown: string[] | null = null;
   const found: number[] = [];
   for (let i = 0; i < rows.length; i++) {
-    for (let k = 1; k <= MAX_RUN && i + 2 * k <= rows.length; k++) {
+    for (let k = 1; k <= MAX_RUN && i + k <= rows.length; k++) {
+      if (out.blank[i + k - 1]) break;
+      let at = i + k;
+      while (at < rows.length && out.blank[at]) at++;
+      if (at + k > rows.length) continue;
       let repeats = true;
-      for (let j = 0; j < k && repeats; j++) repeats = !out.blank[i + j] && rows[i + j] === rows[i + k + j];
+      for (let j = 0; j < k && repeats; j++) repeats = rows[i + j] === rows[at + j];
       if (!repeats) continue;
-      const seq = rows.slice(i, i + 2 * k);
+      const seq = rows.slice(i, at + k);
       original ??= exactRows(splitLines(code));
       shown ??= exactRows(splitLines(update));
       if (runAt(original, seq) >= 0 || runAt(shown, seq) >= 0) continue;

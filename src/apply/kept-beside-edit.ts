@@ -44,7 +44,7 @@ const SETS_KEY = /^(?::(?:\s|$)|=(?![=~?>]))/;
 /** A key read up to a compound operator (`$html .=`, `total +=`): the line adds to the value. */
 const COMPOUND = /[-.+*\/%|&^]$/;
 /** A Ruby/Perl statement modifier: `return 0 if done` is one of several guarded returns. */
-const MODIFIER = /\s(?:if|unless)\s/;
+export const MODIFIER = /\s(?:if|unless)\s/;
 
 /**
  * `b` rewrites `a`, the line beside it at one indentation: both return, unguarded, or both set one key

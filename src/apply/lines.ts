@@ -250,6 +250,11 @@ export function exactText(t: string): string {
   return (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).trimEnd();
 }
 
+/** Each line's exact comparison text (exactText). */
+export function exactRows(l: Lines): string[] {
+  return l.text.map(exactText);
+}
+
 /** Word-ish tokens used by the "same line, edited" test. */
 export function tokens(norm: string): string[] {
   return norm.match(/[A-Za-z_$][\w$]*|\d+|\S/g) ?? [];

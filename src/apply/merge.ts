@@ -37,6 +37,7 @@ import { withEditedDefinitionDocs } from './edited-definition-docs.js';
 import { keptBesideEdit, rewrittenBesideEdit, withoutRows } from './kept-beside-edit.js';
 import { supersededBlocks } from './superseded-blocks.js';
 import { doubledRuns } from './doubled-runs.js';
+import { linesAfterExit } from './after-exit.js';
 import { withoutReplacedTerminals } from './terminal-edit.js';
 import { removalUndone } from './undone-removal.js';
 import { keptNamedRemovals } from './kept-named-removal.js';
@@ -163,7 +164,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportKeptNamedRemovals(sent, reportDoubledRuns(sent, reportUndoneRemoval(sent, reportSupersededBlocks(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode))))))))))));
+  const result = reportKeptNamedRemovals(sent, reportLinesAfterExit(sent, reportDoubledRuns(sent, reportUndoneRemoval(sent, reportSupersededBlocks(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode)))))))))))));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
@@ -292,6 +293,22 @@ function reportDoubledRuns(sent: ApplyInput, r: MergeResult): MergeResult {
   if (rows.length === 0) return r;
   const note = `wrote ${rows.length} run(s) of lines twice in a row (at output ${describeLines(rows)}) where neither the original nor the update does: review`;
   return { ...r, confidence: Math.min(r.confidence, DOUBLED_RUN_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, doubledRuns: rows } };
+}
+
+/** A result that puts a statement right after a `return` at its depth, where neither input does, is at most this sure of itself. */
+const LINE_AFTER_EXIT_CONFIDENCE = 0.6;
+
+/**
+ * A statement placed right after a `return`/`raise`/`throw` at its depth, which neither the original
+ * nor the update puts there (an old body kept above the update's last line): code that cannot run,
+ * so a piece went to the wrong place. The result stays; the merge says it guessed (after-exit.ts).
+ */
+function reportLinesAfterExit(sent: ApplyInput, r: MergeResult): MergeResult {
+  if (r.content === '' || r.report.wholeFile) return r;
+  const rows = linesAfterExit(sent.code, sent.update, r.content);
+  if (rows.length === 0) return r;
+  const note = `placed ${rows.length} line(s) (at output ${describeLines(rows)}) right after a return where neither the original nor the update does: review`;
+  return { ...r, confidence: Math.min(r.confidence, LINE_AFTER_EXIT_CONFIDENCE), ambiguities: [...r.ambiguities, note], report: { ...r.report, linesAfterExit: rows } };
 }
 
 /** A result that keeps a line naming what the instruction orders removed is at most this sure of itself. */

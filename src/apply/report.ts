@@ -27,6 +27,8 @@ export interface MergeReport {
   supersededBlocks?: number[];
   /** Output rows (0-based) where a run of lines starts that the next lines repeat, though neither the original nor the update holds it twice in a row (doubled-runs.ts). */
   doubledRuns?: number[];
+  /** Output rows (0-based) right after a `return`/`raise`/`throw` at its depth, which neither the original nor the update puts there (after-exit.ts). */
+  linesAfterExit?: number[];
   /** The instruction orders a removal and the result removes no original line (undone-removal.ts). */
   removalUndone?: boolean;
   /** Output rows (0-based) keeping an original line that names what the instruction orders removed (kept-named-removal.ts). */
@@ -52,6 +54,7 @@ export function describeReport(r: MergeReport): string {
   if (r.supersededBlocks) parts.push(`superseded-kept=${r.supersededBlocks.length}`);
   if (r.removalUndone) parts.push('removal-undone');
   if (r.doubledRuns) parts.push(`doubled-runs=${r.doubledRuns.length}`);
+  if (r.linesAfterExit) parts.push(`after-exit=${r.linesAfterExit.length}`);
   if (r.keptNamedRemovals) parts.push(`kept-named-removal=${r.keptNamedRemovals.length}`);
   return parts.join('; ');
 }
