@@ -7,7 +7,7 @@
 // the two names live side by side: k is new code beside j, and j was left out, not rewritten. (A
 // rename confined to one function rewrites one of two `x := f(old)` copies: one copy is gone.)
 import { escapeRe } from './escape-regexp.js';
-import { lineCounts, perText, solidRow, tokens, type Lines } from './lines.js';
+import { lineCounts, perText, solidRow, strongRow, tokens, type Lines } from './lines.js';
 
 /** A word token long enough to be a name (not `x`, `if`, `id`). */
 const NAME = /^[A-Za-z_$][\w$]{2,}$/;
@@ -56,18 +56,29 @@ export function siblingBesideOld(orig: Lines, j: number, out: Lines, k: number):
 }
 
 /**
- * The update shows k right beside j's neighbour in the original, a line the original has once (only
- * blank lines between, no marker): k stands in j's place, j's edit there (rule (a)), though the old
- * name lives on in parallel lines (a field added beside the one a call switched from).
+ * The update shows k right beside j's neighbour in the original, a line the original has once, with
+ * only the weak lines (`{`, `/**`) the original has between them and no marker: k stands in j's
+ * place, j's edit there (rule (a)), though the old name lives on in parallel lines (a field added
+ * beside the one a call switched from; a method's first statement edited under its head and `{`).
  */
 export function shownInPlace(orig: Lines, j: number, kNorm: string, once: (row: number) => boolean, shownAt: (norm: string) => Array<[Lines, number]>): boolean {
   for (const dir of [-1, 1] as const) {
-    const n = solidRow(orig, j, dir);
+    const n = strongRow(orig, j, dir);
     if (n < 0 || !once(n)) continue;
-    for (const [lines, i] of shownAt(orig.norm[n]!)) {
-      const beside = solidRow(lines, i, dir === -1 ? 1 : -1);
-      if (beside >= 0 && lines.norm[beside] === kNorm) return true;
-    }
+    const back = dir === -1 ? 1 : -1;
+    const between: string[] = [];
+    for (let y = n + back; y !== j; y += back) if (!orig.blank[y]) between.push(orig.norm[y]!);
+    for (const [lines, i] of shownAt(orig.norm[n]!)) if (showsRun(lines, i, back, [...between, kNorm])) return true;
   }
   return false;
+}
+
+/** From row x, in direction dir and past blank lines only, the update's lines read `run`. */
+function showsRun(lines: Lines, x: number, dir: 1 | -1, run: string[]): boolean {
+  let y = x;
+  for (const t of run) {
+    y = solidRow(lines, y, dir);
+    if (y < 0 || lines.norm[y] !== t) return false;
+  }
+  return true;
 }
