@@ -122,9 +122,6 @@ function fromInline(view: UpdateView, norm: string): boolean {
   return false;
 }
 
-
-
-/** Comparison key of a line: normalised, a byte-order mark dropped. */
 /** The update lines showing text `k`, as [segment lines, row] (key-path.ts). */
 function shownAt(view: UpdateView, k: string): Array<[Lines, number]> {
   return (view.where.get(k) ?? []).map(([s, i]) => [view.segments[s]!.lines, i]);
@@ -159,6 +156,7 @@ export function gapHoldsOutput(g: Gap, out: Lines): boolean {
   return false;
 }
 
+/** Comparison key of a line: normalised, a byte-order mark dropped. */
 function key(norm: string): string {
   return norm.charCodeAt(0) === 0xfeff ? norm.slice(1).trim() : norm;
 }
@@ -586,19 +584,6 @@ function nearestBefore(view: UpdateView, orig: Lines, p: number, q: number): boo
   const k = key(orig.norm[p]!);
   for (let j = p + 1; j < q; j++) if (key(orig.norm[j]!) === k) return false;
   return true;
-}
-
-/** Some segment shows original line j (with context) and, next to it in direction dir, the line `next`. */
-function showsNext(view: UpdateView, orig: Lines, j: number, next: string, dir: 1 | -1): boolean {
-  const segs = view.segments;
-  for (const [s, i] of view.where.get(key(orig.norm[j]!)) ?? []) {
-    const seg = segs[s]!;
-    if (!contextHolds(view, seg, s === 0, s === segs.length - 1, i, orig, j, dir === 1 ? -1 : 1)) continue;
-    let x = i + dir;
-    while (x >= 0 && x < seg.lines.text.length && seg.lines.blank[x]) x += dir;
-    if (x >= 0 && x < seg.lines.text.length && key(seg.lines.norm[x]!) === key(next)) return true;
-  }
-  return false;
 }
 
 /** Weak lines rewritten in place that the context pinning a replaced block's header may step over. */
