@@ -12,7 +12,7 @@ import { coincidentAnchor } from './coincident-anchors.js';
 import { closesPreviousOpener, nearestAtDepth } from './closer-pins.js';
 import { indentOpener, orderAllows } from './nearest-pin.js';
 import { copiedUnderNewHead } from './copied-anchor.js';
-import { type UpdateView, key, uniqueOriginalRow, inlineMarkerBetween, newCommentBetween } from './update-view.js';
+import { type UpdateView, key, inlineMarkerBetween, newCommentBetween } from './update-view.js';
 import { contextHolds } from './anchor-context.js';
 
 /**
@@ -74,7 +74,7 @@ export function shownAdjacent(view: UpdateView, orig: Lines, p: number, q: numbe
     const first = s === 0;
     const last = s === segs.length - 1;
     // A closer opening the segment after a marker closes the block the segment before left open (closer-pins.ts).
-    const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1) || (seg.markerBefore && closesPreviousOpener(segs[s - 1]?.lines, segs[s - 1]?.markerAfterIndent, seg.lines, i1, orig, p, (u) => uniqueOriginalRow(view, orig, segs[s - 1]!.lines.norm[u]!)));
+    const pHolds = p < 0 || contextHolds(view, seg, first, last, i1, orig, p, -1) || (seg.markerBefore && closesPreviousOpener(segs[s - 1]?.lines, segs[s - 1]?.markerAfterIndent, seg.lines, i1, orig, p, (u) => view.uniqueRow.get(key(segs[s - 1]!.lines.norm[u]!))));
     if (q >= N) {
       if (pHolds && endOk(s) && shallow === 0) return true;
       continue;

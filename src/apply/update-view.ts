@@ -103,9 +103,9 @@ export function updateView(orig: Lines, original: string, sent: string, instruct
   }
   const wholeFile = !split.hasMarkers && readsAsWholeFile(orig, u);
   const origCount = lineCounts(orig, { key });
-  const covered = markerCovered(orig, split.segments, origCount);
   const uniqueRow = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
+  const covered = markerCovered(orig, split.segments, uniqueRow);
   const commentCovered = commentCoveredRows(orig, split.segments, (n) => origCount.has(key(n)), (n) => uniqueRow.get(key(n)));
   const renames = renameTokens(instruction, original, sent);
   const renamed = new Map<number, string>();
@@ -136,13 +136,11 @@ export function updateView(orig: Lines, original: string, sent: string, instruct
  * Original lines a marker stands for: one segment ends on original line p and the next starts on
  * original line q, both lines the original has once, p before q. The lines between are the
  * "existing code" the marker keeps: no edit shown elsewhere (a new function copying their text)
- * replaces them.
+ * replaces them. `at`: the key of each line the original has once → its row (UpdateView `uniqueRow`).
  */
-function markerCovered(orig: Lines, segments: Segment[], origCount: Map<string, number>): Uint8Array {
+function markerCovered(orig: Lines, segments: Segment[], at: ReadonlyMap<string, number>): Uint8Array {
   const covered = new Uint8Array(orig.text.length);
   if (segments.length < 2) return covered;
-  const at = new Map<string, number>();
-  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) at.set(key(orig.norm[j]!), j);
   const edge = (l: Lines, last: boolean): number | undefined => {
     for (let x = last ? l.text.length - 1 : 0; x >= 0 && x < l.text.length; x += last ? -1 : 1) if (!l.blank[x]) return at.get(key(l.norm[x]!));
     return undefined;
@@ -221,7 +219,7 @@ function fileOrderNeighbours(segs: Lines[], place: (l: Lines) => number | undefi
 }
 
 /** The first and last original rows of a segment's lines the original has once ([0, 0] when fewer than two). */
-function uniqueSpan(l: Lines, at: Map<string, number>): [number, number] {
+function uniqueSpan(l: Lines, at: ReadonlyMap<string, number>): [number, number] {
   let lo = Infinity, hi = -Infinity;
   for (let x = 0; x < l.text.length; x++) {
     const j = l.blank[x] ? undefined : at.get(key(l.norm[x]!));
@@ -254,14 +252,6 @@ export function readsAsWholeFile(orig: Lines, u: Lines): boolean {
   if (common >= 0.6 * nb.length) return true;
   // Leaving out whole definitions it never names, it is the new file only when it keeps most of the old one.
   return shown.has(last) && common >= 0.3 * nb.length && (common >= 0.5 * nb.length || !omitsDefinitions(orig, u));
-}
-
-/** The original row of a line the original has once, or undefined. */
-export function uniqueOriginalRow(view: UpdateView, orig: Lines, norm: string): number | undefined {
-  const k = key(norm);
-  if (view.origCount.get(k) !== 1) return undefined;
-  for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && key(orig.norm[j]!) === k) return j;
-  return undefined;
 }
 
 /** An update row strictly between rows i1 and i2 of a segment still holds an inline marker of the update's own. */
