@@ -21,3 +21,17 @@ export function markerFor(line: string): string {
   const at = body === '' ? -1 : line.lastIndexOf(body);
   return at < 0 ? line : `${line.slice(0, at)}... existing code ...${line.slice(at + body.length)}`;
 }
+
+/** The number a model gives its hunks at a comment's start (`1) in getOrLoad, …`, `(2) …`, `3. new helper, …`). */
+const HUNK_NUMBER = /^\(?(\d{1,2})([).])\s+/;
+
+/** A comment without the number a model gives its hunks (`1) in getOrLoad, …`, `3. new helper, …`). */
+export function withoutHunkNumber(body: string): string {
+  return body.replace(HUNK_NUMBER, '');
+}
+
+/** The number a trimmed comment opens with as `1)` or `(1)`, or null (location-comments.ts reads no `1.` heading). */
+export function hunkHeadingNumber(body: string): number | null {
+  const m = HUNK_NUMBER.exec(body);
+  return m !== null && m[2] === ')' ? Number(m[1]) : null;
+}

@@ -11,7 +11,7 @@
 import { escapeRe } from './escape-regexp.js';
 import { splitLines, type Lines } from './lines.js';
 import { commentBody, markerLines } from './markers.js';
-import { leadingConnectiveDropped, markerFor, separatesHunks } from './hunk-separator.js';
+import { hunkHeadingNumber, leadingConnectiveDropped, markerFor, separatesHunks } from './hunk-separator.js';
 import { definesName } from './definition-blocks.js';
 import { onwardNote, shortNote } from './moving-note.js';
 import { hunkCursor } from './hunk-openers.js';
@@ -136,12 +136,11 @@ function numberedHeadings(u: Lines, originalNorms: ReadonlySet<string>): number[
   for (let i = 0; i < u.text.length; i++) {
     if (u.blank[i]) continue;
     const body = originalNorms.has(u.norm[i]!) ? null : commentBody(u.text[i]!);
-    const n = body === null || (i > 0 && !u.blank[i - 1]) ? null : /^\(?(\d{1,2})\)\s+\S/.exec(body.trim());
-    if (n === null) {
+    const k = body === null || (i > 0 && !u.blank[i - 1]) ? null : hunkHeadingNumber(body.trim());
+    if (k === null) {
       if (rows.length === 0 && body === null) commentsOnly = false;
       continue;
     }
-    const k = Number(n[1]);
     if (k <= last || (rows.length === 0 && k !== 1)) return [];
     if (rows.length === 0 && !commentsOnly) return [];
     rows.push(i);

@@ -12,7 +12,7 @@
 // `these`, `it` … (a code comment such as `// add the tax before rounding` stays), or `new <kind>,`.
 // Nothing is removed: the context lines are the original's own.
 import { commentBody, markerLines } from './markers.js';
-import { markerFor } from './hunk-separator.js';
+import { markerFor, withoutHunkNumber } from './hunk-separator.js';
 import { indentText, lineCounts, splitLines, type Lines } from './lines.js';
 import { blockEnd, definesName } from './definition-blocks.js';
 import { beforeDefinition } from './instructed-place.js';
@@ -62,11 +62,6 @@ export function prosePlace(body: string): ProsePlace | null {
   if (words.length === 0 || words.length > 5) return null;
   const owner = (g.lead ?? g.to ?? g.within)?.replace(/\s+section$/i, '') ?? null;
   return { side: /^(?:above|before)$/i.test(g.side!) ? 'before' : 'after', words, call: /\(\)/.test(g.target!), owner, strict: g.verbless !== undefined || g.lead !== undefined };
-}
-
-/** A comment without the number a model gives its hunks (`1) in getOrLoad, …`, `3. new helper, …`). */
-export function withoutHunkNumber(body: string): string {
-  return body.replace(/^\(?\d{1,2}[).]\s+/, '');
 }
 
 /**
