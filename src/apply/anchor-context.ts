@@ -3,7 +3,6 @@
 import { type Lines } from './lines.js';
 import { type Segment } from './merge-context.js';
 import { type UpdateView, key } from './update-view.js';
-import { pinnedInWindow } from './pin-windows.js';
 
 /**
  * Walks from update line i and original line j in direction dir over non-blank lines while they are
@@ -12,12 +11,10 @@ import { pinnedInWindow } from './pin-windows.js';
  */
 export function contextHolds(view: UpdateView, seg: Segment, isFirst: boolean, isLast: boolean, i: number, orig: Lines, j: number, dir: 1 | -1, substitutions = 0): boolean {
   const s = seg.lines;
-  const si = view.segments.indexOf(seg);
   let substituted = false;
   for (;;) {
     // A line unique in the original pins the position; a repeated one (`}`, a copied statement) needs its neighbours.
-    // So does one the stretch between the update's pins around it holds once (pin-windows.ts).
-    if (!substituted && (view.origCount.get(key(orig.norm[j]!)) === 1 || pinnedInWindow(view.windows, si, i, orig, j, key))) return true;
+    if (!substituted && view.origCount.get(key(orig.norm[j]!)) === 1) return true;
     substituted = false;
     i += dir;
     j += dir;

@@ -18,7 +18,6 @@ import { commentCoveredRows, commentLine, shownIdentities } from './licence-rule
 import { INLINE_MARKER } from './markers.js';
 import { holdsMarkerElement } from './inline-elements.js';
 import { copiedElementHead } from './copied-anchor.js';
-import { pinWindows, type PinWindows } from './pin-windows.js';
 
 export interface UpdateView {
   segments: Segment[];
@@ -34,8 +33,6 @@ export interface UpdateView {
   origCount: Map<string, number>;
   /** Original lines a marker between two segments stands for (see `markerCovered`). */
   covered: Uint8Array;
-  /** The stretch of the original each update line can stand in, between its nearest pins (pin-windows.ts). */
-  windows: PinWindows | null;
   /** What the update's lines name (line-identity.ts, block-names.ts). */
   ids: Set<string>;
   /** Original rows a new comment of the update stands for (licence-rules.ts `commentCoveredRows`). */
@@ -109,7 +106,6 @@ export function updateView(orig: Lines, original: string, sent: string, instruct
   const uniqueRow = new Map<string, number>();
   for (let j = 0; j < orig.text.length; j++) if (!orig.blank[j] && origCount.get(key(orig.norm[j]!)) === 1) uniqueRow.set(key(orig.norm[j]!), j);
   const covered = markerCovered(orig, split.segments, uniqueRow);
-  const windows = pinWindows(split.segments, orig, key, uniqueRow);
   const commentCovered = commentCoveredRows(orig, split.segments, (n) => origCount.has(key(n)), (n) => uniqueRow.get(key(n)));
   const renames = renameTokens(instruction, original, sent);
   const renamed = new Map<number, string>();
@@ -132,7 +128,7 @@ export function updateView(orig: Lines, original: string, sent: string, instruct
     }
   }
   const renamedKeys = new Set([...renamed.values()].map(key));
-  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, windows, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow, removesNothing: !!instruction?.trim() && !asksForRemoval(instruction),
+  return { segments: split.segments, hasMarkers: split.hasMarkers, where, markers, inline, wholeFile, originalText: original, origCount, covered, ids: shownIdentities(split.segments), commentCovered, renamed, renamedKeys, uniqueRow, removesNothing: !!instruction?.trim() && !asksForRemoval(instruction),
     originalHoldsDots: orig.norm.some((n) => /\.\.\.|…/.test(n) && holdsMarkerElement(n)) };
 }
 

