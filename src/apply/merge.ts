@@ -152,6 +152,30 @@ function describeLines(lines: number[]): string {
   return parts.length > 6 ? `${parts.slice(0, 6).join(', ')}, …` : parts.join(', ');
 }
 
+/** A step run on the merged result: it mends it or reports what it doubts. */
+type FinishStep = (sent: ApplyInput, r: MergeResult) => MergeResult;
+
+/**
+ * The steps run on a merge's result, in order, each on the one before's result: mends read from the
+ * result (`with…`, `keep…`) and checks that only lower confidence and say why (`report…`).
+ */
+function finishSteps(mode: MergeMode): FinishStep[] {
+  return [
+    withTerminalEdits,
+    withDocsOfEdits,
+    (sent, r) => keepLeftOutComments(sent, mode, r),
+    withKeptAlignment,
+    reportAdjacencyRemovals,
+    withRewrittenBesideEdit,
+    reportKeptBesideEdit,
+    reportSupersededBlocks,
+    reportUndoneRemoval,
+    reportDoubledRuns,
+    reportLinesAfterExit,
+    reportKeptNamedRemovals,
+  ];
+}
+
 /**
  * A result that no longer parses where its original did is read again the other ways the pipeline
  * has (parsing-alternative.ts); the first that parses and loses nothing answers. When none does,
@@ -164,7 +188,7 @@ export function mergeApply(sent: ApplyInput, mode: MergeMode): MergeResult {
     const r = mergeApply({ ...sent, code: withoutByteOrderMark(sent.code), update: withoutByteOrderMark(sent.update) }, mode);
     return r.content === '' ? r : { ...r, content: withByteOrderMark(r.content) };
   }
-  const result = reportKeptNamedRemovals(sent, reportLinesAfterExit(sent, reportDoubledRuns(sent, reportUndoneRemoval(sent, reportSupersededBlocks(sent, reportKeptBesideEdit(sent, withRewrittenBesideEdit(sent, reportAdjacencyRemovals(sent, withKeptAlignment(sent, keepLeftOutComments(sent, mode, withDocsOfEdits(sent, withTerminalEdits(sent, mergeOnce(sent, mode)))))))))))));
+  const result = finishSteps(mode).reduce((r, step) => step(sent, r), mergeOnce(sent, mode));
   const broken = newSyntaxErrors(sent.code, result.content);
   if (!broken) return result;
   const reread = parsingAlternative(sent.code, sent.update, result, broken, alternatives(sent, mode, result));
