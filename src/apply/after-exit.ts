@@ -6,7 +6,7 @@
 // changed (which of the two is misplaced is not known); the merge says it guessed. Over every
 // development case's expected file this never holds.
 import { MODIFIER } from './kept-beside-edit.js';
-import { exactRows, runAt, splitLines } from './lines.js';
+import { exactRows, heldByInputs, splitLines } from './lines.js';
 
 /** A line that leaves its block: the whole statement, not a Ruby/Perl guarded exit (`return 0 if done`). */
 const EXIT = /^(?:return|raise|throw)\b/;
@@ -22,18 +22,14 @@ const MAY_FOLLOW = /^(?:[)}\]]|(?:end|else|elif|elsif|except|rescue|ensure|final
 export function linesAfterExit(code: string, update: string, content: string): number[] {
   const out = splitLines(content);
   const rows = exactRows(out);
-  let original: string[] | null = null;
-  let shown: string[] | null = null;
+  const held = heldByInputs(code, update);
   const found: number[] = [];
   for (let i = 0; i + 1 < rows.length; i++) {
     const exit = out.norm[i]!;
     if (!EXIT.test(exit) || MODIFIER.test(exit) || CONTINUED.test(exit)) continue;
     const next = i + 1;
     if (out.blank[next] || out.indent[next] !== out.indent[i] || MAY_FOLLOW.test(out.norm[next]!)) continue;
-    original ??= exactRows(splitLines(code));
-    shown ??= exactRows(splitLines(update));
-    const pair = [rows[i]!, rows[next]!];
-    if (runAt(original, pair) >= 0 || runAt(shown, pair) >= 0) continue;
+    if (held([rows[i]!, rows[next]!])) continue;
     found.push(next);
   }
   return found;

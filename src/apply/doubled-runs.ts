@@ -6,7 +6,7 @@
 // a row, the merge made the repeat: two placements of one piece of the update or of one original
 // line. The output is not changed (which copy is meant is not known); the merge says it guessed. Over
 // every development case's expected file this never holds.
-import { exactRows, runAt, splitLines } from './lines.js';
+import { exactRows, heldByInputs, splitLines } from './lines.js';
 
 /** The longest run looked for: the doubled pieces seen are a line or two (a closer, a statement and its `break;`). */
 const MAX_RUN = 4;
@@ -19,8 +19,7 @@ const MAX_RUN = 4;
 export function doubledRuns(code: string, update: string, content: string): number[] {
   const out = splitLines(content);
   const rows = exactRows(out);
-  let original: string[] | null = null;
-  let shown: string[] | null = null;
+  const held = heldByInputs(code, update);
   const found: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     for (let k = 1; k <= MAX_RUN && i + k <= rows.length; k++) {
@@ -31,10 +30,7 @@ export function doubledRuns(code: string, update: string, content: string): numb
       let repeats = true;
       for (let j = 0; j < k && repeats; j++) repeats = rows[i + j] === rows[at + j];
       if (!repeats) continue;
-      const seq = rows.slice(i, at + k);
-      original ??= exactRows(splitLines(code));
-      shown ??= exactRows(splitLines(update));
-      if (runAt(original, seq) >= 0 || runAt(shown, seq) >= 0) continue;
+      if (held(rows.slice(i, at + k))) continue;
       found.push(i);
       break;
     }

@@ -391,6 +391,22 @@ export function renderLines(out: Array<{ text: string; eol: string | null }>, do
   return parts.join('');
 }
 
+/**
+ * Whether the original or the update holds a run of exact rows (exactRows) in a row: a repeat or a
+ * join the merge's output shows is its own making only when neither input has it. Each input is split
+ * once, on the first question.
+ */
+export function heldByInputs(code: string, update: string): (run: readonly string[]) => boolean {
+  let original: string[] | null = null;
+  let shown: string[] | null = null;
+  return (run) => {
+    original ??= exactRows(splitLines(code));
+    if (runAt(original, run) >= 0) return true;
+    shown ??= exactRows(splitLines(update));
+    return runAt(shown, run) >= 0;
+  };
+}
+
 /** Where the run `run` starts in `ps` (consecutive items, compared exactly), from `at` on; -1 when it does not occur. */
 export function runAt<T>(ps: readonly T[], run: readonly T[], at = 0): number {
   outer: for (let x = at; x + run.length <= ps.length; x++) {
